@@ -1,0 +1,46 @@
+/**
+ * errorCatalog is the single list of every error reason toolhost returns.
+ *
+ * Each reason is sent to clients as google.rpc.ErrorInfo.reason (domain "toolhost") with the
+ * gRPC status named by `code`. Clients branch on the reason, so a reason, once published, keeps
+ * its meaning. docs/errors.md is kept equal to this table by test/errors/error-catalog.test.ts.
+ */
+export const errorCatalog = {
+  EMPTY_PATH: { code: "INVALID_ARGUMENT", description: "The path is empty." },
+  INVALID_PATH: { code: "INVALID_ARGUMENT", description: "The path contains a NUL byte or is otherwise malformed." },
+  PATH_TRAVERSAL: { code: "PERMISSION_DENIED", description: "The path leaves the allowed roots (`..`, an absolute path elsewhere, or a symlink pointing outside)." },
+  NOT_FOUND: { code: "NOT_FOUND", description: "No file or directory at the path." },
+  NOT_A_REGULAR_FILE: { code: "FAILED_PRECONDITION", description: "The path is a directory, FIFO, socket or device where a regular file is needed." },
+  NOT_A_DIRECTORY: { code: "FAILED_PRECONDITION", description: "The path is not a directory where one is needed." },
+  BINARY_FILE: { code: "FAILED_PRECONDITION", description: "Text mode refused a binary file; read it in bytes mode." },
+  TOO_LARGE: { code: "RESOURCE_EXHAUSTED", description: "The content is over a configured size limit." },
+  OUT_OF_RANGE: { code: "OUT_OF_RANGE", description: "An offset lies past the end of the file." },
+  INVALID_ARGUMENT: { code: "INVALID_ARGUMENT", description: "A request field has a value the server cannot use; the message names the field." },
+  INVALID_NEWLINE_MODE: { code: "INVALID_ARGUMENT", description: "The newline mode is not one of PRESERVE, LF or CRLF." },
+  EDIT_TEXT_NOT_FOUND: { code: "FAILED_PRECONDITION", description: "A replace edit's old_text does not occur in the file." },
+  EDIT_COUNT_MISMATCH: { code: "FAILED_PRECONDITION", description: "A replace edit replaced a different number of occurrences than expected_replacements." },
+  PATCH_FAILED: { code: "FAILED_PRECONDITION", description: "A unified-diff hunk does not apply to the file." },
+  PRECONDITION_FAILED: { code: "ABORTED", description: "if_sha256 or must_not_exist did not hold; re-read and retry." },
+  UPLOAD_MISMATCH: { code: "INVALID_ARGUMENT", description: "An upload's bytes do not match its header's expected_size or expected_sha256." },
+  READ_ONLY: { code: "PERMISSION_DENIED", description: "A write to a read-only root or server." },
+  UNAUTHENTICATED: { code: "UNAUTHENTICATED", description: "A missing or bad bearer token." },
+  SKILL_NOT_FOUND: { code: "NOT_FOUND", description: "No skill of that qualified name in the catalog." },
+  INVALID_SKILL: { code: "FAILED_PRECONDITION", description: "The skill exists but failed to load; ListSkillErrors says why." },
+  NO_SPACE: { code: "RESOURCE_EXHAUSTED", description: "The filesystem is full or over quota." },
+  IO_ERROR: { code: "INTERNAL", description: "The filesystem failed in a way the request did not cause." },
+  NOT_IMPLEMENTED: { code: "UNIMPLEMENTED", description: "The method is part of the contract but not served by this build." },
+  SHUTTING_DOWN: { code: "UNAVAILABLE", description: "The server is draining; retry on another replica." },
+} as const satisfies Record<string, { code: GrpcCodeName; description: string }>;
+
+/**
+ * GrpcCodeName is the canonical name of a gRPC status code, kept as a string so that the domain
+ * layers need no gRPC import.
+ */
+export type GrpcCodeName =
+  | "CANCELLED" | "UNKNOWN" | "INVALID_ARGUMENT" | "DEADLINE_EXCEEDED" | "NOT_FOUND"
+  | "ALREADY_EXISTS" | "PERMISSION_DENIED" | "RESOURCE_EXHAUSTED" | "FAILED_PRECONDITION"
+  | "ABORTED" | "OUT_OF_RANGE" | "UNIMPLEMENTED" | "INTERNAL" | "UNAVAILABLE" | "DATA_LOSS"
+  | "UNAUTHENTICATED";
+
+/** ErrorReason is one of the reasons of errorCatalog. */
+export type ErrorReason = keyof typeof errorCatalog;
