@@ -1,0 +1,55 @@
+import type { FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
+
+/**
+ * SandboxRoot is one allow-listed directory: `path` is absolute and already a real path.
+ */
+export interface SandboxRoot {
+  readonly path: string;
+  readonly readOnly: boolean;
+}
+
+/**
+ * ResolvedPath is a client path after the sandbox checked it: inside a root, symlinks resolved.
+ */
+export interface ResolvedPath {
+  /** The path exactly as the client gave it; the only form of it error messages may show. */
+  readonly clientPath: string;
+  /** Lexically normalised absolute path inside `root`, final symlink not followed. */
+  readonly absolutePath: string;
+  /** Real path: every existing component resolved; equals absolutePath when nothing is a link. */
+  readonly realPath: string;
+  /** The root the real path lies in. */
+  readonly root: SandboxRoot;
+  /** Whether something exists at the path (after following links). */
+  readonly exists: boolean;
+  /** Whether the final component is itself a symlink (whose target is inside the roots). */
+  readonly isSymlink: boolean;
+}
+
+/**
+ * OpenedFile is a regular file opened through the sandbox: read only through `handle`.
+ */
+export interface OpenedFile {
+  readonly resolved: ResolvedPath;
+  readonly handle: FileHandle;
+  /** fstat of the handle: the file actually opened, not a name. */
+  readonly stats: Stats;
+}
+
+/**
+ * Sandbox is the only code that turns a client path into a filesystem path. Every method throws
+ * ToolhostError with the reasons of docs/errors.md: EMPTY_PATH, INVALID_PATH, PATH_TRAVERSAL,
+ * NOT_FOUND, NOT_A_REGULAR_FILE, READ_ONLY.
+ */
+export interface Sandbox {
+  readonly roots: readonly SandboxRoot[];
+  /** Checks and resolves a path for reading, stat or listing; it need not exist. */
+  resolve(clientPath: string): Promise<ResolvedPath>;
+  /** As resolve, and refuses a read-only root or server with READ_ONLY. */
+  resolveForWrite(clientPath: string): Promise<ResolvedPath>;
+  /** Opens an existing regular file for reading and verifies the opened handle. */
+  openForRead(clientPath: string): Promise<OpenedFile>;
+  /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */
+  contains(realPath: string): boolean;
+}

@@ -1,0 +1,28 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { withErrorMapping } from "../with-error-mapping.js";
+import type { FileToolsDeps } from "./file-tools-deps.js";
+import { listToolsHandler } from "./list-tools.js";
+import { readFileHandler } from "./read-file.js";
+import { statFileHandler } from "./stat-file.js";
+import { listDirectoryHandler } from "./list-directory.js";
+import { writeFileHandler } from "./write-file.js";
+import { uploadFileHandler } from "./upload-file.js";
+import { editFileHandler } from "./edit-file.js";
+import { deleteFileHandler } from "./delete-file.js";
+
+/**
+ * createFileToolsService builds the FileTools ServiceImpl that both transports host.
+ */
+export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof FileTools> {
+  return withErrorMapping(FileTools, {
+    listTools: listToolsHandler(),
+    readFile: readFileHandler(deps),
+    statFile: statFileHandler(deps),
+    listDirectory: listDirectoryHandler(deps),
+    writeFile: writeFileHandler(deps),
+    uploadFile: uploadFileHandler(deps),
+    editFile: editFileHandler(deps),
+    deleteFile: deleteFileHandler(deps),
+  });
+}

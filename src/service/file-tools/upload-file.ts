@@ -1,0 +1,9 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { notImplemented } from "../not-implemented.js";
+import type { FileToolsDeps } from "./file-tools-deps.js";
+
+/** uploadFileHandler serves FileTools.UploadFile. */
+export function uploadFileHandler(_deps: FileToolsDeps): ServiceImpl<typeof FileTools>["uploadFile"] {
+  return async () => notImplemented("FileTools.UploadFile");
+}
