@@ -16,7 +16,7 @@ import { deleteFileHandler } from "./delete-file.js";
  */
 export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof FileTools> {
   return withErrorMapping(FileTools, {
-    listTools: listToolsHandler(),
+    listTools: listToolsHandler(deps.readOnly),
     readFile: readFileHandler(deps),
     statFile: statFileHandler(deps),
     listDirectory: listDirectoryHandler(deps),

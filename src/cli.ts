@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "./config/config-error.js";
+import { loadConfig } from "./config/load-config.js";
+import { packageRoot } from "./config/package-root.js";
+import { parseServeFlags, serveUsage } from "./config/serve-flags.js";
+import { runSkillsValidate } from "./skills/validate-folders.js";
+import { createLogger } from "./transport/create-logger.js";
+import { startServer } from "./transport/start-server.js";
+
+const usage = `Usage:
+  toolhost serve [flags]             serve FileTools and SkillCatalog over gRPC (see serve --help)
+  toolhost skills validate DIR...    check skill folders (or folders of them); exit 1 on errors
+  toolhost --version`;
+
+/**
+ * main runs the toolhost command line and resolves to the process exit code: 0 on success,
+ * 1 when `skills validate` finds errors, 2 on a usage or start-up problem.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "serve") {
+    return serve(rest);
+  }
+  if (command === "skills" && rest[0] === "validate") {
+    if (rest.length < 2) {
+      process.stderr.write("toolhost: skills validate needs at least one DIR\n");
+      return 2;
+    }
+    return runSkillsValidate(rest.slice(1), process.stdout);
+  }
+  if (command === "--version" || command === "-v") {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(`${usage}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  process.stderr.write(`toolhost: unknown command "${command}"\n${usage}\n`);
+  return 2;
+}
+
+async function serve(argv: readonly string[]): Promise<number> {
+  let server;
+  try {
+    const flags = parseServeFlags(argv);
+    if (flags.help) {
+      process.stdout.write(`${serveUsage}\n`);
+      return 0;
+    }
+    const config = await loadConfig(flags, process.env, process.cwd());
+    const logger = createLogger(config.log.level);
+    try {
+      server = await startServer(config, logger);
+    } catch (err) {
+      throw startupError(err, config.listen, config.httpListen);
+    }
+    logger.info(
+      { grpc: server.grpcAddress, http: server.httpAddress, roots: config.roots.map((r) => r.path), skills: config.skills.map((s) => s.path), read_only: config.readOnly },
+      "listening",
+    );
+    const running = server;
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        logger.info({ signal, grace_ms: config.shutdownGraceMs }, "draining");
+        void running.close().then(() => {
+          logger.info("stopped");
+          resolve();
+        });
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
+    });
+    return 0;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`toolhost: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+function startupError(err: unknown, listen: string, httpListen: string | undefined): unknown {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/EADDRINUSE|address already in use|No address added/i.test(message)) {
+    const which = /EADDRINUSE/.test(message) && httpListen !== undefined && message.includes(httpListen.split(":").pop() ?? "") ? httpListen : listen;
+    return new ConfigError(`cannot listen on ${which}: the port is in use; stop the other process or choose another --listen`);
+  }
+  if (/EADDRNOTAVAIL|ENOTFOUND|EACCES/.test(message)) {
+    return new ConfigError(`cannot listen on ${listen}: ${message.split("\n")[0]}; choose another --listen`);
+  }
+  return err;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`toolhost: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,140 @@
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { parse } from "yaml";
+import { ConfigError } from "./config-error.js";
+import type { Limits, LogLevel } from "./config.js";
+
+/** ConfigLayer is what one source (file, env, flags) says; unset members say nothing. */
+export interface ConfigLayer {
+  listen?: string;
+  httpListen?: string;
+  roots?: { path: string; readOnly: boolean }[];
+  skills?: { path: string; namespace: string | undefined }[];
+  readOnly?: boolean;
+  insecure?: boolean;
+  limits?: Partial<Record<keyof Limits, number>>;
+  logLevel?: LogLevel;
+  shutdownGraceMs?: number;
+}
+
+/** limitKeys maps the YAML names of limits to Limits members. */
+export const limitKeys: Readonly<Record<string, keyof Limits>> = {
+  max_text_bytes: "maxTextBytes",
+  chunk_size: "chunkSize",
+  min_chunk_size: "minChunkSize",
+  max_chunk_size: "maxChunkSize",
+  max_receive_message_bytes: "maxReceiveMessageBytes",
+  max_concurrent_streams: "maxConcurrentStreams",
+  max_session_memory_mib: "maxSessionMemoryMiB",
+  max_edit_bytes: "maxEditBytes",
+  max_skill_file_bytes: "maxSkillFileBytes",
+  max_activated_bytes: "maxActivatedBytes",
+};
+
+const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms"];
+
+/**
+ * readConfigFile reads and checks a YAML config file. Relative paths in it resolve against the
+ * file's own folder, so a config works from any working directory.
+ */
+export async function readConfigFile(file: string): Promise<ConfigLayer> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    throw new ConfigError(`config file ${file} cannot be read; check the --config path`);
+  }
+  let raw: unknown;
+  try {
+    raw = parse(text, { maxAliasCount: 100 });
+  } catch (err) {
+    const first = (err as Error).message.split("\n")[0];
+    throw new ConfigError(`config file ${file} is not valid YAML: ${first}`);
+  }
+  return configLayerFromYaml(raw ?? {}, dirname(resolve(file)), file);
+}
+
+/** configLayerFromYaml checks the parsed YAML of a config file: every key known, every value typed. */
+export function configLayerFromYaml(raw: unknown, baseDir: string, file: string): ConfigLayer {
+  const at = (key: string) => `${key} in ${file}`;
+  const top = mapping(raw, `the top level of ${file}`);
+  unknownKeys(top, topKeys, file, "");
+  const layer: ConfigLayer = {};
+  if (top["listen"] !== undefined) layer.listen = str(top["listen"], at("listen"));
+  if (top["http_listen"] !== undefined) layer.httpListen = str(top["http_listen"], at("http_listen"));
+  if (top["read_only"] !== undefined) layer.readOnly = bool(top["read_only"], at("read_only"));
+  if (top["insecure"] !== undefined) layer.insecure = bool(top["insecure"], at("insecure"));
+  if (top["shutdown_grace_ms"] !== undefined) layer.shutdownGraceMs = int(top["shutdown_grace_ms"], at("shutdown_grace_ms"));
+  if (top["roots"] !== undefined) {
+    layer.roots = list(top["roots"], at("roots")).map((item, i) => {
+      const entry = typeof item === "string" ? { path: item } : mapping(item, at(`roots[${i}]`));
+      unknownKeys(entry, ["path", "read_only"], file, `roots[${i}].`);
+      const readOnly = entry["read_only"] === undefined ? false : bool(entry["read_only"], at(`roots[${i}].read_only`));
+      return { path: resolve(baseDir, str(entry["path"], at(`roots[${i}].path`))), readOnly };
+    });
+  }
+  if (top["skills"] !== undefined) {
+    layer.skills = list(top["skills"], at("skills")).map((item, i) => {
+      const entry = typeof item === "string" ? { path: item } : mapping(item, at(`skills[${i}]`));
+      unknownKeys(entry, ["path", "namespace"], file, `skills[${i}].`);
+      const namespace = entry["namespace"] === undefined ? undefined : str(entry["namespace"], at(`skills[${i}].namespace`));
+      return { path: resolve(baseDir, str(entry["path"], at(`skills[${i}].path`))), namespace };
+    });
+  }
+  if (top["limits"] !== undefined) {
+    const limits = mapping(top["limits"], at("limits"));
+    unknownKeys(limits, Object.keys(limitKeys), file, "limits.");
+    layer.limits = {};
+    for (const [key, value] of Object.entries(limits)) {
+      layer.limits[limitKeys[key]!] = int(value, at(`limits.${key}`));
+    }
+  }
+  if (top["log"] !== undefined) {
+    const log = mapping(top["log"], at("log"));
+    unknownKeys(log, ["level"], file, "log.");
+    if (log["level"] !== undefined) layer.logLevel = str(log["level"], at("log.level")) as LogLevel;
+  }
+  return layer;
+}
+
+function mapping(value: unknown, where: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigError(`${where} must be a mapping of keys to values`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function list(value: unknown, where: string): unknown[] {
+  if (!Array.isArray(value)) {
+    throw new ConfigError(`${where} must be a list`);
+  }
+  return value;
+}
+
+function str(value: unknown, where: string): string {
+  if (typeof value !== "string" || value === "") {
+    throw new ConfigError(`${where} must be a non-empty string`);
+  }
+  return value;
+}
+
+function bool(value: unknown, where: string): boolean {
+  if (typeof value !== "boolean") {
+    throw new ConfigError(`${where} must be true or false`);
+  }
+  return value;
+}
+
+function int(value: unknown, where: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new ConfigError(`${where} must be a positive whole number`);
+  }
+  return value;
+}
+
+function unknownKeys(map: Record<string, unknown>, known: readonly string[], file: string, prefix: string): void {
+  const unknown = Object.keys(map).find((key) => !known.includes(key));
+  if (unknown !== undefined) {
+    throw new ConfigError(`unknown key "${prefix}${unknown}" in ${file}; known keys: ${known.map((k) => prefix + k).join(", ")}`);
+  }
+}

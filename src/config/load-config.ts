@@ -1,0 +1,121 @@
+import { stat } from "node:fs/promises";
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import { ConfigError } from "./config-error.js";
+import { readConfigFile, type ConfigLayer } from "./config-file.js";
+import { defaultLimits, type Config, type Limits, type LogLevel } from "./config.js";
+import { bundledSkillsRoot } from "./package-root.js";
+import type { ServeFlags } from "./serve-flags.js";
+
+const logLevels: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+
+/**
+ * loadConfig builds the one frozen Config from defaults, the YAML file, the environment and the
+ * flags, in that order of precedence, and checks it whole: every problem is a ConfigError whose
+ * one-line message says what to fix.
+ */
+export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd: string): Promise<Config> {
+  const configPath = flags.config ?? env["TOOLHOST_CONFIG"];
+  const file: ConfigLayer = configPath === undefined ? {} : await readConfigFile(resolve(cwd, configPath));
+  const fromEnv: ConfigLayer = {
+    listen: env["TOOLHOST_LISTEN"] || undefined,
+    logLevel: (env["TOOLHOST_LOG_LEVEL"] || undefined) as LogLevel | undefined,
+  };
+  const fromFlags: ConfigLayer = {
+    listen: flags.listen,
+    httpListen: flags.httpListen,
+    roots: flags.roots.length > 0 ? flags.roots.map((p) => ({ path: resolve(cwd, p), readOnly: false })) : undefined,
+    skills: flags.skills.length > 0 ? flags.skills.map((s) => skillFlag(s, cwd)) : undefined,
+    readOnly: flags.readOnly,
+    insecure: flags.insecure,
+    logLevel: flags.logLevel as LogLevel | undefined,
+    limits: {
+      ...(flags.maxTextBytes !== undefined && { maxTextBytes: positive(flags.maxTextBytes, "--max-text-bytes") }),
+      ...(flags.chunkSize !== undefined && { chunkSize: positive(flags.chunkSize, "--chunk-size") }),
+    },
+  };
+  const pick = <K extends keyof ConfigLayer>(key: K): ConfigLayer[K] => fromFlags[key] ?? fromEnv[key] ?? file[key];
+
+  const limits: Limits = { ...defaultLimits, ...file.limits, ...fromFlags.limits };
+  checkLimits(limits);
+  const logLevel = pick("logLevel") ?? "info";
+  if (!logLevels.includes(logLevel)) {
+    throw new ConfigError(`log level "${logLevel}" is not one of ${logLevels.join(", ")}`);
+  }
+  const listen = pick("listen") ?? "127.0.0.1:50051";
+  const httpListen = pick("httpListen");
+  const insecure = pick("insecure") ?? false;
+  for (const address of [listen, httpListen].filter((a): a is string => a !== undefined)) {
+    checkListen(address, insecure);
+  }
+  const roots = pick("roots") ?? [{ path: cwd, readOnly: false }];
+  for (const root of roots) {
+    await requireDirectory(root.path, `root ${root.path}`, fromFlags.roots ? "--root" : "roots");
+  }
+  const skills = pick("skills") ?? [{ path: bundledSkillsRoot(), namespace: "examples" }];
+  for (const root of skills) {
+    await requireDirectory(root.path, `skill root ${root.path}`, fromFlags.skills ? "--skills" : "skills");
+  }
+  return Object.freeze({
+    listen,
+    httpListen,
+    roots: Object.freeze(roots.map((r) => Object.freeze({ ...r }))),
+    skills: Object.freeze(skills.map((s) => Object.freeze({ ...s }))),
+    readOnly: pick("readOnly") ?? false,
+    insecure,
+    limits: Object.freeze(limits),
+    log: Object.freeze({ level: logLevel }),
+    shutdownGraceMs: pick("shutdownGraceMs") ?? 10_000,
+  });
+}
+
+function skillFlag(value: string, cwd: string): { path: string; namespace: string | undefined } {
+  const match = /^([A-Za-z0-9_-]+)=(.+)$/.exec(value);
+  return match ? { namespace: match[1], path: resolve(cwd, match[2]!) } : { namespace: undefined, path: resolve(cwd, value) };
+}
+
+function positive(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new ConfigError(`${flag} must be a positive whole number, not "${value}"`);
+  }
+  return n;
+}
+
+function checkLimits(limits: Limits): void {
+  if (limits.minChunkSize > limits.maxChunkSize) {
+    throw new ConfigError(`limits.min_chunk_size (${limits.minChunkSize}) is above limits.max_chunk_size (${limits.maxChunkSize}); lower one of them`);
+  }
+  if (limits.chunkSize < limits.minChunkSize || limits.chunkSize > limits.maxChunkSize) {
+    throw new ConfigError(`limits.chunk_size (${limits.chunkSize}) must lie between min_chunk_size (${limits.minChunkSize}) and max_chunk_size (${limits.maxChunkSize})`);
+  }
+}
+
+/**
+ * checkListen refuses a malformed address, and a non-loopback one unless insecure is set: a file
+ * server reachable from the network without TLS or a token hands the workspace to anyone.
+ */
+function checkListen(address: string, insecure: boolean): void {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/.exec(address);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) {
+    throw new ConfigError(`listen address "${address}" is not HOST:PORT (for example 127.0.0.1:50051, or [::1]:50051)`);
+  }
+  const host = match[1]!.replace(/^\[(.*)\]$/, "$1");
+  const loopback = host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+  if (!loopback && !insecure) {
+    throw new ConfigError(
+      `refusing to listen on ${address} without TLS or a token: toolhost would hand its roots to anyone who can reach it; listen on 127.0.0.1, or pass --insecure if a proxy in front authenticates callers`,
+    );
+  }
+}
+
+async function requireDirectory(path: string, what: string, key: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) {
+    throw new ConfigError(`${what} does not exist; create it or fix ${key}`);
+  }
+  if (!info.isDirectory()) {
+    throw new ConfigError(`${what} is not a directory; fix ${key}`);
+  }
+}

@@ -1,0 +1,84 @@
+import { parseArgs } from "node:util";
+import { ConfigError } from "./config-error.js";
+
+/** ServeFlags are the command-line flags of `toolhost serve`, before merging. */
+export interface ServeFlags {
+  readonly config?: string;
+  readonly listen?: string;
+  readonly httpListen?: string;
+  readonly roots: readonly string[];
+  readonly skills: readonly string[];
+  readonly readOnly?: boolean;
+  readonly insecure?: boolean;
+  readonly maxTextBytes?: string;
+  readonly chunkSize?: string;
+  readonly logLevel?: string;
+  readonly help?: boolean;
+}
+
+/** serveUsage is the help text of `toolhost serve`, kept beside the flag table it describes. */
+export const serveUsage = `Usage: toolhost serve [flags]
+
+Flags (each overrides the config file and environment):
+  --config FILE          YAML config file (env TOOLHOST_CONFIG)
+  --listen HOST:PORT     gRPC listener (default 127.0.0.1:50051; env TOOLHOST_LISTEN)
+  --http-listen HOST:PORT  also serve Connect, gRPC-Web and JSON over HTTP/1.1 (default off)
+  --root DIR             allowed root, repeatable; relative paths resolve against the first
+                         (default: the current directory)
+  --skills [NS=]DIR      skill root, repeatable; NS qualifies bare skill names
+                         (default: the bundled example skills, namespace "examples")
+  --read-only            refuse every write, edit, upload and delete
+  --insecure             allow a non-loopback listener without TLS or a token
+  --max-text-bytes N     largest text ReadFile returns (default 10485760)
+  --chunk-size N         default read chunk size in bytes (default 262144)
+  --log-level LEVEL      trace, debug, info, warn, error, fatal or silent (default info;
+                         env TOOLHOST_LOG_LEVEL)
+  -h, --help             this text`;
+
+/**
+ * parseServeFlags parses the flags of `toolhost serve` strictly: an unknown flag or a missing
+ * value is a ConfigError naming it.
+ */
+export function parseServeFlags(argv: readonly string[]): ServeFlags {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        config: { type: "string" },
+        listen: { type: "string" },
+        "http-listen": { type: "string" },
+        root: { type: "string", multiple: true },
+        skills: { type: "string", multiple: true },
+        "read-only": { type: "boolean" },
+        insecure: { type: "boolean" },
+        "max-text-bytes": { type: "string" },
+        "chunk-size": { type: "string" },
+        "log-level": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+    if (positionals.length > 0) {
+      throw new ConfigError(`unexpected argument "${positionals[0]}"; roots are given with --root DIR (see toolhost serve --help)`);
+    }
+    return {
+      config: values.config,
+      listen: values.listen,
+      httpListen: values["http-listen"],
+      roots: values.root ?? [],
+      skills: values.skills ?? [],
+      readOnly: values["read-only"],
+      insecure: values.insecure,
+      maxTextBytes: values["max-text-bytes"],
+      chunkSize: values["chunk-size"],
+      logLevel: values["log-level"],
+      help: values.help,
+    };
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      throw err;
+    }
+    throw new ConfigError(`${(err as Error).message.split("\n")[0]} (see toolhost serve --help)`);
+  }
+}

@@ -1,0 +1,64 @@
+import { create, type DescMessage } from "@bufbuild/protobuf";
+import { ToolDescriptorSchema, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import { DeleteFileRequestSchema, WriteFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
+import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
+import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
+import { jsonSchemaOf } from "../json-schema-of.js";
+
+const pathHelp = "File path: relative to the workspace root, or absolute inside an allowed root.";
+
+const fieldDescriptions: Record<string, string> = {
+  "ReadFileRequest.path": pathHelp,
+  "ReadFileRequest.mode": "READ_MODE_TEXT (default) returns UTF-8 text and refuses binary files; READ_MODE_BYTES returns raw bytes of any file.",
+  "ReadFileRequest.offset": "Text mode: first line to return, 0-based.",
+  "ReadFileRequest.limit": "Text mode: number of lines to return; omit for all.",
+  "ReadFileRequest.byteOffset": "Bytes mode: first byte to return.",
+  "ReadFileRequest.byteLimit": "Bytes mode: number of bytes to return at most; omit for all.",
+  "ReadFileRequest.chunkSize": "Size hint for streamed chunks in bytes; omit for the server default.",
+  "WriteFileRequest.path": pathHelp,
+  "WriteFileRequest.text": "The new content as text.",
+  "WriteFileRequest.data": "The new content as base64 bytes (instead of text).",
+  "WriteFileRequest.newlineMode": "NEWLINE_MODE_PRESERVE (default), NEWLINE_MODE_LF or NEWLINE_MODE_CRLF.",
+  "WriteFileRequest.createParents": "Create missing parent directories (default true).",
+  "WriteFileRequest.mode": "Permission bits of a new file, e.g. 420 for 0644.",
+  "WriteFileRequest.ifSha256": "Write only if the current content has this SHA-256 (optimistic concurrency).",
+  "WriteFileRequest.mustNotExist": "Write only if the file does not exist yet.",
+  "EditFileRequest.path": pathHelp,
+  "EditFileRequest.edits": "Edits applied in order, all or nothing: {replace:{oldText,newText,replaceAll,expectedReplacements}}, {append:{text}}, {insert:{line,text}} or {patch:{unifiedDiff}}.",
+  "EditFileRequest.dryRun": "Return the diff without writing.",
+  "EditFileRequest.ifSha256": "Edit only if the current content has this SHA-256.",
+  "DeleteFileRequest.path": pathHelp,
+  "DeleteFileRequest.ifSha256": "Delete only if the current content has this SHA-256.",
+};
+
+function descriptor(
+  name: string,
+  method: string,
+  request: DescMessage,
+  writes: boolean,
+  description: string,
+): ToolDescriptor {
+  return create(ToolDescriptorSchema, {
+    name,
+    description,
+    source: "builtin",
+    readOnly: !writes,
+    writes,
+    method: `/toolhost.files.v1.FileTools/${method}`,
+    inputSchema: JSON.stringify(jsonSchemaOf(request, fieldDescriptions)),
+  });
+}
+
+/**
+ * fileToolDescriptors are the four built-in file tools, in the order ListTools returns them.
+ */
+export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
+  descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, false,
+    "Read a file from the workspace. Returns UTF-8 text by default (refusing binary files and files over the size limit), optionally a range of lines (offset, limit); bytes mode returns raw bytes of any file. Never changes anything."),
+  descriptor("skill/file-write", "WriteFile", WriteFileRequestSchema, true,
+    "Create or overwrite a file atomically with the given text or bytes, creating parent directories, optionally normalising line endings (LF or CRLF) and only if the current content has an expected SHA-256."),
+  descriptor("skill/file-edit", "EditFile", EditFileRequestSchema, true,
+    "Edit a text file in place, all edits or none: replace text (first occurrence, all, or an exact count), append, insert before a line, or apply a unified diff. Keeps the file's permissions, line endings and byte order mark; dry_run previews the diff."),
+  descriptor("skill/file-delete", "DeleteFile", DeleteFileRequestSchema, true,
+    "Delete a regular file. Reports whether it existed; refuses directories."),
+]);

@@ -1,0 +1,35 @@
+import { status as grpcStatus } from "@grpc/grpc-js";
+import type { Logger } from "pino";
+import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+
+const codeNames = new Map<number, string>(
+  Object.entries(grpcStatus)
+    .filter((entry): entry is [string, number] => typeof entry[1] === "number")
+    .map(([name, code]) => [code, name]),
+);
+
+const serverFaults = new Set<number>([grpcStatus.INTERNAL, grpcStatus.UNKNOWN, grpcStatus.DATA_LOSS]);
+
+/**
+ * createCallLogger returns the sink for one JSON line per RPC: method, peer, status code,
+ * duration, bytes in and out, request id. Never a payload or a header value: file contents and
+ * tokens must not reach logs. A server fault also logs its cause, which the client never sees.
+ */
+export function createCallLogger(logger: Logger): (record: CallRecord) => void {
+  return (record) => {
+    const line = {
+      method: record.method,
+      peer: record.peer,
+      code: codeNames.get(record.code) ?? String(record.code),
+      duration_ms: Math.round(record.durationMs * 1000) / 1000,
+      bytes_in: record.bytesIn,
+      bytes_out: record.bytesOut,
+      request_id: record.requestId,
+    };
+    if (serverFaults.has(record.code)) {
+      logger.error({ ...line, err: record.error?.cause ?? record.error }, "rpc failed");
+    } else {
+      logger.info(line, "rpc");
+    }
+  };
+}

@@ -1,0 +1,49 @@
+import type { Writable } from "node:stream";
+
+/**
+ * BoundedWriter writes a server stream's messages to a grpc-js call while keeping at most
+ * `maxPendingBytes` (plus one message) accepted but not yet flushed to the socket.
+ *
+ * Waiting for 'drain' alone bounds the count of queued messages (16 in object mode), not their
+ * bytes: sixteen 3 MiB chunks are 48 MiB per call. The write callbacks fire when HTTP/2 flow
+ * control lets the bytes out, so counting them bounds memory however slow the client is.
+ */
+export class BoundedWriter {
+  private pendingBytes = 0;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly call: Writable,
+    private readonly maxPendingBytes: number,
+    private readonly signal: AbortSignal,
+  ) {
+    signal.addEventListener("abort", () => this.wake?.(), { once: true });
+  }
+
+  /** write queues one message, first waiting until the pending bytes are under the bound. */
+  async write(message: Buffer): Promise<void> {
+    while (this.pendingBytes >= this.maxPendingBytes && !this.signal.aborted) {
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    if (this.signal.aborted) {
+      return;
+    }
+    const size = message.byteLength;
+    this.pendingBytes += size;
+    const accepted = this.call.write(message, () => {
+      this.pendingBytes -= size;
+      this.wake?.();
+    });
+    if (!accepted && !this.signal.aborted) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.call.off("drain", done);
+          this.signal.removeEventListener("abort", done);
+          resolve();
+        };
+        this.call.once("drain", done);
+        this.signal.addEventListener("abort", done, { once: true });
+      });
+    }
+  }
+}

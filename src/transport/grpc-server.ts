@@ -1,0 +1,80 @@
+import { Server, ServerCredentials, type ChannelOptions } from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import type { DescService } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Limits } from "../config/config.js";
+import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import { addReflection } from "./reflection.js";
+
+/** HostedService is one ServiceImpl and the descriptor it implements. */
+export interface HostedService {
+  readonly service: DescService;
+  readonly impl: ServiceImpl<DescService>;
+}
+
+/** GrpcHost is a listening grpc-js server. */
+export interface GrpcHost {
+  readonly address: string;
+  readonly health: HealthImplementation;
+  /** Stops accepting calls, waits up to graceMs for in-flight ones, then cancels the rest. */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * startGrpcHost serves the services on grpc-js with reflection and grpc.health.v1, with the
+ * limits set explicitly rather than left to grpc-js defaults (4 MiB messages, unbounded streams).
+ * It resolves once the port is bound, so a port in use fails start-up.
+ */
+export async function startGrpcHost(
+  listen: string,
+  services: readonly HostedService[],
+  limits: Limits,
+  onCallEnd: (record: CallRecord) => void,
+): Promise<GrpcHost> {
+  const options: ChannelOptions = {
+    "grpc.max_receive_message_length": limits.maxReceiveMessageBytes,
+    "grpc.max_send_message_length": limits.maxChunkSize + 64 * 1024,
+    "grpc.max_concurrent_streams": limits.maxConcurrentStreams,
+    "grpc-node.max_session_memory": limits.maxSessionMemoryMiB,
+    "grpc.keepalive_time_ms": 60_000,
+    "grpc.keepalive_timeout_ms": 20_000,
+  };
+  const server = new Server(options);
+  const shutdown = new AbortController();
+  for (const { service, impl } of services) {
+    const { definition, implementation } = grpcServiceFromImpl(service, impl, {
+      shutdownSignal: shutdown.signal,
+      maxPendingBytes: Math.max(1024 * 1024, limits.chunkSize * 2),
+      onCallEnd,
+    });
+    server.addService(definition, implementation);
+  }
+  const health = new HealthImplementation({ "": "SERVING", ...Object.fromEntries(services.map((s) => [s.service.typeName, "SERVING"])) });
+  health.addToServer(server);
+  addReflection(server, services.map((s) => s.service.file));
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(listen, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
+  );
+  const host = listen.slice(0, listen.lastIndexOf(":"));
+  return {
+    address: `${host}:${port}`,
+    health,
+    close: (graceMs) =>
+      new Promise<void>((resolve) => {
+        for (const { service } of services) {
+          health.setStatus(service.typeName, "NOT_SERVING");
+        }
+        health.setStatus("", "NOT_SERVING");
+        const timer = setTimeout(() => {
+          shutdown.abort();
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

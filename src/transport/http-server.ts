@@ -1,0 +1,92 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Limits } from "../config/config.js";
+import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import type { HostedService } from "./grpc-server.js";
+
+/** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
+export interface HttpHost {
+  readonly address: string;
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * startHttpHost mounts the same ServiceImpl objects as the gRPC listener with connect-node, so
+ * browsers (gRPC-Web) and curl (Connect JSON: `curl -H 'content-type: application/json' -d
+ * '{}' http://HOST/toolhost.files.v1.FileTools/ListTools`) reach the same handlers. Response
+ * compression is off: file content is usually compressed already or cheap to send on a local link,
+ * and compressing it costs the CPU the reads need.
+ */
+export async function startHttpHost(
+  listen: string,
+  services: readonly HostedService[],
+  limits: Limits,
+  onCallEnd: (record: CallRecord) => void,
+): Promise<HttpHost> {
+  const shutdown = new AbortController();
+  const logCalls: Interceptor = (next) => async (req) => {
+    const startedAt = process.hrtime.bigint();
+    const record = (code: number, error?: Error) =>
+      onCallEnd({
+        method: new URL(req.url).pathname,
+        peer: req.header.get("x-forwarded-for") ?? "http",
+        code,
+        durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
+        bytesIn: Number(req.header.get("content-length") ?? 0),
+        bytesOut: 0,
+        requestId: req.header.get("x-request-id") ?? "",
+        error,
+      });
+    try {
+      const res = await next(req);
+      record(0);
+      return res;
+    } catch (err) {
+      const error = ConnectError.from(err);
+      record(error.code === Code.Canceled ? 1 : error.code, error);
+      throw err;
+    }
+  };
+  const handler = connectNodeAdapter({
+    routes: (router) => {
+      for (const { service, impl } of services) {
+        router.service(service, impl);
+      }
+    },
+    acceptCompression: [],
+    readMaxBytes: limits.maxReceiveMessageBytes,
+    shutdownSignal: shutdown.signal,
+    interceptors: [logCalls],
+  });
+  const server: Server = createServer(handler);
+  const [host, port] = splitHostPort(listen);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    address: `${host}:${bound}`,
+    close: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          shutdown.abort();
+          server.closeAllConnections();
+        }, graceMs);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** splitHostPort splits "host:port" (IPv6 hosts in brackets) into its parts. */
+export function splitHostPort(listen: string): [string, number] {
+  const at = listen.lastIndexOf(":");
+  const host = listen.slice(0, at).replace(/^\[(.*)\]$/, "$1");
+  return [host, Number(listen.slice(at + 1))];
+}

@@ -1,0 +1,67 @@
+import { create, fromBinary, toBinary, ScalarType, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+
+/**
+ * encodeMessage serialises a handler's response (a message or a message init) to wire bytes.
+ *
+ * Streamed chunks take a fast path: a message that is nothing but a oneof whose set member is a
+ * bytes field (ReadFileResponse.data, ReadSkillResourceResponse.data) is framed by hand as tag,
+ * length and the chunk itself, one copy instead of protobuf-es's writer copy plus concatenation.
+ * That is the streamed-read hot path ARCHITECTURE.md allows a hand-tuned serializer for.
+ */
+export function encodeMessage(schema: DescMessage, value: unknown): Buffer {
+  const fast = encodeBytesChunk(schema, value);
+  if (fast !== undefined) {
+    return fast;
+  }
+  const message = create(schema, value as MessageShape<DescMessage>);
+  const bytes = toBinary(schema, message);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** decodeMessage parses wire bytes into a message of the schema. */
+export function decodeMessage<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
+  return fromBinary(schema, bytes);
+}
+
+const onlyOneofCache = new WeakMap<DescMessage, string | undefined>();
+
+function onlyOneofName(schema: DescMessage): string | undefined {
+  if (!onlyOneofCache.has(schema)) {
+    const [oneof] = schema.oneofs;
+    const only = schema.oneofs.length === 1 && oneof !== undefined && oneof.fields.length === schema.fields.length;
+    onlyOneofCache.set(schema, only ? oneof.localName : undefined);
+  }
+  return onlyOneofCache.get(schema);
+}
+
+function encodeBytesChunk(schema: DescMessage, value: unknown): Buffer | undefined {
+  const oneofName = onlyOneofName(schema);
+  if (oneofName === undefined) {
+    return undefined;
+  }
+  const part = (value as Record<string, { case?: string; value?: unknown } | undefined>)[oneofName];
+  if (part?.case === undefined || !(part.value instanceof Uint8Array)) {
+    return undefined;
+  }
+  const field = schema.fields.find((f) => f.localName === part.case);
+  if (field?.fieldKind !== "scalar" || field.scalar !== ScalarType.BYTES) {
+    return undefined;
+  }
+  const chunk = part.value;
+  const header: number[] = [];
+  writeVarint(header, (field.number << 3) | 2);
+  writeVarint(header, chunk.byteLength);
+  const out = Buffer.allocUnsafe(header.length + chunk.byteLength);
+  out.set(header, 0);
+  out.set(chunk, header.length);
+  return out;
+}
+
+function writeVarint(out: number[], value: number): void {
+  let v = value;
+  while (v > 0x7f) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+}

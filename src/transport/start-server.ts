@@ -1,0 +1,65 @@
+import type { DescService } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import type { Config } from "../config/config.js";
+import { removeStaleTempFiles } from "../files/write/temp-files.js";
+import { createSandbox } from "../sandbox/create-sandbox.js";
+import { createFileToolsService } from "../service/file-tools/file-tools-service.js";
+import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
+import { createCallLogger } from "./call-logger.js";
+import { startGrpcHost, type HostedService } from "./grpc-server.js";
+import { startHttpHost, type HttpHost } from "./http-server.js";
+
+/** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
+export interface RunningServer {
+  /** The gRPC listener's host:port (the real port when the config said 0). */
+  readonly grpcAddress: string;
+  /** The HTTP listener's host:port, when one was asked for. */
+  readonly httpAddress: string | undefined;
+  /** Stops accepting calls, lets in-flight calls finish up to the grace period, then ends. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * startServer builds the services from a Config and hosts them: on grpc-js always, on
+ * connect-node when http_listen is set. Stale temporary files of crashed writes are removed
+ * before the first call is accepted.
+ */
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const stale = await removeStaleTempFiles(config.roots);
+  if (stale.removed.length > 0 || stale.failures.length > 0) {
+    logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
+  }
+  const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly });
+  const fileTools = createFileToolsService({ sandbox, limits: config.limits, readOnly: config.readOnly });
+  const skillCatalog = await createSkillCatalogService({ skillRoots: config.skills, limits: config.limits });
+  const services: HostedService[] = [
+    { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
+    { service: SkillCatalog, impl: skillCatalog as unknown as ServiceImpl<DescService> },
+  ];
+  const onCallEnd = createCallLogger(logger);
+  let http: HttpHost | undefined;
+  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd).catch(async (err: unknown) => {
+    await skillCatalog.close();
+    throw err;
+  });
+  try {
+    if (config.httpListen !== undefined) {
+      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd);
+    }
+  } catch (err) {
+    await grpc.close(0);
+    await skillCatalog.close();
+    throw err;
+  }
+  return {
+    grpcAddress: grpc.address,
+    httpAddress: http?.address,
+    close: async (graceMs = config.shutdownGraceMs) => {
+      await Promise.all([grpc.close(graceMs), http?.close(graceMs)]);
+      await skillCatalog.close();
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { DescService } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type CallOptions, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
+import { defaultLimits } from "../../src/config/config.js";
+import { ToolhostError } from "../../src/errors/toolhost-error.js";
+import { withErrorMapping } from "../../src/service/with-error-mapping.js";
+import type { CallRecord } from "../../src/transport/grpc-js/grpc-service-from-impl.js";
+import { startGrpcHost, type GrpcHost } from "../../src/transport/grpc-server.js";
+import { echoService } from "./echo-service.js";
+
+type Str = { value: string };
+interface EchoClient {
+  unary(req: Str, options?: CallOptions): Promise<Str>;
+  clientStream(reqs: AsyncIterable<Str>, options?: CallOptions): Promise<Str>;
+  serverStream(req: Str, options?: CallOptions): AsyncIterable<Str>;
+  bidi(reqs: AsyncIterable<Str>, options?: CallOptions): AsyncIterable<Str>;
+}
+
+/** What the handlers saw, for the assertions. */
+const seen = {
+  produced: 0,
+  signals: [] as AbortSignal[],
+  clientStreamOutcome: "" as string,
+};
+
+const chunk = "x".repeat(64 * 1024);
+
+const impl = {
+  unary(req: Str, ctx: HandlerContext) {
+    if (req.value === "missing") {
+      throw new ToolhostError("NOT_FOUND", "File 'missing' not found; list the directory to see what exists.", { path: "missing" });
+    }
+    if (req.value === "crash") {
+      throw new Error("EIO: i/o error, open '/secret/outside/roots'");
+    }
+    if (req.value === "wait") {
+      seen.signals.push(ctx.signal);
+      return new Promise<Str>((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)));
+    }
+    return { value: req.value.toUpperCase() };
+  },
+  async clientStream(reqs: AsyncIterable<Str>) {
+    const parts: string[] = [];
+    try {
+      for await (const r of reqs) parts.push(r.value);
+    } catch (err) {
+      seen.clientStreamOutcome = `aborted after ${parts.length}`;
+      throw err;
+    }
+    seen.clientStreamOutcome = `committed ${parts.length}`;
+    return { value: parts.join("+") };
+  },
+  async *serverStream(req: Str, ctx: HandlerContext) {
+    if (req.value === "endless") {
+      seen.produced = 0;
+      for (let i = 0; i < 10_000; i++) {
+        seen.produced++;
+        yield { value: chunk };
+      }
+      return;
+    }
+    if (req.value === "hang") {
+      seen.signals.push(ctx.signal);
+      yield { value: "first" };
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      return;
+    }
+    if (req.value === "fail-midway") {
+      yield { value: "one" };
+      throw new ToolhostError("TOO_LARGE", "File 'big.txt' is too large: 20 bytes, the limit is 10 bytes.", { size: "20" });
+    }
+    for (let i = 0; i < Number(req.value); i++) yield { value: String(i) };
+  },
+  async *bidi(reqs: AsyncIterable<Str>) {
+    for await (const r of reqs) yield { value: `echo:${r.value}` };
+  },
+};
+
+async function* messages(values: string[], pauseAfter?: () => Promise<void>): AsyncIterable<Str> {
+  for (const value of values) yield { value };
+  await pauseAfter?.();
+}
+
+describe("grpc-js adapter", () => {
+  let host: GrpcHost;
+  let client: EchoClient;
+  const records: CallRecord[] = [];
+
+  before(async () => {
+    const service = echoService as DescService;
+    host = await startGrpcHost("127.0.0.1:0", [{ service, impl: withErrorMapping(service, impl as unknown as ServiceImpl<DescService>) }], defaultLimits, (r) => records.push(r));
+    client = createClient(service, createGrpcTransport({ baseUrl: `http://${host.address}` })) as unknown as EchoClient;
+  });
+  after(() => host.close(100));
+
+  it("serves a unary call", async () => {
+    assert.deepEqual((await client.unary({ value: "abc" })).value, "ABC");
+  });
+
+  it("serves a client stream, committing only on half-close", async () => {
+    assert.equal((await client.clientStream(messages(["a", "b", "c"]))).value, "a+b+c");
+    assert.equal(seen.clientStreamOutcome, "committed 3");
+  });
+
+  it("serves a server stream in order", async () => {
+    const got: string[] = [];
+    for await (const m of client.serverStream({ value: "5" })) got.push(m.value);
+    assert.deepEqual(got, ["0", "1", "2", "3", "4"]);
+  });
+
+  it("serves a bidi stream", async () => {
+    const got: string[] = [];
+    for await (const m of client.bidi(messages(["x", "y"]))) got.push(m.value);
+    assert.deepEqual(got, ["echo:x", "echo:y"]);
+  });
+
+  it("maps a domain error to its code with an ErrorInfo detail", async () => {
+    const err = await client.unary({ value: "missing" }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    assert.equal(err.code, Code.NotFound);
+    assert.equal(err.rawMessage, "File 'missing' not found; list the directory to see what exists.");
+    const [info] = err.findDetails(ErrorInfoSchema);
+    assert.equal(info?.reason, "NOT_FOUND");
+    assert.equal(info?.domain, "toolhost");
+    assert.deepEqual(info?.metadata, { path: "missing" });
+  });
+
+  it("hides the text of an unexpected error, which may name paths outside the roots", async () => {
+    const err = await client.unary({ value: "crash" }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    assert.equal(err.code, Code.Internal);
+    assert.doesNotMatch(err.rawMessage, /secret/);
+    assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "IO_ERROR");
+  });
+
+  it("delivers an error raised in the middle of a stream after the messages before it", async () => {
+    const got: string[] = [];
+    const err = await (async () => {
+      for await (const m of client.serverStream({ value: "fail-midway" })) got.push(m.value);
+    })().then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    assert.deepEqual(got, ["one"]);
+    assert.equal(err.code, Code.ResourceExhausted);
+    assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "TOO_LARGE");
+  });
+
+  it("stops producing when the client does not read (backpressure)", async () => {
+    const stream = client.serverStream({ value: "endless" })[Symbol.asyncIterator]();
+    await stream.next();
+    // Wait until the producer stalls: the count stops changing.
+    let last = -1;
+    while (seen.produced !== last) {
+      last = seen.produced;
+      await sleep(300);
+    }
+    // 10,000 messages of 64 KiB would be 625 MiB; the adapter's bound plus HTTP/2 and socket
+    // buffers hold a few MiB at most.
+    assert.ok(seen.produced < 400, `produced ${seen.produced} messages without a reader`);
+    await stream.return?.();
+  });
+
+  it("turns a client cancel into an aborted handler signal", async () => {
+    const controller = new AbortController();
+    const stream = client.serverStream({ value: "hang" }, { signal: controller.signal })[Symbol.asyncIterator]();
+    assert.equal((await stream.next()).value?.value, "first");
+    const signal = seen.signals.at(-1)!;
+    assert.equal(signal.aborted, false);
+    controller.abort();
+    await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener("abort", resolve)));
+    assert.equal(ConnectError.from(signal.reason).code, Code.Canceled);
+  });
+
+  it("turns an expired deadline into an aborted handler signal", async () => {
+    const err = await client.unary({ value: "wait" }, { timeoutMs: 200 }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    assert.equal(err.code, Code.DeadlineExceeded);
+    const signal = seen.signals.at(-1)!;
+    await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener("abort", resolve)));
+    assert.equal(signal.aborted, true);
+  });
+
+  it("does not commit a client stream the client cancelled", async () => {
+    seen.clientStreamOutcome = "";
+    const controller = new AbortController();
+    const call = client.clientStream(
+      messages(["a", "b"], async () => {
+        await sleep(100);
+        controller.abort();
+        await sleep(10_000);
+      }),
+      { signal: controller.signal },
+    );
+    await assert.rejects(call, (e: unknown) => ConnectError.from(e).code === Code.Canceled);
+    for (let i = 0; i < 250 && seen.clientStreamOutcome === ""; i++) await sleep(20);
+    assert.equal(seen.clientStreamOutcome, "aborted after 2");
+  });
+
+  it("logs one record per call with method, code and bytes", async () => {
+    await client.unary({ value: "log-me" });
+    const record = records.findLast((r) => r.method === "/toolhost.testing.v1.Echo/Unary" && r.code === 0);
+    assert.ok(record, "no record for the call");
+    assert.equal(record.bytesIn, 8);
+    assert.equal(record.bytesOut, 8);
+    assert.match(record.requestId, /^[0-9a-f-]{36}$/);
+    assert.match(record.peer, /127\.0\.0\.1/);
+  });
+});
