@@ -1,5 +1,6 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
+import { logVerbosity, setLogger, setLogVerbosity } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
@@ -28,6 +29,7 @@ export interface RunningServer {
  * before the first call is accepted.
  */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  routeGrpcJsLog(logger);
   const stale = await removeStaleTempFiles(config.roots);
   if (stale.removed.length > 0 || stale.failures.length > 0) {
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
@@ -62,4 +64,16 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await skillCatalog.close();
     },
   };
+}
+
+/**
+ * routeGrpcJsLog sends grpc-js's own diagnostics (written to stderr by default) into the JSON log
+ * at debug level: what matters of them (a port in use, say) is reported by toolhost itself, and a
+ * stray plain-text line breaks both the JSON stream and the one-line start-up error.
+ */
+function routeGrpcJsLog(logger: Logger): void {
+  setLogVerbosity(logVerbosity.ERROR);
+  setLogger({
+    error: (...args: unknown[]) => logger.debug({ source: "grpc-js" }, args.map(String).join(" ")),
+  } as Console);
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { tsxLoader } from "./tsx-loader.js";
 
 const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
@@ -26,7 +27,7 @@ export interface SpawnedServer {
  */
 export async function spawnServer(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<SpawnedServer> {
   const fullArgs = args.includes("--listen") ? [...args] : [...args, "--listen", "127.0.0.1:0"];
-  const child = spawn(process.execPath, ["--import", "tsx", cli, "serve", ...fullArgs], {
+  const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", ...fullArgs], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
