@@ -5,6 +5,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { Limits } from "../config/config.js";
 import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { addReflection } from "./reflection.js";
+import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** HostedService is one ServiceImpl and the descriptor it implements. */
 export interface HostedService {
@@ -51,7 +52,8 @@ export async function startGrpcHost(
   }
   const health = new HealthImplementation({ "": "SERVING", ...Object.fromEntries(services.map((s) => [s.service.typeName, "SERVING"])) });
   health.addToServer(server);
-  addReflection(server, services.map((s) => s.service.file));
+  // google.rpc.ErrorInfo is reflected too, so `grpcurl -format-error` decodes error details.
+  addReflection(server, [...services.map((s) => s.service.file), file_google_rpc_error_details]);
 
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(listen, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),

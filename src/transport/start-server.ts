@@ -36,7 +36,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly });
   const fileTools = createFileToolsService({ sandbox, limits: config.limits, readOnly: config.readOnly });
-  const skillCatalog = await createSkillCatalogService({ skillRoots: config.skills, limits: config.limits });
+  const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, logger: logger.child({ component: "skills" }) });
   const services: HostedService[] = [
     { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
     { service: SkillCatalog, impl: skillCatalog as unknown as ServiceImpl<DescService> },

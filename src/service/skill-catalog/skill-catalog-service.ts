@@ -1,35 +1,89 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
-import type { SkillRootConfig, Limits } from "../../config/config.js";
-import { notImplemented } from "../not-implemented.js";
+import type { Limits, SkillRootConfig } from "../../config/config.js";
+import { LiveCatalog } from "../../skills/live-catalog.js";
 import { withErrorMapping } from "../with-error-mapping.js";
+import { activateSkillHandler, deactivateSkillHandler } from "./activate-skill.js";
+import { getSkillDescriptorHandler } from "./get-skill-descriptor.js";
+import { listSkillErrorsHandler } from "./list-skill-errors.js";
+import { listSkillResourcesHandler } from "./list-skill-resources.js";
+import { listSkillsHandler } from "./list-skills.js";
+import { readSkillResourceHandler } from "./read-skill-resource.js";
+import type { SkillCatalogContext } from "./skill-catalog-context.js";
+import { validateSkillHandler } from "./validate-skill.js";
+import { watchSkillsHandler } from "./watch-skills.js";
+
+/** SkillCatalogLogger is the part of a pino logger the catalog uses. */
+export interface SkillCatalogLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
 
 /** SkillCatalogDeps is what the SkillCatalog handlers need. */
 export interface SkillCatalogDeps {
   readonly skillRoots: readonly SkillRootConfig[];
   readonly limits: Limits;
+  /** Where load summaries and watcher errors go; silent when absent. */
+  readonly logger?: SkillCatalogLogger;
+  /** Watch the skill roots and reload on change; default true. */
+  readonly watch?: boolean;
+  /** Quiet time after the last change before the catalog reloads, in ms; default 150. */
+  readonly debounceMs?: number;
+  /** Deepest folder level searched below a skill root (default 8) and most folders per root (default 50,000). */
+  readonly scan?: { readonly maxDepth?: number; readonly maxFolders?: number };
 }
 
+/** SkillCatalogService is the ServiceImpl plus what the server needs to run and stop it. */
+export type SkillCatalogService = ServiceImpl<typeof SkillCatalog> & {
+  /** Resolves once the first scan is in (every handler also waits for it). */
+  readonly ready: Promise<void>;
+  /** Stops the watchers. */
+  close(): Promise<void>;
+};
+
 /**
- * createSkillCatalogService builds the SkillCatalog ServiceImpl that both transports host.
- * Placeholder: every method answers UNIMPLEMENTED until the catalog is built.
+ * createSkillCatalogService builds the SkillCatalog ServiceImpl that both transports host. It
+ * returns at once and scans the skill roots in the background; each handler waits for that
+ * first scan, so a call made right after start already sees the skills.
  */
-export function createSkillCatalogService(_deps: SkillCatalogDeps): ServiceImpl<typeof SkillCatalog> & { close(): Promise<void> } {
-  const unary = (name: string) => async () => notImplemented(`SkillCatalog.${name}`);
-  const stream = (name: string) =>
-    async function* () {
-      notImplemented(`SkillCatalog.${name}`);
-    };
-  const impl = withErrorMapping(SkillCatalog, {
-    listSkills: unary("ListSkills"),
-    activateSkill: unary("ActivateSkill"),
-    deactivateSkill: unary("DeactivateSkill"),
-    getSkillDescriptor: unary("GetSkillDescriptor"),
-    listSkillResources: unary("ListSkillResources"),
-    readSkillResource: stream("ReadSkillResource"),
-    validateSkill: unary("ValidateSkill"),
-    watchSkills: stream("WatchSkills"),
-    listSkillErrors: unary("ListSkillErrors"),
+export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogService {
+  const logger = deps.logger;
+  const catalog = new LiveCatalog({
+    roots: deps.skillRoots.map((root) => ({ path: root.path, namespace: root.namespace })),
+    maxSkillFileBytes: deps.limits.maxSkillFileBytes,
+    maxActivatedBytes: deps.limits.maxActivatedBytes,
+    watch: deps.watch,
+    debounceMs: deps.debounceMs,
+    maxDepth: deps.scan?.maxDepth,
+    maxFolders: deps.scan?.maxFolders,
+    onError: (err, context) => logger?.error({ err }, context),
   });
-  return Object.assign(impl, { close: async () => {} });
+  const ready = catalog.ready.then(
+    () => {
+      logger?.info({ skills: catalog.index.skills().length, errors: catalog.index.errors().length }, "skill catalog loaded");
+      for (const error of catalog.index.errors()) {
+        logger?.warn({ path: error.path, field: error.field, line: error.line }, `skill not loaded: ${error.message}`);
+      }
+    },
+    (err: unknown) => {
+      logger?.error({ err }, "skill catalog failed to load");
+      throw err;
+    },
+  );
+  // A failed first scan is reported to every call; an unobserved rejection must not crash start.
+  ready.catch(() => {});
+  const ctx: SkillCatalogContext = { catalog, limits: deps.limits };
+  const impl = withErrorMapping(SkillCatalog, {
+    listSkills: listSkillsHandler(ctx),
+    activateSkill: activateSkillHandler(ctx),
+    deactivateSkill: deactivateSkillHandler(ctx),
+    getSkillDescriptor: getSkillDescriptorHandler(ctx),
+    listSkillResources: listSkillResourcesHandler(ctx),
+    readSkillResource: readSkillResourceHandler(ctx),
+    validateSkill: validateSkillHandler(ctx),
+    watchSkills: watchSkillsHandler(ctx),
+    listSkillErrors: listSkillErrorsHandler(ctx),
+  });
+  return Object.assign(impl, { ready, close: () => catalog.close() });
 }

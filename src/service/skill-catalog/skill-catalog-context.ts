@@ -1,0 +1,11 @@
+import type { Limits } from "../../config/config.js";
+import type { LiveCatalog } from "../../skills/live-catalog.js";
+
+/**
+ * SkillCatalogContext is what every SkillCatalog handler works with: the live catalog (awaited
+ * through `ready` before use, so the first calls after start see the first scan) and the limits.
+ */
+export interface SkillCatalogContext {
+  readonly catalog: LiveCatalog;
+  readonly limits: Limits;
+}

@@ -1,0 +1,85 @@
+import { stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { listResourceSlots } from "./list-resource-slots.js";
+import { parseSkill } from "./parse-skill.js";
+import { isErrno, isSkillFileFailure, readSkillFile } from "./read-skill-file.js";
+import type { LoadedSkill, ParsedSkill, SkillLoadError, SkillProblem } from "./skill-types.js";
+
+/** LoadSkillFolderOptions say where a skill folder was found and what it may cost. */
+export interface LoadSkillFolderOptions {
+  /** The declared namespace of the skill root, which qualifies bare names. */
+  readonly namespace?: string | undefined;
+  readonly maxSkillFileBytes: number;
+  /** The skill root's real path: links (SKILL.md, slot folders) must stay inside it. */
+  readonly root?: string | undefined;
+}
+
+/** SkillFolderResult is a loaded skill, or every reason it did not load. */
+export type SkillFolderResult =
+  | { readonly skill: LoadedSkill; readonly parsed: ParsedSkill; readonly errors: readonly [] }
+  | { readonly skill: undefined; readonly parsed: undefined; readonly errors: readonly SkillLoadError[] };
+
+/** skillFileName is the one file name that makes a folder a skill. */
+export const skillFileName = "SKILL.md";
+
+/**
+ * loadSkillFolder loads one Agent Skills folder: SKILL.md (size-capped, parsed) and its resource
+ * slots. It reports a missing folder ("not found"), a file where a folder should be ("not a
+ * directory") and a folder without SKILL.md as errors rather than throwing, so a catalog scan
+ * can list them alongside parse errors.
+ */
+export async function loadSkillFolder(folder: string, options: LoadSkillFolderOptions): Promise<SkillFolderResult> {
+  try {
+    const info = await stat(folder);
+    if (!info.isDirectory()) {
+      return failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} is not a directory: point at the folder that holds SKILL.md.` }]);
+    }
+  } catch (err) {
+    if (isErrno(err, "ENOENT") || isErrno(err, "ENOTDIR")) {
+      return failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} not found: check the path.` }]);
+    }
+    throw err;
+  }
+  const skillFile = join(folder, skillFileName);
+  const read = await readSkillFile(skillFile, options.maxSkillFileBytes, options.root);
+  if (isSkillFileFailure(read)) {
+    const message = read.failure === "missing" && read.message.startsWith("SKILL.md not found")
+      ? `no SKILL.md in ${folder}: a skill folder needs a SKILL.md with a name and a description.`
+      : read.message;
+    return failed([{ path: skillFile, field: read.field, line: 0, name: undefined, message }]);
+  }
+  const result = parseSkill(read.text, { namespace: options.namespace, folderName: basename(folder) });
+  if (result.skill === undefined) {
+    return failed(
+      result.problems
+        .filter((p) => p.severity === "error")
+        .map((p) => ({ path: skillFile, field: p.field, line: p.line, message: p.message, name: result.name })),
+    );
+  }
+  const parsed = result.skill;
+  const listing = await listResourceSlots(folder, { boundary: options.root });
+  const warnings: SkillProblem[] = result.problems.filter((p) => p.severity === "warning");
+  if (listing.truncated) {
+    warnings.push({ severity: "warning", field: "resources", message: `${folder} has more resource files than the listing limit; the rest are not listed.`, line: 0 });
+  }
+  const skill: LoadedSkill = {
+    name: parsed.name,
+    namespace: parsed.namespace,
+    shortName: parsed.shortName,
+    description: parsed.description,
+    version: parsed.version,
+    folder,
+    skillFile,
+    digest: read.digest,
+    allowedTools: parsed.allowedTools,
+    slots: listing.slots,
+    root: options.root ?? folder,
+    rootNamespace: options.namespace,
+    warnings,
+  };
+  return { skill, parsed, errors: [] };
+}
+
+function failed(errors: SkillLoadError[]): SkillFolderResult {
+  return { skill: undefined, parsed: undefined, errors };
+}

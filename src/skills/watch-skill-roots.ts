@@ -1,0 +1,61 @@
+import { watch, type FSWatcher } from "chokidar";
+
+/** RootWatcher is a running watch over the skill roots. */
+export interface RootWatcher {
+  /** Resolves once the initial directory scan of the watcher is done and changes are seen. */
+  readonly ready: Promise<void>;
+  /** Stops watching and cancels a pending debounced change. */
+  close(): Promise<void>;
+}
+
+/** WatchOptions tune the watch. */
+export interface WatchOptions {
+  /** Quiet time after the last filesystem event before `onChange` runs, in ms. */
+  readonly debounceMs?: number;
+  /** Deepest level watched below a root. */
+  readonly depth?: number;
+  /** Called with errors the watcher reports (e.g. too many watched files); they do not stop it. */
+  readonly onError?: (err: unknown) => void;
+}
+
+const ignoredSegment = /(^|[\\/])(\.git|\.hg|\.svn|node_modules)([\\/]|$)/;
+
+/**
+ * watchSkillRoots calls `onChange` once after each burst of filesystem changes under the roots.
+ *
+ * Debouncing matters because editors save through temp files and renames and `git checkout`
+ * touches hundreds of files: one rescan after the burst settles replaces hundreds of partial
+ * ones. Events are not interpreted here; the catalog rescans and diffs, which also catches
+ * changes chokidar reports coarsely (a renamed folder, a replaced symlink).
+ */
+export function watchSkillRoots(roots: readonly string[], onChange: () => void, options: WatchOptions = {}): RootWatcher {
+  const debounceMs = options.debounceMs ?? 150;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const watcher: FSWatcher = watch([...roots], {
+    ignoreInitial: true,
+    followSymlinks: true,
+    depth: options.depth ?? 20,
+    ignored: (path: string) => ignoredSegment.test(path),
+    persistent: true,
+  });
+  const fire = () => {
+    if (closed) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (!closed) onChange();
+    }, debounceMs);
+  };
+  watcher.on("all", fire);
+  watcher.on("error", (err) => options.onError?.(err));
+  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  return {
+    ready,
+    async close() {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await watcher.close();
+    },
+  };
+}
