@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 rm -rf gen/ts gen/go/toolhost gen/python/toolhost
 npx buf generate
 npx buf generate --template buf.gen.rpc.yaml
+npx buf generate --template buf.gen.health.yaml
 
 # grpcio-tools bundles protoc and the well-known types; buf has no Python gRPC plugin of its own.
 py=.venv/bin/python

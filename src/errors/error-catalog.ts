@@ -10,6 +10,7 @@ export const errorCatalog = {
   INVALID_PATH: { code: "INVALID_ARGUMENT", description: "The path contains a NUL byte or is otherwise malformed." },
   PATH_TRAVERSAL: { code: "PERMISSION_DENIED", description: "The path leaves the allowed roots (`..`, an absolute path elsewhere, or a symlink pointing outside)." },
   NOT_FOUND: { code: "NOT_FOUND", description: "No file or directory at the path." },
+  ACCESS_DENIED: { code: "PERMISSION_DENIED", description: "The filesystem's permissions deny the server's user access to the path." },
   NOT_A_REGULAR_FILE: { code: "FAILED_PRECONDITION", description: "The path is a directory, FIFO, socket or device where a regular file is needed." },
   NOT_A_DIRECTORY: { code: "FAILED_PRECONDITION", description: "The path is not a directory where one is needed." },
   BINARY_FILE: { code: "FAILED_PRECONDITION", description: "Text mode refused a binary file; read it in bytes mode." },

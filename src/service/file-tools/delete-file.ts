@@ -1,9 +1,14 @@
+import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { notImplemented } from "../not-implemented.js";
+import { DeleteFileResponseSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
+import { deleteFile } from "../../files/delete-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 
 /** deleteFileHandler serves FileTools.DeleteFile. */
-export function deleteFileHandler(_deps: FileToolsDeps): ServiceImpl<typeof FileTools>["deleteFile"] {
-  return async () => notImplemented("FileTools.DeleteFile");
+export function deleteFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["deleteFile"] {
+  return async (request) => {
+    const result = await deleteFile(deps.sandbox, { path: request.path, ifSha256: request.ifSha256 });
+    return create(DeleteFileResponseSchema, result);
+  };
 }

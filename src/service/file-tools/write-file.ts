@@ -1,9 +1,42 @@
+import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { notImplemented } from "../not-implemented.js";
+import { NewlineMode, WriteFileResponseSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
+import { writeFile } from "../../files/write/write-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 
 /** writeFileHandler serves FileTools.WriteFile. */
-export function writeFileHandler(_deps: FileToolsDeps): ServiceImpl<typeof FileTools>["writeFile"] {
-  return async () => notImplemented("FileTools.WriteFile");
+export function writeFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["writeFile"] {
+  return async (request) => {
+    const content = request.content.case === "text" ? { text: request.content.value } : { data: request.content.value ?? new Uint8Array() };
+    const result = await writeFile(deps.sandbox, {
+      path: request.path,
+      content,
+      newlineMode: newlineModeName(request.newlineMode),
+      createParents: request.createParents,
+      mode: request.mode,
+      ifSha256: request.ifSha256,
+      mustNotExist: request.mustNotExist,
+    });
+    return create(WriteFileResponseSchema, { ...result, size: BigInt(result.size) });
+  };
+}
+
+/**
+ * newlineModeName maps the wire enum to the domain's mode names. A number outside the enum (an
+ * unknown value survives proto3 decoding as its number) passes through as that number, for the
+ * domain to refuse with "Invalid newline mode".
+ */
+export function newlineModeName(mode: NewlineMode): string {
+  switch (mode) {
+    case NewlineMode.UNSPECIFIED:
+    case NewlineMode.PRESERVE:
+      return "preserve";
+    case NewlineMode.LF:
+      return "lf";
+    case NewlineMode.CRLF:
+      return "crlf";
+    default:
+      return String(mode);
+  }
 }

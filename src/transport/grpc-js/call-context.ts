@@ -18,16 +18,22 @@ export interface CallContext {
   readonly startedAt: bigint;
   bytesIn: number;
   bytesOut: number;
-  /** Aborts the handler's signal; called on client cancel, deadline, or call end. */
-  abort(reason: unknown): void;
+  /** Aborts the handler's signal at the end of the call. */
+  end(): void;
 }
+
+/**
+ * callEnded is the abort reason of every call that ended normally: the signal aborts at the end
+ * of each call, as Connect's does, and one shared reason spares a DOMException (with its stack)
+ * per call, which showed as 3% of a unary benchmark's CPU.
+ */
+const callEnded = Object.freeze(new ConnectError("The call ended.", Code.Canceled));
 
 /**
  * createCallContext builds the Connect HandlerContext for one grpc-js call, so that handlers
  * written once as Connect ServiceImpls see the same signal, deadline and headers on grpc-js as on
- * connect-node. A client cancel or an expired deadline (grpc-js reports both as 'cancelled')
- * aborts the signal; so does 'close' before the handler finished, which is how a broken
- * connection shows up.
+ * connect-node. A client cancel, an expired deadline or a broken connection (grpc-js reports all
+ * three as 'cancelled') aborts the signal.
  */
 export function createCallContext(
   service: DescService,
@@ -60,7 +66,7 @@ export function createCallContext(
     startedAt: process.hrtime.bigint(),
     bytesIn: 0,
     bytesOut: 0,
-    abort: (reason) => controller.abort(reason),
+    end: () => controller.abort(callEnded),
   };
 }
 

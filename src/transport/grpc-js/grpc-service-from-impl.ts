@@ -87,7 +87,7 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
     return context;
   };
   const finish = (call: SurfaceCall, context: CallContext, code: number, error?: Error) => {
-    context.abort(undefined);
+    context.end();
     options.onCallEnd({
       method: `/${service.typeName}/${method.name}`,
       peer: call.getPeer(),

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Unary baseline: ghz against FileTools.ListTools on a server this script starts on 127.0.0.1
+# and stops again. ListTools does no file I/O, so this measures the per-RPC cost of the
+# transport (grpc-js, codec, call logging) rather than the disk.
+#
+# Env: GHZ_COUNT (requests, default 20000), GHZ_CONCURRENCY (workers, default 16),
+#      GHZ_CONNECTIONS (HTTP/2 connections, default 1), GHZ_WARMUP (first requests left out of the
+#      statistics while V8 warms up, default 1000), TOOLHOST_LOG_LEVEL (server log level; the
+#      default "info" logs one line per RPC, as in production).
+# Writes the raw ghz report to bench/results/ghz-list-tools.json (git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+count=${GHZ_COUNT:-20000}
+concurrency=${GHZ_CONCURRENCY:-16}
+connections=${GHZ_CONNECTIONS:-1}
+warmup=${GHZ_WARMUP:-1000}
+ghz=.tools/bin/ghz
+[ -x "$ghz" ] || { echo "ghz-list-tools: $ghz is missing; run scripts/install-tools.sh" >&2; exit 1; }
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+protoset=$(bash bench/build-protoset.sh "$work/toolhost.protoset")
+
+mkdir -p "$work/root"
+# A free loopback port picked up front (rather than --listen :0 and reading the "listening" log
+# line) so that any TOOLHOST_LOG_LEVEL works; readiness is the port accepting connections.
+port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+addr=127.0.0.1:$port
+node --import tsx src/cli.ts serve --listen "$addr" --root "$work/root" >"$work/server.log" 2>&1 &
+server_pid=$!
+for attempt in $(seq 1 600); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  kill -0 "$server_pid" 2>/dev/null || { echo "ghz-list-tools: server exited:" >&2; cat "$work/server.log" >&2; exit 1; }
+  [ "$attempt" -lt 600 ] || { echo "ghz-list-tools: server not listening on $addr after 60 s" >&2; exit 1; }
+  sleep 0.1
+done
+
+echo "ghz-list-tools: $count requests, concurrency $concurrency, connections $connections, warm-up $warmup, server $addr"
+mkdir -p bench/results
+report=bench/results/ghz-list-tools.json
+"$ghz" --insecure --protoset "$protoset" --call toolhost.files.v1.FileTools.ListTools -d '{}' \
+  -n "$count" -c "$concurrency" --connections "$connections" --skipFirst "$warmup" \
+  -O json -o "$report" "$addr"
+
+node - "$report" <<'JS'
+const report = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8"));
+const ms = (ns) => (ns / 1e6).toFixed(2);
+const at = (p) => report.latencyDistribution?.find((d) => d.percentage === p)?.latency ?? NaN;
+const codes = report.statusCodeDistribution ?? {};
+console.log(`requests/s ${report.rps.toFixed(0)}  p50 ${ms(at(50))} ms  p99 ${ms(at(99))} ms  statuses ${JSON.stringify(codes)}`);
+const failed = Object.entries(codes).filter(([code]) => code !== "OK");
+if (failed.length > 0) {
+  console.error(`ghz-list-tools: non-OK responses: ${JSON.stringify(report.errorDistribution ?? failed)}`);
+  process.exit(1);
+}
+JS

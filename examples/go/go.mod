@@ -1,0 +1,20 @@
+module github.com/toolhost/toolhost/examples/go
+
+go 1.26.0
+
+require (
+	github.com/toolhost/toolhost/gen/go v0.0.0
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1
+	google.golang.org/grpc v1.85.0
+)
+
+require (
+	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+// The examples build against the generated code in this checkout, as a user's module would
+// after `go get github.com/toolhost/toolhost/gen/go`.
+replace github.com/toolhost/toolhost/gen/go => ../../gen/go

@@ -1,0 +1,35 @@
+Feature: Skill file tool registry
+  As a developer
+  I want the file tools listed with their capabilities
+  So that an agent backend can register them and know which ones change files
+
+  # Scenarios of seed 000 for capabilities and registration, phrased as in the seed. The
+  # registry is FileTools.ListTools of a live toolhost over gRPC.
+
+  # ---- Read-Only Enforcement ----
+
+  Scenario: ReadFile tool has read_only capability
+    Given a skill file tools registry
+    Then the "skill/file-read" tool should have read_only capability
+
+  Scenario: WriteFile tool has writes capability
+    Given a skill file tools registry
+    Then the "skill/file-write" tool should have writes capability
+
+  Scenario: EditFile tool has writes capability
+    Given a skill file tools registry
+    Then the "skill/file-edit" tool should have writes capability
+
+  Scenario: DeleteFile tool has writes capability
+    Given a skill file tools registry
+    Then the "skill/file-delete" tool should have writes capability
+
+  # ---- Registration ----
+
+  Scenario: Register all skill file tools
+    Given a skill file tools registry
+    Then the skill registry should contain 4 tools
+    And the skill registry should contain tool "skill/file-read"
+    And the skill registry should contain tool "skill/file-write"
+    And the skill registry should contain tool "skill/file-edit"
+    And the skill registry should contain tool "skill/file-delete"

@@ -1,0 +1,72 @@
+import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import { describeEdit, type EditPosition, type EditStep } from "./edit-types.js";
+
+/**
+ * applyUnifiedDiff applies a one-file unified diff to `text` with jsdiff, in process: no external
+ * `patch` binary to be missing or to misbehave. Hunks must match exactly (no fuzz), since an edit
+ * applied in the wrong place is worse than a refused one. A hunk that does not apply fails the
+ * whole edit with PATCH_FAILED, quoting the hunk and the lines the file has there.
+ */
+export function applyUnifiedDiff(text: string, unifiedDiff: string, at: EditPosition): EditStep {
+  const patch = parseOneFilePatch(unifiedDiff, at);
+  const patched = applyPatch(text, patch);
+  if (patched !== false) {
+    return { text: patched, replacements: 0 };
+  }
+  // jsdiff says only "does not apply"; applying ever longer prefixes of the hunk list finds which.
+  let applied = text;
+  for (let k = 0; k < patch.hunks.length; k++) {
+    const next = applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, k + 1) });
+    if (next === false) {
+      throw hunkFailed(patch.hunks, k, applied, at);
+    }
+    applied = next;
+  }
+  // Each prefix applied but the whole did not: jsdiff's ordering rule; blame the last hunk.
+  throw hunkFailed(patch.hunks, patch.hunks.length - 1, applied, at);
+}
+
+function parseOneFilePatch(unifiedDiff: string, at: EditPosition): StructuredPatch {
+  let patches: StructuredPatch[];
+  try {
+    patches = parsePatch(unifiedDiff);
+  } catch (err) {
+    throw badDiff(at, `it is not a well-formed unified diff (${(err as Error).message})`);
+  }
+  const withHunks = patches.filter((p) => p.hunks.length > 0);
+  if (withHunks.length === 0) {
+    throw badDiff(at, 'it has no "@@" hunks');
+  }
+  if (withHunks.length > 1) {
+    throw badDiff(at, `it changes ${withHunks.length} files; send one file's diff per EditFile call`);
+  }
+  return withHunks[0] as StructuredPatch;
+}
+
+function badDiff(at: EditPosition, why: string): ToolhostError {
+  return new ToolhostError(
+    "INVALID_ARGUMENT",
+    `unified_diff of ${describeEdit(at)} on '${at.clientPath}' cannot be used: ${why}; nothing was changed.`,
+    { path: at.clientPath, field: "unified_diff", edit: String(at.index) },
+  );
+}
+
+function hunkFailed(hunks: StructuredPatchHunk[], k: number, textBefore: string, at: EditPosition): ToolhostError {
+  const hunk = hunks[k] as StructuredPatchHunk;
+  const shift = hunks.slice(0, k).reduce((sum, h) => sum + h.newLines - h.oldLines, 0);
+  const first = Math.max(hunk.oldStart - 1 + shift, 0);
+  const fileLines = textBefore.split("\n").slice(first, first + Math.max(hunk.oldLines, 1));
+  return new ToolhostError(
+    "PATCH_FAILED",
+    `Patch hunk ${k + 1} of ${hunks.length} (${describeEdit(at)}) does not apply to '${at.clientPath}'; nothing was changed. The hunk:\n` +
+      `${formatHunk(hunk)}\n` +
+      `The file has at line ${first + 1}:\n${fileLines.join("\n")}\n` +
+      "Re-read the file and regenerate the diff against its current content.",
+    { path: at.clientPath, edit: String(at.index), hunk: String(k + 1) },
+  );
+}
+
+function formatHunk(hunk: StructuredPatchHunk): string {
+  return [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join("\n");
+}

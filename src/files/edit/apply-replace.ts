@@ -1,0 +1,50 @@
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import { describeEdit, type EditPosition, type EditStep, type TextEdit } from "./edit-types.js";
+
+type ReplaceEdit = Extract<TextEdit, { kind: "replace" }>;
+
+/**
+ * applyReplace replaces `oldText` in `text`: the first occurrence by default, every one with
+ * `replaceAll`, and with `expectedReplacements` every one, which must then number exactly that.
+ * Occurrences are counted left to right without overlap, as a reader would count them.
+ */
+export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition): EditStep {
+  if (edit.oldText === "") {
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `old_text of ${describeEdit(at)} on '${at.clientPath}' is empty; give the exact text to replace, or use an append or insert edit.`,
+      { path: at.clientPath, field: "old_text", edit: String(at.index) },
+    );
+  }
+  const found = countOccurrences(text, edit.oldText);
+  const expected = edit.expectedReplacements;
+  if (found === 0 && expected !== 0) {
+    throw new ToolhostError(
+      "EDIT_TEXT_NOT_FOUND",
+      `Text to replace not found in '${at.clientPath}' (${describeEdit(at)}): ${quote(edit.oldText)}${expected === undefined ? "" : ` (expected ${expected} replacements, found 0)`}; nothing was changed. Re-read the file and copy the text exactly, including whitespace.`,
+      { path: at.clientPath, edit: String(at.index) },
+    );
+  }
+  if (expected !== undefined && found !== expected) {
+    throw new ToolhostError(
+      "EDIT_COUNT_MISMATCH",
+      `Expected ${expected} replacements but found ${found} occurrences of ${quote(edit.oldText)} in '${at.clientPath}' (${describeEdit(at)}); nothing was changed. Make old_text more specific or set expected_replacements to ${found}.`,
+      { path: at.clientPath, edit: String(at.index), expected: String(expected), actual: String(found) },
+    );
+  }
+  if (expected !== undefined || edit.replaceAll === true) {
+    return { text: text.split(edit.oldText).join(edit.newText), replacements: found };
+  }
+  const start = text.indexOf(edit.oldText);
+  return { text: text.slice(0, start) + edit.newText + text.slice(start + edit.oldText.length), replacements: 1 };
+}
+
+function countOccurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+/** quote shows a searched text in a message, shortened so a huge old_text does not flood it. */
+function quote(value: string): string {
+  const shown = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  return JSON.stringify(shown);
+}

@@ -1,0 +1,108 @@
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import type { Sandbox } from "../../sandbox/sandbox.js";
+import { sha256Hex } from "../content-hash.js";
+import { atomicWrite } from "../write/atomic-write.js";
+import type { AtomicFsOps } from "../write/fs-ops.js";
+import { withPathLock } from "../write/path-lock.js";
+import { checkPreconditions, parsePreconditions } from "../write/preconditions.js";
+import { applyEdits } from "./apply-edits.js";
+import type { TextEdit } from "./edit-types.js";
+import { decodeForEdit, encodeAfterEdit } from "./text-content.js";
+
+/** EditFileOptions is one EditFile request in domain terms. */
+export interface EditFileOptions {
+  readonly path: string;
+  readonly edits: readonly TextEdit[];
+  /** Compute the result and diff, write nothing. */
+  readonly dryRun?: boolean | undefined;
+  readonly ifSha256?: string | undefined;
+  /** Largest file an edit loads (limits.maxEditBytes). */
+  readonly maxEditBytes: number;
+  readonly fsOps?: AtomicFsOps | undefined;
+}
+
+/** EditFileResult says what an edit did or, for a dry run, would do. */
+export interface EditFileResult {
+  readonly replacements: number;
+  /** Unified diff of the change; "" when nothing changes. */
+  readonly diff: string;
+  readonly sha256: string;
+  readonly size: number;
+  /** True when the file was written: false for a dry run or edits that change nothing. */
+  readonly applied: boolean;
+  readonly previousSha256: string;
+}
+
+/**
+ * editFile applies ordered edits to one text file, all or nothing, and writes the result with one
+ * atomic write that keeps the file's mode, line-ending style and byte order mark.
+ *
+ * Read, edit and write happen under the path lock, so concurrent edits of one file in this
+ * process apply one after another and none is lost. A dry run is refused on a read-only root like
+ * any edit, so that a client learns early that the real edit cannot happen.
+ */
+export async function editFile(sandbox: Sandbox, options: EditFileOptions): Promise<EditFileResult> {
+  const clientPath = options.path;
+  if (options.edits.length === 0) {
+    throw new ToolhostError("INVALID_ARGUMENT", `EditFile on '${clientPath}' has no edits; send at least one replace, append, insert or patch edit.`, { path: clientPath, field: "edits" });
+  }
+  const preconditions = parsePreconditions(options.ifSha256, false);
+  const resolved = await sandbox.resolveForWrite(clientPath);
+  return withPathLock(resolved.realPath, async () => {
+    const original = await readForEdit(sandbox, clientPath, options.maxEditBytes);
+    const previousSha256 = sha256Hex(original);
+    checkPreconditions(clientPath, preconditions, previousSha256);
+    const decoded = decodeForEdit(original, clientPath);
+    const edited = applyEdits(decoded.text, options.edits, clientPath);
+    const bytes = encodeAfterEdit({ text: edited.text, bom: decoded.bom });
+    const changed = edited.text !== decoded.text;
+    const result = {
+      replacements: edited.replacements,
+      diff: changed ? unifiedDiff(clientPath, decoded.text, edited.text) : "",
+      sha256: sha256Hex(bytes),
+      size: bytes.byteLength,
+      previousSha256,
+    };
+    if (options.dryRun === true || !changed) {
+      return { ...result, applied: false };
+    }
+    await atomicWrite(resolved.realPath, bytes, { displayPath: clientPath, fsOps: options.fsOps });
+    return { ...result, applied: true };
+  });
+}
+
+/** readForEdit loads a whole file through the sandbox's verified handle, refusing one over the limit. */
+async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<Buffer> {
+  const opened = await sandbox.openForRead(clientPath);
+  try {
+    if (opened.stats.size > maxEditBytes) {
+      throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
+    }
+    const bytes = await opened.handle.readFile();
+    // The file may have grown since fstat; the limit holds for what was actually read.
+    if (bytes.byteLength > maxEditBytes) {
+      throw tooLarge(clientPath, bytes.byteLength, maxEditBytes);
+    }
+    return bytes;
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+function tooLarge(clientPath: string, size: number, limit: number): ToolhostError {
+  return new ToolhostError(
+    "TOO_LARGE",
+    `'${clientPath}' is too large to edit: ${size} bytes, over the limit of ${limit} bytes; replace it whole with WriteFile or UploadFile instead.`,
+    { path: clientPath, size: String(size), limit: String(limit) },
+  );
+}
+
+/** unifiedDiff renders the change git-style (a/ and b/ prefixes, 3 lines of context), CRs hidden. */
+function unifiedDiff(clientPath: string, before: string, after: string): string {
+  return createTwoFilesPatch(`a/${clientPath}`, `b/${clientPath}`, before, after, undefined, undefined, {
+    context: 3,
+    stripTrailingCr: true,
+    headerOptions: FILE_HEADERS_ONLY,
+  });
+}

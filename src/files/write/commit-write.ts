@@ -1,0 +1,73 @@
+import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import { atomicWrite, type WrittenContent } from "./atomic-write.js";
+import type { AtomicFsOps } from "./fs-ops.js";
+import { checkPreconditions, currentSha256, type Preconditions } from "./preconditions.js";
+
+/** WriteResult is what WriteFile and UploadFile report. */
+export interface WriteResult {
+  /** True when the file did not exist before. */
+  readonly created: boolean;
+  readonly size: number;
+  readonly sha256: string;
+  /** SHA-256 of the content replaced; "" when created. */
+  readonly previousSha256: string;
+}
+
+/** CommitWriteOptions are what WriteFile and UploadFile share. */
+export interface CommitWriteOptions {
+  readonly mode?: number | undefined;
+  readonly createParents: boolean;
+  readonly preconditions: Preconditions;
+  /** A further check of the staged bytes (UploadFile's expected size and hash). */
+  readonly checkWritten?: ((written: WrittenContent) => void) | undefined;
+  readonly signal?: AbortSignal | undefined;
+  readonly fsOps?: AtomicFsOps | undefined;
+}
+
+/**
+ * commitWrite writes `source` atomically to a path resolveForWrite approved, checking the
+ * preconditions against the file as it is at commit time, under the path lock, so that two
+ * guarded writers cannot both win. The previous content is hashed through the sandbox's verified
+ * handle. A symlink is written through: the target is the link's real path, and the link stays.
+ */
+export async function commitWrite(
+  sandbox: Sandbox,
+  resolved: ResolvedPath,
+  source: Uint8Array | AsyncIterable<Uint8Array>,
+  options: CommitWriteOptions,
+): Promise<WriteResult> {
+  const clientPath = resolved.clientPath;
+  let previousSha256: string | undefined;
+  const result = await atomicWrite(resolved.realPath, source, {
+    displayPath: clientPath,
+    mode: options.mode,
+    createParents: options.createParents,
+    signal: options.signal,
+    fsOps: options.fsOps,
+    beforeCommit: async ({ current, written }) => {
+      options.checkWritten?.(written);
+      previousSha256 = current === undefined ? undefined : await currentSha256(sandbox, clientPath);
+      checkPreconditions(clientPath, options.preconditions, previousSha256);
+    },
+  });
+  return { created: result.created, size: result.size, sha256: result.sha256, previousSha256: previousSha256 ?? "" };
+}
+
+/**
+ * parseFileMode checks the permission bits asked for a new file: 0 to 0o777. Set-id and sticky
+ * bits are refused, since an agent has no business making set-uid programs.
+ */
+export function parseFileMode(mode: number | undefined, clientPath: string): number | undefined {
+  if (mode === undefined) {
+    return undefined;
+  }
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) {
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `mode ${mode} (0o${mode.toString(8)}) for '${clientPath}' is not permission bits between 0 and 0o777 (511); send e.g. 420 for 0o644.`,
+      { path: clientPath, field: "mode" },
+    );
+  }
+  return mode;
+}

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { setImmediate as tick } from "node:timers/promises";
+import { lockedPathCount, withPathLock } from "../../src/files/write/path-lock.js";
+
+describe("withPathLock", () => {
+  it("runs holders of one path one at a time, in arrival order", async () => {
+    const events: string[] = [];
+    await Promise.all(
+      [1, 2, 3].map((n) =>
+        withPathLock("/p", async () => {
+          events.push(`start ${n}`);
+          await tick();
+          await tick();
+          events.push(`end ${n}`);
+        }),
+      ),
+    );
+    assert.deepEqual(events, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]);
+    assert.equal(lockedPathCount(), 0);
+  });
+
+  it("lets different paths run at the same time", async () => {
+    const events: string[] = [];
+    await Promise.all(
+      ["/a", "/b"].map((key) =>
+        withPathLock(key, async () => {
+          events.push(`start ${key}`);
+          await tick();
+          events.push(`end ${key}`);
+        }),
+      ),
+    );
+    assert.deepEqual(events, ["start /a", "start /b", "end /a", "end /b"]);
+  });
+
+  it("is re-entrant within one call chain and releases after a throw", async () => {
+    const inner = await withPathLock("/r", () => withPathLock("/r", async () => "nested"));
+    assert.equal(inner, "nested");
+    await assert.rejects(withPathLock("/r", async () => Promise.reject(new Error("boom"))), /boom/);
+    assert.equal(await withPathLock("/r", async () => "free again"), "free again");
+    assert.equal(lockedPathCount(), 0);
+  });
+});
