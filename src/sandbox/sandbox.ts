@@ -40,7 +40,8 @@ export interface OpenedFile {
 /**
  * Sandbox is the only code that turns a client path into a filesystem path. Every method throws
  * ToolhostError with the reasons of docs/errors.md: EMPTY_PATH, INVALID_PATH, PATH_TRAVERSAL,
- * NOT_FOUND, NOT_A_REGULAR_FILE, READ_ONLY.
+ * NOT_FOUND, NOT_A_REGULAR_FILE, READ_ONLY, and ACCESS_DENIED or IO_ERROR when the filesystem
+ * itself refuses. Built by createSandbox (create-sandbox.ts).
  */
 export interface Sandbox {
   readonly roots: readonly SandboxRoot[];

@@ -30,7 +30,8 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   routeGrpcJsLog(logger);
-  const stale = await removeStaleTempFiles(config.roots);
+  // A read-only server never wrote, so it has no temporary files of its own to clean up.
+  const stale = await removeStaleTempFiles(config.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || config.readOnly })));
   if (stale.removed.length > 0 || stale.failures.length > 0) {
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }

@@ -1,9 +1,36 @@
 import type { ServiceImpl } from "@connectrpc/connect";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { notImplemented } from "../not-implemented.js";
+import { listDirectory } from "../../files/list-directory.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
+import { fileTypeOf } from "./stat-file.js";
 
-/** listDirectoryHandler serves FileTools.ListDirectory. */
-export function listDirectoryHandler(_deps: FileToolsDeps): ServiceImpl<typeof FileTools>["listDirectory"] {
-  return async () => notImplemented("FileTools.ListDirectory");
+/** listDirectoryHandler serves FileTools.ListDirectory: one page of entries, sorted by path. */
+export function listDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["listDirectory"] {
+  return async (request, context) => {
+    const page = await listDirectory(
+      deps.sandbox,
+      {
+        path: request.path,
+        recursive: request.recursive,
+        glob: request.glob,
+        includeHidden: request.includeHidden,
+        pageSize: request.pageSize,
+        pageToken: request.pageToken,
+      },
+      context.signal,
+    );
+    return {
+      entries: page.entries.map((entry) => ({
+        path: entry.path,
+        name: entry.name,
+        type: fileTypeOf(entry.type),
+        size: BigInt(entry.size),
+        mode: entry.mode,
+        modified: timestampFromDate(entry.modified),
+        symlink: entry.symlink,
+      })),
+      nextPageToken: page.nextPageToken,
+    };
+  };
 }

@@ -1,0 +1,146 @@
+import { readdir } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import path from "node:path";
+import picomatch from "picomatch";
+import { openDirectory, type OpenedDirectory } from "../sandbox/open-directory.js";
+import { notFoundError } from "../sandbox/sandbox-errors.js";
+import { fsError } from "../sandbox/fs-error.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
+import { throwIfAborted } from "./read/abortable.js";
+import { describeEntry } from "./list/describe-entry.js";
+import type { DirectoryEntryValue, ListPage, ListRequest } from "./list/list-types.js";
+import { decodePageToken, encodePageToken, type ListQuery } from "./list/page-token.js";
+
+export type { DirectoryEntryValue, ListPage, ListRequest } from "./list/list-types.js";
+
+/** defaultPageSize is the page size when the request says 0. */
+export const defaultPageSize = 1000;
+/** maxPageSize is the largest page; larger requests are lowered to it (AIP-158). */
+export const maxPageSize = 10_000;
+/**
+ * maxExaminedPerPage bounds the entries one call looks at, matching or not. A sparse glob over
+ * a huge tree then returns a short (even empty) page with a next_page_token instead of walking
+ * everything in one call.
+ */
+export const maxExaminedPerPage = 100_000;
+
+/**
+ * listDirectory returns one page of a directory's entries, sorted by path in depth-first order
+ * (each directory's entries sorted by name, by UTF-16 code unit, and a directory's descendants
+ * right after it), so a page token that is the last path examined lets the next call skip
+ * straight to where this one stopped.
+ *
+ * Symlinks are never descended, even inside the roots: it keeps the walk free of cycles and
+ * every entry listed once. Hidden entries (names starting with ".") are skipped, and hidden
+ * directories not entered, unless includeHidden. A glob without "/" matches an entry's name at
+ * any depth (like .gitignore); one with "/" matches its whole relative path. `options.maxExamined`
+ * lowers the per-call work bound (tests use it).
+ */
+export async function listDirectory(
+  sandbox: Sandbox,
+  request: ListRequest,
+  signal?: AbortSignal,
+  options: { maxExamined?: number } = {},
+): Promise<ListPage> {
+  const clientPath = request.path === "" ? "." : request.path;
+  const query: ListQuery = {
+    path: request.path,
+    recursive: request.recursive === true,
+    glob: request.glob ?? "",
+    includeHidden: request.includeHidden === true,
+  };
+  const after = decodePageToken(query, request.pageToken ?? "");
+  const resolved = await sandbox.resolve(clientPath);
+  if (!resolved.exists) {
+    throw notFoundError(clientPath);
+  }
+  const matcher = query.glob === "" ? undefined : picomatch(query.glob, { dot: query.includeHidden, basename: !query.glob.includes("/") });
+  const walker = new PageWalker(sandbox, query, matcher, pageSizeOf(request.pageSize), options.maxExamined ?? maxExaminedPerPage, signal);
+  const top = await openDirectory(sandbox.roots, resolved.realPath, clientPath);
+  await walker.walk(top, resolved.realPath, clientPath, [], after?.split("/"));
+  return { entries: walker.entries, nextPageToken: walker.nextToken === undefined ? "" : encodePageToken(query, walker.nextToken) };
+}
+
+function pageSizeOf(requested: number | undefined): number {
+  return requested === undefined || requested === 0 ? defaultPageSize : Math.min(maxPageSize, Math.max(1, Math.floor(requested)));
+}
+
+const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+class PageWalker {
+  readonly entries: DirectoryEntryValue[] = [];
+  nextToken: string | undefined;
+  #examined = 0;
+  #lastExamined: string | undefined;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly query: ListQuery,
+    private readonly matcher: ((relative: string) => boolean) | undefined,
+    private readonly pageSize: number,
+    private readonly maxExamined: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** walk lists one opened directory (and closes it), descending as the query asks. */
+  async walk(dir: OpenedDirectory, realDir: string, clientDir: string, prefix: readonly string[], resume: readonly string[] | undefined): Promise<void> {
+    let dirents: Dirent[];
+    try {
+      dirents = (await readdir(dir.path, { withFileTypes: true })).filter((d) => this.query.includeHidden || !d.name.startsWith(".")).sort(byName);
+    } catch (err) {
+      await dir.close();
+      throw fsError(err, clientDir);
+    }
+    let resumeHere = resume;
+    try {
+      for (const dirent of dirents) {
+        throwIfAborted(this.signal);
+        const relative = [...prefix, dirent.name];
+        if (resumeHere !== undefined) {
+          const head = resumeHere[0]!;
+          if (dirent.name < head) continue;
+          if (dirent.name === head) {
+            // Examined by an earlier page; its descendants, which come after it, may not be.
+            await this.descend(dirent, realDir, clientDir, relative, resumeHere.length > 1 ? resumeHere.slice(1) : undefined);
+            resumeHere = undefined;
+            continue;
+          }
+          resumeHere = undefined;
+        }
+        if (this.nextToken !== undefined) return;
+        if (++this.#examined > this.maxExamined) {
+          this.nextToken = this.#lastExamined ?? this.entries.at(-1)?.path;
+          return;
+        }
+        const relativePath = relative.join("/");
+        if (this.matcher === undefined || this.matcher(relativePath)) {
+          if (this.entries.length === this.pageSize) {
+            this.nextToken = this.entries.at(-1)!.path;
+            return;
+          }
+          const entry = await describeEntry(this.sandbox, dir.path, dirent, relativePath);
+          if (entry !== undefined) this.entries.push(entry);
+        }
+        this.#lastExamined = relativePath;
+        await this.descend(dirent, realDir, clientDir, relative, undefined);
+        if (this.nextToken !== undefined) return;
+      }
+    } finally {
+      await dir.close();
+    }
+  }
+
+  private async descend(dirent: Dirent, realDir: string, clientDir: string, relative: string[], resume: readonly string[] | undefined): Promise<void> {
+    if (!this.query.recursive || !dirent.isDirectory()) {
+      return;
+    }
+    const realChild = path.join(realDir, dirent.name);
+    const clientChild = path.posix.join(clientDir, dirent.name);
+    // A sub-directory that cannot be opened (no permission, removed meanwhile) is listed but not
+    // entered: one unreadable folder should not make the whole listing fail.
+    const child = await openDirectory(this.sandbox.roots, realChild, clientChild).catch(() => undefined);
+    if (child !== undefined) {
+      await this.walk(child, realChild, clientChild, relative, resume);
+    }
+  }
+}

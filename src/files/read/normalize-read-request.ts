@@ -1,0 +1,57 @@
+import type { Limits } from "../../config/config.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import type { ReadRequest } from "./read-types.js";
+
+/**
+ * NormalizedReadRequest is a ReadRequest with every number checked and defaulted.
+ */
+export interface NormalizedReadRequest {
+  readonly path: string;
+  readonly mode: "text" | "bytes";
+  readonly offset: number;
+  readonly limit: number | undefined;
+  readonly byteOffset: number;
+  readonly byteLimit: number | undefined;
+  readonly chunkSize: number;
+}
+
+/**
+ * normalizeReadRequest checks a ReadRequest's numbers and clamps its chunk size.
+ *
+ * A chunk size outside [minChunkSize, maxChunkSize] is clamped rather than refused: the proto
+ * calls it a hint, and a client should not have to know this server's bounds.
+ */
+export function normalizeReadRequest(request: ReadRequest, limits: Limits): NormalizedReadRequest {
+  if (request.mode !== "text" && request.mode !== "bytes") {
+    throw new ToolhostError("INVALID_ARGUMENT", `Invalid mode: use "text" or "bytes".`, { field: "mode" });
+  }
+  return {
+    path: request.path,
+    mode: request.mode,
+    offset: count(request.offset, "offset") ?? 0,
+    limit: count(request.limit, "limit"),
+    byteOffset: count(request.byteOffset, "byte_offset") ?? 0,
+    byteLimit: count(request.byteLimit, "byte_limit"),
+    chunkSize: clampChunkSize(request.chunkSize, limits),
+  };
+}
+
+/** clampChunkSize turns a chunk size hint (0 or unset = default) into the size actually used. */
+export function clampChunkSize(hint: number | undefined, limits: Limits): number {
+  const wanted = hint === undefined || hint === 0 ? limits.chunkSize : hint;
+  return Math.min(limits.maxChunkSize, Math.max(limits.minChunkSize, Math.floor(wanted)));
+}
+
+function count(value: number | undefined, field: string): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `Invalid ${field}: ${String(value)}; it must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`,
+      { field },
+    );
+  }
+  return value;
+}

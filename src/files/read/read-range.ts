@@ -1,0 +1,63 @@
+import type { FileHandle } from "node:fs/promises";
+import { abortable, throwIfAborted } from "./abortable.js";
+
+/**
+ * readRange yields the bytes of [start, end) of an open file (end undefined: to the end of the
+ * file) in chunks of at most `chunkSize`, reading the next chunk while the caller handles the
+ * current one.
+ *
+ * Memory stays at two chunks whatever the file size or the consumer's pace: exactly one read
+ * is started ahead, and nothing more is read until the caller asks for the next chunk. Each
+ * chunk is a fresh buffer, because a consumer may still hold the previous one. A read that
+ * returns 0 bytes (the file shrank) ends the range early.
+ */
+export async function* readRange(
+  handle: FileHandle,
+  start: number,
+  end: number | undefined,
+  chunkSize: number,
+  signal?: AbortSignal,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  throwIfAborted(signal);
+  let position = start;
+  const readAt = (at: number): Promise<Uint8Array> | undefined => {
+    const length = end === undefined ? chunkSize : Math.min(chunkSize, end - at);
+    if (length <= 0) {
+      return undefined;
+    }
+    const buffer = Buffer.allocUnsafe(length);
+    return handle.read(buffer, 0, length, at).then(({ bytesRead }) => buffer.subarray(0, bytesRead));
+  };
+  let pending = readAt(position);
+  try {
+    while (pending !== undefined) {
+      const chunk = await abortable(pending, signal);
+      pending = undefined;
+      if (chunk.length === 0) {
+        return;
+      }
+      position += chunk.length;
+      pending = readAt(position);
+      yield chunk;
+      throwIfAborted(signal);
+    }
+  } finally {
+    // An abandoned read-ahead must not become an unhandled rejection; the handle's owner closes
+    // the handle, and close() waits for this read to finish.
+    pending?.catch(() => undefined);
+  }
+}
+
+/** readHead reads up to `length` bytes from the start of an open file. */
+export async function readHead(handle: FileHandle, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await abortable(handle.read(buffer, filled, length - filled, filled), signal);
+    if (bytesRead === 0) {
+      break;
+    }
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}

@@ -1,0 +1,79 @@
+import { realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { ToolhostError } from "../errors/toolhost-error.js";
+import { errnoCode } from "./fs-error.js";
+import { openRegularFile } from "./open-regular-file.js";
+import { resolveInRoots } from "./resolve-in-roots.js";
+import { rootContaining } from "./root-containing.js";
+import type { Sandbox, SandboxRoot } from "./sandbox.js";
+
+/** SandboxRootInput is one configured root: any absolute or relative directory path. */
+export interface SandboxRootInput {
+  readonly path: string;
+  readonly readOnly: boolean;
+}
+
+/**
+ * createSandbox builds the Sandbox over the given roots, in order (a relative client path
+ * resolves against the first). Each root is turned into its real path once, here, so that later
+ * checks compare real paths with real paths. A missing root, or one that is not a directory, is
+ * an error: a server must not start over the wrong directory. `options.readOnly` makes every
+ * root read-only.
+ */
+export async function createSandbox(
+  roots: readonly SandboxRootInput[],
+  options: { readOnly?: boolean } = {},
+): Promise<Sandbox> {
+  if (roots.length === 0) {
+    throw new ToolhostError("INVALID_ARGUMENT", "At least one root directory is needed.", { field: "roots" });
+  }
+  const real: SandboxRoot[] = [];
+  for (const root of roots) {
+    real.push(Object.freeze({ path: await realRoot(root.path), readOnly: root.readOnly || options.readOnly === true }));
+  }
+  const frozen = Object.freeze(real);
+  const sandbox: Sandbox = {
+    roots: frozen,
+    async resolve(clientPath) {
+      return (await resolveInRoots(frozen, clientPath)).resolved;
+    },
+    async resolveForWrite(clientPath) {
+      const { resolved } = await resolveInRoots(frozen, clientPath);
+      if (resolved.root.readOnly) {
+        throw new ToolhostError(
+          "READ_ONLY",
+          `Cannot write "${clientPath}": it lies in a read-only root${options.readOnly === true ? " (the server is read-only)" : ""}.`,
+          { path: clientPath },
+        );
+      }
+      return resolved;
+    },
+    async openForRead(clientPath) {
+      return openRegularFile(frozen, await resolveInRoots(frozen, clientPath));
+    },
+    contains(realPath) {
+      return rootContaining(frozen, realPath) !== undefined;
+    },
+  };
+  return Object.freeze(sandbox);
+}
+
+async function realRoot(configured: string): Promise<string> {
+  const absolute = path.resolve(configured);
+  try {
+    const real = await realpath(absolute);
+    if (!(await stat(real)).isDirectory()) {
+      throw new ToolhostError("NOT_A_DIRECTORY", `Root "${absolute}" is not a directory; configure a directory as a root.`, { root: absolute });
+    }
+    return real;
+  } catch (err) {
+    if (err instanceof ToolhostError) throw err;
+    const missing = errnoCode(err) === "ENOENT" || errnoCode(err) === "ENOTDIR";
+    throw new ToolhostError(
+      missing ? "NOT_FOUND" : "IO_ERROR",
+      missing ? `Root "${absolute}" does not exist; create it or fix the configured roots.` : `Root "${absolute}" cannot be opened (${errnoCode(err) ?? "error"}).`,
+      { root: absolute },
+      { cause: err },
+    );
+  }
+}

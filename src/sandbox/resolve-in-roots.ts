@@ -1,0 +1,135 @@
+import type { Stats } from "node:fs";
+import { lstat, readlink } from "node:fs/promises";
+import path from "node:path";
+import { fsError } from "./fs-error.js";
+import { rootContaining } from "./root-containing.js";
+import type { ResolvedPath, SandboxRoot } from "./sandbox.js";
+import { emptyPathError, nulByteError, traversalError } from "./sandbox-errors.js";
+
+/**
+ * Resolution is a ResolvedPath plus the lstat of its real path (undefined when nothing exists),
+ * which the sandbox uses to refuse non-regular files before ever opening them.
+ */
+export interface Resolution {
+  readonly resolved: ResolvedPath;
+  readonly stats: Stats | undefined;
+}
+
+/** maxLinks is how many symlinks one resolution follows, as Linux's MAXSYMLINKS. */
+const maxLinks = 40;
+
+/**
+ * resolveInRoots checks a client path and resolves it inside the roots: empty and NUL are
+ * refused; a relative path is taken from the first root and any `..` that climbs above it is a
+ * traversal; an absolute path must lie in some root; then every symlink is followed and the
+ * real path must lie in some root too.
+ *
+ * Links are resolved by hand, one component at a time, instead of with fs.realpath, because
+ * realpath fails on a path whose last components do not exist yet (a file about to be written)
+ * and then says nothing about where a dangling link would lead. Any failure while walking
+ * outside the roots is reported as traversal, so errors never reveal what exists out there.
+ */
+export async function resolveInRoots(roots: readonly SandboxRoot[], clientPath: string): Promise<Resolution> {
+  if (clientPath.length === 0) {
+    throw emptyPathError();
+  }
+  if (clientPath.includes("\0")) {
+    throw nulByteError(clientPath);
+  }
+  const { root, absolutePath } = lexicalLocation(roots, clientPath);
+  const components = path.relative(root.path, absolutePath).split(path.sep).filter((c) => c !== "");
+  const walk = await walkLinks(root.path, components);
+  const realRoot = rootContaining(roots, walk.realPath);
+  if (realRoot === undefined) {
+    throw traversalError(clientPath);
+  }
+  if (walk.failure !== undefined) {
+    throw fsError(walk.failure, clientPath);
+  }
+  return {
+    resolved: {
+      clientPath,
+      absolutePath,
+      realPath: walk.realPath,
+      root: realRoot,
+      exists: walk.stats !== undefined,
+      isSymlink: walk.lastIsLink,
+    },
+    stats: walk.stats,
+  };
+}
+
+function lexicalLocation(roots: readonly SandboxRoot[], clientPath: string): { root: SandboxRoot; absolutePath: string } {
+  if (path.isAbsolute(clientPath)) {
+    const absolutePath = path.resolve(clientPath);
+    const root = rootContaining(roots, absolutePath);
+    if (root === undefined) {
+      throw traversalError(clientPath);
+    }
+    return { root, absolutePath };
+  }
+  const first = roots[0]!;
+  // Depth counting refuses "a/../../x" even though it may normalise back into the root by name:
+  // a `..` that climbs above the root is a traversal however it ends.
+  const parts: string[] = [];
+  for (const part of clientPath.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.pop() === undefined) throw traversalError(clientPath);
+      continue;
+    }
+    parts.push(part);
+  }
+  return { root: first, absolutePath: path.join(first.path, ...parts) };
+}
+
+interface Walk {
+  readonly realPath: string;
+  readonly stats: Stats | undefined;
+  readonly lastIsLink: boolean;
+  readonly failure?: unknown;
+}
+
+async function walkLinks(start: string, components: readonly string[]): Promise<Walk> {
+  const queue = components.map((name, i) => ({ name, last: i === components.length - 1 }));
+  let current = start;
+  let lastIsLink = false;
+  let links = 0;
+  while (queue.length > 0) {
+    const { name, last } = queue.shift()!;
+    if (name === "" || name === ".") continue;
+    if (name === "..") {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, name);
+    const rest = (): string => path.resolve(next, ...queue.map((q) => q.name));
+    try {
+      const entry = await lstat(next);
+      if (entry.isSymbolicLink()) {
+        if (++links > maxLinks) {
+          return { realPath: rest(), stats: undefined, lastIsLink, failure: Object.assign(new Error("ELOOP"), { code: "ELOOP" }) };
+        }
+        lastIsLink ||= last;
+        const target = await readlink(next);
+        queue.unshift(...target.split("/").map((n) => ({ name: n, last: false })));
+        if (path.isAbsolute(target)) current = path.parse(target).root;
+        continue;
+      }
+      if (!entry.isDirectory() && queue.some((q) => q.name !== "" && q.name !== ".")) {
+        return { realPath: rest(), stats: undefined, lastIsLink };
+      }
+      current = next;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        return { realPath: rest(), stats: undefined, lastIsLink };
+      }
+      return { realPath: rest(), stats: undefined, lastIsLink, failure: err };
+    }
+  }
+  // One lstat of the final real path: its type decides what may be opened (a `..` from a link
+  // target may have moved `current` since the last component was looked at).
+  const stats = await lstat(current).catch(() => undefined);
+  return { realPath: current, stats, lastIsLink };
+}

@@ -1,0 +1,69 @@
+import type { Stats } from "node:fs";
+import { ToolhostError } from "../errors/toolhost-error.js";
+
+// Every sandbox refusal is built here so the words clients match on ("must not be empty",
+// "traversal", "not found", "Not a regular file") stay the same for every method. Messages
+// quote only the path as the client gave it, never a resolved path or a link's target.
+
+/** emptyPathError is the refusal of an empty path. */
+export function emptyPathError(): ToolhostError {
+  return new ToolhostError("EMPTY_PATH", "The path must not be empty; give a path relative to the first root or an absolute path inside a root.");
+}
+
+/** nulByteError is the refusal of a path holding a NUL byte. */
+export function nulByteError(clientPath: string): ToolhostError {
+  return new ToolhostError("INVALID_PATH", `The path ${JSON.stringify(clientPath)} must not contain a NUL byte.`, { path: clientPath });
+}
+
+/** traversalError is the refusal of a path that leaves the roots, by `..`, absolutely or by a link. */
+export function traversalError(clientPath: string): ToolhostError {
+  return new ToolhostError(
+    "PATH_TRAVERSAL",
+    `Path traversal refused: "${clientPath}" leads outside the allowed roots; use a path inside a root.`,
+    { path: clientPath },
+  );
+}
+
+/** notFoundError is the answer for a path where nothing exists. */
+export function notFoundError(clientPath: string): ToolhostError {
+  return new ToolhostError("NOT_FOUND", `File or directory "${clientPath}" not found; check the path (relative paths start at the first root).`, { path: clientPath });
+}
+
+/** notRegularFileError refuses to read a directory, FIFO, socket or device. */
+export function notRegularFileError(clientPath: string, stats: Stats | undefined): ToolhostError {
+  return new ToolhostError(
+    "NOT_A_REGULAR_FILE",
+    `Not a regular file: "${clientPath}" is ${describeType(stats)}; only regular files can be read.`,
+    { path: clientPath },
+  );
+}
+
+/** notDirectoryError refuses to list something that is not a directory. */
+export function notDirectoryError(clientPath: string, stats: Stats | undefined): ToolhostError {
+  return new ToolhostError(
+    "NOT_A_DIRECTORY",
+    `Not a directory: "${clientPath}" is ${describeType(stats)}; list a directory or stat the file.`,
+    { path: clientPath },
+  );
+}
+
+/** changedError refuses a path that was swapped (e.g. for a link) between checking and opening. */
+export function changedError(clientPath: string): ToolhostError {
+  return new ToolhostError(
+    "PATH_TRAVERSAL",
+    `Path traversal refused: "${clientPath}" changed while it was being opened (possibly a symlink swap); retry.`,
+    { path: clientPath },
+  );
+}
+
+/** describeType names the kind of a filesystem entry for a message. */
+export function describeType(stats: Stats | undefined): string {
+  if (stats === undefined) return "not a file";
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  if (stats.isSymbolicLink()) return "a symbolic link";
+  if (stats.isFile()) return "a regular file";
+  return "not a regular file";
+}
