@@ -2,7 +2,7 @@ import type { Writable } from "node:stream";
 
 /**
  * BoundedWriter writes a server stream's messages to a grpc-js call while keeping at most
- * `maxPendingBytes` (plus one message) accepted but not yet flushed to the socket.
+ * `maxPendingBytes` (or two messages, if larger) accepted but not yet flushed to the socket.
  *
  * Waiting for 'drain' alone bounds the count of queued messages (16 in object mode), not their
  * bytes: sixteen 3 MiB chunks are 48 MiB per call. The write callbacks fire when HTTP/2 flow
@@ -22,7 +22,10 @@ export class BoundedWriter {
 
   /** write queues one message, first waiting until the pending bytes are under the bound. */
   async write(message: Buffer): Promise<void> {
-    while (this.pendingBytes >= this.maxPendingBytes && !this.signal.aborted) {
+    // At least two messages may be in flight whatever their size, so that one is being flushed
+    // while the next is queued; with one, large chunks go out in lock-step with the socket.
+    const bound = Math.max(this.maxPendingBytes, 2 * message.byteLength);
+    while (this.pendingBytes > 0 && this.pendingBytes + message.byteLength > bound && !this.signal.aborted) {
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
     if (this.signal.aborted) {

@@ -100,42 +100,36 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
     });
   };
 
+  // The single response of a unary or client-streaming call: encoded and sent, or the error's
+  // status with its details.
+  const respond = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, run: () => Promise<unknown>) => {
+    void run().then(
+      (response) => {
+        const bytes = encodeMessage(method.output, response);
+        context.bytesOut = bytes.byteLength;
+        callback(null, bytes);
+        finish(call, context, grpcStatus.OK);
+      },
+      (err: unknown) => {
+        const error = asConnectError(err);
+        callback(statusFromError(error));
+        finish(call, context, error.code, error);
+      },
+    );
+  };
+
   switch (method.methodKind) {
     case "unary":
       return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
         const context = begin(call);
         context.bytesIn = call.request.byteLength;
-        void (async () => handler(decodeRequest(method.input, call.request), context.handler))().then(
-          (response) => {
-            const bytes = encodeMessage(method.output, response);
-            context.bytesOut = bytes.byteLength;
-            callback(null, bytes);
-            finish(call, context, grpcStatus.OK);
-          },
-          (err: unknown) => {
-            const error = asConnectError(err);
-            callback(statusFromError(error));
-            finish(call, context, error.code, error);
-          },
-        );
+        respond(call, callback, context, async () => handler(decodeRequest(method.input, call.request), context.handler));
       };
     case "client_streaming":
       return (call: ServerReadableStream<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
         const context = begin(call);
         const requests = requestStream(call, method.input, context);
-        void (async () => handler(requests, context.handler))().then(
-          (response) => {
-            const bytes = encodeMessage(method.output, response);
-            context.bytesOut = bytes.byteLength;
-            callback(null, bytes);
-            finish(call, context, grpcStatus.OK);
-          },
-          (err: unknown) => {
-            const error = asConnectError(err);
-            callback(statusFromError(error));
-            finish(call, context, error.code, error);
-          },
-        );
+        respond(call, callback, context, async () => handler(requests, context.handler));
       };
     case "server_streaming":
     case "bidi_streaming":
