@@ -63,7 +63,7 @@ export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" |
 /** defaultLimits are the limits used when the config says nothing. */
 export const defaultLimits: Limits = Object.freeze({
   maxTextBytes: 10 * 1024 * 1024,
-  chunkSize: 256 * 1024,
+  chunkSize: 1024 * 1024,
   minChunkSize: 4 * 1024,
   maxChunkSize: 3 * 1024 * 1024,
   maxReceiveMessageBytes: 16 * 1024 * 1024,

@@ -30,7 +30,7 @@ Flags (each overrides the config file and environment):
   --read-only            refuse every write, edit, upload and delete
   --insecure             allow a non-loopback listener without TLS or a token
   --max-text-bytes N     largest text ReadFile returns (default 10485760)
-  --chunk-size N         default read chunk size in bytes (default 262144)
+  --chunk-size N         default read chunk size in bytes (default 1048576)
   --log-level LEVEL      trace, debug, info, warn, error, fatal or silent (default info;
                          env TOOLHOST_LOG_LEVEL)
   -h, --help             this text`;

@@ -13,10 +13,25 @@ export function encodeMessage(schema: DescMessage, value: unknown): Buffer {
   if (fast !== undefined) {
     return fast;
   }
+  const frozen = Object.isFrozen(value) ? frozenEncodings.get(value as object) : undefined;
+  if (frozen !== undefined) {
+    return frozen;
+  }
   const message = create(schema, value as MessageShape<DescMessage>);
   const bytes = toBinary(schema, message);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (Object.isFrozen(value)) {
+    frozenEncodings.set(value as object, buffer);
+  }
+  return buffer;
 }
+
+/**
+ * frozenEncodings remembers the bytes of frozen responses (ListTools answers the same 4.7 KB on
+ * every call): a frozen object cannot change, so its encoding cannot either, and grpc-js only
+ * reads the buffer it is given.
+ */
+const frozenEncodings = new WeakMap<object, Buffer>();
 
 /** decodeMessage parses wire bytes into a message of the schema. */
 export function decodeMessage<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { ListToolsResponseSchema, type FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { ToolDescriptorSchema } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { fileToolDescriptors } from "./file-tool-descriptors.js";
 
@@ -15,5 +15,7 @@ export function listToolsHandler(serverReadOnly: boolean): ServiceImpl<typeof Fi
   const tools = fileToolDescriptors.map((tool) =>
     serverReadOnly && tool.writes ? create(ToolDescriptorSchema, { ...tool, description: tool.description + readOnlyNote }) : tool,
   );
-  return () => ({ tools });
+  // Frozen, so the transport encodes it once (see encodeMessage).
+  const response = Object.freeze(create(ListToolsResponseSchema, { tools }));
+  return () => response;
 }

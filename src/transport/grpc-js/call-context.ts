@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, createHandlerContext } from "@connectrpc/connect";
 import type { Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 
 /** SurfaceCall is what every kind of grpc-js server call offers (grpc-js does not export it). */
@@ -8,12 +8,15 @@ export type SurfaceCall = Pick<ServerUnaryCall<Buffer, Buffer>, "metadata" | "ge
   once(event: "cancelled", listener: () => void): unknown;
 };
 
+/** HandlerContextController is the HandlerContext with the abort that Connect does not export by name. */
+type HandlerContextController = ReturnType<typeof createHandlerContext>;
+
 /**
  * CallContext is the per-call state the grpc-js adapter keeps: the Connect HandlerContext the
  * handler sees, and the counters the call log reports.
  */
 export interface CallContext {
-  readonly handler: HandlerContext;
+  readonly handler: HandlerContextController;
   readonly requestId: string;
   readonly startedAt: bigint;
   bytesIn: number;
@@ -66,7 +69,9 @@ export function createCallContext(
     startedAt: process.hrtime.bigint(),
     bytesIn: 0,
     bytesOut: 0,
-    end: () => controller.abort(callEnded),
+    // Through the context's own abort, which also clears its deadline timer; aborting only the
+    // request signal would leave one timer per call pending until the deadline passes.
+    end: () => handler.abort(callEnded),
   };
 }
 
