@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
-import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { ConfigError } from "./config-error.js";
 import { readConfigFile, type ConfigLayer } from "./config-file.js";
 import { defaultLimits, type Config, type Limits, type LogLevel } from "./config.js";
 import { bundledSkillsRoot } from "./package-root.js";
 import type { ServeFlags } from "./serve-flags.js";
+import { isLoopbackHost } from "./is-loopback-host.js";
 
 const logLevels: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -102,8 +102,7 @@ function checkListen(address: string, insecure: boolean): void {
     throw new ConfigError(`listen address "${address}" is not HOST:PORT (for example 127.0.0.1:50051, or [::1]:50051)`);
   }
   const host = match[1]!.replace(/^\[(.*)\]$/, "$1");
-  const loopback = host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
-  if (!loopback && !insecure) {
+  if (!isLoopbackHost(host) && !insecure) {
     throw new ConfigError(
       `refusing to listen on ${address} without TLS or a token: toolhost would hand its roots to anyone who can reach it; listen on 127.0.0.1, or pass --insecure if a proxy in front authenticates callers`,
     );

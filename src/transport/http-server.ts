@@ -5,6 +5,8 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Limits } from "../config/config.js";
 import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import type { HostedService } from "./grpc-server.js";
+import { isLoopbackHost } from "../config/is-loopback-host.js";
+import { guardLoopbackHost } from "./loopback-host-guard.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -60,8 +62,10 @@ export async function startHttpHost(
     shutdownSignal: shutdown.signal,
     interceptors: [logCalls],
   });
-  const server: Server = createServer(handler);
   const [host, port] = splitHostPort(listen);
+  // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
+  // names callers use are not known here, and such a listener needs --insecure and a proxy anyway.
+  const server: Server = createServer(isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

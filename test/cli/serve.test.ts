@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, writeFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,6 +94,33 @@ describe("toolhost serve", () => {
       const body = (await res.json()) as { tools: { name: string; readOnly?: boolean }[] };
       assert.equal(body.tools.length, 4);
       assert.equal(body.tools[0]?.readOnly, true);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("refuses HTTP requests addressed to a name that is not loopback (DNS rebinding)", async () => {
+    const server = await spawnServer(["--root", dir, "--http-listen", "127.0.0.1:0"]);
+    try {
+      const port = server.httpAddress!.split(":").pop();
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = httpRequest(
+          { host: "127.0.0.1", port, method: "POST", path: "/toolhost.files.v1.FileTools/StatFile", headers: { host: `attacker.example:${port}`, "content-type": "application/json" } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify({ path: "hello.txt" }));
+      });
+      assert.equal(status, 403);
+      const ok = await fetch(`http://localhost:${port}/toolhost.files.v1.FileTools/StatFile`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ path: "hello.txt" }),
+      });
+      assert.equal(ok.status, 200);
     } finally {
       await server.stop();
     }

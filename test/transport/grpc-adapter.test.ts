@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type CallOptions, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { Client as GrpcClient, credentials, status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { ToolhostError } from "../../src/errors/toolhost-error.js";
@@ -193,6 +194,27 @@ describe("grpc-js adapter", () => {
     await assert.rejects(call, (e: unknown) => ConnectError.from(e).code === Code.Canceled);
     for (let i = 0; i < 250 && seen.clientStreamOutcome === ""; i++) await sleep(20);
     assert.equal(seen.clientStreamOutcome, "aborted after 2");
+  });
+
+  it("answers a malformed client-stream message with INVALID_ARGUMENT, not a cancel", async () => {
+    const raw = new GrpcClient(host.address, credentials.createInsecure());
+    try {
+      const status = await new Promise<ServiceError | null>((resolve) => {
+        const call = raw.makeClientStreamRequest(
+          "/toolhost.testing.v1.Echo/ClientStream",
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          (err) => resolve(err),
+        );
+        // 0xff 0xff: a field tag with an invalid wire type, which no message parses.
+        call.write(Buffer.from([0xff, 0xff]));
+        call.end();
+      });
+      assert.equal(status?.code, grpcStatus.INVALID_ARGUMENT);
+      assert.match(status?.details ?? "", /not a valid google\.protobuf\.StringValue message/);
+    } finally {
+      raw.close();
+    }
   });
 
   it("logs one record per call with method, code and bytes", async () => {

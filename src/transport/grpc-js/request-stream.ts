@@ -28,15 +28,22 @@ export function requestStream<Desc extends DescMessage>(
   const signal = context.handler.signal;
   return {
     async *[Symbol.asyncIterator]() {
-      try {
-        // destroyOnReturn: false, because a plain for-await destroys the stream when it ends, and
-        // for a bidi call that also destroys the response side before the status is sent.
-        for await (const chunk of call.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-          context.bytesIn += chunk.byteLength;
-          yield decodeRequest(schema, chunk);
+      // destroyOnReturn: false, because a plain for-await destroys the stream when it ends, and
+      // for a bidi call that also destroys the response side before the status is sent.
+      const chunks = call.iterator({ destroyOnReturn: false })[Symbol.asyncIterator]();
+      for (;;) {
+        let next: IteratorResult<Buffer>;
+        try {
+          next = (await chunks.next()) as IteratorResult<Buffer>;
+        } catch (err) {
+          throw cancelled(err);
         }
-      } catch (err) {
-        throw cancelled(err);
+        if (next.done === true) {
+          break;
+        }
+        context.bytesIn += next.value.byteLength;
+        // Outside the try: a malformed message is the client's INVALID_ARGUMENT, not a cancel.
+        yield decodeRequest(schema, next.value);
       }
       // A Node.js HTTP/2 client cancels with END_STREAM followed at once by RST_STREAM, and grpc-js
       // reports the END_STREAM as a half-close before it handles the reset. A repeated
