@@ -1,13 +1,16 @@
-import type { Stats } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import { ToolhostError } from "../errors/toolhost-error.js";
-import type { Sandbox } from "../sandbox/sandbox.js";
+import { errnoCode } from "../sandbox/fs-error.js";
+import type { ResolvedEntry, Sandbox } from "../sandbox/sandbox.js";
+import { sha256OfHandle } from "./content-hash.js";
+import { describeFileType } from "./write/file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./write/fs-ops.js";
 import { withPathLock } from "./write/path-lock.js";
 import { checkPreconditions, currentSha256, parsePreconditions } from "./write/preconditions.js";
+import { openTargetDirectory, type TargetDirectory } from "./write/target-directory.js";
 import { toWriteError } from "./write/write-error.js";
-import { describeFileType } from "./write/file-type.js";
 
 /** DeleteFileOptions is one DeleteFile request in domain terms. */
 export interface DeleteFileOptions {
@@ -21,58 +24,98 @@ export interface DeleteFileOptions {
  * deleteFile removes one regular file, or a symlink inside the roots (the link, never what it
  * points to). A directory or other non-file is refused; a missing file is not an error, the
  * result says it was not there. The directory is synced so the removal survives a crash.
+ *
+ * What is removed is the entry the path names in its parent's real directory: the sandbox
+ * resolves the parent (never the final component) and requires it, and the entry's own place,
+ * in a writable root. The parent is then held open and the unlink names the entry relative to
+ * that descriptor, so swapping a path component for a link to elsewhere cannot redirect it.
  */
 export async function deleteFile(sandbox: Sandbox, options: DeleteFileOptions): Promise<{ existed: boolean }> {
   const clientPath = options.path;
   const ops = options.fsOps ?? nodeFsOps;
   const preconditions = parsePreconditions(options.ifSha256, false);
-  const resolved = await sandbox.resolveForWrite(clientPath);
-  // absolutePath names the link itself (final component not followed); realPath what it points to.
-  const victim = resolved.isSymlink ? resolved.absolutePath : resolved.realPath;
-  return withPathLock(resolved.realPath, async () => {
-    const stats = await lstatOrUndefined(victim, clientPath);
-    if (stats !== undefined && !stats.isFile() && !stats.isSymbolicLink()) {
-      throw new ToolhostError(
-        "NOT_A_REGULAR_FILE",
-        `Cannot delete non-file path '${clientPath}': it is a ${describeFileType(stats)}; DeleteFile removes files only, so nothing was deleted.`,
-        { path: clientPath },
-      );
-    }
-    if (preconditions.ifSha256 !== undefined) {
-      checkPreconditions(clientPath, preconditions, stats === undefined ? undefined : await currentSha256(sandbox, clientPath));
-    }
-    if (stats === undefined) {
-      return { existed: false };
-    }
+  const entry = await sandbox.resolveEntryForWrite(clientPath);
+  return withPathLock(path.join(entry.parentRealPath, entry.name), async () => {
+    const dir = await openParent(ops, sandbox, entry);
     try {
-      await ops.unlink(victim);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-        return { existed: false }; // Someone else deleted it first: the outcome the client asked for.
+      const victim = dir?.entry(entry.name);
+      const stats = victim === undefined ? undefined : await lstatOrUndefined(ops, victim, clientPath);
+      if (stats !== undefined && !stats.isFile() && !stats.isSymbolicLink()) {
+        throw new ToolhostError(
+          "NOT_A_REGULAR_FILE",
+          `Cannot delete non-file path '${clientPath}': it is a ${describeFileType(stats)}; DeleteFile removes files only, so nothing was deleted.`,
+          { path: clientPath },
+        );
       }
-      throw toWriteError(err, clientPath, "delete");
+      if (preconditions.ifSha256 !== undefined) {
+        checkPreconditions(clientPath, preconditions, stats === undefined || victim === undefined ? undefined : await hashOf(sandbox, victim, stats, clientPath));
+      }
+      if (dir === undefined || victim === undefined || stats === undefined) {
+        return { existed: false };
+      }
+      try {
+        await ops.unlink(victim);
+      } catch (err) {
+        if (errnoCode(err) === "ENOENT") {
+          return { existed: false }; // Someone else deleted it first: the outcome the client asked for.
+        }
+        throw toWriteError(err, clientPath, "delete");
+      }
+      await syncAfterDelete(ops, dir.handle, clientPath);
+      return { existed: true };
+    } finally {
+      await dir?.close();
     }
-    await syncAfterDelete(ops, path.dirname(victim), clientPath);
-    return { existed: true };
   });
 }
 
-async function lstatOrUndefined(file: string, clientPath: string): Promise<Stats | undefined> {
+/** openParent holds the entry's directory open; undefined when it does not exist (nor the file). */
+async function openParent(ops: AtomicFsOps, sandbox: Sandbox, entry: ResolvedEntry): Promise<TargetDirectory | undefined> {
   try {
-    return await lstat(file);
+    return await openTargetDirectory(ops, entry.parentRealPath, { roots: sandbox.roots, displayPath: entry.clientPath });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+    if (errnoCode(err) === "ENOENT") {
       return undefined;
     }
+    throw toWriteError(err, entry.clientPath, "delete");
+  }
+}
+
+async function lstatOrUndefined(ops: AtomicFsOps, file: string, clientPath: string): Promise<Stats | undefined> {
+  try {
+    return await ops.statTarget(file);
+  } catch (err) {
     throw toWriteError(err, clientPath, "delete");
   }
 }
 
-async function syncAfterDelete(ops: AtomicFsOps, dir: string, clientPath: string): Promise<void> {
+/**
+ * hashOf hashes what a guarded delete would remove: a regular file through the held directory
+ * (the very file to be unlinked), a link's target through the sandbox as every read does.
+ */
+async function hashOf(sandbox: Sandbox, victim: string, stats: Stats, clientPath: string): Promise<string | undefined> {
+  if (stats.isSymbolicLink()) {
+    return currentSha256(sandbox, clientPath);
+  }
+  let handle;
+  try {
+    handle = await open(victim, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if (errnoCode(err) === "ENOENT") return undefined;
+    throw toWriteError(err, clientPath, "delete");
+  }
+  try {
+    return await sha256OfHandle(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncAfterDelete(ops: AtomicFsOps, dir: TargetDirectory["handle"], clientPath: string): Promise<void> {
   try {
     await ops.fsyncDir(dir);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "unknown error";
+    const code = errnoCode(err) ?? "unknown error";
     throw new ToolhostError(
       "IO_ERROR",
       `'${clientPath}' was deleted, but syncing its directory failed (${code}), so the deletion may not survive a crash; check the disk.`,

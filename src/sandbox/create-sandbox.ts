@@ -3,9 +3,11 @@ import path from "node:path";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import { errnoCode } from "./fs-error.js";
 import { openRegularFile } from "./open-regular-file.js";
+import { resolveEntryInRoots } from "./resolve-entry.js";
 import { resolveInRoots } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import type { Sandbox, SandboxRoot } from "./sandbox.js";
+import { readOnlyError, rootItselfError } from "./write-refusals.js";
 
 /** SandboxRootInput is one configured root: any absolute or relative directory path. */
 export interface SandboxRootInput {
@@ -40,13 +42,15 @@ export async function createSandbox(
     async resolveForWrite(clientPath) {
       const { resolved } = await resolveInRoots(frozen, clientPath);
       if (resolved.root.readOnly) {
-        throw new ToolhostError(
-          "READ_ONLY",
-          `Cannot write "${clientPath}": it lies in a read-only root${options.readOnly === true ? " (the server is read-only)" : ""}.`,
-          { path: clientPath },
-        );
+        throw readOnlyError(clientPath, options.readOnly === true);
+      }
+      if (resolved.realPath === resolved.root.path) {
+        throw rootItselfError(clientPath);
       }
       return resolved;
+    },
+    resolveEntryForWrite(clientPath) {
+      return resolveEntryInRoots(frozen, clientPath, options.readOnly === true);
     },
     async openForRead(clientPath) {
       return openRegularFile(frozen, await resolveInRoots(frozen, clientPath));

@@ -59,7 +59,11 @@ export async function resolveInRoots(roots: readonly SandboxRoot[], clientPath: 
   };
 }
 
-function lexicalLocation(roots: readonly SandboxRoot[], clientPath: string): { root: SandboxRoot; absolutePath: string } {
+/**
+ * lexicalLocation places a checked client path in a root by name alone, before any link is read:
+ * the root it lies in and its normalised absolute path. A `..` above the root is a traversal.
+ */
+export function lexicalLocation(roots: readonly SandboxRoot[], clientPath: string): { root: SandboxRoot; absolutePath: string } {
   if (path.isAbsolute(clientPath)) {
     const absolutePath = path.resolve(clientPath);
     const root = rootContaining(roots, absolutePath);
@@ -83,14 +87,19 @@ function lexicalLocation(roots: readonly SandboxRoot[], clientPath: string): { r
   return { root: first, absolutePath: path.join(first.path, ...parts) };
 }
 
-interface Walk {
+/** Walk is where walkLinks ended: the real path, its lstat (undefined when missing) and why it stopped early. */
+export interface Walk {
   readonly realPath: string;
   readonly stats: Stats | undefined;
   readonly lastIsLink: boolean;
   readonly failure?: unknown;
 }
 
-async function walkLinks(start: string, components: readonly string[]): Promise<Walk> {
+/**
+ * walkLinks follows `components` from the real directory `start`, resolving every symlink on
+ * the way, and stops at the first missing component (the rest is appended by name).
+ */
+export async function walkLinks(start: string, components: readonly string[]): Promise<Walk> {
   const queue = components.map((name, i) => ({ name, last: i === components.length - 1 }));
   let current = start;
   let lastIsLink = false;
@@ -110,8 +119,17 @@ async function walkLinks(start: string, components: readonly string[]): Promise<
         if (++links > maxLinks) {
           return { realPath: rest(), stats: undefined, lastIsLink, failure: Object.assign(new Error("ELOOP"), { code: "ELOOP" }) };
         }
+        const target = await readlink(next).catch((err: unknown) => {
+          // EINVAL: no longer a link, swapped since the lstat. Look at the component again;
+          // each retry counts as a link, so a swapping loop still ends in ELOOP.
+          if ((err as NodeJS.ErrnoException).code === "EINVAL") return undefined;
+          throw err;
+        });
+        if (target === undefined) {
+          queue.unshift({ name, last });
+          continue;
+        }
         lastIsLink ||= last;
-        const target = await readlink(next);
         queue.unshift(...target.split("/").map((n) => ({ name: n, last: false })));
         if (path.isAbsolute(target)) current = path.parse(target).root;
         continue;

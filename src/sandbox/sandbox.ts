@@ -28,6 +28,21 @@ export interface ResolvedPath {
 }
 
 /**
+ * ResolvedEntry is the directory entry a client path names, final component not followed: what
+ * a change to the entry itself (a delete) acts on.
+ */
+export interface ResolvedEntry {
+  /** The path exactly as the client gave it; the only form of it error messages may show. */
+  readonly clientPath: string;
+  /** Real path of the directory holding the entry (every link resolved), inside a root. */
+  readonly parentRealPath: string;
+  /** The entry's name in that directory; a symlink is named here, never followed. */
+  readonly name: string;
+  /** The writable root the entry itself lies in. */
+  readonly root: SandboxRoot;
+}
+
+/**
  * OpenedFile is a regular file opened through the sandbox: read only through `handle`.
  */
 export interface OpenedFile {
@@ -47,8 +62,16 @@ export interface Sandbox {
   readonly roots: readonly SandboxRoot[];
   /** Checks and resolves a path for reading, stat or listing; it need not exist. */
   resolve(clientPath: string): Promise<ResolvedPath>;
-  /** As resolve, and refuses a read-only root or server with READ_ONLY. */
+  /**
+   * As resolve, and refuses a read-only root or server with READ_ONLY, and a root itself (whose
+   * temporary file would go outside the roots) with NOT_A_REGULAR_FILE.
+   */
   resolveForWrite(clientPath: string): Promise<ResolvedPath>;
+  /**
+   * Resolves the entry a path names for deleting it: the parent's real path, the entry's own
+   * name. READ_ONLY when the entry itself lies in a read-only root; a root itself is refused.
+   */
+  resolveEntryForWrite(clientPath: string): Promise<ResolvedEntry>;
   /** Opens an existing regular file for reading and verifies the opened handle. */
   openForRead(clientPath: string): Promise<OpenedFile>;
   /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */

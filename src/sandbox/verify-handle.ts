@@ -31,3 +31,24 @@ export async function handleIsInRoots(
 export function procFdPath(fd: number): string {
   return `/proc/self/fd/${fd}`;
 }
+
+/**
+ * handleRealPath reads an open descriptor's real path from /proc/self/fd/N; undefined where /proc
+ * is not mounted (non-Linux), which callers must treat as "cannot tell".
+ */
+export async function handleRealPath(fd: number): Promise<string | undefined> {
+  try {
+    return (await readlink(procFdPath(fd))).replace(/ \(deleted\)$/, "");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * writableRootOf returns the root a real path lies in when that root may be written, else
+ * undefined: a change needs the place it happens in to be writable, wherever it was reached from.
+ */
+export function writableRootOf(roots: readonly SandboxRoot[], realPath: string): SandboxRoot | undefined {
+  const root = rootContaining(roots, realPath);
+  return root !== undefined && !root.readOnly ? root : undefined;
+}

@@ -73,12 +73,14 @@ export async function findSkillFolders(rootPath: string, rootReal: string, limit
           continue;
         }
         if (!isInside(rootReal, real)) {
+          // The target is not named: ListSkillErrors goes to clients, and where a link outside
+          // the root points (/etc/ssl, a home folder) is not theirs to learn.
           errors.push({
             path: child,
             field: "path",
             line: 0,
             name: undefined,
-            message: `${child} is a symlink to ${real}, outside the skill root ${rootPath}; it was not followed. Move or copy what it points at into the root.`,
+            message: `${child} is a symlink that leads outside the skill root ${rootPath}; it was not followed. Move or copy what it points at into the root.`,
           });
           continue;
         }

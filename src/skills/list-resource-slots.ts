@@ -1,12 +1,11 @@
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isInside } from "./is-inside.js";
+import { slotFolderOf } from "./resolve-slot-folder.js";
 import { resourceSlotNames, type ResourceFile, type ResourceSlotData, type ResourceSlotName } from "./skill-types.js";
 
 /** ResourceListOptions bound a listing of a skill's resource folders. */
 export interface ResourceListOptions {
-  /** A slot folder that is a symlink must resolve inside this real path (the skill root); default the folder. */
-  readonly boundary?: string | undefined;
   /** Most files listed per skill; the rest are left out and `truncated` is set. */
   readonly maxFiles?: number;
   /** Deepest sub-directory level listed inside a slot. */
@@ -18,63 +17,44 @@ export interface ResourceListing {
   /** One entry per slot folder that exists, in the order scripts, references, assets. */
   readonly slots: ResourceSlotData[];
   readonly truncated: boolean;
+  /** Slots left out because their folder is a symlink that does not lead inside the skill folder. */
+  readonly outside: ResourceSlotName[];
 }
 
 /**
  * listResourceSlots lists the regular files of a skill's scripts/, references/ and assets/
  * folders, with paths relative to the slot and "/" separators, sorted.
  *
- * Sub-directories are descended into but never listed themselves (they are not files a client
- * can read). A symlink is listed only when its target is a regular file inside the slot's own
- * real folder, because ReadSkillResource sandboxes reads to exactly that folder and a listed
- * file that cannot be read would be a broken promise.
+ * A slot folder must resolve inside the skill folder's own real path (see slotFolderOf); one
+ * that does not is left out and named in `outside`, so the loader can report it. Sub-directories
+ * are descended into but never listed themselves (they are not files a client can read). A
+ * symlink is listed only when its target is a regular file inside the slot's own real folder,
+ * because ReadSkillResource sandboxes reads to exactly that folder and a listed file that
+ * cannot be read would be a broken promise.
  */
 export async function listResourceSlots(folder: string, options: ResourceListOptions = {}): Promise<ResourceListing> {
   const budget = { left: options.maxFiles ?? 10_000, truncated: false };
   const slots: ResourceSlotData[] = [];
+  const outside: ResourceSlotName[] = [];
   const folderReal = await realpath(folder).catch(() => undefined);
   if (folderReal === undefined) {
-    return { slots, truncated: false };
+    return { slots, truncated: false, outside };
   }
-  const boundary = options.boundary ?? folderReal;
   for (const name of resourceSlotNames) {
-    const slotReal = await realSlotFolder(folderReal, name, boundary);
-    if (slotReal === undefined) {
+    const found = await slotFolderOf(folderReal, name);
+    if (found.kind === "outside") {
+      outside.push(name);
+    }
+    if (found.kind !== "folder") {
       continue;
     }
+    const slotReal = found.real;
     const files: ResourceFile[] = [];
     await walk(slotReal, "", files, new Set([slotReal]), { slotReal, depth: 0, maxDepth: options.maxDepth ?? 8, budget });
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     slots.push({ name, files });
   }
-  return { slots, truncated: budget.truncated };
-}
-
-/**
- * resolveSlotFolder returns the real path of a skill's slot folder, or undefined when it is
- * missing, not a directory, or a symlink whose target leaves `boundary` (a real path).
- */
-export async function resolveSlotFolder(folder: string, slot: ResourceSlotName, boundary: string): Promise<string | undefined> {
-  const folderReal = await realpath(folder).catch(() => undefined);
-  return folderReal === undefined ? undefined : realSlotFolder(folderReal, slot, boundary);
-}
-
-async function realSlotFolder(folderReal: string, slot: ResourceSlotName, boundary: string): Promise<string | undefined> {
-  const path = join(folderReal, slot);
-  try {
-    // One lstat in the common case: a plain directory under a real folder is its own real path.
-    const link = await lstat(path);
-    if (link.isDirectory()) {
-      return path;
-    }
-    if (!link.isSymbolicLink()) {
-      return undefined;
-    }
-    const real = await realpath(path);
-    return isInside(boundary, real) && (await stat(real)).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
-  }
+  return { slots, truncated: budget.truncated, outside };
 }
 
 interface WalkState {

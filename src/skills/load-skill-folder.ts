@@ -3,20 +3,26 @@ import { basename, join } from "node:path";
 import { listResourceSlots } from "./list-resource-slots.js";
 import { parseSkill } from "./parse-skill.js";
 import { isErrno, isSkillFileFailure, readSkillFile } from "./read-skill-file.js";
-import type { LoadedSkill, ParsedSkill, SkillLoadError, SkillProblem } from "./skill-types.js";
+import type { LoadedSkill, ParsedSkill, ResourceSlotName, SkillLoadError, SkillProblem } from "./skill-types.js";
 
 /** LoadSkillFolderOptions say where a skill folder was found and what it may cost. */
 export interface LoadSkillFolderOptions {
   /** The declared namespace of the skill root, which qualifies bare names. */
   readonly namespace?: string | undefined;
   readonly maxSkillFileBytes: number;
-  /** The skill root's real path: links (SKILL.md, slot folders) must stay inside it. */
+  /**
+   * The skill root's real path: a SKILL.md link must stay inside it. Slot folders answer to the
+   * stricter limit of the skill folder itself (see slotFolderOf).
+   */
   readonly root?: string | undefined;
 }
 
-/** SkillFolderResult is a loaded skill, or every reason it did not load. */
+/**
+ * SkillFolderResult is a loaded skill, or every reason it did not load. A loaded skill's
+ * `errors` are warnings only (severity "warning"): parts left out while the skill loaded.
+ */
 export type SkillFolderResult =
-  | { readonly skill: LoadedSkill; readonly parsed: ParsedSkill; readonly errors: readonly [] }
+  | { readonly skill: LoadedSkill; readonly parsed: ParsedSkill; readonly errors: readonly SkillLoadError[] }
   | { readonly skill: undefined; readonly parsed: undefined; readonly errors: readonly SkillLoadError[] };
 
 /** skillFileName is the one file name that makes a folder a skill. */
@@ -57,7 +63,7 @@ export async function loadSkillFolder(folder: string, options: LoadSkillFolderOp
     );
   }
   const parsed = result.skill;
-  const listing = await listResourceSlots(folder, { boundary: options.root });
+  const listing = await listResourceSlots(folder);
   const warnings: SkillProblem[] = result.problems.filter((p) => p.severity === "warning");
   if (listing.truncated) {
     warnings.push({ severity: "warning", field: "resources", message: `${folder} has more resource files than the listing limit; the rest are not listed.`, line: 0 });
@@ -77,7 +83,24 @@ export async function loadSkillFolder(folder: string, options: LoadSkillFolderOp
     rootNamespace: options.namespace,
     warnings,
   };
-  return { skill, parsed, errors: [] };
+  return { skill, parsed, errors: listing.outside.map((slot) => slotOutsideWarning(folder, slot, parsed.name)) };
+}
+
+/**
+ * slotOutsideWarning reports a slot folder that links out of its skill folder. The link's
+ * target is deliberately not named: ListSkillErrors is served to clients, and where an outside
+ * link points is the server's business.
+ */
+function slotOutsideWarning(folder: string, slot: ResourceSlotName, name: string): SkillLoadError {
+  const path = join(folder, slot);
+  return {
+    path,
+    field: "resources",
+    line: 0,
+    name,
+    severity: "warning",
+    message: `${path} is a symlink that does not lead to a folder inside the skill folder ${folder}, so the ${slot} slot is not served (the skill still loads): move or copy the files into ${slot}/ instead of linking them.`,
+  };
 }
 
 function failed(errors: SkillLoadError[]): SkillFolderResult {

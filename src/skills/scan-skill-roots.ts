@@ -49,8 +49,9 @@ export async function scanSkillRoots(roots: readonly SkillRoot[], options: ScanO
   for (const root of roots) {
     const found = await scanRoot(root, options, errors);
     for (const result of found) {
+      // A loaded skill's errors are warnings about parts left out; they are reported all the same.
+      errors.push(...result.errors);
       if (result.skill === undefined) {
-        errors.push(...result.errors);
         continue;
       }
       const winner = byName.get(result.skill.name);

@@ -111,4 +111,9 @@ export interface SkillLoadError {
   readonly message: string;
   /** The qualified name when it could be read. */
   readonly name: string | undefined;
+  /**
+   * "warning" for a part of a skill that was left out while the skill itself loaded (a slot
+   * folder linking out of the skill folder); absent for a real load error.
+   */
+  readonly severity?: "warning";
 }

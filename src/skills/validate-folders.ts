@@ -54,8 +54,12 @@ export async function runSkillsValidate(dirs: string[], out: NodeJS.WritableStre
       }
     }
     for (const error of result.errors) {
-      errors += 1;
-      out.write(`${error.path}:${error.line}: error: [${error.field}] ${error.message}\n`);
+      if (error.severity === "warning") {
+        warnings += 1;
+      } else {
+        errors += 1;
+      }
+      out.write(`${error.path}:${error.line}: ${error.severity ?? "error"}: [${error.field}] ${error.message}\n`);
     }
   }
   out.write(`${valid} skill(s) valid, ${errors} error(s), ${warnings} warning(s)\n`);

@@ -19,11 +19,13 @@ describe("ActivationStore", () => {
     const store = new ActivationStore(1000);
     store.activate("s", "a/x", "d1", "12345");
     store.activate("s", "a/x", "d2", "123");
-    assert.deepEqual(store.usage(), { bytes: 3, sessions: 1 });
+    // "s" + "a/x" + "123": keys count as well as the body.
+    assert.deepEqual(store.usage(), { bytes: 7, sessions: 1 });
   });
 
   it("evicts the least recently used sessions when bodies exceed the budget", () => {
-    const store = new ActivationStore(10);
+    // "old" and "new" cost 3 + 3 + 4 = 10 bytes each, "used" 11: the three need 31.
+    const store = new ActivationStore(30);
     store.activate("old", "a/x", "d", "1234");
     store.activate("used", "a/x", "d", "1234");
     store.activeNames("old"); // "old" is now more recent than "used"
@@ -31,7 +33,7 @@ describe("ActivationStore", () => {
     assert.deepEqual([...store.activeNames("used")], []);
     assert.deepEqual([...store.activeNames("old")], ["a/x"]);
     assert.deepEqual([...store.activeNames("new")], ["a/x"]);
-    assert.deepEqual(store.usage(), { bytes: 8, sessions: 2 });
+    assert.deepEqual(store.usage(), { bytes: 20, sessions: 2 });
   });
 
   it("drops a session's own oldest activations when it alone exceeds the budget", () => {
@@ -39,15 +41,16 @@ describe("ActivationStore", () => {
     store.activate("s", "a/1", "d", "123456");
     store.activate("s", "a/2", "d", "123456");
     assert.deepEqual([...store.activeNames("s")], ["a/2"]);
-    assert.deepEqual(store.usage(), { bytes: 6, sessions: 1 });
+    assert.deepEqual(store.usage(), { bytes: 10, sessions: 1 });
   });
 
   it("records an activation whose body alone is over the budget without holding the body", () => {
-    const store = new ActivationStore(4);
+    const store = new ActivationStore(8);
     store.activate("s", "a/big", "d", "123456789");
     assert.deepEqual([...store.activeNames("s")], ["a/big"]);
     assert.equal(store.body("s", "a/big"), undefined);
-    assert.deepEqual(store.usage(), { bytes: 0, sessions: 1 });
+    // Only the keys are held: "s" and "a/big".
+    assert.deepEqual(store.usage(), { bytes: 6, sessions: 1 });
   });
 
   it("bounds the number of sessions", () => {

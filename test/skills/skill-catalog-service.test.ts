@@ -3,29 +3,13 @@ import { createHash } from "node:crypto";
 import { readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
+import { Code } from "@connectrpc/connect";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { ProblemSeverity } from "../../gen/ts/toolhost/skills/v1/skill_pb.js";
 import { Access } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { expectCallError } from "./expect-call-error.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
-
-/** expectCallError asserts a call fails with a gRPC code, an ErrorInfo reason and message words. */
-async function expectCallError(fn: () => Promise<unknown>, code: Code, reason: string, words: readonly string[]): Promise<void> {
-  let caught: unknown;
-  try {
-    await fn();
-  } catch (err) {
-    caught = err;
-  }
-  assert.ok(caught instanceof ConnectError, `expected a ConnectError, got ${String(caught)}`);
-  assert.equal(caught.code, code, caught.message);
-  assert.equal(caught.findDetails(ErrorInfoSchema)[0]?.reason, reason);
-  for (const word of words) {
-    assert.ok(caught.rawMessage.includes(word), `"${caught.rawMessage}" should contain "${word}"`);
-  }
-}
 
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const parts: T[] = [];

@@ -67,7 +67,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
     if (options.dryRun === true || !changed) {
       return { ...result, applied: false };
     }
-    await atomicWrite(resolved.realPath, bytes, { displayPath: clientPath, fsOps: options.fsOps });
+    await atomicWrite(resolved.realPath, bytes, { displayPath: clientPath, roots: sandbox.roots, fsOps: options.fsOps });
     return { ...result, applied: true };
   });
 }

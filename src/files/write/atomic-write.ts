@@ -1,30 +1,43 @@
-import type { Stats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import { createSha256 } from "../content-hash.js";
-import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
-import { withPathLock } from "./path-lock.js";
-import { tempFileName } from "./temp-files.js";
-import { toWriteError } from "./write-error.js";
+import type { SandboxRoot } from "../../sandbox/sandbox.js";
 import { describeFileType } from "./file-type.js";
+import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
+import { applyOwnerAndMode } from "./owner-mode.js";
+import { withPathLock } from "./path-lock.js";
+import { openTargetDirectory } from "./target-directory.js";
+import { tempFileName } from "./temp-files.js";
+import { writeAll, type WrittenContent } from "./write-all.js";
+import { toWriteError } from "./write-error.js";
 
-/** WrittenContent describes the bytes staged in the temporary file. */
-export interface WrittenContent {
-  readonly size: number;
-  readonly sha256: string;
-}
+export type { WrittenContent } from "./write-all.js";
 
-/** CommitCheck runs under the path lock just before the rename; throwing cancels the write. */
-export type CommitCheck = (state: { readonly current: Stats | undefined; readonly written: WrittenContent }) => void | Promise<void>;
+/**
+ * CommitCheck runs under the path lock just before the rename; throwing cancels the write.
+ * `openCurrent` opens, for reading, the very file the rename would replace (through the held
+ * directory, never following a link), so a guard judges that file and not whatever a path
+ * names by now. The caller closes the handle.
+ */
+export type CommitCheck = (state: {
+  readonly current: Stats | undefined;
+  readonly written: WrittenContent;
+  readonly openCurrent: () => Promise<FileHandle>;
+}) => void | Promise<void>;
 
 /** AtomicWriteOptions tunes atomicWrite. */
 export interface AtomicWriteOptions {
   /** The path as the client gave it: the only form error messages may show. */
   readonly displayPath: string;
+  /**
+   * The sandbox's roots: the directory written in must really lie in a writable one when it is
+   * opened. Every write on a client's behalf passes them; only tests of the mechanics omit them.
+   */
+  readonly roots?: readonly SandboxRoot[] | undefined;
   /** Permission bits of a new file; default 0644 under the process umask. Ignored on overwrite. */
   readonly mode?: number | undefined;
-  /** Create missing parent directories first. */
+  /** Create missing parent directories first; they are removed again if the write fails. */
   readonly createParents?: boolean | undefined;
   /** Preconditions checked against the target as it is at commit time. */
   readonly beforeCommit?: CommitCheck | undefined;
@@ -42,18 +55,24 @@ export interface AtomicWriteResult extends WrittenContent {
   readonly previous: Stats | undefined;
 }
 
-const defaultNewFileMode = 0o644 & ~process.umask();
+/** readFlags open the file being replaced for a guard's hash: no link followed, no FIFO waited on. */
+const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
- * atomicWrite replaces the file at `target` (an absolute path the sandbox resolved) with `source`
- * so that readers and crashes see the old content or the new, never a mix: write a temporary file
- * in the target's own directory, fsync it, give it the old file's mode and owner (or the new-file
- * mode), rename it over the target, fsync the directory.
+ * atomicWrite replaces the file at `target` (an absolute real path the sandbox resolved) with
+ * `source` so that readers and crashes see the old content or the new, never a mix: write a
+ * temporary file in the target's own directory, fsync it, give it the old file's mode and owner
+ * (or the new-file mode), rename it over the target, fsync the directory.
+ *
+ * The target's directory is opened once and every step names entries relative to that
+ * descriptor (see target-directory.ts), so a path component swapped for a symlink after the
+ * sandbox's check can move neither the temporary file nor the rename out of the roots.
  *
  * Bytes are streamed into the temporary file before the path lock is taken, so a slow upload does
  * not hold up other writers; the lock covers check, mode and rename. Any failure before the rename
- * removes the temporary file and leaves the target untouched. Errors are never retried: after a
- * failed fsync the kernel may have dropped the dirty pages, so a second fsync proves nothing.
+ * removes the temporary file and the directories this call created, and leaves the target
+ * untouched. Errors are never retried: after a failed fsync the kernel may have dropped the dirty
+ * pages, so a second fsync proves nothing.
  */
 export async function atomicWrite(
   target: string,
@@ -61,22 +80,23 @@ export async function atomicWrite(
   options: AtomicWriteOptions,
 ): Promise<AtomicWriteResult> {
   const ops = options.fsOps ?? nodeFsOps;
-  const dir = path.dirname(target);
-  const temp = path.join(dir, tempFileName());
+  const dir = await openTargetDirectory(ops, path.dirname(target), options).catch((err: unknown) => {
+    throw toWriteError(err, options.displayPath, "write");
+  });
+  const tempName = tempFileName();
+  const temp = dir.entry(tempName);
+  const final = dir.entry(path.basename(target));
   let handle: FileHandle | undefined;
   let tempCreated = false;
   let renamed = false;
   try {
-    if (options.createParents === true) {
-      await ops.mkdirParents(dir);
-    }
     handle = await ops.openExclusive(temp, 0o600);
     tempCreated = true;
     const written = await writeAll(ops, handle, source, options.signal);
     await ops.fsync(handle);
     const staged = handle;
     return await withPathLock(target, async () => {
-      const current = await ops.statTarget(target);
+      const current = await ops.statTarget(final);
       if (current !== undefined && !current.isFile()) {
         throw new ToolhostError(
           "NOT_A_REGULAR_FILE",
@@ -84,14 +104,14 @@ export async function atomicWrite(
           { path: options.displayPath },
         );
       }
-      await options.beforeCommit?.({ current, written });
+      await options.beforeCommit?.({ current, written, openCurrent: () => open(final, readFlags) });
       options.signal?.throwIfAborted();
       await applyOwnerAndMode(ops, staged, current, options.mode);
       handle = undefined;
       await ops.close(staged);
-      await ops.rename(temp, target);
+      await ops.rename(temp, final);
       renamed = true;
-      await syncDirectoryAfterRename(ops, dir, options.displayPath);
+      await syncDirectoryAfterRename(ops, dir.handle, options.displayPath);
       return { ...written, created: current === undefined, previous: current };
     });
   } catch (err) {
@@ -99,63 +119,16 @@ export async function atomicWrite(
       await ops.close(handle).catch(() => undefined); // The write already failed; its error is the one to report.
     }
     const tempLeft = tempCreated && !renamed && !(await removeTemp(ops, temp));
-    throw withTempNote(toWriteError(err, options.displayPath, "write"), tempLeft ? path.basename(temp) : undefined);
-  }
-}
-
-async function writeAll(
-  ops: AtomicFsOps,
-  handle: FileHandle,
-  source: Uint8Array | AsyncIterable<Uint8Array>,
-  signal: AbortSignal | undefined,
-): Promise<WrittenContent> {
-  const hash = createSha256();
-  let size = 0;
-  const chunks: AsyncIterable<Uint8Array> | Uint8Array[] = source instanceof Uint8Array ? [source] : source;
-  for await (const chunk of chunks) {
-    signal?.throwIfAborted();
-    const written = writeFully(ops, handle, chunk, size);
-    // Hash on this thread while the thread pool writes: both only read the chunk.
-    hash.update(chunk);
-    await written;
-    size += chunk.byteLength;
-  }
-  signal?.throwIfAborted();
-  return { size, sha256: hash.digest("hex") };
-}
-
-/** writeFully writes all of `chunk` at `position`: write(2) may write less than asked. */
-async function writeFully(ops: AtomicFsOps, handle: FileHandle, chunk: Uint8Array, position: number): Promise<void> {
-  for (let offset = 0; offset < chunk.byteLength; ) {
-    const n = await ops.write(handle, chunk, offset, chunk.byteLength - offset, position + offset);
-    if (n <= 0) {
-      throw Object.assign(new Error("write(2) wrote no bytes"), { code: "EIO" });
+    if (!renamed) {
+      await dir.removeCreated();
     }
-    offset += n;
+    throw withTempNote(toWriteError(err, options.displayPath, "write"), tempLeft ? tempName : undefined);
+  } finally {
+    await dir.close();
   }
 }
 
-async function applyOwnerAndMode(ops: AtomicFsOps, handle: FileHandle, current: Stats | undefined, mode: number | undefined): Promise<void> {
-  if (current === undefined) {
-    await ops.chmod(handle, mode ?? defaultNewFileMode);
-    return;
-  }
-  if (current.uid !== process.getuid?.() || current.gid !== process.getgid?.()) {
-    try {
-      await ops.chown(handle, current.uid, current.gid);
-    } catch (err) {
-      // Keeping the owner is "where permitted": an unprivileged server may not give a file away,
-      // and the rewrite must still succeed. Only that refusal is tolerated; other errors fail.
-      if ((err as NodeJS.ErrnoException).code !== "EPERM") {
-        throw err;
-      }
-    }
-  }
-  // After chown, which clears set-id bits, so that they survive too.
-  await ops.chmod(handle, current.mode & 0o7777);
-}
-
-async function syncDirectoryAfterRename(ops: AtomicFsOps, dir: string, displayPath: string): Promise<void> {
+async function syncDirectoryAfterRename(ops: AtomicFsOps, dir: FileHandle, displayPath: string): Promise<void> {
   try {
     await ops.fsyncDir(dir);
   } catch (err) {
@@ -169,7 +142,12 @@ async function syncDirectoryAfterRename(ops: AtomicFsOps, dir: string, displayPa
   }
 }
 
-/** removeTemp deletes the temporary file; false when it could not, so the error can say so. */
+/**
+ * removeTemp deletes the temporary file; false when it could not, so the error can say so.
+ * ENOENT counts as removed: the name is relative to the directory the temporary file was made
+ * in, so "not there" means someone removed it (a replica's start-up clean-up), not that the
+ * name now leads elsewhere. (Without /proc the name is a real path and this cannot be known.)
+ */
 async function removeTemp(ops: AtomicFsOps, temp: string): Promise<boolean> {
   try {
     await ops.unlink(temp);

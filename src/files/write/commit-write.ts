@@ -1,8 +1,10 @@
+import type { FileHandle } from "node:fs/promises";
 import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { atomicWrite, type WrittenContent } from "./atomic-write.js";
 import type { AtomicFsOps } from "./fs-ops.js";
-import { checkPreconditions, currentSha256, type Preconditions } from "./preconditions.js";
+import { sha256OfHandle } from "../content-hash.js";
+import { checkPreconditions, type Preconditions } from "./preconditions.js";
 
 /** WriteResult is what WriteFile and UploadFile report. */
 export interface WriteResult {
@@ -28,8 +30,10 @@ export interface CommitWriteOptions {
 /**
  * commitWrite writes `source` atomically to a path resolveForWrite approved, checking the
  * preconditions against the file as it is at commit time, under the path lock, so that two
- * guarded writers cannot both win. The previous content is hashed through the sandbox's verified
- * handle. A symlink is written through: the target is the link's real path, and the link stays.
+ * guarded writers cannot both win. The previous content is hashed from the very file the rename
+ * replaces, opened through the directory descriptor the write holds. A symlink is written
+ * through: the target is the link's real path, and the link stays. A guard that already fails
+ * for a missing file fails before anything is created.
  */
 export async function commitWrite(
   sandbox: Sandbox,
@@ -38,20 +42,36 @@ export async function commitWrite(
   options: CommitWriteOptions,
 ): Promise<WriteResult> {
   const clientPath = resolved.clientPath;
+  if (!resolved.exists) {
+    // Nothing is there, so a guard that needs a file fails now, before any parent directory is
+    // created or a byte is received. At commit time the guards are checked again under the lock.
+    checkPreconditions(clientPath, options.preconditions, undefined);
+  }
   let previousSha256: string | undefined;
   const result = await atomicWrite(resolved.realPath, source, {
     displayPath: clientPath,
+    roots: sandbox.roots,
     mode: options.mode,
     createParents: options.createParents,
     signal: options.signal,
     fsOps: options.fsOps,
-    beforeCommit: async ({ current, written }) => {
+    beforeCommit: async ({ current, written, openCurrent }) => {
       options.checkWritten?.(written);
-      previousSha256 = current === undefined ? undefined : await currentSha256(sandbox, clientPath);
+      previousSha256 = current === undefined ? undefined : await hashOpened(openCurrent);
       checkPreconditions(clientPath, options.preconditions, previousSha256);
     },
   });
   return { created: result.created, size: result.size, sha256: result.sha256, previousSha256: previousSha256 ?? "" };
+}
+
+/** hashOpened hashes the file `open` opens, closing it again. */
+async function hashOpened(open: () => Promise<FileHandle>): Promise<string> {
+  const handle = await open();
+  try {
+    return await sha256OfHandle(handle);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -1,14 +1,23 @@
-import type { Stats } from "node:fs";
-import { mkdir, open, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { lstat, mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
 
 /**
- * AtomicFsOps is every filesystem call atomicWrite makes, as a seam: tests replace one step with a
- * failing one to prove that a failure at that step leaves the target as it was and no temporary
- * file behind.
+ * AtomicFsOps is every filesystem call atomicWrite and deleteFile make, as a seam: tests replace
+ * one step with a failing one to prove that a failure at that step leaves the target as it was
+ * and no temporary file behind.
+ *
+ * Paths given to these calls name entries relative to an open directory descriptor
+ * (/proc/self/fd/N/name, see target-directory.ts) wherever /proc is available, so the directory
+ * cannot be swapped for a symlink between the sandbox's check and the call.
  */
 export interface AtomicFsOps {
-  mkdirParents(dir: string): Promise<void>;
-  /** Creates the temporary file exclusively. */
+  /** Opens a directory without following a final symlink. */
+  openDirectory(dir: string): Promise<FileHandle>;
+  /** Creates one directory (not its parents); EEXIST when something is already there. */
+  mkdir(dir: string, mode: number): Promise<void>;
+  /** Removes one directory if it is empty (ENOTEMPTY otherwise). */
+  rmdir(dir: string): Promise<void>;
+  /** Creates the temporary file exclusively, never through a symlink. */
   openExclusive(file: string, mode: number): Promise<FileHandle>;
   /** One write(2): may write fewer bytes than asked; returns how many it wrote. */
   write(handle: FileHandle, buffer: Uint8Array, offset: number, length: number, position: number): Promise<number>;
@@ -17,37 +26,38 @@ export interface AtomicFsOps {
   chmod(handle: FileHandle, mode: number): Promise<void>;
   close(handle: FileHandle): Promise<void>;
   rename(from: string, to: string): Promise<void>;
-  fsyncDir(dir: string): Promise<void>;
+  /** fsync(2) of an open directory, so that a rename or unlink in it survives a crash. */
+  fsyncDir(dir: FileHandle): Promise<void>;
   unlink(file: string): Promise<void>;
-  /** stat(2) of the target, following links; undefined when nothing is there. */
+  /** lstat(2) of the entry a rename would replace; undefined when nothing is there. */
   statTarget(file: string): Promise<Stats | undefined>;
 }
 
+/** directoryFlags open a directory for fsync and *at-style use, refusing a swapped-in symlink. */
+const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** exclusiveFlags never open a file (or follow a link) that already exists. */
+const exclusiveFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 /** nodeFsOps is AtomicFsOps on the real filesystem. */
 export const nodeFsOps: AtomicFsOps = {
-  mkdirParents: async (dir) => {
-    await mkdir(dir, { recursive: true });
+  openDirectory: (dir) => open(dir, directoryFlags),
+  mkdir: async (dir, mode) => {
+    await mkdir(dir, mode);
   },
-  // "wx" is O_CREAT | O_EXCL | O_WRONLY: never opens a file (or follows a link) that already exists.
-  openExclusive: (file, mode) => open(file, "wx", mode),
+  rmdir: (dir) => rmdir(dir),
+  openExclusive: (file, mode) => open(file, exclusiveFlags, mode),
   write: async (handle, buffer, offset, length, position) => (await handle.write(buffer, offset, length, position)).bytesWritten,
   fsync: (handle) => handle.sync(),
   chown: (handle, uid, gid) => handle.chown(uid, gid),
   chmod: (handle, mode) => handle.chmod(mode),
   close: (handle) => handle.close(),
   rename: (from, to) => rename(from, to),
-  fsyncDir: async (dir) => {
-    const handle = await open(dir, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
+  fsyncDir: (dir) => dir.sync(),
   unlink: (file) => unlink(file),
   statTarget: async (file) => {
     try {
-      return await stat(file);
+      return await lstat(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") {
         return undefined;

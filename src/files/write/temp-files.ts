@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { lstat, opendir, unlink } from "node:fs/promises";
+import { lstat, opendir, realpath, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -38,9 +38,9 @@ export interface StaleTempOptions {
 
 /**
  * removeStaleTempFiles walks every writable root and deletes the temporary files a crashed atomic
- * write left behind. Read-only roots are skipped: this server never wrote there. Symlinks are not
- * followed, so nothing outside the roots is touched. Failures do not stop the walk; they are
- * returned so that the caller logs them.
+ * write left behind. Read-only roots are skipped, also where one is nested inside a writable root:
+ * this server never wrote there. Symlinks are not followed, so nothing outside the roots is
+ * touched. Failures do not stop the walk; they are returned so that the caller logs them.
  */
 export async function removeStaleTempFiles(
   roots: readonly { readonly path: string; readonly readOnly?: boolean }[],
@@ -49,8 +49,12 @@ export async function removeStaleTempFiles(
   const report: StaleTempReport = { removed: [], failures: [] };
   // No age limit means no stat: a file just written may carry an mtime a hair past Date.now().
   const cutoff = (options.olderThanMs ?? 0) > 0 ? Date.now() - (options.olderThanMs ?? 0) : undefined;
-  const pending = roots.filter((root) => root.readOnly !== true).map((root) => root.path);
+  const readOnly = await realPaths(roots.filter((root) => root.readOnly === true));
+  const pending = [...(await realPaths(roots.filter((root) => root.readOnly !== true)))];
   for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    if (readOnly.has(dir)) {
+      continue; // A read-only root nested in a writable one: never this server's to clean.
+    }
     let entries;
     try {
       entries = await opendir(dir);
@@ -68,6 +72,19 @@ export async function removeStaleTempFiles(
     }
   }
   return report;
+}
+
+/**
+ * realPaths resolves roots to real paths, so a nested read-only root is recognised however it
+ * was configured (relative, through a link). A root that cannot be resolved keeps its absolute
+ * path: the walk then reports it, as before.
+ */
+async function realPaths(roots: readonly { readonly path: string }[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const root of roots) {
+    out.add(await realpath(root.path).catch(() => path.resolve(root.path)));
+  }
+  return out;
 }
 
 async function removeIfStale(file: string, cutoff: number | undefined, report: StaleTempReport): Promise<void> {

@@ -1,5 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import { checkSessionId } from "../../skills/session-id.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { skillMessage } from "./skill-messages.js";
 
@@ -9,6 +10,8 @@ import { skillMessage } from "./skill-messages.js";
  */
 export function activateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["activateSkill"] {
   return async (request) => {
+    // Checked first, so an oversized session_id is refused before any file is read.
+    checkSessionId(request.sessionId);
     await ctx.catalog.ready;
     const { skill, parsed } = await ctx.catalog.index.readFull(request.name);
     ctx.catalog.activations.activate(request.sessionId, skill.name, skill.digest, parsed.body);
@@ -22,6 +25,7 @@ export function activateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<type
  */
 export function deactivateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["deactivateSkill"] {
   return async (request) => {
+    checkSessionId(request.sessionId);
     await ctx.catalog.ready;
     const wasActive = request.name !== "" && ctx.catalog.activations.deactivate(request.sessionId, request.name);
     if (!wasActive) {

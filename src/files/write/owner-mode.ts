@@ -1,0 +1,29 @@
+import type { Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import type { AtomicFsOps } from "./fs-ops.js";
+
+const defaultNewFileMode = 0o644 & ~process.umask();
+
+/**
+ * applyOwnerAndMode gives the staged file, through its handle, the replaced file's owner and mode,
+ * or for a new file the requested mode (default 0644 under the umask).
+ */
+export async function applyOwnerAndMode(ops: AtomicFsOps, handle: FileHandle, current: Stats | undefined, mode: number | undefined): Promise<void> {
+  if (current === undefined) {
+    await ops.chmod(handle, mode ?? defaultNewFileMode);
+    return;
+  }
+  if (current.uid !== process.getuid?.() || current.gid !== process.getgid?.()) {
+    try {
+      await ops.chown(handle, current.uid, current.gid);
+    } catch (err) {
+      // Keeping the owner is "where permitted": an unprivileged server may not give a file away,
+      // and the rewrite must still succeed. Only that refusal is tolerated; other errors fail.
+      if ((err as NodeJS.ErrnoException).code !== "EPERM") {
+        throw err;
+      }
+    }
+  }
+  // After chown, which clears set-id bits, so that they survive too.
+  await ops.chmod(handle, current.mode & 0o7777);
+}

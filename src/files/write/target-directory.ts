@@ -1,0 +1,134 @@
+import { lstat, type FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { errnoCode } from "../../sandbox/fs-error.js";
+import { rootContaining } from "../../sandbox/root-containing.js";
+import type { SandboxRoot } from "../../sandbox/sandbox.js";
+import { changedError } from "../../sandbox/sandbox-errors.js";
+import { handleRealPath, procFdPath } from "../../sandbox/verify-handle.js";
+import { readOnlyError } from "../../sandbox/write-refusals.js";
+import type { AtomicFsOps } from "./fs-ops.js";
+
+/**
+ * TargetDirectory is the directory a write or delete acts in, held open by descriptor from the
+ * moment it is checked until the change is done, so that swapping a path component for a
+ * symlink afterwards cannot move the change elsewhere.
+ */
+export interface TargetDirectory {
+  /** The open directory; fsync it after a rename or unlink in it. */
+  readonly handle: FileHandle;
+  /** entry names `name` in the open directory: /proc/self/fd/N/name, or by real path without /proc. */
+  entry(name: string): string;
+  /** removeCreated removes, deepest first, the directories this call created, each only if still empty. */
+  removeCreated(): Promise<void>;
+  /** close closes every descriptor held. */
+  close(): Promise<void>;
+}
+
+/** TargetDirectoryOptions tunes openTargetDirectory. */
+export interface TargetDirectoryOptions {
+  /** Create missing directories, one at a time, each inside the one opened before it. */
+  readonly createParents?: boolean | undefined;
+  /** When given, every directory opened must really lie in a writable one of these roots. */
+  readonly roots?: readonly SandboxRoot[] | undefined;
+  /** The path as the client gave it, for refusals. */
+  readonly displayPath: string;
+}
+
+/** Held is one open directory, the name its entries are reached by, and its real path. */
+interface Held {
+  readonly handle: FileHandle;
+  readonly base: string;
+  readonly real: string;
+}
+
+/**
+ * openTargetDirectory opens `realDir` (a real path the sandbox resolved) with O_NOFOLLOW and, on
+ * Linux, checks the descriptor's own real path (/proc/self/fd/N) against the writable roots:
+ * a component swapped for a link after the check is caught here, and once open, the directory
+ * the descriptor names cannot change. Missing directories are created by name inside their
+ * already-verified parent descriptor, never by a path walked again from the top.
+ *
+ * Errors from the filesystem pass through as they are (ENOENT, ENOTDIR) for the caller to word;
+ * a swap is PATH_TRAVERSAL. Without /proc (non-Linux) entries are named by real path and only
+ * that path is checked, which is the behaviour before descriptors were used: a swap racing the
+ * call is then not caught.
+ */
+export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, options: TargetDirectoryOptions): Promise<TargetDirectory> {
+  const held: Held[] = [];
+  const created: { parent: Held; name: string }[] = [];
+  const removeCreated = async (): Promise<void> => {
+    for (const { parent, name } of created.splice(0).reverse()) {
+      // Only if still empty: a directory someone else has put something in by now is theirs too.
+      await ops.rmdir(path.join(parent.base, name)).catch(() => undefined);
+    }
+  };
+  const close = async (): Promise<void> => {
+    for (const { handle } of held.splice(0).reverse()) {
+      await handle.close().catch(() => undefined); // Nothing is lost by a failed close of a directory.
+    }
+  };
+  try {
+    const missing: string[] = [];
+    for (let current = realDir; ; current = path.dirname(current)) {
+      try {
+        held.push(await openVerified(ops, current, current, options));
+        break;
+      } catch (err) {
+        if (errnoCode(err) !== "ENOENT" || options.createParents !== true || path.dirname(current) === current) throw err;
+        missing.unshift(path.basename(current));
+      }
+    }
+    for (const name of missing) {
+      const parent = held[held.length - 1]!;
+      const child = path.join(parent.base, name);
+      try {
+        await ops.mkdir(child, 0o777);
+        created.push({ parent, name });
+      } catch (err) {
+        if (errnoCode(err) !== "EEXIST") throw err; // Made meanwhile by another writer: use it, keep it.
+      }
+      held.push(await openVerified(ops, child, path.join(parent.real, name), options));
+    }
+  } catch (err) {
+    await removeCreated();
+    await close();
+    throw err;
+  }
+  const target = held[held.length - 1]!;
+  return { handle: target.handle, entry: (name) => path.join(target.base, name), removeCreated, close };
+}
+
+/**
+ * openVerified opens one directory by `openPath` and checks where it really is; `realPath` is
+ * what it should be, the name used for its entries when /proc is missing.
+ */
+async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string, options: TargetDirectoryOptions): Promise<Held> {
+  let handle: FileHandle;
+  try {
+    handle = await ops.openDirectory(openPath);
+  } catch (err) {
+    // The sandbox resolved every link, so a link found now was swapped in since. Linux says
+    // ENOTDIR, not ELOOP, for O_DIRECTORY|O_NOFOLLOW on a link, and the link may be gone again by
+    // the time we look: only a non-directory still standing there is a real ENOTDIR.
+    const code = errnoCode(err);
+    if (code === "ELOOP" || (code === "ENOTDIR" && (await swappedSince(openPath)))) throw changedError(options.displayPath);
+    throw err;
+  }
+  try {
+    const actual = await handleRealPath(handle.fd);
+    if (options.roots !== undefined) {
+      const root = rootContaining(options.roots, actual ?? realPath);
+      if (root === undefined) throw changedError(options.displayPath);
+      if (root.readOnly) throw readOnlyError(options.displayPath, false);
+    }
+    return { handle, base: actual === undefined ? realPath : procFdPath(handle.fd), real: actual ?? realPath };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** swappedSince tells whether `dir`, just refused as not a directory, is a link or a directory now. */
+async function swappedSince(dir: string): Promise<boolean> {
+  return lstat(dir).then((stats) => stats.isSymbolicLink() || stats.isDirectory(), () => false);
+}

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { mkdir, writeFile as fsWriteFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { sha256Hex } from "../../src/files/content-hash.js";
+import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
+import { uploadFile } from "../../src/files/write/upload-file.js";
+import { writeFile } from "../../src/files/write/write-file.js";
+import { expectToolhostError } from "../sandbox/sandbox-fixture.js";
+import { snapshot, writeFixture } from "./write-fixtures.js";
+
+async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
+  for (const part of parts) yield Buffer.from(part);
+}
+
+describe("a failed write leaves no parent directories behind", () => {
+  it("a WriteFile whose if_sha256 fails creates no parent directory", async () => {
+    const { root, sandbox } = await writeFixture();
+    await expectToolhostError(
+      () => writeFile(sandbox, { path: "nd1/sub/f.txt", content: { text: "x" }, ifSha256: sha256Hex("v0") }),
+      "PRECONDITION_FAILED",
+      ["nd1/sub/f.txt", "nothing was changed"],
+    );
+    assert.deepEqual(await snapshot(root), {});
+  });
+
+  it("an upload that fails its expected_sha256 removes the directories it created", async () => {
+    const { root, sandbox } = await writeFixture();
+    await expectToolhostError(
+      () => uploadFile(sandbox, { path: "nd2/deep/f.bin", expectedSha256: sha256Hex("other") }, chunks("abc")),
+      "UPLOAD_MISMATCH",
+      ["nd2/deep/f.bin", "nothing was changed"],
+    );
+    assert.deepEqual(await snapshot(root), {});
+  });
+
+  it("an upload that fails its expected_size keeps the directories that were there before", async () => {
+    const { root, sandbox } = await writeFixture();
+    await mkdir(path.join(root, "nd3"));
+    const before = await snapshot(root);
+    await expectToolhostError(() => uploadFile(sandbox, { path: "nd3/a/b/f.bin", expectedSize: 10 }, chunks("abc")), "UPLOAD_MISMATCH", ["nd3/a/b/f.bin", "nothing was changed"]);
+    assert.deepEqual(await snapshot(root), before);
+  });
+
+  it("a cancelled upload removes the directories it created", async () => {
+    const { root, sandbox } = await writeFixture();
+    const controller = new AbortController();
+    async function* cancelled(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from("first");
+      controller.abort();
+      yield Buffer.from("second");
+    }
+    await assert.rejects(uploadFile(sandbox, { path: "nd4/x/f.bin" }, cancelled(), { signal: controller.signal }), { name: "AbortError" });
+    assert.deepEqual(await snapshot(root), {});
+  });
+
+  it("keeps a created directory that someone else put a file in meanwhile", async () => {
+    const { root, sandbox } = await writeFixture();
+    // While the upload's bytes are written, another writer puts a file in the new directory.
+    const fsOps: AtomicFsOps = {
+      ...nodeFsOps,
+      write: async (h, b, off, len, pos) => {
+        await fsWriteFile(path.join(root, "nd5/deep/other.txt"), "someone else's");
+        return nodeFsOps.write(h, b, off, len, pos);
+      },
+    };
+    await expectToolhostError(() => uploadFile(sandbox, { path: "nd5/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd5", "nd5/deep", "nd5/deep/other.txt"]);
+  });
+});
