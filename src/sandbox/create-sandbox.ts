@@ -31,7 +31,15 @@ export async function createSandbox(
   }
   const real: SandboxRoot[] = [];
   for (const root of roots) {
-    real.push(Object.freeze({ path: await realRoot(root.path), readOnly: root.readOnly || options.readOnly === true }));
+    const realPath = await realRoot(root.path);
+    const configuredPath = path.resolve(root.path);
+    real.push(
+      Object.freeze({
+        path: realPath,
+        readOnly: root.readOnly || options.readOnly === true,
+        ...(configuredPath !== realPath && { configuredPath }),
+      }),
+    );
   }
   const frozen = Object.freeze(real);
   const sandbox: Sandbox = {

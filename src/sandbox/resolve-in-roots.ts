@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import { lstat, readlink } from "node:fs/promises";
 import path from "node:path";
 import { fsError } from "./fs-error.js";
-import { rootContaining } from "./root-containing.js";
+import { isInside, rootContaining } from "./root-containing.js";
 import type { ResolvedPath, SandboxRoot } from "./sandbox.js";
 import { emptyPathError, nulByteError, traversalError } from "./sandbox-errors.js";
 
@@ -67,10 +67,16 @@ export function lexicalLocation(roots: readonly SandboxRoot[], clientPath: strin
   if (path.isAbsolute(clientPath)) {
     const absolutePath = path.resolve(clientPath);
     const root = rootContaining(roots, absolutePath);
-    if (root === undefined) {
+    if (root !== undefined) {
+      return { root, absolutePath };
+    }
+    // A root configured through a symlink (--root /workspace -> /mnt/disk/ws) is stored by its
+    // real path; a client naming files the way the operator configured them means the same files.
+    const aliased = roots.find((r) => r.configuredPath !== undefined && isInside(r.configuredPath, absolutePath));
+    if (aliased === undefined) {
       throw traversalError(clientPath);
     }
-    return { root, absolutePath };
+    return { root: aliased, absolutePath: path.join(aliased.path, path.relative(aliased.configuredPath!, absolutePath)) };
   }
   const first = roots[0]!;
   // Depth counting refuses "a/../../x" even though it may normalise back into the root by name:

@@ -7,6 +7,11 @@ import type { Stats } from "node:fs";
 export interface SandboxRoot {
   readonly path: string;
   readonly readOnly: boolean;
+  /**
+   * The root as configured (absolute) when that differs from its real path, e.g. a root given
+   * through a symlink: absolute client paths written in that form are accepted too.
+   */
+  readonly configuredPath?: string;
 }
 
 /**

@@ -35,6 +35,16 @@ async function twoRoots() {
 }
 
 describe("sandbox allowed paths", () => {
+  it("accepts absolute paths written through a root configured as a symlink", async () => {
+    const { base, first } = await twoRoots();
+    const link = path.join(base, "first-link");
+    await symlink(first, link);
+    const sandbox = await createSandbox([{ path: link, readOnly: false }]);
+    assert.equal(await readThrough(sandbox, path.join(link, "docs", "a.txt")), "first a");
+    assert.equal(await readThrough(sandbox, path.join(first, "docs", "a.txt")), "first a");
+    await expectToolhostError(() => sandbox.resolve(path.join(link, "..", "second", "b.txt")), "PATH_TRAVERSAL", ["traversal"]);
+  });
+
   it("resolves a relative path against the first root", async () => {
     const { first, sandbox } = await twoRoots();
     const resolved = await sandbox.resolve("docs/a.txt");
