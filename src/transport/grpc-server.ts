@@ -5,6 +5,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { Limits } from "../config/config.js";
 import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { addReflection } from "./reflection.js";
+import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
 import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** HostedService is one ServiceImpl and the descriptor it implements. */
@@ -58,6 +59,8 @@ export async function startGrpcHost(
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(listen, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
   );
+  // Measured with bench/go/uploadbench: 150 -> 300-380 MB/s for a 256 MiB upload.
+  widenFlowControl(server, 4 * 1024 * 1024, 16 * 1024 * 1024);
   const host = listen.slice(0, listen.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,

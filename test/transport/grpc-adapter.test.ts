@@ -1,6 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
+import { connect as connectHttp2 } from "node:http2";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type CallOptions, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -214,6 +215,23 @@ describe("grpc-js adapter", () => {
       assert.match(status?.details ?? "", /not a valid google\.protobuf\.StringValue message/);
     } finally {
       raw.close();
+    }
+  });
+
+  it("advertises a 4 MiB stream window, so uploads do not wait every 64 KiB", async () => {
+    const session = connectHttp2(`http://${host.address}`);
+    try {
+      // The server's first SETTINGS frame has the HTTP/2 default; the widened window follows.
+      const windows: (number | undefined)[] = [];
+      await new Promise<void>((resolve) =>
+        session.on("remoteSettings", (settings: { initialWindowSize?: number }) => {
+          windows.push(settings.initialWindowSize);
+          if (windows.length === 2) resolve();
+        }),
+      );
+      assert.deepEqual(windows, [65535, 4 * 1024 * 1024]);
+    } finally {
+      session.close();
     }
   });
 
