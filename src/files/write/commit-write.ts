@@ -6,6 +6,17 @@ import type { AtomicFsOps } from "./fs-ops.js";
 import { sha256OfHandle } from "../content-hash.js";
 import { checkPreconditions, type Preconditions } from "./preconditions.js";
 
+/** WriteTargetOptions are what WriteFile and an UploadFile header share: where and under what conditions. */
+export interface WriteTargetOptions {
+  readonly path: string;
+  /** Create missing parent directories; default true. */
+  readonly createParents?: boolean | undefined;
+  /** Permission bits of a new file. */
+  readonly mode?: number | undefined;
+  readonly ifSha256?: string | undefined;
+  readonly mustNotExist?: boolean | undefined;
+}
+
 /** WriteResult is what WriteFile and UploadFile report. */
 export interface WriteResult {
   /** True when the file did not exist before. */

@@ -2,18 +2,12 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { parseSha256Field } from "../content-hash.js";
 import type { WrittenContent } from "./atomic-write.js";
-import { commitWrite, parseFileMode, type WriteResult } from "./commit-write.js";
+import { commitWrite, parseFileMode, type WriteResult, type WriteTargetOptions } from "./commit-write.js";
 import type { AtomicFsOps } from "./fs-ops.js";
 import { parsePreconditions } from "./preconditions.js";
 
 /** UploadHeaderOptions is an UploadFile header in domain terms. */
-export interface UploadHeaderOptions {
-  readonly path: string;
-  /** Create missing parent directories; default true. */
-  readonly createParents?: boolean | undefined;
-  readonly mode?: number | undefined;
-  readonly ifSha256?: string | undefined;
-  readonly mustNotExist?: boolean | undefined;
+export interface UploadHeaderOptions extends WriteTargetOptions {
   /** When set, exactly this many bytes must arrive, or nothing changes. */
   readonly expectedSize?: number | undefined;
   /** When set, the bytes that arrive must have this SHA-256, or nothing changes. */

@@ -1,22 +1,15 @@
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { AtomicFsOps } from "./fs-ops.js";
-import { commitWrite, parseFileMode, type WriteResult } from "./commit-write.js";
+import { commitWrite, parseFileMode, type WriteResult, type WriteTargetOptions } from "./commit-write.js";
 import { applyNewlineMode, parseNewlineMode } from "./newline.js";
 import { parsePreconditions } from "./preconditions.js";
 
 /** WriteFileOptions is one WriteFile request in domain terms. */
-export interface WriteFileOptions {
-  readonly path: string;
+export interface WriteFileOptions extends WriteTargetOptions {
   /** UTF-8 text (newlineMode applies) or raw bytes (written as sent). */
   readonly content: { readonly text: string } | { readonly data: Uint8Array };
   /** "preserve" (default), "lf" or "crlf"; anything else is refused. */
   readonly newlineMode?: string | undefined;
-  /** Create missing parent directories; default true. */
-  readonly createParents?: boolean | undefined;
-  /** Permission bits of a new file. */
-  readonly mode?: number | undefined;
-  readonly ifSha256?: string | undefined;
-  readonly mustNotExist?: boolean | undefined;
   readonly fsOps?: AtomicFsOps | undefined;
 }
 
