@@ -19,31 +19,11 @@ ghz=.tools/bin/ghz
 [ -x "$ghz" ] || { echo "ghz-list-tools: $ghz is missing; run scripts/install-tools.sh" >&2; exit 1; }
 
 work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/serve-for-bench.sh
 
 protoset=$(bash bench/build-protoset.sh "$work/toolhost.protoset")
-
 mkdir -p "$work/root"
-# A free loopback port picked up front (rather than --listen :0 and reading the "listening" log
-# line) so that any TOOLHOST_LOG_LEVEL works; readiness is the port accepting connections.
-port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-addr=127.0.0.1:$port
-node --import tsx src/cli.ts serve --listen "$addr" --root "$work/root" >"$work/server.log" 2>&1 &
-server_pid=$!
-for attempt in $(seq 1 600); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-  kill -0 "$server_pid" 2>/dev/null || { echo "ghz-list-tools: server exited:" >&2; cat "$work/server.log" >&2; exit 1; }
-  [ "$attempt" -lt 600 ] || { echo "ghz-list-tools: server not listening on $addr after 60 s" >&2; exit 1; }
-  sleep 0.1
-done
+serve_for_bench "$work/root"
 
 echo "ghz-list-tools: $count requests, concurrency $concurrency, connections $connections, warm-up $warmup, server $addr"
 mkdir -p bench/results

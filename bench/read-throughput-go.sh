@@ -11,28 +11,16 @@ rounds=${ROUNDS:-5}
 sizes=${CHUNK_SIZES:-"65536 262144 1048576"}
 
 work=$(mktemp -d)
-server_pid=
-cleanup() {
-  [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
+source bench/serve-for-bench.sh
 (cd bench/go && go build -mod=readonly -o "$work/readbench" ./readbench)
 mkdir -p "$work/root" "$work/skills"
 head -c $((256 * 1024 * 1024)) /dev/urandom >"$work/root/big.bin"
-port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-node --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$work/root" --skills "$work/skills" --log-level warn >"$work/server.log" 2>&1 &
-server_pid=$!
-until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-  sleep 0.1
-done
+serve_for_bench "$work/root" --skills "$work/skills" --log-level warn
 
-"$work/readbench" -addr "127.0.0.1:$port" -rounds 1 >/dev/null # warm-up: page cache, JIT
+"$work/readbench" -addr "$addr" -rounds 1 >/dev/null # warm-up: page cache, JIT
 for round in $(seq 1 "$rounds"); do
   for size in $sizes; do
-    "$work/readbench" -addr "127.0.0.1:$port" -chunk "$size" -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/'"$size"' \1/p'
+    "$work/readbench" -addr "$addr" -chunk "$size" -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/'"$size"' \1/p'
   done
 done >"$work/results.txt"
 
