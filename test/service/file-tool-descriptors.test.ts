@@ -1,0 +1,38 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { fileToolDescriptors } from "../../src/service/file-tools/file-tool-descriptors.js";
+
+type Schema = { properties: Record<string, { type?: string; enum?: string[]; description?: string }>; allOf?: unknown[]; $schema?: string };
+
+function schemaOf(name: string): Schema {
+  const tool = fileToolDescriptors.find((t) => t.name === name);
+  assert.ok(tool, `no tool ${name}`);
+  return JSON.parse(tool.inputSchema) as Schema;
+}
+
+describe("file tool descriptors", () => {
+  it("describe ReadFile's request with the proto JSON names a client sends", () => {
+    const schema = schemaOf("skill/file-read");
+    assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
+    assert.deepEqual(Object.keys(schema.properties), ["path", "mode", "offset", "limit", "byteOffset", "byteLimit", "chunkSize"]);
+    assert.deepEqual(schema.properties["mode"]?.enum, ["READ_MODE_UNSPECIFIED", "READ_MODE_TEXT", "READ_MODE_BYTES"]);
+    assert.match(schema.properties["path"]?.description ?? "", /relative to the workspace root/);
+  });
+
+  it("forbid sending both members of WriteFile's content oneof", () => {
+    const schema = schemaOf("skill/file-write");
+    assert.deepEqual(schema.allOf, [{ not: { anyOf: [{ required: ["text", "data"] }] } }]);
+  });
+
+  it("name the gRPC method that executes each tool", () => {
+    assert.deepEqual(
+      fileToolDescriptors.map((t) => [t.name, t.method, t.readOnly, t.writes, t.source]),
+      [
+        ["skill/file-read", "/toolhost.files.v1.FileTools/ReadFile", true, false, "builtin"],
+        ["skill/file-write", "/toolhost.files.v1.FileTools/WriteFile", false, true, "builtin"],
+        ["skill/file-edit", "/toolhost.files.v1.FileTools/EditFile", false, true, "builtin"],
+        ["skill/file-delete", "/toolhost.files.v1.FileTools/DeleteFile", false, true, "builtin"],
+      ],
+    );
+  });
+});
