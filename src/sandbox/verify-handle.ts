@@ -1,6 +1,8 @@
 import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import { fstat } from "node:fs";
 import { readlink } from "node:fs/promises";
+import { promisify } from "node:util";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot } from "./sandbox.js";
 
@@ -18,13 +20,13 @@ export async function handleIsInRoots(
   opened: Stats,
   resolvedStats: Stats | undefined,
 ): Promise<boolean> {
-  let target: string;
-  try {
-    target = await readlink(`/proc/self/fd/${handle.fd}`);
-  } catch {
+  const target = await handleRealPath(handle.fd);
+  if (target === undefined || target === deletedEntry) {
+    // No /proc, or the file was unlinked since it was opened (so it has no path to check): it is
+    // the file the sandbox resolved only if it is the same inode.
     return resolvedStats !== undefined && resolvedStats.dev === opened.dev && resolvedStats.ino === opened.ino;
   }
-  return rootContaining(roots, target.replace(/ \(deleted\)$/, "")) !== undefined;
+  return rootContaining(roots, target) !== undefined;
 }
 
 /** procFdPath is the /proc path naming an open descriptor, when /proc is available. */
@@ -32,16 +34,32 @@ export function procFdPath(fd: number): string {
   return `/proc/self/fd/${fd}`;
 }
 
+/** deletedEntry is what handleRealPath returns for a descriptor whose file or directory was removed. */
+export const deletedEntry = Symbol("deleted");
+
+const fstatFd = promisify(fstat);
+
 /**
  * handleRealPath reads an open descriptor's real path from /proc/self/fd/N; undefined where /proc
- * is not mounted (non-Linux), which callers must treat as "cannot tell".
+ * is not mounted (non-Linux), which callers must treat as "cannot tell", and deletedEntry when
+ * what it names was removed.
+ *
+ * The kernel marks a removed entry by appending " (deleted)" to the link, but a live directory
+ * can have that very name, and stripping the suffix then names a different place (the root
+ * "/w" for a directory "/w (deleted)" beside it). The link count tells the two apart: zero only
+ * once the entry is really gone.
  */
-export async function handleRealPath(fd: number): Promise<string | undefined> {
+export async function handleRealPath(fd: number): Promise<string | undefined | typeof deletedEntry> {
+  let target: string;
   try {
-    return (await readlink(procFdPath(fd))).replace(/ \(deleted\)$/, "");
+    target = await readlink(procFdPath(fd));
   } catch {
     return undefined;
   }
+  if (target.endsWith(" (deleted)") && (await fstatFd(fd)).nlink === 0) {
+    return deletedEntry;
+  }
+  return target;
 }
 
 /**

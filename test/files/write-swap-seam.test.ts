@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile as writeNodeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { deleteFile } from "../../src/files/delete-file.js";
+import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
 import { isTempFileName } from "../../src/files/write/temp-files.js";
 import { writeFile } from "../../src/files/write/write-file.js";
@@ -75,5 +77,41 @@ describe("writes and deletes act in the directory the sandbox checked", () => {
     assert.deepEqual(await deleteFile(f.sandbox, { path: "d/g.txt", fsOps }), { existed: true });
     assert.deepEqual(await snapshot(f.outside), before);
     assert.deepEqual(await readdir(path.join(f.root, "parked")), []);
+  });
+});
+
+describe('a directory named "<root> (deleted)" beside the root', () => {
+  // /proc/self/fd shows a removed directory as "<path> (deleted)"; a live directory with that
+  // very name must not pass for the root when a swap lands a write or delete in it.
+  async function deletedLookalike() {
+    const base = await mkdtemp(path.join(tmpdir(), "toolhost-lookalike-"));
+    const root = path.join(base, "root");
+    const lookalike = path.join(base, "root (deleted)");
+    await mkdir(path.join(root, "sub", "root (deleted)"), { recursive: true });
+    await mkdir(lookalike);
+    await writeNodeFile(path.join(root, "sub", "root (deleted)", "victim"), "inside");
+    await writeNodeFile(path.join(lookalike, "victim"), "outside");
+    const sandbox = await createSandbox([{ path: root, readOnly: false }]);
+    // Swap root/sub for a link to the base, so "sub/root (deleted)" becomes the lookalike.
+    const swap = async () => {
+      await rename(path.join(root, "sub"), path.join(root, "parked"));
+      await symlink(base, path.join(root, "sub"));
+    };
+    return { root, lookalike, sandbox, swap };
+  }
+
+  it("is refused as a traversal when a write is swapped into it", async () => {
+    const f = await deletedLookalike();
+    const fsOps = swapBefore("openDirectory", f.swap);
+    await expectToolhostError(() => writeFile(f.sandbox, { path: "sub/root (deleted)/victim", content: text("PWNED"), fsOps }), "PATH_TRAVERSAL", ["traversal"]);
+    assert.equal(await readFile(path.join(f.lookalike, "victim"), "utf8"), "outside");
+    assert.deepEqual((await readdir(f.lookalike)).sort(), ["victim"]);
+  });
+
+  it("is refused as a traversal when a delete is swapped into it", async () => {
+    const f = await deletedLookalike();
+    const fsOps = swapBefore("openDirectory", f.swap);
+    await expectToolhostError(() => deleteFile(f.sandbox, { path: "sub/root (deleted)/victim", fsOps }), "PATH_TRAVERSAL", ["traversal"]);
+    assert.equal(await readFile(path.join(f.lookalike, "victim"), "utf8"), "outside");
   });
 });

@@ -4,7 +4,7 @@ import { errnoCode } from "../../sandbox/fs-error.js";
 import { rootContaining } from "../../sandbox/root-containing.js";
 import type { SandboxRoot } from "../../sandbox/sandbox.js";
 import { changedError } from "../../sandbox/sandbox-errors.js";
-import { handleRealPath, procFdPath } from "../../sandbox/verify-handle.js";
+import { deletedEntry, handleRealPath, procFdPath } from "../../sandbox/verify-handle.js";
 import { readOnlyError } from "../../sandbox/write-refusals.js";
 import type { AtomicFsOps } from "./fs-ops.js";
 
@@ -116,6 +116,10 @@ async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string
   }
   try {
     const actual = await handleRealPath(handle.fd);
+    if (actual === deletedEntry) {
+      // Removed between the check and the open: nothing can be written in it.
+      throw changedError(options.displayPath);
+    }
     if (options.roots !== undefined) {
       const root = rootContaining(options.roots, actual ?? realPath);
       if (root === undefined) throw changedError(options.displayPath);
