@@ -7,7 +7,7 @@ import { resolveEntryInRoots } from "./resolve-entry.js";
 import { resolveInRoots } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import type { Sandbox, SandboxRoot } from "./sandbox.js";
-import { readOnlyError, rootItselfError } from "./write-refusals.js";
+import { readOnlyError, rootItselfError, refuseReservedName } from "./write-refusals.js";
 
 /** SandboxRootInput is one configured root: any absolute or relative directory path. */
 export interface SandboxRootInput {
@@ -19,12 +19,14 @@ export interface SandboxRootInput {
  * createSandbox builds the Sandbox over the given roots, in order (a relative client path
  * resolves against the first). Each root is turned into its real path once, here, so that later
  * checks compare real paths with real paths. A missing root, or one that is not a directory, is
- * an error: a server must not start over the wrong directory. `options.readOnly` makes every
+ * an error: a server must not start over the wrong directory. `options.reservedNamePrefix` names
+ * files no client may write or delete (the atomic writer's temporary files, which start-up
+ * removes: a client file so named would be deleted). `options.readOnly` makes every
  * root read-only.
  */
 export async function createSandbox(
   roots: readonly SandboxRootInput[],
-  options: { readOnly?: boolean } = {},
+  options: { readOnly?: boolean; reservedNamePrefix?: string } = {},
 ): Promise<Sandbox> {
   if (roots.length === 0) {
     throw new ToolhostError("INVALID_ARGUMENT", "At least one root directory is needed.", { field: "roots" });
@@ -49,6 +51,7 @@ export async function createSandbox(
     },
     async resolveForWrite(clientPath) {
       const { resolved } = await resolveInRoots(frozen, clientPath);
+      refuseReservedName(clientPath, [resolved.absolutePath, resolved.realPath], options.reservedNamePrefix);
       if (resolved.root.readOnly) {
         throw readOnlyError(clientPath, options.readOnly === true);
       }
@@ -57,8 +60,10 @@ export async function createSandbox(
       }
       return resolved;
     },
-    resolveEntryForWrite(clientPath) {
-      return resolveEntryInRoots(frozen, clientPath, options.readOnly === true);
+    async resolveEntryForWrite(clientPath) {
+      const entry = await resolveEntryInRoots(frozen, clientPath, options.readOnly === true);
+      refuseReservedName(clientPath, [entry.name], options.reservedNamePrefix);
+      return entry;
     },
     async openForRead(clientPath) {
       return openRegularFile(frozen, await resolveInRoots(frozen, clientPath));

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { ToolhostError } from "../errors/toolhost-error.js";
 
 // The refusals only a change (write, upload, edit, delete) meets, beside the read-side ones of
@@ -23,4 +24,19 @@ export function rootItselfError(clientPath: string): ToolhostError {
     `Cannot change "${clientPath}": it is a root directory itself, not a regular file; name a file inside the root.`,
     { path: clientPath },
   );
+}
+
+/**
+ * refuseReservedName refuses a change to a path whose last component (as named, or as a link
+ * resolves) starts with the reserved prefix: such files are the atomic writer's temporary files,
+ * which start-up deletes, so a client's file of that name would silently disappear.
+ */
+export function refuseReservedName(clientPath: string, paths: readonly string[], prefix: string | undefined): void {
+  if (prefix !== undefined && paths.some((p) => path.basename(p).startsWith(prefix))) {
+    throw new ToolhostError(
+      "INVALID_PATH",
+      `Cannot change "${clientPath}": names starting with "${prefix}" are reserved for toolhost's temporary files, which are removed at start-up; choose another name.`,
+      { path: clientPath },
+    );
+  }
 }

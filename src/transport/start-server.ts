@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { Config } from "../config/config.js";
-import { removeStaleTempFiles } from "../files/write/temp-files.js";
+import { removeStaleTempFiles, tempFilePrefix } from "../files/write/temp-files.js";
 import { createSandbox } from "../sandbox/create-sandbox.js";
 import { createFileToolsService } from "../service/file-tools/file-tools-service.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
@@ -35,7 +35,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (stale.removed.length > 0 || stale.failures.length > 0) {
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }
-  const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly });
+  const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix });
   const fileTools = createFileToolsService({ sandbox, limits: config.limits, readOnly: config.readOnly });
   const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, logger: logger.child({ component: "skills" }) });
   const services: HostedService[] = [

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Stats } from "node:fs";
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { isToolhostError, ToolhostError } from "../../src/errors/toolhost-error.js";
@@ -137,6 +137,23 @@ describe("atomicWrite", () => {
     assert.equal(after.mode & 0o7777, 0o751);
     assert.equal(result.created, false);
     assert.equal(result.previous?.size, 8);
+  });
+
+  it("drops set-uid and set-gid from an overwritten file but keeps its other bits and owner", async () => {
+    const dir = await tempDir();
+    const target = path.join(dir, "suid");
+    await writeFile(target, "#!/bin/sh\necho old\n");
+    await chown(target, 1234, 1234);
+    await chmod(target, 0o6755);
+    const sticky = path.join(dir, "sticky");
+    await writeFile(sticky, "old");
+    await chmod(sticky, 0o1640);
+    await atomicWrite(target, Buffer.from("#!/bin/sh\nid -u\n"), { displayPath: "suid" });
+    await atomicWrite(sticky, Buffer.from("new"), { displayPath: "sticky" });
+    const after = await stat(target);
+    assert.equal(after.mode & 0o7777, 0o755);
+    assert.deepEqual([after.uid, after.gid], [1234, 1234]);
+    assert.equal((await stat(sticky)).mode & 0o7777, 0o1640);
   });
 
   it("tolerates a refused chown (EPERM) but not another chown failure", async () => {

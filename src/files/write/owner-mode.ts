@@ -5,8 +5,8 @@ import type { AtomicFsOps } from "./fs-ops.js";
 const defaultNewFileMode = 0o644 & ~process.umask();
 
 /**
- * applyOwnerAndMode gives the staged file, through its handle, the replaced file's owner and mode,
- * or for a new file the requested mode (default 0644 under the umask).
+ * applyOwnerAndMode gives the staged file, through its handle, the replaced file's owner and mode
+ * less set-uid/set-gid, or for a new file the requested mode (default 0644 under the umask).
  */
 export async function applyOwnerAndMode(ops: AtomicFsOps, handle: FileHandle, current: Stats | undefined, mode: number | undefined): Promise<void> {
   if (current === undefined) {
@@ -24,6 +24,9 @@ export async function applyOwnerAndMode(ops: AtomicFsOps, handle: FileHandle, cu
       }
     }
   }
-  // After chown, which clears set-id bits, so that they survive too.
-  await ops.chmod(handle, current.mode & 0o7777);
+  // Permission bits and the sticky bit survive; set-uid and set-gid do not. The content is now
+  // the agent's, and the kernel clears those bits when an ordinary user rewrites a file, so
+  // keeping them would hand the old owner's privileges to whatever the agent wrote (new files
+  // may not ask for them either, see parseFileMode).
+  await ops.chmod(handle, current.mode & 0o1777);
 }
