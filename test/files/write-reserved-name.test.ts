@@ -38,3 +38,19 @@ describe("names reserved for temporary files", () => {
     assert.equal(await readFile(path.join(server.root, reserved), "utf8"), "staged");
   });
 });
+
+describe("a path longer than the filesystem allows", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it("is INVALID_PATH, creating nothing", async () => {
+    const long = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(250, "x")).join("/") + "/f.txt";
+    const err = await refusal(server.fileTools.writeFile({ path: long, content: { case: "text", value: "x" } }));
+    assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "INVALID_PATH");
+    assert.match(err.rawMessage, /longer than the filesystem allows; use a shorter path\.$/);
+    assert.deepEqual(await readdir(server.root), []);
+  });
+});

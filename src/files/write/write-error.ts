@@ -27,6 +27,8 @@ export function toWriteError(err: unknown, clientPath: string, action: string): 
     case "ENOTDIR":
     case "EEXIST": // mkdir of a parent where a file stands
       return new ToolhostError("NOT_A_DIRECTORY", `Cannot ${action} '${clientPath}': a component of the path is not a directory.`, metadata, cause);
+    case "ENAMETOOLONG":
+      return new ToolhostError("INVALID_PATH", `Cannot ${action} '${clientPath}': the path or one of its names is longer than the filesystem allows; use a shorter path.`, metadata, cause);
     case "EISDIR":
       return new ToolhostError("NOT_A_REGULAR_FILE", `Cannot ${action} '${clientPath}': it is a directory; choose a file path.`, metadata, cause);
     default:
