@@ -7,7 +7,7 @@ import { resolveEntryInRoots } from "./resolve-entry.js";
 import { resolveInRoots } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import type { Sandbox, SandboxRoot } from "./sandbox.js";
-import { readOnlyError, rootItselfError, refuseReservedName } from "./write-refusals.js";
+import { readOnlyError, refuseDirectorySlash, refuseReservedName, rootItselfError } from "./write-refusals.js";
 
 /** SandboxRootInput is one configured root: any absolute or relative directory path. */
 export interface SandboxRootInput {
@@ -58,15 +58,19 @@ export async function createSandbox(
       if (resolved.realPath === resolved.root.path) {
         throw rootItselfError(clientPath);
       }
+      refuseDirectorySlash(clientPath);
       return resolved;
     },
     async resolveEntryForWrite(clientPath) {
       const entry = await resolveEntryInRoots(frozen, clientPath, options.readOnly === true);
+      refuseDirectorySlash(clientPath);
       refuseReservedName(clientPath, [entry.name], options.reservedNamePrefix);
       return entry;
     },
     async openForRead(clientPath) {
-      return openRegularFile(frozen, await resolveInRoots(frozen, clientPath));
+      const resolution = await resolveInRoots(frozen, clientPath);
+      refuseDirectorySlash(clientPath);
+      return openRegularFile(frozen, resolution);
     },
     contains(realPath) {
       return rootContaining(frozen, realPath) !== undefined;

@@ -40,3 +40,17 @@ export function refuseReservedName(clientPath: string, paths: readonly string[],
     );
   }
 }
+
+/**
+ * refuseDirectorySlash refuses a file operation on a path ending in "/", which by POSIX names a
+ * directory: "notes.txt/" must not quietly mean the file notes.txt, least of all for a delete.
+ */
+export function refuseDirectorySlash(clientPath: string): void {
+  if (clientPath.length > 1 && clientPath.endsWith("/")) {
+    throw new ToolhostError(
+      "NOT_A_REGULAR_FILE",
+      `Not a regular file: "${clientPath}" ends with "/", which names a directory; drop the trailing slash to name a file.`,
+      { path: clientPath },
+    );
+  }
+}

@@ -54,3 +54,30 @@ describe("a path longer than the filesystem allows", () => {
     assert.deepEqual(await readdir(server.root), []);
   });
 });
+
+describe("a file path with a trailing slash", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    await writeFile(path.join(server.root, "a.txt"), "keep");
+  });
+  after(() => server.close());
+
+  for (const [name, call] of [
+    ["a write", (s: TestServer) => s.fileTools.writeFile({ path: "a.txt/", content: { case: "text", value: "new" } })],
+    ["a new file's write", (s: TestServer) => s.fileTools.writeFile({ path: "newf/", content: { case: "text", value: "new" } })],
+    ["a delete", (s: TestServer) => s.fileTools.deleteFile({ path: "a.txt/" })],
+    ["a read", async (s: TestServer) => {
+      for await (const _ of s.fileTools.readFile({ path: "a.txt/" }));
+    }],
+  ] as const) {
+    it(`is refused for ${name}, changing nothing`, async () => {
+      const err = await refusal(call(server));
+      assert.equal(err.code, Code.FailedPrecondition);
+      assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "NOT_A_REGULAR_FILE");
+      assert.match(err.rawMessage, /^Not a regular file: ".*\/" ends with "\/", which names a directory/);
+      assert.deepEqual(await readdir(server.root), ["a.txt"]);
+      assert.equal(await readFile(path.join(server.root, "a.txt"), "utf8"), "keep");
+    });
+  }
+});
