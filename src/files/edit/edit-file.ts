@@ -2,6 +2,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
+import { hashOpened } from "../write/commit-write.js";
 import { atomicWrite } from "../write/atomic-write.js";
 import type { AtomicFsOps } from "../write/fs-ops.js";
 import { withPathLock } from "../write/path-lock.js";
@@ -67,7 +68,24 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
     if (options.dryRun === true || !changed) {
       return { ...result, applied: false };
     }
-    await atomicWrite(resolved.realPath, bytes, { displayPath: clientPath, roots: sandbox.roots, fsOps: options.fsOps });
+    await atomicWrite(resolved.realPath, bytes, {
+      displayPath: clientPath,
+      roots: sandbox.roots,
+      fsOps: options.fsOps,
+      // The lock orders this process's writers; another process (or a path swapped to another
+      // file) can still change the file between the read and the rename. The edit must replace
+      // exactly what it was computed from, or nothing.
+      beforeCommit: async ({ current, openCurrent }) => {
+        const now = current === undefined ? undefined : await hashOpened(openCurrent);
+        if (now !== previousSha256) {
+          throw new ToolhostError(
+            "PRECONDITION_FAILED",
+            `'${clientPath}' changed while it was being edited (it had sha256 ${previousSha256}, now ${now ?? "no file"}); nothing was written: re-read it and retry the edit.`,
+            { path: clientPath, expected_sha256: previousSha256, actual_sha256: now ?? "" },
+          );
+        }
+      },
+    });
     return { ...result, applied: true };
   });
 }

@@ -76,7 +76,7 @@ export async function commitWrite(
 }
 
 /** hashOpened hashes the file `open` opens, closing it again. */
-async function hashOpened(open: () => Promise<FileHandle>): Promise<string> {
+export async function hashOpened(open: () => Promise<FileHandle>): Promise<string> {
   const handle = await open();
   try {
     return await sha256OfHandle(handle);
