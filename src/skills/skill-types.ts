@@ -27,17 +27,21 @@ export interface SkillStepData {
   readonly content: string;
 }
 
-/**
- * ParsedSkill is a SKILL.md that parsed without errors: the frontmatter fields, normalised, and
- * the body exactly as written after the closing `---` line.
- */
-export interface ParsedSkill {
+/** SkillIdentity is what names and summarises a skill, parsed or loaded. */
+export interface SkillIdentity {
   /** Qualified "namespace/short-name". */
   readonly name: string;
   readonly namespace: string;
   readonly shortName: string;
   readonly description: string;
   readonly version: string;
+}
+
+/**
+ * ParsedSkill is a SKILL.md that parsed without errors: the frontmatter fields, normalised, and
+ * the body exactly as written after the closing `---` line.
+ */
+export interface ParsedSkill extends SkillIdentity {
   readonly license: string;
   readonly allowedTools: readonly string[];
   readonly steps: readonly SkillStepData[];
@@ -81,12 +85,7 @@ export interface ResourceSlotData {
  * LoadedSkill is a skill of the catalog: tier-1 data only. The body is deliberately not kept, so
  * the catalog's memory does not grow with SKILL.md sizes; activation re-reads the file.
  */
-export interface LoadedSkill {
-  readonly name: string;
-  readonly namespace: string;
-  readonly shortName: string;
-  readonly description: string;
-  readonly version: string;
+export interface LoadedSkill extends SkillIdentity {
   /** Absolute path of the skill folder, as found under its root (links inside the root kept). */
   readonly folder: string;
   /** Absolute path of the SKILL.md file. */

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { FileInfoSchema, ReadMode, ReadSummarySchema, type FileInfo, type ReadSummary } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
+import { FileInfoSchema, ReadMode, ReadSummarySchema, type FileInfo, type ReadFileRequest, type ReadSummary } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { ReadPart, ReadRequest } from "../../files/read/read-chunks.js";
 
@@ -59,17 +59,10 @@ export function readPartMessage(part: ReadPart): ReadPartMessage {
 }
 
 /**
- * ReadRequestFields are the read fields ReadFileRequest and ReadSkillResourceRequest share, as
- * protobuf-es types them (uint64 as bigint, proto3 `optional` as undefined when unset).
+ * ReadRequestFields are the read fields ReadFileRequest and ReadSkillResourceRequest share, taken
+ * from the generated type (ReadSkillResourceRequest has the same fields) so they cannot drift.
  */
-export interface ReadRequestFields {
-  mode: ReadMode;
-  offset: bigint;
-  limit?: bigint | undefined;
-  byteOffset: bigint;
-  byteLimit?: bigint | undefined;
-  chunkSize: number;
-}
+export type ReadRequestFields = Pick<ReadFileRequest, "mode" | "offset" | "limit" | "byteOffset" | "byteLimit" | "chunkSize">;
 
 /**
  * readRequestFromFields maps the proto read fields to a ReadRequest for `path`:
