@@ -1,5 +1,5 @@
 import { create, type DescMessage } from "@bufbuild/protobuf";
-import { ToolDescriptorSchema, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import { Tier, ToolDescriptorSchema, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { DeleteFileRequestSchema, WriteFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
@@ -35,11 +35,14 @@ function descriptor(
   name: string,
   method: string,
   request: DescMessage,
-  writes: boolean,
+  tier: Tier,
   description: string,
 ): ToolDescriptor {
+  const writes = tier !== Tier.READ;
   return create(ToolDescriptorSchema, {
     name,
+    functionName: name.replace(/^skill\//, "").replace(/-/g, "_"),
+    tier,
     description,
     source: "builtin",
     readOnly: !writes,
@@ -53,12 +56,12 @@ function descriptor(
  * fileToolDescriptors are the four built-in file tools, in the order ListTools returns them.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
-  descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, false,
+  descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, Tier.READ,
     "Read a file from the workspace. Returns UTF-8 text by default (refusing binary files and files over the size limit), optionally a range of lines (offset, limit); bytes mode returns raw bytes of any file. Never changes anything."),
-  descriptor("skill/file-write", "WriteFile", WriteFileRequestSchema, true,
+  descriptor("skill/file-write", "WriteFile", WriteFileRequestSchema, Tier.WRITE,
     "Create or overwrite a file atomically with the given text or bytes, creating parent directories, optionally normalising line endings (LF or CRLF) and only if the current content has an expected SHA-256."),
-  descriptor("skill/file-edit", "EditFile", EditFileRequestSchema, true,
+  descriptor("skill/file-edit", "EditFile", EditFileRequestSchema, Tier.EDIT,
     "Edit a text file in place, all edits or none: replace text (first occurrence, all, or an exact count), append, insert before a line, or apply a unified diff. Keeps the file's permissions, line endings and byte order mark; dry_run previews the diff."),
-  descriptor("skill/file-delete", "DeleteFile", DeleteFileRequestSchema, true,
+  descriptor("skill/file-delete", "DeleteFile", DeleteFileRequestSchema, Tier.DELETE,
     "Delete a regular file. Reports whether it existed; refuses directories."),
 ]);

@@ -24,6 +24,68 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Tier orders what a tool may do, from reading to deleting; a scope allows every tier up to its
+// highest.
+type Tier int32
+
+const (
+	// Not set; treat as TIER_READ.
+	Tier_TIER_UNSPECIFIED Tier = 0
+	// T1: reads, stats, lists, searches and watches; never changes anything.
+	Tier_TIER_READ Tier = 1
+	// T2: creates and overwrites files and folders.
+	Tier_TIER_WRITE Tier = 2
+	// T3: edits existing files in place (atomically).
+	Tier_TIER_EDIT Tier = 3
+	// Deletes and moves entries away.
+	Tier_TIER_DELETE Tier = 4
+)
+
+// Enum value maps for Tier.
+var (
+	Tier_name = map[int32]string{
+		0: "TIER_UNSPECIFIED",
+		1: "TIER_READ",
+		2: "TIER_WRITE",
+		3: "TIER_EDIT",
+		4: "TIER_DELETE",
+	}
+	Tier_value = map[string]int32{
+		"TIER_UNSPECIFIED": 0,
+		"TIER_READ":        1,
+		"TIER_WRITE":       2,
+		"TIER_EDIT":        3,
+		"TIER_DELETE":      4,
+	}
+)
+
+func (x Tier) Enum() *Tier {
+	p := new(Tier)
+	*p = x
+	return p
+}
+
+func (x Tier) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Tier) Descriptor() protoreflect.EnumDescriptor {
+	return file_toolhost_tools_v1_tool_descriptor_proto_enumTypes[0].Descriptor()
+}
+
+func (Tier) Type() protoreflect.EnumType {
+	return &file_toolhost_tools_v1_tool_descriptor_proto_enumTypes[0]
+}
+
+func (x Tier) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Tier.Descriptor instead.
+func (Tier) EnumDescriptor() ([]byte, []int) {
+	return file_toolhost_tools_v1_tool_descriptor_proto_rawDescGZIP(), []int{0}
+}
+
 // Access says what a holder of a resource slot may do with its files.
 type Access int32
 
@@ -57,11 +119,11 @@ func (x Access) String() string {
 }
 
 func (Access) Descriptor() protoreflect.EnumDescriptor {
-	return file_toolhost_tools_v1_tool_descriptor_proto_enumTypes[0].Descriptor()
+	return file_toolhost_tools_v1_tool_descriptor_proto_enumTypes[1].Descriptor()
 }
 
 func (Access) Type() protoreflect.EnumType {
-	return &file_toolhost_tools_v1_tool_descriptor_proto_enumTypes[0]
+	return &file_toolhost_tools_v1_tool_descriptor_proto_enumTypes[1]
 }
 
 func (x Access) Number() protoreflect.EnumNumber {
@@ -70,7 +132,7 @@ func (x Access) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Access.Descriptor instead.
 func (Access) EnumDescriptor() ([]byte, []int) {
-	return file_toolhost_tools_v1_tool_descriptor_proto_rawDescGZIP(), []int{0}
+	return file_toolhost_tools_v1_tool_descriptor_proto_rawDescGZIP(), []int{1}
 }
 
 // ToolDescriptor describes one tool an agent can be handed: one of the four built-in file tools
@@ -101,6 +163,12 @@ type ToolDescriptor struct {
 	AgentSkillPath string `protobuf:"bytes,9,opt,name=agent_skill_path,json=agentSkillPath,proto3" json:"agent_skill_path,omitempty"`
 	// Skills only: one read-only slot per resource folder (scripts, references, assets) that exists.
 	ResourceSlots []*ResourceSlot `protobuf:"bytes,10,rep,name=resource_slots,json=resourceSlots,proto3" json:"resource_slots,omitempty"`
+	// A name model APIs accept as a function name (matches ^[a-zA-Z0-9_-]{1,64}$), e.g. "file_read"
+	// for "skill/file-read". Unique within one ListTools answer.
+	FunctionName string `protobuf:"bytes,11,opt,name=function_name,json=functionName,proto3" json:"function_name,omitempty"`
+	// The tier a caller's scope must reach to call the tool (seed 002's T1 read, T2 write, T3 edit,
+	// and delete).
+	Tier          Tier `protobuf:"varint,12,opt,name=tier,proto3,enum=toolhost.tools.v1.Tier" json:"tier,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -205,6 +273,20 @@ func (x *ToolDescriptor) GetResourceSlots() []*ResourceSlot {
 	return nil
 }
 
+func (x *ToolDescriptor) GetFunctionName() string {
+	if x != nil {
+		return x.FunctionName
+	}
+	return ""
+}
+
+func (x *ToolDescriptor) GetTier() Tier {
+	if x != nil {
+		return x.Tier
+	}
+	return Tier_TIER_UNSPECIFIED
+}
+
 // ResourceSlot binds one of a skill's resource folders.
 type ResourceSlot struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -274,7 +356,7 @@ var File_toolhost_tools_v1_tool_descriptor_proto protoreflect.FileDescriptor
 
 const file_toolhost_tools_v1_tool_descriptor_proto_rawDesc = "" +
 	"\n" +
-	"'toolhost/tools/v1/tool_descriptor.proto\x12\x11toolhost.tools.v1\"\xe5\x02\n" +
+	"'toolhost/tools/v1/tool_descriptor.proto\x12\x11toolhost.tools.v1\"\xb7\x03\n" +
 	"\x0eToolDescriptor\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x16\n" +
@@ -286,11 +368,20 @@ const file_toolhost_tools_v1_tool_descriptor_proto_rawDesc = "" +
 	"\rallowed_tools\x18\b \x03(\tR\fallowedTools\x12(\n" +
 	"\x10agent_skill_path\x18\t \x01(\tR\x0eagentSkillPath\x12F\n" +
 	"\x0eresource_slots\x18\n" +
-	" \x03(\v2\x1f.toolhost.tools.v1.ResourceSlotR\rresourceSlots\"k\n" +
+	" \x03(\v2\x1f.toolhost.tools.v1.ResourceSlotR\rresourceSlots\x12#\n" +
+	"\rfunction_name\x18\v \x01(\tR\ffunctionName\x12+\n" +
+	"\x04tier\x18\f \x01(\x0e2\x17.toolhost.tools.v1.TierR\x04tier\"k\n" +
 	"\fResourceSlot\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x121\n" +
 	"\x06access\x18\x02 \x01(\x0e2\x19.toolhost.tools.v1.AccessR\x06access\x12\x14\n" +
-	"\x05paths\x18\x03 \x03(\tR\x05paths*6\n" +
+	"\x05paths\x18\x03 \x03(\tR\x05paths*[\n" +
+	"\x04Tier\x12\x14\n" +
+	"\x10TIER_UNSPECIFIED\x10\x00\x12\r\n" +
+	"\tTIER_READ\x10\x01\x12\x0e\n" +
+	"\n" +
+	"TIER_WRITE\x10\x02\x12\r\n" +
+	"\tTIER_EDIT\x10\x03\x12\x0f\n" +
+	"\vTIER_DELETE\x10\x04*6\n" +
 	"\x06Access\x12\x16\n" +
 	"\x12ACCESS_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10ACCESS_READ_ONLY\x10\x01B\xd1\x01\n" +
@@ -308,21 +399,23 @@ func file_toolhost_tools_v1_tool_descriptor_proto_rawDescGZIP() []byte {
 	return file_toolhost_tools_v1_tool_descriptor_proto_rawDescData
 }
 
-var file_toolhost_tools_v1_tool_descriptor_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_toolhost_tools_v1_tool_descriptor_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_toolhost_tools_v1_tool_descriptor_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_toolhost_tools_v1_tool_descriptor_proto_goTypes = []any{
-	(Access)(0),            // 0: toolhost.tools.v1.Access
-	(*ToolDescriptor)(nil), // 1: toolhost.tools.v1.ToolDescriptor
-	(*ResourceSlot)(nil),   // 2: toolhost.tools.v1.ResourceSlot
+	(Tier)(0),              // 0: toolhost.tools.v1.Tier
+	(Access)(0),            // 1: toolhost.tools.v1.Access
+	(*ToolDescriptor)(nil), // 2: toolhost.tools.v1.ToolDescriptor
+	(*ResourceSlot)(nil),   // 3: toolhost.tools.v1.ResourceSlot
 }
 var file_toolhost_tools_v1_tool_descriptor_proto_depIdxs = []int32{
-	2, // 0: toolhost.tools.v1.ToolDescriptor.resource_slots:type_name -> toolhost.tools.v1.ResourceSlot
-	0, // 1: toolhost.tools.v1.ResourceSlot.access:type_name -> toolhost.tools.v1.Access
-	2, // [2:2] is the sub-list for method output_type
-	2, // [2:2] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	3, // 0: toolhost.tools.v1.ToolDescriptor.resource_slots:type_name -> toolhost.tools.v1.ResourceSlot
+	0, // 1: toolhost.tools.v1.ToolDescriptor.tier:type_name -> toolhost.tools.v1.Tier
+	1, // 2: toolhost.tools.v1.ResourceSlot.access:type_name -> toolhost.tools.v1.Access
+	3, // [3:3] is the sub-list for method output_type
+	3, // [3:3] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_toolhost_tools_v1_tool_descriptor_proto_init() }
@@ -335,7 +428,7 @@ func file_toolhost_tools_v1_tool_descriptor_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolhost_tools_v1_tool_descriptor_proto_rawDesc), len(file_toolhost_tools_v1_tool_descriptor_proto_rawDesc)),
-			NumEnums:      1,
+			NumEnums:      2,
 			NumMessages:   2,
 			NumExtensions: 0,
 			NumServices:   0,

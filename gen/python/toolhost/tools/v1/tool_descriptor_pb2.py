@@ -24,17 +24,19 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'toolhost/tools/v1/tool_descriptor.proto\x12\x11toolhost.tools.v1\"\xf6\x01\n\x0eToolDescriptor\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x0e\n\x06source\x18\x03 \x01(\t\x12\x11\n\tread_only\x18\x04 \x01(\x08\x12\x0e\n\x06writes\x18\x05 \x01(\x08\x12\x0e\n\x06method\x18\x06 \x01(\t\x12\x14\n\x0cinput_schema\x18\x07 \x01(\t\x12\x15\n\rallowed_tools\x18\x08 \x03(\t\x12\x18\n\x10\x61gent_skill_path\x18\t \x01(\t\x12\x37\n\x0eresource_slots\x18\n \x03(\x0b\x32\x1f.toolhost.tools.v1.ResourceSlot\"V\n\x0cResourceSlot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06\x61\x63\x63\x65ss\x18\x02 \x01(\x0e\x32\x19.toolhost.tools.v1.Access\x12\r\n\x05paths\x18\x03 \x03(\t*6\n\x06\x41\x63\x63\x65ss\x12\x16\n\x12\x41\x43\x43\x45SS_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41\x43\x43\x45SS_READ_ONLY\x10\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'toolhost/tools/v1/tool_descriptor.proto\x12\x11toolhost.tools.v1\"\xb4\x02\n\x0eToolDescriptor\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x0e\n\x06source\x18\x03 \x01(\t\x12\x11\n\tread_only\x18\x04 \x01(\x08\x12\x0e\n\x06writes\x18\x05 \x01(\x08\x12\x0e\n\x06method\x18\x06 \x01(\t\x12\x14\n\x0cinput_schema\x18\x07 \x01(\t\x12\x15\n\rallowed_tools\x18\x08 \x03(\t\x12\x18\n\x10\x61gent_skill_path\x18\t \x01(\t\x12\x37\n\x0eresource_slots\x18\n \x03(\x0b\x32\x1f.toolhost.tools.v1.ResourceSlot\x12\x15\n\rfunction_name\x18\x0b \x01(\t\x12%\n\x04tier\x18\x0c \x01(\x0e\x32\x17.toolhost.tools.v1.Tier\"V\n\x0cResourceSlot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06\x61\x63\x63\x65ss\x18\x02 \x01(\x0e\x32\x19.toolhost.tools.v1.Access\x12\r\n\x05paths\x18\x03 \x03(\t*[\n\x04Tier\x12\x14\n\x10TIER_UNSPECIFIED\x10\x00\x12\r\n\tTIER_READ\x10\x01\x12\x0e\n\nTIER_WRITE\x10\x02\x12\r\n\tTIER_EDIT\x10\x03\x12\x0f\n\x0bTIER_DELETE\x10\x04*6\n\x06\x41\x63\x63\x65ss\x12\x16\n\x12\x41\x43\x43\x45SS_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41\x43\x43\x45SS_READ_ONLY\x10\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.tools.v1.tool_descriptor_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ACCESS']._serialized_start=399
-  _globals['_ACCESS']._serialized_end=453
+  _globals['_TIER']._serialized_start=461
+  _globals['_TIER']._serialized_end=552
+  _globals['_ACCESS']._serialized_start=554
+  _globals['_ACCESS']._serialized_end=608
   _globals['_TOOLDESCRIPTOR']._serialized_start=63
-  _globals['_TOOLDESCRIPTOR']._serialized_end=309
-  _globals['_RESOURCESLOT']._serialized_start=311
-  _globals['_RESOURCESLOT']._serialized_end=397
+  _globals['_TOOLDESCRIPTOR']._serialized_end=371
+  _globals['_RESOURCESLOT']._serialized_start=373
+  _globals['_RESOURCESLOT']._serialized_end=459
 # @@protoc_insertion_point(module_scope)

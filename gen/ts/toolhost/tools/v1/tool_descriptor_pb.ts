@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/tools/v1/tool_descriptor.proto.
  */
 export const file_toolhost_tools_v1_tool_descriptor: GenFile = /*@__PURE__*/
-  fileDesc("Cid0b29saG9zdC90b29scy92MS90b29sX2Rlc2NyaXB0b3IucHJvdG8SEXRvb2xob3N0LnRvb2xzLnYxIvYBCg5Ub29sRGVzY3JpcHRvchIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEg4KBnNvdXJjZRgDIAEoCRIRCglyZWFkX29ubHkYBCABKAgSDgoGd3JpdGVzGAUgASgIEg4KBm1ldGhvZBgGIAEoCRIUCgxpbnB1dF9zY2hlbWEYByABKAkSFQoNYWxsb3dlZF90b29scxgIIAMoCRIYChBhZ2VudF9za2lsbF9wYXRoGAkgASgJEjcKDnJlc291cmNlX3Nsb3RzGAogAygLMh8udG9vbGhvc3QudG9vbHMudjEuUmVzb3VyY2VTbG90IlYKDFJlc291cmNlU2xvdBIMCgRuYW1lGAEgASgJEikKBmFjY2VzcxgCIAEoDjIZLnRvb2xob3N0LnRvb2xzLnYxLkFjY2VzcxINCgVwYXRocxgDIAMoCSo2CgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASFAoQQUNDRVNTX1JFQURfT05MWRABQtEBChVjb20udG9vbGhvc3QudG9vbHMudjFCE1Rvb2xEZXNjcmlwdG9yUHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvdG9vbHMvdjE7dG9vbHN2MaICA1RUWKoCEVRvb2xob3N0LlRvb2xzLlYxygIRVG9vbGhvc3RcVG9vbHNcVjHiAh1Ub29saG9zdFxUb29sc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpUb29sczo6VjFiBnByb3RvMw");
+  fileDesc("Cid0b29saG9zdC90b29scy92MS90b29sX2Rlc2NyaXB0b3IucHJvdG8SEXRvb2xob3N0LnRvb2xzLnYxIrQCCg5Ub29sRGVzY3JpcHRvchIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEg4KBnNvdXJjZRgDIAEoCRIRCglyZWFkX29ubHkYBCABKAgSDgoGd3JpdGVzGAUgASgIEg4KBm1ldGhvZBgGIAEoCRIUCgxpbnB1dF9zY2hlbWEYByABKAkSFQoNYWxsb3dlZF90b29scxgIIAMoCRIYChBhZ2VudF9za2lsbF9wYXRoGAkgASgJEjcKDnJlc291cmNlX3Nsb3RzGAogAygLMh8udG9vbGhvc3QudG9vbHMudjEuUmVzb3VyY2VTbG90EhUKDWZ1bmN0aW9uX25hbWUYCyABKAkSJQoEdGllchgMIAEoDjIXLnRvb2xob3N0LnRvb2xzLnYxLlRpZXIiVgoMUmVzb3VyY2VTbG90EgwKBG5hbWUYASABKAkSKQoGYWNjZXNzGAIgASgOMhkudG9vbGhvc3QudG9vbHMudjEuQWNjZXNzEg0KBXBhdGhzGAMgAygJKlsKBFRpZXISFAoQVElFUl9VTlNQRUNJRklFRBAAEg0KCVRJRVJfUkVBRBABEg4KClRJRVJfV1JJVEUQAhINCglUSUVSX0VESVQQAxIPCgtUSUVSX0RFTEVURRAEKjYKBkFjY2VzcxIWChJBQ0NFU1NfVU5TUEVDSUZJRUQQABIUChBBQ0NFU1NfUkVBRF9PTkxZEAFC0QEKFWNvbS50b29saG9zdC50b29scy52MUITVG9vbERlc2NyaXB0b3JQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC90b29scy92MTt0b29sc3YxogIDVFRYqgIRVG9vbGhvc3QuVG9vbHMuVjHKAhFUb29saG9zdFxUb29sc1xWMeICHVRvb2xob3N0XFRvb2xzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OlRvb2xzOjpWMWIGcHJvdG8z");
 
 /**
  * ToolDescriptor describes one tool an agent can be handed: one of the four built-in file tools
@@ -95,6 +95,22 @@ export type ToolDescriptor = Message<"toolhost.tools.v1.ToolDescriptor"> & {
    * @generated from field: repeated toolhost.tools.v1.ResourceSlot resource_slots = 10;
    */
   resourceSlots: ResourceSlot[];
+
+  /**
+   * A name model APIs accept as a function name (matches ^[a-zA-Z0-9_-]{1,64}$), e.g. "file_read"
+   * for "skill/file-read". Unique within one ListTools answer.
+   *
+   * @generated from field: string function_name = 11;
+   */
+  functionName: string;
+
+  /**
+   * The tier a caller's scope must reach to call the tool (seed 002's T1 read, T2 write, T3 edit,
+   * and delete).
+   *
+   * @generated from field: toolhost.tools.v1.Tier tier = 12;
+   */
+  tier: Tier;
 };
 
 /**
@@ -141,6 +157,55 @@ export const ResourceSlotSchema: GenMessage<ResourceSlot> = /*@__PURE__*/
   messageDesc(file_toolhost_tools_v1_tool_descriptor, 1);
 
 /**
+ * Tier orders what a tool may do, from reading to deleting; a scope allows every tier up to its
+ * highest.
+ *
+ * @generated from enum toolhost.tools.v1.Tier
+ */
+export enum Tier {
+  /**
+   * Not set; treat as TIER_READ.
+   *
+   * @generated from enum value: TIER_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * T1: reads, stats, lists, searches and watches; never changes anything.
+   *
+   * @generated from enum value: TIER_READ = 1;
+   */
+  READ = 1,
+
+  /**
+   * T2: creates and overwrites files and folders.
+   *
+   * @generated from enum value: TIER_WRITE = 2;
+   */
+  WRITE = 2,
+
+  /**
+   * T3: edits existing files in place (atomically).
+   *
+   * @generated from enum value: TIER_EDIT = 3;
+   */
+  EDIT = 3,
+
+  /**
+   * Deletes and moves entries away.
+   *
+   * @generated from enum value: TIER_DELETE = 4;
+   */
+  DELETE = 4,
+}
+
+/**
+ * Describes the enum toolhost.tools.v1.Tier.
+ */
+export const TierSchema: GenEnum<Tier> = /*@__PURE__*/
+  enumDesc(file_toolhost_tools_v1_tool_descriptor, 0);
+
+/**
  * Access says what a holder of a resource slot may do with its files.
  *
  * @generated from enum toolhost.tools.v1.Access
@@ -165,5 +230,5 @@ export enum Access {
  * Describes the enum toolhost.tools.v1.Access.
  */
 export const AccessSchema: GenEnum<Access> = /*@__PURE__*/
-  enumDesc(file_toolhost_tools_v1_tool_descriptor, 0);
+  enumDesc(file_toolhost_tools_v1_tool_descriptor, 1);
 
