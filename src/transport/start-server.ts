@@ -8,6 +8,7 @@ import type { Config } from "../config/config.js";
 import { removeStaleTempFiles, tempFilePrefix } from "../files/write/temp-files.js";
 import { createSandbox } from "../sandbox/create-sandbox.js";
 import { createFileToolsService } from "../service/file-tools/file-tools-service.js";
+import { sharedSandbox } from "../service/file-tools/file-tools-deps.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
 import { createCallLogger } from "./call-logger.js";
 import { startGrpcHost, type HostedService } from "./grpc-server.js";
@@ -36,7 +37,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }
   const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix });
-  const fileTools = createFileToolsService({ sandbox, limits: config.limits, readOnly: config.readOnly });
+  const fileTools = createFileToolsService({ sandboxFor: sharedSandbox(sandbox), limits: config.limits, readOnly: config.readOnly });
   const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, logger: logger.child({ component: "skills" }) });
   const services: HostedService[] = [
     { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },

@@ -7,8 +7,8 @@ import type { FileToolsDeps } from "./file-tools-deps.js";
 
 /** deleteFileHandler serves FileTools.DeleteFile. */
 export function deleteFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["deleteFile"] {
-  return async (request) => {
-    const result = await deleteFile(deps.sandbox, { path: request.path, ifSha256: request.ifSha256 });
+  return async (request, context) => {
+    const result = await deleteFile(deps.sandboxFor(context), { path: request.path, ifSha256: request.ifSha256 });
     return create(DeleteFileResponseSchema, result);
   };
 }

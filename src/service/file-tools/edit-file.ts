@@ -9,8 +9,8 @@ import type { FileToolsDeps } from "./file-tools-deps.js";
 
 /** editFileHandler serves FileTools.EditFile. */
 export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["editFile"] {
-  return async (request) => {
-    const result = await editFile(deps.sandbox, {
+  return async (request, context) => {
+    const result = await editFile(deps.sandboxFor(context), {
       path: request.path,
       edits: request.edits.map((edit, i) => toTextEdit(edit, i + 1)),
       dryRun: request.dryRun,

@@ -1,12 +1,23 @@
+import type { HandlerContext } from "@connectrpc/connect";
 import type { Limits } from "../../config/config.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 
 /**
- * FileToolsDeps is what the FileTools handlers need: the sandbox every path goes through, the
- * limits, and whether the whole server is read-only.
+ * FileToolsDeps is what the FileTools handlers need: the sandbox every path goes through (as the
+ * calling principal sees it), the limits, and whether the whole server is read-only.
  */
 export interface FileToolsDeps {
-  readonly sandbox: Sandbox;
+  /**
+   * sandboxFor returns the sandbox a call works in: the caller's own view of the roots. Every
+   * handler takes its sandbox from here, never from a shared field, so that per-caller scopes
+   * (src/auth) apply to every method.
+   */
+  sandboxFor(context: HandlerContext): Sandbox;
   readonly limits: Limits;
   readonly readOnly: boolean;
+}
+
+/** sharedSandbox is the sandboxFor of a server without per-caller scopes: one sandbox for all. */
+export function sharedSandbox(sandbox: Sandbox): (context: HandlerContext) => Sandbox {
+  return () => sandbox;
 }

@@ -9,7 +9,7 @@ import { fileTypeOf } from "./stat-file.js";
 export function listDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["listDirectory"] {
   return async (request, context) => {
     const page = await listDirectory(
-      deps.sandbox,
+      deps.sandboxFor(context),
       {
         path: request.path,
         recursive: request.recursive,

@@ -9,7 +9,7 @@ import type { FileToolsDeps } from "./file-tools-deps.js";
 /** statFileHandler serves FileTools.StatFile. */
 export function statFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["statFile"] {
   return async (request, context) => {
-    const stat = await statPath(deps.sandbox, { path: request.path, includeSha256: request.includeSha256 }, context.signal);
+    const stat = await statPath(deps.sandboxFor(context), { path: request.path, includeSha256: request.includeSha256 }, context.signal);
     return {
       path: stat.path,
       type: fileTypeOf(stat.type),

@@ -21,7 +21,7 @@ export function uploadFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
       }
       const header: UploadHeader = first.value.part.value;
       const result = await uploadFile(
-        deps.sandbox,
+        deps.sandboxFor(context),
         {
           path: header.path,
           createParents: header.createParents,

@@ -7,9 +7,9 @@ import type { FileToolsDeps } from "./file-tools-deps.js";
 
 /** writeFileHandler serves FileTools.WriteFile. */
 export function writeFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["writeFile"] {
-  return async (request) => {
+  return async (request, context) => {
     const content = request.content.case === "text" ? { text: request.content.value } : { data: request.content.value ?? new Uint8Array() };
-    const result = await writeFile(deps.sandbox, {
+    const result = await writeFile(deps.sandboxFor(context), {
       path: request.path,
       content,
       newlineMode: newlineModeName(request.newlineMode),
