@@ -22,6 +22,8 @@ export const errorCatalog = {
   EDIT_COUNT_MISMATCH: { code: "FAILED_PRECONDITION", description: "A replace edit replaced a different number of occurrences than expected_replacements." },
   PATCH_FAILED: { code: "FAILED_PRECONDITION", description: "A unified-diff hunk does not apply to the file." },
   PRECONDITION_FAILED: { code: "ABORTED", description: "if_sha256 or must_not_exist did not hold; re-read and retry." },
+  FILE_LOCKED: { code: "ABORTED", description: "Another writer, possibly another replica, held the file's lock past the lock wait, or took it over from a stalled write; nothing was changed; retry." },
+  WRITE_INTERRUPTED: { code: "ABORTED", description: "The write's temporary file was removed by another process (a replica's start-up clean-up, an operator) before the commit; nothing was changed; retry." },
   UPLOAD_MISMATCH: { code: "INVALID_ARGUMENT", description: "An upload's bytes do not match its header's expected_size or expected_sha256." },
   READ_ONLY: { code: "PERMISSION_DENIED", description: "A write to a read-only root or server." },
   UNAUTHENTICATED: { code: "UNAUTHENTICATED", description: "No token, an unknown or malformed bearer token, or a client certificate that maps to no identity." },

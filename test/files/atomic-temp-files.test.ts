@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { mkdir, readdir, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { isTempFileName, removeStaleTempFiles, tempFileName, tempFilePrefix } from "../../src/files/write/temp-files.js";
-import { scratchDir } from "./write-fixtures.js";
+import { removeStaleTempFiles } from "../../src/files/write/sweep-temp-files.js";
+import { isTempFileName, tempFileName, tempFilePrefix } from "../../src/files/write/temp-files.js";
+import { crashedTempName, scratchDir } from "./write-fixtures.js";
 
 async function tempDir(): Promise<string> {
   return scratchDir("stale-");
@@ -13,7 +14,7 @@ describe("removeStaleTempFiles", () => {
   it("removes temporary files at any depth of a writable root and nothing else", async () => {
     const root = await tempDir();
     await mkdir(path.join(root, "a/b"), { recursive: true });
-    const stale = [path.join(root, tempFileName()), path.join(root, "a/b", tempFileName())];
+    const stale = [path.join(root, crashedTempName()), path.join(root, "a/b", crashedTempName())];
     for (const file of stale) await writeFile(file, "partial");
     await writeFile(path.join(root, "a/keep.txt"), "user file");
     await writeFile(path.join(root, `${tempFilePrefix}notours`), "looks similar but is a user's");
@@ -26,7 +27,7 @@ describe("removeStaleTempFiles", () => {
 
   it("leaves read-only roots alone", async () => {
     const root = await tempDir();
-    const file = path.join(root, tempFileName());
+    const file = path.join(root, crashedTempName());
     await writeFile(file, "x");
     const report = await removeStaleTempFiles([{ path: root, readOnly: true }]);
     assert.deepEqual(report.removed, []);
@@ -35,7 +36,7 @@ describe("removeStaleTempFiles", () => {
 
   it("does not follow symlinks out of the root", async () => {
     const outside = await tempDir();
-    const outsideTemp = path.join(outside, tempFileName());
+    const outsideTemp = path.join(outside, crashedTempName());
     await writeFile(outsideTemp, "someone else's");
     const root = await tempDir();
     await symlink(outside, path.join(root, "link"));

@@ -93,7 +93,7 @@ describe("atomicWrite fault injection", () => {
     const ops: AtomicFsOps = { ...nodeFsOps, rename: async () => Promise.reject(injected("EIO")), unlink: async () => Promise.reject(injected("EBUSY")) };
     await assert.rejects(atomicWrite(path.join(dir, "a.txt"), Buffer.from("x"), { displayPath: "a.txt", fsOps: ops }), (err: unknown) => {
       assert.ok(isToolhostError(err, "IO_ERROR"));
-      assert.match(err.message, /The temporary file '\.toolhost-tmp-[0-9a-f]{32}' could not be removed; the next server start removes it\./);
+      assert.match(err.message, /The temporary file '\.toolhost-tmp-[0-9a-f]{12}-[0-9]+-[0-9a-f]{32}' could not be removed; the next server start removes it\./);
       return true;
     });
   });

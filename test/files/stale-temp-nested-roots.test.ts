@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { removeStaleTempFiles, tempFileName } from "../../src/files/write/temp-files.js";
-import { scratchDir } from "./write-fixtures.js";
+import { removeStaleTempFiles } from "../../src/files/write/sweep-temp-files.js";
+import { crashedTempName, scratchDir } from "./write-fixtures.js";
 
 describe("removeStaleTempFiles with a read-only root nested in a writable one", () => {
   it("does not walk into the read-only root, however it is named", async () => {
@@ -12,8 +12,8 @@ describe("removeStaleTempFiles with a read-only root nested in a writable one", 
     const readOnly = path.join(writable, "vendor/ro");
     await mkdir(path.join(readOnly, "deep"), { recursive: true });
     await symlink(readOnly, path.join(base, "ro-alias"));
-    const stale = path.join(writable, "vendor", tempFileName());
-    const protectedNames = [tempFileName(), tempFileName()];
+    const stale = path.join(writable, "vendor", crashedTempName());
+    const protectedNames = [crashedTempName(), crashedTempName()];
     await writeFile(stale, "crashed");
     await writeFile(path.join(readOnly, protectedNames[0]!), "not ours to remove");
     await writeFile(path.join(readOnly, "deep", protectedNames[1]!), "not ours either");

@@ -1,3 +1,5 @@
+import { tempFileName } from "../../src/files/write/temp-files.js";
+import { writerIdentity } from "../../src/files/write/writer-identity.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { lstat, mkdtemp, readdir, readFile, readlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -83,4 +85,12 @@ export async function eventually(check: () => Promise<void>, ms = 10_000): Promi
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+}
+
+/**
+ * crashedTempName is a temporary file name as a writer of this pid namespace that has exited
+ * would leave it (a pid above any pid_max): the start-up sweep removes such files at once.
+ */
+export function crashedTempName(): string {
+  return tempFileName({ identity: writerIdentity(), pid: 2 ** 30 + Math.floor(Math.random() * 1000) });
 }

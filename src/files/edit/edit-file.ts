@@ -6,6 +6,7 @@ import { hashOpened } from "../write/commit-write.js";
 import { atomicWrite } from "../write/atomic-write.js";
 import type { AtomicFsOps } from "../write/fs-ops.js";
 import { withPathLock } from "../write/path-lock.js";
+import { withFileLock } from "../write/with-file-lock.js";
 import { checkPreconditions, parsePreconditions } from "../write/preconditions.js";
 import { applyEdits } from "./apply-edits.js";
 import type { TextEdit } from "./edit-types.js";
@@ -39,9 +40,10 @@ export interface EditFileResult {
  * editFile applies ordered edits to one text file, all or nothing, and writes the result with one
  * atomic write that keeps the file's mode, line-ending style and byte order mark.
  *
- * Read, edit and write happen under the path lock, so concurrent edits of one file in this
- * process apply one after another and none is lost. A dry run is refused on a read-only root like
- * any edit, so that a client learns early that the real edit cannot happen.
+ * Read, edit and write happen under the path lock and the cross-process file lock, so concurrent
+ * edits of one file, in this process or another replica, apply one after another and none is
+ * lost. A dry run is refused on a read-only root like any edit, so that a client learns early
+ * that the real edit cannot happen.
  */
 export async function editFile(sandbox: Sandbox, options: EditFileOptions): Promise<EditFileResult> {
   const clientPath = options.path;
@@ -50,7 +52,10 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   }
   const preconditions = parsePreconditions(options.ifSha256, false);
   const resolved = await sandbox.resolveForWrite(clientPath);
-  return withPathLock(resolved.realPath, async () => {
+  // The cross-process lock (every replica honours it) is held from the read to the rename, so
+  // that no replica's edit is computed from content another is about to replace.
+  const locked = { roots: sandbox.roots, displayPath: clientPath };
+  return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock) => {
     const original = await readForEdit(sandbox, clientPath, options.maxEditBytes);
     const previousSha256 = sha256Hex(original);
     checkPreconditions(clientPath, preconditions, previousSha256);
@@ -72,6 +77,8 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       displayPath: clientPath,
       roots: sandbox.roots,
       fsOps: options.fsOps,
+      heldLock,
+      lockAcrossProcesses: true,
       // The lock orders this process's writers; another process (or a path swapped to another
       // file) can still change the file between the read and the rename. The edit must replace
       // exactly what it was computed from, or nothing.
@@ -87,7 +94,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       },
     });
     return { ...result, applied: true };
-  });
+  }));
 }
 
 /** readForEdit loads a whole file through the sandbox's verified handle, refusing one over the limit. */

@@ -5,10 +5,11 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { SandboxRoot } from "../../sandbox/sandbox.js";
 import { describeFileType } from "./file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
+import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
 import { withPathLock } from "./path-lock.js";
 import { openTargetDirectory } from "./target-directory.js";
-import { tempFileName } from "./temp-files.js";
+import { tempFileName, tempTouchMs } from "./temp-files.js";
 import { writeAll, type WrittenContent } from "./write-all.js";
 import { toWriteError } from "./write-error.js";
 
@@ -41,6 +42,13 @@ export interface AtomicWriteOptions {
   readonly createParents?: boolean | undefined;
   /** Preconditions checked against the target as it is at commit time. */
   readonly beforeCommit?: CommitCheck | undefined;
+  /**
+   * Take the cross-process lock on the target (file-lock.ts) from the commit check to the rename,
+   * so that guarded writers on other replicas cannot both win. Ignored when `heldLock` is given.
+   */
+  readonly lockAcrossProcesses?: boolean | undefined;
+  /** A cross-process lock on the target the caller already holds (EditFile, from its read on). */
+  readonly heldLock?: FileLock | undefined;
   /** Aborting stops the write before the rename and cleans up. */
   readonly signal?: AbortSignal | undefined;
   /** The filesystem calls, replaceable for fault injection. */
@@ -92,10 +100,18 @@ export async function atomicWrite(
   try {
     handle = await ops.openExclusive(temp, 0o600);
     tempCreated = true;
-    const written = await writeAll(ops, handle, source, options.signal);
+    const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal));
     await ops.fsync(handle);
     const staged = handle;
     return await withPathLock(target, async () => {
+      const lock = options.heldLock ?? (options.lockAcrossProcesses === true ? await acquireFileLock(dir, path.basename(target), options) : undefined);
+      try {
+        return await commitStaged(lock);
+      } finally {
+        if (options.heldLock === undefined) await lock?.release();
+      }
+    });
+    async function commitStaged(lock: FileLock | undefined): Promise<AtomicWriteResult> {
       const current = await ops.statTarget(final);
       if (current !== undefined && !current.isFile()) {
         throw new ToolhostError(
@@ -109,11 +125,12 @@ export async function atomicWrite(
       await applyOwnerAndMode(ops, staged, current, options.mode);
       handle = undefined;
       await ops.close(staged);
-      await ops.rename(temp, final);
+      await lock?.assertHeld();
+      await renameStaged(ops, temp, final, options.displayPath);
       renamed = true;
       await syncDirectoryAfterRename(ops, dir.handle, options.displayPath);
       return { ...written, created: current === undefined, previous: current };
-    });
+    }
   } catch (err) {
     if (handle !== undefined) {
       await ops.close(handle).catch(() => undefined); // The write already failed; its error is the one to report.
@@ -125,6 +142,44 @@ export async function atomicWrite(
     throw withTempNote(toWriteError(err, options.displayPath, "write"), tempLeft ? tempName : undefined);
   } finally {
     await dir.close();
+  }
+}
+
+/**
+ * withTempTouched refreshes the temporary file's mtime every tempTouchMs while `fn` runs, so that a
+ * stalled upload's file does not look abandoned to another replica's start-up sweep.
+ */
+async function withTempTouched<T>(handle: FileHandle, fn: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    const now = new Date();
+    handle.utimes(now, now).catch(() => undefined); // Closed meanwhile: the write is over anyway.
+  }, tempTouchMs);
+  timer.unref();
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * renameStaged renames the temporary file over the target. ENOENT for a source that no longer
+ * exists means another process removed our temporary file (a sweep, an operator): say so rather
+ * than blame a parent directory.
+ */
+async function renameStaged(ops: AtomicFsOps, temp: string, final: string, displayPath: string): Promise<void> {
+  try {
+    await ops.rename(temp, final);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" && (await ops.statTarget(temp).catch(() => undefined)) === undefined) {
+      throw new ToolhostError(
+        "WRITE_INTERRUPTED",
+        `Cannot write '${displayPath}': its temporary file was removed by another process (another replica's start-up clean-up or an operator) before the commit; nothing was changed. Retry the call.`,
+        { path: displayPath },
+        { cause: err },
+      );
+    }
+    throw err;
   }
 }
 

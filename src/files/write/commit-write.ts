@@ -66,6 +66,8 @@ export async function commitWrite(
     createParents: options.createParents,
     signal: options.signal,
     fsOps: options.fsOps,
+    // A guard is only worth something if no other replica can commit between its check and our rename.
+    lockAcrossProcesses: options.preconditions.ifSha256 !== undefined || options.preconditions.mustNotExist === true,
     beforeCommit: async ({ current, written, openCurrent }) => {
       options.checkWritten?.(written);
       previousSha256 = current === undefined ? undefined : await hashOpened(openCurrent);

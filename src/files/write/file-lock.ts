@@ -1,0 +1,194 @@
+import { createHash } from "node:crypto";
+import { constants, type Stats } from "node:fs";
+import { link, lstat, open, rename, unlink, type FileHandle } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import { errnoCode } from "../../sandbox/fs-error.js";
+import { tempFileName, tempFilePrefix } from "./temp-files.js";
+import { isWriterGone, writerIdentity } from "./writer-identity.js";
+
+/**
+ * lockTimings are the cross-process lock's times (ms): a holder refreshes its lock file's mtime
+ * every `refreshMs`; a lock file untouched for `staleMs` belongs to a crashed holder and is taken
+ * over (at once when its holder shares our pid namespace and has exited); a waiter gives up after
+ * `waitMs` with FILE_LOCKED. Documented in docs/deployment.md.
+ */
+export const lockTimings = { refreshMs: 2_000, staleMs: 15_000, waitMs: 10_000 } as const;
+
+const lockPrefix = `${tempFilePrefix}lock-`;
+
+/** lockFileName is the lock file guarding `targetName` in the same directory: reserved, fixed length. */
+export function lockFileName(targetName: string): string {
+  return lockPrefix + createHash("sha256").update(targetName).digest("hex").slice(0, 32);
+}
+
+/** isLockFileName tells whether a directory entry is one of our lock files. */
+export function isLockFileName(name: string): boolean {
+  return /^\.toolhost-tmp-lock-[0-9a-f]{32}$/.test(name);
+}
+
+/** LockDirectory is the verified directory the lock file lives in (see target-directory.ts). */
+export interface LockDirectory {
+  entry(name: string): string;
+}
+
+/** FileLock is a held cross-process lock on one file. */
+export interface FileLock {
+  /** assertHeld throws FILE_LOCKED when the lock was taken over (its holder stalled past staleMs). */
+  assertHeld(): Promise<void>;
+  /** release removes the lock file if it is still ours; never throws. */
+  release(): Promise<void>;
+}
+
+/** FileLockOptions tunes acquireFileLock. */
+export interface FileLockOptions {
+  readonly displayPath: string;
+  readonly waitMs?: number | undefined;
+  readonly staleMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const createFlags = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * acquireFileLock takes the lock on `targetName` that every replica on this filesystem honours:
+ * an exclusively created lock file beside the target, made and removed only through the verified
+ * directory `dir` (/proc/self/fd/N/name), carrying its owner (writer identity and pid).
+ *
+ * Why hand-written: Node has no flock/fcntl, and proper-lockfile (mkdir + mtime) takes a path it
+ * resolves by name and, when two waiters judge a lock stale at once, the second removes the fresh
+ * lock the first just made. Here O_CREAT|O_EXCL (atomic on local filesystems and NFSv3+) creates
+ * the lock; a stale one is taken over by renaming it aside to a temporary name and checking that
+ * what moved is the very file judged stale (same inode and mtime), putting it back with link(2),
+ * which never replaces, when it was not. A holder stalled past staleMs may still lose its lock;
+ * assertHeld, called right before the rename, then fails its write rather than racing.
+ */
+export async function acquireFileLock(dir: LockDirectory, targetName: string, options: FileLockOptions): Promise<FileLock> {
+  const lockPath = dir.entry(lockFileName(targetName));
+  const waitMs = options.waitMs ?? lockTimings.waitMs;
+  const staleMs = options.staleMs ?? lockTimings.staleMs;
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt++) {
+    const held = await tryCreate(lockPath, staleMs);
+    if (held !== undefined) {
+      return held;
+    }
+    if (await breakIfStale(dir, lockPath, staleMs)) {
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new ToolhostError(
+        "FILE_LOCKED",
+        `Cannot change '${options.displayPath}': another writer (possibly another replica) held its lock for over ${waitMs} ms; nothing was changed. Retry the call.`,
+        { path: options.displayPath, waitMs: String(waitMs) },
+      );
+    }
+    options.signal?.throwIfAborted();
+    await sleep(Math.min(4 * 2 ** Math.min(attempt, 5), 100) * (0.5 + Math.random()));
+  }
+}
+
+/** tryCreate makes the lock file; undefined when one exists already. */
+async function tryCreate(lockPath: string, staleMs: number): Promise<FileLock | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(lockPath, createFlags, 0o600);
+  } catch (err) {
+    if (errnoCode(err) === "EEXIST") return undefined;
+    throw err;
+  }
+  let mine: Stats;
+  try {
+    await handle.writeFile(JSON.stringify({ identity: writerIdentity(), pid: process.pid }));
+    mine = await handle.stat();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await unlink(lockPath).catch(() => undefined);
+    throw err;
+  }
+  const refresh = setInterval(() => {
+    const now = new Date();
+    handle.utimes(now, now).catch(() => undefined); // A missed refresh only brings staleness nearer.
+  }, Math.min(lockTimings.refreshMs, staleMs / 4));
+  refresh.unref();
+  const stillMine = async (): Promise<boolean> => {
+    const now = await lstat(lockPath).catch(() => undefined);
+    return now !== undefined && now.ino === mine.ino && now.dev === mine.dev;
+  };
+  let released = false;
+  return {
+    assertHeld: async () => {
+      if (!(await stillMine())) {
+        throw new ToolhostError(
+          "FILE_LOCKED",
+          "The write stalled so long that another writer took over its lock; nothing was changed. Retry the call.",
+          {},
+        );
+      }
+    },
+    release: async () => {
+      if (released) return;
+      released = true;
+      clearInterval(refresh);
+      if (await stillMine()) {
+        await unlink(lockPath).catch(() => undefined); // Left behind, it goes stale and is taken over.
+      }
+      await handle.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * breakIfStale removes the lock file when its holder is gone: untouched for staleMs, or its owner
+ * a process of our namespace that has exited. True when the caller should try again at once.
+ */
+async function breakIfStale(dir: LockDirectory, lockPath: string, staleMs: number): Promise<boolean> {
+  let seen: Stats;
+  try {
+    seen = await lstat(lockPath);
+  } catch (err) {
+    if (errnoCode(err) === "ENOENT") return true; // Released meanwhile.
+    throw err;
+  }
+  if (Date.now() - seen.mtimeMs <= staleMs && !(await ownerGone(lockPath))) {
+    return false;
+  }
+  const aside = dir.entry(tempFileName());
+  try {
+    await rename(lockPath, aside);
+  } catch (err) {
+    if (errnoCode(err) === "ENOENT") return true;
+    throw err;
+  }
+  const moved = await lstat(aside).catch(() => undefined);
+  if (moved !== undefined && (moved.ino !== seen.ino || moved.dev !== seen.dev || moved.mtimeMs !== seen.mtimeMs)) {
+    // Someone took the lock over between our look and the rename: give it back unless a newer
+    // lock stands there by now (link never replaces; that holder's assertHeld then fails).
+    await link(aside, lockPath).catch(() => undefined);
+  }
+  await unlink(aside).catch(() => undefined);
+  return true;
+}
+
+/** ownerGone reads the lock's owner and tells whether that process is known to have exited. */
+export async function ownerGone(lockPath: string): Promise<boolean> {
+  let text: string;
+  try {
+    const handle = await open(lockPath, readFlags);
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+      text = buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+  try {
+    const owner = JSON.parse(text) as { identity?: unknown; pid?: unknown };
+    return typeof owner.identity === "string" && typeof owner.pid === "number" && isWriterGone(owner.identity, owner.pid);
+  } catch {
+    return false; // Being written by its creator right now, or not ours: only age counts.
+  }
+}

@@ -1,0 +1,40 @@
+import path from "node:path";
+import { errnoCode } from "../../sandbox/fs-error.js";
+import type { SandboxRoot } from "../../sandbox/sandbox.js";
+import { acquireFileLock, type FileLock } from "./file-lock.js";
+import { nodeFsOps } from "./fs-ops.js";
+import { openTargetDirectory } from "./target-directory.js";
+import { toWriteError } from "./write-error.js";
+
+/** WithFileLockOptions say where the target may lie and how to name it to the client. */
+export interface WithFileLockOptions {
+  readonly roots: readonly SandboxRoot[];
+  readonly displayPath: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * withFileLock runs `fn` holding the cross-process lock on the file at `realPath` (file-lock.ts),
+ * made in its directory opened and verified like every write's. When that directory does not
+ * exist there is nothing to lock, and `fn` runs with undefined (its own read then reports the
+ * missing file). The lock is released and the directory closed however `fn` ends.
+ */
+export async function withFileLock<T>(realPath: string, options: WithFileLockOptions, fn: (lock: FileLock | undefined) => Promise<T>): Promise<T> {
+  let dir;
+  try {
+    dir = await openTargetDirectory(nodeFsOps, path.dirname(realPath), options);
+  } catch (err) {
+    if (errnoCode(err) === "ENOENT") return fn(undefined);
+    throw toWriteError(err, options.displayPath, "write");
+  }
+  try {
+    const lock = await acquireFileLock(dir, path.basename(realPath), options);
+    try {
+      return await fn(lock);
+    } finally {
+      await lock.release();
+    }
+  } finally {
+    await dir.close();
+  }
+}
