@@ -27,6 +27,7 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_concurrent_streams: "maxConcurrentStreams",
   max_session_memory_mib: "maxSessionMemoryMiB",
   max_edit_bytes: "maxEditBytes",
+  max_path_depth: "maxPathDepth",
   max_skill_file_bytes: "maxSkillFileBytes",
   max_activated_bytes: "maxActivatedBytes",
 };

@@ -51,6 +51,8 @@ export interface Limits {
   readonly maxSessionMemoryMiB: number;
   /** Largest file EditFile loads, in bytes. */
   readonly maxEditBytes: number;
+  /** Most directory levels below its root a written file may lie at (create_parents chains included). */
+  readonly maxPathDepth: number;
   /** Largest SKILL.md the catalog reads, in bytes. */
   readonly maxSkillFileBytes: number;
   /** Most bytes of activated skill bodies kept across all sessions. */
@@ -70,6 +72,7 @@ export const defaultLimits: Limits = Object.freeze({
   maxConcurrentStreams: 256,
   maxSessionMemoryMiB: 64,
   maxEditBytes: 64 * 1024 * 1024,
+  maxPathDepth: 64,
   maxSkillFileBytes: 1024 * 1024,
   maxActivatedBytes: 64 * 1024 * 1024,
 });

@@ -1,4 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { rootContaining } from "../../sandbox/root-containing.js";
 import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { atomicWrite, type WrittenContent } from "./atomic-write.js";
@@ -15,6 +17,8 @@ export interface WriteTargetOptions {
   readonly mode?: number | undefined;
   readonly ifSha256?: string | undefined;
   readonly mustNotExist?: boolean | undefined;
+  /** Most directory levels below its root the file may lie at (limits.max_path_depth); default 64. */
+  readonly maxPathDepth?: number | undefined;
 }
 
 /** WriteResult is what WriteFile and UploadFile report. */
@@ -36,7 +40,12 @@ export interface CommitWriteOptions {
   readonly checkWritten?: ((written: WrittenContent) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly fsOps?: AtomicFsOps | undefined;
+  /** Most directory levels below its root the file may lie at; default defaultMaxPathDepth. */
+  readonly maxPathDepth?: number | undefined;
 }
+
+/** defaultMaxPathDepth is limits.max_path_depth's default. */
+export const defaultMaxPathDepth = 64;
 
 /**
  * commitWrite writes `source` atomically to a path resolveForWrite approved, checking the
@@ -53,6 +62,7 @@ export async function commitWrite(
   options: CommitWriteOptions,
 ): Promise<WriteResult> {
   const clientPath = resolved.clientPath;
+  checkPathDepth(sandbox, resolved.realPath, clientPath, options.maxPathDepth ?? defaultMaxPathDepth);
   if (!resolved.exists) {
     // Nothing is there, so a guard that needs a file fails now, before any parent directory is
     // created or a byte is received. At commit time the guards are checked again under the lock.
@@ -75,6 +85,28 @@ export async function commitWrite(
     },
   });
   return { created: result.created, size: result.size, sha256: result.sha256, previousSha256: previousSha256 ?? "" };
+}
+
+/**
+ * checkPathDepth refuses, before anything is created, a file more than `maxDepth` directory levels
+ * below its root: every level of a create_parents chain costs a mkdir and an open, and a client
+ * must not be able to make the server walk (or leave behind) arbitrarily deep trees.
+ */
+function checkPathDepth(sandbox: Sandbox, realPath: string, clientPath: string, maxDepth: number): void {
+  const root = rootContaining(sandbox.roots, realPath);
+  const depth = root === undefined ? 0 : path.relative(root.path, realPath).split(path.sep).length - 1;
+  if (depth > maxDepth) {
+    throw new ToolhostError(
+      "INVALID_PATH",
+      `Cannot write '${abridge(clientPath)}': it lies ${depth} directories below its root, over the limit of ${maxDepth} (limits.max_path_depth); nothing was created. Use a shallower path.`,
+      { path: abridge(clientPath), depth: String(depth), limit: String(maxDepth) },
+    );
+  }
+}
+
+/** abridge shortens a long client path for an error message: its start and end, the middle elided. */
+function abridge(clientPath: string): string {
+  return clientPath.length <= 200 ? clientPath : `${clientPath.slice(0, 96)}...${clientPath.slice(-96)}`;
 }
 
 /** hashOpened hashes the file `open` opens, closing it again. */

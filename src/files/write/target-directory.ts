@@ -48,30 +48,33 @@ interface Held {
  * the descriptor names cannot change. Missing directories are created by name inside their
  * already-verified parent descriptor, never by a path walked again from the top.
  *
+ * However deep the chain of created parents, at most two directory descriptors are open at once:
+ * each level's is closed as soon as the next level is made, opened and verified through it. Should
+ * the write fail, removeCreated climbs back through "..", each parent again opened relative to the
+ * held child and verified to be the expected real path, and removes what this call created.
+ *
  * Errors from the filesystem pass through as they are (ENOENT, ENOTDIR) for the caller to word;
  * a swap is PATH_TRAVERSAL. Without /proc (non-Linux) entries are named by real path and only
  * that path is checked, which is the behaviour before descriptors were used: a swap racing the
  * call is then not caught.
  */
 export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, options: TargetDirectoryOptions): Promise<TargetDirectory> {
-  const held: Held[] = [];
-  const created: { parent: Held; name: string }[] = [];
+  let held: Held | undefined;
+  /** Real paths of the directories this call created, outermost first. */
+  const created: string[] = [];
   const removeCreated = async (): Promise<void> => {
-    for (const { parent, name } of created.splice(0).reverse()) {
-      // Only if still empty: a directory someone else has put something in by now is theirs too.
-      await ops.rmdir(path.join(parent.base, name)).catch(() => undefined);
-    }
+    if (held !== undefined) await removeCreatedUpwards(ops, held, created.splice(0), options);
   };
   const close = async (): Promise<void> => {
-    for (const { handle } of held.splice(0).reverse()) {
-      await handle.close().catch(() => undefined); // Nothing is lost by a failed close of a directory.
-    }
+    const last = held;
+    held = undefined;
+    await last?.handle.close().catch(() => undefined); // Nothing is lost by a failed close of a directory.
   };
   try {
     const missing: string[] = [];
     for (let current = realDir; ; current = path.dirname(current)) {
       try {
-        held.push(await openVerified(ops, current, current, options));
+        held = await openVerified(ops, current, current, options);
         break;
       } catch (err) {
         if (errnoCode(err) !== "ENOENT" || options.createParents !== true || path.dirname(current) === current) throw err;
@@ -79,23 +82,65 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
       }
     }
     for (const name of missing) {
-      const parent = held[held.length - 1]!;
+      const parent: Held = held!;
       const child = path.join(parent.base, name);
       try {
         await ops.mkdir(child, 0o777);
-        created.push({ parent, name });
+        created.push(path.join(parent.real, name));
       } catch (err) {
         if (errnoCode(err) !== "EEXIST") throw err; // Made meanwhile by another writer: use it, keep it.
       }
-      held.push(await openVerified(ops, child, path.join(parent.real, name), options));
+      held = await openVerified(ops, child, path.join(parent.real, name), options);
+      await parent.handle.close().catch(() => undefined);
     }
   } catch (err) {
     await removeCreated();
     await close();
     throw err;
   }
-  const target = held[held.length - 1]!;
+  const target = held!;
   return { handle: target.handle, entry: (name) => path.join(target.base, name), removeCreated, close };
+}
+
+/**
+ * removeCreatedUpwards removes, deepest first, the directories in `created` (real paths, outermost
+ * first) that lie on the chain from `held` upwards, each only if still empty: a directory someone
+ * else has put something in by now is theirs too. A created directory just below `held` (made,
+ * but its open failed) is removed through `held`. Parents are opened as `held/..` and verified, so
+ * no name is walked again from the top; `held` itself stays open.
+ */
+async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: readonly string[], options: TargetDirectoryOptions): Promise<void> {
+  if (created.length === 0) return;
+  const pending = new Set(created);
+  for (const dir of created) {
+    if (path.dirname(dir) === held.real) {
+      await ops.rmdir(path.join(held.base, path.basename(dir))).catch(() => undefined);
+      pending.delete(dir);
+    }
+  }
+  let current = held;
+  try {
+    while (pending.size > 0 && path.dirname(current.real) !== current.real) {
+      const parentReal = path.dirname(current.real);
+      let parent: Held;
+      try {
+        parent = await openVerified(ops, `${current.base}/..`, parentReal, options); // Not path.join: it would drop the "..".
+      } catch {
+        return; // Moved or gone: what is left is no longer where this call made it.
+      }
+      if (parent.real !== parentReal) {
+        await parent.handle.close().catch(() => undefined);
+        return;
+      }
+      if (pending.delete(current.real)) {
+        await ops.rmdir(path.join(parent.base, path.basename(current.real))).catch(() => undefined);
+      }
+      if (current !== held) await current.handle.close().catch(() => undefined);
+      current = parent;
+    }
+  } finally {
+    if (current !== held) await current.handle.close().catch(() => undefined);
+  }
 }
 
 /**

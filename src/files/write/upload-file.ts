@@ -46,6 +46,7 @@ export async function uploadFile(
     mode,
     createParents: header.createParents ?? true,
     preconditions,
+    maxPathDepth: header.maxPathDepth,
     signal: run.signal,
     fsOps: run.fsOps,
     checkWritten: (written) => checkUpload(clientPath, written, expectedSize, expectedSha256),

@@ -31,5 +31,6 @@ export async function writeFile(sandbox: Sandbox, options: WriteFileOptions): Pr
     createParents: options.createParents ?? true,
     preconditions,
     fsOps: options.fsOps,
+    maxPathDepth: options.maxPathDepth,
   });
 }

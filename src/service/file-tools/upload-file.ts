@@ -28,6 +28,7 @@ export function uploadFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
           mode: header.mode,
           ifSha256: header.ifSha256,
           mustNotExist: header.mustNotExist,
+          maxPathDepth: deps.limits.maxPathDepth,
           expectedSize: header.expectedSize === undefined ? undefined : Number(header.expectedSize),
           expectedSha256: header.expectedSha256,
         },

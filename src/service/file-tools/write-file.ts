@@ -17,6 +17,7 @@ export function writeFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTo
       mode: request.mode,
       ifSha256: request.ifSha256,
       mustNotExist: request.mustNotExist,
+      maxPathDepth: deps.limits.maxPathDepth,
     });
     return create(WriteFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
