@@ -7,6 +7,7 @@ import { notFoundError } from "../sandbox/sandbox-errors.js";
 import { fsError } from "../sandbox/fs-error.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import { throwIfAborted } from "./read/abortable.js";
+import { tempFilePrefix } from "./write/temp-files.js";
 import { describeEntry } from "./list/describe-entry.js";
 import type { DirectoryEntryValue, ListPage, ListRequest } from "./list/list-types.js";
 import { decodePageToken, encodePageToken, type ListQuery } from "./list/page-token.js";
@@ -32,7 +33,8 @@ export const maxExaminedPerPage = 100_000;
  *
  * Symlinks are never descended, even inside the roots: it keeps the walk free of cycles and
  * every entry listed once. Hidden entries (names starting with ".") are skipped, and hidden
- * directories not entered, unless includeHidden. A glob without "/" matches an entry's name at
+ * directories not entered, unless includeHidden; the write side's temporary and lock files
+ * (tempFilePrefix) are never listed. A glob without "/" matches an entry's name at
  * any depth (like .gitignore); one with "/" matches its whole relative path. `options.maxExamined`
  * lowers the per-call work bound (tests use it).
  */
@@ -86,7 +88,7 @@ class PageWalker {
   async walk(dir: OpenedDirectory, realDir: string, clientDir: string, prefix: readonly string[], resume: readonly string[] | undefined): Promise<void> {
     let dirents: Dirent[];
     try {
-      dirents = (await readdir(dir.path, { withFileTypes: true })).filter((d) => this.query.includeHidden || !d.name.startsWith(".")).sort(byName);
+      dirents = (await readdir(dir.path, { withFileTypes: true })).filter((d) => (this.query.includeHidden || !d.name.startsWith(".")) && !d.name.startsWith(tempFilePrefix)).sort(byName);
     } catch (err) {
       await dir.close();
       throw fsError(err, clientDir);

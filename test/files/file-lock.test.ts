@@ -137,6 +137,15 @@ describe("guarded writes and the lock file, over gRPC", () => {
     }
   });
 
+  it("ListDirectory never shows temporary or lock files, even with include_hidden", async () => {
+    await plantLock(server.root, "shown.txt", otherHost, 0);
+    await writeFile(path.join(server.root, "shown.txt"), "x");
+    const page = await server.fileTools.listDirectory({ path: ".", includeHidden: true });
+    assert.ok(page.entries.some((e) => e.path === "shown.txt"));
+    assert.deepEqual(page.entries.filter((e) => e.path.includes(tempFilePrefix)), []);
+    await unlink(path.join(server.root, lockFileName("shown.txt")));
+  });
+
   it("a guarded write, edit and delete wait for a live lock and leave no lock file, won or lost", async () => {
     const file = path.join(server.root, "g.txt");
     await writeFile(file, "one\n");
