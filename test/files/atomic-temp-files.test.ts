@@ -58,6 +58,20 @@ describe("removeStaleTempFiles", () => {
     assert.deepEqual(await readdir(root), [path.basename(fresh)]);
   });
 
+  it("spares fresh files of live or unknown writers, removes a crashed local writer's at once and anyone's once old", async () => {
+    const root = await tempDir();
+    const live = path.join(root, tempFileName());
+    const crashed = path.join(root, crashedTempName());
+    const otherHost = path.join(root, tempFileName({ identity: "0123456789ab", pid: 1 }));
+    const otherHostOld = path.join(root, tempFileName({ identity: "0123456789ab", pid: 2 }));
+    for (const file of [live, crashed, otherHost, otherHostOld]) await writeFile(file, "partial");
+    const longAgo = new Date(Date.now() - 11 * 60_000);
+    await utimes(otherHostOld, longAgo, longAgo);
+    const report = await removeStaleTempFiles([{ path: root }]);
+    assert.deepEqual([...report.removed].sort(), [crashed, otherHostOld].sort());
+    assert.deepEqual((await readdir(root)).sort(), [path.basename(live), path.basename(otherHost)].sort());
+  });
+
   it("reports a root it cannot read instead of stopping", async () => {
     const report = await removeStaleTempFiles([{ path: path.join(await tempDir(), "file") }]);
     assert.deepEqual(report, { removed: [], failures: [] }, "a vanished root is nothing to clean");
