@@ -11,6 +11,7 @@ import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { UploadFileRequestSchema, type UploadFileRequest, type UploadHeader } from "../../gen/ts/toolhost/files/v1/write_pb.js";
 import { isTempFileName } from "../../src/files/write/temp-files.js";
 import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
+import { startTestServer } from "../support/test-server.js";
 import { eventually, failureOf } from "./write-fixtures.js";
 
 function header(value: Partial<UploadHeader> & { path: string }): UploadFileRequest {
@@ -83,6 +84,26 @@ describe("create_parents depth and descriptors (a real server with a small fd ta
     assert.deepEqual(results.map((r) => r.created), Array(8).fill(true));
     for (let n = 0; n < 8; n++) {
       assert.equal(await readFile(path.join(root, deepPath(`u${n}-`, 60)), "utf8"), `upload ${n}\n`);
+    }
+  });
+});
+
+describe("limits.max_path_depth", () => {
+  it("is the configured bound for WriteFile and UploadFile", async () => {
+    const server = await startTestServer({ limits: { maxPathDepth: 2 } });
+    try {
+      const write = await failureOf(server.fileTools.writeFile({ path: "a/b/c/f.txt", content: { case: "text", value: "x" } }));
+      assert.match(write.message, /^Cannot write 'a\/b\/c\/f\.txt': it lies 3 directories below its root, over the limit of 2 \(limits\.max_path_depth\); nothing was created\. Use a shallower path\.$/);
+      async function* stream(): AsyncGenerator<UploadFileRequest> {
+        yield header({ path: "a/b/c/f.txt" });
+        yield data(Buffer.from("x"));
+      }
+      const upload = await failureOf(server.fileTools.uploadFile(stream()));
+      assert.equal(upload.reason, "INVALID_PATH");
+      assert.deepEqual(await readdir(server.root), []);
+      assert.equal((await server.fileTools.writeFile({ path: "a/b/f.txt", content: { case: "text", value: "x" } })).created, true);
+    } finally {
+      await server.close();
     }
   });
 });
