@@ -77,7 +77,9 @@ const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLO
  * sandbox's check can move neither the temporary file nor the rename out of the roots.
  *
  * Bytes are streamed into the temporary file before the path lock is taken, so a slow upload does
- * not hold up other writers; the lock covers check, mode and rename. Any failure before the rename
+ * not hold up other writers; the lock covers check, mode and rename. With lockAcrossProcesses
+ * (or a heldLock) the cross-process file lock covers them too, and is checked to be still ours
+ * right before the rename. Any failure before the rename
  * removes the temporary file and the directories this call created, and leaves the target
  * untouched. Errors are never retried: after a failed fsync the kernel may have dropped the dirty
  * pages, so a second fsync proves nothing.
@@ -103,15 +105,7 @@ export async function atomicWrite(
     const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal));
     await ops.fsync(handle);
     const staged = handle;
-    return await withPathLock(target, async () => {
-      const lock = options.heldLock ?? (options.lockAcrossProcesses === true ? await acquireFileLock(dir, path.basename(target), options) : undefined);
-      try {
-        return await commitStaged(lock);
-      } finally {
-        if (options.heldLock === undefined) await lock?.release();
-      }
-    });
-    async function commitStaged(lock: FileLock | undefined): Promise<AtomicWriteResult> {
+    const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
       const current = await ops.statTarget(final);
       if (current !== undefined && !current.isFile()) {
         throw new ToolhostError(
@@ -130,7 +124,19 @@ export async function atomicWrite(
       renamed = true;
       await syncDirectoryAfterRename(ops, dir.handle, options.displayPath);
       return { ...written, created: current === undefined, previous: current };
-    }
+    };
+    return await withPathLock(target, async () => {
+      if (options.heldLock !== undefined || options.lockAcrossProcesses !== true) {
+        return commitStaged(options.heldLock);
+      }
+      // Taken only now, with the bytes staged: a slow upload holds up no other writer.
+      const lock = await acquireFileLock(dir, path.basename(target), options);
+      try {
+        return await commitStaged(lock);
+      } finally {
+        await lock.release();
+      }
+    });
   } catch (err) {
     if (handle !== undefined) {
       await ops.close(handle).catch(() => undefined); // The write already failed; its error is the one to report.
