@@ -54,6 +54,15 @@ describe("a failed write leaves no parent directories behind", () => {
     assert.deepEqual(await snapshot(root), {});
   });
 
+  it("a failed upload down a 60-level chain removes all 60 directories it created", async () => {
+    const { root, sandbox } = await writeFixture();
+    await mkdir(path.join(root, "kept"));
+    const before = await snapshot(root);
+    const deep = ["kept", ...Array.from({ length: 60 }, (_, i) => `l${i}`), "f.bin"].join("/");
+    await expectToolhostError(() => uploadFile(sandbox, { path: deep, expectedSize: 10 }, chunks("abc")), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    assert.deepEqual(await snapshot(root), before);
+  });
+
   it("keeps a created directory that someone else put a file in meanwhile", async () => {
     const { root, sandbox } = await writeFixture();
     // While the upload's bytes are written, another writer puts a file in the new directory.
