@@ -7,7 +7,7 @@ import type { ResolvedEntry, Sandbox } from "../sandbox/sandbox.js";
 import { sha256OfHandle } from "./content-hash.js";
 import { describeFileType } from "./write/file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./write/fs-ops.js";
-import { acquireFileLock } from "./write/file-lock.js";
+import { acquireFileLock, type FileLock } from "./write/file-lock.js";
 import { withPathLock } from "./write/path-lock.js";
 import { checkPreconditions, currentSha256, parsePreconditions } from "./write/preconditions.js";
 import { openTargetDirectory, type TargetDirectory } from "./write/target-directory.js";
@@ -38,12 +38,12 @@ export async function deleteFile(sandbox: Sandbox, options: DeleteFileOptions): 
   const entry = await sandbox.resolveEntryForWrite(clientPath);
   return withPathLock(path.join(entry.parentRealPath, entry.name), async () => {
     const dir = await openParent(ops, sandbox, entry);
-    // A guarded delete holds the cross-process lock from the hash to the unlink, like a guarded write.
-    const lock = dir === undefined || preconditions.ifSha256 === undefined ? undefined : await acquireFileLock(dir, entry.name, { displayPath: clientPath }).catch(async (err: unknown) => {
-      await dir.close();
-      throw err;
-    });
+    let lock: FileLock | undefined;
     try {
+      // A guarded delete holds the cross-process lock from the hash to the unlink, like a guarded write.
+      if (dir !== undefined && preconditions.ifSha256 !== undefined) {
+        lock = await acquireFileLock(dir, entry.name, { displayPath: clientPath });
+      }
       const victim = dir?.entry(entry.name);
       const stats = victim === undefined ? undefined : await lstatOrUndefined(ops, victim, clientPath);
       if (stats !== undefined && !stats.isFile() && !stats.isSymbolicLink()) {
