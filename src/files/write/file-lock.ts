@@ -70,7 +70,7 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
   const staleMs = options.staleMs ?? lockTimings.staleMs;
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
-    const held = await tryCreate(lockPath, staleMs);
+    const held = await tryCreate(lockPath, staleMs, options.displayPath);
     if (held !== undefined) {
       return held;
     }
@@ -90,7 +90,7 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
 }
 
 /** tryCreate makes the lock file; undefined when one exists already. */
-async function tryCreate(lockPath: string, staleMs: number): Promise<FileLock | undefined> {
+async function tryCreate(lockPath: string, staleMs: number, displayPath: string): Promise<FileLock | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(lockPath, createFlags, 0o600);
@@ -122,8 +122,8 @@ async function tryCreate(lockPath: string, staleMs: number): Promise<FileLock | 
       if (!(await stillMine())) {
         throw new ToolhostError(
           "FILE_LOCKED",
-          "The write stalled so long that another writer took over its lock; nothing was changed. Retry the call.",
-          {},
+          `Cannot change '${displayPath}': this call stalled so long that another writer took over its lock; nothing was changed. Retry the call.`,
+          { path: displayPath },
         );
       }
     },
