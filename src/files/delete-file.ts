@@ -42,7 +42,9 @@ export async function deleteFile(sandbox: Sandbox, options: DeleteFileOptions): 
     try {
       // A guarded delete holds the cross-process lock from the hash to the unlink, like a guarded write.
       if (dir !== undefined && preconditions.ifSha256 !== undefined) {
-        lock = await acquireFileLock(dir, entry.name, { displayPath: clientPath });
+        lock = await acquireFileLock(dir, entry.name, { displayPath: clientPath }).catch((err: unknown) => {
+          throw toWriteError(err, clientPath, "delete");
+        });
       }
       const victim = dir?.entry(entry.name);
       const stats = victim === undefined ? undefined : await lstatOrUndefined(ops, victim, clientPath);

@@ -28,7 +28,9 @@ export async function withFileLock<T>(realPath: string, options: WithFileLockOpt
     throw toWriteError(err, options.displayPath, "write");
   }
   try {
-    const lock = await acquireFileLock(dir, path.basename(realPath), options);
+    const lock = await acquireFileLock(dir, path.basename(realPath), options).catch((err: unknown) => {
+      throw toWriteError(err, options.displayPath, "write");
+    });
     try {
       return await fn(lock);
     } finally {
