@@ -76,7 +76,7 @@ export async function deleteFile(sandbox: Sandbox, options: DeleteFileOptions): 
       await lock?.release();
       await dir?.close();
     }
-  });
+  }, { displayPath: clientPath });
 }
 
 /** openParent holds the entry's directory open; undefined when it does not exist (nor the file). */

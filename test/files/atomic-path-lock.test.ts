@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setImmediate as tick } from "node:timers/promises";
+import { isToolhostError } from "../../src/errors/toolhost-error.js";
 import { lockedPathCount, withPathLock } from "../../src/files/write/path-lock.js";
 
 describe("withPathLock", () => {
@@ -39,6 +40,30 @@ describe("withPathLock", () => {
     assert.equal(inner, "nested");
     await assert.rejects(withPathLock("/r", async () => Promise.reject(new Error("boom"))), /boom/);
     assert.equal(await withPathLock("/r", async () => "free again"), "free again");
+    assert.equal(lockedPathCount(), 0);
+  });
+
+  it("a waiter past its bound gets FILE_LOCKED, and those behind it still wait for the holder", async () => {
+    const events: string[] = [];
+    let finish!: () => void;
+    const holding = new Promise<void>((resolve) => (finish = resolve));
+    const first = withPathLock("/w", async () => {
+      events.push("first");
+      await holding;
+      events.push("first done");
+    });
+    const impatient = withPathLock("/w", async () => events.push("impatient"), { displayPath: "w.txt", waitMs: 50 });
+    const third = withPathLock("/w", async () => events.push("third"));
+    await assert.rejects(impatient, (err: unknown) => {
+      assert.ok(isToolhostError(err, "FILE_LOCKED"));
+      assert.equal(err.message, "Cannot change 'w.txt': other calls on this file kept it busy for over 50 ms; nothing was changed. Retry the call.");
+      return true;
+    });
+    await tick();
+    assert.deepEqual(events, ["first"], "the third does not start while the first still holds");
+    finish();
+    await Promise.all([first, third]);
+    assert.deepEqual(events, ["first", "first done", "third"]);
     assert.equal(lockedPathCount(), 0);
   });
 });

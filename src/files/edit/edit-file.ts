@@ -94,7 +94,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       },
     });
     return { ...result, applied: true };
-  }));
+  }), locked);
 }
 
 /** readForEdit loads a whole file through the sandbox's verified handle, refusing one over the limit. */

@@ -136,7 +136,7 @@ export async function atomicWrite(
       } finally {
         await lock.release();
       }
-    });
+    }, options);
   } catch (err) {
     if (handle !== undefined) {
       await ops.close(handle).catch(() => undefined); // The write already failed; its error is the one to report.

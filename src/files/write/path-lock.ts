@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { ToolhostError } from "../../errors/toolhost-error.js";
 
 /** Tail of each key's queue: resolves when the last holder queued so far has finished. */
 const tails = new Map<string, Promise<void>>();
@@ -7,14 +8,30 @@ const tails = new Map<string, Promise<void>>();
 const held = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /**
+ * pathQueueWaitMs bounds how long a call waits for its turn behind this process's other calls on
+ * one file (the cross-process file lock has a bound of its own, lockTimings.waitMs).
+ */
+export const pathQueueWaitMs = 30_000;
+
+/** PathLockWait says how a waiter that gives up is reported. */
+export interface PathLockWait {
+  /** The path as the client gave it, for the FILE_LOCKED message. */
+  readonly displayPath: string;
+  /** Default pathQueueWaitMs. */
+  readonly waitMs?: number | undefined;
+}
+
+/**
  * withPathLock runs `fn` while holding this process's lock on `key` (an absolute real path), so
  * that read-check-write sequences on one file from concurrent calls run one after another.
  *
- * Holders run in arrival order. The lock is re-entrant within one async call chain: EditFile holds
- * it across read, edit and write, and the atomic write it calls takes the same lock again. It
- * serialises within this process only; other processes are kept consistent by the atomic rename.
+ * Holders run in arrival order. A waiter given `wait` gives up after its waitMs with FILE_LOCKED
+ * (ABORTED, "retry"), and those queued behind it then wait only for the holders before it. The
+ * lock is re-entrant within one async call chain: EditFile holds it across read, edit and write,
+ * and the atomic write it calls takes the same lock again. It serialises within this process
+ * only; other processes are ordered by the file lock (file-lock.ts).
  */
-export async function withPathLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+export async function withPathLock<T>(key: string, fn: () => Promise<T>, wait?: PathLockWait): Promise<T> {
   const mine = held.getStore();
   if (mine?.has(key)) {
     return fn();
@@ -26,15 +43,45 @@ export async function withPathLock<T>(key: string, fn: () => Promise<T>): Promis
   });
   const tail = previous.then(() => done);
   tails.set(key, tail);
-  try {
-    await previous;
-    return await held.run(new Set([...(mine ?? []), key]), fn);
-  } finally {
+  const forget = (): void => {
     release();
     // Forget the key once nobody queued behind us, so the map does not grow with every path.
     if (tails.get(key) === tail) {
       tails.delete(key);
     }
+  };
+  try {
+    await (wait === undefined ? previous : bounded(previous, wait));
+  } catch (err) {
+    void previous.then(forget); // Gave up: pass the turn on only once those before us are done.
+    throw err;
+  }
+  try {
+    return await held.run(new Set([...(mine ?? []), key]), fn);
+  } finally {
+    forget();
+  }
+}
+
+/** bounded resolves with `turn`, or fails with FILE_LOCKED once wait.waitMs have passed. */
+async function bounded(turn: Promise<void>, wait: PathLockWait): Promise<void> {
+  const waitMs = wait.waitMs ?? pathQueueWaitMs;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new ToolhostError(
+          "FILE_LOCKED",
+          `Cannot change '${wait.displayPath}': other calls on this file kept it busy for over ${waitMs} ms; nothing was changed. Retry the call.`,
+          { path: wait.displayPath, waitMs: String(waitMs) },
+        ),
+      );
+    }, waitMs);
+  });
+  try {
+    await Promise.race([turn, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
