@@ -89,8 +89,11 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
   const candidates: string[] = [];
   try {
     for await (const entry of await opendir(base)) {
-      if (entry.isDirectory()) subdirectories.push(entry.name);
-      else if (entry.isFile() && (isTempFileName(entry.name) || isLockFileName(entry.name))) candidates.push(entry.name);
+      const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice();
+      // Some filesystems report no type (DT_UNKNOWN): ask lstat, which does not follow a link.
+      const isDirectory = known ? entry.isDirectory() : await lstat(path.join(base, entry.name)).then((st) => st.isDirectory(), () => false);
+      if (isDirectory) subdirectories.push(entry.name);
+      else if (isTempFileName(entry.name) || isLockFileName(entry.name)) candidates.push(entry.name); // removeIfStale checks it is a file.
     }
   } catch (err) {
     noteFailure(sweep.report, real, err);
