@@ -31,6 +31,7 @@ export const errorCatalog = {
   ALREADY_EXISTS: { code: "ALREADY_EXISTS", description: "The target of a move, copy or make-directory exists and overwrite was not asked for." },
   DIRECTORY_NOT_EMPTY: { code: "FAILED_PRECONDITION", description: "A non-recursive RemoveDirectory found entries in the directory." },
   PATTERN_TOO_COMPLEX: { code: "INVALID_ARGUMENT", description: "A glob or regular expression is over the complexity bound, or its search ran past its time budget." },
+  TOOL_NOT_FOUND: { code: "NOT_FOUND", description: "CallTool names no tool this caller may call; ListTools lists those it may." },
   SKILL_NOT_FOUND: { code: "NOT_FOUND", description: "No skill of that qualified name in the catalog." },
   INVALID_SKILL: { code: "FAILED_PRECONDITION", description: "The skill exists but failed to load; ListSkillErrors says why." },
   NO_SPACE: { code: "RESOURCE_EXHAUSTED", description: "The filesystem is full or over quota." },

@@ -66,12 +66,12 @@ describe("interop with the real server", () => {
     assert.equal((JSON.parse(result.stdout) as { status?: string }).status, "SERVING", describeFailure(result, "health is not SERVING"));
   });
 
-  it("grpcurl FileTools/ListTools returns the four file tools", async () => {
+  it("grpcurl FileTools/ListTools starts with the four seed file tools", async () => {
     const result = await grpcurlCall("-d", "{}", server.address, "toolhost.files.v1.FileTools/ListTools");
     assertSucceeded(result, "grpcurl ListTools failed");
     const { tools = [] } = JSON.parse(result.stdout) as { tools?: { name: string }[] };
     assert.deepEqual(
-      tools.map((t) => t.name),
+      tools.slice(0, 4).map((t) => t.name),
       fileTools,
       describeFailure(result, "ListTools names differ"),
     );

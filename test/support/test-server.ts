@@ -5,6 +5,7 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { defaultLimits, type Config, type Limits } from "../../src/config/config.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import { startServer } from "../../src/transport/start-server.js";
@@ -30,6 +31,7 @@ export interface TestServer {
   readonly root: string;
   readonly fileTools: Client<typeof FileTools>;
   readonly skillCatalog: Client<typeof SkillCatalog>;
+  readonly tools: Client<typeof Tools>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     httpAddress: server.httpAddress,
     root: config.roots[0]!.path,
     fileTools: createClient(FileTools, transport),
+    tools: createClient(Tools, transport),
     skillCatalog: createClient(SkillCatalog, transport),
     close: () => server.close(500),
   };

@@ -3,6 +3,8 @@ import { Tier, ToolDescriptorSchema, type ToolDescriptor } from "../../../gen/ts
 import { DeleteFileRequestSchema, WriteFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
+import { ListDirectoryRequestSchema, StatFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
+import { functionNameOf } from "../function-name.js";
 import { jsonSchemaOf } from "../json-schema-of.js";
 
 const pathHelp = "File path: relative to the workspace root, or absolute inside an allowed root.";
@@ -28,6 +30,14 @@ const fieldDescriptions: Record<string, string> = {
   "EditFileRequest.dryRun": "Return the diff without writing.",
   "EditFileRequest.ifSha256": "Edit only if the current content has this SHA-256.",
   "DeleteFileRequest.path": pathHelp,
+  "StatFileRequest.path": pathHelp,
+  "StatFileRequest.includeSha256": "Also compute the SHA-256 of a regular file's content.",
+  "ListDirectoryRequest.path": "Directory path: relative to the workspace root (\"\" or \".\" for the root itself), or absolute inside an allowed root.",
+  "ListDirectoryRequest.recursive": "Also list everything below sub-directories.",
+  "ListDirectoryRequest.glob": "Only entries whose path relative to the listed directory matches this glob, e.g. \"**/*.ts\".",
+  "ListDirectoryRequest.includeHidden": "Include entries whose name starts with a dot.",
+  "ListDirectoryRequest.pageSize": "Entries per page; omit for the default.",
+  "ListDirectoryRequest.pageToken": "nextPageToken of the previous page, to continue a listing.",
   "DeleteFileRequest.ifSha256": "Delete only if the current content has this SHA-256.",
 };
 
@@ -41,7 +51,7 @@ function descriptor(
   const writes = tier !== Tier.READ;
   return create(ToolDescriptorSchema, {
     name,
-    functionName: name.replace(/^skill\//, "").replace(/-/g, "_"),
+    functionName: functionNameOf(name, "builtin"),
     tier,
     description,
     source: "builtin",
@@ -53,7 +63,8 @@ function descriptor(
 }
 
 /**
- * fileToolDescriptors are the four built-in file tools, in the order ListTools returns them.
+ * fileToolDescriptors are the built-in file tools, in the order ListTools returns them: the
+ * seed's four (read, write, edit, delete) first, then every other FileTools method an agent calls.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
   descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, Tier.READ,
@@ -64,4 +75,8 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Edit a text file in place, all edits or none: replace text (first occurrence, all, or an exact count), append, insert before a line, or apply a unified diff. Keeps the file's permissions, line endings and byte order mark; dry_run previews the diff."),
   descriptor("skill/file-delete", "DeleteFile", DeleteFileRequestSchema, Tier.DELETE,
     "Delete a regular file. Reports whether it existed; refuses directories."),
+  descriptor("skill/file-stat", "StatFile", StatFileRequestSchema, Tier.READ,
+    "Get a path's metadata: type (file, directory, symlink), size, permissions, modification time, whether it is binary, and optionally its SHA-256. Never changes anything."),
+  descriptor("skill/file-list", "ListDirectory", ListDirectoryRequestSchema, Tier.READ,
+    "List a directory's entries (name, type, size, modification time), optionally recursively and filtered by a glob, a page at a time. Never changes anything."),
 ]);
