@@ -9,6 +9,7 @@ import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
 import { removeStaleTempFiles, tempFilePrefix } from "../files/write/temp-files.js";
 import { createSandbox } from "../sandbox/create-sandbox.js";
+import { FileHistory } from "../files/history/file-history.js";
 import { createFileToolsService } from "../service/file-tools/file-tools-service.js";
 import { sharedSandbox } from "../service/file-tools/file-tools-deps.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
@@ -42,7 +43,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }
   const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix });
-  const fileTools = createFileToolsService({ sandboxFor: sharedSandbox(sandbox), limits: config.limits, readOnly: config.readOnly });
+  const fileTools = createFileToolsService({
+    sandboxFor: sharedSandbox(sandbox),
+    limits: config.limits,
+    readOnly: config.readOnly,
+    history: config.history === undefined ? undefined : new FileHistory(config.history),
+  });
   const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, logger: logger.child({ component: "skills" }) });
   const services: HostedService[] = [
     { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
