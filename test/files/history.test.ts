@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFile, readdir, stat, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ConnectError } from "@connectrpc/connect";
@@ -116,15 +116,3 @@ describe("change history", () => {
   });
 });
 
-/** blobsAreWhole checks that every stored blob's name is the SHA-256 of its content. */
-export async function blobsAreWhole(dir: string): Promise<number> {
-  let count = 0;
-  for (const shard of await readdir(join(dir, "blobs")).catch(() => [] as string[])) {
-    for (const name of await readdir(join(dir, "blobs", shard))) {
-      if (name.startsWith(".tmp-")) continue;
-      assert.equal(sha256Hex(await readFile(join(dir, "blobs", shard, name))), name);
-      count++;
-    }
-  }
-  return count;
-}
