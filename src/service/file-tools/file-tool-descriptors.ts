@@ -4,6 +4,8 @@ import { DeleteFileRequestSchema, WriteFileRequestSchema } from "../../../gen/ts
 import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
 import { ListDirectoryRequestSchema, StatFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
+import { ListFileHistoryRequestSchema, RestoreFileRequestSchema, UndoLastChangeRequestSchema } from "../../../gen/ts/toolhost/files/v1/history_pb.js";
+import { ApplyPatchRequestSchema } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { functionNameOf } from "../function-name.js";
 import { jsonSchemaOf } from "../json-schema-of.js";
 
@@ -38,6 +40,14 @@ const fieldDescriptions: Record<string, string> = {
   "ListDirectoryRequest.includeHidden": "Include entries whose name starts with a dot.",
   "ListDirectoryRequest.pageSize": "Entries per page; omit for the default.",
   "ListDirectoryRequest.pageToken": "nextPageToken of the previous page, to continue a listing.",
+  "ApplyPatchRequest.patch": "The patch: \"*** Begin Patch\", then sections \"*** Add File: path\" (lines starting with +), \"*** Delete File: path\", or \"*** Update File: path\" (optionally \"*** Move to: new path\") with \"@@ context\" hunks of \" \" context, \"-\" removed and \"+\" added lines, then \"*** End Patch\".",
+  "ApplyPatchRequest.dryRun": "Check the patch and return each file's diff without changing anything.",
+  "ListFileHistoryRequest.path": pathHelp,
+  "ListFileHistoryRequest.limit": "At most this many changes, newest first (default 100).",
+  "RestoreFileRequest.path": pathHelp,
+  "RestoreFileRequest.sha256": "The content to put back, by the SHA-256 that file_history lists.",
+  "RestoreFileRequest.ifSha256": "Restore only if the current content has this SHA-256.",
+  "UndoLastChangeRequest.path": pathHelp,
   "DeleteFileRequest.ifSha256": "Delete only if the current content has this SHA-256.",
 };
 
@@ -79,4 +89,12 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Get a path's metadata: type (file, directory, symlink), size, permissions, modification time, whether it is binary, and optionally its SHA-256. Never changes anything."),
   descriptor("skill/file-list", "ListDirectory", ListDirectoryRequestSchema, Tier.READ,
     "List a directory's entries (name, type, size, modification time), optionally recursively and filtered by a glob, a page at a time. Never changes anything."),
+  descriptor("skill/file-apply-patch", "ApplyPatch", ApplyPatchRequestSchema, Tier.EDIT,
+    "Apply a multi-file patch in the \"*** Begin Patch\" format (add, delete, update and move files), all files or none; dry_run returns the diffs without changing anything."),
+  descriptor("skill/file-history", "ListFileHistory", ListFileHistoryRequestSchema, Tier.READ,
+    "List the recorded changes of a file, newest first: when, which operation, by whom, and the SHA-256 of the content before and after. Never changes anything."),
+  descriptor("skill/file-restore", "RestoreFile", RestoreFileRequestSchema, Tier.WRITE,
+    "Put back an earlier content of a file, chosen by the SHA-256 that file_history lists, atomically."),
+  descriptor("skill/file-undo", "UndoLastChange", UndoLastChangeRequestSchema, Tier.DELETE,
+    "Undo the last recorded change of a file (restores the content before it, or removes a file it created), only if the file is still as that change left it."),
 ]);
