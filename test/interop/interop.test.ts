@@ -3,7 +3,7 @@
 // and Go on PATH. Run: node --import tsx --test test/interop/interop.test.ts
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -112,6 +112,15 @@ describe("interop with the real server", () => {
       requireTool(python);
       const args = ["examples/python/toolhost_demo.py", "--addr", server.address, "--path", sample.path];
       assertDemo(await runChild(python, args, { cwd: repo }), "the Python demo");
+    });
+
+    it("examples/python/agent_loop.py: a backend loop with a scripted model, through CallTool", slow, async () => {
+      requireTool(python);
+      await writeFile(join(root, "greeting.txt"), "helo, world\n");
+      const result = await runChild(python, ["examples/python/agent_loop.py", "--addr", server.address], { cwd: repo, env: { PYTHONPATH: join(repo, "gen/python") } });
+      assertSucceeded(result, "the agent loop failed");
+      assert.match(result.stdout, /file_read: ok\nfile_edit: ok\nfile_read: error PATH_TRAVERSAL\nfile_read: ok\nFixed the typo: hello, world\n$/, describeFailure(result, "the agent loop printed something else"));
+      assert.equal(await readFile(join(root, "greeting.txt"), "utf8"), "hello, world\n");
     });
 
     it("examples/ts/demo.ts", slow, async () => {
