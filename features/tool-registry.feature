@@ -28,7 +28,7 @@ Feature: Skill file tool registry
 
   Scenario: Register all skill file tools
     Given a skill file tools registry
-    Then the skill registry should contain 4 tools
+    Then the skill registry should contain 10 tools
     And the skill registry should contain tool "skill/file-read"
     And the skill registry should contain tool "skill/file-write"
     And the skill registry should contain tool "skill/file-edit"

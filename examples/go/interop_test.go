@@ -13,6 +13,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func dial(t *testing.T) (*grpc.ClientConn, context.Context) {
 	return conn, ctx
 }
 
-func TestListToolsReturnsTheFourFileTools(t *testing.T) {
+func TestListToolsStartsWithTheFourSeedFileTools(t *testing.T) {
 	conn, ctx := dial(t)
 	resp, err := filesv1.NewFileToolsClient(conn).ListTools(ctx, &filesv1.ListToolsRequest{})
 	if err != nil {
@@ -59,8 +60,14 @@ func TestListToolsReturnsTheFourFileTools(t *testing.T) {
 		{"skill/file-delete", false, true},
 	}
 	tools := resp.GetTools()
-	if len(tools) != len(want) {
-		t.Fatalf("ListTools returned %d tools, want %d: %v", len(tools), len(want), tools)
+	if len(tools) < len(want) {
+		t.Fatalf("ListTools returned %d tools, want at least %d: %v", len(tools), len(want), tools)
+	}
+	functionName := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	for _, tool := range tools {
+		if !functionName.MatchString(tool.GetFunctionName()) {
+			t.Errorf("%s: function_name %q is not a name model APIs accept", tool.GetName(), tool.GetFunctionName())
+		}
 	}
 	for i, w := range want {
 		got := tools[i]

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { parse } from "yaml";
 import { ConfigError } from "./config-error.js";
 import type { Limits, LogLevel } from "./config.js";
+import { historyLayerFromYaml, type HistoryLayer } from "./history-config.js";
 
 /** ConfigLayer is what one source (file, env, flags) says; unset members say nothing. */
 export interface ConfigLayer {
@@ -15,6 +16,7 @@ export interface ConfigLayer {
   limits?: Partial<Record<keyof Limits, number>>;
   logLevel?: LogLevel;
   shutdownGraceMs?: number;
+  history?: HistoryLayer;
 }
 
 /** limitKeys maps the YAML names of limits to Limits members. */
@@ -32,7 +34,7 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_activated_bytes: "maxActivatedBytes",
 };
 
-const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms"];
+const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "history"];
 
 /**
  * readConfigFile reads and checks a YAML config file. Relative paths in it resolve against the
@@ -90,6 +92,7 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
       layer.limits[limitKeys[key]!] = int(value, at(`limits.${key}`));
     }
   }
+  if (top["history"] !== undefined) layer.history = historyLayerFromYaml(top["history"], baseDir, file);
   if (top["log"] !== undefined) {
     const log = mapping(top["log"], at("log"));
     unknownKeys(log, ["level"], file, "log.");

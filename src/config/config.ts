@@ -1,3 +1,5 @@
+import type { HistoryConfig } from "../files/history/history-types.js";
+
 /**
  * Config is the one validated, frozen configuration of a toolhost server, built by loadConfig from
  * a YAML file, flags and environment variables.
@@ -19,6 +21,8 @@ export interface Config {
   readonly log: { readonly level: LogLevel };
   /** How long SIGTERM waits for in-flight calls before cancelling them, in ms. */
   readonly shutdownGraceMs: number;
+  /** The change history (ListFileHistory, RestoreFile, UndoLastChange); undefined when off. */
+  readonly history?: HistoryConfig | undefined;
 }
 
 /** RootConfig is one allow-listed directory. */

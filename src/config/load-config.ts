@@ -6,6 +6,7 @@ import { defaultLimits, type Config, type Limits, type LogLevel } from "./config
 import { bundledSkillsRoot } from "./package-root.js";
 import type { ServeFlags } from "./serve-flags.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
+import { resolveHistory } from "./history-config.js";
 
 const logLevels: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -66,6 +67,15 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     limits: Object.freeze(limits),
     log: Object.freeze({ level: logLevel }),
     shutdownGraceMs: pick("shutdownGraceMs") ?? 10_000,
+    history: resolveHistory(
+      {
+        ...file.history,
+        ...(flags.historyDir !== undefined && { dir: resolve(cwd, flags.historyDir) }),
+        ...(flags.noHistory === true && { enabled: false }),
+      },
+      env,
+      roots,
+    ),
   });
 }
 

@@ -13,6 +13,8 @@ export interface ServeFlags {
   readonly maxTextBytes?: string;
   readonly chunkSize?: string;
   readonly logLevel?: string;
+  readonly historyDir?: string;
+  readonly noHistory?: boolean;
   readonly help?: boolean;
 }
 
@@ -33,6 +35,10 @@ Flags (each overrides the config file and environment):
   --chunk-size N         default read chunk size in bytes (default 1048576)
   --log-level LEVEL      trace, debug, info, warn, error, fatal or silent (default info;
                          env TOOLHOST_LOG_LEVEL)
+  --history-dir DIR      folder of the change history, outside every root
+                         (default ~/.local/state/toolhost/history; env TOOLHOST_STATE_DIR)
+  --no-history           record no change history (ListFileHistory, RestoreFile, UndoLastChange
+                         are then refused with HISTORY_DISABLED)
   -h, --help             this text`;
 
 /**
@@ -56,6 +62,8 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
         "max-text-bytes": { type: "string" },
         "chunk-size": { type: "string" },
         "log-level": { type: "string" },
+        "history-dir": { type: "string" },
+        "no-history": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -73,6 +81,8 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
       maxTextBytes: values["max-text-bytes"],
       chunkSize: values["chunk-size"],
       logLevel: values["log-level"],
+      historyDir: values["history-dir"],
+      noHistory: values["no-history"],
       help: values.help,
     };
   } catch (err) {

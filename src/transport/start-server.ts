@@ -4,16 +4,22 @@ import { logVerbosity, setLogger, setLogVerbosity } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
+import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
 import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
 import { tempFilePrefix } from "../files/write/temp-files.js";
 import { createSandbox } from "../sandbox/create-sandbox.js";
+import { FileHistory } from "../files/history/file-history.js";
 import { createFileToolsService } from "../service/file-tools/file-tools-service.js";
 import { sharedSandbox } from "../service/file-tools/file-tools-deps.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
 import { createCallLogger } from "./call-logger.js";
 import { startGrpcHost, type HostedService } from "./grpc-server.js";
 import { startHttpHost, type HttpHost } from "./http-server.js";
+
+/** toolsLimits caps what CallTool hands a model: 32 KiB by default, 1 MiB at most, streams 10 s. */
+const toolsLimits = { defaultContentBytes: 32 * 1024, maxContentBytes: 1024 * 1024, maxCollectMs: 10_000 };
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
 export interface RunningServer {
@@ -38,11 +44,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }
   const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix });
-  const fileTools = createFileToolsService({ sandboxFor: sharedSandbox(sandbox), limits: config.limits, readOnly: config.readOnly });
+  const fileTools = createFileToolsService({
+    sandboxFor: sharedSandbox(sandbox),
+    limits: config.limits,
+    readOnly: config.readOnly,
+    history: config.history === undefined ? undefined : new FileHistory(config.history),
+  });
   const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, logger: logger.child({ component: "skills" }) });
   const services: HostedService[] = [
     { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
     { service: SkillCatalog, impl: skillCatalog as unknown as ServiceImpl<DescService> },
+    { service: Tools, impl: createToolsService({ fileTools, skillCatalog, ...toolsLimits }) as unknown as ServiceImpl<DescService> },
   ];
   const onCallEnd = createCallLogger(logger);
   let http: HttpHost | undefined;

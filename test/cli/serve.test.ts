@@ -39,7 +39,7 @@ describe("toolhost serve", () => {
     const server = await spawnServer(["--root", dir]);
     const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
     const { tools } = await client.listTools({});
-    assert.deepEqual(tools.map((t) => t.name), ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"]);
+    assert.deepEqual(tools.slice(0, 4).map((t) => t.name), ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"]);
     const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as { roots: string[]; skills: string[] };
     assert.deepEqual(listening.roots, [dir]);
     assert.match(listening.skills[0]!, /examples\/skills$/);
@@ -92,7 +92,7 @@ describe("toolhost serve", () => {
       assert.equal(res.status, 200);
       assert.equal(res.headers.get("content-encoding"), null);
       const body = (await res.json()) as { tools: { name: string; readOnly?: boolean }[] };
-      assert.equal(body.tools.length, 4);
+      assert.ok(body.tools.length >= 4, `${body.tools.length} tools`);
       assert.equal(body.tools[0]?.readOnly, true);
     } finally {
       await server.stop();

@@ -32,6 +32,12 @@ describe("file tool descriptors", () => {
         ["skill/file-write", "/toolhost.files.v1.FileTools/WriteFile", false, true, "builtin"],
         ["skill/file-edit", "/toolhost.files.v1.FileTools/EditFile", false, true, "builtin"],
         ["skill/file-delete", "/toolhost.files.v1.FileTools/DeleteFile", false, true, "builtin"],
+        ["skill/file-stat", "/toolhost.files.v1.FileTools/StatFile", true, false, "builtin"],
+        ["skill/file-list", "/toolhost.files.v1.FileTools/ListDirectory", true, false, "builtin"],
+        ["skill/file-apply-patch", "/toolhost.files.v1.FileTools/ApplyPatch", false, true, "builtin"],
+        ["skill/file-history", "/toolhost.files.v1.FileTools/ListFileHistory", true, false, "builtin"],
+        ["skill/file-restore", "/toolhost.files.v1.FileTools/RestoreFile", false, true, "builtin"],
+        ["skill/file-undo", "/toolhost.files.v1.FileTools/UndoLastChange", false, true, "builtin"],
       ],
     );
   });

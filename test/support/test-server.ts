@@ -5,7 +5,9 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { defaultLimits, type Config, type Limits } from "../../src/config/config.js";
+import type { HistoryConfig } from "../../src/files/history/history-types.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import { startServer } from "../../src/transport/start-server.js";
 
@@ -19,6 +21,8 @@ export interface TestServerOptions {
   readonly limits?: Partial<Limits>;
   /** Also serve Connect/gRPC-Web/JSON on an ephemeral HTTP port. */
   readonly http?: boolean;
+  /** Record the change history in a fresh temporary folder (with these bounds, if given). */
+  readonly history?: boolean | Partial<HistoryConfig>;
 }
 
 /** TestServer is a real toolhost on 127.0.0.1 and generated clients connected to it. */
@@ -30,6 +34,7 @@ export interface TestServer {
   readonly root: string;
   readonly fileTools: Client<typeof FileTools>;
   readonly skillCatalog: Client<typeof SkillCatalog>;
+  readonly tools: Client<typeof Tools>;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     limits: { ...defaultLimits, ...options.limits },
     log: { level: "silent" },
     shutdownGraceMs: 1000,
+    history:
+      options.history === undefined || options.history === false
+        ? undefined
+        : {
+            dir: await mkdtemp(join(tmpdir(), "toolhost-history-")),
+            maxBytes: 1024 ** 3,
+            maxAgeMs: 3_600_000,
+            maxFileBytes: 16 * 1024 * 1024,
+            maxEntriesPerFile: 1000,
+            ...(options.history === true ? {} : options.history),
+          },
   };
   const server = await startServer(config, createLogger(process.env["TOOLHOST_TEST_LOG"] === "1" ? "info" : "silent"));
   const transport = createGrpcTransport({ baseUrl: `http://${server.grpcAddress}` });
@@ -58,6 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     httpAddress: server.httpAddress,
     root: config.roots[0]!.path,
     fileTools: createClient(FileTools, transport),
+    tools: createClient(Tools, transport),
     skillCatalog: createClient(SkillCatalog, transport),
     close: () => server.close(500),
   };

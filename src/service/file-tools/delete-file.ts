@@ -4,11 +4,14 @@ import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.
 import { DeleteFileResponseSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { deleteFile } from "../../files/delete-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
+import { recordedChange } from "./recorded-change.js";
 
 /** deleteFileHandler serves FileTools.DeleteFile. */
 export function deleteFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["deleteFile"] {
   return async (request, context) => {
-    const result = await deleteFile(deps.sandboxFor(context), { path: request.path, ifSha256: request.ifSha256 });
+    const sandbox = deps.sandboxFor(context);
+    const remove = () => deleteFile(sandbox, { path: request.path, ifSha256: request.ifSha256 });
+    const result = await recordedChange(deps, context, sandbox, request.path, "delete", remove, (r) => ({ committed: r.existed, after: "" }));
     return create(DeleteFileResponseSchema, result);
   };
 }

@@ -6,17 +6,16 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import { editFile } from "../../files/edit/edit-file.js";
 import type { TextEdit } from "../../files/edit/edit-types.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
+import { recordedChange } from "./recorded-change.js";
 
 /** editFileHandler serves FileTools.EditFile. */
 export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["editFile"] {
   return async (request, context) => {
-    const result = await editFile(deps.sandboxFor(context), {
-      path: request.path,
-      edits: request.edits.map((edit, i) => toTextEdit(edit, i + 1)),
-      dryRun: request.dryRun,
-      ifSha256: request.ifSha256,
-      maxEditBytes: deps.limits.maxEditBytes,
-    });
+    const sandbox = deps.sandboxFor(context);
+    const edits = request.edits.map((edit, i) => toTextEdit(edit, i + 1));
+    const edit = () => editFile(sandbox, { path: request.path, edits, dryRun: request.dryRun, ifSha256: request.ifSha256, maxEditBytes: deps.limits.maxEditBytes });
+    const run = request.dryRun ? edit : () => recordedChange(deps, context, sandbox, request.path, "edit", edit, (r) => ({ committed: r.applied, before: r.previousSha256, after: r.sha256 }));
+    const result = await run();
     return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
 }

@@ -3,6 +3,10 @@ import { Tier, ToolDescriptorSchema, type ToolDescriptor } from "../../../gen/ts
 import { DeleteFileRequestSchema, WriteFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
+import { ListDirectoryRequestSchema, StatFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
+import { ListFileHistoryRequestSchema, RestoreFileRequestSchema, UndoLastChangeRequestSchema } from "../../../gen/ts/toolhost/files/v1/history_pb.js";
+import { ApplyPatchRequestSchema } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
+import { functionNameOf } from "../function-name.js";
 import { jsonSchemaOf } from "../json-schema-of.js";
 
 const pathHelp = "File path: relative to the workspace root, or absolute inside an allowed root.";
@@ -28,6 +32,22 @@ const fieldDescriptions: Record<string, string> = {
   "EditFileRequest.dryRun": "Return the diff without writing.",
   "EditFileRequest.ifSha256": "Edit only if the current content has this SHA-256.",
   "DeleteFileRequest.path": pathHelp,
+  "StatFileRequest.path": pathHelp,
+  "StatFileRequest.includeSha256": "Also compute the SHA-256 of a regular file's content.",
+  "ListDirectoryRequest.path": "Directory path: relative to the workspace root (\"\" or \".\" for the root itself), or absolute inside an allowed root.",
+  "ListDirectoryRequest.recursive": "Also list everything below sub-directories.",
+  "ListDirectoryRequest.glob": "Only entries whose path relative to the listed directory matches this glob, e.g. \"**/*.ts\".",
+  "ListDirectoryRequest.includeHidden": "Include entries whose name starts with a dot.",
+  "ListDirectoryRequest.pageSize": "Entries per page; omit for the default.",
+  "ListDirectoryRequest.pageToken": "nextPageToken of the previous page, to continue a listing.",
+  "ApplyPatchRequest.patch": "The patch: \"*** Begin Patch\", then sections \"*** Add File: path\" (lines starting with +), \"*** Delete File: path\", or \"*** Update File: path\" (optionally \"*** Move to: new path\") with \"@@ context\" hunks of \" \" context, \"-\" removed and \"+\" added lines, then \"*** End Patch\".",
+  "ApplyPatchRequest.dryRun": "Check the patch and return each file's diff without changing anything.",
+  "ListFileHistoryRequest.path": pathHelp,
+  "ListFileHistoryRequest.limit": "At most this many changes, newest first (default 100).",
+  "RestoreFileRequest.path": pathHelp,
+  "RestoreFileRequest.sha256": "The content to put back, by the SHA-256 that file_history lists.",
+  "RestoreFileRequest.ifSha256": "Restore only if the current content has this SHA-256.",
+  "UndoLastChangeRequest.path": pathHelp,
   "DeleteFileRequest.ifSha256": "Delete only if the current content has this SHA-256.",
 };
 
@@ -41,7 +61,7 @@ function descriptor(
   const writes = tier !== Tier.READ;
   return create(ToolDescriptorSchema, {
     name,
-    functionName: name.replace(/^skill\//, "").replace(/-/g, "_"),
+    functionName: functionNameOf(name, "builtin"),
     tier,
     description,
     source: "builtin",
@@ -53,7 +73,8 @@ function descriptor(
 }
 
 /**
- * fileToolDescriptors are the four built-in file tools, in the order ListTools returns them.
+ * fileToolDescriptors are the built-in file tools, in the order ListTools returns them: the
+ * seed's four (read, write, edit, delete) first, then every other FileTools method an agent calls.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
   descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, Tier.READ,
@@ -64,4 +85,16 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Edit a text file in place, all edits or none: replace text (first occurrence, all, or an exact count), append, insert before a line, or apply a unified diff. Keeps the file's permissions, line endings and byte order mark; dry_run previews the diff."),
   descriptor("skill/file-delete", "DeleteFile", DeleteFileRequestSchema, Tier.DELETE,
     "Delete a regular file. Reports whether it existed; refuses directories."),
+  descriptor("skill/file-stat", "StatFile", StatFileRequestSchema, Tier.READ,
+    "Get a path's metadata: type (file, directory, symlink), size, permissions, modification time, whether it is binary, and optionally its SHA-256. Never changes anything."),
+  descriptor("skill/file-list", "ListDirectory", ListDirectoryRequestSchema, Tier.READ,
+    "List a directory's entries (name, type, size, modification time), optionally recursively and filtered by a glob, a page at a time. Never changes anything."),
+  descriptor("skill/file-apply-patch", "ApplyPatch", ApplyPatchRequestSchema, Tier.EDIT,
+    "Apply a multi-file patch in the \"*** Begin Patch\" format (add, delete, update and move files), all files or none; dry_run returns the diffs without changing anything."),
+  descriptor("skill/file-history", "ListFileHistory", ListFileHistoryRequestSchema, Tier.READ,
+    "List the recorded changes of a file, newest first: when, which operation, by whom, and the SHA-256 of the content before and after. Never changes anything."),
+  descriptor("skill/file-restore", "RestoreFile", RestoreFileRequestSchema, Tier.WRITE,
+    "Put back an earlier content of a file, chosen by the SHA-256 that file_history lists, atomically."),
+  descriptor("skill/file-undo", "UndoLastChange", UndoLastChangeRequestSchema, Tier.DELETE,
+    "Undo the last recorded change of a file (restores the content before it, or removes a file it created), only if the file is still as that change left it."),
 ]);

@@ -1,5 +1,6 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Limits } from "../../config/config.js";
+import type { FileHistory } from "../../files/history/file-history.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 
 /**
@@ -15,6 +16,10 @@ export interface FileToolsDeps {
   sandboxFor(context: HandlerContext): Sandbox;
   readonly limits: Limits;
   readonly readOnly: boolean;
+  /** The change history; absent when it is off. */
+  readonly history?: FileHistory | undefined;
+  /** The caller's identity for history entries ("anonymous" when absent). */
+  readonly callerOf?: ((context: HandlerContext) => string) | undefined;
 }
 
 /** sharedSandbox is the sandboxFor of a server without per-caller scopes: one sandbox for all. */

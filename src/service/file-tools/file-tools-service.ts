@@ -10,6 +10,8 @@ import { writeFileHandler } from "./write-file.js";
 import { uploadFileHandler } from "./upload-file.js";
 import { editFileHandler } from "./edit-file.js";
 import { deleteFileHandler } from "./delete-file.js";
+import { applyPatchHandler } from "./apply-patch.js";
+import { listFileHistoryHandler, restoreFileHandler, undoLastChangeHandler } from "./file-history.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
@@ -24,5 +26,9 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     uploadFile: uploadFileHandler(deps),
     editFile: editFileHandler(deps),
     deleteFile: deleteFileHandler(deps),
+    listFileHistory: listFileHistoryHandler(deps),
+    restoreFile: restoreFileHandler(deps),
+    undoLastChange: undoLastChangeHandler(deps),
+    applyPatch: applyPatchHandler(deps),
   });
 }

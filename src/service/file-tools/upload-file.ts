@@ -5,6 +5,7 @@ import { UploadFileResponseSchema, type UploadFileRequest, type UploadHeader } f
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { uploadFile } from "../../files/write/upload-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
+import { recordedChange } from "./recorded-change.js";
 
 /**
  * uploadFileHandler serves FileTools.UploadFile: the first message is the header, every later one
@@ -20,8 +21,9 @@ export function uploadFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
         throw new ToolhostError("INVALID_ARGUMENT", "The first UploadFile message must be a header naming the path; send {header:{path:...}} before any data.", { field: "header" });
       }
       const header: UploadHeader = first.value.part.value;
-      const result = await uploadFile(
-        deps.sandboxFor(context),
+      const sandbox = deps.sandboxFor(context);
+      const upload = () => uploadFile(
+        sandbox,
         {
           path: header.path,
           createParents: header.createParents,
@@ -35,6 +37,7 @@ export function uploadFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
         dataChunks(iterator),
         { signal: context.signal },
       );
+      const result = await recordedChange(deps, context, sandbox, header.path, "upload", upload, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256 }));
       return create(UploadFileResponseSchema, { ...result, size: BigInt(result.size) });
     } catch (err) {
       // dataChunks reads the iterator by hand, so tell the request stream that nobody reads on.

@@ -4,21 +4,25 @@ import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.
 import { NewlineMode, WriteFileResponseSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { writeFile } from "../../files/write/write-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
+import { recordedChange } from "./recorded-change.js";
 
 /** writeFileHandler serves FileTools.WriteFile. */
 export function writeFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["writeFile"] {
   return async (request, context) => {
     const content = request.content.case === "text" ? { text: request.content.value } : { data: request.content.value ?? new Uint8Array() };
-    const result = await writeFile(deps.sandboxFor(context), {
-      path: request.path,
-      content,
-      newlineMode: newlineModeName(request.newlineMode),
-      createParents: request.createParents,
-      mode: request.mode,
-      ifSha256: request.ifSha256,
-      mustNotExist: request.mustNotExist,
-      maxPathDepth: deps.limits.maxPathDepth,
-    });
+    const sandbox = deps.sandboxFor(context);
+    const write = () =>
+      writeFile(sandbox, {
+        path: request.path,
+        content,
+        newlineMode: newlineModeName(request.newlineMode),
+        createParents: request.createParents,
+        mode: request.mode,
+        ifSha256: request.ifSha256,
+        mustNotExist: request.mustNotExist,
+        maxPathDepth: deps.limits.maxPathDepth,
+      });
+    const result = await recordedChange(deps, context, sandbox, request.path, "write", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256 }));
     return create(WriteFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
 }

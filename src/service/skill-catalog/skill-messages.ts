@@ -11,9 +11,10 @@ import {
   type SkillProblem,
   type SkillSummary,
 } from "../../../gen/ts/toolhost/skills/v1/skill_pb.js";
-import { Access, ResourceSlotSchema, ToolDescriptorSchema, type ResourceSlot, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import { Access, ResourceSlotSchema, Tier, ToolDescriptorSchema, type ResourceSlot, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import type { SkillDescriptorData } from "../../skills/skill-descriptor.js";
 import type { LoadedSkill, ParsedSkill, ResourceSlotData, SkillLoadError, SkillProblem as DomainProblem } from "../../skills/skill-types.js";
+import { functionNameOf } from "../function-name.js";
 
 /** slotMessages maps a skill's slot folders to read-only ResourceSlots. */
 export function slotMessages(slots: readonly ResourceSlotData[]): ResourceSlot[] {
@@ -67,6 +68,8 @@ export function skillMessage(parsed: ParsedSkill, loaded: LoadedSkill | undefine
 export function descriptorMessage(data: SkillDescriptorData): ToolDescriptor {
   return create(ToolDescriptorSchema, {
     name: data.name,
+    functionName: functionNameOf(data.name, "skill"),
+    tier: Tier.READ,
     description: data.description,
     source: data.source,
     readOnly: data.readOnly,

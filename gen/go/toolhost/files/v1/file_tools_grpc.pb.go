@@ -23,14 +23,18 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	FileTools_ListTools_FullMethodName     = "/toolhost.files.v1.FileTools/ListTools"
-	FileTools_ReadFile_FullMethodName      = "/toolhost.files.v1.FileTools/ReadFile"
-	FileTools_WriteFile_FullMethodName     = "/toolhost.files.v1.FileTools/WriteFile"
-	FileTools_UploadFile_FullMethodName    = "/toolhost.files.v1.FileTools/UploadFile"
-	FileTools_EditFile_FullMethodName      = "/toolhost.files.v1.FileTools/EditFile"
-	FileTools_DeleteFile_FullMethodName    = "/toolhost.files.v1.FileTools/DeleteFile"
-	FileTools_StatFile_FullMethodName      = "/toolhost.files.v1.FileTools/StatFile"
-	FileTools_ListDirectory_FullMethodName = "/toolhost.files.v1.FileTools/ListDirectory"
+	FileTools_ListTools_FullMethodName       = "/toolhost.files.v1.FileTools/ListTools"
+	FileTools_ReadFile_FullMethodName        = "/toolhost.files.v1.FileTools/ReadFile"
+	FileTools_WriteFile_FullMethodName       = "/toolhost.files.v1.FileTools/WriteFile"
+	FileTools_UploadFile_FullMethodName      = "/toolhost.files.v1.FileTools/UploadFile"
+	FileTools_EditFile_FullMethodName        = "/toolhost.files.v1.FileTools/EditFile"
+	FileTools_DeleteFile_FullMethodName      = "/toolhost.files.v1.FileTools/DeleteFile"
+	FileTools_StatFile_FullMethodName        = "/toolhost.files.v1.FileTools/StatFile"
+	FileTools_ListDirectory_FullMethodName   = "/toolhost.files.v1.FileTools/ListDirectory"
+	FileTools_ListFileHistory_FullMethodName = "/toolhost.files.v1.FileTools/ListFileHistory"
+	FileTools_RestoreFile_FullMethodName     = "/toolhost.files.v1.FileTools/RestoreFile"
+	FileTools_UndoLastChange_FullMethodName  = "/toolhost.files.v1.FileTools/UndoLastChange"
+	FileTools_ApplyPatch_FullMethodName      = "/toolhost.files.v1.FileTools/ApplyPatch"
 )
 
 // FileToolsClient is the client API for FileTools service.
@@ -55,6 +59,14 @@ type FileToolsClient interface {
 	StatFile(ctx context.Context, in *StatFileRequest, opts ...grpc.CallOption) (*StatFileResponse, error)
 	// ListDirectory returns a page of a directory's entries.
 	ListDirectory(ctx context.Context, in *ListDirectoryRequest, opts ...grpc.CallOption) (*ListDirectoryResponse, error)
+	// ListFileHistory returns the recorded changes of one file, newest first.
+	ListFileHistory(ctx context.Context, in *ListFileHistoryRequest, opts ...grpc.CallOption) (*ListFileHistoryResponse, error)
+	// RestoreFile puts back a recorded content of a file, atomically, like a write.
+	RestoreFile(ctx context.Context, in *RestoreFileRequest, opts ...grpc.CallOption) (*RestoreFileResponse, error)
+	// UndoLastChange undoes the last recorded change of a file, if the file is still as it left it.
+	UndoLastChange(ctx context.Context, in *UndoLastChangeRequest, opts ...grpc.CallOption) (*UndoLastChangeResponse, error)
+	// ApplyPatch applies a multi-file patch in the Codex "*** Begin Patch" format, all or nothing.
+	ApplyPatch(ctx context.Context, in *ApplyPatchRequest, opts ...grpc.CallOption) (*ApplyPatchResponse, error)
 }
 
 type fileToolsClient struct {
@@ -157,6 +169,46 @@ func (c *fileToolsClient) ListDirectory(ctx context.Context, in *ListDirectoryRe
 	return out, nil
 }
 
+func (c *fileToolsClient) ListFileHistory(ctx context.Context, in *ListFileHistoryRequest, opts ...grpc.CallOption) (*ListFileHistoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListFileHistoryResponse)
+	err := c.cc.Invoke(ctx, FileTools_ListFileHistory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *fileToolsClient) RestoreFile(ctx context.Context, in *RestoreFileRequest, opts ...grpc.CallOption) (*RestoreFileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RestoreFileResponse)
+	err := c.cc.Invoke(ctx, FileTools_RestoreFile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *fileToolsClient) UndoLastChange(ctx context.Context, in *UndoLastChangeRequest, opts ...grpc.CallOption) (*UndoLastChangeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UndoLastChangeResponse)
+	err := c.cc.Invoke(ctx, FileTools_UndoLastChange_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *fileToolsClient) ApplyPatch(ctx context.Context, in *ApplyPatchRequest, opts ...grpc.CallOption) (*ApplyPatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ApplyPatchResponse)
+	err := c.cc.Invoke(ctx, FileTools_ApplyPatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // FileToolsServer is the server API for FileTools service.
 // All implementations must embed UnimplementedFileToolsServer
 // for forward compatibility.
@@ -179,6 +231,14 @@ type FileToolsServer interface {
 	StatFile(context.Context, *StatFileRequest) (*StatFileResponse, error)
 	// ListDirectory returns a page of a directory's entries.
 	ListDirectory(context.Context, *ListDirectoryRequest) (*ListDirectoryResponse, error)
+	// ListFileHistory returns the recorded changes of one file, newest first.
+	ListFileHistory(context.Context, *ListFileHistoryRequest) (*ListFileHistoryResponse, error)
+	// RestoreFile puts back a recorded content of a file, atomically, like a write.
+	RestoreFile(context.Context, *RestoreFileRequest) (*RestoreFileResponse, error)
+	// UndoLastChange undoes the last recorded change of a file, if the file is still as it left it.
+	UndoLastChange(context.Context, *UndoLastChangeRequest) (*UndoLastChangeResponse, error)
+	// ApplyPatch applies a multi-file patch in the Codex "*** Begin Patch" format, all or nothing.
+	ApplyPatch(context.Context, *ApplyPatchRequest) (*ApplyPatchResponse, error)
 	mustEmbedUnimplementedFileToolsServer()
 }
 
@@ -212,6 +272,18 @@ func (UnimplementedFileToolsServer) StatFile(context.Context, *StatFileRequest) 
 }
 func (UnimplementedFileToolsServer) ListDirectory(context.Context, *ListDirectoryRequest) (*ListDirectoryResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListDirectory not implemented")
+}
+func (UnimplementedFileToolsServer) ListFileHistory(context.Context, *ListFileHistoryRequest) (*ListFileHistoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListFileHistory not implemented")
+}
+func (UnimplementedFileToolsServer) RestoreFile(context.Context, *RestoreFileRequest) (*RestoreFileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RestoreFile not implemented")
+}
+func (UnimplementedFileToolsServer) UndoLastChange(context.Context, *UndoLastChangeRequest) (*UndoLastChangeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UndoLastChange not implemented")
+}
+func (UnimplementedFileToolsServer) ApplyPatch(context.Context, *ApplyPatchRequest) (*ApplyPatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ApplyPatch not implemented")
 }
 func (UnimplementedFileToolsServer) mustEmbedUnimplementedFileToolsServer() {}
 func (UnimplementedFileToolsServer) testEmbeddedByValue()                   {}
@@ -360,6 +432,78 @@ func _FileTools_ListDirectory_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _FileTools_ListFileHistory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListFileHistoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).ListFileHistory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_ListFileHistory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).ListFileHistory(ctx, req.(*ListFileHistoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _FileTools_RestoreFile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RestoreFileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).RestoreFile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_RestoreFile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).RestoreFile(ctx, req.(*RestoreFileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _FileTools_UndoLastChange_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UndoLastChangeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).UndoLastChange(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_UndoLastChange_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).UndoLastChange(ctx, req.(*UndoLastChangeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _FileTools_ApplyPatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ApplyPatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).ApplyPatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_ApplyPatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).ApplyPatch(ctx, req.(*ApplyPatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // FileTools_ServiceDesc is the grpc.ServiceDesc for FileTools service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -390,6 +534,22 @@ var FileTools_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListDirectory",
 			Handler:    _FileTools_ListDirectory_Handler,
+		},
+		{
+			MethodName: "ListFileHistory",
+			Handler:    _FileTools_ListFileHistory_Handler,
+		},
+		{
+			MethodName: "RestoreFile",
+			Handler:    _FileTools_RestoreFile_Handler,
+		},
+		{
+			MethodName: "UndoLastChange",
+			Handler:    _FileTools_UndoLastChange_Handler,
+		},
+		{
+			MethodName: "ApplyPatch",
+			Handler:    _FileTools_ApplyPatch_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

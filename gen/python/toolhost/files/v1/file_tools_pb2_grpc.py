@@ -5,6 +5,8 @@ import warnings
 
 from toolhost.files.v1 import edit_pb2 as toolhost_dot_files_dot_v1_dot_edit__pb2
 from toolhost.files.v1 import file_tools_pb2 as toolhost_dot_files_dot_v1_dot_file__tools__pb2
+from toolhost.files.v1 import history_pb2 as toolhost_dot_files_dot_v1_dot_history__pb2
+from toolhost.files.v1 import patch_pb2 as toolhost_dot_files_dot_v1_dot_patch__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
@@ -79,6 +81,26 @@ class FileToolsStub:
                 request_serializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.SerializeToString,
                 response_deserializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.FromString,
                 _registered_method=True)
+        self.ListFileHistory = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/ListFileHistory',
+                request_serializer=toolhost_dot_files_dot_v1_dot_history__pb2.ListFileHistoryRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_history__pb2.ListFileHistoryResponse.FromString,
+                _registered_method=True)
+        self.RestoreFile = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/RestoreFile',
+                request_serializer=toolhost_dot_files_dot_v1_dot_history__pb2.RestoreFileRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_history__pb2.RestoreFileResponse.FromString,
+                _registered_method=True)
+        self.UndoLastChange = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/UndoLastChange',
+                request_serializer=toolhost_dot_files_dot_v1_dot_history__pb2.UndoLastChangeRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_history__pb2.UndoLastChangeResponse.FromString,
+                _registered_method=True)
+        self.ApplyPatch = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/ApplyPatch',
+                request_serializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchResponse.FromString,
+                _registered_method=True)
 
 
 class FileToolsServicer:
@@ -141,6 +163,34 @@ class FileToolsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListFileHistory(self, request, context):
+        """ListFileHistory returns the recorded changes of one file, newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RestoreFile(self, request, context):
+        """RestoreFile puts back a recorded content of a file, atomically, like a write.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UndoLastChange(self, request, context):
+        """UndoLastChange undoes the last recorded change of a file, if the file is still as it left it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ApplyPatch(self, request, context):
+        """ApplyPatch applies a multi-file patch in the Codex "*** Begin Patch" format, all or nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FileToolsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -183,6 +233,26 @@ def add_FileToolsServicer_to_server(servicer, server):
                     servicer.ListDirectory,
                     request_deserializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.FromString,
                     response_serializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.SerializeToString,
+            ),
+            'ListFileHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListFileHistory,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_history__pb2.ListFileHistoryRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_history__pb2.ListFileHistoryResponse.SerializeToString,
+            ),
+            'RestoreFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.RestoreFile,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_history__pb2.RestoreFileRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_history__pb2.RestoreFileResponse.SerializeToString,
+            ),
+            'UndoLastChange': grpc.unary_unary_rpc_method_handler(
+                    servicer.UndoLastChange,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_history__pb2.UndoLastChangeRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_history__pb2.UndoLastChangeResponse.SerializeToString,
+            ),
+            'ApplyPatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ApplyPatch,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -402,6 +472,114 @@ class FileTools:
             '/toolhost.files.v1.FileTools/ListDirectory',
             toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.SerializeToString,
             toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListFileHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/ListFileHistory',
+            toolhost_dot_files_dot_v1_dot_history__pb2.ListFileHistoryRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_history__pb2.ListFileHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RestoreFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/RestoreFile',
+            toolhost_dot_files_dot_v1_dot_history__pb2.RestoreFileRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_history__pb2.RestoreFileResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UndoLastChange(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/UndoLastChange',
+            toolhost_dot_files_dot_v1_dot_history__pb2.UndoLastChangeRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_history__pb2.UndoLastChangeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ApplyPatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/ApplyPatch',
+            toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

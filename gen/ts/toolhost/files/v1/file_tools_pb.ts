@@ -10,6 +10,10 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EditFileRequestSchema, EditFileResponseSchema } from "./edit_pb.js";
 import { file_toolhost_files_v1_edit } from "./edit_pb.js";
+import type { ListFileHistoryRequestSchema, ListFileHistoryResponseSchema, RestoreFileRequestSchema, RestoreFileResponseSchema, UndoLastChangeRequestSchema, UndoLastChangeResponseSchema } from "./history_pb.js";
+import { file_toolhost_files_v1_history } from "./history_pb.js";
+import type { ApplyPatchRequestSchema, ApplyPatchResponseSchema } from "./patch_pb.js";
+import { file_toolhost_files_v1_patch } from "./patch_pb.js";
 import type { ReadFileRequestSchema, ReadFileResponseSchema } from "./read_pb.js";
 import { file_toolhost_files_v1_read } from "./read_pb.js";
 import type { ListDirectoryRequestSchema, ListDirectoryResponseSchema, StatFileRequestSchema, StatFileResponseSchema } from "./stat_pb.js";
@@ -24,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/file_tools.proto.
  */
 export const file_toolhost_files_v1_file_tools: GenFile = /*@__PURE__*/
-  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3Iy2AUKCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZULMAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQg5GaWxlVG9vbHNQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_toolhost_files_v1_edit, file_toolhost_files_v1_read, file_toolhost_files_v1_stat, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
+  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3Iy4ggKCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZRJoCg9MaXN0RmlsZUhpc3RvcnkSKS50b29saG9zdC5maWxlcy52MS5MaXN0RmlsZUhpc3RvcnlSZXF1ZXN0GioudG9vbGhvc3QuZmlsZXMudjEuTGlzdEZpbGVIaXN0b3J5UmVzcG9uc2USXAoLUmVzdG9yZUZpbGUSJS50b29saG9zdC5maWxlcy52MS5SZXN0b3JlRmlsZVJlcXVlc3QaJi50b29saG9zdC5maWxlcy52MS5SZXN0b3JlRmlsZVJlc3BvbnNlEmUKDlVuZG9MYXN0Q2hhbmdlEigudG9vbGhvc3QuZmlsZXMudjEuVW5kb0xhc3RDaGFuZ2VSZXF1ZXN0GikudG9vbGhvc3QuZmlsZXMudjEuVW5kb0xhc3RDaGFuZ2VSZXNwb25zZRJZCgpBcHBseVBhdGNoEiQudG9vbGhvc3QuZmlsZXMudjEuQXBwbHlQYXRjaFJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5BcHBseVBhdGNoUmVzcG9uc2VCzAEKFWNvbS50b29saG9zdC5maWxlcy52MUIORmlsZVRvb2xzUHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvZmlsZXMvdjE7ZmlsZXN2MaICA1RGWKoCEVRvb2xob3N0LkZpbGVzLlYxygIRVG9vbGhvc3RcRmlsZXNcVjHiAh1Ub29saG9zdFxGaWxlc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpGaWxlczo6VjFiBnByb3RvMw", [file_toolhost_files_v1_edit, file_toolhost_files_v1_history, file_toolhost_files_v1_patch, file_toolhost_files_v1_read, file_toolhost_files_v1_stat, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
 
 /**
  * ListToolsRequest takes no fields.
@@ -148,6 +152,46 @@ export const FileTools: GenService<{
     methodKind: "unary";
     input: typeof ListDirectoryRequestSchema;
     output: typeof ListDirectoryResponseSchema;
+  },
+  /**
+   * ListFileHistory returns the recorded changes of one file, newest first.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.ListFileHistory
+   */
+  listFileHistory: {
+    methodKind: "unary";
+    input: typeof ListFileHistoryRequestSchema;
+    output: typeof ListFileHistoryResponseSchema;
+  },
+  /**
+   * RestoreFile puts back a recorded content of a file, atomically, like a write.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.RestoreFile
+   */
+  restoreFile: {
+    methodKind: "unary";
+    input: typeof RestoreFileRequestSchema;
+    output: typeof RestoreFileResponseSchema;
+  },
+  /**
+   * UndoLastChange undoes the last recorded change of a file, if the file is still as it left it.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.UndoLastChange
+   */
+  undoLastChange: {
+    methodKind: "unary";
+    input: typeof UndoLastChangeRequestSchema;
+    output: typeof UndoLastChangeResponseSchema;
+  },
+  /**
+   * ApplyPatch applies a multi-file patch in the Codex "*** Begin Patch" format, all or nothing.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.ApplyPatch
+   */
+  applyPatch: {
+    methodKind: "unary";
+    input: typeof ApplyPatchRequestSchema;
+    output: typeof ApplyPatchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_toolhost_files_v1_file_tools, 0);

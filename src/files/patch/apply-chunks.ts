@@ -1,0 +1,75 @@
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import type { PatchChunk } from "./patch-types.js";
+
+/**
+ * applyChunks applies an Update File section's hunks to a file's text, as Codex does: each hunk's
+ * "@@ anchor" line is found first (after the previous hunk), then its expected lines after that,
+ * compared exactly, then ignoring trailing whitespace, then ignoring surrounding whitespace
+ * (models often get indentation slightly wrong); a hunk marked "*** End of File" must match at
+ * the end. Line endings follow the file: CRLF files keep CRLF on new lines. A hunk that matches
+ * nowhere is PATCH_FAILED naming the file, the hunk and its first line.
+ */
+export function applyChunks(path: string, text: string, chunks: readonly PatchChunk[]): string {
+  const crlf = text.includes("\r\n");
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const hadFinalNewline = lines.at(-1) === "";
+  if (hadFinalNewline) lines.pop();
+  const replacements: { at: number; remove: number; insert: readonly string[] }[] = [];
+  let cursor = 0;
+  chunks.forEach((chunk, n) => {
+    if (chunk.anchor !== undefined) {
+      const found = seek(lines, [chunk.anchor], cursor, false);
+      if (found === undefined) throw failed(path, n, `its "@@ ${chunk.anchor.slice(0, 60)}" line is not in the file`);
+      cursor = found + 1;
+    }
+    if (chunk.oldLines.length === 0) {
+      // A pure addition goes at the end of the file (or the anchor's place is only a hint).
+      replacements.push({ at: lines.length, remove: 0, insert: chunk.newLines });
+      return;
+    }
+    let expected = chunk.oldLines;
+    let inserted = chunk.newLines;
+    let at = seek(lines, expected, cursor, chunk.endOfFile);
+    if (at === undefined && expected.at(-1) === "") {
+      // A trailing blank context line often stands for the file's final newline.
+      expected = expected.slice(0, -1);
+      inserted = inserted.at(-1) === "" ? inserted.slice(0, -1) : inserted;
+      at = seek(lines, expected, cursor, chunk.endOfFile);
+    }
+    if (at === undefined) throw failed(path, n, `its lines starting "${(chunk.oldLines[0] ?? "").slice(0, 60)}" are not in the file${cursor > 0 ? " after the previous hunk" : ""}`);
+    replacements.push({ at, remove: expected.length, insert: inserted });
+    cursor = at + expected.length;
+  });
+  for (const r of [...replacements].sort((a, b) => b.at - a.at)) {
+    lines.splice(r.at, r.remove, ...r.insert);
+  }
+  const eol = crlf ? "\r\n" : "\n";
+  return lines.length === 0 ? "" : lines.join(eol) + eol;
+}
+
+const comparisons: readonly ((s: string) => string)[] = [(s) => s, (s) => s.trimEnd(), (s) => s.trim()];
+
+function seek(lines: readonly string[], pattern: readonly string[], from: number, atEnd: boolean): number | undefined {
+  if (pattern.length > lines.length) return undefined;
+  const starts = atEnd ? [lines.length - pattern.length] : range(from, lines.length - pattern.length);
+  for (const norm of comparisons) {
+    const wanted = pattern.map(norm);
+    for (const start of starts) {
+      if (start < 0) continue;
+      let ok = true;
+      for (let k = 0; k < wanted.length && ok; k++) ok = norm(lines[start + k]!) === wanted[k];
+      if (ok) return start;
+    }
+  }
+  return undefined;
+}
+
+function range(from: number, last: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i <= last; i++) out.push(i);
+  return out;
+}
+
+function failed(path: string, chunk: number, what: string): ToolhostError {
+  return new ToolhostError("PATCH_FAILED", `Hunk ${chunk + 1} of "${path}" does not apply: ${what}. Read the file again and rewrite the hunk; nothing was changed.`, { path, hunk: String(chunk + 1) });
+}

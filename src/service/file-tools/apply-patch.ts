@@ -1,0 +1,70 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { PatchFileOperation } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
+import { deleteFile } from "../../files/delete-file.js";
+import { commitPatch, type PatchEffects } from "../../files/patch/commit-patch.js";
+import { parseCodexPatch } from "../../files/patch/parse-codex-patch.js";
+import { stagePatch, type StagedFile } from "../../files/patch/stage-patch.js";
+import { writeFile } from "../../files/write/write-file.js";
+import type { FileToolsDeps } from "./file-tools-deps.js";
+import { recordedChange } from "./recorded-change.js";
+
+/** patchBounds caps one patch: files, hunks per file, and the diffs sent back. */
+const patchBounds = { maxFiles: 100, maxChunksPerFile: 1000, maxDiffBytes: 1024 * 1024 };
+
+const operations = {
+  add: PatchFileOperation.ADD,
+  delete: PatchFileOperation.DELETE,
+  update: PatchFileOperation.UPDATE,
+  move: PatchFileOperation.MOVE,
+} as const;
+
+/**
+ * applyPatchHandler serves ApplyPatch: a Codex-format patch checked and staged whole, then
+ * committed all or nothing through the same atomic writes and deletes as WriteFile and
+ * DeleteFile, each recorded in the change history.
+ */
+export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["applyPatch"] {
+  return async (request, context) => {
+    const sandbox = deps.sandboxFor(context);
+    const ops = parseCodexPatch(request.patch, patchBounds);
+    const staged = await stagePatch(sandbox, ops, deps.limits.maxEditBytes);
+    if (!request.dryRun) {
+      const effects: PatchEffects = {
+        async write(path, content, guard) {
+          const write = () => writeFile(sandbox, { path, content: { data: content }, ...guard });
+          await recordedChange(deps, context, sandbox, path, "patch", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256 }));
+        },
+        async remove(path, ifSha256) {
+          const remove = () => deleteFile(sandbox, { path, ifSha256 });
+          await recordedChange(deps, context, sandbox, path, "patch", remove, (r) => ({ committed: r.existed, after: "" }));
+        },
+      };
+      await commitPatch(staged, effects);
+    }
+    return response(staged, !request.dryRun);
+  };
+}
+
+function response(staged: readonly StagedFile[], applied: boolean) {
+  let budget = patchBounds.maxDiffBytes;
+  let truncated = false;
+  const files = staged.map((file) => {
+    let diff = file.diff;
+    if (Buffer.byteLength(diff) > budget) {
+      diff = budget > 0 ? `${Buffer.from(diff).subarray(0, budget).toString("utf8").replace(/\uFFFD$/, "")}\n[diff cut]\n` : "";
+      truncated = true;
+    }
+    budget = Math.max(0, budget - Buffer.byteLength(diff));
+    return {
+      path: file.path,
+      moveTo: file.moveTo ?? "",
+      operation: operations[file.operation],
+      diff,
+      sha256Before: file.beforeSha256,
+      sha256After: file.afterSha256,
+      applied,
+    };
+  });
+  return { files, applied, diffTruncated: truncated };
+}

@@ -1,0 +1,137 @@
+import { create, fromJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import { ActivateSkillRequestSchema, ActivateSkillResponseSchema } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import { ToolhostError } from "../errors/toolhost-error.js";
+import { capContent } from "./cap-content.js";
+import { collectStream } from "./collect-stream.js";
+import { listModelTools } from "./list-model-tools.js";
+import { renderRead } from "./render-read.js";
+import { renderResult } from "./render-result.js";
+import { errorResult } from "./error-result.js";
+import { toolTarget, type ToolTarget } from "./tool-target.js";
+import type { ToolCallResult } from "./tool-call-result.js";
+import type { ToolsDeps } from "./tools-deps.js";
+
+/** ToolCall is one model tool call: a name, its JSON arguments, the session, the content cap. */
+export interface ToolCall {
+  readonly name: string;
+  readonly arguments: string;
+  readonly sessionId: string;
+  readonly maxContentBytes: number;
+}
+
+const readMethods = new Set(["ReadFile", "ReadSkillResource"]);
+
+/**
+ * callTool carries out a model's tool call through the same ServiceImpl method as the RPC
+ * (same sandbox, same scope, same limits), and turns what happened — a result or a refusal —
+ * into a ToolCallResult. Only the caller's own cancellation is thrown: everything a model
+ * caused (an unknown tool, bad arguments, a refused path) comes back as an is_error result.
+ */
+export async function callTool(deps: ToolsDeps, call: ToolCall, context: HandlerContext): Promise<ToolCallResult & { tool?: ToolDescriptor }> {
+  const cap = call.maxContentBytes === 0 ? deps.defaultContentBytes : Math.min(call.maxContentBytes, deps.maxContentBytes);
+  try {
+    const tools = await listModelTools(deps, context, { includeSkills: true, skillNamespace: "" });
+    const tool = tools.find((t) => t.functionName === call.name || t.name === call.name);
+    if (tool === undefined) {
+      throw new ToolhostError("TOOL_NOT_FOUND", `No tool named "${abridge(call.name)}" is available to this caller. Available tools: ${tools.map((t) => t.functionName).join(", ")}.`, { name: abridge(call.name) });
+    }
+    deps.authorize?.(context, tool);
+    const args = parseArguments(call.arguments);
+    const result = tool.source === "agent_skill" ? await activateSkill(deps, tool, call, context, cap) : await runMethod(deps, tool, args, call, context, cap);
+    return { ...result, tool };
+  } catch (err) {
+    if (context.signal.aborted) throw err;
+    return errorResult(err, cap);
+  }
+}
+
+async function runMethod(deps: ToolsDeps, tool: ToolDescriptor, args: JsonObject, call: ToolCall, context: HandlerContext, cap: number): Promise<ToolCallResult> {
+  const target = toolTarget(deps, tool.method);
+  if (target === undefined) {
+    throw new ToolhostError("TOOL_NOT_FOUND", `Tool "${tool.functionName}" cannot be called through CallTool; call ${tool.method} directly.`, { name: tool.functionName });
+  }
+  const request = parseRequest(target, args);
+  const withSession = request as unknown as { sessionId?: string };
+  if (call.sessionId !== "" && withSession.sessionId === "") {
+    // A model does not know the agent's session: the backend's session_id fills it in.
+    withSession.sessionId = call.sessionId;
+  }
+  if (target.method.methodKind === "unary") {
+    const response = create(target.method.output, (await target.invoke(request, context)) as never) as Message;
+    const rendered = renderResult(target.method.output, response, args);
+    const capped = capContent(rendered.content, cap);
+    return { content: capped.truncated ? `${capped.text}\n[Output cut at ${cap} bytes; the structured result has all of it.]` : capped.text, structured: rendered.structured, isError: false, reason: "", truncated: capped.truncated };
+  }
+  return runStream(deps, target, request, args, tool, context, cap);
+}
+
+async function runStream(deps: ToolsDeps, target: ToolTarget, request: Message, args: JsonObject, tool: ToolDescriptor, context: HandlerContext, cap: number): Promise<ToolCallResult> {
+  // The handler gets a signal of its own, so collecting less than the whole stream (a watch never
+  // ends) stops its work and closes its files at once, not when the RPC ends.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(context.signal.reason);
+  context.signal.addEventListener("abort", onAbort, { once: true });
+  const inner = createHandlerContext({
+    service: target.method.parent,
+    method: target.method,
+    protocolName: context.protocolName,
+    requestMethod: context.requestMethod,
+    url: context.url,
+    requestHeader: context.requestHeader,
+    contextValues: context.values,
+    requestSignal: stop.signal,
+  });
+  try {
+    const stream = target.invoke(request, inner) as AsyncIterable<unknown>;
+    const collected = await collectStream(target.method.output, stream, cap + 64 * 1024, deps.maxCollectMs);
+    if (readMethods.has(target.method.name)) {
+      const read = renderRead(collected.messages, args as { path?: string; offset?: number }, tool.functionName, cap, collected.cutBy !== undefined);
+      return { ...read, isError: false, reason: "" };
+    }
+    const structured: JsonObject = { messages: collected.messages.map((m) => JSON.parse(JSON.stringify(m, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))) as JsonValue) };
+    const capped = capContent(JSON.stringify(structured["messages"], null, 1), cap);
+    const cut = capped.truncated || collected.cutBy !== undefined;
+    const why = collected.cutBy === "time" ? `collection stopped after ${deps.maxCollectMs} ms` : `output cut at ${cap} bytes`;
+    return { content: cut ? `${capped.text}\n[${why}; narrow the request or call ${tool.method} directly for the whole stream.]` : capped.text, structured, isError: false, reason: "", truncated: cut };
+  } finally {
+    context.signal.removeEventListener("abort", onAbort);
+    inner.abort();
+  }
+}
+
+async function activateSkill(deps: ToolsDeps, tool: ToolDescriptor, call: ToolCall, context: HandlerContext, cap: number): Promise<ToolCallResult> {
+  const request = create(ActivateSkillRequestSchema, { name: tool.name, sessionId: call.sessionId });
+  const response = create(ActivateSkillResponseSchema, (await deps.skillCatalog.activateSkill(request, context)) as never);
+  const rendered = renderResult(ActivateSkillResponseSchema, response, {});
+  const capped = capContent(rendered.content, cap);
+  return { content: capped.truncated ? `${capped.text}\n[Instructions cut at ${cap} bytes; call read_skill_resource or ActivateSkill for the rest.]` : capped.text, structured: rendered.structured, isError: false, reason: "", truncated: capped.truncated };
+}
+
+function parseArguments(text: string): JsonObject {
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ToolhostError("INVALID_ARGUMENT", `The arguments are not valid JSON (${err instanceof Error ? err.message : String(err)}); send a JSON object such as {"path": "README.md"}.`, { field: "arguments" });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ToolhostError("INVALID_ARGUMENT", `The arguments must be a JSON object, not ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}.`, { field: "arguments" });
+  }
+  return value as JsonObject;
+}
+
+function parseRequest(target: ToolTarget, args: JsonObject): Message {
+  try {
+    return fromJson(target.method.input, args) as Message;
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.replace(/^cannot decode message [\w.]+ from JSON: /, "") : String(err);
+    throw new ToolhostError("INVALID_ARGUMENT", `Bad arguments: ${detail}. The tool's input schema lists the fields it takes.`, { field: "arguments" });
+  }
+}
+
+function abridge(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 60)}…${text.slice(-12)}`;
+}

@@ -1,0 +1,44 @@
+import { create, toJson, type DescMessage, type JsonObject, type Message } from "@bufbuild/protobuf";
+
+/** CollectedStream is what was gathered from a server stream before it ended or a bound hit. */
+export interface CollectedStream {
+  readonly messages: Message[];
+  /** Why collection stopped early: "bytes" (over the budget), "time", or undefined (it ended). */
+  readonly cutBy: "bytes" | "time" | undefined;
+}
+
+/**
+ * collectStream reads a handler's server stream into messages until it ends, until their JSON
+ * passes `maxBytes`, or until `maxMs` pass (a watch never ends by itself). Stopping early returns
+ * from the generator, so the handler's finally blocks run and its files close.
+ */
+export async function collectStream(
+  output: DescMessage,
+  stream: AsyncIterable<unknown>,
+  maxBytes: number,
+  maxMs: number,
+): Promise<CollectedStream> {
+  const messages: Message[] = [];
+  let bytes = 0;
+  const iterator = stream[Symbol.asyncIterator]();
+  const deadline = Date.now() + maxMs;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for (;;) {
+      const remaining = deadline - Date.now();
+      const timeout = new Promise<"time">((resolve) => (timer = setTimeout(() => resolve("time"), Math.max(0, remaining))));
+      const next = await Promise.race([iterator.next(), timeout]);
+      clearTimeout(timer);
+      if (next === "time") return { messages, cutBy: "time" };
+      if (next.done === true) return { messages, cutBy: undefined };
+      const message = create(output, next.value as never) as Message;
+      messages.push(message);
+      bytes += JSON.stringify(toJson(output, message) as JsonObject).length;
+      if (bytes > maxBytes) return { messages, cutBy: "bytes" };
+    }
+  } finally {
+    clearTimeout(timer);
+    // Ends the handler's generator (closing its files) unless it already ended.
+    void iterator.return?.(undefined);
+  }
+}

@@ -1,0 +1,33 @@
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import { CallToolResponseSchema, ListToolsResponseSchema, Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
+import { withErrorMapping } from "../service/with-error-mapping.js";
+import { callTool } from "./call-tool.js";
+import { listModelTools } from "./list-model-tools.js";
+import { renderDialect } from "./render-dialect.js";
+import type { ToolsDeps } from "./tools-deps.js";
+
+/**
+ * createToolsService builds the toolhost.tools.v1.Tools ServiceImpl: one tool list across
+ * FileTools and SkillCatalog, rendered for a model API, and CallTool onto the same handlers.
+ */
+export function createToolsService(deps: ToolsDeps): ServiceImpl<typeof Tools> {
+  return withErrorMapping(Tools, {
+    async listTools(request, context) {
+      const tools = await listModelTools(deps, context, { includeSkills: request.includeSkills ?? true, skillNamespace: request.skillNamespace });
+      return create(ListToolsResponseSchema, { tools, rendered: renderDialect(tools, request.dialect) });
+    },
+    async callTool(request, context) {
+      const result = await callTool(deps, { name: request.name, arguments: request.arguments, sessionId: request.sessionId, maxContentBytes: request.maxContentBytes }, context);
+      return create(CallToolResponseSchema, {
+        content: result.content,
+        structured: result.structured,
+        isError: result.isError,
+        reason: result.reason,
+        truncated: result.truncated,
+        toolName: result.tool?.name ?? "",
+        method: result.tool?.method ?? "",
+      });
+    },
+  });
+}

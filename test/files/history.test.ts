@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ConnectError } from "@connectrpc/connect";
+import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
+import { ChangeOperation } from "../../gen/ts/toolhost/files/v1/history_pb.js";
+import { sha256Hex } from "../../src/files/content-hash.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+async function reasonOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (err) {
+    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
+  }
+  assert.fail("the call succeeded");
+}
+
+describe("change history", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ history: { maxFileBytes: 1024 } });
+  });
+  after(() => server.close());
+
+  it("records write, edit, delete with hashes before and after, newest first", async () => {
+    const files = server.fileTools;
+    await files.writeFile({ path: "h.txt", content: { case: "text", value: "one\n" } });
+    await files.editFile({ path: "h.txt", edits: [{ kind: { case: "append", value: { text: "two\n" } } }] });
+    await files.editFile({ path: "h.txt", edits: [{ kind: { case: "append", value: { text: "x\n" } } }], dryRun: true });
+    await files.deleteFile({ path: "h.txt" });
+    const { changes } = await files.listFileHistory({ path: "h.txt" });
+    assert.deepEqual(
+      changes.map((c) => [c.operation, c.sha256Before, c.sha256After, c.beforeAvailable, c.caller]),
+      [
+        [ChangeOperation.DELETE, sha256Hex("one\ntwo\n"), "", true, "anonymous"],
+        [ChangeOperation.EDIT, sha256Hex("one\n"), sha256Hex("one\ntwo\n"), true, "anonymous"],
+        [ChangeOperation.WRITE, "", sha256Hex("one\n"), false, "anonymous"],
+      ],
+    );
+  });
+
+  it("undoes step by step: the delete, then the edit, then the creation", async () => {
+    const files = server.fileTools;
+    await files.writeFile({ path: "u.txt", content: { case: "text", value: "a\n" } });
+    await files.writeFile({ path: "u.txt", content: { case: "text", value: "b\n" } });
+    await files.deleteFile({ path: "u.txt" });
+    const undone = await files.undoLastChange({ path: "u.txt" });
+    assert.equal(undone.undone?.operation, ChangeOperation.DELETE);
+    assert.equal(await readFile(join(server.root, "u.txt"), "utf8"), "b\n");
+    // The undo is itself the last change now; undoing it would delete again. Restore by hash instead.
+    const restored = await files.restoreFile({ path: "u.txt", sha256: sha256Hex("a\n"), ifSha256: sha256Hex("b\n") });
+    assert.equal(restored.sha256, sha256Hex("a\n"));
+    assert.equal(await readFile(join(server.root, "u.txt"), "utf8"), "a\n");
+  });
+
+  it("undo refuses when the file changed since the change it would undo, and changes nothing", async () => {
+    const files = server.fileTools;
+    await files.writeFile({ path: "g.txt", content: { case: "text", value: "1\n" } });
+    await files.writeFile({ path: "g.txt", content: { case: "text", value: "2\n" } });
+    await writeFile(join(server.root, "g.txt"), "changed outside\n");
+    assert.equal(await reasonOf(files.undoLastChange({ path: "g.txt" })), "PRECONDITION_FAILED");
+    assert.equal(await readFile(join(server.root, "g.txt"), "utf8"), "changed outside\n");
+  });
+
+  it("undo of a creation removes the file", async () => {
+    await server.fileTools.writeFile({ path: "new.txt", content: { case: "text", value: "n\n" } });
+    const res = await server.fileTools.undoLastChange({ path: "new.txt" });
+    assert.equal(res.removed, true);
+    await assert.rejects(stat(join(server.root, "new.txt")));
+  });
+
+  it("records a file over max_file_bytes without its content, and cannot restore it", async () => {
+    const big = "x".repeat(2048);
+    await server.fileTools.writeFile({ path: "big.txt", content: { case: "text", value: big } });
+    await server.fileTools.writeFile({ path: "big.txt", content: { case: "text", value: "small\n" } });
+    const [last] = (await server.fileTools.listFileHistory({ path: "big.txt" })).changes;
+    assert.equal(last?.sha256Before, sha256Hex(big));
+    assert.equal(last?.beforeAvailable, false);
+    assert.equal(await reasonOf(server.fileTools.undoLastChange({ path: "big.txt" })), "NOT_IN_HISTORY");
+    assert.equal(await reasonOf(server.fileTools.restoreFile({ path: "big.txt", sha256: sha256Hex(big) })), "NOT_IN_HISTORY");
+    assert.equal(await readFile(join(server.root, "big.txt"), "utf8"), "small\n");
+  });
+
+  it("refuses unknown content, bad limits, and paths outside the roots", async () => {
+    assert.equal(await reasonOf(server.fileTools.restoreFile({ path: "h.txt", sha256: "0".repeat(64) })), "NOT_IN_HISTORY");
+    assert.equal(await reasonOf(server.fileTools.listFileHistory({ path: "h.txt", limit: 5000 })), "INVALID_ARGUMENT");
+    assert.equal(await reasonOf(server.fileTools.listFileHistory({ path: "../outside" })), "PATH_TRAVERSAL");
+    assert.equal(await reasonOf(server.fileTools.undoLastChange({ path: "never.txt" })), "NOT_IN_HISTORY");
+  });
+
+  it("is HISTORY_DISABLED on a server without history", async () => {
+    const plain = await startTestServer();
+    try {
+      assert.equal(await reasonOf(plain.fileTools.listFileHistory({ path: "a.txt" })), "HISTORY_DISABLED");
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("keeps the store within max_bytes, oldest contents first", async () => {
+    const small = await startTestServer({ history: { maxBytes: 4096, maxFileBytes: 1024 } });
+    try {
+      for (let i = 0; i < 20; i++) {
+        await small.fileTools.writeFile({ path: "rot.txt", content: { case: "text", value: `${i}`.padEnd(1000, ".") } });
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      const changes = (await small.fileTools.listFileHistory({ path: "rot.txt" })).changes;
+      assert.equal(changes.length, 20);
+      assert.equal(changes[0]?.beforeAvailable, true, "the newest content before is kept");
+      assert.equal(changes.at(-2)?.beforeAvailable, false, "the oldest were pruned");
+    } finally {
+      await small.close();
+    }
+  });
+});
+
