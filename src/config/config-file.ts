@@ -15,6 +15,7 @@ export interface ConfigLayer {
   limits?: Partial<Record<keyof Limits, number>>;
   logLevel?: LogLevel;
   shutdownGraceMs?: number;
+  allowHardLinks?: boolean;
 }
 
 /** limitKeys maps the YAML names of limits to Limits members. */
@@ -31,7 +32,7 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_activated_bytes: "maxActivatedBytes",
 };
 
-const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms"];
+const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox"];
 
 /**
  * readConfigFile reads and checks a YAML config file. Relative paths in it resolve against the
@@ -88,6 +89,11 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
     for (const [key, value] of Object.entries(limits)) {
       layer.limits[limitKeys[key]!] = int(value, at(`limits.${key}`));
     }
+  }
+  if (top["sandbox"] !== undefined) {
+    const sandbox = mapping(top["sandbox"], at("sandbox"));
+    unknownKeys(sandbox, ["allow_hard_links"], file, "sandbox.");
+    if (sandbox["allow_hard_links"] !== undefined) layer.allowHardLinks = bool(sandbox["allow_hard_links"], at("sandbox.allow_hard_links"));
   }
   if (top["log"] !== undefined) {
     const log = mapping(top["log"], at("log"));

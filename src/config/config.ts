@@ -19,6 +19,16 @@ export interface Config {
   readonly log: { readonly level: LogLevel };
   /** How long SIGTERM waits for in-flight calls before cancelling them, in ms. */
   readonly shutdownGraceMs: number;
+  readonly sandbox: SandboxConfig;
+}
+
+/** SandboxConfig is how strictly the sandbox treats what it finds inside the roots. */
+export interface SandboxConfig {
+  /**
+   * Read regular files that have more than one hard link (sandbox.allow_hard_links). Off by
+   * default: a hard link inside a root to a file outside it would make that file readable.
+   */
+  readonly allowHardLinks: boolean;
 }
 
 /** RootConfig is one allow-listed directory. */

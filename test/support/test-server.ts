@@ -19,6 +19,8 @@ export interface TestServerOptions {
   readonly limits?: Partial<Limits>;
   /** Also serve Connect/gRPC-Web/JSON on an ephemeral HTTP port. */
   readonly http?: boolean;
+  /** sandbox.allow_hard_links; default false. */
+  readonly allowHardLinks?: boolean;
 }
 
 /** TestServer is a real toolhost on 127.0.0.1 and generated clients connected to it. */
@@ -49,6 +51,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     limits: { ...defaultLimits, ...options.limits },
     log: { level: "silent" },
     shutdownGraceMs: 1000,
+    sandbox: { allowHardLinks: options.allowHardLinks ?? false },
   };
   const server = await startServer(config, createLogger(process.env["TOOLHOST_TEST_LOG"] === "1" ? "info" : "silent"));
   const transport = createGrpcTransport({ baseUrl: `http://${server.grpcAddress}` });
