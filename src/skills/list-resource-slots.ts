@@ -1,3 +1,5 @@
+import type { Stats } from "node:fs";
+import { lstat } from "node:fs/promises";
 import { childPath } from "../sandbox/path-handle.js";
 import { openSlotFolder } from "./resolve-slot-folder.js";
 import { openSkillDir, readSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
@@ -96,7 +98,13 @@ async function walk(dir: SkillDir, prefix: string, files: ResourceFile[], seen: 
       continue;
     }
     const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    // Opened relative to the verified folder, with O_PATH (no effect on what it finds), and kept
+    if (entry.isFile()) {
+      // A plain file of the verified folder: its own lstat, relative to the descriptor, is enough.
+      const info = await lstat(childPath(dir.path, entry.name)).catch(() => undefined);
+      if (!addFile(files, relative, info, state)) return;
+      continue;
+    }
+    // A link or folder: opened relative to the verified folder, with O_PATH (no effect on what it finds), and kept
     // only inside the slot's real folder: what is listed is what ReadSkillResource will read.
     const opened = await openSkillDir(childPath(dir.path, entry.name), state.slotReal);
     if ("dir" in opened) {
@@ -108,15 +116,20 @@ async function walk(dir: SkillDir, prefix: string, files: ResourceFile[], seen: 
       });
       continue;
     }
-    const info = "other" in opened ? opened.other : undefined;
-    if (info === undefined || !info.isFile() || (info.nlink > 1 && !state.allowHardLinks)) {
-      continue;
-    }
-    if (state.budget.left <= 0) {
-      state.budget.truncated = true;
-      return;
-    }
-    state.budget.left -= 1;
-    files.push({ path: relative, size: info.size });
+    if (!addFile(files, relative, "other" in opened ? opened.other : undefined, state)) return;
   }
+}
+
+/** addFile lists a regular file (one link, unless allowed) within the budget; false once the budget is spent. */
+function addFile(files: ResourceFile[], relative: string, info: Stats | undefined, state: WalkState): boolean {
+  if (info === undefined || !info.isFile() || (info.nlink > 1 && !state.allowHardLinks)) {
+    return true;
+  }
+  if (state.budget.left <= 0) {
+    state.budget.truncated = true;
+    return false;
+  }
+  state.budget.left -= 1;
+  files.push({ path: relative, size: info.size });
+  return true;
 }
