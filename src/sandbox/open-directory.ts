@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { errnoCode, fsError } from "./fs-error.js";
-import { childPath } from "./path-handle.js";
+import { childPath, O_PATH } from "./path-handle.js";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot } from "./sandbox.js";
 import { changedError, notDirectoryError, replacedError } from "./sandbox-errors.js";
@@ -19,7 +19,12 @@ export interface OpenedDirectory {
   close(): Promise<void>;
 }
 
-const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/**
+ * directoryFlags open a directory with O_PATH (nothing is opened for reading until it is verified;
+ * readdir of /proc/self/fd/N then opens that very directory), refusing a final link, and failing
+ * with ENOTDIR on anything but a directory before it is opened.
+ */
+const directoryFlags = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
  * openDirectory opens a directory the sandbox resolved (a real path inside the roots), refusing
