@@ -58,6 +58,29 @@ describe("a hard link to a file outside the roots", () => {
     }
   });
 
+  it("is refused by ReadSkillResource and left out by ListSkillResources", async () => {
+    const { root, secret } = await hardLinked();
+    await mkdir(path.join(root, "alpha", "scripts"), { recursive: true });
+    await writeFile(path.join(root, "alpha", "SKILL.md"), "---\nname: alpha\ndescription: A skill with a hard-linked resource.\n---\nBody.\n");
+    await link(secret, path.join(root, "alpha", "scripts", "leak.txt"));
+    const server = await startTestServer({ skills: [{ path: root, namespace: "ns" }] });
+    try {
+      const received: unknown[] = [];
+      await expectCallError(
+        async () => {
+          for await (const message of server.skillCatalog.readSkillResource({ name: "ns/alpha", slot: "scripts", path: "leak.txt" })) received.push(message);
+        },
+        Code.PermissionDenied,
+        "PATH_TRAVERSAL",
+        ['"leak.txt"', "3 hard links", "allow_hard_links"],
+      );
+      assert.deepEqual(received, []);
+      assert.deepEqual((await server.skillCatalog.listSkillResources({ name: "ns/alpha" })).resources, []);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("is read when sandbox.allow_hard_links is on", async () => {
     const { root } = await hardLinked();
     const server = await startTestServer({ roots: [{ path: root }], allowHardLinks: true });

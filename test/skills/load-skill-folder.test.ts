@@ -165,6 +165,15 @@ describe("loading: size cap and links", () => {
     assert.deepEqual(paths(await load(folder), "scripts"), ["alias.py", "run.py"]);
   });
 
+  it("does not list a resource file with a second hard link unless hard links are allowed", async () => {
+    const folder = await skillFolder({ "SKILL.md": skillMd("local/l", "d"), "scripts/run.py": "x" });
+    await writeFile(join(folder, "..", "secret.txt"), "s");
+    await link(join(folder, "..", "secret.txt"), join(folder, "scripts", "leak.txt"));
+    assert.deepEqual(paths(await load(folder), "scripts"), ["run.py"]);
+    const allowed = await loadSkillFolder(folder, { ...limits, allowHardLinks: true });
+    assert.deepEqual(allowed.skill?.slots.find((s) => s.name === "scripts")?.files.map((f) => f.path), ["leak.txt", "run.py"]);
+  });
+
   it("refuses a SKILL.md that is a FIFO instead of blocking on it", async () => {
     const folder = await skillFolder({});
     execFileSync("mkfifo", [join(folder, "SKILL.md")]);
