@@ -55,9 +55,10 @@ export async function openVerified(roots: readonly SandboxRoot[], resolution: Re
 
 /**
  * verifyLocation checks where an opened descriptor really is. A descriptor whose entry was
- * removed since it was opened has no path to check: it is accepted only when it is the very
- * inode the resolution saw (same device and inode). Without /proc (not Linux) the same inode
- * comparison is all there is.
+ * removed since it was opened has no path left to check, so it is refused as FILE_CHANGED (a
+ * retry opens whatever replaced it): even the inode the resolution saw may have been an outside
+ * one, looked at by name under a swap. Without /proc (not Linux) the same-inode comparison with
+ * the resolution is all there is.
  */
 async function verifyLocation(roots: readonly SandboxRoot[], handle: FileHandle, stats: Stats, resolution: Resolution): Promise<void> {
   const { clientPath } = resolution.resolved;
@@ -68,8 +69,7 @@ async function verifyLocation(roots: readonly SandboxRoot[], handle: FileHandle,
     return;
   }
   if (location === deletedEntry) {
-    if (!sameInode) throw replacedError(clientPath);
-    return;
+    throw replacedError(clientPath);
   }
   if (rootContaining(roots, location) === undefined) {
     throw changedError(clientPath);

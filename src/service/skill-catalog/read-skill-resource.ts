@@ -37,7 +37,7 @@ export function readSkillResourceHandler(ctx: SkillCatalogContext): ServiceImpl<
     }
     if (sandbox.roots[0]!.path !== slotFolder.realPath) {
       // Its path no longer names the verified folder: swapped since. Serve nothing.
-      throw missing();
+      throw new ToolhostError("FILE_CHANGED", `the ${slot}/ folder of skill "${skill.name}" changed while it was being opened; retry.`, { name: skill.name, slot });
     }
     const parts = readChunks(sandbox, readRequestFromFields(request.path, request), ctx.limits, context.signal);
     for await (const part of parts) {
