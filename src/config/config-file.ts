@@ -17,6 +17,7 @@ export interface ConfigLayer {
   logLevel?: LogLevel;
   shutdownGraceMs?: number;
   history?: HistoryLayer;
+  allowHardLinks?: boolean;
 }
 
 /** limitKeys maps the YAML names of limits to Limits members. */
@@ -34,7 +35,7 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_activated_bytes: "maxActivatedBytes",
 };
 
-const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "history"];
+const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history"];
 
 /**
  * readConfigFile reads and checks a YAML config file. Relative paths in it resolve against the
@@ -93,6 +94,11 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
     }
   }
   if (top["history"] !== undefined) layer.history = historyLayerFromYaml(top["history"], baseDir, file);
+  if (top["sandbox"] !== undefined) {
+    const sandbox = mapping(top["sandbox"], at("sandbox"));
+    unknownKeys(sandbox, ["allow_hard_links"], file, "sandbox.");
+    if (sandbox["allow_hard_links"] !== undefined) layer.allowHardLinks = bool(sandbox["allow_hard_links"], at("sandbox.allow_hard_links"));
+  }
   if (top["log"] !== undefined) {
     const log = mapping(top["log"], at("log"));
     unknownKeys(log, ["level"], file, "log.");

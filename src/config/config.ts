@@ -23,6 +23,16 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** The change history (ListFileHistory, RestoreFile, UndoLastChange); undefined when off. */
   readonly history?: HistoryConfig | undefined;
+  readonly sandbox: SandboxConfig;
+}
+
+/** SandboxConfig is how strictly the sandbox treats what it finds inside the roots. */
+export interface SandboxConfig {
+  /**
+   * Read regular files that have more than one hard link (sandbox.allow_hard_links). Off by
+   * default: a hard link inside a root to a file outside it would make that file readable.
+   */
+  readonly allowHardLinks: boolean;
 }
 
 /** RootConfig is one allow-listed directory. */

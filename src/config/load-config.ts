@@ -21,6 +21,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   const fromEnv: ConfigLayer = {
     listen: env["TOOLHOST_LISTEN"] || undefined,
     logLevel: (env["TOOLHOST_LOG_LEVEL"] || undefined) as LogLevel | undefined,
+    allowHardLinks: envBoolean(env["TOOLHOST_ALLOW_HARD_LINKS"], "TOOLHOST_ALLOW_HARD_LINKS"),
   };
   const fromFlags: ConfigLayer = {
     listen: flags.listen,
@@ -29,6 +30,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     skills: flags.skills.length > 0 ? flags.skills.map((s) => skillFlag(s, cwd)) : undefined,
     readOnly: flags.readOnly,
     insecure: flags.insecure,
+    allowHardLinks: flags.allowHardLinks,
     logLevel: flags.logLevel as LogLevel | undefined,
     limits: {
       ...(flags.maxTextBytes !== undefined && { maxTextBytes: positive(flags.maxTextBytes, "--max-text-bytes") }),
@@ -76,12 +78,20 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
       env,
       roots,
     ),
+    sandbox: Object.freeze({ allowHardLinks: pick("allowHardLinks") ?? false }),
   });
 }
 
 function skillFlag(value: string, cwd: string): { path: string; namespace: string | undefined } {
   const match = /^([A-Za-z0-9_-]+)=(.+)$/.exec(value);
   return match ? { namespace: match[1], path: resolve(cwd, match[2]!) } : { namespace: undefined, path: resolve(cwd, value) };
+}
+
+function envBoolean(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new ConfigError(`${name} must be true, false, 1 or 0, not "${value}"`);
 }
 
 function positive(value: string, flag: string): number {

@@ -10,6 +10,7 @@ export interface ServeFlags {
   readonly skills: readonly string[];
   readonly readOnly?: boolean;
   readonly insecure?: boolean;
+  readonly allowHardLinks?: boolean;
   readonly maxTextBytes?: string;
   readonly chunkSize?: string;
   readonly logLevel?: string;
@@ -31,6 +32,8 @@ Flags (each overrides the config file and environment):
                          (default: the bundled example skills, namespace "examples")
   --read-only            refuse every write, edit, upload and delete
   --insecure             allow a non-loopback listener without TLS or a token
+  --allow-hard-links     read files with more than one hard link (refused by default: a hard
+                         link can lead outside the roots; env TOOLHOST_ALLOW_HARD_LINKS)
   --max-text-bytes N     largest text ReadFile returns (default 10485760)
   --chunk-size N         default read chunk size in bytes (default 1048576)
   --log-level LEVEL      trace, debug, info, warn, error, fatal or silent (default info;
@@ -59,6 +62,7 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
         skills: { type: "string", multiple: true },
         "read-only": { type: "boolean" },
         insecure: { type: "boolean" },
+        "allow-hard-links": { type: "boolean" },
         "max-text-bytes": { type: "string" },
         "chunk-size": { type: "string" },
         "log-level": { type: "string" },
@@ -78,6 +82,7 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
       skills: values.skills ?? [],
       readOnly: values["read-only"],
       insecure: values.insecure,
+      allowHardLinks: values["allow-hard-links"],
       maxTextBytes: values["max-text-bytes"],
       chunkSize: values["chunk-size"],
       logLevel: values["log-level"],

@@ -39,6 +39,7 @@ export const errorCatalog = {
   PATCH_INVALID: { code: "INVALID_ARGUMENT", description: "ApplyPatch text is not in the `*** Begin Patch` format; the message names the line." },
   SKILL_NOT_FOUND: { code: "NOT_FOUND", description: "No skill of that qualified name in the catalog." },
   INVALID_SKILL: { code: "FAILED_PRECONDITION", description: "The skill exists but failed to load; ListSkillErrors says why." },
+  FILE_CHANGED: { code: "ABORTED", description: "The file was replaced or removed by another process while it was being opened; retry." },
   NO_SPACE: { code: "RESOURCE_EXHAUSTED", description: "The filesystem is full or over quota." },
   IO_ERROR: { code: "INTERNAL", description: "The filesystem failed in a way the request did not cause." },
   NOT_IMPLEMENTED: { code: "UNIMPLEMENTED", description: "The method is part of the contract but not served by this build." },

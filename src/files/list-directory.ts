@@ -1,8 +1,7 @@
 import { readdir } from "node:fs/promises";
 import type { Dirent } from "node:fs";
-import path from "node:path";
 import picomatch from "picomatch";
-import { openDirectory, type OpenedDirectory } from "../sandbox/open-directory.js";
+import { openChildDirectory, openDirectory, type OpenedDirectory } from "../sandbox/open-directory.js";
 import { notFoundError } from "../sandbox/sandbox-errors.js";
 import { fsError } from "../sandbox/fs-error.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
@@ -24,6 +23,21 @@ export const maxPageSize = 10_000;
  * everything in one call.
  */
 export const maxExaminedPerPage = 100_000;
+/**
+ * maxPageBytes bounds the encoded size of one page's entries, well under the server's send limit
+ * (grpc.max_send_message_length is at least max_chunk_size + 64 KiB): a page is cut, with a
+ * next_page_token, before an entry would take it past this, so a page of long names never fails
+ * after it was built. The service lowers it to the configured max_chunk_size when that is smaller.
+ */
+export const maxPageBytes = 1024 * 1024;
+
+/**
+ * entryBytes is an upper bound of one entry's encoded size in a ListDirectoryResponse: its path
+ * and name, plus at most 64 bytes of tags, lengths, type, size, mode, time and symlink flag.
+ */
+export function entryBytes(relativePath: string, name: string): number {
+  return Buffer.byteLength(relativePath) + Buffer.byteLength(name) + 64;
+}
 
 /**
  * listDirectory returns one page of a directory's entries, sorted by path in depth-first order
@@ -36,13 +50,17 @@ export const maxExaminedPerPage = 100_000;
  * directories not entered, unless includeHidden; the write side's temporary and lock files
  * (tempFilePrefix) are never listed. A glob without "/" matches an entry's name at
  * any depth (like .gitignore); one with "/" matches its whole relative path. `options.maxExamined`
- * lowers the per-call work bound (tests use it).
+ * lowers the per-call work bound (tests use it); `options.maxPageBytes` the page's byte budget.
+ *
+ * Every directory is read through a descriptor the sandbox verified, and sub-directories are
+ * opened relative to their parent's descriptor, so a directory swapped for a link to outside
+ * mid-walk is never listed or described.
  */
 export async function listDirectory(
   sandbox: Sandbox,
   request: ListRequest,
   signal?: AbortSignal,
-  options: { maxExamined?: number } = {},
+  options: { maxExamined?: number; maxPageBytes?: number } = {},
 ): Promise<ListPage> {
   const clientPath = request.path === "" ? "." : request.path;
   const query: ListQuery = {
@@ -57,9 +75,10 @@ export async function listDirectory(
     throw notFoundError(clientPath);
   }
   const matcher = query.glob === "" ? undefined : picomatch(query.glob, { dot: query.includeHidden, basename: !query.glob.includes("/") });
-  const walker = new PageWalker(sandbox, query, matcher, pageSizeOf(request.pageSize), options.maxExamined ?? maxExaminedPerPage, signal);
+  const bounds = { pageSize: pageSizeOf(request.pageSize), maxExamined: options.maxExamined ?? maxExaminedPerPage, maxBytes: options.maxPageBytes ?? maxPageBytes };
+  const walker = new PageWalker(sandbox, query, matcher, bounds, signal);
   const top = await openDirectory(sandbox.roots, resolved.realPath, clientPath);
-  await walker.walk(top, resolved.realPath, clientPath, [], after?.split("/"));
+  await walker.walk(top, clientPath, [], after?.split("/"));
   return { entries: walker.entries, nextPageToken: walker.nextToken === undefined ? "" : encodePageToken(query, walker.nextToken) };
 }
 
@@ -74,18 +93,18 @@ class PageWalker {
   nextToken: string | undefined;
   #examined = 0;
   #lastExamined: string | undefined;
+  #bytes = 0;
 
   constructor(
     private readonly sandbox: Sandbox,
     private readonly query: ListQuery,
     private readonly matcher: ((relative: string) => boolean) | undefined,
-    private readonly pageSize: number,
-    private readonly maxExamined: number,
+    private readonly bounds: { readonly pageSize: number; readonly maxExamined: number; readonly maxBytes: number },
     private readonly signal: AbortSignal | undefined,
   ) {}
 
   /** walk lists one opened directory (and closes it), descending as the query asks. */
-  async walk(dir: OpenedDirectory, realDir: string, clientDir: string, prefix: readonly string[], resume: readonly string[] | undefined): Promise<void> {
+  async walk(dir: OpenedDirectory, clientDir: string, prefix: readonly string[], resume: readonly string[] | undefined): Promise<void> {
     let dirents: Dirent[];
     try {
       dirents = (await readdir(dir.path, { withFileTypes: true })).filter((d) => (this.query.includeHidden || !d.name.startsWith(".")) && !d.name.startsWith(tempFilePrefix)).sort(byName);
@@ -103,28 +122,33 @@ class PageWalker {
           if (dirent.name < head) continue;
           if (dirent.name === head) {
             // Examined by an earlier page; its descendants, which come after it, may not be.
-            await this.descend(dirent, realDir, clientDir, relative, resumeHere.length > 1 ? resumeHere.slice(1) : undefined);
+            await this.descend(dirent, dir, clientDir, relative, resumeHere.length > 1 ? resumeHere.slice(1) : undefined);
             resumeHere = undefined;
             continue;
           }
           resumeHere = undefined;
         }
         if (this.nextToken !== undefined) return;
-        if (++this.#examined > this.maxExamined) {
+        if (++this.#examined > this.bounds.maxExamined) {
           this.nextToken = this.#lastExamined ?? this.entries.at(-1)?.path;
           return;
         }
         const relativePath = relative.join("/");
         if (this.matcher === undefined || this.matcher(relativePath)) {
-          if (this.entries.length === this.pageSize) {
+          const bytes = entryBytes(relativePath, dirent.name);
+          const full = this.entries.length === this.bounds.pageSize || (this.entries.length > 0 && this.#bytes + bytes > this.bounds.maxBytes);
+          if (full) {
             this.nextToken = this.entries.at(-1)!.path;
             return;
           }
           const entry = await describeEntry(this.sandbox, dir.path, dirent, relativePath);
-          if (entry !== undefined) this.entries.push(entry);
+          if (entry !== undefined) {
+            this.entries.push(entry);
+            this.#bytes += bytes;
+          }
         }
         this.#lastExamined = relativePath;
-        await this.descend(dirent, realDir, clientDir, relative, undefined);
+        await this.descend(dirent, dir, clientDir, relative, undefined);
         if (this.nextToken !== undefined) return;
       }
     } finally {
@@ -132,17 +156,16 @@ class PageWalker {
     }
   }
 
-  private async descend(dirent: Dirent, realDir: string, clientDir: string, relative: string[], resume: readonly string[] | undefined): Promise<void> {
+  private async descend(dirent: Dirent, parent: OpenedDirectory, clientDir: string, relative: string[], resume: readonly string[] | undefined): Promise<void> {
     if (!this.query.recursive || !dirent.isDirectory()) {
       return;
     }
-    const realChild = path.join(realDir, dirent.name);
-    const clientChild = path.posix.join(clientDir, dirent.name);
-    // A sub-directory that cannot be opened (no permission, removed meanwhile) is listed but not
-    // entered: one unreadable folder should not make the whole listing fail.
-    const child = await openDirectory(this.sandbox.roots, realChild, clientChild).catch(() => undefined);
+    const clientChild = `${clientDir}/${dirent.name}`;
+    // A sub-directory that cannot be opened (no permission, removed or swapped for a link
+    // meanwhile) is listed but not entered: one such folder should not fail the whole listing.
+    const child = await openChildDirectory(this.sandbox.roots, parent, dirent.name, clientChild).catch(() => undefined);
     if (child !== undefined) {
-      await this.walk(child, realChild, clientChild, relative, resume);
+      await this.walk(child, clientChild, relative, resume);
     }
   }
 }

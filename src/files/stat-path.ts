@@ -1,6 +1,3 @@
-import { lstat } from "node:fs/promises";
-import { notFoundError } from "../sandbox/sandbox-errors.js";
-import { fsError } from "../sandbox/fs-error.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import { fileKindOf, type FileKind } from "./file-kind.js";
 import { binarySampleBytes, detectBinary } from "./read/detect-binary.js";
@@ -32,36 +29,41 @@ export interface PathStat {
 }
 
 /**
- * statPath returns the metadata of a path inside the sandbox. A regular file is opened through
- * the sandbox (so the handle is verified, like a read) to look at its first bytes for the binary
- * verdict and, on request, to hash it; anything else is described from lstat of its real path
- * without being opened, so a FIFO or device is never touched.
+ * statPath returns the metadata of a path inside the sandbox, from the fstat of a handle the
+ * sandbox opened with O_PATH and verified inside the roots (so a component swapped for a link
+ * after the check cannot make it describe an outside entry, and a FIFO or device is never
+ * opened). A regular file is then reopened through that handle to look at its first bytes for
+ * the binary verdict and, on request, to hash it. A file with several hard links is not read
+ * unless the sandbox allows hard links: its metadata comes back with binary false, and asking
+ * for its sha256 is refused.
  */
 export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: AbortSignal): Promise<PathStat> {
-  const resolved = await sandbox.resolve(request.path);
-  if (!resolved.exists) {
-    throw notFoundError(request.path);
-  }
-  const stats = await lstat(resolved.realPath).catch((err: unknown) => {
-    throw fsError(err, request.path);
-  });
-  const base = { path: request.path, symlink: resolved.isSymlink, sha256: "", binary: false };
-  if (!stats.isFile()) {
-    return { ...base, type: fileKindOf(stats), size: 0, mode: stats.mode & 0o7777, modified: stats.mtime };
-  }
-  const file = await sandbox.openForRead(request.path);
+  const entry = await sandbox.openEntry(request.path);
   try {
-    const head = await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes), signal);
-    return {
-      ...base,
-      type: "file",
-      size: file.stats.size,
-      mode: file.stats.mode & 0o7777,
-      modified: file.stats.mtime,
-      binary: detectBinary(head).binary,
-      sha256: request.includeSha256 === true ? await sha256OfHandle(file.handle, signal) : "",
-    };
+    const { stats } = entry;
+    const base = { path: request.path, symlink: entry.resolved.isSymlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime };
+    if (!stats.isFile()) {
+      return { ...base, type: fileKindOf(stats), size: 0 };
+    }
+    if (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true) {
+      return { ...base, type: "file", size: stats.size };
+    }
+    const file = await sandbox.reopenForRead(entry);
+    try {
+      const head = await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes), signal);
+      return {
+        ...base,
+        type: "file",
+        size: file.stats.size,
+        mode: file.stats.mode & 0o7777,
+        modified: file.stats.mtime,
+        binary: detectBinary(head).binary,
+        sha256: request.includeSha256 === true ? await sha256OfHandle(file.handle, signal) : "",
+      };
+    } finally {
+      await file.handle.close();
+    }
   } finally {
-    await file.handle.close();
+    await entry.handle.close();
   }
 }

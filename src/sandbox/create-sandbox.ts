@@ -2,7 +2,8 @@ import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import { errnoCode } from "./fs-error.js";
-import { openRegularFile } from "./open-regular-file.js";
+import { openRegularFile, openVerifiedForReading } from "./open-regular-file.js";
+import { openVerified } from "./open-verified.js";
 import { resolveEntryInRoots } from "./resolve-entry.js";
 import { resolveInRoots } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
@@ -22,11 +23,11 @@ export interface SandboxRootInput {
  * an error: a server must not start over the wrong directory. `options.reservedNamePrefix` names
  * files no client may write or delete (the atomic writer's temporary files, which start-up
  * removes: a client file so named would be deleted). `options.readOnly` makes every
- * root read-only.
+ * root read-only. `options.allowHardLinks` lets files with several hard links be read.
  */
 export async function createSandbox(
   roots: readonly SandboxRootInput[],
-  options: { readOnly?: boolean; reservedNamePrefix?: string } = {},
+  options: { readOnly?: boolean; reservedNamePrefix?: string; allowHardLinks?: boolean } = {},
 ): Promise<Sandbox> {
   if (roots.length === 0) {
     throw new ToolhostError("INVALID_ARGUMENT", "At least one root directory is needed.", { field: "roots" });
@@ -44,8 +45,11 @@ export async function createSandbox(
     );
   }
   const frozen = Object.freeze(real);
+  const allowHardLinks = options.allowHardLinks === true;
+  const openEntry = async (clientPath: string) => openVerified(frozen, await resolveInRoots(frozen, clientPath));
   const sandbox: Sandbox = {
     roots: frozen,
+    allowHardLinks,
     async resolve(clientPath) {
       return (await resolveInRoots(frozen, clientPath)).resolved;
     },
@@ -67,10 +71,14 @@ export async function createSandbox(
       refuseReservedName(clientPath, [entry.name], options.reservedNamePrefix);
       return entry;
     },
+    openEntry,
+    reopenForRead(entry) {
+      return openVerifiedForReading(entry, allowHardLinks);
+    },
     async openForRead(clientPath) {
       const resolution = await resolveInRoots(frozen, clientPath);
       refuseDirectorySlash(clientPath);
-      return openRegularFile(frozen, resolution);
+      return openRegularFile(frozen, resolution, allowHardLinks);
     },
     contains(realPath) {
       return rootContaining(frozen, realPath) !== undefined;

@@ -1,45 +1,61 @@
 import { constants } from "node:fs";
-import { access, lstat, open, type FileHandle } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { errnoCode, fsError } from "./fs-error.js";
+import { childPath, O_PATH } from "./path-handle.js";
+import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot } from "./sandbox.js";
-import { changedError, notDirectoryError } from "./sandbox-errors.js";
-import { handleIsInRoots, procFdPath } from "./verify-handle.js";
+import { changedError, notDirectoryError, replacedError } from "./sandbox-errors.js";
+import { deletedEntry, handleRealPath, procFdPath } from "./verify-handle.js";
 
 /**
- * OpenedDirectory is a directory held open by descriptor. `path` names it for readdir and lstat
- * of its entries: /proc/self/fd/N where available, so a directory swapped after the check cannot
- * redirect the listing; the real path otherwise.
+ * OpenedDirectory is a directory held open by descriptor and verified inside the roots. `path`
+ * (/proc/self/fd/N) names it for readdir, and its entries as `${path}/${name}`: the kernel
+ * resolves it to the held directory, so a directory swapped after the check cannot redirect a
+ * listing or a lookup. `realPath` is where the kernel says it is.
  */
 export interface OpenedDirectory {
   readonly path: string;
+  readonly realPath: string;
   close(): Promise<void>;
 }
 
-const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/**
+ * directoryFlags open a directory with O_PATH (nothing is opened for reading until it is verified;
+ * readdir of /proc/self/fd/N then opens that very directory), refusing a final link, and failing
+ * with ENOTDIR on anything but a directory before it is opened.
+ */
+const directoryFlags = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /**
  * openDirectory opens a directory the sandbox resolved (a real path inside the roots), refusing
  * a symlink swapped in since, and checks that the opened descriptor's real path lies in a root.
  */
-export async function openDirectory(roots: readonly SandboxRoot[], realPath: string, clientPath: string): Promise<OpenedDirectory> {
+export function openDirectory(roots: readonly SandboxRoot[], realPath: string, clientPath: string): Promise<OpenedDirectory> {
+  return openVerifiedDirectory(roots, realPath, clientPath);
+}
+
+/**
+ * openChildDirectory opens the sub-directory `name` of a verified directory, relative to its
+ * descriptor (never by a re-joined name), not following a link, and verifies it likewise.
+ */
+export function openChildDirectory(roots: readonly SandboxRoot[], parent: OpenedDirectory, name: string, clientPath: string): Promise<OpenedDirectory> {
+  return openVerifiedDirectory(roots, childPath(parent.path, name), clientPath);
+}
+
+async function openVerifiedDirectory(roots: readonly SandboxRoot[], toOpen: string, clientPath: string): Promise<OpenedDirectory> {
   let handle: FileHandle;
-  let before;
   try {
-    before = await lstat(realPath);
-    handle = await open(realPath, directoryFlags);
+    handle = await open(toOpen, directoryFlags);
   } catch (err) {
     if (errnoCode(err) === "ENOTDIR") throw notDirectoryError(clientPath, undefined);
     if (errnoCode(err) === "ELOOP") throw changedError(clientPath);
     throw fsError(err, clientPath);
   }
   try {
-    const stats = await handle.stat();
-    if (!(await handleIsInRoots(roots, handle, stats, before))) {
-      throw changedError(clientPath);
-    }
-    const viaProc = procFdPath(handle.fd);
-    const path = await access(viaProc).then(() => viaProc, () => realPath);
-    return { path, close: () => handle.close() };
+    const location = await handleRealPath(handle.fd);
+    if (location === deletedEntry) throw replacedError(clientPath);
+    if (location === undefined || rootContaining(roots, location) === undefined) throw changedError(clientPath);
+    return { path: procFdPath(handle.fd), realPath: location, close: () => handle.close() };
   } catch (err) {
     await handle.close();
     throw err;

@@ -1,53 +1,53 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
-import { errnoCode, fsError } from "./fs-error.js";
+import type { FileHandle } from "node:fs/promises";
+import { fsError } from "./fs-error.js";
+import { openVerified, type VerifiedEntry } from "./open-verified.js";
 import type { Resolution } from "./resolve-in-roots.js";
+import { reopenForReading } from "./path-handle.js";
 import type { OpenedFile, SandboxRoot } from "./sandbox.js";
-import { changedError, notFoundError, notRegularFileError } from "./sandbox-errors.js";
-import { handleIsInRoots } from "./verify-handle.js";
+import { changedError, hardLinkError, notRegularFileError } from "./sandbox-errors.js";
 
 /**
- * openFlags open without following a final symlink (the real path has none; one appearing now
- * is a swap) and without blocking (opening a FIFO for reading would otherwise wait for a writer
- * and hold a worker thread forever).
+ * openVerifiedForReading turns a verified entry into a file open for reading: it must be a
+ * regular file (from the verified fstat: a FIFO, socket or device is refused without ever being
+ * opened) with one link unless `allowHardLinks`, and is then reopened through /proc/self/fd/N,
+ * so the file read is the very inode verified. The entry's own O_PATH handle stays the caller's
+ * to close; any failure closes the reopened one.
  */
-const openFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/**
- * openRegularFile opens a resolved path for reading and checks the file actually opened: fstat
- * must say regular file, and the handle's real path must lie inside the roots. Any failure
- * closes the handle before throwing.
- *
- * A FIFO, socket or device seen while resolving is refused without being opened at all.
- */
-export async function openRegularFile(roots: readonly SandboxRoot[], resolution: Resolution): Promise<OpenedFile> {
-  const { resolved, stats } = resolution;
-  if (!resolved.exists) {
-    throw notFoundError(resolved.clientPath);
-  }
-  if (stats !== undefined && !stats.isFile() && !stats.isSymbolicLink()) {
+export async function openVerifiedForReading(entry: VerifiedEntry, allowHardLinks: boolean): Promise<OpenedFile> {
+  const { resolved, stats } = entry;
+  if (!stats.isFile()) {
     throw notRegularFileError(resolved.clientPath, stats);
   }
-  let handle;
+  if (stats.nlink > 1 && !allowHardLinks) {
+    throw hardLinkError(resolved.clientPath, stats.nlink);
+  }
+  let handle: FileHandle;
   try {
-    handle = await open(resolved.realPath, openFlags);
+    handle = await reopenForReading(entry.handle);
   } catch (err) {
-    const code = errnoCode(err);
-    if (code === "ELOOP") throw changedError(resolved.clientPath);
-    if (code === "ENXIO") throw notRegularFileError(resolved.clientPath, undefined);
     throw fsError(err, resolved.clientPath);
   }
   try {
     const opened = await handle.stat();
-    if (!opened.isFile()) {
-      throw notRegularFileError(resolved.clientPath, opened);
-    }
-    if (!(await handleIsInRoots(roots, handle, opened, stats))) {
-      throw changedError(resolved.clientPath);
+    if (opened.dev !== stats.dev || opened.ino !== stats.ino) {
+      throw changedError(resolved.clientPath); // cannot happen through /proc; checked all the same
     }
     return { resolved, handle, stats: opened };
   } catch (err) {
     await handle.close();
     throw fsError(err, resolved.clientPath);
+  }
+}
+
+/**
+ * openRegularFile opens a resolved path for reading: openVerified (O_PATH, real path checked),
+ * then openVerifiedForReading. The O_PATH handle is closed before returning.
+ */
+export async function openRegularFile(roots: readonly SandboxRoot[], resolution: Resolution, allowHardLinks = false): Promise<OpenedFile> {
+  const entry = await openVerified(roots, resolution);
+  try {
+    return await openVerifiedForReading(entry, allowHardLinks);
+  } finally {
+    await entry.handle.close();
   }
 }

@@ -56,6 +56,33 @@ export function changedError(clientPath: string): ToolhostError {
   );
 }
 
+/**
+ * replacedError answers a path whose file was replaced or removed by another process (an atomic
+ * save's rename, a delete) between the sandbox's check and its open, with no link or outside
+ * path seen: nothing escaped, the reader only lost a race with a writer, and a retry reads the
+ * new file.
+ */
+export function replacedError(clientPath: string): ToolhostError {
+  return new ToolhostError(
+    "FILE_CHANGED",
+    `"${clientPath}" changed while it was being opened (another process replaced or removed it); retry.`,
+    { path: clientPath },
+  );
+}
+
+/**
+ * hardLinkError refuses to read a regular file with more than one hard link: the other link may
+ * lie outside the roots (a hard link is a way out of a root that no symlink check sees), so its
+ * content is not served unless the operator allows hard links.
+ */
+export function hardLinkError(clientPath: string, links: number): ToolhostError {
+  return new ToolhostError(
+    "PATH_TRAVERSAL",
+    `Path traversal refused: "${clientPath}" is a file with ${links} hard links, and a hard link can make a file outside the roots readable, so it is not read; remove the extra links, or allow hard links with sandbox.allow_hard_links: true (--allow-hard-links) if every link is trusted.`,
+    { path: clientPath, links: String(links) },
+  );
+}
+
 /** describeType names the kind of a filesystem entry for a message. */
 export function describeType(stats: Stats | undefined): string {
   if (stats === undefined) return "not a file";

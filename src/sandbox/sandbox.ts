@@ -1,5 +1,8 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
+import type { VerifiedEntry } from "./open-verified.js";
+
+export type { VerifiedEntry } from "./open-verified.js";
 
 /**
  * SandboxRoot is one allow-listed directory: `path` is absolute and already a real path.
@@ -65,6 +68,11 @@ export interface OpenedFile {
  */
 export interface Sandbox {
   readonly roots: readonly SandboxRoot[];
+  /**
+   * Whether regular files with more than one hard link may be read (sandbox.allow_hard_links);
+   * by default they are refused, because the other link may lie outside the roots.
+   */
+  readonly allowHardLinks: boolean;
   /** Checks and resolves a path for reading, stat or listing; it need not exist. */
   resolve(clientPath: string): Promise<ResolvedPath>;
   /**
@@ -77,7 +85,21 @@ export interface Sandbox {
    * name. READ_ONLY when the entry itself lies in a read-only root; a root itself is refused.
    */
   resolveEntryForWrite(clientPath: string): Promise<ResolvedEntry>;
-  /** Opens an existing regular file for reading and verifies the opened handle. */
+  /**
+   * Opens whatever an existing path names with O_PATH (no effect on it: a FIFO or device is not
+   * opened), verified inside the roots; its fstat is the metadata to report. The caller closes it.
+   */
+  openEntry(clientPath: string): Promise<VerifiedEntry>;
+  /**
+   * Reopens a verified entry for reading: a regular file, not hard-linked unless allowHardLinks,
+   * the very inode verified. The entry's handle stays open; the caller closes both.
+   */
+  reopenForRead(entry: VerifiedEntry): Promise<OpenedFile>;
+  /**
+   * Opens an existing regular file for reading: openEntry, then reopenForRead. NOT_A_REGULAR_FILE
+   * for anything else, PATH_TRAVERSAL for a file with several hard links or a path swapped for a
+   * link, FILE_CHANGED for a file replaced meanwhile.
+   */
   openForRead(clientPath: string): Promise<OpenedFile>;
   /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */
   contains(realPath: string): boolean;

@@ -1,8 +1,7 @@
-import { readdir, realpath, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { isInside } from "./is-inside.js";
 import { skillFileName } from "./load-skill-folder.js";
+import { openSkillDir, openSkillSubdir, readSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
 import { resourceSlotNames, type SkillLoadError } from "./skill-types.js";
 
 /** FoundFolders is the skill folders under one root, in sorted depth-first order. */
@@ -23,6 +22,10 @@ const skipped = new Set([".git", ".hg", ".svn", "node_modules"]);
  * cycles), and the depth and folder-count limits end the walk with an error rather than
  * silently. Hidden folders are searched: openai/skills keeps its skills under .system/ and
  * .curated/.
+ *
+ * Every folder is listed through a descriptor verified inside the root, and each sub-folder is
+ * opened relative to its parent's descriptor and verified in turn, so a folder swapped for a link
+ * to outside mid-walk is neither listed nor entered.
  */
 export async function findSkillFolders(rootPath: string, rootReal: string, limits: { maxDepth: number; maxFolders: number }): Promise<FoundFolders> {
   const folders: string[] = [];
@@ -32,7 +35,7 @@ export async function findSkillFolders(rootPath: string, rootReal: string, limit
   let count = 0;
   let overflow = false;
 
-  const visit = async (dir: string, dirReal: string, depth: number): Promise<void> => {
+  const visit = async (dir: SkillDir, display: string, depth: number): Promise<void> => {
     if (count >= limits.maxFolders) {
       overflow = true;
       return;
@@ -40,24 +43,23 @@ export async function findSkillFolders(rootPath: string, rootReal: string, limit
     count += 1;
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await readSkillDir(dir);
     } catch (err) {
-      errors.push({ path: dir, field: "path", line: 0, name: undefined, message: `cannot read folder ${dir} (${(err as NodeJS.ErrnoException).code ?? "error"}): fix its permissions.` });
+      errors.push({ path: display, field: "path", line: 0, name: undefined, message: `cannot read folder ${display} (${(err as NodeJS.ErrnoException).code ?? "error"}): fix its permissions.` });
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const isSkill = entries.some((e) => e.name === skillFileName && !e.isDirectory());
     if (isSkill) {
-      folders.push(dir);
+      folders.push(display);
     } else {
       const misnamed = entries.find((e) => e.name.toLowerCase() === "skill.md" && !e.isDirectory());
       if (misnamed !== undefined) {
         errors.push({
-          path: join(dir, misnamed.name),
+          path: join(display, misnamed.name),
           field: "SKILL.md",
           line: 0,
           name: undefined,
-          message: `found ${misnamed.name} in ${dir}, but the file must be named SKILL.md exactly: rename it.`,
+          message: `found ${misnamed.name} in ${display}, but the file must be named SKILL.md exactly: rename it.`,
         });
       }
     }
@@ -65,43 +67,46 @@ export async function findSkillFolders(rootPath: string, rootReal: string, limit
       if (skipped.has(entry.name) || (isSkill && (resourceSlotNames as readonly string[]).includes(entry.name))) {
         continue;
       }
-      const child = join(dir, entry.name);
-      let real: string;
-      if (entry.isSymbolicLink()) {
-        real = await realpath(child).catch(() => "");
-        if (real === "" || !(await stat(real).catch(() => undefined))?.isDirectory()) {
-          continue;
+      if (!entry.isSymbolicLink() && !entry.isDirectory()) {
+        continue;
+      }
+      const child = join(display, entry.name);
+      const opened = await openSkillSubdir(dir, entry.name, rootReal);
+      if ("outside" in opened && opened.directory) {
+        // The target is not named: ListSkillErrors goes to clients, and where a link outside
+        // the root points (/etc/ssl, a home folder) is not theirs to learn.
+        errors.push({
+          path: child,
+          field: "path",
+          line: 0,
+          name: undefined,
+          message: `${child} is a symlink that leads outside the skill root ${rootPath}; it was not followed. Move or copy what it points at into the root.`,
+        });
+        continue;
+      }
+      if (!("dir" in opened)) {
+        continue;
+      }
+      await withSkillDir(opened.dir, async (sub) => {
+        if (visited.has(sub.realPath)) {
+          return;
         }
-        if (!isInside(rootReal, real)) {
-          // The target is not named: ListSkillErrors goes to clients, and where a link outside
-          // the root points (/etc/ssl, a home folder) is not theirs to learn.
-          errors.push({
-            path: child,
-            field: "path",
-            line: 0,
-            name: undefined,
-            message: `${child} is a symlink that leads outside the skill root ${rootPath}; it was not followed. Move or copy what it points at into the root.`,
-          });
-          continue;
+        visited.add(sub.realPath);
+        if (depth + 1 > limits.maxDepth) {
+          tooDeep.push(child);
+          return;
         }
-      } else if (entry.isDirectory()) {
-        real = join(dirReal, entry.name);
-      } else {
-        continue;
-      }
-      if (visited.has(real)) {
-        continue;
-      }
-      visited.add(real);
-      if (depth + 1 > limits.maxDepth) {
-        tooDeep.push(child);
-        continue;
-      }
-      await visit(child, real, depth + 1);
+        await visit(sub, child, depth + 1);
+      });
     }
   };
 
-  await visit(rootPath, rootReal, 0);
+  const top = await openSkillDir(rootPath, rootReal);
+  if ("dir" in top) {
+    await withSkillDir(top.dir, (dir) => visit(dir, rootPath, 0));
+  } else {
+    errors.push({ path: rootPath, field: "path", line: 0, name: undefined, message: `cannot read skill root ${rootPath}: it is no longer a folder inside ${rootReal}; check the path.` });
+  }
   if (tooDeep.length > 0) {
     errors.push({
       path: rootPath,

@@ -1,7 +1,8 @@
-import { readdir, realpath, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { isInside } from "./is-inside.js";
-import { slotFolderOf } from "./resolve-slot-folder.js";
+import type { Stats } from "node:fs";
+import { lstat } from "node:fs/promises";
+import { childPath } from "../sandbox/path-handle.js";
+import { openSlotFolder } from "./resolve-slot-folder.js";
+import { openSkillDir, readSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
 import { resourceSlotNames, type ResourceFile, type ResourceSlotData, type ResourceSlotName } from "./skill-types.js";
 
 /** ResourceListOptions bound a listing of a skill's resource folders. */
@@ -10,6 +11,13 @@ export interface ResourceListOptions {
   readonly maxFiles?: number;
   /** Deepest sub-directory level listed inside a slot. */
   readonly maxDepth?: number;
+  /**
+   * The skill root's real path, which a skill folder given by path must lie in; without it, the
+   * skill folder's own real path is the limit (nothing above it is looked at anyway).
+   */
+  readonly root?: string | undefined;
+  /** List files with several hard links (sandbox.allow_hard_links); left out by default, as they cannot be read. */
+  readonly allowHardLinks?: boolean | undefined;
 }
 
 /** ResourceListing is the slots of one skill folder. */
@@ -23,34 +31,47 @@ export interface ResourceListing {
 
 /**
  * listResourceSlots lists the regular files of a skill's scripts/, references/ and assets/
- * folders, with paths relative to the slot and "/" separators, sorted.
+ * folders, with paths relative to the slot and "/" separators, sorted. `folder` is the skill
+ * folder, by path (opened and verified inside options.root) or already held open.
  *
- * A slot folder must resolve inside the skill folder's own real path (see slotFolderOf); one
- * that does not is left out and named in `outside`, so the loader can report it. Sub-directories
- * are descended into but never listed themselves (they are not files a client can read). A
- * symlink is listed only when its target is a regular file inside the slot's own real folder,
- * because ReadSkillResource sandboxes reads to exactly that folder and a listed file that
- * cannot be read would be a broken promise.
+ * Every folder is listed through a verified descriptor and every entry looked at relative to it
+ * (see skill-dir.ts), so a folder swapped for a link to outside mid-listing lists nothing from
+ * outside. A slot folder must resolve strictly inside the skill folder's own real path (see
+ * openSlotFolder); one that does not is left out and named in `outside`, so the loader can report
+ * it. Sub-directories are descended into but never listed themselves. A symlink is listed only
+ * when its target is a regular file inside the slot's own real folder, and a file with several
+ * hard links only when they are allowed, because ReadSkillResource refuses anything else and a
+ * listed file that cannot be read would be a broken promise.
  */
-export async function listResourceSlots(folder: string, options: ResourceListOptions = {}): Promise<ResourceListing> {
+export async function listResourceSlots(folder: string | SkillDir, options: ResourceListOptions = {}): Promise<ResourceListing> {
+  if (typeof folder === "string") {
+    const opened = await openSkillDir(folder, options.root);
+    if (!("dir" in opened)) {
+      return { slots: [], truncated: false, outside: [] };
+    }
+    return withSkillDir(opened.dir, (dir) => listResourceSlots(dir, options));
+  }
   const budget = { left: options.maxFiles ?? 10_000, truncated: false };
   const slots: ResourceSlotData[] = [];
   const outside: ResourceSlotName[] = [];
-  const folderReal = await realpath(folder).catch(() => undefined);
-  if (folderReal === undefined) {
-    return { slots, truncated: false, outside };
-  }
   for (const name of resourceSlotNames) {
-    const found = await slotFolderOf(folderReal, name);
+    const found = await openSlotFolder(folder, name);
     if (found.kind === "outside") {
       outside.push(name);
     }
     if (found.kind !== "folder") {
       continue;
     }
-    const slotReal = found.real;
     const files: ResourceFile[] = [];
-    await walk(slotReal, "", files, new Set([slotReal]), { slotReal, depth: 0, maxDepth: options.maxDepth ?? 8, budget });
+    await withSkillDir(found.dir, (slot) =>
+      walk(slot, "", files, new Set([slot.realPath]), {
+        slotReal: slot.realPath,
+        depth: 0,
+        maxDepth: options.maxDepth ?? 8,
+        budget,
+        allowHardLinks: options.allowHardLinks === true,
+      }),
+    );
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     slots.push({ name, files });
   }
@@ -62,46 +83,53 @@ interface WalkState {
   readonly depth: number;
   readonly maxDepth: number;
   readonly budget: { left: number; truncated: boolean };
+  readonly allowHardLinks: boolean;
 }
 
-async function walk(dir: string, prefix: string, files: ResourceFile[], seen: Set<string>, state: WalkState): Promise<void> {
+async function walk(dir: SkillDir, prefix: string, files: ResourceFile[], seen: Set<string>, state: WalkState): Promise<void> {
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await readSkillDir(dir);
   } catch {
     return;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
-    const path = join(dir, entry.name);
+    if (!entry.isSymbolicLink() && !entry.isDirectory() && !entry.isFile()) {
+      continue;
+    }
     const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    let real = path;
-    if (entry.isSymbolicLink()) {
-      real = await realpath(path).catch(() => "");
-      if (real === "" || !isInside(state.slotReal, real)) {
-        continue;
-      }
-    }
-    const info = entry.isSymbolicLink() ? await stat(real).catch(() => undefined) : entry;
-    if (info === undefined) {
+    if (entry.isFile()) {
+      // A plain file of the verified folder: its own lstat, relative to the descriptor, is enough.
+      const info = await lstat(childPath(dir.path, entry.name)).catch(() => undefined);
+      if (!addFile(files, relative, info, state)) return;
       continue;
     }
-    if (info.isDirectory()) {
-      if (state.depth < state.maxDepth && !seen.has(real)) {
-        seen.add(real);
-        await walk(real, relative, files, seen, { ...state, depth: state.depth + 1 });
-      }
+    // A link or folder: opened relative to the verified folder, with O_PATH (no effect on what it finds), and kept
+    // only inside the slot's real folder: what is listed is what ReadSkillResource will read.
+    const opened = await openSkillDir(childPath(dir.path, entry.name), state.slotReal);
+    if ("dir" in opened) {
+      await withSkillDir(opened.dir, async (sub) => {
+        if (state.depth < state.maxDepth && !seen.has(sub.realPath)) {
+          seen.add(sub.realPath);
+          await walk(sub, relative, files, seen, { ...state, depth: state.depth + 1 });
+        }
+      });
       continue;
     }
-    if (!info.isFile()) {
-      continue;
-    }
-    if (state.budget.left <= 0) {
-      state.budget.truncated = true;
-      return;
-    }
-    state.budget.left -= 1;
-    const size = (await stat(real).catch(() => undefined))?.size ?? 0;
-    files.push({ path: relative, size });
+    if (!addFile(files, relative, "other" in opened ? opened.other : undefined, state)) return;
   }
+}
+
+/** addFile lists a regular file (one link, unless allowed) within the budget; false once the budget is spent. */
+function addFile(files: ResourceFile[], relative: string, info: Stats | undefined, state: WalkState): boolean {
+  if (info === undefined || !info.isFile() || (info.nlink > 1 && !state.allowHardLinks)) {
+    return true;
+  }
+  if (state.budget.left <= 0) {
+    state.budget.truncated = true;
+    return false;
+  }
+  state.budget.left -= 1;
+  files.push({ path: relative, size: info.size });
+  return true;
 }

@@ -13,6 +13,8 @@ export interface LiveCatalogOptions {
   readonly debounceMs?: number;
   readonly maxDepth?: number;
   readonly maxFolders?: number;
+  /** Read files with several hard links (sandbox.allow_hard_links); default false. */
+  readonly allowHardLinks?: boolean;
   /** Told about reload failures and watcher errors, which never stop the catalog. */
   readonly onError?: (err: unknown, context: string) => void;
 }
@@ -34,6 +36,7 @@ export class LiveCatalog {
       maxSkillFileBytes: options.maxSkillFileBytes,
       maxDepth: options.maxDepth,
       maxFolders: options.maxFolders,
+      allowHardLinks: options.allowHardLinks,
     });
     this.activations = new ActivationStore(options.maxActivatedBytes);
     if (options.watch === false || options.roots.length === 0) {

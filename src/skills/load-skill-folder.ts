@@ -1,8 +1,9 @@
-import { stat } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { childPath } from "../sandbox/path-handle.js";
 import { listResourceSlots } from "./list-resource-slots.js";
 import { parseSkill } from "./parse-skill.js";
-import { isErrno, isSkillFileFailure, readSkillFile } from "./read-skill-file.js";
+import { isSkillFileFailure, readSkillFile } from "./read-skill-file.js";
+import { openSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
 import type { LoadedSkill, ParsedSkill, ResourceSlotName, SkillLoadError, SkillProblem } from "./skill-types.js";
 
 /** LoadSkillFolderOptions say where a skill folder was found and what it may cost. */
@@ -15,6 +16,8 @@ export interface LoadSkillFolderOptions {
    * stricter limit of the skill folder itself (see slotFolderOf).
    */
   readonly root?: string | undefined;
+  /** Read a SKILL.md, and list resource files, with several hard links (sandbox.allow_hard_links). */
+  readonly allowHardLinks?: boolean | undefined;
 }
 
 /**
@@ -33,21 +36,34 @@ export const skillFileName = "SKILL.md";
  * slots. It reports a missing folder ("not found"), a file where a folder should be ("not a
  * directory") and a folder without SKILL.md as errors rather than throwing, so a catalog scan
  * can list them alongside parse errors.
+ *
+ * The folder is opened once, verified inside the skill root (options.root), and everything else
+ * (SKILL.md, the slot folders and their files) is looked up relative to that descriptor, so a
+ * folder swapped for a link to outside while it loads cannot feed the catalog outside files.
  */
 export async function loadSkillFolder(folder: string, options: LoadSkillFolderOptions): Promise<SkillFolderResult> {
-  try {
-    const info = await stat(folder);
-    if (!info.isDirectory()) {
-      return failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} is not a directory: point at the folder that holds SKILL.md.` }]);
-    }
-  } catch (err) {
-    if (isErrno(err, "ENOENT") || isErrno(err, "ENOTDIR")) {
-      return failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} not found: check the path.` }]);
-    }
-    throw err;
+  const opened = await openSkillDir(folder, options.root);
+  if ("outside" in opened) {
+    return failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} leads outside the skill root ${options.root ?? ""}, so it is not loaded: move the skill into the root.` }]);
   }
+  if ("other" in opened) {
+    return opened.other === undefined
+      ? failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} not found: check the path.` }])
+      : failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} is not a directory: point at the folder that holds SKILL.md.` }]);
+  }
+  return withSkillDir(opened.dir, (dir) => loadOpenedFolder(folder, dir, options));
+}
+
+/**
+ * loadOpenedFolder loads a skill folder held open and verified: SKILL.md and the slots are looked
+ * up relative to its descriptor, never by its path again.
+ */
+async function loadOpenedFolder(folder: string, dir: SkillDir, options: LoadSkillFolderOptions): Promise<SkillFolderResult> {
   const skillFile = join(folder, skillFileName);
-  const read = await readSkillFile(skillFile, options.maxSkillFileBytes, options.root);
+  const read = await readSkillFile(childPath(dir.path, skillFileName), options.maxSkillFileBytes, options.root ?? dir.realPath, {
+    display: skillFile,
+    allowHardLinks: options.allowHardLinks,
+  });
   if (isSkillFileFailure(read)) {
     const message = read.failure === "missing" && read.message.startsWith("SKILL.md not found")
       ? `no SKILL.md in ${folder}: a skill folder needs a SKILL.md with a name and a description.`
@@ -63,7 +79,7 @@ export async function loadSkillFolder(folder: string, options: LoadSkillFolderOp
     );
   }
   const parsed = result.skill;
-  const listing = await listResourceSlots(folder);
+  const listing = await listResourceSlots(dir, { allowHardLinks: options.allowHardLinks });
   const warnings: SkillProblem[] = result.problems.filter((p) => p.severity === "warning");
   if (listing.truncated) {
     warnings.push({ severity: "warning", field: "resources", message: `${folder} has more resource files than the listing limit; the rest are not listed.`, line: 0 });

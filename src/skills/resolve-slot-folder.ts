@@ -1,17 +1,17 @@
-import { lstat, realpath, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { isInside } from "./is-inside.js";
+import { childPath } from "../sandbox/path-handle.js";
+import { openSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
 import type { ResourceSlotName } from "./skill-types.js";
 
 /**
- * SlotFolder is what a slot name in a skill folder leads to: a folder to serve (by its real
- * path), nothing, or a symlink that leaves the skill folder and must not be served.
+ * SlotFolder is what a slot name in a skill folder leads to: a folder to serve (held open and
+ * verified; the caller closes it), nothing, or a symlink that leaves the skill folder and must
+ * not be served.
  */
-export type SlotFolder = { readonly kind: "folder"; readonly real: string } | { readonly kind: "missing" } | { readonly kind: "outside" };
+export type SlotFolder = { readonly kind: "folder"; readonly dir: SkillDir } | { readonly kind: "missing" } | { readonly kind: "outside" };
 
 /**
- * slotFolderOf classifies the slot folder `slot` of the skill folder whose real path is
- * `folderReal`.
+ * openSlotFolder opens the slot folder `slot` of a verified skill folder, relative to the skill
+ * folder's descriptor, and classifies it by the opened descriptor's real path.
  *
  * The limit is the skill folder's own real path, not the skill root: a slot is a skill's own
  * files, so `assets -> ../other-skill` or `references -> ..` would hand out another skill's
@@ -19,40 +19,25 @@ export type SlotFolder = { readonly kind: "folder"; readonly real: string } | { 
  * the skill folder itself is refused too, because it would serve SKILL.md and everything else
  * in the folder as a slot.
  */
-export async function slotFolderOf(folderReal: string, slot: ResourceSlotName): Promise<SlotFolder> {
-  const path = join(folderReal, slot);
-  let real: string;
-  try {
-    // One lstat in the common case: a plain directory under a real folder is its own real path.
-    const link = await lstat(path);
-    if (link.isDirectory()) {
-      return { kind: "folder", real: path };
-    }
-    if (!link.isSymbolicLink()) {
-      return { kind: "missing" };
-    }
-    real = await realpath(path);
-  } catch {
-    // Missing, or a dangling link: there is nothing to serve and no target to judge.
-    return { kind: "missing" };
-  }
-  if (real === folderReal || !isInside(folderReal, real)) {
-    return { kind: "outside" };
-  }
-  const info = await stat(real).catch(() => undefined);
-  return info?.isDirectory() === true ? { kind: "folder", real } : { kind: "missing" };
+export async function openSlotFolder(folder: SkillDir, slot: ResourceSlotName): Promise<SlotFolder> {
+  const opened = await openSkillDir(childPath(folder.path, slot), folder.realPath, true);
+  if ("dir" in opened) return { kind: "folder", dir: opened.dir };
+  return "outside" in opened ? { kind: "outside" } : { kind: "missing" };
 }
 
 /**
- * resolveSlotFolder returns the real path of a skill's slot folder, or undefined when it is
- * missing, not a directory, or a symlink that does not lead inside the skill folder's own real
- * path. ReadSkillResource sandboxes reads to exactly this path.
+ * openSkillSlot opens a skill's slot folder for serving: the skill folder (by its path, verified
+ * inside the skill root `root`), then the slot relative to it. Undefined when the slot is
+ * missing, not a folder, or does not lead strictly inside the skill folder. The caller closes
+ * the folder returned; its realPath is what ReadSkillResource sandboxes reads to.
  */
-export async function resolveSlotFolder(folder: string, slot: ResourceSlotName): Promise<string | undefined> {
-  const folderReal = await realpath(folder).catch(() => undefined);
-  if (folderReal === undefined) {
+export async function openSkillSlot(folder: string, root: string, slot: ResourceSlotName): Promise<SkillDir | undefined> {
+  const skill = await openSkillDir(folder, root);
+  if (!("dir" in skill)) {
     return undefined;
   }
-  const found = await slotFolderOf(folderReal, slot);
-  return found.kind === "folder" ? found.real : undefined;
+  return withSkillDir(skill.dir, async (dir) => {
+    const found = await openSlotFolder(dir, slot);
+    return found.kind === "folder" ? found.dir : undefined;
+  });
 }

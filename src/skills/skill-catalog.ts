@@ -12,6 +12,8 @@ export interface SkillCatalogOptions {
   readonly maxSkillFileBytes: number;
   readonly maxDepth?: number;
   readonly maxFolders?: number;
+  /** Read SKILL.md files with several hard links (sandbox.allow_hard_links); default false. */
+  readonly allowHardLinks?: boolean | undefined;
 }
 
 /** CatalogListener receives the changes of each reload. */
@@ -85,7 +87,7 @@ export class SkillCatalogIndex {
    */
   async readFull(name: string): Promise<{ skill: LoadedSkill; parsed: ParsedSkill }> {
     const skill = this.get(name);
-    const read = await readSkillFile(skill.skillFile, this.options.maxSkillFileBytes, skill.root);
+    const read = await readSkillFile(skill.skillFile, this.options.maxSkillFileBytes, skill.root, { allowHardLinks: this.options.allowHardLinks });
     if (isSkillFileFailure(read)) {
       if (read.failure === "missing") {
         throw new ToolhostError("SKILL_NOT_FOUND", `skill "${name}" not found: its SKILL.md was removed (${skill.skillFile}).`, { name });
@@ -114,6 +116,7 @@ export class SkillCatalogIndex {
       maxSkillFileBytes: this.options.maxSkillFileBytes,
       maxDepth: this.options.maxDepth,
       maxFolders: this.options.maxFolders,
+      allowHardLinks: this.options.allowHardLinks,
     });
     const next: CatalogState = {
       skills: [...result.skills].sort((a, b) => compare(a.name, b.name)),

@@ -43,14 +43,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (stale.removed.length > 0 || stale.failures.length > 0) {
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }
-  const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix });
+  const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix, allowHardLinks: config.sandbox.allowHardLinks });
   const fileTools = createFileToolsService({
     sandboxFor: sharedSandbox(sandbox),
     limits: config.limits,
     readOnly: config.readOnly,
     history: config.history === undefined ? undefined : new FileHistory(config.history),
   });
-  const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, logger: logger.child({ component: "skills" }) });
+  const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, allowHardLinks: config.sandbox.allowHardLinks, logger: logger.child({ component: "skills" }) });
   const services: HostedService[] = [
     { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
     { service: SkillCatalog, impl: skillCatalog as unknown as ServiceImpl<DescService> },

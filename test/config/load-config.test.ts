@@ -93,6 +93,18 @@ shutdown_grace_ms: 500
     assert.equal(fromFlags.limits.maxTextBytes, 42);
   });
 
+  it("reads sandbox.allow_hard_links from the file, TOOLHOST_ALLOW_HARD_LINKS and --allow-hard-links; off by default", async () => {
+    assert.equal((await loadConfig(parseServeFlags([]), {}, dir)).sandbox.allowHardLinks, false);
+    const on = await configFile("sandbox:\n  allow_hard_links: true\n");
+    assert.equal((await loadConfig(parseServeFlags(["--config", on]), {}, dir)).sandbox.allowHardLinks, true);
+    assert.equal((await loadConfig(parseServeFlags(["--config", on]), { TOOLHOST_ALLOW_HARD_LINKS: "false" }, dir)).sandbox.allowHardLinks, false);
+    assert.equal((await loadConfig(parseServeFlags([]), { TOOLHOST_ALLOW_HARD_LINKS: "1" }, dir)).sandbox.allowHardLinks, true);
+    assert.equal((await loadConfig(parseServeFlags(["--allow-hard-links"]), {}, dir)).sandbox.allowHardLinks, true);
+    await refused([], /^TOOLHOST_ALLOW_HARD_LINKS must be true, false, 1 or 0, not "yes"$/, { TOOLHOST_ALLOW_HARD_LINKS: "yes" });
+    await refused(["--config", await configFile("sandbox:\n  allow_hard_links: 1\n")], /^sandbox\.allow_hard_links in .* must be true or false$/);
+    await refused(["--config", await configFile("sandbox:\n  hard_links: true\n")], /^unknown key "sandbox\.hard_links" in .*; known keys: sandbox\.allow_hard_links$/);
+  });
+
   it("refuses an unknown key and names the known ones", async () => {
     const file = await configFile("listen: 127.0.0.1:6000\nrots: [work]\n");
     await refused(["--config", file], /^unknown key "rots" in .*config-.*\.yaml; known keys: listen, http_listen, roots, skills/);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdir, open, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, open, symlink, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { describe, it } from "node:test";
 import { loadSkillFolder } from "../../src/skills/load-skill-folder.js";
@@ -165,12 +165,43 @@ describe("loading: size cap and links", () => {
     assert.deepEqual(paths(await load(folder), "scripts"), ["alias.py", "run.py"]);
   });
 
+  it("does not list a resource file with a second hard link unless hard links are allowed", async () => {
+    const folder = await skillFolder({ "SKILL.md": skillMd("local/l", "d"), "scripts/run.py": "x" });
+    await writeFile(join(folder, "..", "secret.txt"), "s");
+    await link(join(folder, "..", "secret.txt"), join(folder, "scripts", "leak.txt"));
+    assert.deepEqual(paths(await load(folder), "scripts"), ["run.py"]);
+    const allowed = await loadSkillFolder(folder, { ...limits, allowHardLinks: true });
+    assert.deepEqual(allowed.skill?.slots.find((s) => s.name === "scripts")?.files.map((f) => f.path), ["leak.txt", "run.py"]);
+  });
+
   it("refuses a SKILL.md that is a FIFO instead of blocking on it", async () => {
     const folder = await skillFolder({});
     execFileSync("mkfifo", [join(folder, "SKILL.md")]);
     assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
-      ["SKILL.md", `SKILL.md at ${join(folder, "SKILL.md")} is not a regular file: make it a file.`],
+      ["SKILL.md", `SKILL.md at ${join(folder, "SKILL.md")} is a FIFO (named pipe), not a regular file: replace it with a regular file.`],
     ]);
+  });
+
+  it("refuses a SKILL.md that is a socket, saying it is a socket", async () => {
+    const folder = await skillFolder({});
+    execFileSync("python3", ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", join(folder, "SKILL.md")]);
+    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
+      ["SKILL.md", `SKILL.md at ${join(folder, "SKILL.md")} is a socket, not a regular file: replace it with a regular file.`],
+    ]);
+  });
+
+  it("refuses a SKILL.md with a second hard link unless hard links are allowed", async () => {
+    const folder = await skillFolder({ "SKILL.md": skillMd("local/linked", "d") });
+    const outside = join(folder, "..", "elsewhere.md");
+    await link(join(folder, "SKILL.md"), outside);
+    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
+      [
+        "SKILL.md",
+        `SKILL.md at ${join(folder, "SKILL.md")} has 2 hard links, and a hard link can make a file outside the skill root readable, so it is not read: copy the file instead of linking it, or allow hard links with sandbox.allow_hard_links: true.`,
+      ],
+    ]);
+    const allowed = await loadSkillFolder(folder, { ...limits, allowHardLinks: true });
+    assert.equal(allowed.skill?.name, "local/linked");
   });
 
   it("refuses a SKILL.md that is not UTF-8", async () => {

@@ -23,6 +23,8 @@ export interface TestServerOptions {
   readonly http?: boolean;
   /** Record the change history in a fresh temporary folder (with these bounds, if given). */
   readonly history?: boolean | Partial<HistoryConfig>;
+  /** sandbox.allow_hard_links; default false. */
+  readonly allowHardLinks?: boolean;
 }
 
 /** TestServer is a real toolhost on 127.0.0.1 and generated clients connected to it. */
@@ -65,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
             maxEntriesPerFile: 1000,
             ...(options.history === true ? {} : options.history),
           },
+    sandbox: { allowHardLinks: options.allowHardLinks ?? false },
   };
   const server = await startServer(config, createLogger(process.env["TOOLHOST_TEST_LOG"] === "1" ? "info" : "silent"));
   const transport = createGrpcTransport({ baseUrl: `http://${server.grpcAddress}` });

@@ -1,13 +1,17 @@
 import type { Dirent } from "node:fs";
-import { lstat, realpath, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
+import { childPath } from "../../sandbox/path-handle.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
+import { statLinkTarget } from "../../sandbox/stat-link-target.js";
 import { fileKindOf } from "../file-kind.js";
 import type { DirectoryEntryValue } from "./list-types.js";
 
 /**
- * describeEntry builds the DirectoryEntryValue of one directory entry. A symlink is followed only
- * when its real target lies inside the roots (its target's type, size, mode and time are then
- * reported, with symlink true); a link leading outside, or nowhere, is reported as a "symlink"
+ * describeEntry builds the DirectoryEntryValue of one entry of a verified directory, held as
+ * `dirPath` (/proc/self/fd/N): the entry is looked at relative to that descriptor, never by a
+ * re-joined name. A symlink is followed only when its real target lies inside the roots (its
+ * target's type, size, mode and time are then reported, with symlink true), judged on a handle to
+ * the target (statLinkTarget); a link leading outside, or nowhere, is reported as a "symlink"
  * with its own mode and time, and nothing about its target.
  */
 export async function describeEntry(
@@ -16,18 +20,13 @@ export async function describeEntry(
   dirent: Dirent,
   relativePath: string,
 ): Promise<DirectoryEntryValue | undefined> {
-  const full = `${dirPath}/${dirent.name}`;
+  const full = childPath(dirPath, dirent.name);
   const own = await lstat(full).catch(() => undefined);
   if (own === undefined) {
     return undefined; // removed while listing
   }
   const entry = { path: relativePath, name: dirent.name, symlink: own.isSymbolicLink() };
-  let stats = own;
-  if (own.isSymbolicLink()) {
-    const target = await realpath(full).catch(() => undefined);
-    const followed = target !== undefined && sandbox.contains(target) ? await stat(target).catch(() => undefined) : undefined;
-    stats = followed ?? own;
-  }
+  const stats = own.isSymbolicLink() ? ((await statLinkTarget(sandbox.roots, full)) ?? own) : own;
   const type = fileKindOf(stats);
   return {
     ...entry,

@@ -1,11 +1,15 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { listDirectory } from "../../files/list-directory.js";
+import { listDirectory, maxPageBytes } from "../../files/list-directory.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 import { fileTypeOf } from "./stat-file.js";
 
-/** listDirectoryHandler serves FileTools.ListDirectory: one page of entries, sorted by path. */
+/**
+ * listDirectoryHandler serves FileTools.ListDirectory: one page of entries, sorted by path, cut to
+ * a byte budget no larger than max_chunk_size (the send limit is that plus 64 KiB), so a reply
+ * always fits.
+ */
 export function listDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["listDirectory"] {
   return async (request, context) => {
     const page = await listDirectory(
@@ -19,6 +23,7 @@ export function listDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof Fi
         pageToken: request.pageToken,
       },
       context.signal,
+      { maxPageBytes: Math.min(maxPageBytes, deps.limits.maxChunkSize) },
     );
     return {
       entries: page.entries.map((entry) => ({

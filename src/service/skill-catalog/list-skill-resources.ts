@@ -15,7 +15,7 @@ export function listSkillResourcesHandler(ctx: SkillCatalogContext): ServiceImpl
     await ctx.catalog.ready;
     const skill = ctx.catalog.index.get(request.name);
     const only = parseSlotName(request.slot, true);
-    const listing = await listResourceSlots(skill.folder);
+    const listing = await listResourceSlots(skill.folder, { root: skill.root, allowHardLinks: ctx.allowHardLinks === true });
     const resources = listing.slots
       .filter((slot) => only === undefined || slot.name === only)
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -8,4 +8,6 @@ import type { LiveCatalog } from "../../skills/live-catalog.js";
 export interface SkillCatalogContext {
   readonly catalog: LiveCatalog;
   readonly limits: Limits;
+  /** Serve files with several hard links (sandbox.allow_hard_links); refused by default. */
+  readonly allowHardLinks?: boolean;
 }

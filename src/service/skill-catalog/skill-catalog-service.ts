@@ -32,6 +32,8 @@ export interface SkillCatalogDeps {
   readonly debounceMs?: number;
   /** Deepest folder level searched below a skill root (default 8) and most folders per root (default 50,000). */
   readonly scan?: { readonly maxDepth?: number; readonly maxFolders?: number };
+  /** Read and serve files with several hard links (sandbox.allow_hard_links); default false. */
+  readonly allowHardLinks?: boolean;
 }
 
 /** SkillCatalogService is the ServiceImpl plus what the server needs to run and stop it. */
@@ -57,6 +59,7 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
     debounceMs: deps.debounceMs,
     maxDepth: deps.scan?.maxDepth,
     maxFolders: deps.scan?.maxFolders,
+    allowHardLinks: deps.allowHardLinks === true,
     onError: (err, context) => logger?.error({ err }, context),
   });
   const ready = catalog.ready.then(
@@ -73,7 +76,7 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
   );
   // A failed first scan is reported to every call; an unobserved rejection must not crash start.
   ready.catch(() => {});
-  const ctx: SkillCatalogContext = { catalog, limits: deps.limits };
+  const ctx: SkillCatalogContext = { catalog, limits: deps.limits, allowHardLinks: deps.allowHardLinks === true };
   const impl = withErrorMapping(SkillCatalog, {
     listSkills: listSkillsHandler(ctx),
     activateSkill: activateSkillHandler(ctx),

@@ -1,0 +1,35 @@
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { procFdPath } from "./verify-handle.js";
+
+/**
+ * O_PATH is Linux's open flag for a descriptor that only names an entry (Node's fs.constants does
+ * not export it). Opening with it has no effect on what is opened: a FIFO's writer is not
+ * released, a device's driver is not called, and no content can be read through it; fstat and
+ * /proc/self/fd/N still work. That makes it the first step of every open the sandbox verifies.
+ */
+export const O_PATH = 0o10000000;
+
+/**
+ * openPathHandle opens `path` with O_PATH, not following a final symlink unless `follow` (a
+ * link is then opened as itself, for fstat to report), and only a directory when `directory`.
+ */
+export function openPathHandle(path: string, options: { follow?: boolean; directory?: boolean } = {}): Promise<FileHandle> {
+  const flags = O_PATH | (options.follow === true ? 0 : constants.O_NOFOLLOW) | (options.directory === true ? constants.O_DIRECTORY : 0);
+  return open(path, flags);
+}
+
+/**
+ * reopenForReading opens the entry a verified O_PATH handle holds for reading, through
+ * /proc/self/fd/N: the kernel reopens that very inode, with no second lookup by name, so nothing
+ * swapped in since the verification can be opened instead. O_NONBLOCK keeps a FIFO (which
+ * callers refuse before this, from fstat) from ever blocking a worker thread.
+ */
+export function reopenForReading(handle: FileHandle): Promise<FileHandle> {
+  return open(procFdPath(handle.fd), constants.O_RDONLY | constants.O_NONBLOCK);
+}
+
+/** childPath names the entry `name` (one component) of a directory held open as `dirPath` (/proc/self/fd/N). */
+export function childPath(dirPath: string, name: string): string {
+  return `${dirPath}/${name}`;
+}
