@@ -31,6 +31,9 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_session_memory_mib: "maxSessionMemoryMiB",
   max_edit_bytes: "maxEditBytes",
   max_path_depth: "maxPathDepth",
+  tool_content_bytes: "toolContentBytes",
+  max_tool_content_bytes: "maxToolContentBytes",
+  tool_collect_ms: "toolCollectMs",
   max_skill_file_bytes: "maxSkillFileBytes",
   max_activated_bytes: "maxActivatedBytes",
 };

@@ -67,6 +67,12 @@ export interface Limits {
   readonly maxEditBytes: number;
   /** Most directory levels below its root a written file may lie at (create_parents chains included). */
   readonly maxPathDepth: number;
+  /** Default cap on CallTool's content for the model, in bytes. */
+  readonly toolContentBytes: number;
+  /** Largest content cap a CallTool may ask for (max_content_bytes), in bytes. */
+  readonly maxToolContentBytes: number;
+  /** Longest CallTool collects a streamed tool's messages (a watch never ends), in ms. */
+  readonly toolCollectMs: number;
   /** Largest SKILL.md the catalog reads, in bytes. */
   readonly maxSkillFileBytes: number;
   /** Most bytes of activated skill bodies kept across all sessions. */
@@ -87,6 +93,9 @@ export const defaultLimits: Limits = Object.freeze({
   maxSessionMemoryMiB: 64,
   maxEditBytes: 64 * 1024 * 1024,
   maxPathDepth: 64,
+  toolContentBytes: 32 * 1024,
+  maxToolContentBytes: 1024 * 1024,
+  toolCollectMs: 10_000,
   maxSkillFileBytes: 1024 * 1024,
   maxActivatedBytes: 64 * 1024 * 1024,
 });

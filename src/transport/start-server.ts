@@ -18,9 +18,6 @@ import { createCallLogger } from "./call-logger.js";
 import { startGrpcHost, type HostedService } from "./grpc-server.js";
 import { startHttpHost, type HttpHost } from "./http-server.js";
 
-/** toolsLimits caps what CallTool hands a model: 32 KiB by default, 1 MiB at most, streams 10 s. */
-const toolsLimits = { defaultContentBytes: 32 * 1024, maxContentBytes: 1024 * 1024, maxCollectMs: 10_000 };
-
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
 export interface RunningServer {
   /** The gRPC listener's host:port (the real port when the config said 0). */
@@ -54,7 +51,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const services: HostedService[] = [
     { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
     { service: SkillCatalog, impl: skillCatalog as unknown as ServiceImpl<DescService> },
-    { service: Tools, impl: createToolsService({ fileTools, skillCatalog, ...toolsLimits }) as unknown as ServiceImpl<DescService> },
+    { service: Tools, impl: createToolsService({
+        fileTools,
+        skillCatalog,
+        defaultContentBytes: config.limits.toolContentBytes,
+        maxContentBytes: config.limits.maxToolContentBytes,
+        maxCollectMs: config.limits.toolCollectMs,
+      }) as unknown as ServiceImpl<DescService> },
   ];
   const onCallEnd = createCallLogger(logger);
   let http: HttpHost | undefined;
