@@ -1,0 +1,29 @@
+import type { DescService } from "@bufbuild/protobuf";
+import type { Limits } from "../../config/config.js";
+import type { StreamGuardOptions } from "./stream-guard.js";
+
+/** healthSingleRequestPaths are the grpc.health.v1 methods that take one request message. */
+const healthSingleRequestPaths = ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"];
+
+/**
+ * streamGuardOptions derives the stream guard's bounds from the configured limits, and the set of
+ * method paths that take exactly one request message (unary and server-streaming) from the
+ * hosted services.
+ */
+export function streamGuardOptions(limits: Limits, services: readonly { readonly service: DescService }[]): StreamGuardOptions {
+  const single = new Set(healthSingleRequestPaths);
+  for (const { service } of services) {
+    for (const method of service.methods) {
+      if (method.methodKind === "unary" || method.methodKind === "server_streaming") {
+        single.add(`/${service.typeName}/${method.name}`);
+      }
+    }
+  }
+  return {
+    maxStreamsPerConnection: limits.maxConcurrentStreams,
+    maxReceiveBufferBytesPerConnection: limits.maxReceiveBufferBytesPerConnection,
+    maxReceiveBufferBytes: limits.maxReceiveBufferBytes,
+    receiveMessageTimeoutMs: limits.receiveMessageTimeoutMs,
+    singleRequest: (path) => single.has(path),
+  };
+}
