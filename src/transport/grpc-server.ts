@@ -7,7 +7,7 @@ import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-fro
 import { addReflection } from "./reflection.js";
 import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
 import { guardStreams } from "./grpc-js/stream-guard.js";
-import { streamGuardOptions } from "./grpc-js/transport-limits.js";
+import { sendLimits, streamGuardOptions } from "./grpc-js/transport-limits.js";
 import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** HostedService is one ServiceImpl and the descriptor it implements. */
@@ -47,12 +47,9 @@ export async function startGrpcHost(
   };
   const server = new Server(options);
   const shutdown = new AbortController();
+  const adapterOptions = { ...sendLimits(limits), shutdownSignal: shutdown.signal, onCallEnd };
   for (const { service, impl } of services) {
-    const { definition, implementation } = grpcServiceFromImpl(service, impl, {
-      shutdownSignal: shutdown.signal,
-      maxPendingBytes: Math.max(1024 * 1024, limits.chunkSize * 2),
-      onCallEnd,
-    });
+    const { definition, implementation } = grpcServiceFromImpl(service, impl, adapterOptions);
     server.addService(definition, implementation);
   }
   const health = new HealthImplementation({ "": "SERVING", ...Object.fromEntries(services.map((s) => [s.service.typeName, "SERVING"])) });

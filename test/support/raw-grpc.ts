@@ -32,7 +32,8 @@ export class RawGrpcConnection {
 
   /** open connects to host:port and waits for the server's SETTINGS. */
   static async open(address: string, settings: { initialWindowSize?: number } = {}): Promise<RawGrpcConnection> {
-    const session = connect(`http://${address}`, { settings });
+    // A large session memory, so that this client does not reset its own streams (Node allows 10 MB).
+    const session = connect(`http://${address}`, { settings, maxSessionMemory: 4096 });
     session.on("error", () => undefined);
     await once(session, "remoteSettings");
     return new RawGrpcConnection(session);

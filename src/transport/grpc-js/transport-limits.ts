@@ -27,3 +27,24 @@ export function streamGuardOptions(limits: Limits, services: readonly { readonly
     singleRequest: (path) => single.has(path),
   };
 }
+
+/** maxMessageOverhead is what a streamed message adds to its payload: field tags, lengths, framing. */
+export const maxMessageOverhead = 64 * 1024;
+
+/**
+ * sendLimits are the send-side bounds of the grpc-js adapter: per call (two default chunks, at
+ * least 1 MiB), per connection and per process, and the largest message a read stream builds.
+ */
+export function sendLimits(limits: Limits): {
+  maxPendingBytes: number;
+  maxPendingBytesPerConnection: number;
+  maxPendingBytesTotal: number;
+  largestStreamMessage: number;
+} {
+  return {
+    maxPendingBytes: Math.max(1024 * 1024, limits.chunkSize * 2),
+    maxPendingBytesPerConnection: limits.maxSendBufferBytesPerConnection,
+    maxPendingBytesTotal: limits.maxSendBufferBytes,
+    largestStreamMessage: limits.maxChunkSize + maxMessageOverhead,
+  };
+}

@@ -1,0 +1,24 @@
+import { mkdtemp, open, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { ReadFileRequestSchema, ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
+import { rssBytes } from "../files/read-process-probe.js";
+import { spawnServer } from "../support/spawn-server.js";
+import { RawGrpcConnection, frame } from "../support/raw-grpc.js";
+const MiB = 1024*1024;
+const dir = await mkdtemp(join(tmpdir(), "toolhost-conn-mem-"));
+const big = await open(join(dir, "big.bin"), "w"); await big.truncate(1024 * MiB); await big.close();
+await writeFile(join(dir, "t.yaml"), "limits:\n  max_send_buffer_bytes_per_connection: 16777216\n");
+console.log("spawning");
+const server = await spawnServer(["--root", dir, "--config", join(dir, "t.yaml")]);
+console.log("spawned", server.address);
+const baseline = await rssBytes(server.pid);
+const c = await RawGrpcConnection.open(server.address);
+const request = frame(toBinary(ReadFileRequestSchema, create(ReadFileRequestSchema, { path: "big.bin", mode: ReadMode.BYTES, chunkSize: 3 * MiB })));
+for (let i = 0; i < Number(process.argv[2] ?? 64); i++) c.start("/toolhost.files.v1.FileTools/ReadFile", { paused: true }).end(request);
+for (let i = 0; i < 15; i++) { await new Promise(r => setTimeout(r, 200)); console.log(Math.round((await rssBytes(server.pid) - baseline)/MiB)); }
+const h = await RawGrpcConnection.open(server.address);
+console.log(await h.call("/grpc.health.v1.Health/Check", frame(new Uint8Array()), 5000));
+c.close(); h.close();
+console.log("stop", await server.stop());
