@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
@@ -28,6 +29,8 @@ export async function startHttpHost(
   onCallEnd: (record: CallRecord) => void,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
+  // One abort listener per live call (removed when it ends): many concurrent calls are not a leak.
+  setMaxListeners(0, shutdown.signal);
   const logCalls: Interceptor = (next) => async (req) => {
     const startedAt = process.hrtime.bigint();
     const record = (code: number, error?: Error) =>

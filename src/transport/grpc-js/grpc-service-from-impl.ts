@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import {
@@ -62,6 +63,9 @@ export function grpcServiceFromImpl<S extends DescService>(
   impl: ServiceImpl<S>,
   options: AdapterOptions,
 ): { definition: ServiceDefinition; implementation: UntypedServiceImplementation } {
+  // Every live call links its signal to the shutdown signal (and unlinks when it ends): one abort
+  // listener per call, so more than ten concurrent calls is normal, not a leak.
+  setMaxListeners(0, options.shutdownSignal);
   const definition: Record<string, MethodDefinition<Buffer, Buffer>> = {};
   const implementation: UntypedServiceImplementation = {};
   for (const method of service.methods) {
