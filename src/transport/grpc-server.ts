@@ -7,7 +7,7 @@ import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-fro
 import { addReflection } from "./reflection.js";
 import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
 import { guardStreams } from "./grpc-js/stream-guard.js";
-import { sendLimits, streamGuardOptions } from "./grpc-js/transport-limits.js";
+import { maxSendMessageBytes, sendLimits, streamGuardOptions } from "./grpc-js/transport-limits.js";
 import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** HostedService is one ServiceImpl and the descriptor it implements. */
@@ -37,7 +37,7 @@ export async function startGrpcHost(
 ): Promise<GrpcHost> {
   const options: ChannelOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageBytes,
-    "grpc.max_send_message_length": limits.maxChunkSize + 64 * 1024,
+    "grpc.max_send_message_length": maxSendMessageBytes(limits),
     // No grpc.max_concurrent_streams: nghttp2 resets a whole connection when a stream goes over
     // it; guardStreams enforces limits.maxConcurrentStreams per connection and refuses one stream.
     "grpc-node.max_session_memory": limits.maxSessionMemoryMiB,
