@@ -22,7 +22,7 @@ export const maxPathBytes = 4096;
 export function pathTooLongError(clientPath: string): ToolhostError {
   return new ToolhostError(
     "INVALID_PATH",
-    `The path "${clientPath}" is ${Buffer.byteLength(clientPath)} bytes long, over the limit of ${maxPathBytes} bytes (PATH_MAX); use a shorter path.`,
+    `The path "${clientPath}" is ${Buffer.byteLength(clientPath)} bytes (the limit is ${maxPathBytes}, PATH_MAX): longer than the filesystem allows; use a shorter path.`,
     { path: clientPath },
   );
 }
