@@ -117,3 +117,58 @@ describe("stream guard (raw HTTP/2)", () => {
     }
   });
 });
+
+describe("timeouts and the process-wide receive budget (raw HTTP/2)", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      limits: { receiveMessageTimeoutMs: 300, idleConnectionTimeoutMs: 300, maxReceiveBufferBytesPerConnection: 3 * 1024 * 1024, maxReceiveBufferBytes: 4 * 1024 * 1024 },
+    });
+  });
+  after(() => server.close());
+
+  it("cancels a unary request that never half-closes after the receive timeout", async () => {
+    const c = await RawGrpcConnection.open(server.address);
+    try {
+      const s = c.start(stat);
+      s.write(frame(toBinary(StatFileRequestSchema, create(StatFileRequestSchema, { path: "a.txt" }))));
+      const started = Date.now();
+      await new Promise((resolve) => s.once("close", resolve));
+      assert.equal(s.rstCode, 8, "CANCEL");
+      assert.ok(Date.now() - started < 3000);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("closes a connection that has no stream for the idle timeout", async () => {
+    const c = await RawGrpcConnection.open(server.address);
+    const started = Date.now();
+    for (let i = 0; i < 100 && !c.closed; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(c.closed, true, "the idle connection is still open");
+    assert.ok(Date.now() - started < 5000);
+  });
+
+  it("resets the stream that would pass the process-wide budget, on whichever connection", async () => {
+    const MiB = 1024 * 1024;
+    const conns = await Promise.all([RawGrpcConnection.open(server.address), RawGrpcConnection.open(server.address)]);
+    try {
+      // 2.5 MiB of a 16 MiB message on each connection: each is under its 3 MiB, together over 4.
+      const streams = conns.map((c) => {
+        const s = c.start(upload);
+        const prefix = Buffer.alloc(5);
+        prefix.writeUInt32BE(16 * MiB, 1);
+        s.write(Buffer.concat([prefix, Buffer.alloc(2.5 * MiB)]));
+        return s;
+      });
+      await Promise.race(streams.map((s) => new Promise((resolve) => s.once("close", resolve))));
+      // (rstCode reads 0 on a stream that is still open.)
+      assert.deepEqual(streams.filter((s) => s.closed).map((s) => s.rstCode), [11], "one stream reset with ENHANCE_YOUR_CALM");
+      assert.equal(await healthy(server.address), true);
+    } finally {
+      conns.forEach((c) => c.close());
+    }
+  });
+});
