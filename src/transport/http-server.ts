@@ -68,7 +68,14 @@ export async function startHttpHost(
   const [host, port] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
   // names callers use are not known here, and such a listener needs --insecure and a proxy anyway.
-  const server: Server = createServer(isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
+  // A request (a unary one in full, or a streamed one's body) must arrive within the receive
+  // timeout, as on the gRPC listener; Node checks every connectionsCheckingInterval.
+  const timeouts = {
+    requestTimeout: limits.receiveMessageTimeoutMs,
+    headersTimeout: Math.min(60_000, limits.receiveMessageTimeoutMs),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
+  };
+  const server: Server = createServer(timeouts, isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -39,3 +39,28 @@ describe("the HTTP (connect-node) listener", () => {
     assert.deepEqual(await readdir(server.root), ["t.txt"]);
   });
 });
+
+describe("the HTTP listener's receive timeout", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ http: true, limits: { receiveMessageTimeoutMs: 400 } });
+  });
+  after(() => server.close());
+
+  it("answers 408 and closes a request whose body stops half-way", async () => {
+    const { connect } = await import("node:net");
+    const [host, port] = server.httpAddress!.split(":");
+    const socket = connect(Number(port), host);
+    socket.on("error", () => undefined);
+    socket.write(
+      `POST /toolhost.files.v1.FileTools/StatFile HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/proto\r\nConnect-Protocol-Version: 1\r\nContent-Length: 1000\r\n\r\n0123456789`,
+    );
+    const started = Date.now();
+    let reply = "";
+    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
+    await new Promise((resolve) => socket.once("close", resolve));
+    const took = Date.now() - started;
+    assert.match(reply, /^HTTP\/1\.1 408 /);
+    assert.ok(took >= 300 && took < 5000, `closed after ${took} ms`);
+  });
+});
