@@ -13,7 +13,7 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { carriesBytesChunks, encodeMessage } from "../message-codec.js";
+import { encodeMessage } from "../message-codec.js";
 import { BoundedWriter } from "./bounded-writer.js";
 import { ConnectionBudgets, SendBudget } from "./send-budget.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
@@ -42,8 +42,11 @@ export interface AdapterOptions {
   readonly maxPendingBytesPerConnection?: number;
   /** The same, across the process. */
   readonly maxPendingBytesTotal?: number;
-  /** The largest message a server stream is expected to produce (a read chunk and its framing). */
-  readonly largestStreamMessage?: number;
+  /**
+   * The room a server stream reserves before each message: an upper estimate of its size, from
+   * the method and the decoded request (undefined for a bidi call). Default: maxPendingBytes.
+   */
+  readonly estimateMessage?: (method: DescMethod, request: unknown) => number;
   /** Called once per call when it ends. */
   readonly onCallEnd: (record: CallRecord) => void;
 }
@@ -91,9 +94,6 @@ export function grpcServiceFromImpl<S extends DescService>(
 
 function adaptMethod(service: DescService, method: DescMethod, handler: Impl, options: AdapterOptions) {
   const { connections, processBudget } = sharedBudgets(options);
-  // A stream of file chunks reserves room for the largest chunk before each one is read; other
-  // streams (WatchSkills events) send small messages and would hold a large reservation idle.
-  const estimate = carriesBytesChunks(method.output) ? (options.largestStreamMessage ?? options.maxPendingBytes) : smallMessageEstimate;
   const begin = (call: SurfaceCall): CallContext => {
     const context = createCallContext(service, method, call, options.shutdownSignal);
     const header = new Metadata();
@@ -161,6 +161,7 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
             method.methodKind === "server_streaming"
               ? decodeRequestCounted(method, (call as ServerWritableStream<Buffer, Buffer>).request, context)
               : requestStream(call as ServerDuplexStream<Buffer, Buffer>, method.input, context);
+          const estimate = options.estimateMessage?.(method, method.methodKind === "server_streaming" ? input : undefined) ?? options.maxPendingBytes;
           const responses = (handler(input, context.handler) as AsyncIterable<unknown>)[Symbol.asyncIterator]();
           try {
             for (;;) {
@@ -198,9 +199,6 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
       };
   }
 }
-
-/** smallMessageEstimate is the room reserved before each message of a stream that is not of file chunks. */
-const smallMessageEstimate = 64 * 1024;
 
 /**
  * budgetsByOptions keeps the per-connection and process-wide send budgets of one server: every

@@ -1,4 +1,5 @@
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import { carriesBytesChunks } from "../message-codec.js";
 import type { Limits } from "../../config/config.js";
 import type { StreamGuardOptions } from "./stream-guard.js";
 
@@ -39,14 +40,32 @@ export function sendLimits(limits: Limits): {
   maxPendingBytes: number;
   maxPendingBytesPerConnection: number;
   maxPendingBytesTotal: number;
-  largestStreamMessage: number;
+  estimateMessage: (method: DescMethod, request: unknown) => number;
 } {
   return {
     maxPendingBytes: Math.max(1024 * 1024, limits.chunkSize * 2),
     maxPendingBytesPerConnection: limits.maxSendBufferBytesPerConnection,
     maxPendingBytesTotal: limits.maxSendBufferBytes,
-    largestStreamMessage: limits.maxChunkSize + maxMessageOverhead,
+    estimateMessage: (method, request) => estimateMessage(limits, method, request),
   };
+}
+
+/** smallMessageEstimate is the room reserved before each message of a stream that is not of file chunks. */
+const smallMessageEstimate = 64 * 1024;
+
+/**
+ * estimateMessage is an upper bound of the next message of a server stream. A stream of file
+ * chunks (ReadFile, ReadSkillResource) sends chunks of the request's chunk_size hint, clamped as
+ * the readers clamp it (text chunks are cut to it too); other streams (WatchSkills) send small
+ * messages and would otherwise hold a large reservation while they wait for an event.
+ */
+function estimateMessage(limits: Limits, method: DescMethod, request: unknown): number {
+  if (!carriesBytesChunks(method.output)) {
+    return smallMessageEstimate;
+  }
+  const hint = (request as { chunkSize?: unknown } | undefined)?.chunkSize;
+  const wanted = typeof hint === "number" && hint > 0 ? hint : limits.chunkSize;
+  return Math.min(limits.maxChunkSize, Math.max(limits.minChunkSize, wanted)) + maxMessageOverhead;
 }
 
 /**
