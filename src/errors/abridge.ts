@@ -3,10 +3,15 @@ export const abridgeHead = 120;
 export const abridgeTail = 60;
 /** maxEchoChars is the longest client string an error repeats whole. */
 export const maxEchoChars = abridgeHead + abridgeTail + 60;
-/** maxErrorMessageChars bounds an error message, whatever it quotes. */
-export const maxErrorMessageChars = 1024;
-/** maxMetadataChars bounds the ErrorInfo metadata of one error, keys and values together. */
-export const maxMetadataChars = 2048;
+/**
+ * maxErrorMessageBytes bounds an error message in UTF-8, whatever it quotes. With the metadata
+ * bound, the trailers of an error stay under 8 KiB (grpc-message percent-encodes each byte at
+ * most three times; grpc-status-details-bin repeats message and metadata in base64), the size
+ * grpcio and grpc-go accept by default.
+ */
+export const maxErrorMessageBytes = 1024;
+/** maxMetadataBytes bounds the ErrorInfo metadata of one error in UTF-8, keys and values together. */
+export const maxMetadataBytes = 2048;
 
 /**
  * abridge shortens a client string (a path, a name, a pattern) that an error repeats: one longer
@@ -40,17 +45,42 @@ export function abridgeMessage(message: string, echoed: readonly string[]): stri
       }
     }
   }
-  if (out.length <= maxErrorMessageChars) {
+  if (Buffer.byteLength(out) <= maxErrorMessageBytes) {
     return out;
   }
   const note = "…[message abridged]…";
-  const keep = maxErrorMessageChars - note.length;
-  return out.slice(0, Math.ceil(keep * 0.7)) + note + out.slice(out.length - Math.floor(keep * 0.3));
+  const keep = maxErrorMessageBytes - Buffer.byteLength(note);
+  const head = headBytes(out, Math.ceil(keep * 0.7));
+  return head + note + tailBytes(out.slice(head.length), Math.floor(keep * 0.3));
+}
+
+/** headBytes is the longest start of text, whole characters only, within maxBytes of UTF-8. */
+function headBytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > maxBytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/** tailBytes is the longest end of text, whole characters only, within maxBytes of UTF-8. */
+function tailBytes(text: string, maxBytes: number): string {
+  const chars = [...text];
+  let bytes = 0;
+  let start = chars.length;
+  while (start > 0 && bytes + Buffer.byteLength(chars[start - 1]!) <= maxBytes) {
+    start--;
+    bytes += Buffer.byteLength(chars[start]!);
+  }
+  return chars.slice(start).join("");
 }
 
 /**
  * abridgeMetadata abridges each value of ErrorInfo metadata and drops entries past
- * maxMetadataChars, so that the whole of it has a bound.
+ * maxMetadataBytes, so that the whole of it has a bound.
  */
 export function abridgeMetadata(metadata: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -58,12 +88,13 @@ export function abridgeMetadata(metadata: Readonly<Record<string, string>>): Rec
   for (const [key, value] of Object.entries(metadata)) {
     const k = abridge(key);
     const v = abridge(value);
-    if (used + k.length + v.length > maxMetadataChars) {
+    const size = Buffer.byteLength(k) + Buffer.byteLength(v);
+    if (used + size > maxMetadataBytes) {
       out["abridged"] = "true";
       break;
     }
     out[k] = v;
-    used += k.length + v.length;
+    used += size;
   }
   return out;
 }

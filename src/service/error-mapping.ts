@@ -3,7 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { errorCatalog, type GrpcCodeName } from "../errors/error-catalog.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
-import { abridgeMessage, abridgeMetadata, maxErrorMessageChars } from "../errors/abridge.js";
+import { abridgeMessage, abridgeMetadata, maxErrorMessageBytes } from "../errors/abridge.js";
 
 /** errorDomain is ErrorInfo.domain on every toolhost error. */
 export const errorDomain = "toolhost";
@@ -38,7 +38,7 @@ export function toConnectError(err: unknown): ConnectError {
   if (err instanceof ConnectError) {
     // Thrown by code that is not ours to shape (Connect itself, a decoder): its text is bounded
     // like ours; its details are left as they are.
-    if (err.rawMessage.length <= maxErrorMessageChars) {
+    if (Buffer.byteLength(err.rawMessage) <= maxErrorMessageBytes) {
       return err;
     }
     const bounded = new ConnectError(abridgeMessage(err.rawMessage, []), err.code, err.metadata, undefined, err.cause);

@@ -55,18 +55,24 @@ describe("a 100 KB path", () => {
       "from toolhost.files.v1 import file_tools_pb2_grpc, stat_pb2",
       "ch = grpc.insecure_channel(os.environ['ADDR'])",
       "stub = file_tools_pb2_grpc.FileToolsStub(ch)",
-      "try:",
-      "    stub.StatFile(stat_pb2.StatFileRequest(path='d' * 50000 + '/' + 'f' * 50000 + '.txt'), timeout=30)",
-      "    print('NO ERROR')",
-      "except grpc.RpcError as e:",
-      "    st = rpc_status.from_call(e)",
-      "    info = error_details_pb2.ErrorInfo()",
-      "    st.details[0].Unpack(info)",
-      "    print(e.code().name, info.reason, len(e.details()), len(info.metadata['path']))",
+      // ASCII, and three-byte characters (each percent-encoded as 9 bytes in grpc-message).
+      "for path in ['d' * 50000 + '/' + 'f' * 50000 + '.txt', '\u20ac' * 33000 + '.txt']:",
+      "    try:",
+      "        stub.StatFile(stat_pb2.StatFileRequest(path=path), timeout=30)",
+      "        print('NO ERROR')",
+      "    except grpc.RpcError as e:",
+      "        st = rpc_status.from_call(e)",
+      "        info = error_details_pb2.ErrorInfo()",
+      "        st.details[0].Unpack(info)",
+      "        print(e.code().name, info.reason, len(e.details()), len(info.metadata['path']))",
     ].join("\n");
     const result = await runChild(python, ["-c", script], { cwd: repo, env: { ADDR: server.address, PYTHONPATH: join(repo, "gen/python") } });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout.trim(), /^INVALID_ARGUMENT INVALID_PATH \d{3} \d{3}$/);
+    const lines = result.stdout.trim().split("\n");
+    assert.equal(lines.length, 2, result.stdout);
+    for (const line of lines) {
+      assert.match(line, /^INVALID_ARGUMENT INVALID_PATH \d{3,4} \d{3}$/);
+    }
   });
 
   it("is INVALID_PATH through the generated Go client", { timeout: 600_000 }, async (t) => {
@@ -144,5 +150,9 @@ describe("error abridging", () => {
     const size = Object.entries(info!.metadata).reduce((n, [k, v]) => n + k.length + v.length, 0);
     assert.ok(size <= 2048 + 20, `metadata is ${size} characters`);
     assert.equal(info!.metadata["abridged"], "true");
+    const euro = "\u20ac".repeat(30_000);
+    const wide = toConnectError(new ToolhostError("NOT_FOUND", `File "${euro}" not found; ${"\u20ac".repeat(2000)}`, { path: euro }));
+    assert.ok(Buffer.byteLength(wide.rawMessage) <= 1024, `message is ${Buffer.byteLength(wide.rawMessage)} bytes`);
+    assert.ok(Buffer.byteLength(wide.findDetails(ErrorInfoSchema)[0]!.metadata["path"]!) < 1024);
   });
 });
