@@ -141,6 +141,27 @@ describe("timeouts and the process-wide receive budget (raw HTTP/2)", () => {
     }
   });
 
+  it("lets an upload wait between messages, and times each message from its first byte", async () => {
+    const c = await RawGrpcConnection.open(server.address);
+    try {
+      const s = c.start(upload);
+      s.write(frame(toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, { part: { case: "header", value: { path: "slow.txt" } } }))));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      assert.equal(s.closed, false, "a stream between messages is not timed");
+      const prefix = Buffer.alloc(5);
+      prefix.writeUInt32BE(1000, 1);
+      s.write(Buffer.concat([prefix, Buffer.alloc(10)]));
+      const started = Date.now();
+      await new Promise((resolve) => s.once("close", resolve));
+      assert.equal(s.rstCode, 8, "CANCEL");
+      const took = Date.now() - started;
+      assert.ok(took >= 250 && took < 3000, `cancelled after ${took} ms`);
+      assert.deepEqual((await readdir(server.root)).filter((n) => n.includes("slow")), []);
+    } finally {
+      c.close();
+    }
+  });
+
   it("closes a connection that has no stream for the idle timeout", async () => {
     const c = await RawGrpcConnection.open(server.address);
     const started = Date.now();

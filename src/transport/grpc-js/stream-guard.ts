@@ -93,14 +93,21 @@ function watchStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, se
     total.receiveBytes += bytes - charged;
     charged = bytes;
   };
-  const timer = setTimeout(() => {
-    if (!stream.closed) {
-      stream.close(NGHTTP2_CANCEL);
-    }
-  }, options.receiveMessageTimeoutMs);
-  timer.unref();
+  // A fresh timer each time: a cleared Node timer cannot be re-armed with refresh().
+  let timer: NodeJS.Timeout | undefined;
+  const disarm = () => clearTimeout(timer);
+  const arm = () => {
+    disarm();
+    timer = setTimeout(() => {
+      if (!stream.closed) {
+        stream.close(NGHTTP2_CANCEL);
+      }
+    }, options.receiveMessageTimeoutMs);
+    timer.unref();
+  };
+  arm();
   stream.once("close", () => {
-    clearTimeout(timer);
+    disarm();
     charge(0);
     session.streams -= 1;
     total.streams -= 1;
@@ -111,7 +118,7 @@ function watchStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, se
     }
     received += data.length;
     const wasInMessage = tracker.inMessage;
-    tracker.push(data);
+    const completed = tracker.push(data);
     charge(single ? received : tracker.partialBytes);
     if (session.receiveBytes > options.maxReceiveBufferBytesPerConnection || total.receiveBytes > options.maxReceiveBufferBytes) {
       charge(0);
@@ -119,12 +126,17 @@ function watchStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, se
       return;
     }
     if (!single) {
-      // A streaming request is timed per message: from its first byte until it is whole. Between
-      // messages the stream may wait as long as it likes; it holds no message bytes then.
-      if (tracker.inMessage && !wasInMessage && tracker.messages > 0) {
-        timer.refresh();
-      } else if (!tracker.inMessage && tracker.messages > 0) {
-        clearTimeout(timer);
+      // A streaming request is timed per message: from its first byte until it is whole (the
+      // first message: from the stream's start). Between messages the stream may wait as long
+      // as it likes; it holds no message bytes then.
+      if (completed > 0) {
+        if (tracker.inMessage) {
+          arm();
+        } else {
+          disarm();
+        }
+      } else if (!wasInMessage && tracker.inMessage && tracker.messages > 0) {
+        arm();
       }
     }
   });
@@ -134,7 +146,7 @@ function watchStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, se
       return emit(event, ...args);
     }
     ended = true;
-    clearTimeout(timer);
+    disarm();
     charge(0);
     if (tracker.inMessage) {
       refuse(stream, `The request stream ended inside a message: ${tracker.partialBytes} bytes of its last message arrived, not all of it; nothing was committed. Send whole messages and half-close after the last one.`);
