@@ -36,6 +36,12 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   tool_collect_ms: "toolCollectMs",
   max_skill_file_bytes: "maxSkillFileBytes",
   max_activated_bytes: "maxActivatedBytes",
+  max_send_buffer_bytes_per_connection: "maxSendBufferBytesPerConnection",
+  max_send_buffer_bytes: "maxSendBufferBytes",
+  max_receive_buffer_bytes_per_connection: "maxReceiveBufferBytesPerConnection",
+  max_receive_buffer_bytes: "maxReceiveBufferBytes",
+  receive_message_timeout_ms: "receiveMessageTimeoutMs",
+  idle_connection_timeout_ms: "idleConnectionTimeoutMs",
 };
 
 const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history"];

@@ -77,6 +77,18 @@ export interface Limits {
   readonly maxSkillFileBytes: number;
   /** Most bytes of activated skill bodies kept across all sessions. */
   readonly maxActivatedBytes: number;
+  /** Streamed reply bytes handed to a connection but not yet flushed, per connection. */
+  readonly maxSendBufferBytesPerConnection: number;
+  /** Streamed reply bytes handed to connections but not yet flushed, across the process. */
+  readonly maxSendBufferBytes: number;
+  /** Bytes of request messages received but not yet whole (or not yet half-closed), per connection. */
+  readonly maxReceiveBufferBytesPerConnection: number;
+  /** Bytes of request messages received but not yet whole, across the process. */
+  readonly maxReceiveBufferBytes: number;
+  /** How long a request message may take to arrive whole once begun (a unary request: until the half-close), in ms. */
+  readonly receiveMessageTimeoutMs: number;
+  /** A connection with no open stream for this long is closed, in ms. */
+  readonly idleConnectionTimeoutMs: number;
 }
 
 /** LogLevel is a pino level. */
@@ -98,4 +110,10 @@ export const defaultLimits: Limits = Object.freeze({
   toolCollectMs: 10_000,
   maxSkillFileBytes: 1024 * 1024,
   maxActivatedBytes: 64 * 1024 * 1024,
+  maxSendBufferBytesPerConnection: 32 * 1024 * 1024,
+  maxSendBufferBytes: 256 * 1024 * 1024,
+  maxReceiveBufferBytesPerConnection: 64 * 1024 * 1024,
+  maxReceiveBufferBytes: 512 * 1024 * 1024,
+  receiveMessageTimeoutMs: 30_000,
+  idleConnectionTimeoutMs: 300_000,
 });

@@ -7,6 +7,8 @@ import { bundledSkillsRoot } from "./package-root.js";
 import type { ServeFlags } from "./serve-flags.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 import { resolveHistory } from "./history-config.js";
+import { checkLimits, maxTimerMs } from "./limit-bounds.js";
+import { checkRoots } from "./check-roots.js";
 
 const logLevels: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -52,8 +54,16 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     checkListen(address, insecure);
   }
   const roots = pick("roots") ?? [{ path: cwd, readOnly: false }];
+  if (roots.length === 0) {
+    throw new ConfigError("roots is an empty list; name at least one directory (or leave roots out to serve the current directory)");
+  }
   for (const root of roots) {
     await requireDirectory(root.path, `root ${root.path}`, fromFlags.roots ? "--root" : "roots");
+  }
+  await checkRoots(roots, fromFlags.roots ? "--root" : "roots");
+  const shutdownGraceMs = pick("shutdownGraceMs") ?? 10_000;
+  if (shutdownGraceMs > maxTimerMs) {
+    throw new ConfigError(`shutdown_grace_ms (${shutdownGraceMs}) is over ${maxTimerMs}, the longest timer Node can set; lower it`);
   }
   const skills = pick("skills") ?? [{ path: bundledSkillsRoot(), namespace: "examples" }];
   for (const root of skills) {
@@ -68,7 +78,6 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     insecure,
     limits: Object.freeze(limits),
     log: Object.freeze({ level: logLevel }),
-    shutdownGraceMs: pick("shutdownGraceMs") ?? 10_000,
     history: resolveHistory(
       {
         ...file.history,
@@ -79,6 +88,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
       roots,
     ),
     sandbox: Object.freeze({ allowHardLinks: pick("allowHardLinks") ?? false }),
+    shutdownGraceMs,
   });
 }
 
@@ -100,15 +110,6 @@ function positive(value: string, flag: string): number {
     throw new ConfigError(`${flag} must be a positive whole number, not "${value}"`);
   }
   return n;
-}
-
-function checkLimits(limits: Limits): void {
-  if (limits.minChunkSize > limits.maxChunkSize) {
-    throw new ConfigError(`limits.min_chunk_size (${limits.minChunkSize}) is above limits.max_chunk_size (${limits.maxChunkSize}); lower one of them`);
-  }
-  if (limits.chunkSize < limits.minChunkSize || limits.chunkSize > limits.maxChunkSize) {
-    throw new ConfigError(`limits.chunk_size (${limits.chunkSize}) must lie between min_chunk_size (${limits.minChunkSize}) and max_chunk_size (${limits.maxChunkSize})`);
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fsError } from "./fs-error.js";
 import { isInside, rootContaining } from "./root-containing.js";
 import type { ResolvedPath, SandboxRoot } from "./sandbox.js";
-import { emptyPathError, nulByteError, traversalError } from "./sandbox-errors.js";
+import { emptyPathError, maxPathBytes, nulByteError, pathTooLongError, traversalError } from "./sandbox-errors.js";
 
 /**
  * Resolution is a ResolvedPath plus the lstat of its real path (undefined when nothing exists),
@@ -35,6 +35,9 @@ export async function resolveInRoots(roots: readonly SandboxRoot[], clientPath: 
   }
   if (clientPath.includes("\0")) {
     throw nulByteError(clientPath);
+  }
+  if (Buffer.byteLength(clientPath) > maxPathBytes) {
+    throw pathTooLongError(clientPath);
   }
   const { root, absolutePath } = lexicalLocation(roots, clientPath);
   const components = path.relative(root.path, absolutePath).split(path.sep).filter((c) => c !== "");

@@ -15,6 +15,18 @@ export function nulByteError(clientPath: string): ToolhostError {
   return new ToolhostError("INVALID_PATH", `The path ${JSON.stringify(clientPath)} must not contain a NUL byte.`, { path: clientPath });
 }
 
+/** maxPathBytes is the longest path a client may name: Linux's PATH_MAX, 4096 bytes. */
+export const maxPathBytes = 4096;
+
+/** pathTooLongError is the refusal of a path over maxPathBytes (its echo is abridged when mapped). */
+export function pathTooLongError(clientPath: string): ToolhostError {
+  return new ToolhostError(
+    "INVALID_PATH",
+    `The path "${clientPath}" is ${Buffer.byteLength(clientPath)} bytes (the limit is ${maxPathBytes}, PATH_MAX): longer than the filesystem allows; use a shorter path.`,
+    { path: clientPath },
+  );
+}
+
 /** traversalError is the refusal of a path that leaves the roots, by `..`, absolutely or by a link. */
 export function traversalError(clientPath: string): ToolhostError {
   return new ToolhostError(

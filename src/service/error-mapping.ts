@@ -3,6 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { errorCatalog, type GrpcCodeName } from "../errors/error-catalog.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
+import { abridgeMessage, abridgeMetadata, maxErrorMessageBytes } from "../errors/abridge.js";
 
 /** errorDomain is ErrorInfo.domain on every toolhost error. */
 export const errorDomain = "toolhost";
@@ -35,14 +36,23 @@ const codeByName: Record<GrpcCodeName, Code> = {
  */
 export function toConnectError(err: unknown): ConnectError {
   if (err instanceof ConnectError) {
-    return err;
+    // Thrown by code that is not ours to shape (Connect itself, a decoder): its text is bounded
+    // like ours; its details are left as they are.
+    if (Buffer.byteLength(err.rawMessage) <= maxErrorMessageBytes) {
+      return err;
+    }
+    const bounded = new ConnectError(abridgeMessage(err.rawMessage, []), err.code, err.metadata, undefined, err.cause);
+    bounded.details.push(...err.details);
+    return bounded;
   }
   if (err instanceof ToolhostError) {
     const entry = errorCatalog[err.reason];
-    return new ConnectError(err.message, codeByName[entry.code], undefined, [
+    // Client strings the message and metadata repeat are abridged: they travel in trailers.
+    const message = abridgeMessage(err.message, Object.values(err.metadata));
+    return new ConnectError(message, codeByName[entry.code], undefined, [
       {
         desc: ErrorInfoSchema,
-        value: create(ErrorInfoSchema, { reason: err.reason, domain: errorDomain, metadata: { ...err.metadata } }),
+        value: create(ErrorInfoSchema, { reason: err.reason, domain: errorDomain, metadata: abridgeMetadata(err.metadata) }),
       },
     ], err);
   }

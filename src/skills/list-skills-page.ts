@@ -12,6 +12,12 @@ export interface SkillPageRequest {
 
 export const defaultPageSize = 100;
 export const maxPageSize = 1000;
+/**
+ * maxPageBytes bounds the encoded size of one page: a page of long descriptions (or of skills
+ * with many resource files) ends early with a next_page_token, so the reply never passes the
+ * 4 MiB that gRPC clients accept by default.
+ */
+export const maxPageBytes = 1024 * 1024;
 
 /**
  * pageSkills filters skills (sorted by name) by namespace and query and returns one page.
@@ -32,10 +38,39 @@ export function pageSkills(skills: readonly LoadedSkill[], request: SkillPageReq
       (after === undefined || s.name > after) &&
       words.every((w) => s.name.toLowerCase().includes(w) || s.description.toLowerCase().includes(w)),
   );
-  const page = matching.slice(0, size);
+  const page: LoadedSkill[] = [];
+  let bytes = 0;
+  for (const skill of matching.slice(0, size)) {
+    const skillBytes = summaryBytes(skill);
+    // At least one skill per page, whatever its size, so that paging always moves on.
+    if (page.length > 0 && bytes + skillBytes > maxPageBytes) {
+      break;
+    }
+    page.push(skill);
+    bytes += skillBytes;
+  }
   const last = page[page.length - 1];
-  const nextPageToken = matching.length > size && last !== undefined ? encodeToken(last.name, filter) : "";
+  const nextPageToken = matching.length > page.length && last !== undefined ? encodeToken(last.name, filter) : "";
   return { skills: page, nextPageToken };
+}
+
+/**
+ * summaryBytes is an upper estimate of a skill's encoded SkillSummary: its strings in UTF-8 and
+ * its resource paths, each with room for a tag and a length.
+ */
+export function summaryBytes(skill: LoadedSkill): number {
+  const strings = [skill.name, skill.namespace, skill.shortName, skill.description, skill.version, skill.digest];
+  let bytes = 16;
+  for (const text of strings) {
+    bytes += Buffer.byteLength(text) + 6;
+  }
+  for (const slot of skill.slots) {
+    bytes += 16 + Buffer.byteLength(slot.name);
+    for (const file of slot.files) {
+      bytes += Buffer.byteLength(file.path) + 6;
+    }
+  }
+  return bytes;
 }
 
 function filterKey(namespace: string, query: string): string {

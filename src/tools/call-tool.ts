@@ -32,7 +32,7 @@ const readMethods = new Set(["ReadFile", "ReadSkillResource"]);
 export async function callTool(deps: ToolsDeps, call: ToolCall, context: HandlerContext): Promise<ToolCallResult & { tool?: ToolDescriptor }> {
   const cap = call.maxContentBytes === 0 ? deps.defaultContentBytes : Math.min(call.maxContentBytes, deps.maxContentBytes);
   try {
-    const tools = await listModelTools(deps, context, { includeSkills: true, skillNamespace: "" });
+    const { tools } = await listModelTools(deps, context, { includeSkills: true, skillNamespace: "" });
     const tool = tools.find((t) => t.functionName === call.name || t.name === call.name);
     if (tool === undefined) {
       throw new ToolhostError("TOOL_NOT_FOUND", `No tool named "${abridge(call.name)}" is available to this caller. Available tools: ${tools.map((t) => t.functionName).join(", ")}.`, { name: abridge(call.name) });

@@ -14,8 +14,8 @@ import type { ToolsDeps } from "./tools-deps.js";
 export function createToolsService(deps: ToolsDeps): ServiceImpl<typeof Tools> {
   return withErrorMapping(Tools, {
     async listTools(request, context) {
-      const tools = await listModelTools(deps, context, { includeSkills: request.includeSkills ?? true, skillNamespace: request.skillNamespace });
-      return create(ListToolsResponseSchema, { tools, rendered: renderDialect(tools, request.dialect) });
+      const { tools, truncated } = await listModelTools(deps, context, { includeSkills: request.includeSkills ?? true, skillNamespace: request.skillNamespace });
+      return create(ListToolsResponseSchema, { tools, rendered: renderDialect(tools, request.dialect), truncated });
     },
     async callTool(request, context) {
       const result = await callTool(deps, { name: request.name, arguments: request.arguments, sessionId: request.sessionId, maxContentBytes: request.maxContentBytes }, context);

@@ -6,6 +6,8 @@ import type { Limits } from "../config/config.js";
 import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { addReflection } from "./reflection.js";
 import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
+import { guardStreams } from "./grpc-js/stream-guard.js";
+import { maxSendMessageBytes, sendLimits, streamGuardOptions } from "./grpc-js/transport-limits.js";
 import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** HostedService is one ServiceImpl and the descriptor it implements. */
@@ -35,20 +37,19 @@ export async function startGrpcHost(
 ): Promise<GrpcHost> {
   const options: ChannelOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageBytes,
-    "grpc.max_send_message_length": limits.maxChunkSize + 64 * 1024,
-    "grpc.max_concurrent_streams": limits.maxConcurrentStreams,
+    "grpc.max_send_message_length": maxSendMessageBytes(limits),
+    // No grpc.max_concurrent_streams: nghttp2 resets a whole connection when a stream goes over
+    // it; guardStreams enforces limits.maxConcurrentStreams per connection and refuses one stream.
     "grpc-node.max_session_memory": limits.maxSessionMemoryMiB,
+    "grpc.max_connection_idle_ms": limits.idleConnectionTimeoutMs,
     "grpc.keepalive_time_ms": 60_000,
     "grpc.keepalive_timeout_ms": 20_000,
   };
   const server = new Server(options);
   const shutdown = new AbortController();
+  const adapterOptions = { ...sendLimits(limits), shutdownSignal: shutdown.signal, onCallEnd };
   for (const { service, impl } of services) {
-    const { definition, implementation } = grpcServiceFromImpl(service, impl, {
-      shutdownSignal: shutdown.signal,
-      maxPendingBytes: Math.max(1024 * 1024, limits.chunkSize * 2),
-      onCallEnd,
-    });
+    const { definition, implementation } = grpcServiceFromImpl(service, impl, adapterOptions);
     server.addService(definition, implementation);
   }
   const health = new HealthImplementation({ "": "SERVING", ...Object.fromEntries(services.map((s) => [s.service.typeName, "SERVING"])) });
@@ -61,6 +62,7 @@ export async function startGrpcHost(
   );
   // Measured with bench/go/uploadbench: 150 -> 300-380 MB/s for a 256 MiB upload.
   widenFlowControl(server, 4 * 1024 * 1024, 16 * 1024 * 1024);
+  guardStreams(server, streamGuardOptions(limits, services));
   const host = listen.slice(0, listen.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,

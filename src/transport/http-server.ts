@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
@@ -28,6 +29,8 @@ export async function startHttpHost(
   onCallEnd: (record: CallRecord) => void,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
+  // One abort listener per live call (removed when it ends): many concurrent calls are not a leak.
+  setMaxListeners(0, shutdown.signal);
   const logCalls: Interceptor = (next) => async (req) => {
     const startedAt = process.hrtime.bigint();
     const record = (code: number, error?: Error) =>
@@ -65,7 +68,14 @@ export async function startHttpHost(
   const [host, port] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
   // names callers use are not known here, and such a listener needs --insecure and a proxy anyway.
-  const server: Server = createServer(isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
+  // A request (a unary one in full, or a streamed one's body) must arrive within the receive
+  // timeout, as on the gRPC listener; Node checks every connectionsCheckingInterval.
+  const timeouts = {
+    requestTimeout: limits.receiveMessageTimeoutMs,
+    headersTimeout: Math.min(60_000, limits.receiveMessageTimeoutMs),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
+  };
+  const server: Server = createServer(timeouts, isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

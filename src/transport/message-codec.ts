@@ -38,6 +38,15 @@ export function decodeMessage<Desc extends DescMessage>(schema: Desc, bytes: Uin
   return fromBinary(schema, bytes);
 }
 
+/**
+ * carriesBytesChunks tells whether a message type can be a streamed chunk of bytes (only a oneof,
+ * with a bytes member): the reply type of ReadFile and ReadSkillResource.
+ */
+export function carriesBytesChunks(schema: DescMessage): boolean {
+  const oneofName = onlyOneofName(schema);
+  return oneofName !== undefined && schema.fields.some((f) => f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES);
+}
+
 const onlyOneofCache = new WeakMap<DescMessage, string | undefined>();
 
 function onlyOneofName(schema: DescMessage): string | undefined {

@@ -3,6 +3,7 @@ import type { Limits } from "../../config/config.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { OpenedFile } from "../../sandbox/sandbox.js";
 import { Utf8ChunkDecoder } from "./decode-utf8-chunks.js";
+import { cutTextChunks } from "./cut-text-chunks.js";
 import { binarySampleBytes, detectBinary } from "./detect-binary.js";
 import { locateLines } from "./locate-lines.js";
 import type { NormalizedReadRequest } from "./normalize-read-request.js";
@@ -67,16 +68,18 @@ export async function* readText(
       newlines++;
     }
     lastByte = chunk[chunk.length - 1];
-    const decoded = decoder.decode(chunk);
-    if (decoded.text.length > 0) {
-      emit(decoded.utf8);
-      yield { case: "text", value: decoded.text };
+    for (const piece of cutTextChunks(decoder.decode(chunk), request.chunkSize)) {
+      if (piece.text.length > 0) {
+        emit(piece.utf8);
+        yield { case: "text", value: piece.text };
+      }
     }
   }
-  const rest = decoder.end();
-  if (rest.text.length > 0) {
-    emit(rest.utf8);
-    yield { case: "text", value: rest.text };
+  for (const piece of cutTextChunks(decoder.end(), request.chunkSize)) {
+    if (piece.text.length > 0) {
+      emit(piece.utf8);
+      yield { case: "text", value: piece.text };
+    }
   }
   const linesSent = newlines + (lastByte !== undefined && lastByte !== newline ? 1 : 0);
   yield {

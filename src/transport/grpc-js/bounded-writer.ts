@@ -1,41 +1,76 @@
 import type { Writable } from "node:stream";
+import { SendBudget } from "./send-budget.js";
 
 /**
- * BoundedWriter writes a server stream's messages to a grpc-js call while keeping at most
- * `maxPendingBytes` (or two messages, if larger) accepted but not yet flushed to the socket.
+ * BoundedWriter writes a server stream's messages to a grpc-js call while keeping the bytes
+ * accepted but not yet flushed to the socket within three budgets: the call's own
+ * (`maxPendingBytes`, or two messages if larger), its connection's and the process's.
  *
  * Waiting for 'drain' alone bounds the count of queued messages (16 in object mode), not their
- * bytes: sixteen 3 MiB chunks are 48 MiB per call. The write callbacks fire when HTTP/2 flow
- * control lets the bytes out, so counting them bounds memory however slow the client is.
+ * bytes: sixteen 3 MiB chunks are 48 MiB per call, and 256 streams of a client that never reads
+ * held 3.7 GB. The write callbacks fire when HTTP/2 flow control lets the bytes out, so counting
+ * them bounds memory however slow the client is.
+ *
+ * `reserve` is called before the handler produces the next message, so that a stalled connection
+ * stops its handlers from reading more of a file, not only from writing it: it takes `estimate`
+ * bytes (the largest message expected) from every budget, and `write` settles the reservation to
+ * the message's real size.
  */
 export class BoundedWriter {
-  private pendingBytes = 0;
-  private wake: (() => void) | undefined;
+  private readonly own: SendBudget;
+  private reserved = 0;
+  /** Bytes written whose callback has not fired yet; returned by release() if it never does. */
+  private unflushed = 0;
+  private released = false;
 
   constructor(
     private readonly call: Writable,
-    private readonly maxPendingBytes: number,
+    maxPendingBytes: number,
     private readonly signal: AbortSignal,
+    private readonly shared: readonly SendBudget[] = [],
   ) {
-    signal.addEventListener("abort", () => this.wake?.(), { once: true });
+    this.own = new SendBudget(maxPendingBytes);
   }
 
-  /** write queues one message, first waiting until the pending bytes are under the bound. */
+  /** reserve waits until `estimate` more bytes fit every budget, and takes them. */
+  async reserve(estimate: number): Promise<void> {
+    const budgets = [this.own, ...this.shared];
+    for (;;) {
+      if (this.signal.aborted) {
+        return;
+      }
+      // At least two messages may be in flight per call, so that one is flushed while the next
+      // is queued; with one, large chunks go out in lock-step with the socket.
+      const ownFits = this.own.pending + estimate <= Math.max(this.own.bound, 2 * estimate) || this.own.pending === 0;
+      const blocker = ownFits ? this.shared.find((b) => !b.fits(estimate)) : this.own;
+      if (blocker === undefined) {
+        break;
+      }
+      await blocker.changed(this.signal);
+    }
+    for (const budget of budgets) {
+      budget.take(estimate);
+    }
+    this.reserved = estimate;
+  }
+
+  /** write queues one message, settling the reservation (if any) to its size. */
   async write(message: Buffer): Promise<void> {
-    // At least two messages may be in flight whatever their size, so that one is being flushed
-    // while the next is queued; with one, large chunks go out in lock-step with the socket.
-    const bound = Math.max(this.maxPendingBytes, 2 * message.byteLength);
-    while (this.pendingBytes > 0 && this.pendingBytes + message.byteLength > bound && !this.signal.aborted) {
-      await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.reserved === 0) {
+      await this.reserve(message.byteLength);
     }
     if (this.signal.aborted) {
+      this.settle(0);
       return;
     }
     const size = message.byteLength;
-    this.pendingBytes += size;
+    this.settle(size);
+    this.unflushed += size;
     const accepted = this.call.write(message, () => {
-      this.pendingBytes -= size;
-      this.wake?.();
+      if (!this.released) {
+        this.unflushed -= size;
+        this.giveAll(size);
+      }
     });
     if (!accepted && !this.signal.aborted) {
       await new Promise<void>((resolve) => {
@@ -47,6 +82,37 @@ export class BoundedWriter {
         this.call.once("drain", done);
         this.signal.addEventListener("abort", done, { once: true });
       });
+    }
+  }
+
+  /**
+   * release returns an unused reservation and the bytes of writes whose callback has not fired,
+   * at the end of the call: grpc-js never calls back a write that failed on a reset stream.
+   */
+  release(): void {
+    this.settle(0);
+    if (!this.released) {
+      this.released = true;
+      this.giveAll(this.unflushed);
+      this.unflushed = 0;
+    }
+  }
+
+  private giveAll(bytes: number): void {
+    for (const budget of [this.own, ...this.shared]) {
+      budget.give(bytes);
+    }
+  }
+
+  private settle(size: number): void {
+    const extra = this.reserved - size;
+    this.reserved = 0;
+    for (const budget of [this.own, ...this.shared]) {
+      if (extra > 0) {
+        budget.give(extra);
+      } else if (extra < 0) {
+        budget.take(-extra);
+      }
     }
   }
 }

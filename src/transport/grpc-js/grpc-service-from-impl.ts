@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import {
@@ -14,6 +15,7 @@ import {
 } from "@grpc/grpc-js";
 import { encodeMessage } from "../message-codec.js";
 import { BoundedWriter } from "./bounded-writer.js";
+import { ConnectionBudgets, SendBudget } from "./send-budget.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
 import { decodeRequest, requestStream } from "./request-stream.js";
 import { asConnectError, statusFromError } from "./status-from-error.js";
@@ -36,6 +38,15 @@ export interface AdapterOptions {
   readonly shutdownSignal: AbortSignal;
   /** Server-stream bytes accepted but not yet flushed, per call. */
   readonly maxPendingBytes: number;
+  /** The same, per connection; a stream of a connection over it waits before its next message. */
+  readonly maxPendingBytesPerConnection?: number;
+  /** The same, across the process. */
+  readonly maxPendingBytesTotal?: number;
+  /**
+   * The room a server stream reserves before each message: an upper estimate of its size, from
+   * the method and the decoded request (undefined for a bidi call). Default: maxPendingBytes.
+   */
+  readonly estimateMessage?: (method: DescMethod, request: unknown) => number;
   /** Called once per call when it ends. */
   readonly onCallEnd: (record: CallRecord) => void;
 }
@@ -55,6 +66,9 @@ export function grpcServiceFromImpl<S extends DescService>(
   impl: ServiceImpl<S>,
   options: AdapterOptions,
 ): { definition: ServiceDefinition; implementation: UntypedServiceImplementation } {
+  // Every live call links its signal to the shutdown signal (and unlinks when it ends): one abort
+  // listener per call, so more than ten concurrent calls is normal, not a leak.
+  setMaxListeners(0, options.shutdownSignal);
   const definition: Record<string, MethodDefinition<Buffer, Buffer>> = {};
   const implementation: UntypedServiceImplementation = {};
   for (const method of service.methods) {
@@ -79,6 +93,7 @@ export function grpcServiceFromImpl<S extends DescService>(
 }
 
 function adaptMethod(service: DescService, method: DescMethod, handler: Impl, options: AdapterOptions) {
+  const { connections, processBudget } = sharedBudgets(options);
   const begin = (call: SurfaceCall): CallContext => {
     const context = createCallContext(service, method, call, options.shutdownSignal);
     const header = new Metadata();
@@ -135,27 +150,47 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
     case "bidi_streaming":
       return (call: ServerWritableStream<Buffer, Buffer> | ServerDuplexStream<Buffer, Buffer>) => {
         const context = begin(call);
-        const writer = new BoundedWriter(call, options.maxPendingBytes, context.handler.signal);
+        const peer = call.getPeer();
+        const writer = new BoundedWriter(call, options.maxPendingBytes, context.handler.signal, [connections.acquire(peer), processBudget]);
+        const done = () => {
+          writer.release();
+          connections.release(peer);
+        };
         void (async () => {
           const input =
             method.methodKind === "server_streaming"
               ? decodeRequestCounted(method, (call as ServerWritableStream<Buffer, Buffer>).request, context)
               : requestStream(call as ServerDuplexStream<Buffer, Buffer>, method.input, context);
-          for await (const response of handler(input, context.handler) as AsyncIterable<unknown>) {
-            if (context.handler.signal.aborted) {
-              break;
+          const estimate = options.estimateMessage?.(method, method.methodKind === "server_streaming" ? input : undefined) ?? options.maxPendingBytes;
+          const responses = (handler(input, context.handler) as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+          try {
+            for (;;) {
+              // Room for the next message is waited for before the handler makes it, so a client
+              // that does not read stops the reads of its streams, not only their writes.
+              await writer.reserve(estimate);
+              if (context.handler.signal.aborted) {
+                break;
+              }
+              const next = await responses.next();
+              if (next.done === true || context.handler.signal.aborted) {
+                break;
+              }
+              const bytes = encodeMessage(method.output, next.value);
+              context.bytesOut += bytes.byteLength;
+              await writer.write(bytes);
             }
-            const bytes = encodeMessage(method.output, response);
-            context.bytesOut += bytes.byteLength;
-            await writer.write(bytes);
+          } finally {
+            await responses.return?.();
           }
         })().then(
           () => {
+            done();
             const code = call.cancelled ? grpcStatus.CANCELLED : grpcStatus.OK;
             call.end();
             finish(call, context, code);
           },
           (err: unknown) => {
+            done();
             const error = asConnectError(err);
             call.emit("error", statusFromError(error));
             finish(call, context, error.code, error);
@@ -163,6 +198,24 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
         );
       };
   }
+}
+
+/**
+ * budgetsByOptions keeps the per-connection and process-wide send budgets of one server: every
+ * service of a server is adapted with the same options object, so they share them.
+ */
+const budgetsByOptions = new WeakMap<AdapterOptions, { connections: ConnectionBudgets; processBudget: SendBudget }>();
+
+function sharedBudgets(options: AdapterOptions): { connections: ConnectionBudgets; processBudget: SendBudget } {
+  let budgets = budgetsByOptions.get(options);
+  if (budgets === undefined) {
+    budgets = {
+      connections: new ConnectionBudgets(options.maxPendingBytesPerConnection ?? Number.MAX_SAFE_INTEGER),
+      processBudget: new SendBudget(options.maxPendingBytesTotal ?? Number.MAX_SAFE_INTEGER),
+    };
+    budgetsByOptions.set(options, budgets);
+  }
+  return budgets;
 }
 
 function decodeRequestCounted(method: DescMethod, bytes: Buffer, context: CallContext): unknown {

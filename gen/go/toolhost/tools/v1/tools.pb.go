@@ -153,7 +153,10 @@ type ListToolsResponse struct {
 	// Every tool, file tools first in their ListTools order, then skills by name.
 	Tools []*ToolDescriptor `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty"`
 	// The tools as JSON in the requested dialect, ready to send to the model API as its tool list.
-	Rendered      string `protobuf:"bytes,2,opt,name=rendered,proto3" json:"rendered,omitempty"`
+	Rendered string `protobuf:"bytes,2,opt,name=rendered,proto3" json:"rendered,omitempty"`
+	// True when skills were left out to keep the reply within its size limit (the file and catalog
+	// tools are always there); ask again with skill_namespace to list one namespace's skills.
+	Truncated     bool `protobuf:"varint,3,opt,name=truncated,proto3" json:"truncated,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -200,6 +203,13 @@ func (x *ListToolsResponse) GetRendered() string {
 		return x.Rendered
 	}
 	return ""
+}
+
+func (x *ListToolsResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
 }
 
 // CallToolRequest is one tool call as a model made it.
@@ -387,10 +397,11 @@ const file_toolhost_tools_v1_tools_proto_rawDesc = "" +
 	"\adialect\x18\x01 \x01(\x0e2\x1a.toolhost.tools.v1.DialectR\adialect\x12*\n" +
 	"\x0einclude_skills\x18\x02 \x01(\bH\x00R\rincludeSkills\x88\x01\x01\x12'\n" +
 	"\x0fskill_namespace\x18\x03 \x01(\tR\x0eskillNamespaceB\x11\n" +
-	"\x0f_include_skills\"h\n" +
+	"\x0f_include_skills\"\x86\x01\n" +
 	"\x11ListToolsResponse\x127\n" +
 	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools\x12\x1a\n" +
-	"\brendered\x18\x02 \x01(\tR\brendered\"\x8e\x01\n" +
+	"\brendered\x18\x02 \x01(\tR\brendered\x12\x1c\n" +
+	"\ttruncated\x18\x03 \x01(\bR\ttruncated\"\x8e\x01\n" +
 	"\x0fCallToolRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n" +
 	"\targuments\x18\x02 \x01(\tR\targuments\x12\x1d\n" +

@@ -26,23 +26,23 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from toolhost.tools.v1 import tool_descriptor_pb2 as toolhost_dot_tools_dot_v1_dot_tool__descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtoolhost/tools/v1/tools.proto\x12\x11toolhost.tools.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"\x88\x01\n\x10ListToolsRequest\x12+\n\x07\x64ialect\x18\x01 \x01(\x0e\x32\x1a.toolhost.tools.v1.Dialect\x12\x1b\n\x0einclude_skills\x18\x02 \x01(\x08H\x00\x88\x01\x01\x12\x17\n\x0fskill_namespace\x18\x03 \x01(\tB\x11\n\x0f_include_skills\"W\n\x11ListToolsResponse\x12\x30\n\x05tools\x18\x01 \x03(\x0b\x32!.toolhost.tools.v1.ToolDescriptor\x12\x10\n\x08rendered\x18\x02 \x01(\t\"a\n\x0f\x43\x61llToolRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\targuments\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11max_content_bytes\x18\x04 \x01(\r\"\xa8\x01\n\x10\x43\x61llToolResponse\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12+\n\nstructured\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x10\n\x08is_error\x18\x03 \x01(\x08\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12\x11\n\ttruncated\x18\x05 \x01(\x08\x12\x11\n\ttool_name\x18\x06 \x01(\t\x12\x0e\n\x06method\x18\x07 \x01(\t*|\n\x07\x44ialect\x12\x17\n\x13\x44IALECT_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x44IALECT_OPENAI\x10\x01\x12\x15\n\x11\x44IALECT_ANTHROPIC\x10\x02\x12\x0f\n\x0b\x44IALECT_MCP\x10\x03\x12\x1c\n\x18\x44IALECT_OPENAI_RESPONSES\x10\x04\x32\xb4\x01\n\x05Tools\x12V\n\tListTools\x12#.toolhost.tools.v1.ListToolsRequest\x1a$.toolhost.tools.v1.ListToolsResponse\x12S\n\x08\x43\x61llTool\x12\".toolhost.tools.v1.CallToolRequest\x1a#.toolhost.tools.v1.CallToolResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtoolhost/tools/v1/tools.proto\x12\x11toolhost.tools.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"\x88\x01\n\x10ListToolsRequest\x12+\n\x07\x64ialect\x18\x01 \x01(\x0e\x32\x1a.toolhost.tools.v1.Dialect\x12\x1b\n\x0einclude_skills\x18\x02 \x01(\x08H\x00\x88\x01\x01\x12\x17\n\x0fskill_namespace\x18\x03 \x01(\tB\x11\n\x0f_include_skills\"j\n\x11ListToolsResponse\x12\x30\n\x05tools\x18\x01 \x03(\x0b\x32!.toolhost.tools.v1.ToolDescriptor\x12\x10\n\x08rendered\x18\x02 \x01(\t\x12\x11\n\ttruncated\x18\x03 \x01(\x08\"a\n\x0f\x43\x61llToolRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\targuments\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x19\n\x11max_content_bytes\x18\x04 \x01(\r\"\xa8\x01\n\x10\x43\x61llToolResponse\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12+\n\nstructured\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x10\n\x08is_error\x18\x03 \x01(\x08\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12\x11\n\ttruncated\x18\x05 \x01(\x08\x12\x11\n\ttool_name\x18\x06 \x01(\t\x12\x0e\n\x06method\x18\x07 \x01(\t*|\n\x07\x44ialect\x12\x17\n\x13\x44IALECT_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x44IALECT_OPENAI\x10\x01\x12\x15\n\x11\x44IALECT_ANTHROPIC\x10\x02\x12\x0f\n\x0b\x44IALECT_MCP\x10\x03\x12\x1c\n\x18\x44IALECT_OPENAI_RESPONSES\x10\x04\x32\xb4\x01\n\x05Tools\x12V\n\tListTools\x12#.toolhost.tools.v1.ListToolsRequest\x1a$.toolhost.tools.v1.ListToolsResponse\x12S\n\x08\x43\x61llTool\x12\".toolhost.tools.v1.CallToolRequest\x1a#.toolhost.tools.v1.CallToolResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.tools.v1.tools_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DIALECT']._serialized_start=621
-  _globals['_DIALECT']._serialized_end=745
+  _globals['_DIALECT']._serialized_start=640
+  _globals['_DIALECT']._serialized_end=764
   _globals['_LISTTOOLSREQUEST']._serialized_start=124
   _globals['_LISTTOOLSREQUEST']._serialized_end=260
   _globals['_LISTTOOLSRESPONSE']._serialized_start=262
-  _globals['_LISTTOOLSRESPONSE']._serialized_end=349
-  _globals['_CALLTOOLREQUEST']._serialized_start=351
-  _globals['_CALLTOOLREQUEST']._serialized_end=448
-  _globals['_CALLTOOLRESPONSE']._serialized_start=451
-  _globals['_CALLTOOLRESPONSE']._serialized_end=619
-  _globals['_TOOLS']._serialized_start=748
-  _globals['_TOOLS']._serialized_end=928
+  _globals['_LISTTOOLSRESPONSE']._serialized_end=368
+  _globals['_CALLTOOLREQUEST']._serialized_start=370
+  _globals['_CALLTOOLREQUEST']._serialized_end=467
+  _globals['_CALLTOOLRESPONSE']._serialized_start=470
+  _globals['_CALLTOOLRESPONSE']._serialized_end=638
+  _globals['_TOOLS']._serialized_start=767
+  _globals['_TOOLS']._serialized_end=947
 # @@protoc_insertion_point(module_scope)

@@ -33,12 +33,14 @@ class ListToolsRequest(_message.Message):
     def __init__(self, dialect: _Optional[_Union[Dialect, str]] = ..., include_skills: _Optional[bool] = ..., skill_namespace: _Optional[str] = ...) -> None: ...
 
 class ListToolsResponse(_message.Message):
-    __slots__ = ("tools", "rendered")
+    __slots__ = ("tools", "rendered", "truncated")
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     RENDERED_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     tools: _containers.RepeatedCompositeFieldContainer[_tool_descriptor_pb2.ToolDescriptor]
     rendered: str
-    def __init__(self, tools: _Optional[_Iterable[_Union[_tool_descriptor_pb2.ToolDescriptor, _Mapping]]] = ..., rendered: _Optional[str] = ...) -> None: ...
+    truncated: bool
+    def __init__(self, tools: _Optional[_Iterable[_Union[_tool_descriptor_pb2.ToolDescriptor, _Mapping]]] = ..., rendered: _Optional[str] = ..., truncated: _Optional[bool] = ...) -> None: ...
 
 class CallToolRequest(_message.Message):
     __slots__ = ("name", "arguments", "session_id", "max_content_bytes")
