@@ -58,8 +58,20 @@ async function serve(argv: readonly string[]): Promise<number> {
     } catch (err) {
       throw startupError(err, config.listen, config.httpListen);
     }
+    if (config.insecure) {
+      logger.warn({ tls: server.tls, auth: server.authMethods }, "--insecure: listeners beyond loopback may run without TLS or authentication; only do this behind a proxy that authenticates callers");
+    }
     logger.info(
-      { grpc: server.grpcAddress, http: server.httpAddress, roots: config.roots.map((r) => r.path), skills: config.skills.map((s) => s.path), read_only: config.readOnly },
+      {
+        grpc: server.grpcAddress,
+        http: server.httpAddress,
+        roots: config.roots.map((r) => r.path),
+        read_only_roots: config.roots.filter((r) => r.readOnly || config.readOnly).map((r) => r.path),
+        skills: config.skills.map((s) => s.path),
+        read_only: config.readOnly,
+        tls: server.tls,
+        auth: server.authMethods.length > 0 ? server.authMethods : ["none"],
+      },
       "listening",
     );
     const running = server;

@@ -1,4 +1,8 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { callerKey } from "../service/caller.js";
+import { peerValues } from "./peer-identity.js";
+import type { TlsFiles } from "./tls/tls-files.js";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -26,6 +30,7 @@ export async function startHttpHost(
   services: readonly HostedService[],
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
+  tls?: TlsFiles,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
   const logCalls: Interceptor = (next) => async (req) => {
@@ -40,6 +45,7 @@ export async function startHttpHost(
         bytesOut: 0,
         requestId: req.header.get("x-request-id") ?? "",
         error,
+        caller: req.contextValues.get(callerKey)?.principal.id,
       });
     try {
       const res = await next(req);
@@ -61,11 +67,13 @@ export async function startHttpHost(
     readMaxBytes: limits.maxReceiveMessageBytes,
     shutdownSignal: shutdown.signal,
     interceptors: [logCalls],
+    contextValues: (req) => peerValues(req.socket),
   });
   const [host, port] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
   // names callers use are not known here, and such a listener needs --insecure and a proxy anyway.
-  const server: Server = createServer(isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
+  const serve = isLoopbackHost(host) ? guardLoopbackHost(handler) : handler;
+  const server: Server = tls === undefined ? createServer(serve) : httpsServer(tls, serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -93,4 +101,18 @@ export function splitHostPort(listen: string): [string, number] {
   const at = listen.lastIndexOf(":");
   const host = listen.slice(0, at).replace(/^\[(.*)\]$/, "$1");
   return [host, Number(listen.slice(at + 1))];
+}
+
+/**
+ * httpsServer is the TLS form of the HTTP listener: client certificates are requested when a
+ * client CA is set, and a rotated certificate replaces the secure context of new connections.
+ */
+function httpsServer(tls: TlsFiles, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createHttpsServer(
+    { ...tls.contextOptions, requestCert: tls.names.clientCa !== undefined, rejectUnauthorized: tls.names.requireClientCert },
+    handler,
+  );
+  const stop = tls.onChange(() => server.setSecureContext(tls.contextOptions));
+  server.once("close", stop);
+  return server as unknown as Server;
 }

@@ -10,13 +10,14 @@ import { writeFileHandler } from "./write-file.js";
 import { uploadFileHandler } from "./upload-file.js";
 import { editFileHandler } from "./edit-file.js";
 import { deleteFileHandler } from "./delete-file.js";
+import { listRootsHandler } from "./list-roots.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
  */
 export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof FileTools> {
   return withErrorMapping(FileTools, {
-    listTools: listToolsHandler(deps.readOnly),
+    listTools: listToolsHandler(deps),
     readFile: readFileHandler(deps),
     statFile: statFileHandler(deps),
     listDirectory: listDirectoryHandler(deps),
@@ -24,5 +25,6 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     uploadFile: uploadFileHandler(deps),
     editFile: editFileHandler(deps),
     deleteFile: deleteFileHandler(deps),
+    listRoots: listRootsHandler(deps),
   });
 }

@@ -31,6 +31,7 @@ const (
 	FileTools_DeleteFile_FullMethodName    = "/toolhost.files.v1.FileTools/DeleteFile"
 	FileTools_StatFile_FullMethodName      = "/toolhost.files.v1.FileTools/StatFile"
 	FileTools_ListDirectory_FullMethodName = "/toolhost.files.v1.FileTools/ListDirectory"
+	FileTools_ListRoots_FullMethodName     = "/toolhost.files.v1.FileTools/ListRoots"
 )
 
 // FileToolsClient is the client API for FileTools service.
@@ -55,6 +56,8 @@ type FileToolsClient interface {
 	StatFile(ctx context.Context, in *StatFileRequest, opts ...grpc.CallOption) (*StatFileResponse, error)
 	// ListDirectory returns a page of a directory's entries.
 	ListDirectory(ctx context.Context, in *ListDirectoryRequest, opts ...grpc.CallOption) (*ListDirectoryResponse, error)
+	// ListRoots returns the caller's roots and whether each is read-only for the caller.
+	ListRoots(ctx context.Context, in *ListRootsRequest, opts ...grpc.CallOption) (*ListRootsResponse, error)
 }
 
 type fileToolsClient struct {
@@ -157,6 +160,16 @@ func (c *fileToolsClient) ListDirectory(ctx context.Context, in *ListDirectoryRe
 	return out, nil
 }
 
+func (c *fileToolsClient) ListRoots(ctx context.Context, in *ListRootsRequest, opts ...grpc.CallOption) (*ListRootsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListRootsResponse)
+	err := c.cc.Invoke(ctx, FileTools_ListRoots_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // FileToolsServer is the server API for FileTools service.
 // All implementations must embed UnimplementedFileToolsServer
 // for forward compatibility.
@@ -179,6 +192,8 @@ type FileToolsServer interface {
 	StatFile(context.Context, *StatFileRequest) (*StatFileResponse, error)
 	// ListDirectory returns a page of a directory's entries.
 	ListDirectory(context.Context, *ListDirectoryRequest) (*ListDirectoryResponse, error)
+	// ListRoots returns the caller's roots and whether each is read-only for the caller.
+	ListRoots(context.Context, *ListRootsRequest) (*ListRootsResponse, error)
 	mustEmbedUnimplementedFileToolsServer()
 }
 
@@ -212,6 +227,9 @@ func (UnimplementedFileToolsServer) StatFile(context.Context, *StatFileRequest) 
 }
 func (UnimplementedFileToolsServer) ListDirectory(context.Context, *ListDirectoryRequest) (*ListDirectoryResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListDirectory not implemented")
+}
+func (UnimplementedFileToolsServer) ListRoots(context.Context, *ListRootsRequest) (*ListRootsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListRoots not implemented")
 }
 func (UnimplementedFileToolsServer) mustEmbedUnimplementedFileToolsServer() {}
 func (UnimplementedFileToolsServer) testEmbeddedByValue()                   {}
@@ -360,6 +378,24 @@ func _FileTools_ListDirectory_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _FileTools_ListRoots_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListRootsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).ListRoots(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_ListRoots_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).ListRoots(ctx, req.(*ListRootsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // FileTools_ServiceDesc is the grpc.ServiceDesc for FileTools service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -390,6 +426,10 @@ var FileTools_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListDirectory",
 			Handler:    _FileTools_ListDirectory_Handler,
+		},
+		{
+			MethodName: "ListRoots",
+			Handler:    _FileTools_ListRoots_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -6,6 +6,7 @@ import warnings
 from toolhost.files.v1 import edit_pb2 as toolhost_dot_files_dot_v1_dot_edit__pb2
 from toolhost.files.v1 import file_tools_pb2 as toolhost_dot_files_dot_v1_dot_file__tools__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
+from toolhost.files.v1 import roots_pb2 as toolhost_dot_files_dot_v1_dot_roots__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
 
@@ -79,6 +80,11 @@ class FileToolsStub:
                 request_serializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.SerializeToString,
                 response_deserializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.FromString,
                 _registered_method=True)
+        self.ListRoots = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/ListRoots',
+                request_serializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.FromString,
+                _registered_method=True)
 
 
 class FileToolsServicer:
@@ -141,6 +147,13 @@ class FileToolsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListRoots(self, request, context):
+        """ListRoots returns the caller's roots and whether each is read-only for the caller.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FileToolsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -183,6 +196,11 @@ def add_FileToolsServicer_to_server(servicer, server):
                     servicer.ListDirectory,
                     request_deserializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.FromString,
                     response_serializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.SerializeToString,
+            ),
+            'ListRoots': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRoots,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -402,6 +420,33 @@ class FileTools:
             '/toolhost.files.v1.FileTools/ListDirectory',
             toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.SerializeToString,
             toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRoots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/ListRoots',
+            toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.FromString,
             options,
             channel_credentials,
             insecure,
