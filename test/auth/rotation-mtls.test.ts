@@ -20,7 +20,7 @@ function servedCommonName(address: string, ca: string): Promise<string> {
     const socket = connect({ host, port, ca: readFileSync(ca), ALPNProtocols: ["h2"], servername: "localhost" }, () => {
       const cn = socket.getPeerCertificate().subject.CN;
       socket.end();
-      resolve(Array.isArray(cn) ? cn[0]! : cn);
+      resolve(String(Array.isArray(cn) ? cn[0] : cn));
     });
     socket.once("error", reject);
   });
