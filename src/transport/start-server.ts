@@ -62,7 +62,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   let http: HttpHost | undefined;
   const grpcSecurity = {
     credentials: security.tls === undefined ? undefined : grpcServerCredentials(security.tls),
-    interceptors: [authInterceptor(security.authenticator)],
+    interceptors: [authInterceptor(security.authenticator, onCallEnd)],
   };
   const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity).catch(async (err: unknown) => {
     security.close();

@@ -2,15 +2,17 @@ import { ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import { certificateIdentity } from "../peer-identity.js";
+import type { CallRecord } from "./grpc-service-from-impl.js";
 import { statusFromError } from "./status-from-error.js";
 
 /**
  * authInterceptor refuses an unauthenticated grpc-js call as soon as its headers arrive, before
  * any request message is read, for every service but grpc.health.v1 (probes stay open). It is
  * what makes server reflection follow the auth rules; the toolhost services are admitted again,
- * with tier and quota, by authenticateCall.
+ * with tier and quota, by authenticateCall. A refused call is logged here, as it never reaches
+ * the adapter.
  */
-export function authInterceptor(authenticator: Authenticator): ServerInterceptor {
+export function authInterceptor(authenticator: Authenticator, onCallEnd: (record: CallRecord) => void): ServerInterceptor {
   return (descriptor, call) => {
     if (!authenticator.enabled || descriptor.path.startsWith("/grpc.health.v1.")) {
       return new ServerInterceptingCall(call);
@@ -26,7 +28,19 @@ export function authInterceptor(authenticator: Authenticator): ServerInterceptor
                 certificateIdentity: certificateIdentity(call.getAuthContext().sslPeerCertificate),
               });
             } catch (err) {
-              call.sendStatus(statusFromError(toConnectError(err)));
+              const error = toConnectError(err);
+              call.sendStatus(statusFromError(error));
+              const requestId = metadata.get("x-request-id")[0];
+              onCallEnd({
+                method: descriptor.path,
+                peer: call.getPeer(),
+                code: error.code,
+                durationMs: 0,
+                bytesIn: 0,
+                bytesOut: 0,
+                requestId: typeof requestId === "string" ? requestId : "",
+                error,
+              });
               return;
             }
             pass(metadata);
