@@ -25,6 +25,9 @@ export function securityConfig(file: ConfigLayer, flags: ServeFlags, cwd: string
   }
   const tls = cert === undefined || key === undefined ? undefined : Object.freeze({ cert, key, clientCa, requireClientCert });
   const tokensFile = abs(flags.tokensFile) ?? file.tokensFile;
+  if (clientCa !== undefined && tokensFile === undefined) {
+    throw new ConfigError("client certificates (tls.client_ca) map to scopes in the tokens file; add --tokens-file (auth.tokens_file) with a certificates: entry per identity");
+  }
   const auth = tokensFile === undefined ? undefined : Object.freeze({ tokensFile });
   return { tls, auth };
 }

@@ -110,3 +110,25 @@ describe("mTLS, certificate rotation and token revocation", () => {
     assert.equal((await secure.clients(other).fileTools.listRoots({})).roots.length, 1);
   });
 });
+
+describe("require_client_cert", () => {
+  it("fails the handshake of a client without a valid certificate; one with a certificate is served", async () => {
+    const tls = await makeTlsFixtures();
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), "toolhost-req-")));
+    const tokensFile = path.join(dir, "tokens.yaml");
+    await writeTokensFile(tokensFile, [{ id: "t", token: "th_required-0000000000000000000000000000" }], [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }]);
+    const secure = await startSecureServer({ roots: [{ path: dir }], tls, tokensFile, clientCa: true, requireClientCert: true });
+    try {
+      for (const options of [{}, { stranger: true }]) {
+        const failure = await failureOf(secure.clients("th_required-0000000000000000000000000000", options).fileTools.listRoots({}));
+        // The TLS handshake fails (the client reports it as UNAVAILABLE or INTERNAL): no call, no ErrorInfo.
+        assert.ok([Code.Unavailable, Code.Internal].includes(failure.code), `${JSON.stringify(options)}: ${failure.code} ${failure.message}`);
+        assert.equal(failure.reason, undefined);
+      }
+      const { roots } = await secure.clients(undefined, { clientCert: true }).fileTools.listRoots({});
+      assert.deepEqual(roots.map((r) => r.path), [dir]);
+    } finally {
+      await secure.close();
+    }
+  });
+});

@@ -64,10 +64,14 @@ describe("TLS and authentication at start-up", () => {
   it("accepts a non-loopback listener with TLS and tokens (config only, nothing binds)", async () => {
     const config = await loadConfig(parseServeFlags(["--root", dir, "--listen", "0.0.0.0:50051", ...tlsFlags(), "--tokens-file", tokens]), {}, dir);
     assert.deepEqual(config.tls, { cert: tls.serverCert, key: tls.serverKey, clientCa: undefined, requireClientCert: false });
-    const mtls = await loadConfig(parseServeFlags(["--root", dir, "--listen", "0.0.0.0:50051", ...tlsFlags(), "--tls-client-ca", tls.caCert]), {}, dir);
+    const mtls = await loadConfig(parseServeFlags(["--root", dir, "--listen", "0.0.0.0:50051", ...tlsFlags(), "--tls-client-ca", tls.caCert, "--tokens-file", tokens]), {}, dir);
     assert.equal(mtls.tls?.clientCa, tls.caCert);
+    await assert.rejects(
+      loadConfig(parseServeFlags(["--root", dir, ...tlsFlags(), "--tls-client-ca", tls.caCert]), {}, dir),
+      (err: unknown) => err instanceof ConfigError && /map to scopes in the tokens file; add --tokens-file/.test(err.message),
+    );
     const file = join(dir, "config.yaml");
-    await writeFile(file, `listen: 0.0.0.0:50051\nroots: [${dir}]\ntls: { cert: ${tls.serverCert}, key: ${tls.serverKey}, client_ca: ${tls.caCert}, require_client_cert: true }\n`);
+    await writeFile(file, `listen: 0.0.0.0:50051\nroots: [${dir}]\ntls: { cert: ${tls.serverCert}, key: ${tls.serverKey}, client_ca: ${tls.caCert}, require_client_cert: true }\nauth: { tokens_file: ${tokens} }\n`);
     const yaml = await loadConfig(parseServeFlags(["--config", file]), {}, dir);
     assert.equal(yaml.tls?.requireClientCert, true);
     await writeFile(file, `tls: { cert: ${tls.serverCert}, key: ${tls.serverKey}, require_client_cert: true }\n`);
