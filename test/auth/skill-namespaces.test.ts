@@ -76,6 +76,18 @@ describe("skill namespaces per scope", () => {
     assert.match(own.skill?.body ?? "", /Do alpha/);
   });
 
+  it("two callers with the same session_id keep separate activations", async () => {
+    const a = secure.clients(teamA).skillCatalog;
+    const b = secure.clients(everyone).skillCatalog;
+    await a.activateSkill({ name: "team-a/alpha", sessionId: "shared" });
+    const seenByA = await a.listSkills({ sessionId: "shared" });
+    assert.deepEqual(seenByA.skills.map((s) => [s.name, s.active]), [["team-a/alpha", true]]);
+    const seenByB = await b.listSkills({ sessionId: "shared" });
+    assert.deepEqual(seenByB.skills.filter((s) => s.active).map((s) => s.name), []);
+    assert.equal((await b.deactivateSkill({ name: "team-a/alpha", sessionId: "shared" })).wasActive, false);
+    assert.equal((await a.listSkills({ sessionId: "shared" })).skills[0]?.active, true);
+  });
+
   it("a --read-only server lists no writing tools", async () => {
     const server = await startTestServer({ readOnly: true });
     try {

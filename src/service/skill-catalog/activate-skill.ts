@@ -4,6 +4,7 @@ import { checkSessionId } from "../../skills/session-id.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { skillMessage } from "./skill-messages.js";
 import { requireNamespace } from "./namespace-scope.js";
+import { callerSession } from "./caller-session.js";
 
 /**
  * activateSkillHandler serves ActivateSkill: tier 2. SKILL.md is read again so the body is the
@@ -16,7 +17,7 @@ export function activateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<type
     requireNamespace(context, request.name);
     await ctx.catalog.ready;
     const { skill, parsed } = await ctx.catalog.index.readFull(request.name);
-    ctx.catalog.activations.activate(request.sessionId, skill.name, skill.digest, parsed.body);
+    ctx.catalog.activations.activate(callerSession(context, request.sessionId), skill.name, skill.digest, parsed.body);
     return { skill: skillMessage(parsed, skill, true, skill.digest) };
   };
 }
@@ -30,7 +31,7 @@ export function deactivateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<ty
     checkSessionId(request.sessionId);
     requireNamespace(context, request.name);
     await ctx.catalog.ready;
-    const wasActive = request.name !== "" && ctx.catalog.activations.deactivate(request.sessionId, request.name);
+    const wasActive = request.name !== "" && ctx.catalog.activations.deactivate(callerSession(context, request.sessionId), request.name);
     if (!wasActive) {
       ctx.catalog.index.get(request.name);
     }
