@@ -17,7 +17,7 @@ const agentIdentity = "spiffe://toolhost.test/agent";
 function servedCommonName(address: string, ca: string): Promise<string> {
   const [host, port] = [address.slice(0, address.lastIndexOf(":")), Number(address.slice(address.lastIndexOf(":") + 1))];
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, ca: readFileSync(ca), ALPNProtocols: ["h2"], servername: "localhost" }, () => {
+    const socket = connect({ host, port, ca: readFileSync(ca), ALPNProtocols: ["h2", "http/1.1"], servername: "localhost" }, () => {
       const cn = socket.getPeerCertificate().subject.CN;
       socket.end();
       resolve(String(Array.isArray(cn) ? cn[0] : cn));
@@ -58,7 +58,7 @@ describe("mTLS, certificate rotation and token revocation", () => {
     key = path.join(dir, "server.key");
     await copyFile(tls.serverCert, cert);
     await copyFile(tls.serverKey, key);
-    secure = await startSecureServer({ roots: [{ path: root }], tls, cert, key, tokensFile, clientCa: true });
+    secure = await startSecureServer({ roots: [{ path: root }], tls, cert, key, tokensFile, clientCa: true, http: true });
   });
 
   after(async () => {
@@ -80,10 +80,13 @@ describe("mTLS, certificate rotation and token revocation", () => {
     }
   });
 
-  it("a rotated certificate is served to new connections without a restart", async () => {
+  it("a rotated certificate is served to new connections of both listeners without a restart", async () => {
+    const http = secure.server.httpAddress!;
     assert.equal(await servedCommonName(secure.address, tls.caCert), "toolhost-server");
+    assert.equal(await servedCommonName(http, tls.caCert), "toolhost-server");
     tls.issueServerCert(cert, key, "rotated-server");
     await until("the rotated certificate", async () => (await servedCommonName(secure.address, tls.caCert)) === "rotated-server");
+    await until("the rotated certificate on HTTP", async () => (await servedCommonName(http, tls.caCert)) === "rotated-server");
     const { roots } = await secure.clients(token).fileTools.listRoots({});
     assert.equal(roots.length, 1);
   });
