@@ -1,6 +1,5 @@
-import { watch, type FSWatcher } from "node:fs";
+import { readFileSync, statSync, watch, type FSWatcher } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { AuthFileError, parseAuthFile, type AuthFile } from "./auth-file.js";
 

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher, readFileSync } from "node:fs";
+import { readFileSync, watch, type FSWatcher } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
