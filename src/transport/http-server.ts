@@ -71,7 +71,8 @@ export async function startHttpHost(
   });
   const [host, port] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
-  // names callers use are not known here, and such a listener needs --insecure and a proxy anyway.
+  // names callers use are not known here, and such a listener needs TLS and authentication (a
+  // browser holds no token) or --insecure behind a proxy.
   const serve = isLoopbackHost(host) ? guardLoopbackHost(handler) : handler;
   const server: Server = tls === undefined ? createServer(serve) : httpsServer(tls, serve);
   await new Promise<void>((resolve, reject) => {
