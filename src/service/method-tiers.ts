@@ -25,6 +25,12 @@ export function tierName(tier: Tier): TierName {
  */
 const untooledReadMethods = ["ListTools", "StatFile", "ListDirectory"];
 
+/** sameTierAs names methods with no tool of their own that do what another method's tool does. */
+const sameTierAs: Readonly<Record<string, string>> = {
+  // WriteFile's client-streaming form: the same write, of any size.
+  UploadFile: "WriteFile",
+};
+
 /**
  * methodTiers maps each full gRPC method path to the tier a caller's scope must reach to call
  * it: FileTools methods take the tier of the descriptor whose `method` names them (so a new
@@ -41,6 +47,10 @@ export function methodTiers(): (path: string) => TierName {
   }
   for (const descriptor of [...fileToolDescriptors, listRootsDescriptor]) {
     if (descriptor.method !== "") tiers.set(descriptor.method, tierName(descriptor.tier));
+  }
+  for (const [method, sameAs] of Object.entries(sameTierAs)) {
+    const tier = tiers.get(`/${FileTools.typeName}/${sameAs}`);
+    if (tier !== undefined) tiers.set(`/${FileTools.typeName}/${method}`, tier);
   }
   return (path) => tiers.get(path) ?? "delete";
 }

@@ -20,6 +20,7 @@ const tokens = {
   onlyA: "th_only-root-A-00000000000000000000000000000",
   reader: "th_tier-read-0000000000000000000000000000000",
   quota: "th_quota-one-stream-000000000000000000000000",
+  writer: "th_tier-write-00000000000000000000000000000",
   expired: "th_expired-000000000000000000000000000000000",
 };
 
@@ -47,6 +48,7 @@ describe("scoped access over TLS with bearer tokens", () => {
       { id: "read-only-a", token: tokens.readOnlyA, scope: { tier: "delete", roots: [{ path: rootA, read_only: true }] } },
       { id: "only-a", token: tokens.onlyA, scope: { tier: "delete", roots: [rootA] } },
       { id: "reader", token: tokens.reader, scope: { tier: "read" } },
+      { id: "writer", token: tokens.writer, scope: { tier: "write" } },
       { id: "quota", token: tokens.quota, scope: { tier: "read", quota: { calls: 4, streams: 1 } } },
       { id: "expired", token: tokens.expired, expires: "2020-01-01T00:00:00Z", scope: { tier: "delete" } },
     ]);
@@ -160,6 +162,26 @@ describe("scoped access over TLS with bearer tokens", () => {
     const full = await secure.clients(tokens.full).fileTools.listTools({});
     assert.equal(full.tools.length, 4);
     assert.equal((await client.statFile({ path: "a.txt" })).size, 5n);
+  });
+
+  it("a tier-write scope writes and uploads, but cannot edit or delete", async () => {
+    const client = secure.clients(tokens.writer).fileTools;
+    await client.writeFile({ path: "w.txt", content: { case: "text", value: "one\n" } });
+    async function* upload() {
+      yield create(UploadFileRequestSchema, { part: { case: "header", value: { path: "w.txt" } } });
+      yield create(UploadFileRequestSchema, { part: { case: "data", value: Buffer.from("two\n") } });
+    }
+    await client.uploadFile(upload());
+    for (const call of [
+      () => client.editFile({ path: "w.txt", edits: [{ kind: { case: "append", value: { text: "x" } } }] }),
+      () => client.deleteFile({ path: "w.txt" }),
+    ]) {
+      const failure = await failureOf(call());
+      assert.deepEqual([failure.code, failure.reason, failure.metadata["lacks"]], [Code.PermissionDenied, "OUT_OF_SCOPE", "tier"]);
+    }
+    const { tools } = await client.listTools({});
+    assert.deepEqual(tools.map((t) => t.name), ["skill/file-read", "skill/file-write"]);
+    await secure.clients(tokens.full).fileTools.deleteFile({ path: "w.txt" });
   });
 
   it("a caller at its stream quota gets RESOURCE_EXHAUSTED with a retry hint while another caller's calls succeed", async () => {
