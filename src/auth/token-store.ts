@@ -41,7 +41,8 @@ export class TokenStore {
     this.#signature = signature;
     try {
       this.#watcher = watch(path.dirname(file), { persistent: false }, (_event, name) => {
-        if (name === null || name === path.basename(file)) this.reload();
+        // Kubernetes updates a mounted Secret by swapping its "..data" link: that is a change too.
+        if (name === null || name === path.basename(file) || name.startsWith("..")) void this.reload();
       });
       this.#watcher.on("error", () => this.#watcher?.close());
     } catch {

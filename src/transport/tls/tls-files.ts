@@ -47,10 +47,16 @@ export class TlsFiles {
     pollMs: number,
   ) {
     this.#material = material;
-    const folders = new Set([names.cert, names.key, names.clientCa].filter((f): f is string => f !== undefined).map((f) => path.dirname(f)));
+    const files = [names.cert, names.key, names.clientCa].filter((f): f is string => f !== undefined);
+    const folders = new Set(files.map((f) => path.dirname(f)));
+    const basenames = new Set(files.map((f) => path.basename(f)));
+    // Only events about our files wake a reload, plus Kubernetes' "..data" swaps of mounted Secrets.
+    const ours = (name: string | null) => name === null || basenames.has(name) || name.startsWith("..");
     for (const folder of folders) {
       try {
-        const watcher = watch(folder, { persistent: false }, () => void this.reload());
+        const watcher = watch(folder, { persistent: false }, (_event, name) => {
+          if (ours(name)) void this.reload();
+        });
         watcher.on("error", () => watcher.close());
         this.#watchers.push(watcher);
       } catch {
