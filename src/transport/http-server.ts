@@ -3,6 +3,8 @@ import { createServer as createHttpsServer } from "node:https";
 import { callerKey } from "../service/caller.js";
 import { peerValues } from "./peer-identity.js";
 import type { TlsFiles } from "./tls/tls-files.js";
+import type { Authenticator } from "../auth/authenticator.js";
+import { httpAuthGate } from "./http-auth-gate.js";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -31,6 +33,7 @@ export async function startHttpHost(
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
   tls?: TlsFiles,
+  authenticator?: Authenticator,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
   const logCalls: Interceptor = (next) => async (req) => {
@@ -73,7 +76,10 @@ export async function startHttpHost(
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
   // names callers use are not known here, and such a listener needs TLS and authentication (a
   // browser holds no token) or --insecure behind a proxy.
-  const serve = isLoopbackHost(host) ? guardLoopbackHost(handler) : handler;
+  const refused = (req: IncomingMessage, error: ConnectError) =>
+    onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
+  const gated = authenticator === undefined ? handler : httpAuthGate(authenticator, refused, handler);
+  const serve = isLoopbackHost(host) ? guardLoopbackHost(gated) : gated;
   const server: Server = tls === undefined ? createServer(serve) : httpsServer(tls, serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -71,7 +71,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   });
   try {
     if (config.httpListen !== undefined) {
-      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls);
+      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls, security.authenticator);
     }
   } catch (err) {
     security.close();

@@ -80,4 +80,17 @@ describe("grpcurl and curl over TLS", () => {
     assert.equal(code, "401", describeFailure(anonymous, "curl without credentials was not refused"));
     assert.equal((JSON.parse(refusal!) as { code: string }).code, "unauthenticated");
   });
+
+  it("refuses gRPC-Web without a token in its own framing, and a large body without reading it", async () => {
+    const url = `https://${server.httpAddress}/toolhost.files.v1.FileTools/ListRoots`;
+    const grpcWeb = await runChild("curl", ["-sS", "-D", "-", "-o", "/dev/null", "--cacert", tls.caCert, "-H", "content-type: application/grpc-web+proto", "--data-binary", "", url]);
+    assert.match(grpcWeb.stdout, /^HTTP\/1\.1 200/, describeFailure(grpcWeb, "gRPC-Web refusal"));
+    assert.match(grpcWeb.stdout, /grpc-status: 16/i);
+    const big = join(root, "..", "big-body.json");
+    await writeFile(big, `{"path":"${"x".repeat(12 * 1024 * 1024)}"}`);
+    const large = await runChild("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", tls.caCert, "-H", "content-type: application/json", "--data-binary", `@${big}`, `https://${server.httpAddress}/toolhost.files.v1.FileTools/StatFile`]);
+    assert.equal(large.stdout.trim(), "401", describeFailure(large, "a large unauthenticated body"));
+    const logged = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r["msg"] === "rpc" && r["method"] === "/toolhost.files.v1.FileTools/StatFile");
+    assert.equal(logged.at(-1)?.["reason"], "UNAUTHENTICATED");
+  });
 });
