@@ -6,12 +6,14 @@ import { loadConfig } from "./config/load-config.js";
 import { packageRoot } from "./config/package-root.js";
 import { parseServeFlags, serveUsage } from "./config/serve-flags.js";
 import { runSkillsValidate } from "./skills/validate-folders.js";
+import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
 import { startServer } from "./transport/start-server.js";
 
 const usage = `Usage:
   toolhost serve [flags]             serve FileTools and SkillCatalog over gRPC (see serve --help)
   toolhost skills validate DIR...    check skill folders (or folders of them); exit 1 on errors
+  toolhost token create --id NAME    print a new bearer token and its tokens-file entry
   toolhost --version`;
 
 /**
@@ -29,6 +31,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 2;
     }
     return runSkillsValidate(rest.slice(1), process.stdout);
+  }
+  if (command === "token") {
+    return runTokenCommand(rest, process.stdout, process.stderr);
   }
   if (command === "--version" || command === "-v") {
     const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
@@ -58,8 +63,20 @@ async function serve(argv: readonly string[]): Promise<number> {
     } catch (err) {
       throw startupError(err, config.listen, config.httpListen);
     }
+    if (config.insecure) {
+      logger.warn({ tls: server.tls, auth: server.authMethods }, "--insecure: listeners beyond loopback may run without TLS or authentication; only do this behind a proxy that authenticates callers");
+    }
     logger.info(
-      { grpc: server.grpcAddress, http: server.httpAddress, roots: config.roots.map((r) => r.path), skills: config.skills.map((s) => s.path), read_only: config.readOnly },
+      {
+        grpc: server.grpcAddress,
+        http: server.httpAddress,
+        roots: config.roots.map((r) => r.path),
+        read_only_roots: config.roots.filter((r) => r.readOnly || config.readOnly).map((r) => r.path),
+        skills: config.skills.map((s) => s.path),
+        read_only: config.readOnly,
+        tls: server.tls,
+        auth: server.authMethods.length > 0 ? server.authMethods : ["none"],
+      },
       "listening",
     );
     const running = server;

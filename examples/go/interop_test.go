@@ -3,11 +3,18 @@
 // TOOLHOST_ADDR (host:port) selects the server; without it every test is skipped. When
 // TOOLHOST_SAMPLE_PATH is set, ReadFile of that path (relative to the server's first root) must
 // return exactly TOOLHOST_SAMPLE_TEXT. test/interop/interop.test.ts sets all three.
+//
+// With TOOLHOST_CA (a PEM file) the client connects over TLS and verifies the server against it;
+// TOOLHOST_TOKEN adds "authorization: Bearer <token>" to every call, and TOOLHOST_CLIENT_CERT
+// with TOOLHOST_CLIENT_KEY present a client certificate (mTLS). test/interop/interop-tls.test.ts
+// sets them.
 package interop
 
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -22,6 +29,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -33,7 +41,7 @@ func dial(t *testing.T) (*grpc.ClientConn, context.Context) {
 	if addr == "" {
 		t.Skip("TOOLHOST_ADDR is not set; start `toolhost serve` and set it to host:port")
 	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(addr, dialOptions(t)...)
 	if err != nil {
 		t.Fatalf("grpc.NewClient(%q): %v", addr, err)
 	}
@@ -43,6 +51,45 @@ func dial(t *testing.T) (*grpc.ClientConn, context.Context) {
 	t.Cleanup(cancel)
 	return conn, ctx
 }
+
+// dialOptions are plaintext, or TLS with an optional client certificate and bearer token.
+func dialOptions(t *testing.T) []grpc.DialOption {
+	t.Helper()
+	caFile := os.Getenv("TOOLHOST_CA")
+	if caFile == "" {
+		return []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		t.Fatalf("TOOLHOST_CA: %v", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatalf("TOOLHOST_CA %s holds no PEM certificate", caFile)
+	}
+	config := &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	if certFile := os.Getenv("TOOLHOST_CLIENT_CERT"); certFile != "" {
+		pair, err := tls.LoadX509KeyPair(certFile, os.Getenv("TOOLHOST_CLIENT_KEY"))
+		if err != nil {
+			t.Fatalf("client certificate: %v", err)
+		}
+		config.Certificates = []tls.Certificate{pair}
+	}
+	options := []grpc.DialOption{grpc.WithTransportCredentials(credentials.NewTLS(config))}
+	if token := os.Getenv("TOOLHOST_TOKEN"); token != "" {
+		options = append(options, grpc.WithPerRPCCredentials(bearerToken(token)))
+	}
+	return options
+}
+
+// bearerToken sends "authorization: Bearer <token>" with every call, over TLS only.
+type bearerToken string
+
+func (b bearerToken) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(b)}, nil
+}
+
+func (bearerToken) RequireTransportSecurity() bool { return true }
 
 func TestListToolsStartsWithTheFourSeedFileTools(t *testing.T) {
 	conn, ctx := dial(t)

@@ -3,6 +3,10 @@
 TOOLHOST_ADDR (host:port) selects the server; without it every test is skipped. When
 TOOLHOST_SAMPLE_PATH is set, ReadFile of that path (relative to the server's first root) must
 return exactly TOOLHOST_SAMPLE_TEXT. test/interop/interop.test.ts sets all three.
+
+With TOOLHOST_CA (a PEM file) the client connects over TLS and verifies the server against it;
+TOOLHOST_TOKEN adds "authorization: Bearer <token>" to every call, and TOOLHOST_CLIENT_CERT with
+TOOLHOST_CLIENT_KEY present a client certificate (mTLS). test/interop/interop-tls.test.ts sets them.
 """
 
 import hashlib
@@ -27,8 +31,27 @@ def channel():
     addr = os.environ.get("TOOLHOST_ADDR")
     if not addr:
         pytest.skip("TOOLHOST_ADDR is not set; start `toolhost serve` and set it to host:port")
-    with grpc.insecure_channel(addr) as ch:
+    ca = os.environ.get("TOOLHOST_CA")
+    if not ca:
+        with grpc.insecure_channel(addr) as ch:
+            yield ch
+        return
+    cert, key = os.environ.get("TOOLHOST_CLIENT_CERT"), os.environ.get("TOOLHOST_CLIENT_KEY")
+    creds = grpc.ssl_channel_credentials(
+        root_certificates=_read(ca),
+        private_key=_read(key) if key else None,
+        certificate_chain=_read(cert) if cert else None,
+    )
+    token = os.environ.get("TOOLHOST_TOKEN")
+    if token:
+        creds = grpc.composite_channel_credentials(creds, grpc.access_token_call_credentials(token))
+    with grpc.secure_channel(addr, creds) as ch:
         yield ch
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ export interface ConfigLayer {
   shutdownGraceMs?: number;
   history?: HistoryLayer;
   allowHardLinks?: boolean;
+  tls?: { cert?: string; key?: string; clientCa?: string; requireClientCert?: boolean };
+  tokensFile?: string;
 }
 
 /** limitKeys maps the YAML names of limits to Limits members. */
@@ -44,7 +46,7 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   idle_connection_timeout_ms: "idleConnectionTimeoutMs",
 };
 
-const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history"];
+const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history", "tls", "auth"];
 
 /**
  * readConfigFile reads and checks a YAML config file. Relative paths in it resolve against the
@@ -107,6 +109,20 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
     const sandbox = mapping(top["sandbox"], at("sandbox"));
     unknownKeys(sandbox, ["allow_hard_links"], file, "sandbox.");
     if (sandbox["allow_hard_links"] !== undefined) layer.allowHardLinks = bool(sandbox["allow_hard_links"], at("sandbox.allow_hard_links"));
+  }
+  if (top["tls"] !== undefined) {
+    const tls = mapping(top["tls"], at("tls"));
+    unknownKeys(tls, ["cert", "key", "client_ca", "require_client_cert"], file, "tls.");
+    layer.tls = {};
+    if (tls["cert"] !== undefined) layer.tls.cert = resolve(baseDir, str(tls["cert"], at("tls.cert")));
+    if (tls["key"] !== undefined) layer.tls.key = resolve(baseDir, str(tls["key"], at("tls.key")));
+    if (tls["client_ca"] !== undefined) layer.tls.clientCa = resolve(baseDir, str(tls["client_ca"], at("tls.client_ca")));
+    if (tls["require_client_cert"] !== undefined) layer.tls.requireClientCert = bool(tls["require_client_cert"], at("tls.require_client_cert"));
+  }
+  if (top["auth"] !== undefined) {
+    const auth = mapping(top["auth"], at("auth"));
+    unknownKeys(auth, ["tokens_file"], file, "auth.");
+    if (auth["tokens_file"] !== undefined) layer.tokensFile = resolve(baseDir, str(auth["tokens_file"], at("auth.tokens_file")));
   }
   if (top["log"] !== undefined) {
     const log = mapping(top["log"], at("log"));

@@ -15,7 +15,7 @@ export interface Config {
   readonly skills: readonly SkillRootConfig[];
   /** Refuse every write, whatever the roots say. */
   readonly readOnly: boolean;
-  /** Allow a non-loopback listener without TLS or a token. */
+  /** Allow a non-loopback listener without TLS and authentication (a proxy in front authenticates). */
   readonly insecure: boolean;
   readonly limits: Limits;
   readonly log: { readonly level: LogLevel };
@@ -24,6 +24,10 @@ export interface Config {
   /** The change history (ListFileHistory, RestoreFile, UndoLastChange); undefined when off. */
   readonly history?: HistoryConfig | undefined;
   readonly sandbox: SandboxConfig;
+  /** TLS for both listeners; undefined serves plaintext. */
+  readonly tls?: TlsConfig | undefined;
+  /** Who may call; undefined (or no tokens file and no client CA) authenticates no one. */
+  readonly auth?: AuthConfig | undefined;
 }
 
 /** SandboxConfig is how strictly the sandbox treats what it finds inside the roots. */
@@ -33,6 +37,22 @@ export interface SandboxConfig {
    * default: a hard link inside a root to a file outside it would make that file readable.
    */
   readonly allowHardLinks: boolean;
+}
+
+/** TlsConfig names the PEM files of the listeners' TLS (see docs/security.md). */
+export interface TlsConfig {
+  readonly cert: string;
+  readonly key: string;
+  /** CA bundle client certificates are verified against (mTLS). */
+  readonly clientCa: string | undefined;
+  /** Refuse a TLS client without a certificate signed by clientCa. */
+  readonly requireClientCert: boolean;
+}
+
+/** AuthConfig says where the hashed bearer tokens and certificate identities live. */
+export interface AuthConfig {
+  /** The auth file: hashed tokens and certificate identities, each with a scope. */
+  readonly tokensFile: string | undefined;
 }
 
 /** RootConfig is one allow-listed directory. */

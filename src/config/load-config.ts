@@ -9,6 +9,7 @@ import { isLoopbackHost } from "./is-loopback-host.js";
 import { resolveHistory } from "./history-config.js";
 import { checkLimits, maxTimerMs } from "./limit-bounds.js";
 import { checkRoots } from "./check-roots.js";
+import { listenerIsGuarded, securityConfig } from "./security-config.js";
 
 const logLevels: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -50,8 +51,9 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   const listen = pick("listen") ?? "127.0.0.1:50051";
   const httpListen = pick("httpListen");
   const insecure = pick("insecure") ?? false;
+  const { tls, auth } = securityConfig(file, flags, cwd);
   for (const address of [listen, httpListen].filter((a): a is string => a !== undefined)) {
-    checkListen(address, insecure);
+    checkListen(address, insecure || listenerIsGuarded(tls, auth));
   }
   const roots = pick("roots") ?? [{ path: cwd, readOnly: false }];
   if (roots.length === 0) {
@@ -89,6 +91,8 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     ),
     sandbox: Object.freeze({ allowHardLinks: pick("allowHardLinks") ?? false }),
     shutdownGraceMs,
+    tls,
+    auth,
   });
 }
 
@@ -113,19 +117,20 @@ function positive(value: string, flag: string): number {
 }
 
 /**
- * checkListen refuses a malformed address, and a non-loopback one unless insecure is set: a file
- * server reachable from the network without TLS or a token hands the workspace to anyone.
+ * checkListen refuses a malformed address, and a non-loopback one unless it is guarded (TLS and
+ * an authentication method) or insecure is set: a file server reachable from the network without
+ * both hands the workspace to anyone, and a token sent in plaintext is a token given away.
  */
-function checkListen(address: string, insecure: boolean): void {
+function checkListen(address: string, allowed: boolean): void {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d{1,5})$/.exec(address);
   const port = Number(match?.[2]);
   if (!match || port > 65535) {
     throw new ConfigError(`listen address "${address}" is not HOST:PORT (for example 127.0.0.1:50051, or [::1]:50051)`);
   }
   const host = match[1]!.replace(/^\[(.*)\]$/, "$1");
-  if (!isLoopbackHost(host) && !insecure) {
+  if (!isLoopbackHost(host) && !allowed) {
     throw new ConfigError(
-      `refusing to listen on ${address} without TLS or a token: toolhost would hand its roots to anyone who can reach it; listen on 127.0.0.1, or pass --insecure if a proxy in front authenticates callers`,
+      `refusing to listen on ${address} without TLS and authentication: toolhost would hand its roots to anyone who can reach it; add --tls-cert/--tls-key and --tokens-file (or tls.client_ca), listen on 127.0.0.1, or pass --insecure if a proxy in front authenticates callers`,
     );
   }
 }

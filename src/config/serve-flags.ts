@@ -16,6 +16,10 @@ export interface ServeFlags {
   readonly logLevel?: string;
   readonly historyDir?: string;
   readonly noHistory?: boolean;
+  readonly tlsCert?: string;
+  readonly tlsKey?: string;
+  readonly tlsClientCa?: string;
+  readonly tokensFile?: string;
   readonly help?: boolean;
 }
 
@@ -31,9 +35,15 @@ Flags (each overrides the config file and environment):
   --skills [NS=]DIR      skill root, repeatable; NS qualifies bare skill names
                          (default: the bundled example skills, namespace "examples")
   --read-only            refuse every write, edit, upload and delete
-  --insecure             allow a non-loopback listener without TLS or a token
   --allow-hard-links     read files with more than one hard link (refused by default: a hard
                          link can lead outside the roots; env TOOLHOST_ALLOW_HARD_LINKS)
+  --tls-cert FILE        serve TLS with this PEM certificate (chain); re-read on change
+  --tls-key FILE         the certificate's PEM private key
+  --tls-client-ca FILE   verify client certificates against this CA (mTLS); identities map
+                         to scopes in the tokens file
+  --tokens-file FILE     auth file of hashed bearer tokens and certificate identities with
+                         their scopes; reloaded on change (see toolhost token create)
+  --insecure             allow a non-loopback listener without TLS or authentication
   --max-text-bytes N     largest text ReadFile returns (default 10485760)
   --chunk-size N         default read chunk size in bytes (default 1048576)
   --log-level LEVEL      trace, debug, info, warn, error, fatal or silent (default info;
@@ -68,6 +78,10 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
         "log-level": { type: "string" },
         "history-dir": { type: "string" },
         "no-history": { type: "boolean" },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
+        "tls-client-ca": { type: "string" },
+        "tokens-file": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -88,6 +102,10 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
       logLevel: values["log-level"],
       historyDir: values["history-dir"],
       noHistory: values["no-history"],
+      tlsCert: values["tls-cert"],
+      tlsKey: values["tls-key"],
+      tlsClientCa: values["tls-client-ca"],
+      tokensFile: values["tokens-file"],
       help: values.help,
     };
   } catch (err) {

@@ -1,5 +1,7 @@
 import { status as grpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
+import { ConnectError } from "@connectrpc/connect";
+import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 
 const codeNames = new Map<number, string>(
@@ -12,7 +14,7 @@ const serverFaults = new Set<number>([grpcStatus.INTERNAL, grpcStatus.UNKNOWN, g
 
 /**
  * createCallLogger returns the sink for one JSON line per RPC: method, peer, status code,
- * duration, bytes in and out, request id. Never a payload or a header value: file contents and
+ * duration, bytes in and out, request id, the caller's id and a failure's ErrorInfo reason. Never a payload or a header value: file contents and
  * tokens must not reach logs. A server fault also logs its cause, which the client never sees.
  */
 export function createCallLogger(logger: Logger): (record: CallRecord) => void {
@@ -25,6 +27,8 @@ export function createCallLogger(logger: Logger): (record: CallRecord) => void {
       bytes_in: record.bytesIn,
       bytes_out: record.bytesOut,
       request_id: record.requestId,
+      caller: record.caller,
+      reason: record.code === 0 ? undefined : reasonOf(record.error),
     };
     if (serverFaults.has(record.code)) {
       logger.error({ ...line, err: record.error?.cause ?? record.error }, "rpc failed");
@@ -32,4 +36,10 @@ export function createCallLogger(logger: Logger): (record: CallRecord) => void {
       logger.info(line, "rpc");
     }
   };
+}
+
+/** reasonOf is the ErrorInfo reason a failed call carried, if any. */
+function reasonOf(error: Error | undefined): string | undefined {
+  if (!(error instanceof ConnectError)) return undefined;
+  return error.findDetails(ErrorInfoSchema)[0]?.reason;
 }

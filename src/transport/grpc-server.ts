@@ -1,4 +1,4 @@
-import { Server, ServerCredentials, type ChannelOptions } from "@grpc/grpc-js";
+import { Server, ServerCredentials, type ChannelOptions, type ServerInterceptor } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import type { DescService } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
@@ -34,6 +34,7 @@ export async function startGrpcHost(
   services: readonly HostedService[],
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
+  security: { credentials?: ServerCredentials; interceptors?: ServerInterceptor[] } = {},
 ): Promise<GrpcHost> {
   const options: ChannelOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageBytes,
@@ -45,7 +46,7 @@ export async function startGrpcHost(
     "grpc.keepalive_time_ms": 60_000,
     "grpc.keepalive_timeout_ms": 20_000,
   };
-  const server = new Server(options);
+  const server = new Server({ ...options, interceptors: security.interceptors ?? [] });
   const shutdown = new AbortController();
   const adapterOptions = { ...sendLimits(limits), shutdownSignal: shutdown.signal, onCallEnd };
   for (const { service, impl } of services) {
@@ -58,7 +59,7 @@ export async function startGrpcHost(
   addReflection(server, [...services.map((s) => s.service.file), file_google_rpc_error_details]);
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(listen, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
+    server.bindAsync(listen, security.credentials ?? ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
   );
   // Measured with bench/go/uploadbench: 150 -> 300-380 MB/s for a 256 MiB upload.
   widenFlowControl(server, 4 * 1024 * 1024, 16 * 1024 * 1024);

@@ -1,5 +1,11 @@
 import { setMaxListeners } from "node:events";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { callerKey } from "../service/caller.js";
+import { peerValues } from "./peer-identity.js";
+import type { TlsFiles } from "./tls/tls-files.js";
+import type { Authenticator } from "../auth/authenticator.js";
+import { httpAuthGate } from "./http-auth-gate.js";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -27,6 +33,8 @@ export async function startHttpHost(
   services: readonly HostedService[],
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
+  tls?: TlsFiles,
+  authenticator?: Authenticator,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
   // One abort listener per live call (removed when it ends): many concurrent calls are not a leak.
@@ -43,6 +51,7 @@ export async function startHttpHost(
         bytesOut: 0,
         requestId: req.header.get("x-request-id") ?? "",
         error,
+        caller: req.contextValues.get(callerKey)?.principal.id,
       });
     try {
       const res = await next(req);
@@ -64,10 +73,12 @@ export async function startHttpHost(
     readMaxBytes: limits.maxReceiveMessageBytes,
     shutdownSignal: shutdown.signal,
     interceptors: [logCalls],
+    contextValues: (req) => peerValues(req.socket),
   });
   const [host, port] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
-  // names callers use are not known here, and such a listener needs --insecure and a proxy anyway.
+  // names callers use are not known here, and such a listener needs TLS and authentication (a
+  // browser holds no token) or --insecure behind a proxy.
   // A request (a unary one in full, or a streamed one's body) must arrive within the receive
   // timeout, as on the gRPC listener; Node checks every connectionsCheckingInterval.
   const timeouts = {
@@ -75,7 +86,11 @@ export async function startHttpHost(
     headersTimeout: Math.min(60_000, limits.receiveMessageTimeoutMs),
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
   };
-  const server: Server = createServer(timeouts, isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
+  const refused = (req: IncomingMessage, error: ConnectError) =>
+    onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
+  const gated = authenticator === undefined ? handler : httpAuthGate(authenticator, refused, handler);
+  const serve = isLoopbackHost(host) ? guardLoopbackHost(gated) : gated;
+  const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -103,4 +118,18 @@ export function splitHostPort(listen: string): [string, number] {
   const at = listen.lastIndexOf(":");
   const host = listen.slice(0, at).replace(/^\[(.*)\]$/, "$1");
   return [host, Number(listen.slice(at + 1))];
+}
+
+/**
+ * httpsServer is the TLS form of the HTTP listener: client certificates are requested when a
+ * client CA is set, and a rotated certificate replaces the secure context of new connections.
+ */
+function httpsServer(tls: TlsFiles, timeouts: object, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createHttpsServer(
+    { ...timeouts, ...tls.contextOptions, requestCert: tls.names.clientCa !== undefined, rejectUnauthorized: tls.names.requireClientCert },
+    handler,
+  );
+  const stop = tls.onChange(() => server.setSecureContext(tls.contextOptions));
+  server.once("close", stop);
+  return server as unknown as Server;
 }

@@ -9,10 +9,18 @@ import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
 import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
 import { tempFilePrefix } from "../files/write/temp-files.js";
-import { createSandbox } from "../sandbox/create-sandbox.js";
 import { FileHistory } from "../files/history/file-history.js";
 import { createFileToolsService } from "../service/file-tools/file-tools-service.js";
-import { sharedSandbox } from "../service/file-tools/file-tools-deps.js";
+import { Quotas } from "../auth/quotas.js";
+import { fullScope } from "../auth/scope.js";
+import { ScopeSandboxes } from "../auth/scope-sandboxes.js";
+import { callerSandbox, principalOf } from "../service/caller.js";
+import { authorizeTool } from "../service/authorize-tool.js";
+import { methodTiers } from "../service/method-tiers.js";
+import { authInterceptor } from "./grpc-js/auth-interceptor.js";
+import { guardService } from "./guard-service.js";
+import { openSecurity } from "./open-security.js";
+import { grpcServerCredentials } from "./tls/grpc-credentials.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
 import { createCallLogger } from "./call-logger.js";
 import { startGrpcHost, type HostedService } from "./grpc-server.js";
@@ -24,6 +32,10 @@ export interface RunningServer {
   readonly grpcAddress: string;
   /** The HTTP listener's host:port, when one was asked for. */
   readonly httpAddress: string | undefined;
+  /** How callers authenticate ("bearer-token", "client-certificate"); empty when no one is. */
+  readonly authMethods: readonly string[];
+  /** Whether the listeners serve TLS. */
+  readonly tls: boolean;
   /** Stops accepting calls, lets in-flight calls finish up to the grace period, then ends. */
   close(graceMs?: number): Promise<void>;
 }
@@ -40,36 +52,49 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (stale.removed.length > 0 || stale.failures.length > 0) {
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }
-  const sandbox = await createSandbox(config.roots, { readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix, allowHardLinks: config.sandbox.allowHardLinks });
+  const sandboxes = new ScopeSandboxes({ roots: config.roots, readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix, allowHardLinks: config.sandbox.allowHardLinks });
+  // Built now, so a missing root stops start-up rather than the first call.
+  await sandboxes.sandboxFor(fullScope);
+  const security = openSecurity(config, logger);
+  const gate = { authenticator: security.authenticator, quotas: new Quotas(), sandboxes, methodTier: methodTiers() };
   const fileTools = createFileToolsService({
-    sandboxFor: sharedSandbox(sandbox),
+    sandboxFor: callerSandbox,
     limits: config.limits,
     readOnly: config.readOnly,
     history: config.history === undefined ? undefined : new FileHistory(config.history),
+    callerOf: (context) => principalOf(context).id,
   });
   const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, allowHardLinks: config.sandbox.allowHardLinks, logger: logger.child({ component: "skills" }) });
+  const tools = createToolsService({
+    fileTools,
+    skillCatalog,
+    defaultContentBytes: config.limits.toolContentBytes,
+    maxContentBytes: config.limits.maxToolContentBytes,
+    maxCollectMs: config.limits.toolCollectMs,
+    authorize: authorizeTool,
+  });
   const services: HostedService[] = [
-    { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
-    { service: SkillCatalog, impl: skillCatalog as unknown as ServiceImpl<DescService> },
-    { service: Tools, impl: createToolsService({
-        fileTools,
-        skillCatalog,
-        defaultContentBytes: config.limits.toolContentBytes,
-        maxContentBytes: config.limits.maxToolContentBytes,
-        maxCollectMs: config.limits.toolCollectMs,
-      }) as unknown as ServiceImpl<DescService> },
+    { service: FileTools, impl: guardService(FileTools, fileTools, gate) as unknown as ServiceImpl<DescService> },
+    { service: SkillCatalog, impl: guardService(SkillCatalog, skillCatalog, gate) as unknown as ServiceImpl<DescService> },
+    { service: Tools, impl: guardService(Tools, tools, gate) as unknown as ServiceImpl<DescService> },
   ];
   const onCallEnd = createCallLogger(logger);
   let http: HttpHost | undefined;
-  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd).catch(async (err: unknown) => {
+  const grpcSecurity = {
+    credentials: security.tls === undefined ? undefined : grpcServerCredentials(security.tls),
+    interceptors: [authInterceptor(security.authenticator, onCallEnd)],
+  };
+  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity).catch(async (err: unknown) => {
+    security.close();
     await skillCatalog.close();
     throw err;
   });
   try {
     if (config.httpListen !== undefined) {
-      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd);
+      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls, security.authenticator);
     }
   } catch (err) {
+    security.close();
     await grpc.close(0);
     await skillCatalog.close();
     throw err;
@@ -77,8 +102,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   return {
     grpcAddress: grpc.address,
     httpAddress: http?.address,
+    authMethods: security.authenticator.methodNames,
+    tls: security.tls !== undefined,
     close: async (graceMs = config.shutdownGraceMs) => {
       await Promise.all([grpc.close(graceMs), http?.close(graceMs)]);
+      security.close();
       await skillCatalog.close();
     },
   };

@@ -141,7 +141,7 @@ shutdown_grace_ms: 500
   });
 
   it("refuses a non-loopback listener without --insecure, and allows it with", async () => {
-    await refused(["--listen", "0.0.0.0:50051"], /^refusing to listen on 0\.0\.0\.0:50051 without TLS or a token: .*pass --insecure/);
+    await refused(["--listen", "0.0.0.0:50051"], /^refusing to listen on 0\.0\.0\.0:50051 without TLS and authentication: .*pass --insecure/);
     const config = await loadConfig(parseServeFlags(["--listen", "0.0.0.0:50051", "--insecure"]), {}, dir);
     assert.equal(config.insecure, true);
     const v6 = await loadConfig(parseServeFlags(["--listen", "[::1]:50051"]), {}, dir);

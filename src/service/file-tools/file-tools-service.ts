@@ -12,13 +12,14 @@ import { editFileHandler } from "./edit-file.js";
 import { deleteFileHandler } from "./delete-file.js";
 import { applyPatchHandler } from "./apply-patch.js";
 import { listFileHistoryHandler, restoreFileHandler, undoLastChangeHandler } from "./file-history.js";
+import { listRootsHandler } from "./list-roots.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
  */
 export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof FileTools> {
   return withErrorMapping(FileTools, {
-    listTools: listToolsHandler(deps.readOnly),
+    listTools: listToolsHandler(deps),
     readFile: readFileHandler(deps),
     statFile: statFileHandler(deps),
     listDirectory: listDirectoryHandler(deps),
@@ -30,5 +31,6 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     restoreFile: restoreFileHandler(deps),
     undoLastChange: undoLastChangeHandler(deps),
     applyPatch: applyPatchHandler(deps),
+    listRoots: listRootsHandler(deps),
   });
 }

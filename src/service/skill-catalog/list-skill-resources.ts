@@ -5,13 +5,15 @@ import { SkillResourceSchema } from "../../../gen/ts/toolhost/skills/v1/skill_pb
 import { listResourceSlots } from "../../skills/list-resource-slots.js";
 import { parseSlotName } from "../../skills/resource-slot-name.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
+import { requireNamespace } from "./namespace-scope.js";
 
 /**
  * listSkillResourcesHandler serves ListSkillResources: tier 3, the slot folders listed now (not
  * as of the last scan), sorted by slot and path.
  */
 export function listSkillResourcesHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["listSkillResources"] {
-  return async (request) => {
+  return async (request, context) => {
+    requireNamespace(context, request.name);
     await ctx.catalog.ready;
     const skill = ctx.catalog.index.get(request.name);
     const only = parseSlotName(request.slot, true);

@@ -8,6 +8,7 @@ import { parseSlotName } from "../../skills/resource-slot-name.js";
 import type { ResourceSlotName } from "../../skills/skill-types.js";
 import { readPartMessage, readRequestFromFields } from "../file-tools/read-part-message.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
+import { requireNamespace } from "./namespace-scope.js";
 
 /**
  * readSkillResourceHandler serves ReadSkillResource with ReadFile's reader and framing, through
@@ -21,6 +22,7 @@ import type { SkillCatalogContext } from "./skill-catalog-context.js";
  */
 export function readSkillResourceHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["readSkillResource"] {
   return async function* (request, context) {
+    requireNamespace(context, request.name);
     await ctx.catalog.ready;
     const skill = ctx.catalog.index.get(request.name);
     const slot = parseSlotName(request.slot, false) as ResourceSlotName;

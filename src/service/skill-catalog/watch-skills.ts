@@ -4,6 +4,7 @@ import { SkillEvent } from "../../../gen/ts/toolhost/skills/v1/skill_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { CatalogEvent } from "../../skills/diff-catalogs.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
+import { requireNamespace, visibleNamespace } from "./namespace-scope.js";
 
 /** maxPendingEvents bounds what one slow watcher can make the server hold. */
 export const maxPendingEvents = 10_000;
@@ -22,6 +23,7 @@ const kinds: Record<CatalogEvent["kind"], SkillEvent> = {
  */
 export function watchSkillsHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["watchSkills"] {
   return async function* (request, context) {
+    requireNamespace(context, request.namespace, "namespace");
     // The first scan's skills are the starting point, not changes: a watcher subscribes after it.
     await ctx.catalog.ready;
     const queue: CatalogEvent[] = [];
@@ -29,7 +31,7 @@ export function watchSkillsHandler(ctx: SkillCatalogContext): ServiceImpl<typeof
     let overflow = false;
     const unsubscribe = ctx.catalog.index.subscribe((events) => {
       for (const event of events) {
-        if (request.namespace === "" || event.namespace === request.namespace || event.name === "") {
+        if ((request.namespace === "" || event.namespace === request.namespace || event.name === "") && visibleNamespace(context, event.namespace)) {
           queue.push(event);
         }
       }

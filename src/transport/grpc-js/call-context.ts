@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createHandlerContext } from "@connectrpc/connect";
+import { peerValuesFromCertificate } from "../peer-identity.js";
 import type { Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 
 /** SurfaceCall is what every kind of grpc-js server call offers (grpc-js does not export it). */
-export type SurfaceCall = Pick<ServerUnaryCall<Buffer, Buffer>, "metadata" | "getDeadline" | "getPeer" | "sendMetadata" | "cancelled"> & {
+export type SurfaceCall = Pick<ServerUnaryCall<Buffer, Buffer>, "metadata" | "getDeadline" | "getPeer" | "sendMetadata" | "cancelled" | "getAuthContext"> & {
   once(event: "cancelled", listener: () => void): unknown;
 };
 
@@ -60,6 +61,8 @@ export function createCallContext(
     shutdownSignal,
     requestSignal: controller.signal,
     requestHeader,
+    // The client certificate grpc-js verified (only a verified one is handed over), for mTLS.
+    contextValues: peerValuesFromCertificate(call.getAuthContext().sslPeerCertificate),
   });
   const cancel = () => controller.abort(new ConnectError("The client cancelled the call or its deadline passed.", Code.Canceled));
   call.once("cancelled", cancel);

@@ -19,6 +19,7 @@ import { ConnectionBudgets, SendBudget } from "./send-budget.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
 import { decodeRequest, requestStream } from "./request-stream.js";
 import { asConnectError, statusFromError } from "./status-from-error.js";
+import { callerKey } from "../../service/caller.js";
 
 /** CallRecord is what the adapter reports when a call ends, for the one log line per RPC. */
 export interface CallRecord {
@@ -30,6 +31,8 @@ export interface CallRecord {
   readonly bytesOut: number;
   readonly requestId: string;
   readonly error: Error | undefined;
+  /** The authenticated caller's id, when the call got that far. */
+  readonly caller?: string | undefined;
 }
 
 /** AdapterOptions tune the grpc-js adapter. */
@@ -112,6 +115,7 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
       bytesOut: context.bytesOut,
       requestId: context.requestId,
       error,
+      caller: context.handler.values.get(callerKey)?.principal.id,
     });
   };
 

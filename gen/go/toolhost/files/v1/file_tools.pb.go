@@ -114,10 +114,10 @@ var File_toolhost_files_v1_file_tools_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\n" +
-	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
+	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1dtoolhost/files/v1/roots.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
 	"\x10ListToolsRequest\"L\n" +
 	"\x11ListToolsResponse\x127\n" +
-	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\xe2\b\n" +
+	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\xba\t\n" +
 	"\tFileTools\x12V\n" +
 	"\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n" +
 	"\bReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n" +
@@ -133,7 +133,8 @@ const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\vRestoreFile\x12%.toolhost.files.v1.RestoreFileRequest\x1a&.toolhost.files.v1.RestoreFileResponse\x12e\n" +
 	"\x0eUndoLastChange\x12(.toolhost.files.v1.UndoLastChangeRequest\x1a).toolhost.files.v1.UndoLastChangeResponse\x12Y\n" +
 	"\n" +
-	"ApplyPatch\x12$.toolhost.files.v1.ApplyPatchRequest\x1a%.toolhost.files.v1.ApplyPatchResponseB\xcc\x01\n" +
+	"ApplyPatch\x12$.toolhost.files.v1.ApplyPatchRequest\x1a%.toolhost.files.v1.ApplyPatchResponse\x12V\n" +
+	"\tListRoots\x12#.toolhost.files.v1.ListRootsRequest\x1a$.toolhost.files.v1.ListRootsResponseB\xcc\x01\n" +
 	"\x15com.toolhost.files.v1B\x0eFileToolsProtoP\x01Z=github.com/toolhost/toolhost/gen/go/toolhost/files/v1;filesv1\xa2\x02\x03TFX\xaa\x02\x11Toolhost.Files.V1\xca\x02\x11Toolhost\\Files\\V1\xe2\x02\x1dToolhost\\Files\\V1\\GPBMetadata\xea\x02\x13Toolhost::Files::V1b\x06proto3"
 
 var (
@@ -164,17 +165,19 @@ var file_toolhost_files_v1_file_tools_proto_goTypes = []any{
 	(*RestoreFileRequest)(nil),      // 11: toolhost.files.v1.RestoreFileRequest
 	(*UndoLastChangeRequest)(nil),   // 12: toolhost.files.v1.UndoLastChangeRequest
 	(*ApplyPatchRequest)(nil),       // 13: toolhost.files.v1.ApplyPatchRequest
-	(*ReadFileResponse)(nil),        // 14: toolhost.files.v1.ReadFileResponse
-	(*WriteFileResponse)(nil),       // 15: toolhost.files.v1.WriteFileResponse
-	(*UploadFileResponse)(nil),      // 16: toolhost.files.v1.UploadFileResponse
-	(*EditFileResponse)(nil),        // 17: toolhost.files.v1.EditFileResponse
-	(*DeleteFileResponse)(nil),      // 18: toolhost.files.v1.DeleteFileResponse
-	(*StatFileResponse)(nil),        // 19: toolhost.files.v1.StatFileResponse
-	(*ListDirectoryResponse)(nil),   // 20: toolhost.files.v1.ListDirectoryResponse
-	(*ListFileHistoryResponse)(nil), // 21: toolhost.files.v1.ListFileHistoryResponse
-	(*RestoreFileResponse)(nil),     // 22: toolhost.files.v1.RestoreFileResponse
-	(*UndoLastChangeResponse)(nil),  // 23: toolhost.files.v1.UndoLastChangeResponse
-	(*ApplyPatchResponse)(nil),      // 24: toolhost.files.v1.ApplyPatchResponse
+	(*ListRootsRequest)(nil),        // 14: toolhost.files.v1.ListRootsRequest
+	(*ReadFileResponse)(nil),        // 15: toolhost.files.v1.ReadFileResponse
+	(*WriteFileResponse)(nil),       // 16: toolhost.files.v1.WriteFileResponse
+	(*UploadFileResponse)(nil),      // 17: toolhost.files.v1.UploadFileResponse
+	(*EditFileResponse)(nil),        // 18: toolhost.files.v1.EditFileResponse
+	(*DeleteFileResponse)(nil),      // 19: toolhost.files.v1.DeleteFileResponse
+	(*StatFileResponse)(nil),        // 20: toolhost.files.v1.StatFileResponse
+	(*ListDirectoryResponse)(nil),   // 21: toolhost.files.v1.ListDirectoryResponse
+	(*ListFileHistoryResponse)(nil), // 22: toolhost.files.v1.ListFileHistoryResponse
+	(*RestoreFileResponse)(nil),     // 23: toolhost.files.v1.RestoreFileResponse
+	(*UndoLastChangeResponse)(nil),  // 24: toolhost.files.v1.UndoLastChangeResponse
+	(*ApplyPatchResponse)(nil),      // 25: toolhost.files.v1.ApplyPatchResponse
+	(*ListRootsResponse)(nil),       // 26: toolhost.files.v1.ListRootsResponse
 }
 var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	2,  // 0: toolhost.files.v1.ListToolsResponse.tools:type_name -> toolhost.tools.v1.ToolDescriptor
@@ -190,20 +193,22 @@ var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	11, // 10: toolhost.files.v1.FileTools.RestoreFile:input_type -> toolhost.files.v1.RestoreFileRequest
 	12, // 11: toolhost.files.v1.FileTools.UndoLastChange:input_type -> toolhost.files.v1.UndoLastChangeRequest
 	13, // 12: toolhost.files.v1.FileTools.ApplyPatch:input_type -> toolhost.files.v1.ApplyPatchRequest
-	1,  // 13: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
-	14, // 14: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
-	15, // 15: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
-	16, // 16: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
-	17, // 17: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
-	18, // 18: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
-	19, // 19: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
-	20, // 20: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
-	21, // 21: toolhost.files.v1.FileTools.ListFileHistory:output_type -> toolhost.files.v1.ListFileHistoryResponse
-	22, // 22: toolhost.files.v1.FileTools.RestoreFile:output_type -> toolhost.files.v1.RestoreFileResponse
-	23, // 23: toolhost.files.v1.FileTools.UndoLastChange:output_type -> toolhost.files.v1.UndoLastChangeResponse
-	24, // 24: toolhost.files.v1.FileTools.ApplyPatch:output_type -> toolhost.files.v1.ApplyPatchResponse
-	13, // [13:25] is the sub-list for method output_type
-	1,  // [1:13] is the sub-list for method input_type
+	14, // 13: toolhost.files.v1.FileTools.ListRoots:input_type -> toolhost.files.v1.ListRootsRequest
+	1,  // 14: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
+	15, // 15: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
+	16, // 16: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
+	17, // 17: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
+	18, // 18: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
+	19, // 19: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
+	20, // 20: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
+	21, // 21: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
+	22, // 22: toolhost.files.v1.FileTools.ListFileHistory:output_type -> toolhost.files.v1.ListFileHistoryResponse
+	23, // 23: toolhost.files.v1.FileTools.RestoreFile:output_type -> toolhost.files.v1.RestoreFileResponse
+	24, // 24: toolhost.files.v1.FileTools.UndoLastChange:output_type -> toolhost.files.v1.UndoLastChangeResponse
+	25, // 25: toolhost.files.v1.FileTools.ApplyPatch:output_type -> toolhost.files.v1.ApplyPatchResponse
+	26, // 26: toolhost.files.v1.FileTools.ListRoots:output_type -> toolhost.files.v1.ListRootsResponse
+	14, // [14:27] is the sub-list for method output_type
+	1,  // [1:14] is the sub-list for method input_type
 	1,  // [1:1] is the sub-list for extension type_name
 	1,  // [1:1] is the sub-list for extension extendee
 	0,  // [0:1] is the sub-list for field type_name
@@ -218,6 +223,7 @@ func file_toolhost_files_v1_file_tools_proto_init() {
 	file_toolhost_files_v1_history_proto_init()
 	file_toolhost_files_v1_patch_proto_init()
 	file_toolhost_files_v1_read_proto_init()
+	file_toolhost_files_v1_roots_proto_init()
 	file_toolhost_files_v1_stat_proto_init()
 	file_toolhost_files_v1_write_proto_init()
 	type x struct{}

@@ -35,6 +35,7 @@ const (
 	FileTools_RestoreFile_FullMethodName     = "/toolhost.files.v1.FileTools/RestoreFile"
 	FileTools_UndoLastChange_FullMethodName  = "/toolhost.files.v1.FileTools/UndoLastChange"
 	FileTools_ApplyPatch_FullMethodName      = "/toolhost.files.v1.FileTools/ApplyPatch"
+	FileTools_ListRoots_FullMethodName       = "/toolhost.files.v1.FileTools/ListRoots"
 )
 
 // FileToolsClient is the client API for FileTools service.
@@ -67,6 +68,8 @@ type FileToolsClient interface {
 	UndoLastChange(ctx context.Context, in *UndoLastChangeRequest, opts ...grpc.CallOption) (*UndoLastChangeResponse, error)
 	// ApplyPatch applies a multi-file patch in the Codex "*** Begin Patch" format, all or nothing.
 	ApplyPatch(ctx context.Context, in *ApplyPatchRequest, opts ...grpc.CallOption) (*ApplyPatchResponse, error)
+	// ListRoots returns the caller's roots and whether each is read-only for the caller.
+	ListRoots(ctx context.Context, in *ListRootsRequest, opts ...grpc.CallOption) (*ListRootsResponse, error)
 }
 
 type fileToolsClient struct {
@@ -209,6 +212,16 @@ func (c *fileToolsClient) ApplyPatch(ctx context.Context, in *ApplyPatchRequest,
 	return out, nil
 }
 
+func (c *fileToolsClient) ListRoots(ctx context.Context, in *ListRootsRequest, opts ...grpc.CallOption) (*ListRootsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListRootsResponse)
+	err := c.cc.Invoke(ctx, FileTools_ListRoots_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // FileToolsServer is the server API for FileTools service.
 // All implementations must embed UnimplementedFileToolsServer
 // for forward compatibility.
@@ -239,6 +252,8 @@ type FileToolsServer interface {
 	UndoLastChange(context.Context, *UndoLastChangeRequest) (*UndoLastChangeResponse, error)
 	// ApplyPatch applies a multi-file patch in the Codex "*** Begin Patch" format, all or nothing.
 	ApplyPatch(context.Context, *ApplyPatchRequest) (*ApplyPatchResponse, error)
+	// ListRoots returns the caller's roots and whether each is read-only for the caller.
+	ListRoots(context.Context, *ListRootsRequest) (*ListRootsResponse, error)
 	mustEmbedUnimplementedFileToolsServer()
 }
 
@@ -284,6 +299,9 @@ func (UnimplementedFileToolsServer) UndoLastChange(context.Context, *UndoLastCha
 }
 func (UnimplementedFileToolsServer) ApplyPatch(context.Context, *ApplyPatchRequest) (*ApplyPatchResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ApplyPatch not implemented")
+}
+func (UnimplementedFileToolsServer) ListRoots(context.Context, *ListRootsRequest) (*ListRootsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListRoots not implemented")
 }
 func (UnimplementedFileToolsServer) mustEmbedUnimplementedFileToolsServer() {}
 func (UnimplementedFileToolsServer) testEmbeddedByValue()                   {}
@@ -504,6 +522,24 @@ func _FileTools_ApplyPatch_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _FileTools_ListRoots_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListRootsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).ListRoots(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_ListRoots_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).ListRoots(ctx, req.(*ListRootsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // FileTools_ServiceDesc is the grpc.ServiceDesc for FileTools service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -550,6 +586,10 @@ var FileTools_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ApplyPatch",
 			Handler:    _FileTools_ApplyPatch_Handler,
+		},
+		{
+			MethodName: "ListRoots",
+			Handler:    _FileTools_ListRoots_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

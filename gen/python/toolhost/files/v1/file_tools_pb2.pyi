@@ -2,6 +2,7 @@ from toolhost.files.v1 import edit_pb2 as _edit_pb2
 from toolhost.files.v1 import history_pb2 as _history_pb2
 from toolhost.files.v1 import patch_pb2 as _patch_pb2
 from toolhost.files.v1 import read_pb2 as _read_pb2
+from toolhost.files.v1 import roots_pb2 as _roots_pb2
 from toolhost.files.v1 import stat_pb2 as _stat_pb2
 from toolhost.files.v1 import write_pb2 as _write_pb2
 from toolhost.tools.v1 import tool_descriptor_pb2 as _tool_descriptor_pb2

@@ -8,6 +8,7 @@ from toolhost.files.v1 import file_tools_pb2 as toolhost_dot_files_dot_v1_dot_fi
 from toolhost.files.v1 import history_pb2 as toolhost_dot_files_dot_v1_dot_history__pb2
 from toolhost.files.v1 import patch_pb2 as toolhost_dot_files_dot_v1_dot_patch__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
+from toolhost.files.v1 import roots_pb2 as toolhost_dot_files_dot_v1_dot_roots__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
 
@@ -101,6 +102,11 @@ class FileToolsStub:
                 request_serializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchRequest.SerializeToString,
                 response_deserializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchResponse.FromString,
                 _registered_method=True)
+        self.ListRoots = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/ListRoots',
+                request_serializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.FromString,
+                _registered_method=True)
 
 
 class FileToolsServicer:
@@ -191,6 +197,13 @@ class FileToolsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListRoots(self, request, context):
+        """ListRoots returns the caller's roots and whether each is read-only for the caller.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FileToolsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -253,6 +266,11 @@ def add_FileToolsServicer_to_server(servicer, server):
                     servicer.ApplyPatch,
                     request_deserializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchRequest.FromString,
                     response_serializer=toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchResponse.SerializeToString,
+            ),
+            'ListRoots': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRoots,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -580,6 +598,33 @@ class FileTools:
             '/toolhost.files.v1.FileTools/ApplyPatch',
             toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchRequest.SerializeToString,
             toolhost_dot_files_dot_v1_dot_patch__pb2.ApplyPatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRoots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/ListRoots',
+            toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,178 @@
+import path from "node:path";
+import { parse } from "yaml";
+import { defaultQuota, type Scope, type ScopeRoot } from "./scope.js";
+import { isTierName, tierNames } from "./tier.js";
+
+/** TokenEntry is one bearer token as the auth file stores it: never the token, only its hash. */
+export interface TokenEntry {
+  readonly id: string;
+  /** sha256 of the token's UTF-8 bytes. */
+  readonly digest: Buffer;
+  /** Epoch ms after which the token is refused with TOKEN_EXPIRED; undefined never expires. */
+  readonly expiresAt: number | undefined;
+  readonly scope: Scope;
+}
+
+/** CertificateEntry maps a client certificate identity (SAN URI, SAN DNS or CN) to a scope. */
+export interface CertificateEntry {
+  readonly id: string;
+  readonly identity: string;
+  readonly scope: Scope;
+}
+
+/** AuthFile is the parsed, checked auth (tokens) file. */
+export interface AuthFile {
+  readonly tokens: readonly TokenEntry[];
+  readonly certificates: readonly CertificateEntry[];
+}
+
+/** AuthFileError is a problem in the auth file; its message is one line naming the entry and the fix. */
+export class AuthFileError extends Error {
+  override readonly name = "AuthFileError";
+}
+
+const idPattern = /^[A-Za-z0-9._@:/-]{1,128}$/;
+const maxEntries = 10_000;
+
+/**
+ * parseAuthFile parses the YAML of an auth file and checks every entry: ids unique and safe to
+ * log, hashes 64 hex digits, expiries ISO 8601 dates, and each scope's roots among the server's
+ * roots (a token can narrow the server, never widen it).
+ */
+export function parseAuthFile(text: string, file: string, serverRoots: readonly string[]): AuthFile {
+  let raw: unknown;
+  try {
+    raw = parse(text, { maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    throw new AuthFileError(`auth file ${file} is not valid YAML: ${(err as Error).message.split("\n")[0]}`);
+  }
+  const top = mapping(raw, `the top level of ${file}`);
+  known(top, ["tokens", "certificates"], file);
+  const ids = new Set<string>();
+  const checkId = (value: unknown, where: string): string => {
+    if (typeof value !== "string" || !idPattern.test(value)) {
+      throw new AuthFileError(`${where}.id in ${file} must be 1-128 letters, digits or ._@:/-`);
+    }
+    if (ids.has(value)) {
+      throw new AuthFileError(`${where}.id "${value}" in ${file} is used twice; ids must be unique`);
+    }
+    ids.add(value);
+    return value;
+  };
+  const tokens = list(top["tokens"], `tokens in ${file}`).map((item, i): TokenEntry => {
+    const where = `tokens[${i}]`;
+    const entry = mapping(item, `${where} in ${file}`);
+    known(entry, ["id", "sha256", "expires", "scope"], file, `${where}.`);
+    const id = checkId(entry["id"], where);
+    const hex = entry["sha256"];
+    if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex)) {
+      throw new AuthFileError(`${where}.sha256 in ${file} must be 64 lowercase hex digits (toolhost token create prints it)`);
+    }
+    return Object.freeze({ id, digest: Buffer.from(hex, "hex"), expiresAt: expiry(entry["expires"], `${where}.expires in ${file}`), scope: scopeOf(entry["scope"], `${where}.scope`, file, serverRoots) });
+  });
+  const certificates = list(top["certificates"], `certificates in ${file}`).map((item, i): CertificateEntry => {
+    const where = `certificates[${i}]`;
+    const entry = mapping(item, `${where} in ${file}`);
+    known(entry, ["id", "identity", "scope"], file, `${where}.`);
+    const id = checkId(entry["id"], where);
+    const identity = entry["identity"];
+    if (typeof identity !== "string" || identity === "") {
+      throw new AuthFileError(`${where}.identity in ${file} must be the certificate's SAN (URI or DNS) or CN`);
+    }
+    return Object.freeze({ id, identity, scope: scopeOf(entry["scope"], `${where}.scope`, file, serverRoots) });
+  });
+  if (tokens.length + certificates.length > maxEntries) {
+    throw new AuthFileError(`auth file ${file} has more than ${maxEntries} entries`);
+  }
+  return Object.freeze({ tokens: Object.freeze(tokens), certificates: Object.freeze(certificates) });
+}
+
+function scopeOf(raw: unknown, where: string, file: string, serverRoots: readonly string[]): Scope {
+  const scope = raw === undefined ? {} : mapping(raw, `${where} in ${file}`);
+  known(scope, ["roots", "tier", "namespaces", "quota"], file, `${where}.`);
+  let roots: ScopeRoot[] | undefined;
+  if (scope["roots"] !== undefined) {
+    roots = list(scope["roots"], `${where}.roots in ${file}`).map((item, i) => {
+      const entry = typeof item === "string" ? { path: item } : mapping(item, `${where}.roots[${i}] in ${file}`);
+      known(entry, ["path", "read_only"], file, `${where}.roots[${i}].`);
+      if (typeof entry["path"] !== "string" || !path.isAbsolute(entry["path"])) {
+        throw new AuthFileError(`${where}.roots[${i}].path in ${file} must be an absolute path`);
+      }
+      const rootPath = path.resolve(entry["path"]);
+      if (!serverRoots.includes(rootPath)) {
+        throw new AuthFileError(`${where}.roots[${i}].path ${rootPath} in ${file} is not one of the server's roots; a scope can only grant roots the server serves`);
+      }
+      const readOnly = entry["read_only"] ?? false;
+      if (typeof readOnly !== "boolean") {
+        throw new AuthFileError(`${where}.roots[${i}].read_only in ${file} must be true or false`);
+      }
+      return Object.freeze({ path: rootPath, readOnly });
+    });
+    if (roots.length === 0) {
+      throw new AuthFileError(`${where}.roots in ${file} is empty; leave it out to grant every root`);
+    }
+  }
+  const tier = scope["tier"] ?? "read";
+  if (!isTierName(tier)) {
+    throw new AuthFileError(`${where}.tier in ${file} must be one of ${tierNames.join(", ")}`);
+  }
+  let namespaces: string[] | undefined;
+  if (scope["namespaces"] !== undefined) {
+    namespaces = list(scope["namespaces"], `${where}.namespaces in ${file}`).map((n, i) => {
+      if (typeof n !== "string" || !/^[A-Za-z0-9_-]+$/.test(n)) {
+        throw new AuthFileError(`${where}.namespaces[${i}] in ${file} must be a skill namespace (letters, digits, _ and -)`);
+      }
+      return n;
+    });
+  }
+  const quota = scope["quota"] === undefined ? {} : mapping(scope["quota"], `${where}.quota in ${file}`);
+  known(quota, ["calls", "streams"], file, `${where}.quota.`);
+  return Object.freeze({
+    roots: roots && Object.freeze(roots),
+    maxTier: tier,
+    namespaces: namespaces && Object.freeze(namespaces),
+    quota: Object.freeze({
+      maxCalls: positive(quota["calls"], defaultQuota.maxCalls, `${where}.quota.calls in ${file}`),
+      maxStreams: positive(quota["streams"], defaultQuota.maxStreams, `${where}.quota.streams in ${file}`),
+    }),
+  });
+}
+
+function expiry(value: unknown, where: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms)) {
+    throw new AuthFileError(`${where} must be an ISO 8601 date, for example 2027-01-31T00:00:00Z`);
+  }
+  return ms;
+}
+
+function positive(value: unknown, fallback: number, where: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new AuthFileError(`${where} must be a positive whole number`);
+  }
+  return value;
+}
+
+function mapping(value: unknown, where: string): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Date) {
+    throw new AuthFileError(`${where} must be a mapping of keys to values`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function list(value: unknown, where: string): unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw new AuthFileError(`${where} must be a list`);
+  }
+  return value;
+}
+
+function known(map: Record<string, unknown>, keys: readonly string[], file: string, prefix = ""): void {
+  const unknown = Object.keys(map).find((key) => !keys.includes(key));
+  if (unknown !== undefined) {
+    throw new AuthFileError(`unknown key "${prefix}${unknown}" in ${file}; known keys: ${keys.map((k) => prefix + k).join(", ")}`);
+  }
+}

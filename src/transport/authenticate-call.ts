@@ -1,0 +1,49 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { Authenticator } from "../auth/authenticator.js";
+import type { Quotas } from "../auth/quotas.js";
+import type { ScopeSandboxes } from "../auth/scope-sandboxes.js";
+import { tierAllows, type TierName } from "../auth/tier.js";
+import { ToolhostError } from "../errors/toolhost-error.js";
+import { callerKey } from "../service/caller.js";
+import { peerIdentityKey } from "./peer-identity.js";
+
+/** CallGate is what authenticateCall needs: who may call, what each method needs, and the quotas. */
+export interface CallGate {
+  readonly authenticator: Authenticator;
+  readonly quotas: Quotas;
+  readonly sandboxes: ScopeSandboxes;
+  /** The tier a full method path ("/pkg.Service/Method") needs. */
+  readonly methodTier: (path: string) => TierName;
+}
+
+/**
+ * authenticateCall admits one call, once, for either listener: it authenticates the caller
+ * (bearer token or verified client certificate), checks the method's tier against the caller's
+ * scope, takes a slot of the caller's quota and puts the caller with its scope's sandbox in the
+ * call's HandlerContext. It returns the function that gives the quota slot back when the call
+ * ends. Refusals are ToolhostErrors: UNAUTHENTICATED, TOKEN_EXPIRED, OUT_OF_SCOPE, QUOTA_EXCEEDED.
+ */
+export async function authenticateCall(gate: CallGate, context: HandlerContext, streaming: boolean): Promise<() => void> {
+  const principal = gate.authenticator.authenticate({
+    authorization: context.requestHeader.get("authorization"),
+    certificateIdentity: context.values.get(peerIdentityKey),
+  });
+  const path = `/${context.service.typeName}/${context.method.name}`;
+  const needed = gate.methodTier(path);
+  if (!tierAllows(principal.scope.maxTier, needed)) {
+    throw new ToolhostError(
+      "OUT_OF_SCOPE",
+      `${context.method.name} needs tier ${needed}, and the scope of "${principal.id}" allows up to ${principal.scope.maxTier}; ask for a scope with tier ${needed}.`,
+      { lacks: "tier", tier: needed, id: principal.id },
+    );
+  }
+  const release = gate.quotas.acquire(principal, streaming);
+  try {
+    const sandbox = await gate.sandboxes.sandboxFor(principal.scope);
+    context.values.set(callerKey, { principal, sandbox });
+    return release;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

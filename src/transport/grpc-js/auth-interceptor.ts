@@ -1,0 +1,52 @@
+import { ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { toConnectError } from "../../service/error-mapping.js";
+import { certificateIdentity } from "../peer-identity.js";
+import type { CallRecord } from "./grpc-service-from-impl.js";
+import { statusFromError } from "./status-from-error.js";
+
+/**
+ * authInterceptor refuses an unauthenticated grpc-js call as soon as its headers arrive, before
+ * any request message is read, for every service but grpc.health.v1 (probes stay open). It is
+ * what makes server reflection follow the auth rules; the toolhost services are admitted again,
+ * with tier and quota, by authenticateCall. A refused call is logged here, as it never reaches
+ * the adapter.
+ */
+export function authInterceptor(authenticator: Authenticator, onCallEnd: (record: CallRecord) => void): ServerInterceptor {
+  return (descriptor, call) => {
+    if (!authenticator.enabled || descriptor.path.startsWith("/grpc.health.v1.")) {
+      return new ServerInterceptingCall(call);
+    }
+    return new ServerInterceptingCall(call, {
+      start: (next) => {
+        next({
+          onReceiveMetadata: (metadata, pass) => {
+            const authorization = metadata.get("authorization")[0];
+            try {
+              authenticator.authenticate({
+                authorization: typeof authorization === "string" ? authorization : undefined,
+                certificateIdentity: certificateIdentity(call.getAuthContext().sslPeerCertificate),
+              });
+            } catch (err) {
+              const error = toConnectError(err);
+              call.sendStatus(statusFromError(error));
+              const requestId = metadata.get("x-request-id")[0];
+              onCallEnd({
+                method: descriptor.path,
+                peer: call.getPeer(),
+                code: error.code,
+                durationMs: 0,
+                bytesIn: 0,
+                bytesOut: 0,
+                requestId: typeof requestId === "string" ? requestId : "",
+                error,
+              });
+              return;
+            }
+            pass(metadata);
+          },
+        });
+      },
+    });
+  };
+}
