@@ -27,6 +27,11 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_concurrent_streams: "maxConcurrentStreams",
   max_session_memory_mib: "maxSessionMemoryMiB",
   max_edit_bytes: "maxEditBytes",
+  max_edits_per_call: "maxEditsPerCall",
+  max_edit_diff_bytes: "maxEditDiffBytes",
+  edit_diff_timeout_ms: "editDiffTimeoutMs",
+  max_watch_pending_events: "maxWatchPendingEvents",
+  skill_reload_max_wait_ms: "skillReloadMaxWaitMs",
   max_skill_file_bytes: "maxSkillFileBytes",
   max_activated_bytes: "maxActivatedBytes",
 };

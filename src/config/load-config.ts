@@ -89,6 +89,15 @@ function checkLimits(limits: Limits): void {
   if (limits.chunkSize < limits.minChunkSize || limits.chunkSize > limits.maxChunkSize) {
     throw new ConfigError(`limits.chunk_size (${limits.chunkSize}) must lie between min_chunk_size (${limits.minChunkSize}) and max_chunk_size (${limits.maxChunkSize})`);
   }
+  // The send limit is max_chunk_size plus 64 KiB; an EditFile reply must fit it by construction.
+  if (limits.maxEditDiffBytes > limits.maxChunkSize) {
+    throw new ConfigError(`limits.max_edit_diff_bytes (${limits.maxEditDiffBytes}) is above limits.max_chunk_size (${limits.maxChunkSize}), so an EditFile reply could exceed the send limit; lower it`);
+  }
+  for (const [key, value] of [["edit_diff_timeout_ms", limits.editDiffTimeoutMs], ["skill_reload_max_wait_ms", limits.skillReloadMaxWaitMs]] as const) {
+    if (value > 60_000) {
+      throw new ConfigError(`limits.${key} (${value}) is over 60000 ms; a longer wait holds the event loop or the catalog too long`);
+    }
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { checkProjectedLength, type SizeBound } from "./edit-size.js";
 import { describeEdit, type EditPosition, type EditStep, type TextEdit } from "./edit-types.js";
 
 type ReplaceEdit = Extract<TextEdit, { kind: "replace" }>;
@@ -6,9 +7,10 @@ type ReplaceEdit = Extract<TextEdit, { kind: "replace" }>;
 /**
  * applyReplace replaces `oldText` in `text`: the first occurrence by default, every one with
  * `replaceAll`, and with `expectedReplacements` every one, which must then number exactly that.
- * Occurrences are counted left to right without overlap, as a reader would count them.
+ * Occurrences are counted left to right without overlap, as a reader would count them. With a
+ * `bound`, a result over it is refused before it is built.
  */
-export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition): EditStep {
+export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition, bound?: SizeBound): EditStep {
   if (edit.oldText === "") {
     throw new ToolhostError(
       "INVALID_ARGUMENT",
@@ -32,7 +34,11 @@ export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition):
       { path: at.clientPath, edit: String(at.index), expected: String(expected), actual: String(found) },
     );
   }
-  if (expected !== undefined || edit.replaceAll === true) {
+  const all = expected !== undefined || edit.replaceAll === true;
+  if (bound !== undefined) {
+    checkProjectedLength(text.length + (all ? found : 1) * (edit.newText.length - edit.oldText.length), bound, at);
+  }
+  if (all) {
     return { text: text.split(edit.oldText).join(edit.newText), replacements: found };
   }
   const start = text.indexOf(edit.oldText);

@@ -16,6 +16,12 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
       dryRun: request.dryRun,
       ifSha256: request.ifSha256,
       maxEditBytes: deps.limits.maxEditBytes,
+      limits: {
+        maxEdits: deps.limits.maxEditsPerCall,
+        maxDiffBytes: deps.limits.maxEditDiffBytes,
+        diffTimeoutMs: deps.limits.editDiffTimeoutMs,
+      },
+      signal: context.signal,
     });
     return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
