@@ -1,11 +1,11 @@
 import { readdir } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import path from "node:path";
-import picomatch from "picomatch";
 import { openDirectory, type OpenedDirectory } from "../sandbox/open-directory.js";
 import { notFoundError } from "../sandbox/sandbox-errors.js";
 import { fsError } from "../sandbox/fs-error.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
+import { compileGlob } from "./glob/compile-glob.js";
 import { throwIfAborted } from "./read/abortable.js";
 import { describeEntry } from "./list/describe-entry.js";
 import type { DirectoryEntryValue, ListPage, ListRequest } from "./list/list-types.js";
@@ -54,7 +54,7 @@ export async function listDirectory(
   if (!resolved.exists) {
     throw notFoundError(clientPath);
   }
-  const matcher = query.glob === "" ? undefined : picomatch(query.glob, { dot: query.includeHidden, basename: !query.glob.includes("/") });
+  const matcher = query.glob === "" ? undefined : compileGlob(query.glob, { basename: !query.glob.includes("/") });
   const walker = new PageWalker(sandbox, query, matcher, pageSizeOf(request.pageSize), options.maxExamined ?? maxExaminedPerPage, signal);
   const top = await openDirectory(sandbox.roots, resolved.realPath, clientPath);
   await walker.walk(top, resolved.realPath, clientPath, [], after?.split("/"));

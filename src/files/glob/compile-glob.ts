@@ -1,0 +1,92 @@
+import v8 from "node:v8";
+import picomatch from "picomatch";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+
+/** GlobOptions say how a compiled glob is applied. */
+export interface GlobOptions {
+  /** Match the last path segment only (ListDirectory does this for a glob without "/"). */
+  readonly basename?: boolean | undefined;
+  /** The field the pattern came from, for messages ("glob"). */
+  readonly field?: string | undefined;
+}
+
+/** GlobMatcher tells whether a "/"-separated relative path matches. */
+export type GlobMatcher = (path: string) => boolean;
+
+/** maxGlobLength is the longest glob accepted, in characters. */
+export const maxGlobLength = 1024;
+/** maxBraceGroups is the most "{...}" groups a glob may have (each multiplies the alternatives). */
+export const maxBraceGroups = 16;
+
+// V8's linear-time regular expression engine (the "l" flag) runs a regex in time linear in the
+// text, whatever the pattern: no backtracking, so no glob can stall the event loop. It is behind a
+// flag in Node 20; the flag only makes the "l" flag available and changes no other regex.
+v8.setFlagsFromString("--enable-experimental-regexp-engine");
+const linearFlag = ((): string => {
+  try {
+    new RegExp("a", "l");
+    return "l";
+  } catch {
+    return "";
+  }
+})();
+
+/**
+ * compileGlob turns a client's glob into a matcher that cannot backtrack: every glob user
+ * (ListDirectory, and SearchFiles and WatchFiles after it) compiles through here.
+ *
+ * picomatch gives the glob its meaning (stars, "**", "?", classes, braces, a leading "!" to
+ * negate); the regex it builds then runs on V8's linear-time engine. Refused with
+ * INVALID_ARGUMENT / PATTERN_TOO_COMPLEX: a glob over maxGlobLength characters or maxBraceGroups
+ * brace groups, extglobs ("@(", "!(", "+(", "*(", "?(") and anything else the linear engine
+ * cannot run. Without the linear engine (another runtime), a glob with more than 3 wildcards is
+ * refused instead, which keeps backtracking polynomial and small.
+ *
+ * Hidden entries: the pattern is compiled with picomatch's `dot` on, because callers drop hidden
+ * entries themselves unless the client asked for them (a dot rule in the regex would need a
+ * lookahead, which the linear engine has not).
+ */
+export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
+  const field = options.field ?? "glob";
+  if (pattern.length > maxGlobLength) {
+    throw tooComplex(pattern, field, `it is ${pattern.length} characters long, over the limit of ${maxGlobLength}`);
+  }
+  if (/[@!+*?]\(/.test(pattern)) {
+    throw tooComplex(pattern, field, 'extglobs ("@(", "!(", "+(", "*(", "?(") are not supported; use "*", "**", "?", [classes] and {a,b} braces');
+  }
+  const braces = (pattern.match(/\{/g) ?? []).length;
+  if (braces > maxBraceGroups) {
+    throw tooComplex(pattern, field, `it has ${braces} brace groups, over the limit of ${maxBraceGroups}`);
+  }
+  const negated = pattern.startsWith("!");
+  const body = negated ? pattern.slice(1) : pattern;
+  const regex = compileLinear(body, pattern, field);
+  const test = options.basename === true ? (path: string) => regex.test(path.slice(path.lastIndexOf("/") + 1)) : (path: string) => regex.test(path);
+  return negated ? (path) => !test(path) : test;
+}
+
+function compileLinear(body: string, pattern: string, field: string): RegExp {
+  const source = picomatch
+    .makeRe(body, { dot: true, noextglob: true, nonegate: true, maxLength: maxGlobLength })
+    .source // The "." and ".." segment guards and the non-empty guard are lookaheads; a relative
+    // path from a walk never has such segments nor empty ones, so they can go.
+    .replaceAll("(?!(?:^|\\/)\\.{1,2}(?:\\/|$))", "")
+    .replaceAll("(?!\\.{1,2}(?:\\/|$))", "")
+    .replaceAll("(?=.)", "");
+  if (linearFlag === "") {
+    const wildcards = (body.match(/\*+/g) ?? []).length;
+    if (wildcards > 3) {
+      throw tooComplex(pattern, field, `it has ${wildcards} wildcards, over the limit of 3`);
+    }
+  }
+  try {
+    return new RegExp(source, linearFlag);
+  } catch {
+    throw tooComplex(pattern, field, "it cannot be matched in linear time");
+  }
+}
+
+function tooComplex(pattern: string, field: string, why: string): ToolhostError {
+  const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
+  return new ToolhostError("PATTERN_TOO_COMPLEX", `${field} "${shown}" is too complex: ${why}; simplify the pattern.`, { field, length: String(pattern.length) });
+}
