@@ -17,12 +17,20 @@ export interface FrontmatterSplit {
 const delimiter = "---";
 
 /**
+ * maxFrontmatterLineLength is the longest frontmatter line accepted, in characters: far above a
+ * real one (a description is at most 1024 characters by the Agent Skills specification), and low
+ * enough that no per-line work on an untrusted line can be slow.
+ */
+export const maxFrontmatterLineLength = 8192;
+
+/**
  * splitFrontmatter finds the frontmatter of SKILL.md text: a first line `---` and the next line
  * that is exactly `---`, found line by line.
  *
  * Splitting on the string "---" (as some loaders do) cuts a quoted value such as "a --- b" or a
  * body with a horizontal rule; only whole lines count here. A UTF-8 BOM and CRLF line endings are
- * tolerated because Windows editors produce them.
+ * tolerated because Windows editors produce them. A frontmatter line over
+ * maxFrontmatterLineLength is a problem naming that line.
  */
 export function splitFrontmatter(text: string): FrontmatterSplit | SkillProblem {
   const bom = text.startsWith("\uFEFF");
@@ -41,6 +49,12 @@ export function splitFrontmatter(text: string): FrontmatterSplit | SkillProblem 
   let lineNumber = 2;
   while (pos < content.length) {
     const current = nextLine(content, pos);
+    if (current.line.length > maxFrontmatterLineLength) {
+      return frontmatterProblem(
+        `frontmatter line ${lineNumber} is ${current.line.length} characters long, over the limit of ${maxFrontmatterLineLength}: keep each field on a reasonably short line and move long text into the body or references/.`,
+        lineNumber,
+      );
+    }
     if (current.line === delimiter) {
       const yaml = content.slice(first.next, pos);
       if (yaml.trim() === "") {
