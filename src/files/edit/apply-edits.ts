@@ -42,7 +42,7 @@ export async function applyEdits(text: string, edits: readonly TextEdit[], clien
   let lastYield = performance.now();
   for (let i = 0; i < edits.length; i++) {
     const at = { clientPath, index: i + 1, count: edits.length };
-    const step = applyOne(current, edits[i] as TextEdit, norm, at, bound);
+    const step = await applyOne(current, edits[i] as TextEdit, norm, at, bound, options.signal);
     checkResultSize(step.text, bound, at);
     current = step.text;
     replacements += step.replacements;
@@ -55,10 +55,10 @@ export async function applyEdits(text: string, edits: readonly TextEdit[], clien
   return { text: crlf ? current.replace(/\n/g, "\r\n") : current, replacements };
 }
 
-function applyOne(text: string, edit: TextEdit, norm: (s: string) => string, at: EditPosition, bound: SizeBound): EditStep {
+async function applyOne(text: string, edit: TextEdit, norm: (s: string) => string, at: EditPosition, bound: SizeBound, signal: AbortSignal | undefined): Promise<EditStep> {
   switch (edit.kind) {
     case "replace":
-      return applyReplace(text, { ...edit, oldText: norm(edit.oldText), newText: norm(edit.newText) }, at, bound);
+      return applyReplace(text, { ...edit, oldText: norm(edit.oldText), newText: norm(edit.newText) }, at, bound, signal);
     case "append":
       return applyAppend(text, norm(edit.text), at, bound);
     case "insert":

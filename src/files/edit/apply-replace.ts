@@ -1,4 +1,5 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { countOccurrences, replaceEvery } from "./cooperative.js";
 import { checkProjectedLength, type SizeBound } from "./edit-size.js";
 import { describeEdit, type EditPosition, type EditStep, type TextEdit } from "./edit-types.js";
 
@@ -10,7 +11,7 @@ type ReplaceEdit = Extract<TextEdit, { kind: "replace" }>;
  * Occurrences are counted left to right without overlap, as a reader would count them. With a
  * `bound`, a result over it is refused before it is built.
  */
-export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition, bound?: SizeBound): EditStep {
+export async function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition, bound?: SizeBound, signal?: AbortSignal): Promise<EditStep> {
   if (edit.oldText === "") {
     throw new ToolhostError(
       "INVALID_ARGUMENT",
@@ -18,7 +19,7 @@ export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition, 
       { path: at.clientPath, field: "old_text", edit: String(at.index) },
     );
   }
-  const found = countOccurrences(text, edit.oldText);
+  const found = await countOccurrences(text, edit.oldText, signal);
   const expected = edit.expectedReplacements;
   if (found === 0 && expected !== 0) {
     throw new ToolhostError(
@@ -39,19 +40,10 @@ export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition, 
     checkProjectedLength(text.length + (all ? found : 1) * (edit.newText.length - edit.oldText.length), bound, at);
   }
   if (all) {
-    // split/join measured 4x faster than native replaceAll (which also reads "$&" in newText).
-    return { text: text.split(edit.oldText).join(edit.newText), replacements: found };
+    return { text: await replaceEvery(text, edit.oldText, edit.newText, signal), replacements: found };
   }
   const start = text.indexOf(edit.oldText);
   return { text: text.slice(0, start) + edit.newText + text.slice(start + edit.oldText.length), replacements: 1 };
-}
-
-function countOccurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
-    count += 1;
-  }
-  return count;
 }
 
 /** quote shows a searched text in a message, shortened so a huge old_text does not flood it. */

@@ -1,4 +1,5 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import { oneHunkDiff } from "./one-hunk-diff.js";
 
 /** DiffBudget bounds the diff of one edit: its size in the reply and the work to compute it. */
 export interface DiffBudget {
@@ -14,6 +15,12 @@ export interface BoundedDiff {
   readonly truncated: boolean;
 }
 
+/**
+ * largeTextChars is the combined size above which the line-by-line diff is not tried: splitting
+ * tens of megabytes into line tokens alone would hold the event loop longer than the timeout.
+ */
+const largeTextChars = 4 * 1024 * 1024;
+
 /** maxEditLength caps jsdiff's Myers search (changed lines), whose cost grows with lines × changes. */
 const maxEditLength = 10_000;
 
@@ -22,8 +29,8 @@ const maxEditLength = 10_000;
  * of context, CRs hidden), bounded twice so that it neither stalls the server nor makes the reply
  * fail after the edit was committed:
  *
- * - work: jsdiff's `timeout` and `maxEditLength` stop the line-by-line search; past them, the
- *   diff is one hunk from the first changed line to the last (a correct diff, just not minimal),
+ * - work: jsdiff's `timeout` and `maxEditLength` stop the line-by-line search, and texts over
+ *   largeTextChars skip it; then the diff is one hunk from the first changed line to the last (a correct diff, just not minimal),
  *   built in one linear pass;
  * - size: a diff over `maxBytes` is cut at a line boundary and ends with a line saying how much
  *   was left out.
@@ -31,6 +38,9 @@ const maxEditLength = 10_000;
  * `truncated` is true in either case.
  */
 export function boundedDiff(clientPath: string, before: string, after: string, budget: DiffBudget): BoundedDiff {
+  if (before.length + after.length > largeTextChars) {
+    return cut(oneHunkDiff(clientPath, before, after, budget.maxBytes), budget.maxBytes, true);
+  }
   const full = createTwoFilesPatch(`a/${clientPath}`, `b/${clientPath}`, before, after, undefined, undefined, {
     context: 3,
     stripTrailingCr: true,
@@ -55,44 +65,4 @@ function cut(diff: string, maxBytes: number, abridged: boolean): BoundedDiff {
   const kept = bytes.subarray(0, end).toString("utf8");
   const note = `... diff cut at ${maxBytes} bytes (limits.max_edit_diff_bytes): ${bytes.byteLength - end} bytes more; the edit was applied whole, re-read the file to see it\n`;
   return { diff: kept + note, truncated: true };
-}
-
-/**
- * oneHunkDiff is the fallback diff: common leading and trailing lines are context, everything
- * between is one removal and one addition. Lines past `maxBytes` of output are counted, not
- * rendered, so the fallback costs one pass over the texts whatever their size.
- */
-function oneHunkDiff(clientPath: string, before: string, after: string, maxBytes: number): string {
-  const a = splitLines(before);
-  const b = splitLines(after);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const from = Math.max(0, head - 3);
-  const aEnd = Math.min(a.length, a.length - tail + 3);
-  const bEnd = Math.min(b.length, b.length - tail + 3);
-  const out: string[] = [`--- a/${clientPath}`, `+++ b/${clientPath}`, `@@ -${from + 1},${aEnd - from} +${from + 1},${bEnd - from} @@`];
-  let size = out.reduce((n, l) => n + l.length + 1, 0);
-  const push = (line: string): boolean => {
-    out.push(line);
-    size += line.length + 1;
-    return size <= maxBytes;
-  };
-  const render = (): void => {
-    for (let i = from; i < head; i++) if (!push(` ${a[i]}`)) return;
-    for (let i = head; i < a.length - tail; i++) if (!push(`-${a[i]}`)) return;
-    for (let i = head; i < b.length - tail; i++) if (!push(`+${b[i]}`)) return;
-    for (let i = a.length - tail; i < aEnd; i++) if (!push(` ${a[i]}`)) return;
-  };
-  render();
-  return `${out.join("\n")}\n`;
-}
-
-/** splitLines splits text into lines without their endings (a final "\n" ends the last line). */
-function splitLines(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
 }
