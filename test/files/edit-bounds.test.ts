@@ -20,15 +20,15 @@ async function refused(call: () => Promise<unknown>, code: Code, reason: string)
   return err.rawMessage;
 }
 
-describe("EditFile result bound (real server, max_edit_bytes 4 MiB)", () => {
-  let small: TestServer;
-  before(async () => {
-    small = await startTestServer({ limits: { maxEditBytes: 4 * 1024 * 1024 } });
-  });
-  after(async () => {
-    await small.close();
-  });
+let small: TestServer;
+before(async () => {
+  small = await startTestServer({ limits: { maxEditBytes: 4 * 1024 * 1024 } });
+});
+after(async () => {
+  await small.close();
+});
 
+describe("EditFile result bound (real server, max_edit_bytes 4 MiB)", () => {
   it("refuses 22 doubling replace-all edits at the edit that passes max_edit_bytes; the process lives, the file is unchanged", async () => {
     await writeFile(join(small.root, "grow.txt"), "a".repeat(1024));
     const before = await snapshot(small.root);
@@ -62,6 +62,24 @@ describe("EditFile bounds (real server, default limits)", () => {
     const message = await refused(() => server.fileTools.editFile({ path: "many.txt", edits }), Code.InvalidArgument, "INVALID_ARGUMENT");
     assert.equal(message, `EditFile on 'many.txt' has 1001 edits, over the limit of 1000 (limits.max_edits_per_call); split them across calls or replace the file with WriteFile; nothing was changed.`);
     assert.deepEqual(await snapshot(server.root), before);
+  });
+
+  it("counts patch hunks against max_edits_per_call", async () => {
+    await writeFile(join(server.root, "hunks.txt"), Array.from({ length: 3000 }, (_, i) => `l${i}`).join("\n") + "\n");
+    const before = await snapshot(server.root);
+    const unifiedDiff = Array.from({ length: 1001 }, (_, k) => `@@ -${k * 2 + 1},1 +${k * 2 + 1},1 @@\n-l${k * 2}\n+L${k * 2}\n`).join("");
+    const message = await refused(() => server.fileTools.editFile({ path: "hunks.txt", edits: [{ kind: { case: "patch", value: { unifiedDiff } } }] }), Code.InvalidArgument, "INVALID_ARGUMENT");
+    assert.equal(message, "EditFile on 'hunks.txt' has 1001 edits and patch hunks, over the limit of 1000 (limits.max_edits_per_call); split the patch across calls; nothing was changed.");
+    assert.deepEqual(await snapshot(server.root), before);
+  });
+
+  it("refuses an edit whose own text is over max_edit_bytes before reading the file", async () => {
+    // max_receive_message_bytes is 16 MiB, so this needs a smaller max_edit_bytes: the 4 MiB server.
+    await writeFile(join(small.root, "t.txt"), "x\n");
+    const before = await snapshot(small.root);
+    const message = await refused(() => small.fileTools.editFile({ path: "t.txt", edits: [{ kind: { case: "append", value: { text: "y".repeat(4 * 1024 * 1024 + 1) } } }] }), Code.ResourceExhausted, "TOO_LARGE");
+    assert.equal(message, "Edit 1 of 1 on 't.txt' carries 4194305 bytes of text, over the limit of 4194304 bytes (limits.max_edit_bytes); replace the file with WriteFile or UploadFile instead; nothing was changed.");
+    assert.deepEqual(await snapshot(small.root), before);
   });
 
   it("commits an edit whose full diff would be 20 MB once, with a cut diff that fits the reply", async () => {

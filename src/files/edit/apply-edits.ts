@@ -64,6 +64,6 @@ async function applyOne(text: string, edit: TextEdit, norm: (s: string) => strin
     case "insert":
       return applyInsert(text, edit.line, norm(edit.text), at, bound);
     case "patch":
-      return applyUnifiedDiff(text, norm(edit.unifiedDiff), at);
+      return applyUnifiedDiff(text, norm(edit.unifiedDiff), at, signal);
   }
 }

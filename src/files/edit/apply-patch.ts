@@ -1,5 +1,7 @@
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { throwIfAborted } from "../read/abortable.js";
 import { describeEdit, type EditPosition, type EditStep } from "./edit-types.js";
 
 /**
@@ -8,7 +10,7 @@ import { describeEdit, type EditPosition, type EditStep } from "./edit-types.js"
  * applied in the wrong place is worse than a refused one. A hunk that does not apply fails the
  * whole edit with PATCH_FAILED, quoting the hunk and the lines the file has there.
  */
-export function applyUnifiedDiff(text: string, unifiedDiff: string, at: EditPosition): EditStep {
+export async function applyUnifiedDiff(text: string, unifiedDiff: string, at: EditPosition, signal?: AbortSignal): Promise<EditStep> {
   const patch = parseOneFilePatch(unifiedDiff, at);
   const patched = applyPatch(text, patch);
   if (patched !== false) {
@@ -21,6 +23,8 @@ export function applyUnifiedDiff(text: string, unifiedDiff: string, at: EditPosi
   let bad = patch.hunks.length;
   let applied = text;
   while (bad - good > 1) {
+    await yieldToLoop();
+    throwIfAborted(signal);
     const mid = (good + bad) >> 1;
     const next = applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, mid) });
     if (next === false) {

@@ -21,8 +21,8 @@ export const defaultEditLimits: Omit<EditLimits, "maxEditBytes"> = Object.freeze
 });
 
 /**
- * checkEditRequest refuses, before any file is read, a call with no edits, more edits than
- * `maxEdits`, or an edit whose own text is over `maxEditBytes` (such a text can only make a file
+ * checkEditRequest refuses, before any file is read, a call with no edits, more edits (counting
+ * each patch hunk as one) than `maxEdits`, or an edit whose own text is over `maxEditBytes` (such a text can only make a file
  * over the limit, or search for text no loadable file holds).
  */
 export function checkEditRequest(edits: readonly TextEdit[], clientPath: string, limits: EditLimits): void {
@@ -34,6 +34,19 @@ export function checkEditRequest(edits: readonly TextEdit[], clientPath: string,
       "INVALID_ARGUMENT",
       `EditFile on '${clientPath}' has ${edits.length} edits, over the limit of ${limits.maxEdits} (limits.max_edits_per_call); split them across calls or replace the file with WriteFile; nothing was changed.`,
       { path: clientPath, field: "edits", count: String(edits.length), limit: String(limits.maxEdits) },
+    );
+  }
+  // Each patch hunk costs about what an edit does (and a failing patch is searched hunk by hunk),
+  // so hunks count against the same limit.
+  let hunks = 0;
+  for (const edit of edits) {
+    hunks += edit.kind === "patch" ? countHunks(edit.unifiedDiff) : 1;
+  }
+  if (hunks > limits.maxEdits) {
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `EditFile on '${clientPath}' has ${hunks} edits and patch hunks, over the limit of ${limits.maxEdits} (limits.max_edits_per_call); split the patch across calls; nothing was changed.`,
+      { path: clientPath, field: "edits", count: String(hunks), limit: String(limits.maxEdits) },
     );
   }
   edits.forEach((edit, i) => {
@@ -58,4 +71,13 @@ function editTextBytes(edit: TextEdit): number {
     case "patch":
       return Buffer.byteLength(edit.unifiedDiff, "utf8");
   }
+}
+
+/** countHunks counts the "@@" hunk header lines of a unified diff. */
+function countHunks(unifiedDiff: string): number {
+  let count = unifiedDiff.startsWith("@@") ? 1 : 0;
+  for (let at = unifiedDiff.indexOf("\n@@"); at !== -1; at = unifiedDiff.indexOf("\n@@", at + 3)) {
+    count += 1;
+  }
+  return count;
 }
