@@ -31,8 +31,22 @@ describe("compileGlob", () => {
 
   it("refuses an extglob, an over-long glob and too many brace groups with PATTERN_TOO_COMPLEX", () => {
     assert.throws(() => compileGlob("+(a|aa)b"), { reason: "PATTERN_TOO_COMPLEX", message: 'glob "+(a|aa)b" is too complex: extglobs ("@(", "!(", "+(", "*(", "?(") are not supported; use "*", "**", "?", [classes] and {a,b} braces; simplify the pattern.' });
-    assert.throws(() => compileGlob("a".repeat(maxGlobLength + 1)), { reason: "PATTERN_TOO_COMPLEX", message: /is too complex: it is 1025 characters long, over the limit of 1024; simplify the pattern\.$/ });
+    assert.throws(() => compileGlob("a".repeat(maxGlobLength + 1)), { reason: "PATTERN_TOO_COMPLEX", message: /is too complex: it is 257 characters long, over the limit of 256; simplify the pattern\.$/ });
     assert.throws(() => compileGlob("{a,b}".repeat(17)), { reason: "PATTERN_TOO_COMPLEX", message: /it has 17 brace groups, over the limit of 16/ });
+  });
+
+  it("ends a glob whose matching runs past its time budget over many long paths with PATTERN_TOO_COMPLEX", () => {
+    const glob = `**/${Array.from({ length: 60 }, () => "*a").join("").slice(0, 240)}?b`;
+    const match = compileGlob(glob);
+    const deep = Array.from({ length: 16 }, () => "a".repeat(250)).join("/");
+    let calls = 0;
+    assert.throws(
+      () => {
+        for (; calls < 100_000; calls++) match(`${deep}${calls}`);
+      },
+      { reason: "PATTERN_TOO_COMPLEX", message: /is too complex: matching it ran past its time budget of 1000 ms; simplify the pattern\.$/ },
+    );
+    assert.ok(calls < 100_000);
   });
 
   it("keeps picomatch's meaning for ordinary globs", () => {
@@ -45,6 +59,9 @@ describe("compileGlob", () => {
       ["{a,b}/*.{js,ts}", "b/x.js", false, true],
       ["[abc]?.md", "cz.md", true, true],
       ["!*.md", "x.md", true, false],
+      ["src/*/*.{ts,tsx}", "src/a/b.tsx", false, true],
+      ["**/test/**/*.ts", "a/test/b/c.ts", false, true],
+      ["**/test/**/*.ts", "a/tests/b/c.ts", false, false],
     ];
     for (const [glob, path, basename, expected] of cases) {
       assert.equal(compileGlob(glob, { basename })(path), expected, `${glob} on ${path}`);
