@@ -40,6 +40,18 @@ describe("bounded diffs", () => {
     assert.match(diff, /\n\.\.\. diff cut at 1000 bytes \(limits\.max_edit_diff_bytes\): \d+ bytes more; the edit was applied whole, re-read the file to see it\n$/);
   });
 
+  it("falls back to one hunk, flagged, when the line diff runs past edit_diff_timeout_ms", () => {
+    const before = Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? `even ${i}` : `odd ${i}`)).join("\n") + "\n";
+    const after = before.replaceAll("even", "EVEN");
+    const quick = boundedDiff("f.txt", before, after, { maxBytes: 1 << 20, timeoutMs: 60_000 });
+    const cutOff = boundedDiff("f.txt", before, after, { maxBytes: 1 << 20, timeoutMs: 0 });
+    assert.equal(quick.truncated, false);
+    assert.equal(cutOff.truncated, true);
+    assert.match(cutOff.diff, /^--- a\/f\.txt\n\+\+\+ b\/f\.txt\n@@ -1,1000 \+1,1000 @@\n-even 0\n-odd 1\n/);
+    assert.equal(applyPatch(before, cutOff.diff), after);
+    assert.equal(applyPatch(before, quick.diff), after);
+  });
+
   it("gives the full line diff when it is small and quick", () => {
     const { diff, truncated } = boundedDiff("f.txt", "a\nb\nc\n", "a\nB\nc\n", { maxBytes: 1000, timeoutMs: 200 });
     assert.deepEqual({ diff, truncated }, { diff: "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", truncated: false });
