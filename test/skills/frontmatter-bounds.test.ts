@@ -34,6 +34,21 @@ describe("frontmatter bounds", () => {
     console.log(`# 250,000-space frontmatter line: ${ms.toFixed(0)} ms; probe slowest ${seen.maxCallMs.toFixed(0)} ms, longest stall ${seen.maxStallMs.toFixed(0)} ms`);
   });
 
+  it("answers a name folded over 30 lines of 8000 dashes at once, with an abridged message", async () => {
+    // The name's slug had /^-+|-+$/ run over 240,000 dashes: 90 s of event loop on the former code.
+    const content = `---\nname: >\n  a\n${Array.from({ length: 30 }, () => `  ${"-".repeat(8000)}`).join("\n")}\n  a\ndescription: d\n---\nBody.\n`;
+    const probe = startProbe(() => server.fileTools.statFile({ path: "probe.txt" }));
+    const started = performance.now();
+    const result = await server.skillCatalog.validateSkill({ content });
+    const ms = performance.now() - started;
+    const seen = await probe.stop();
+    assert.equal(result.valid, false);
+    assert.deepEqual(result.problems.map((p) => [p.field, p.line]), [["namespace", 2]]);
+    assert.match(result.problems[0]!.message, /^name "a -{98}…" has no namespace: write it as namespace\/short-name \(for example "local\/a-{63}"\), or serve its folder from a skill root that declares a namespace\.$/);
+    assert.ok(seen.calls >= 1, `probe answered ${seen.calls} calls`);
+    console.log(`# name of 240,000 dashes: ${ms.toFixed(0)} ms; probe slowest ${seen.maxCallMs.toFixed(0)} ms`);
+  });
+
   it("quotes colon values in linear time, whatever the trailing blanks (no quadratic regex)", () => {
     // A line of 250,000 spaces took minutes with the former /(.*?)[ \t]*$/; it must now cost about as
     // much as a pass over the text. A ratio: against quoting 100 ordinary lines.
