@@ -95,8 +95,16 @@ function missingFrontmatterMessage(content: string, firstLine: string): string {
   let message = `SKILL.md has no YAML frontmatter: line 1 must be '---', found "${shown}". Start the file with '---', then \`name\` and \`description\` lines, then '---'.`;
   // A symlinked SKILL.md checked out without symlink support becomes a one-line file holding the
   // link target; saying so saves the author a puzzled look at a "skill" that is only a path.
-  if (content.trim() === firstLine.trim() && /^[^\s]*\/[^\s]*SKILL\.md$/i.test(firstLine.trim())) {
+  if (content.trim() === firstLine.trim() && looksLikeLinkTarget(firstLine.trim())) {
     message += " The file holds only a path: it looks like a symlink stored as text (git core.symlinks=false); restore the link or copy the target file.";
   }
   return message;
+}
+
+/**
+ * looksLikeLinkTarget tells a path ending in SKILL.md (no blanks, a "/" before the file name), in
+ * one pass: the former /^[^\s]*\/[^\s]*SKILL\.md$/i backtracked for minutes on a long line of "/".
+ */
+function looksLikeLinkTarget(line: string): boolean {
+  return line.length > 8 && /^skill\.md$/i.test(line.slice(-8)) && line.slice(0, -8).includes("/") && !/\s/.test(line);
 }

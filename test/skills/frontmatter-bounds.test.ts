@@ -49,6 +49,20 @@ describe("frontmatter bounds", () => {
     console.log(`# name of 240,000 dashes: ${ms.toFixed(0)} ms; probe slowest ${seen.maxCallMs.toFixed(0)} ms`);
   });
 
+  it("answers a one-line SKILL.md of 1,000,000 slashes at once (the link-target check is linear)", async () => {
+    const content = "/".repeat(1_000_000);
+    const probe = startProbe(() => server.fileTools.statFile({ path: "probe.txt" }));
+    const started = performance.now();
+    const result = await server.skillCatalog.validateSkill({ content });
+    const ms = performance.now() - started;
+    const seen = await probe.stop();
+    assert.equal(result.valid, false);
+    assert.deepEqual(result.problems.map((p) => [p.field, p.line]), [["frontmatter", 1]]);
+    assert.match(result.problems[0]!.message, /^SKILL\.md has no YAML frontmatter: line 1 must be '---', found "\/{57}\.\.\."\. Start the file with '---'/);
+    assert.ok(seen.calls >= 1, `probe answered ${seen.calls} calls`);
+    console.log(`# one line of 1,000,000 slashes: ${ms.toFixed(0)} ms; probe slowest ${seen.maxCallMs.toFixed(0)} ms`);
+  });
+
   it("quotes colon values in linear time, whatever the trailing blanks (no quadratic regex)", () => {
     // A line of 250,000 spaces took minutes with the former /(.*?)[ \t]*$/; it must now cost about as
     // much as a pass over the text. A ratio: against quoting 100 ordinary lines.
