@@ -82,6 +82,16 @@ describe("EditFile bounds (real server, default limits)", () => {
     assert.deepEqual(await snapshot(small.root), before);
   });
 
+  it("answers a 4 MiB append (a diff over the 3 MiB send limit) once, so a client has no reason to retry it", async () => {
+    await writeFile(join(server.root, "log.txt"), "start\n");
+    const text = "appended line of an agent's log\n".repeat(131_072);
+    const reply = await server.fileTools.editFile({ path: "log.txt", edits: [{ kind: { case: "append", value: { text } } }] });
+    assert.equal(reply.applied, true);
+    assert.equal(reply.diffTruncated, true);
+    assert.ok(Buffer.byteLength(reply.diff) <= defaultLimits.maxEditDiffBytes);
+    assert.equal(await readFile(join(server.root, "log.txt"), "utf8"), `start\n${text}`);
+  });
+
   it("commits an edit whose full diff would be 20 MB once, with a cut diff that fits the reply", async () => {
     const lines = Array.from({ length: 200_000 }, (_, i) => `row ${i} of a file whose every one the edit changes, padded out a bit`);
     const original = `${lines.join("\n")}\n`;
