@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { applyPatch } from "diff";
-import { boundedDiff } from "../../src/files/edit/bounded-diff.js";
-import { oneHunkDiff } from "../../src/files/edit/one-hunk-diff.js";
+import { boundedDiff } from "../../src/files/edit/diff/bounded-diff.js";
+import { oneHunkDiff } from "../../src/files/edit/diff/one-hunk-diff.js";
 
 /** random is a small seeded generator, so a failure is reproducible. */
 function random(seed: number): () => number {

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { throwIfAborted } from "../read/abortable.js";
 import { applyEdits } from "./apply-edits.js";
-import { boundedDiff } from "./bounded-diff.js";
+import { boundedDiff } from "./diff/bounded-diff.js";
 import type { EditLimits } from "./edit-limits.js";
 import type { TextEdit } from "./edit-types.js";
 import { decodeForEdit, encodeAfterEdit } from "./text-content.js";
