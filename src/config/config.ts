@@ -93,6 +93,16 @@ export interface Limits {
   readonly maxToolContentBytes: number;
   /** Longest CallTool collects a streamed tool's messages (a watch never ends), in ms. */
   readonly toolCollectMs: number;
+  /** Most edits in one EditFile call. */
+  readonly maxEditsPerCall: number;
+  /** Largest diff an EditFile reply carries, in bytes; a longer one is cut (diff_truncated). */
+  readonly maxEditDiffBytes: number;
+  /** Longest EditFile's line-by-line diff may run, in ms, before a one-hunk diff is sent instead. */
+  readonly editDiffTimeoutMs: number;
+  /** Most events a WatchSkills stream may have waiting for a slow reader before it is ended. */
+  readonly maxWatchPendingEvents: number;
+  /** Longest a skill reload waits while a skill root keeps changing, in ms. */
+  readonly skillReloadMaxWaitMs: number;
   /** Largest SKILL.md the catalog reads, in bytes. */
   readonly maxSkillFileBytes: number;
   /** Most bytes of activated skill bodies kept across all sessions. */
@@ -128,6 +138,11 @@ export const defaultLimits: Limits = Object.freeze({
   toolContentBytes: 32 * 1024,
   maxToolContentBytes: 1024 * 1024,
   toolCollectMs: 10_000,
+  maxEditsPerCall: 1000,
+  maxEditDiffBytes: 1024 * 1024,
+  editDiffTimeoutMs: 200,
+  maxWatchPendingEvents: 1000,
+  skillReloadMaxWaitMs: 2000,
   maxSkillFileBytes: 1024 * 1024,
   maxActivatedBytes: 64 * 1024 * 1024,
   maxSendBufferBytesPerConnection: 32 * 1024 * 1024,

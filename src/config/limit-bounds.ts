@@ -34,6 +34,11 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   toolContentBytes: { max: 1024 * 1024, why: "1 MiB: a CallTool reply carries the content twice (text and structured) within the 4 MiB send limit" },
   maxToolContentBytes: { max: 1024 * 1024, why: "1 MiB: a CallTool reply carries the content twice (text and structured) within the 4 MiB send limit" },
   toolCollectMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
+  maxEditsPerCall: { max: 1_000_000, why: "a million edits" },
+  maxEditDiffBytes: { max: GiB, why: "1 GiB (and at most max_chunk_size, checked below)" },
+  editDiffTimeoutMs: { max: 60_000, why: "60000 ms: a longer diff holds the event loop too long" },
+  maxWatchPendingEvents: { max: 1_000_000, why: "a million events" },
+  skillReloadMaxWaitMs: { max: 60_000, why: "60000 ms: a longer wait holds the catalog back too long" },
 };
 
 const yamlName = Object.fromEntries(Object.entries(limitKeys).map(([yaml, key]) => [key, yaml])) as Record<keyof Limits, string>;
@@ -58,6 +63,10 @@ export function checkLimits(limits: Limits): void {
   }
   if (limits.chunkSize < limits.minChunkSize || limits.chunkSize > limits.maxChunkSize) {
     throw new ConfigError(`limits.chunk_size (${limits.chunkSize}) must lie between min_chunk_size (${limits.minChunkSize}) and max_chunk_size (${limits.maxChunkSize})`);
+  }
+  // The send limit is at least max_chunk_size plus 64 KiB; an EditFile reply must fit it by construction.
+  if (limits.maxEditDiffBytes > limits.maxChunkSize) {
+    throw new ConfigError(`limits.max_edit_diff_bytes (${limits.maxEditDiffBytes}) is above limits.max_chunk_size (${limits.maxChunkSize}), so an EditFile reply could exceed the send limit; lower it`);
   }
   for (const [part, whole] of [
     ["maxSendBufferBytesPerConnection", "maxSendBufferBytes"],

@@ -1,10 +1,10 @@
 import { readdir } from "node:fs/promises";
 import type { Dirent } from "node:fs";
-import picomatch from "picomatch";
 import { openChildDirectory, openDirectory, type OpenedDirectory } from "../sandbox/open-directory.js";
 import { notFoundError } from "../sandbox/sandbox-errors.js";
 import { fsError } from "../sandbox/fs-error.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
+import { compileGlob } from "./glob/compile-glob.js";
 import { throwIfAborted } from "./read/abortable.js";
 import { tempFilePrefix } from "./write/temp-files.js";
 import { describeEntry } from "./list/describe-entry.js";
@@ -74,7 +74,7 @@ export async function listDirectory(
   if (!resolved.exists) {
     throw notFoundError(clientPath);
   }
-  const matcher = query.glob === "" ? undefined : picomatch(query.glob, { dot: query.includeHidden, basename: !query.glob.includes("/") });
+  const matcher = query.glob === "" ? undefined : compileGlob(query.glob, { basename: !query.glob.includes("/") });
   const bounds = { pageSize: pageSizeOf(request.pageSize), maxExamined: options.maxExamined ?? maxExaminedPerPage, maxBytes: options.maxPageBytes ?? maxPageBytes };
   const walker = new PageWalker(sandbox, query, matcher, bounds, signal);
   const top = await openDirectory(sandbox.roots, resolved.realPath, clientPath);

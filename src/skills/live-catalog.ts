@@ -11,6 +11,8 @@ export interface LiveCatalogOptions {
   /** Watch the roots and reload on change (default true). */
   readonly watch?: boolean;
   readonly debounceMs?: number;
+  /** Longest a reload waits while the roots keep changing, in ms (limits.skill_reload_max_wait_ms). */
+  readonly maxWaitMs?: number;
   readonly maxDepth?: number;
   readonly maxFolders?: number;
   /** Read files with several hard links (sandbox.allow_hard_links); default false. */
@@ -51,6 +53,7 @@ export class LiveCatalog {
       },
       {
         debounceMs: options.debounceMs,
+        maxWaitMs: options.maxWaitMs,
         depth: (options.maxDepth ?? 8) + 12,
         onError: (err) => this.options.onError?.(err, "watching the skill roots"),
       },

@@ -7,7 +7,9 @@ export interface QuotedValue {
   readonly fixed: string;
 }
 
-const keyValueLine = /^( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):[ \t]+(.*?)[ \t]*$/;
+// Linear: no lazy group before a trailing-blank run (that pair backtracks quadratically on a
+// line of spaces); the value is trimmed in code instead, and "s" lets "." take any character.
+const keyValueLine = /^( *)([A-Za-z0-9_][A-Za-z0-9_.-]*):[ \t]+(.*)$/s;
 // A value starting with one of these is not a plain scalar (quoted, block, flow, anchor, alias,
 // tag, comment or reserved), so quoting it would change its meaning.
 const notPlain = /^["'|>[{&*!#%@`]/;
@@ -42,7 +44,8 @@ export function quoteColonValues(yaml: string): { yaml: string; quoted: QuotedVa
     if (match === null) {
       continue;
     }
-    const [, spaces = "", key = "", rest = ""] = match;
+    const [, spaces = "", key = "", untrimmed = ""] = match;
+    const rest = trimBlanksEnd(untrimmed);
     if (rest !== "") {
       continuationIndent = indent;
     }
@@ -55,6 +58,13 @@ export function quoteColonValues(yaml: string): { yaml: string; quoted: QuotedVa
     quoted.push({ key, yamlLine: i, fixed });
   }
   return { yaml: lines.join("\n"), quoted };
+}
+
+/** trimBlanksEnd drops trailing spaces and tabs in one backward pass (a regex /[ \t]+$/ is quadratic). */
+function trimBlanksEnd(value: string): string {
+  let end = value.length;
+  while (end > 0 && (value[end - 1] === " " || value[end - 1] === "\t")) end--;
+  return value.slice(0, end);
 }
 
 function stripComment(value: string): string {

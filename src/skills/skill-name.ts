@@ -33,7 +33,7 @@ export function qualifySkillName(raw: string, declaredNamespace: string | undefi
     return refused({
       severity: "error",
       field: "name",
-      message: `name "${name}" is not a valid namespaced name: write it as namespace/short-name, each part made of letters, digits, "_" and "-" only (for example "${suggest(name)}").`,
+      message: `name "${shown(name)}" is not a valid namespaced name: write it as namespace/short-name, each part made of letters, digits, "_" and "-" only (for example "${suggest(name)}").`,
       line,
     });
   }
@@ -41,7 +41,7 @@ export function qualifySkillName(raw: string, declaredNamespace: string | undefi
     return refused({
       severity: "error",
       field: "namespace",
-      message: `name "${name}" has no namespace: write it as namespace/short-name (for example "local/${slugOf(name) || "my-skill"}"), or serve its folder from a skill root that declares a namespace.`,
+      message: `name "${shown(name)}" has no namespace: write it as namespace/short-name (for example "local/${slugOf(name).slice(0, 64) || "my-skill"}"), or serve its folder from a skill root that declares a namespace.`,
       line,
     });
   }
@@ -53,7 +53,7 @@ export function qualifySkillName(raw: string, declaredNamespace: string | undefi
     return refused({
       severity: "error",
       field: "name",
-      message: `name "${name}" has no ASCII letter or digit to make a short name from; skill names use A-Z, a-z, 0-9, "_" and "-": rename it (for example to a transliteration).`,
+      message: `name "${shown(name)}" has no ASCII letter or digit to make a short name from; skill names use A-Z, a-z, 0-9, "_" and "-": rename it (for example to a transliteration).`,
       line,
     });
   }
@@ -65,7 +65,7 @@ export function qualifySkillName(raw: string, declaredNamespace: string | undefi
       {
         severity: "warning",
         field: "name",
-        message: `name "${name}" has characters other than letters, digits, "_" and "-"; it is served as "${declaredNamespace}/${slug}". Rename it to "${slug.toLowerCase()}" to follow the Agent Skills specification.`,
+        message: `name "${shown(name)}" has characters other than letters, digits, "_" and "-"; it is served as "${declaredNamespace}/${slug}". Rename it to "${slug.toLowerCase()}" to follow the Agent Skills specification.`,
         line,
       },
     ],
@@ -91,14 +91,14 @@ export function specNameAdvice(shortName: string, folderName: string | undefined
   const problems: SkillProblem[] = advice.map((text) => ({
     severity: "warning",
     field: "name",
-    message: `name "${shortName}": the Agent Skills specification asks names to ${text}.`,
+    message: `name "${shown(shortName)}": the Agent Skills specification asks names to ${text}.`,
     line,
   }));
   if (folderName !== undefined && folderName !== "" && folderName !== shortName) {
     problems.push({
       severity: "warning",
       field: "name",
-      message: `name "${shortName}" differs from its folder "${folderName}"; the Agent Skills specification asks for them to be equal (rename one of them).`,
+      message: `name "${shown(shortName)}" differs from its folder "${folderName}"; the Agent Skills specification asks for them to be equal (rename one of them).`,
       line,
     });
   }
@@ -110,14 +110,28 @@ function refused(problem: SkillProblem): QualifiedName {
 }
 
 function slugOf(name: string): string {
-  return name
+  const slug = name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^A-Za-z0-9_-]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    .replace(/[^A-Za-z0-9_-]+/g, "-");
+  return trimDashes(slug);
+}
+
+/** trimDashes drops leading and trailing "-" in one pass each (/-+$/ backtracks quadratically on a long run of "-"). */
+function trimDashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === "-") start++;
+  while (end > start && text[end - 1] === "-") end--;
+  return text.slice(start, end);
 }
 
 function suggest(name: string): string {
   const [ns = "", ...rest] = name.split("/");
-  return `${slugOf(ns) || "local"}/${slugOf(rest.join("-")) || "my-skill"}`;
+  return `${slugOf(ns).slice(0, 64) || "local"}/${slugOf(rest.join("-")).slice(0, 64) || "my-skill"}`;
+}
+
+/** shown abridges a name echoed in a message, so a huge one cannot swell every reply that lists it. */
+function shown(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 100)}…` : name;
 }

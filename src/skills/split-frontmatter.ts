@@ -17,12 +17,20 @@ export interface FrontmatterSplit {
 const delimiter = "---";
 
 /**
+ * maxFrontmatterLineLength is the longest frontmatter line accepted, in characters: far above a
+ * real one (a description is at most 1024 characters by the Agent Skills specification), and low
+ * enough that no per-line work on an untrusted line can be slow.
+ */
+export const maxFrontmatterLineLength = 8192;
+
+/**
  * splitFrontmatter finds the frontmatter of SKILL.md text: a first line `---` and the next line
  * that is exactly `---`, found line by line.
  *
  * Splitting on the string "---" (as some loaders do) cuts a quoted value such as "a --- b" or a
  * body with a horizontal rule; only whole lines count here. A UTF-8 BOM and CRLF line endings are
- * tolerated because Windows editors produce them.
+ * tolerated because Windows editors produce them. A frontmatter line over
+ * maxFrontmatterLineLength is a problem naming that line.
  */
 export function splitFrontmatter(text: string): FrontmatterSplit | SkillProblem {
   const bom = text.startsWith("\uFEFF");
@@ -41,6 +49,12 @@ export function splitFrontmatter(text: string): FrontmatterSplit | SkillProblem 
   let lineNumber = 2;
   while (pos < content.length) {
     const current = nextLine(content, pos);
+    if (current.line.length > maxFrontmatterLineLength) {
+      return frontmatterProblem(
+        `frontmatter line ${lineNumber} is ${current.line.length} characters long, over the limit of ${maxFrontmatterLineLength}: keep each field on a reasonably short line and move long text into the body or references/.`,
+        lineNumber,
+      );
+    }
     if (current.line === delimiter) {
       const yaml = content.slice(first.next, pos);
       if (yaml.trim() === "") {
@@ -81,8 +95,16 @@ function missingFrontmatterMessage(content: string, firstLine: string): string {
   let message = `SKILL.md has no YAML frontmatter: line 1 must be '---', found "${shown}". Start the file with '---', then \`name\` and \`description\` lines, then '---'.`;
   // A symlinked SKILL.md checked out without symlink support becomes a one-line file holding the
   // link target; saying so saves the author a puzzled look at a "skill" that is only a path.
-  if (content.trim() === firstLine.trim() && /^[^\s]*\/[^\s]*SKILL\.md$/i.test(firstLine.trim())) {
+  if (content.trim() === firstLine.trim() && looksLikeLinkTarget(firstLine.trim())) {
     message += " The file holds only a path: it looks like a symlink stored as text (git core.symlinks=false); restore the link or copy the target file.";
   }
   return message;
+}
+
+/**
+ * looksLikeLinkTarget tells a path ending in SKILL.md (no blanks, a "/" before the file name), in
+ * one pass: the former /^[^\s]*\/[^\s]*SKILL\.md$/i backtracked for minutes on a long line of "/".
+ */
+function looksLikeLinkTarget(line: string): boolean {
+  return line.length > 8 && /^skill\.md$/i.test(line.slice(-8)) && line.slice(0, -8).includes("/") && !/\s/.test(line);
 }

@@ -15,6 +15,8 @@ export interface RootWatcher {
 export interface WatchOptions {
   /** Quiet time after the last filesystem event before `onChange` runs, in ms. */
   readonly debounceMs?: number;
+  /** Longest `onChange` waits after the first event of a burst that never goes quiet, in ms. */
+  readonly maxWaitMs?: number;
   /** Deepest level watched below a root. */
   readonly depth?: number;
   /** Called with errors the watcher reports (e.g. too many watched files); they do not stop it. */
@@ -28,7 +30,7 @@ const ignoredSegment = /(^|[\\/])(\.git|\.hg|\.svn|node_modules)([\\/]|$)/;
  *
  * Debouncing matters because editors save through temp files and renames and `git checkout`
  * touches hundreds of files: one rescan after the burst settles replaces hundreds of partial
- * ones. Events are not interpreted here; the catalog rescans and diffs, which also catches
+ * ones; a burst that never settles still reloads every `maxWaitMs`. Events are not interpreted here; the catalog rescans and diffs, which also catches
  * changes chokidar reports coarsely (a renamed folder, a replaced symlink).
  *
  * Symlinks are not followed: one link to /usr cost 61,508 inotify watches and 739 MB. Nothing
@@ -48,13 +50,21 @@ export function watchSkillRoots(roots: readonly string[], onChange: () => void, 
     ignored: (path: string) => ignoredSegment.test(path),
     persistent: true,
   });
+  const maxWaitMs = options.maxWaitMs ?? 2000;
+  // When the current burst began: a file rewritten every 50 ms would otherwise restart the quiet
+  // time forever and the catalog would never reload; past maxWaitMs it reloads anyway.
+  let burstStart: number | undefined;
+  const run = () => {
+    timer = undefined;
+    burstStart = undefined;
+    if (!closed) onChange();
+  };
   const fire = () => {
     if (closed) return;
+    const now = performance.now();
+    burstStart ??= now;
     if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (!closed) onChange();
-    }, debounceMs);
+    timer = setTimeout(run, Math.max(0, Math.min(debounceMs, burstStart + maxWaitMs - now)));
   };
   watcher.on("all", fire);
   watcher.on("error", (err) => options.onError?.(err));

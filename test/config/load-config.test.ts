@@ -157,6 +157,21 @@ shutdown_grace_ms: 500
     await refused(["--log-level", "loud"], /^log level "loud" is not one of trace, debug, info/);
   });
 
+  it("reads the request bounds of EditFile, WatchSkills and skill reload from limits", async () => {
+    const file = await configFile("limits:\n  max_edits_per_call: 10\n  max_edit_diff_bytes: 4096\n  edit_diff_timeout_ms: 50\n  max_watch_pending_events: 7\n  skill_reload_max_wait_ms: 500\n");
+    const config = await loadConfig(parseServeFlags(["--config", file]), {}, dir);
+    assert.deepEqual(
+      [config.limits.maxEditsPerCall, config.limits.maxEditDiffBytes, config.limits.editDiffTimeoutMs, config.limits.maxWatchPendingEvents, config.limits.skillReloadMaxWaitMs],
+      [10, 4096, 50, 7, 500],
+    );
+  });
+
+  it("refuses a diff budget above the send limit and waits over a minute", async () => {
+    await refused(["--config", await configFile("limits:\n  max_edit_diff_bytes: 4194304\n")], /^limits.max_edit_diff_bytes \(4194304\) is above limits.max_chunk_size \(3145728\), so an EditFile reply could exceed the send limit; lower it$/);
+    await refused(["--config", await configFile("limits:\n  edit_diff_timeout_ms: 60001\n")], /^limits.edit_diff_timeout_ms \(60001\) is over 60000, 60000 ms/);
+    await refused(["--config", await configFile("limits:\n  skill_reload_max_wait_ms: 3000000000\n")], /^limits.skill_reload_max_wait_ms \(3000000000\) is over 60000, 60000 ms/);
+  });
+
   it("refuses a chunk size outside the chunk size range", async () => {
     await refused(["--chunk-size", "1"], /^limits.chunk_size \(1\) must lie between min_chunk_size \(4096\) and max_chunk_size/);
   });

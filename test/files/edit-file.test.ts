@@ -29,6 +29,7 @@ describe("editFile", () => {
     assert.deepEqual(result, {
       replacements: 1,
       diff: "--- a/d.txt\n+++ b/d.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n",
+      diffTruncated: false,
       sha256: sha256Hex("a\nB\nc\n"),
       size: 6,
       applied: true,

@@ -1,8 +1,12 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { checkProjectedLength, type SizeBound } from "./edit-size.js";
 import { describeEdit, type EditPosition, type EditStep } from "./edit-types.js";
 
-/** applyAppend adds `addition` at the very end of `text`, exactly as given. */
-export function applyAppend(text: string, addition: string): EditStep {
+/** applyAppend adds `addition` at the very end of `text`, exactly as given; over `bound` it is refused unbuilt. */
+export function applyAppend(text: string, addition: string, at?: EditPosition, bound?: SizeBound): EditStep {
+  if (at !== undefined && bound !== undefined) {
+    checkProjectedLength(text.length + addition.length, bound, at);
+  }
   return { text: text + addition, replacements: 0 };
 }
 
@@ -11,7 +15,7 @@ export function applyAppend(text: string, addition: string): EditStep {
  * count inserts at the end. A line ending is added to an insertion that lacks one, and to a last
  * line that lacks one before inserting after it, so an insert never joins two lines.
  */
-export function applyInsert(text: string, line: number, insertion: string, at: EditPosition): EditStep {
+export function applyInsert(text: string, line: number, insertion: string, at: EditPosition, bound?: SizeBound): EditStep {
   const starts = lineStarts(text);
   const lineCount = starts.length;
   if (!Number.isSafeInteger(line) || line < 0 || line > lineCount) {
@@ -22,8 +26,11 @@ export function applyInsert(text: string, line: number, insertion: string, at: E
     );
   }
   const block = insertion === "" || insertion.endsWith("\n") ? insertion : `${insertion}\n`;
+  const separator = line === lineCount && text !== "" && !text.endsWith("\n") ? "\n" : "";
+  if (bound !== undefined) {
+    checkProjectedLength(text.length + separator.length + block.length, bound, at);
+  }
   if (line === lineCount) {
-    const separator = text === "" || text.endsWith("\n") ? "" : "\n";
     return { text: text + separator + block, replacements: 0 };
   }
   const offset = starts[line] ?? text.length;

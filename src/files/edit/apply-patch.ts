@@ -1,5 +1,7 @@
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { throwIfAborted } from "../read/abortable.js";
 import { describeEdit, type EditPosition, type EditStep } from "./edit-types.js";
 
 /**
@@ -8,23 +10,32 @@ import { describeEdit, type EditPosition, type EditStep } from "./edit-types.js"
  * applied in the wrong place is worse than a refused one. A hunk that does not apply fails the
  * whole edit with PATCH_FAILED, quoting the hunk and the lines the file has there.
  */
-export function applyUnifiedDiff(text: string, unifiedDiff: string, at: EditPosition): EditStep {
+export async function applyUnifiedDiff(text: string, unifiedDiff: string, at: EditPosition, signal?: AbortSignal): Promise<EditStep> {
   const patch = parseOneFilePatch(unifiedDiff, at);
   const patched = applyPatch(text, patch);
   if (patched !== false) {
     return { text: patched, replacements: 0 };
   }
-  // jsdiff says only "does not apply"; applying ever longer prefixes of the hunk list finds which.
+  // jsdiff says only "does not apply"; the shortest prefix of the hunk list that does not apply
+  // names the hunk. A binary search finds it in log2(hunks) applications, so a diff of thousands
+  // of hunks costs a few passes over the file, not one per hunk.
+  let good = 0;
+  let bad = patch.hunks.length;
   let applied = text;
-  for (let k = 0; k < patch.hunks.length; k++) {
-    const next = applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, k + 1) });
+  while (bad - good > 1) {
+    await yieldToLoop();
+    throwIfAborted(signal);
+    const mid = (good + bad) >> 1;
+    const next = applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, mid) });
     if (next === false) {
-      throw hunkFailed(patch.hunks, k, applied, at);
+      bad = mid;
+    } else {
+      good = mid;
+      applied = next;
     }
-    applied = next;
   }
-  // Each prefix applied but the whole did not: jsdiff's ordering rule; blame the last hunk.
-  throw hunkFailed(patch.hunks, patch.hunks.length - 1, applied, at);
+  // Every prefix up to `good` applied; the hunk after it did not (jsdiff's ordering rule included).
+  throw hunkFailed(patch.hunks, bad - 1, applied, at);
 }
 
 function parseOneFilePatch(unifiedDiff: string, at: EditPosition): StructuredPatch {

@@ -1,4 +1,6 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { countOccurrences, replaceEvery } from "./cooperative.js";
+import { checkProjectedLength, type SizeBound } from "./edit-size.js";
 import { describeEdit, type EditPosition, type EditStep, type TextEdit } from "./edit-types.js";
 
 type ReplaceEdit = Extract<TextEdit, { kind: "replace" }>;
@@ -6,9 +8,10 @@ type ReplaceEdit = Extract<TextEdit, { kind: "replace" }>;
 /**
  * applyReplace replaces `oldText` in `text`: the first occurrence by default, every one with
  * `replaceAll`, and with `expectedReplacements` every one, which must then number exactly that.
- * Occurrences are counted left to right without overlap, as a reader would count them.
+ * Occurrences are counted left to right without overlap, as a reader would count them. With a
+ * `bound`, a result over it is refused before it is built.
  */
-export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition): EditStep {
+export async function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition, bound?: SizeBound, signal?: AbortSignal): Promise<EditStep> {
   if (edit.oldText === "") {
     throw new ToolhostError(
       "INVALID_ARGUMENT",
@@ -16,7 +19,7 @@ export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition):
       { path: at.clientPath, field: "old_text", edit: String(at.index) },
     );
   }
-  const found = countOccurrences(text, edit.oldText);
+  const found = await countOccurrences(text, edit.oldText, signal);
   const expected = edit.expectedReplacements;
   if (found === 0 && expected !== 0) {
     throw new ToolhostError(
@@ -32,15 +35,15 @@ export function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition):
       { path: at.clientPath, edit: String(at.index), expected: String(expected), actual: String(found) },
     );
   }
-  if (expected !== undefined || edit.replaceAll === true) {
-    return { text: text.split(edit.oldText).join(edit.newText), replacements: found };
+  const all = expected !== undefined || edit.replaceAll === true;
+  if (bound !== undefined) {
+    checkProjectedLength(text.length + (all ? found : 1) * (edit.newText.length - edit.oldText.length), bound, at);
+  }
+  if (all) {
+    return { text: await replaceEvery(text, edit.oldText, edit.newText, signal), replacements: found };
   }
   const start = text.indexOf(edit.oldText);
   return { text: text.slice(0, start) + edit.newText + text.slice(start + edit.oldText.length), replacements: 1 };
-}
-
-function countOccurrences(text: string, needle: string): number {
-  return text.split(needle).length - 1;
 }
 
 /** quote shows a searched text in a message, shortened so a huge old_text does not flood it. */

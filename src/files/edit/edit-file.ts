@@ -1,4 +1,3 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
@@ -8,9 +7,9 @@ import type { AtomicFsOps } from "../write/fs-ops.js";
 import { withPathLock } from "../write/path-lock.js";
 import { withFileLock } from "../write/with-file-lock.js";
 import { checkPreconditions, parsePreconditions } from "../write/preconditions.js";
-import { applyEdits } from "./apply-edits.js";
+import { computeEdit } from "./compute-edit.js";
+import { checkEditRequest, defaultEditLimits, type EditLimits } from "./edit-limits.js";
 import type { TextEdit } from "./edit-types.js";
-import { decodeForEdit, encodeAfterEdit } from "./text-content.js";
 
 /** EditFileOptions is one EditFile request in domain terms. */
 export interface EditFileOptions {
@@ -19,16 +18,22 @@ export interface EditFileOptions {
   /** Compute the result and diff, write nothing. */
   readonly dryRun?: boolean | undefined;
   readonly ifSha256?: string | undefined;
-  /** Largest file an edit loads (limits.maxEditBytes). */
+  /** Largest file an edit loads and produces (limits.maxEditBytes). */
   readonly maxEditBytes: number;
+  /** The other bounds of one call; defaultEditLimits when not given. */
+  readonly limits?: Partial<Omit<EditLimits, "maxEditBytes">> | undefined;
+  /** A cancelled call stops computing and writes nothing. */
+  readonly signal?: AbortSignal | undefined;
   readonly fsOps?: AtomicFsOps | undefined;
 }
 
 /** EditFileResult says what an edit did or, for a dry run, would do. */
 export interface EditFileResult {
   readonly replacements: number;
-  /** Unified diff of the change; "" when nothing changes. */
+  /** Unified diff of the change, within limits.maxDiffBytes; "" when nothing changes. */
   readonly diff: string;
+  /** True when `diff` is abridged (cut at its budget, or one hunk because a full diff would take too long). */
+  readonly diffTruncated: boolean;
   readonly sha256: string;
   readonly size: number;
   /** True when the file was written: false for a dry run or edits that change nothing. */
@@ -47,9 +52,13 @@ export interface EditFileResult {
  */
 export async function editFile(sandbox: Sandbox, options: EditFileOptions): Promise<EditFileResult> {
   const clientPath = options.path;
-  if (options.edits.length === 0) {
-    throw new ToolhostError("INVALID_ARGUMENT", `EditFile on '${clientPath}' has no edits; send at least one replace, append, insert or patch edit.`, { path: clientPath, field: "edits" });
-  }
+  const limits: EditLimits = {
+    maxEditBytes: options.maxEditBytes,
+    maxEdits: options.limits?.maxEdits ?? defaultEditLimits.maxEdits,
+    maxDiffBytes: options.limits?.maxDiffBytes ?? defaultEditLimits.maxDiffBytes,
+    diffTimeoutMs: options.limits?.diffTimeoutMs ?? defaultEditLimits.diffTimeoutMs,
+  };
+  checkEditRequest(options.edits, clientPath, limits);
   const preconditions = parsePreconditions(options.ifSha256, false);
   const resolved = await sandbox.resolveForWrite(clientPath);
   // The cross-process lock (every replica honours it) is held from the read to the rename, so
@@ -59,13 +68,9 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
     const original = await readForEdit(sandbox, clientPath, options.maxEditBytes);
     const previousSha256 = sha256Hex(original);
     checkPreconditions(clientPath, preconditions, previousSha256);
-    const decoded = decodeForEdit(original, clientPath);
-    const edited = applyEdits(decoded.text, options.edits, clientPath);
-    const bytes = encodeAfterEdit({ text: edited.text, bom: decoded.bom });
-    const changed = edited.text !== decoded.text;
+    const { bytes, changed, ...edited } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
     const result = {
-      replacements: edited.replacements,
-      diff: changed ? unifiedDiff(clientPath, decoded.text, edited.text) : "",
+      ...edited,
       sha256: sha256Hex(bytes),
       size: bytes.byteLength,
       previousSha256,
@@ -121,13 +126,4 @@ function tooLarge(clientPath: string, size: number, limit: number): ToolhostErro
     `'${clientPath}' is too large to edit: ${size} bytes, over the limit of ${limit} bytes; replace it whole with WriteFile or UploadFile instead.`,
     { path: clientPath, size: String(size), limit: String(limit) },
   );
-}
-
-/** unifiedDiff renders the change git-style (a/ and b/ prefixes, 3 lines of context), CRs hidden. */
-function unifiedDiff(clientPath: string, before: string, after: string): string {
-  return createTwoFilesPatch(`a/${clientPath}`, `b/${clientPath}`, before, after, undefined, undefined, {
-    context: 3,
-    stripTrailingCr: true,
-    headerOptions: FILE_HEADERS_ONLY,
-  });
 }

@@ -13,7 +13,20 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
     const edits = request.edits.map((edit, i) => toTextEdit(edit, i + 1));
-    const edit = () => editFile(sandbox, { path: request.path, edits, dryRun: request.dryRun, ifSha256: request.ifSha256, maxEditBytes: deps.limits.maxEditBytes });
+    const edit = () =>
+      editFile(sandbox, {
+        path: request.path,
+        edits,
+        dryRun: request.dryRun,
+        ifSha256: request.ifSha256,
+        maxEditBytes: deps.limits.maxEditBytes,
+        limits: {
+          maxEdits: deps.limits.maxEditsPerCall,
+          maxDiffBytes: deps.limits.maxEditDiffBytes,
+          diffTimeoutMs: deps.limits.editDiffTimeoutMs,
+        },
+        signal: context.signal,
+      });
     const run = request.dryRun ? edit : () => recordedChange(deps, context, sandbox, request.path, "edit", edit, (r) => ({ committed: r.applied, before: r.previousSha256, after: r.sha256 }));
     const result = await run();
     return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });

@@ -57,6 +57,7 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
     maxActivatedBytes: deps.limits.maxActivatedBytes,
     watch: deps.watch,
     debounceMs: deps.debounceMs,
+    maxWaitMs: deps.limits.skillReloadMaxWaitMs,
     maxDepth: deps.scan?.maxDepth,
     maxFolders: deps.scan?.maxFolders,
     allowHardLinks: deps.allowHardLinks === true,

@@ -443,7 +443,8 @@ type EditFileResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Total occurrences replaced by replace edits.
 	Replacements uint32 `protobuf:"varint,1,opt,name=replacements,proto3" json:"replacements,omitempty"`
-	// Unified diff of the whole change.
+	// Unified diff of the change. It is cut at the server's diff budget (limits.max_edit_diff_bytes)
+	// so that the reply always fits; diff_truncated then says so.
 	Diff string `protobuf:"bytes,2,opt,name=diff,proto3" json:"diff,omitempty"`
 	// Lowercase hex SHA-256 of the resulting content.
 	Sha256 string `protobuf:"bytes,3,opt,name=sha256,proto3" json:"sha256,omitempty"`
@@ -453,8 +454,12 @@ type EditFileResponse struct {
 	Applied bool `protobuf:"varint,5,opt,name=applied,proto3" json:"applied,omitempty"`
 	// Lowercase hex SHA-256 of the content before the edit.
 	PreviousSha256 string `protobuf:"bytes,6,opt,name=previous_sha256,json=previousSha256,proto3" json:"previous_sha256,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// True when `diff` is abridged: cut at the diff budget (its last line says how much was left
+	// out), or, when a line-by-line diff would take too long, one hunk from the first changed line
+	// to the last. The edit itself is applied whole either way; sha256 and size describe the result.
+	DiffTruncated bool `protobuf:"varint,7,opt,name=diff_truncated,json=diffTruncated,proto3" json:"diff_truncated,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EditFileResponse) Reset() {
@@ -529,6 +534,13 @@ func (x *EditFileResponse) GetPreviousSha256() string {
 	return ""
 }
 
+func (x *EditFileResponse) GetDiffTruncated() bool {
+	if x != nil {
+		return x.DiffTruncated
+	}
+	return false
+}
+
 var File_toolhost_files_v1_edit_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_edit_proto_rawDesc = "" +
@@ -560,14 +572,15 @@ const file_toolhost_files_v1_edit_proto_rawDesc = "" +
 	"\x04line\x18\x01 \x01(\rR\x04line\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\".\n" +
 	"\tPatchEdit\x12!\n" +
-	"\funified_diff\x18\x01 \x01(\tR\vunifiedDiff\"\xbd\x01\n" +
+	"\funified_diff\x18\x01 \x01(\tR\vunifiedDiff\"\xe4\x01\n" +
 	"\x10EditFileResponse\x12\"\n" +
 	"\freplacements\x18\x01 \x01(\rR\freplacements\x12\x12\n" +
 	"\x04diff\x18\x02 \x01(\tR\x04diff\x12\x16\n" +
 	"\x06sha256\x18\x03 \x01(\tR\x06sha256\x12\x16\n" +
 	"\x04size\x18\x04 \x01(\x04B\x020\x02R\x04size\x12\x18\n" +
 	"\aapplied\x18\x05 \x01(\bR\aapplied\x12'\n" +
-	"\x0fprevious_sha256\x18\x06 \x01(\tR\x0epreviousSha256B\xc7\x01\n" +
+	"\x0fprevious_sha256\x18\x06 \x01(\tR\x0epreviousSha256\x12%\n" +
+	"\x0ediff_truncated\x18\a \x01(\bR\rdiffTruncatedB\xc7\x01\n" +
 	"\x15com.toolhost.files.v1B\tEditProtoP\x01Z=github.com/toolhost/toolhost/gen/go/toolhost/files/v1;filesv1\xa2\x02\x03TFX\xaa\x02\x11Toolhost.Files.V1\xca\x02\x11Toolhost\\Files\\V1\xe2\x02\x1dToolhost\\Files\\V1\\GPBMetadata\xea\x02\x13Toolhost::Files::V1b\x06proto3"
 
 var (

@@ -63,17 +63,19 @@ class PatchEdit(_message.Message):
     def __init__(self, unified_diff: _Optional[str] = ...) -> None: ...
 
 class EditFileResponse(_message.Message):
-    __slots__ = ("replacements", "diff", "sha256", "size", "applied", "previous_sha256")
+    __slots__ = ("replacements", "diff", "sha256", "size", "applied", "previous_sha256", "diff_truncated")
     REPLACEMENTS_FIELD_NUMBER: _ClassVar[int]
     DIFF_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     APPLIED_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_SHA256_FIELD_NUMBER: _ClassVar[int]
+    DIFF_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     replacements: int
     diff: str
     sha256: str
     size: int
     applied: bool
     previous_sha256: str
-    def __init__(self, replacements: _Optional[int] = ..., diff: _Optional[str] = ..., sha256: _Optional[str] = ..., size: _Optional[int] = ..., applied: _Optional[bool] = ..., previous_sha256: _Optional[str] = ...) -> None: ...
+    diff_truncated: bool
+    def __init__(self, replacements: _Optional[int] = ..., diff: _Optional[str] = ..., sha256: _Optional[str] = ..., size: _Optional[int] = ..., applied: _Optional[bool] = ..., previous_sha256: _Optional[str] = ..., diff_truncated: _Optional[bool] = ...) -> None: ...

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/edit.proto.
  */
 export const file_toolhost_files_v1_edit: GenFile = /*@__PURE__*/
-  fileDesc("Chx0b29saG9zdC9maWxlcy92MS9lZGl0LnByb3RvEhF0b29saG9zdC5maWxlcy52MSJrCg9FZGl0RmlsZVJlcXVlc3QSDAoEcGF0aBgBIAEoCRImCgVlZGl0cxgCIAMoCzIXLnRvb2xob3N0LmZpbGVzLnYxLkVkaXQSDwoHZHJ5X3J1bhgDIAEoCBIRCglpZl9zaGEyNTYYBCABKAki0gEKBEVkaXQSMQoHcmVwbGFjZRgBIAEoCzIeLnRvb2xob3N0LmZpbGVzLnYxLlJlcGxhY2VFZGl0SAASLwoGYXBwZW5kGAIgASgLMh0udG9vbGhvc3QuZmlsZXMudjEuQXBwZW5kRWRpdEgAEi8KBmluc2VydBgDIAEoCzIdLnRvb2xob3N0LmZpbGVzLnYxLkluc2VydEVkaXRIABItCgVwYXRjaBgEIAEoCzIcLnRvb2xob3N0LmZpbGVzLnYxLlBhdGNoRWRpdEgAQgYKBGtpbmQihAEKC1JlcGxhY2VFZGl0EhAKCG9sZF90ZXh0GAEgASgJEhAKCG5ld190ZXh0GAIgASgJEhMKC3JlcGxhY2VfYWxsGAMgASgIEiIKFWV4cGVjdGVkX3JlcGxhY2VtZW50cxgEIAEoDUgAiAEBQhgKFl9leHBlY3RlZF9yZXBsYWNlbWVudHMiGgoKQXBwZW5kRWRpdBIMCgR0ZXh0GAEgASgJIigKCkluc2VydEVkaXQSDAoEbGluZRgBIAEoDRIMCgR0ZXh0GAIgASgJIiEKCVBhdGNoRWRpdBIUCgx1bmlmaWVkX2RpZmYYASABKAkiggEKEEVkaXRGaWxlUmVzcG9uc2USFAoMcmVwbGFjZW1lbnRzGAEgASgNEgwKBGRpZmYYAiABKAkSDgoGc2hhMjU2GAMgASgJEhAKBHNpemUYBCABKARCAjACEg8KB2FwcGxpZWQYBSABKAgSFwoPcHJldmlvdXNfc2hhMjU2GAYgASgJQscBChVjb20udG9vbGhvc3QuZmlsZXMudjFCCUVkaXRQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z");
+  fileDesc("Chx0b29saG9zdC9maWxlcy92MS9lZGl0LnByb3RvEhF0b29saG9zdC5maWxlcy52MSJrCg9FZGl0RmlsZVJlcXVlc3QSDAoEcGF0aBgBIAEoCRImCgVlZGl0cxgCIAMoCzIXLnRvb2xob3N0LmZpbGVzLnYxLkVkaXQSDwoHZHJ5X3J1bhgDIAEoCBIRCglpZl9zaGEyNTYYBCABKAki0gEKBEVkaXQSMQoHcmVwbGFjZRgBIAEoCzIeLnRvb2xob3N0LmZpbGVzLnYxLlJlcGxhY2VFZGl0SAASLwoGYXBwZW5kGAIgASgLMh0udG9vbGhvc3QuZmlsZXMudjEuQXBwZW5kRWRpdEgAEi8KBmluc2VydBgDIAEoCzIdLnRvb2xob3N0LmZpbGVzLnYxLkluc2VydEVkaXRIABItCgVwYXRjaBgEIAEoCzIcLnRvb2xob3N0LmZpbGVzLnYxLlBhdGNoRWRpdEgAQgYKBGtpbmQihAEKC1JlcGxhY2VFZGl0EhAKCG9sZF90ZXh0GAEgASgJEhAKCG5ld190ZXh0GAIgASgJEhMKC3JlcGxhY2VfYWxsGAMgASgIEiIKFWV4cGVjdGVkX3JlcGxhY2VtZW50cxgEIAEoDUgAiAEBQhgKFl9leHBlY3RlZF9yZXBsYWNlbWVudHMiGgoKQXBwZW5kRWRpdBIMCgR0ZXh0GAEgASgJIigKCkluc2VydEVkaXQSDAoEbGluZRgBIAEoDRIMCgR0ZXh0GAIgASgJIiEKCVBhdGNoRWRpdBIUCgx1bmlmaWVkX2RpZmYYASABKAkimgEKEEVkaXRGaWxlUmVzcG9uc2USFAoMcmVwbGFjZW1lbnRzGAEgASgNEgwKBGRpZmYYAiABKAkSDgoGc2hhMjU2GAMgASgJEhAKBHNpemUYBCABKARCAjACEg8KB2FwcGxpZWQYBSABKAgSFwoPcHJldmlvdXNfc2hhMjU2GAYgASgJEhYKDmRpZmZfdHJ1bmNhdGVkGAcgASgIQscBChVjb20udG9vbGhvc3QuZmlsZXMudjFCCUVkaXRQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z");
 
 /**
  * EditFileRequest applies an ordered list of edits to one text file, all or nothing, and writes
@@ -236,7 +236,8 @@ export type EditFileResponse = Message<"toolhost.files.v1.EditFileResponse"> & {
   replacements: number;
 
   /**
-   * Unified diff of the whole change.
+   * Unified diff of the change. It is cut at the server's diff budget (limits.max_edit_diff_bytes)
+   * so that the reply always fits; diff_truncated then says so.
    *
    * @generated from field: string diff = 2;
    */
@@ -269,6 +270,15 @@ export type EditFileResponse = Message<"toolhost.files.v1.EditFileResponse"> & {
    * @generated from field: string previous_sha256 = 6;
    */
   previousSha256: string;
+
+  /**
+   * True when `diff` is abridged: cut at the diff budget (its last line says how much was left
+   * out), or, when a line-by-line diff would take too long, one hunk from the first changed line
+   * to the last. The edit itself is applied whole either way; sha256 and size describe the result.
+   *
+   * @generated from field: bool diff_truncated = 7;
+   */
+  diffTruncated: boolean;
 };
 
 /**

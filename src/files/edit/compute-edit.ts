@@ -1,0 +1,45 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { throwIfAborted } from "../read/abortable.js";
+import { applyEdits } from "./apply-edits.js";
+import { boundedDiff } from "./diff/bounded-diff.js";
+import type { EditLimits } from "./edit-limits.js";
+import type { TextEdit } from "./edit-types.js";
+import { decodeForEdit, encodeAfterEdit } from "./text-content.js";
+
+/** ComputedEdit is an edit worked out in memory: the bytes to write and what the reply says. */
+export interface ComputedEdit {
+  readonly bytes: Buffer;
+  readonly changed: boolean;
+  readonly replacements: number;
+  /** Unified diff, within limits.maxDiffBytes; "" when nothing changes. */
+  readonly diff: string;
+  readonly diffTruncated: boolean;
+}
+
+/**
+ * computeEdit decodes a file's bytes, applies the edits within `limits` and renders the bounded
+ * diff, all before anything is written: a reply built from it always fits the send limit, so an
+ * edit never commits and then fails to say so. A cancelled `signal` stops it before it returns.
+ */
+export async function computeEdit(
+  original: Buffer,
+  edits: readonly TextEdit[],
+  clientPath: string,
+  limits: EditLimits,
+  signal?: AbortSignal,
+): Promise<ComputedEdit> {
+  const decoded = decodeForEdit(original, clientPath);
+  const edited = await applyEdits(decoded.text, edits, clientPath, { maxBytes: limits.maxEditBytes, bom: decoded.bom, signal });
+  const bytes = encodeAfterEdit({ text: edited.text, bom: decoded.bom });
+  const changed = edited.text !== decoded.text;
+  if (!changed) {
+    return { bytes, changed, replacements: edited.replacements, diff: "", diffTruncated: false };
+  }
+  // The diff is the other long step: let waiting calls run first, and skip it for a dead call.
+  await yieldToLoop();
+  throwIfAborted(signal);
+  const diff = boundedDiff(clientPath, decoded.text, edited.text, { maxBytes: limits.maxDiffBytes, timeoutMs: limits.diffTimeoutMs });
+  await yieldToLoop();
+  throwIfAborted(signal);
+  return { bytes, changed, replacements: edited.replacements, diff: diff.diff, diffTruncated: diff.truncated };
+}
