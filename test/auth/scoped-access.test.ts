@@ -22,6 +22,7 @@ const tokens = {
   reader: "th_tier-read-0000000000000000000000000000000",
   quota: "th_quota-one-stream-000000000000000000000000",
   writer: "th_tier-write-00000000000000000000000000000",
+  editor: "th_tier-edit-000000000000000000000000000000",
   expired: "th_expired-000000000000000000000000000000000",
 };
 
@@ -50,6 +51,7 @@ describe("scoped access over TLS with bearer tokens", () => {
       { id: "only-a", token: tokens.onlyA, scope: { tier: "delete", roots: [rootA] } },
       { id: "reader", token: tokens.reader, scope: { tier: "read" } },
       { id: "writer", token: tokens.writer, scope: { tier: "write" } },
+      { id: "editor", token: tokens.editor, scope: { tier: "edit" } },
       { id: "quota", token: tokens.quota, scope: { tier: "read", quota: { calls: 4, streams: 1 } } },
       { id: "expired", token: tokens.expired, expires: "2020-01-01T00:00:00Z", scope: { tier: "delete" } },
     ]);
@@ -182,6 +184,24 @@ describe("scoped access over TLS with bearer tokens", () => {
     const patch = await onlyA.callTool({ name: "file_apply_patch", arguments: JSON.stringify({ patch: "*** Begin Patch\n*** Add File: ../b/new.txt\n+x\n*** End Patch" }) });
     assert.deepEqual([patch.isError, patch.reason], [true, "PATH_TRAVERSAL"], patch.content);
     assert.deepEqual(await snapshot(rootA), before);
+  });
+
+  it("an edit-tier scope patches files, but a patch that deletes or moves needs the delete tier", async () => {
+    const editor = secure.clients(tokens.editor).fileTools;
+    await writeFile(path.join(rootA, "p.txt"), "one\n");
+    const before = await snapshot(rootA);
+    for (const patch of [
+      "*** Begin Patch\n*** Update File: p.txt\n@@\n-one\n+two\n*** Delete File: a.txt\n*** End Patch",
+      "*** Begin Patch\n*** Update File: p.txt\n*** Move to: q.txt\n@@\n-one\n+two\n*** End Patch",
+    ]) {
+      const failure = await failureOf(editor.applyPatch({ patch }));
+      assert.deepEqual([failure.code, failure.reason, failure.metadata["lacks"]], [Code.PermissionDenied, "OUT_OF_SCOPE", "tier"]);
+      assert.match(failure.message, /needs tier delete.*Nothing was changed/);
+    }
+    assert.deepEqual(await snapshot(rootA), before);
+    const applied = await editor.applyPatch({ patch: "*** Begin Patch\n*** Update File: p.txt\n@@\n-one\n+two\n*** End Patch" });
+    assert.equal(applied.applied, true);
+    await secure.clients(tokens.full).fileTools.deleteFile({ path: "p.txt" });
   });
 
   it("a tier-write scope writes and uploads, but cannot edit or delete", async () => {

@@ -1,9 +1,13 @@
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { PatchFileOperation } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { deleteFile } from "../../files/delete-file.js";
 import { commitPatch, type PatchEffects } from "../../files/patch/commit-patch.js";
 import { parseCodexPatch } from "../../files/patch/parse-codex-patch.js";
+import type { PatchOperation } from "../../files/patch/patch-types.js";
+import { tierAllows } from "../../auth/tier.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import { principalOf } from "../caller.js";
 import { stagePatch, type StagedFile } from "../../files/patch/stage-patch.js";
 import { writeFile } from "../../files/write/write-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
@@ -28,6 +32,7 @@ export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
     const ops = parseCodexPatch(request.patch, patchBounds);
+    requireDeleteTier(context, ops);
     const staged = await stagePatch(sandbox, ops, deps.limits.maxEditBytes);
     if (!request.dryRun) {
       const effects: PatchEffects = {
@@ -44,6 +49,23 @@ export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
     }
     return response(staged, !request.dryRun);
   };
+}
+
+/**
+ * requireDeleteTier refuses a patch that deletes or moves a file unless the caller's scope
+ * reaches the delete tier: ApplyPatch itself is an edit-tier method, but its Delete File and
+ * Move to sections remove a path, which DeleteFile and MoveFile guard with the delete tier.
+ */
+function requireDeleteTier(context: HandlerContext, ops: readonly PatchOperation[]): void {
+  const removes = ops.find((op) => op.kind === "delete" || (op.kind === "update" && op.moveTo !== undefined));
+  const principal = principalOf(context);
+  if (removes !== undefined && !tierAllows(principal.scope.maxTier, "delete")) {
+    throw new ToolhostError(
+      "OUT_OF_SCOPE",
+      `The patch ${removes.kind === "delete" ? "deletes" : "moves"} "${removes.path}", which needs tier delete, and the scope of "${principal.id}" allows up to ${principal.scope.maxTier}; send a patch that only adds and updates files. Nothing was changed.`,
+      { lacks: "tier", tier: "delete", id: principal.id },
+    );
+  }
 }
 
 function response(staged: readonly StagedFile[], applied: boolean) {
