@@ -53,9 +53,9 @@ Feature: Callers beyond loopback are authenticated and kept to their scope
 
   Scenario: ListTools offers only what the caller may call
     When "reader" lists the tools
-    Then the tools are "skill/file-read"
+    Then every tool only reads, and they include "skill/file-read, skill/file-stat, skill/file-list"
     When "admin" lists the tools
-    Then the tools are "skill/file-read, skill/file-write, skill/file-edit, skill/file-delete"
+    Then the tools include "skill/file-read, skill/file-write, skill/file-edit, skill/file-delete"
 
   Scenario: A token removed from the tokens file is refused without a restart
     When the token of "reader" is removed from the tokens file

@@ -142,9 +142,15 @@ Then("the roots are {string}", function (this: ToolhostWorld, expected: string) 
   assert.equal(roots.map((r) => `${names.get(r.path)}${r.readOnly ? " (read-only)" : ""}`).join(", "), expected);
 });
 
-Then("the tools are {string}", function (this: ToolhostWorld, expected: string) {
+Then("every tool only reads, and they include {string}", function (this: ToolhostWorld, expected: string) {
+  const { tools } = this.result as { tools: { name: string; readOnly: boolean }[] };
+  assert.deepEqual(tools.filter((t) => !t.readOnly).map((t) => t.name), []);
+  for (const name of expected.split(", ")) assert.ok(tools.some((t) => t.name === name), `${name} is missing`);
+});
+
+Then("the tools include {string}", function (this: ToolhostWorld, expected: string) {
   const { tools } = this.result as { tools: { name: string }[] };
-  assert.equal(tools.map((t) => t.name).join(", "), expected);
+  for (const name of expected.split(", ")) assert.ok(tools.some((t) => t.name === name), `${name} is missing`);
 });
 
 Then("{string} is refused within {int} seconds", async function (this: ToolhostWorld, id: string, seconds: number) {

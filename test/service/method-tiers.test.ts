@@ -19,7 +19,12 @@ describe("method tiers", () => {
 
   it("deny by default: a method without a descriptor needs the highest tier", () => {
     assert.equal(tierOf("/toolhost.files.v1.FileTools/SomethingNew"), "delete");
-    assert.equal(tierOf("/toolhost.tools.v1.Tools/CallTool"), "delete");
+    assert.equal(tierOf("/toolhost.other.v1.Other/CallTool"), "delete");
+  });
+
+  it("Tools methods are open to every scope: CallTool checks each tool's own tier", () => {
+    assert.equal(tierOf("/toolhost.tools.v1.Tools/ListTools"), "read");
+    assert.equal(tierOf("/toolhost.tools.v1.Tools/CallTool"), "read");
   });
 
   it("every SkillCatalog method only reads", () => {
