@@ -24,15 +24,13 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/edit.proto\x12\x11toolhost.files.v1\"k\n\x0f\x45\x64itFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12&\n\x05\x65\x64its\x18\x02 \x03(\x0b\x32\x17.toolhost.files.v1.Edit\x12\x0f\n\x07\x64ry_run\x18\x03 \x01(\x08\x12\x11\n\tif_sha256\x18\x04 \x01(\t\"\xd2\x01\n\x04\x45\x64it\x12\x31\n\x07replace\x18\x01 \x01(\x0b\x32\x1e.toolhost.files.v1.ReplaceEditH\x00\x12/\n\x06\x61ppend\x18\x02 \x01(\x0b\x32\x1d.toolhost.files.v1.AppendEditH\x00\x12/\n\x06insert\x18\x03 \x01(\x0b\x32\x1d.toolhost.files.v1.InsertEditH\x00\x12-\n\x05patch\x18\x04 \x01(\x0b\x32\x1c.toolhost.files.v1.PatchEditH\x00\x42\x06\n\x04kind\"\x84\x01\n\x0bReplaceEdit\x12\x10\n\x08old_text\x18\x01 \x01(\t\x12\x10\n\x08new_text\x18\x02 \x01(\t\x12\x13\n\x0breplace_all\x18\x03 \x01(\x08\x12\"\n\x15\x65xpected_replacements\x18\x04 \x01(\rH\x00\x88\x01\x01\x42\x18\n\x16_expected_replacements\"\x1a\n\nAppendEdit\x12\x0c\n\x04text\x18\x01 \x01(\t\"(\n\nInsertEdit\x12\x0c\n\x04line\x18\x01 \x01(\r\x12\x0c\n\x04text\x18\x02 \x01(\t\"!\n\tPatchEdit\x12\x14\n\x0cunified_diff\x18\x01 \x01(\t\"\x82\x01\n\x10\x45\x64itFileResponse\x12\x14\n\x0creplacements\x18\x01 \x01(\r\x12\x0c\n\x04\x64iff\x18\x02 \x01(\t\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x10\n\x04size\x18\x04 \x01(\x04\x42\x02\x30\x02\x12\x0f\n\x07\x61pplied\x18\x05 \x01(\x08\x12\x17\n\x0fprevious_sha256\x18\x06 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/edit.proto\x12\x11toolhost.files.v1\"k\n\x0f\x45\x64itFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12&\n\x05\x65\x64its\x18\x02 \x03(\x0b\x32\x17.toolhost.files.v1.Edit\x12\x0f\n\x07\x64ry_run\x18\x03 \x01(\x08\x12\x11\n\tif_sha256\x18\x04 \x01(\t\"\xd2\x01\n\x04\x45\x64it\x12\x31\n\x07replace\x18\x01 \x01(\x0b\x32\x1e.toolhost.files.v1.ReplaceEditH\x00\x12/\n\x06\x61ppend\x18\x02 \x01(\x0b\x32\x1d.toolhost.files.v1.AppendEditH\x00\x12/\n\x06insert\x18\x03 \x01(\x0b\x32\x1d.toolhost.files.v1.InsertEditH\x00\x12-\n\x05patch\x18\x04 \x01(\x0b\x32\x1c.toolhost.files.v1.PatchEditH\x00\x42\x06\n\x04kind\"\x84\x01\n\x0bReplaceEdit\x12\x10\n\x08old_text\x18\x01 \x01(\t\x12\x10\n\x08new_text\x18\x02 \x01(\t\x12\x13\n\x0breplace_all\x18\x03 \x01(\x08\x12\"\n\x15\x65xpected_replacements\x18\x04 \x01(\rH\x00\x88\x01\x01\x42\x18\n\x16_expected_replacements\"\x1a\n\nAppendEdit\x12\x0c\n\x04text\x18\x01 \x01(\t\"(\n\nInsertEdit\x12\x0c\n\x04line\x18\x01 \x01(\r\x12\x0c\n\x04text\x18\x02 \x01(\t\"!\n\tPatchEdit\x12\x14\n\x0cunified_diff\x18\x01 \x01(\t\"~\n\x10\x45\x64itFileResponse\x12\x14\n\x0creplacements\x18\x01 \x01(\r\x12\x0c\n\x04\x64iff\x18\x02 \x01(\t\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x0c\n\x04size\x18\x04 \x01(\x04\x12\x0f\n\x07\x61pplied\x18\x05 \x01(\x08\x12\x17\n\x0fprevious_sha256\x18\x06 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.edit_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_EDITFILERESPONSE'].fields_by_name['size']._loaded_options = None
-  _globals['_EDITFILERESPONSE'].fields_by_name['size']._serialized_options = b'0\002'
   _globals['_EDITFILEREQUEST']._serialized_start=51
   _globals['_EDITFILEREQUEST']._serialized_end=158
   _globals['_EDIT']._serialized_start=161
@@ -45,6 +43,6 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_INSERTEDIT']._serialized_end=576
   _globals['_PATCHEDIT']._serialized_start=578
   _globals['_PATCHEDIT']._serialized_end=611
-  _globals['_EDITFILERESPONSE']._serialized_start=614
-  _globals['_EDITFILERESPONSE']._serialized_end=744
+  _globals['_EDITFILERESPONSE']._serialized_start=613
+  _globals['_EDITFILERESPONSE']._serialized_end=739
 # @@protoc_insertion_point(module_scope)

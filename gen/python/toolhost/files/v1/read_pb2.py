@@ -25,39 +25,21 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd9\x01\n\x0fReadFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12)\n\x04mode\x18\x02 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12\x12\n\x06offset\x18\x03 \x01(\x04\x42\x02\x30\x02\x12\x16\n\x05limit\x18\x04 \x01(\x04\x42\x02\x30\x02H\x00\x88\x01\x01\x12\x17\n\x0b\x62yte_offset\x18\x05 \x01(\x04\x42\x02\x30\x02\x12\x1b\n\nbyte_limit\x18\x06 \x01(\x04\x42\x02\x30\x02H\x01\x88\x01\x01\x12\x12\n\nchunk_size\x18\x07 \x01(\rB\x08\n\x06_limitB\r\n\x0b_byte_limit\"\x9a\x01\n\x10ReadFileResponse\x12+\n\x04info\x18\x01 \x01(\x0b\x32\x1b.toolhost.files.v1.FileInfoH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x31\n\x07summary\x18\x04 \x01(\x0b\x32\x1e.toolhost.files.v1.ReadSummaryH\x00\x42\x06\n\x04part\"\xb5\x01\n\x08\x46ileInfo\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x10\n\x04size\x18\x02 \x01(\x04\x42\x02\x30\x02\x12\x10\n\x08\x65ncoding\x18\x03 \x01(\t\x12)\n\x04mode\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12,\n\x08modified\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tfile_mode\x18\x06 \x01(\r\x12\x0b\n\x03\x62om\x18\x07 \x01(\x08\"\x93\x01\n\x0bReadSummary\x12\x16\n\nbytes_sent\x18\x01 \x01(\x04\x42\x02\x30\x02\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x0b\n\x03\x65of\x18\x03 \x01(\x08\x12\x16\n\nlines_sent\x18\x04 \x01(\x04\x42\x02\x30\x02\x12\x17\n\x0bnext_offset\x18\x05 \x01(\x04\x42\x02\x30\x02\x12\x1e\n\x12replaced_sequences\x18\x06 \x01(\x04\x42\x02\x30\x02*N\n\x08ReadMode\x12\x19\n\x15READ_MODE_UNSPECIFIED\x10\x00\x12\x12\n\x0eREAD_MODE_TEXT\x10\x01\x12\x13\n\x0fREAD_MODE_BYTES\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc9\x01\n\x0fReadFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12)\n\x04mode\x18\x02 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12\x0e\n\x06offset\x18\x03 \x01(\x04\x12\x12\n\x05limit\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x13\n\x0b\x62yte_offset\x18\x05 \x01(\x04\x12\x17\n\nbyte_limit\x18\x06 \x01(\x04H\x01\x88\x01\x01\x12\x12\n\nchunk_size\x18\x07 \x01(\rB\x08\n\x06_limitB\r\n\x0b_byte_limit\"\x9a\x01\n\x10ReadFileResponse\x12+\n\x04info\x18\x01 \x01(\x0b\x32\x1b.toolhost.files.v1.FileInfoH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x31\n\x07summary\x18\x04 \x01(\x0b\x32\x1e.toolhost.files.v1.ReadSummaryH\x00\x42\x06\n\x04part\"\xb1\x01\n\x08\x46ileInfo\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04size\x18\x02 \x01(\x04\x12\x10\n\x08\x65ncoding\x18\x03 \x01(\t\x12)\n\x04mode\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12,\n\x08modified\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tfile_mode\x18\x06 \x01(\r\x12\x0b\n\x03\x62om\x18\x07 \x01(\x08\"\x83\x01\n\x0bReadSummary\x12\x12\n\nbytes_sent\x18\x01 \x01(\x04\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x0b\n\x03\x65of\x18\x03 \x01(\x08\x12\x12\n\nlines_sent\x18\x04 \x01(\x04\x12\x13\n\x0bnext_offset\x18\x05 \x01(\x04\x12\x1a\n\x12replaced_sequences\x18\x06 \x01(\x04*N\n\x08ReadMode\x12\x19\n\x15READ_MODE_UNSPECIFIED\x10\x00\x12\x12\n\x0eREAD_MODE_TEXT\x10\x01\x12\x13\n\x0fREAD_MODE_BYTES\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.read_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_READFILEREQUEST'].fields_by_name['offset']._loaded_options = None
-  _globals['_READFILEREQUEST'].fields_by_name['offset']._serialized_options = b'0\002'
-  _globals['_READFILEREQUEST'].fields_by_name['limit']._loaded_options = None
-  _globals['_READFILEREQUEST'].fields_by_name['limit']._serialized_options = b'0\002'
-  _globals['_READFILEREQUEST'].fields_by_name['byte_offset']._loaded_options = None
-  _globals['_READFILEREQUEST'].fields_by_name['byte_offset']._serialized_options = b'0\002'
-  _globals['_READFILEREQUEST'].fields_by_name['byte_limit']._loaded_options = None
-  _globals['_READFILEREQUEST'].fields_by_name['byte_limit']._serialized_options = b'0\002'
-  _globals['_FILEINFO'].fields_by_name['size']._loaded_options = None
-  _globals['_FILEINFO'].fields_by_name['size']._serialized_options = b'0\002'
-  _globals['_READSUMMARY'].fields_by_name['bytes_sent']._loaded_options = None
-  _globals['_READSUMMARY'].fields_by_name['bytes_sent']._serialized_options = b'0\002'
-  _globals['_READSUMMARY'].fields_by_name['lines_sent']._loaded_options = None
-  _globals['_READSUMMARY'].fields_by_name['lines_sent']._serialized_options = b'0\002'
-  _globals['_READSUMMARY'].fields_by_name['next_offset']._loaded_options = None
-  _globals['_READSUMMARY'].fields_by_name['next_offset']._serialized_options = b'0\002'
-  _globals['_READSUMMARY'].fields_by_name['replaced_sequences']._loaded_options = None
-  _globals['_READSUMMARY'].fields_by_name['replaced_sequences']._serialized_options = b'0\002'
-  _globals['_READMODE']._serialized_start=795
-  _globals['_READMODE']._serialized_end=873
+  _globals['_READMODE']._serialized_start=759
+  _globals['_READMODE']._serialized_end=837
   _globals['_READFILEREQUEST']._serialized_start=85
-  _globals['_READFILEREQUEST']._serialized_end=302
-  _globals['_READFILERESPONSE']._serialized_start=305
-  _globals['_READFILERESPONSE']._serialized_end=459
-  _globals['_FILEINFO']._serialized_start=462
-  _globals['_FILEINFO']._serialized_end=643
-  _globals['_READSUMMARY']._serialized_start=646
-  _globals['_READSUMMARY']._serialized_end=793
+  _globals['_READFILEREQUEST']._serialized_end=286
+  _globals['_READFILERESPONSE']._serialized_start=289
+  _globals['_READFILERESPONSE']._serialized_end=443
+  _globals['_FILEINFO']._serialized_start=446
+  _globals['_FILEINFO']._serialized_end=623
+  _globals['_READSUMMARY']._serialized_start=626
+  _globals['_READSUMMARY']._serialized_end=757
 # @@protoc_insertion_point(module_scope)

@@ -24,33 +24,27 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtoolhost/files/v1/write.proto\x12\x11toolhost.files.v1\"\xf8\x01\n\x10WriteFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x34\n\x0cnewline_mode\x18\x04 \x01(\x0e\x32\x1e.toolhost.files.v1.NewlineMode\x12\x1b\n\x0e\x63reate_parents\x18\x05 \x01(\x08H\x01\x88\x01\x01\x12\x11\n\x04mode\x18\x06 \x01(\rH\x02\x88\x01\x01\x12\x11\n\tif_sha256\x18\x07 \x01(\t\x12\x16\n\x0emust_not_exist\x18\x08 \x01(\x08\x42\t\n\x07\x63ontentB\x11\n\x0f_create_parentsB\x07\n\x05_mode\"_\n\x11WriteFileResponse\x12\x0f\n\x07\x63reated\x18\x01 \x01(\x08\x12\x10\n\x04size\x18\x02 \x01(\x04\x42\x02\x30\x02\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x17\n\x0fprevious_sha256\x18\x04 \x01(\t\"^\n\x11UploadFileRequest\x12\x31\n\x06header\x18\x01 \x01(\x0b\x32\x1f.toolhost.files.v1.UploadHeaderH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x42\x06\n\x04part\"\xde\x01\n\x0cUploadHeader\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x1b\n\x0e\x63reate_parents\x18\x02 \x01(\x08H\x00\x88\x01\x01\x12\x11\n\x04mode\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x11\n\tif_sha256\x18\x04 \x01(\t\x12\x16\n\x0emust_not_exist\x18\x05 \x01(\x08\x12\x1e\n\rexpected_size\x18\x06 \x01(\x04\x42\x02\x30\x02H\x02\x88\x01\x01\x12\x17\n\x0f\x65xpected_sha256\x18\x07 \x01(\tB\x11\n\x0f_create_parentsB\x07\n\x05_modeB\x10\n\x0e_expected_size\"`\n\x12UploadFileResponse\x12\x0f\n\x07\x63reated\x18\x01 \x01(\x08\x12\x10\n\x04size\x18\x02 \x01(\x04\x42\x02\x30\x02\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x17\n\x0fprevious_sha256\x18\x04 \x01(\t\"4\n\x11\x44\x65leteFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x11\n\tif_sha256\x18\x02 \x01(\t\"%\n\x12\x44\x65leteFileResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08*r\n\x0bNewlineMode\x12\x1c\n\x18NEWLINE_MODE_UNSPECIFIED\x10\x00\x12\x19\n\x15NEWLINE_MODE_PRESERVE\x10\x01\x12\x13\n\x0fNEWLINE_MODE_LF\x10\x02\x12\x15\n\x11NEWLINE_MODE_CRLF\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtoolhost/files/v1/write.proto\x12\x11toolhost.files.v1\"\xf8\x01\n\x10WriteFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x34\n\x0cnewline_mode\x18\x04 \x01(\x0e\x32\x1e.toolhost.files.v1.NewlineMode\x12\x1b\n\x0e\x63reate_parents\x18\x05 \x01(\x08H\x01\x88\x01\x01\x12\x11\n\x04mode\x18\x06 \x01(\rH\x02\x88\x01\x01\x12\x11\n\tif_sha256\x18\x07 \x01(\t\x12\x16\n\x0emust_not_exist\x18\x08 \x01(\x08\x42\t\n\x07\x63ontentB\x11\n\x0f_create_parentsB\x07\n\x05_mode\"[\n\x11WriteFileResponse\x12\x0f\n\x07\x63reated\x18\x01 \x01(\x08\x12\x0c\n\x04size\x18\x02 \x01(\x04\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x17\n\x0fprevious_sha256\x18\x04 \x01(\t\"^\n\x11UploadFileRequest\x12\x31\n\x06header\x18\x01 \x01(\x0b\x32\x1f.toolhost.files.v1.UploadHeaderH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x42\x06\n\x04part\"\xda\x01\n\x0cUploadHeader\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x1b\n\x0e\x63reate_parents\x18\x02 \x01(\x08H\x00\x88\x01\x01\x12\x11\n\x04mode\x18\x03 \x01(\rH\x01\x88\x01\x01\x12\x11\n\tif_sha256\x18\x04 \x01(\t\x12\x16\n\x0emust_not_exist\x18\x05 \x01(\x08\x12\x1a\n\rexpected_size\x18\x06 \x01(\x04H\x02\x88\x01\x01\x12\x17\n\x0f\x65xpected_sha256\x18\x07 \x01(\tB\x11\n\x0f_create_parentsB\x07\n\x05_modeB\x10\n\x0e_expected_size\"\\\n\x12UploadFileResponse\x12\x0f\n\x07\x63reated\x18\x01 \x01(\x08\x12\x0c\n\x04size\x18\x02 \x01(\x04\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x17\n\x0fprevious_sha256\x18\x04 \x01(\t\"4\n\x11\x44\x65leteFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x11\n\tif_sha256\x18\x02 \x01(\t\"%\n\x12\x44\x65leteFileResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08*r\n\x0bNewlineMode\x12\x1c\n\x18NEWLINE_MODE_UNSPECIFIED\x10\x00\x12\x19\n\x15NEWLINE_MODE_PRESERVE\x10\x01\x12\x13\n\x0fNEWLINE_MODE_LF\x10\x02\x12\x15\n\x11NEWLINE_MODE_CRLF\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.write_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_WRITEFILERESPONSE'].fields_by_name['size']._loaded_options = None
-  _globals['_WRITEFILERESPONSE'].fields_by_name['size']._serialized_options = b'0\002'
-  _globals['_UPLOADHEADER'].fields_by_name['expected_size']._loaded_options = None
-  _globals['_UPLOADHEADER'].fields_by_name['expected_size']._serialized_options = b'0\002'
-  _globals['_UPLOADFILERESPONSE'].fields_by_name['size']._loaded_options = None
-  _globals['_UPLOADFILERESPONSE'].fields_by_name['size']._serialized_options = b'0\002'
-  _globals['_NEWLINEMODE']._serialized_start=912
-  _globals['_NEWLINEMODE']._serialized_end=1026
+  _globals['_NEWLINEMODE']._serialized_start=900
+  _globals['_NEWLINEMODE']._serialized_end=1014
   _globals['_WRITEFILEREQUEST']._serialized_start=53
   _globals['_WRITEFILEREQUEST']._serialized_end=301
   _globals['_WRITEFILERESPONSE']._serialized_start=303
-  _globals['_WRITEFILERESPONSE']._serialized_end=398
-  _globals['_UPLOADFILEREQUEST']._serialized_start=400
-  _globals['_UPLOADFILEREQUEST']._serialized_end=494
-  _globals['_UPLOADHEADER']._serialized_start=497
-  _globals['_UPLOADHEADER']._serialized_end=719
-  _globals['_UPLOADFILERESPONSE']._serialized_start=721
-  _globals['_UPLOADFILERESPONSE']._serialized_end=817
-  _globals['_DELETEFILEREQUEST']._serialized_start=819
-  _globals['_DELETEFILEREQUEST']._serialized_end=871
-  _globals['_DELETEFILERESPONSE']._serialized_start=873
-  _globals['_DELETEFILERESPONSE']._serialized_end=910
+  _globals['_WRITEFILERESPONSE']._serialized_end=394
+  _globals['_UPLOADFILEREQUEST']._serialized_start=396
+  _globals['_UPLOADFILEREQUEST']._serialized_end=490
+  _globals['_UPLOADHEADER']._serialized_start=493
+  _globals['_UPLOADHEADER']._serialized_end=711
+  _globals['_UPLOADFILERESPONSE']._serialized_start=713
+  _globals['_UPLOADFILERESPONSE']._serialized_end=805
+  _globals['_DELETEFILEREQUEST']._serialized_start=807
+  _globals['_DELETEFILEREQUEST']._serialized_end=859
+  _globals['_DELETEFILERESPONSE']._serialized_start=861
+  _globals['_DELETEFILERESPONSE']._serialized_end=898
 # @@protoc_insertion_point(module_scope)

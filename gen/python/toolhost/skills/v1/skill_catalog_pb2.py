@@ -27,21 +27,13 @@ from toolhost.skills.v1 import skill_pb2 as toolhost_dot_skills_dot_v1_dot_skill
 from toolhost.tools.v1 import tool_descriptor_pb2 as toolhost_dot_tools_dot_v1_dot_tool__descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&toolhost/skills/v1/skill_catalog.proto\x12\x12toolhost.skills.v1\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1etoolhost/skills/v1/skill.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"p\n\x11ListSkillsRequest\x12\x11\n\tnamespace\x18\x01 \x01(\t\x12\r\n\x05query\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\r\x12\x12\n\npage_token\x18\x05 \x01(\t\"_\n\x12ListSkillsResponse\x12\x30\n\x06skills\x18\x01 \x03(\x0b\x32 .toolhost.skills.v1.SkillSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"8\n\x14\x41\x63tivateSkillRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\"A\n\x15\x41\x63tivateSkillResponse\x12(\n\x05skill\x18\x01 \x01(\x0b\x32\x19.toolhost.skills.v1.Skill\":\n\x16\x44\x65\x61\x63tivateSkillRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\"-\n\x17\x44\x65\x61\x63tivateSkillResponse\x12\x12\n\nwas_active\x18\x01 \x01(\x08\")\n\x19GetSkillDescriptorRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"S\n\x1aGetSkillDescriptorResponse\x12\x35\n\ndescriptor\x18\x01 \x01(\x0b\x32!.toolhost.tools.v1.ToolDescriptor\"7\n\x19ListSkillResourcesRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04slot\x18\x02 \x01(\t\"R\n\x1aListSkillResourcesResponse\x12\x34\n\tresources\x18\x01 \x03(\x0b\x32!.toolhost.skills.v1.SkillResource\"\xfe\x01\n\x18ReadSkillResourceRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04slot\x18\x02 \x01(\t\x12\x0c\n\x04path\x18\x03 \x01(\t\x12)\n\x04mode\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12\x12\n\x06offset\x18\x05 \x01(\x04\x42\x02\x30\x02\x12\x16\n\x05limit\x18\x06 \x01(\x04\x42\x02\x30\x02H\x00\x88\x01\x01\x12\x17\n\x0b\x62yte_offset\x18\x07 \x01(\x04\x42\x02\x30\x02\x12\x1b\n\nbyte_limit\x18\x08 \x01(\x04\x42\x02\x30\x02H\x01\x88\x01\x01\x12\x12\n\nchunk_size\x18\t \x01(\rB\x08\n\x06_limitB\r\n\x0b_byte_limit\"\xa3\x01\n\x19ReadSkillResourceResponse\x12+\n\x04info\x18\x01 \x01(\x0b\x32\x1b.toolhost.files.v1.FileInfoH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x31\n\x07summary\x18\x04 \x01(\x0b\x32\x1e.toolhost.files.v1.ReadSummaryH\x00\x42\x06\n\x04part\"O\n\x14ValidateSkillRequest\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\x13\n\x0b\x66older_name\x18\x03 \x01(\t\"\x84\x01\n\x15ValidateSkillResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12(\n\x05skill\x18\x02 \x01(\x0b\x32\x19.toolhost.skills.v1.Skill\x12\x32\n\x08problems\x18\x03 \x03(\x0b\x32 .toolhost.skills.v1.SkillProblem\"\'\n\x12WatchSkillsRequest\x12\x11\n\tnamespace\x18\x01 \x01(\t\"\x81\x01\n\x13WatchSkillsResponse\x12-\n\x05\x65vent\x18\x01 \x01(\x0e\x32\x1e.toolhost.skills.v1.SkillEvent\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04path\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\x12\x0e\n\x06\x64igest\x18\x05 \x01(\t\"\x18\n\x16ListSkillErrorsRequest\"I\n\x17ListSkillErrorsResponse\x12.\n\x06\x65rrors\x18\x01 \x03(\x0b\x32\x1e.toolhost.skills.v1.SkillError2\xcf\x07\n\x0cSkillCatalog\x12[\n\nListSkills\x12%.toolhost.skills.v1.ListSkillsRequest\x1a&.toolhost.skills.v1.ListSkillsResponse\x12\x64\n\rActivateSkill\x12(.toolhost.skills.v1.ActivateSkillRequest\x1a).toolhost.skills.v1.ActivateSkillResponse\x12j\n\x0f\x44\x65\x61\x63tivateSkill\x12*.toolhost.skills.v1.DeactivateSkillRequest\x1a+.toolhost.skills.v1.DeactivateSkillResponse\x12s\n\x12GetSkillDescriptor\x12-.toolhost.skills.v1.GetSkillDescriptorRequest\x1a..toolhost.skills.v1.GetSkillDescriptorResponse\x12s\n\x12ListSkillResources\x12-.toolhost.skills.v1.ListSkillResourcesRequest\x1a..toolhost.skills.v1.ListSkillResourcesResponse\x12r\n\x11ReadSkillResource\x12,.toolhost.skills.v1.ReadSkillResourceRequest\x1a-.toolhost.skills.v1.ReadSkillResourceResponse0\x01\x12\x64\n\rValidateSkill\x12(.toolhost.skills.v1.ValidateSkillRequest\x1a).toolhost.skills.v1.ValidateSkillResponse\x12`\n\x0bWatchSkills\x12&.toolhost.skills.v1.WatchSkillsRequest\x1a\'.toolhost.skills.v1.WatchSkillsResponse0\x01\x12j\n\x0fListSkillErrors\x12*.toolhost.skills.v1.ListSkillErrorsRequest\x1a+.toolhost.skills.v1.ListSkillErrorsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&toolhost/skills/v1/skill_catalog.proto\x12\x12toolhost.skills.v1\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1etoolhost/skills/v1/skill.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"p\n\x11ListSkillsRequest\x12\x11\n\tnamespace\x18\x01 \x01(\t\x12\r\n\x05query\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\r\x12\x12\n\npage_token\x18\x05 \x01(\t\"_\n\x12ListSkillsResponse\x12\x30\n\x06skills\x18\x01 \x03(\x0b\x32 .toolhost.skills.v1.SkillSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"8\n\x14\x41\x63tivateSkillRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\"A\n\x15\x41\x63tivateSkillResponse\x12(\n\x05skill\x18\x01 \x01(\x0b\x32\x19.toolhost.skills.v1.Skill\":\n\x16\x44\x65\x61\x63tivateSkillRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nsession_id\x18\x02 \x01(\t\"-\n\x17\x44\x65\x61\x63tivateSkillResponse\x12\x12\n\nwas_active\x18\x01 \x01(\x08\")\n\x19GetSkillDescriptorRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"S\n\x1aGetSkillDescriptorResponse\x12\x35\n\ndescriptor\x18\x01 \x01(\x0b\x32!.toolhost.tools.v1.ToolDescriptor\"7\n\x19ListSkillResourcesRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04slot\x18\x02 \x01(\t\"R\n\x1aListSkillResourcesResponse\x12\x34\n\tresources\x18\x01 \x03(\x0b\x32!.toolhost.skills.v1.SkillResource\"\xee\x01\n\x18ReadSkillResourceRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04slot\x18\x02 \x01(\t\x12\x0c\n\x04path\x18\x03 \x01(\t\x12)\n\x04mode\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12\x0e\n\x06offset\x18\x05 \x01(\x04\x12\x12\n\x05limit\x18\x06 \x01(\x04H\x00\x88\x01\x01\x12\x13\n\x0b\x62yte_offset\x18\x07 \x01(\x04\x12\x17\n\nbyte_limit\x18\x08 \x01(\x04H\x01\x88\x01\x01\x12\x12\n\nchunk_size\x18\t \x01(\rB\x08\n\x06_limitB\r\n\x0b_byte_limit\"\xa3\x01\n\x19ReadSkillResourceResponse\x12+\n\x04info\x18\x01 \x01(\x0b\x32\x1b.toolhost.files.v1.FileInfoH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x31\n\x07summary\x18\x04 \x01(\x0b\x32\x1e.toolhost.files.v1.ReadSummaryH\x00\x42\x06\n\x04part\"O\n\x14ValidateSkillRequest\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\x13\n\x0b\x66older_name\x18\x03 \x01(\t\"\x84\x01\n\x15ValidateSkillResponse\x12\r\n\x05valid\x18\x01 \x01(\x08\x12(\n\x05skill\x18\x02 \x01(\x0b\x32\x19.toolhost.skills.v1.Skill\x12\x32\n\x08problems\x18\x03 \x03(\x0b\x32 .toolhost.skills.v1.SkillProblem\"\'\n\x12WatchSkillsRequest\x12\x11\n\tnamespace\x18\x01 \x01(\t\"\x81\x01\n\x13WatchSkillsResponse\x12-\n\x05\x65vent\x18\x01 \x01(\x0e\x32\x1e.toolhost.skills.v1.SkillEvent\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04path\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\x12\x0e\n\x06\x64igest\x18\x05 \x01(\t\"\x18\n\x16ListSkillErrorsRequest\"I\n\x17ListSkillErrorsResponse\x12.\n\x06\x65rrors\x18\x01 \x03(\x0b\x32\x1e.toolhost.skills.v1.SkillError2\xcf\x07\n\x0cSkillCatalog\x12[\n\nListSkills\x12%.toolhost.skills.v1.ListSkillsRequest\x1a&.toolhost.skills.v1.ListSkillsResponse\x12\x64\n\rActivateSkill\x12(.toolhost.skills.v1.ActivateSkillRequest\x1a).toolhost.skills.v1.ActivateSkillResponse\x12j\n\x0f\x44\x65\x61\x63tivateSkill\x12*.toolhost.skills.v1.DeactivateSkillRequest\x1a+.toolhost.skills.v1.DeactivateSkillResponse\x12s\n\x12GetSkillDescriptor\x12-.toolhost.skills.v1.GetSkillDescriptorRequest\x1a..toolhost.skills.v1.GetSkillDescriptorResponse\x12s\n\x12ListSkillResources\x12-.toolhost.skills.v1.ListSkillResourcesRequest\x1a..toolhost.skills.v1.ListSkillResourcesResponse\x12r\n\x11ReadSkillResource\x12,.toolhost.skills.v1.ReadSkillResourceRequest\x1a-.toolhost.skills.v1.ReadSkillResourceResponse0\x01\x12\x64\n\rValidateSkill\x12(.toolhost.skills.v1.ValidateSkillRequest\x1a).toolhost.skills.v1.ValidateSkillResponse\x12`\n\x0bWatchSkills\x12&.toolhost.skills.v1.WatchSkillsRequest\x1a\'.toolhost.skills.v1.WatchSkillsResponse0\x01\x12j\n\x0fListSkillErrors\x12*.toolhost.skills.v1.ListSkillErrorsRequest\x1a+.toolhost.skills.v1.ListSkillErrorsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.skills.v1.skill_catalog_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['offset']._loaded_options = None
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['offset']._serialized_options = b'0\002'
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['limit']._loaded_options = None
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['limit']._serialized_options = b'0\002'
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['byte_offset']._loaded_options = None
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['byte_offset']._serialized_options = b'0\002'
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['byte_limit']._loaded_options = None
-  _globals['_READSKILLRESOURCEREQUEST'].fields_by_name['byte_limit']._serialized_options = b'0\002'
   _globals['_LISTSKILLSREQUEST']._serialized_start=165
   _globals['_LISTSKILLSREQUEST']._serialized_end=277
   _globals['_LISTSKILLSRESPONSE']._serialized_start=279
@@ -63,21 +55,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTSKILLRESOURCESRESPONSE']._serialized_start=793
   _globals['_LISTSKILLRESOURCESRESPONSE']._serialized_end=875
   _globals['_READSKILLRESOURCEREQUEST']._serialized_start=878
-  _globals['_READSKILLRESOURCEREQUEST']._serialized_end=1132
-  _globals['_READSKILLRESOURCERESPONSE']._serialized_start=1135
-  _globals['_READSKILLRESOURCERESPONSE']._serialized_end=1298
-  _globals['_VALIDATESKILLREQUEST']._serialized_start=1300
-  _globals['_VALIDATESKILLREQUEST']._serialized_end=1379
-  _globals['_VALIDATESKILLRESPONSE']._serialized_start=1382
-  _globals['_VALIDATESKILLRESPONSE']._serialized_end=1514
-  _globals['_WATCHSKILLSREQUEST']._serialized_start=1516
-  _globals['_WATCHSKILLSREQUEST']._serialized_end=1555
-  _globals['_WATCHSKILLSRESPONSE']._serialized_start=1558
-  _globals['_WATCHSKILLSRESPONSE']._serialized_end=1687
-  _globals['_LISTSKILLERRORSREQUEST']._serialized_start=1689
-  _globals['_LISTSKILLERRORSREQUEST']._serialized_end=1713
-  _globals['_LISTSKILLERRORSRESPONSE']._serialized_start=1715
-  _globals['_LISTSKILLERRORSRESPONSE']._serialized_end=1788
-  _globals['_SKILLCATALOG']._serialized_start=1791
-  _globals['_SKILLCATALOG']._serialized_end=2766
+  _globals['_READSKILLRESOURCEREQUEST']._serialized_end=1116
+  _globals['_READSKILLRESOURCERESPONSE']._serialized_start=1119
+  _globals['_READSKILLRESOURCERESPONSE']._serialized_end=1282
+  _globals['_VALIDATESKILLREQUEST']._serialized_start=1284
+  _globals['_VALIDATESKILLREQUEST']._serialized_end=1363
+  _globals['_VALIDATESKILLRESPONSE']._serialized_start=1366
+  _globals['_VALIDATESKILLRESPONSE']._serialized_end=1498
+  _globals['_WATCHSKILLSREQUEST']._serialized_start=1500
+  _globals['_WATCHSKILLSREQUEST']._serialized_end=1539
+  _globals['_WATCHSKILLSRESPONSE']._serialized_start=1542
+  _globals['_WATCHSKILLSRESPONSE']._serialized_end=1671
+  _globals['_LISTSKILLERRORSREQUEST']._serialized_start=1673
+  _globals['_LISTSKILLERRORSREQUEST']._serialized_end=1697
+  _globals['_LISTSKILLERRORSRESPONSE']._serialized_start=1699
+  _globals['_LISTSKILLERRORSRESPONSE']._serialized_end=1772
+  _globals['_SKILLCATALOG']._serialized_start=1775
+  _globals['_SKILLCATALOG']._serialized_end=2750
 # @@protoc_insertion_point(module_scope)

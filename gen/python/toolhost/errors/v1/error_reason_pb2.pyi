@@ -1,0 +1,72 @@
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    ERROR_REASON_EMPTY_PATH: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_PATH: _ClassVar[ErrorReason]
+    ERROR_REASON_PATH_TRAVERSAL: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_ACCESS_DENIED: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_A_REGULAR_FILE: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_A_DIRECTORY: _ClassVar[ErrorReason]
+    ERROR_REASON_BINARY_FILE: _ClassVar[ErrorReason]
+    ERROR_REASON_TOO_LARGE: _ClassVar[ErrorReason]
+    ERROR_REASON_OUT_OF_RANGE: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_ARGUMENT: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_NEWLINE_MODE: _ClassVar[ErrorReason]
+    ERROR_REASON_EDIT_TEXT_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_EDIT_COUNT_MISMATCH: _ClassVar[ErrorReason]
+    ERROR_REASON_PATCH_FAILED: _ClassVar[ErrorReason]
+    ERROR_REASON_PRECONDITION_FAILED: _ClassVar[ErrorReason]
+    ERROR_REASON_UPLOAD_MISMATCH: _ClassVar[ErrorReason]
+    ERROR_REASON_READ_ONLY: _ClassVar[ErrorReason]
+    ERROR_REASON_UNAUTHENTICATED: _ClassVar[ErrorReason]
+    ERROR_REASON_TOKEN_EXPIRED: _ClassVar[ErrorReason]
+    ERROR_REASON_OUT_OF_SCOPE: _ClassVar[ErrorReason]
+    ERROR_REASON_QUOTA_EXCEEDED: _ClassVar[ErrorReason]
+    ERROR_REASON_ALREADY_EXISTS: _ClassVar[ErrorReason]
+    ERROR_REASON_DIRECTORY_NOT_EMPTY: _ClassVar[ErrorReason]
+    ERROR_REASON_PATTERN_TOO_COMPLEX: _ClassVar[ErrorReason]
+    ERROR_REASON_SKILL_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_SKILL: _ClassVar[ErrorReason]
+    ERROR_REASON_NO_SPACE: _ClassVar[ErrorReason]
+    ERROR_REASON_IO_ERROR: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_IMPLEMENTED: _ClassVar[ErrorReason]
+    ERROR_REASON_SHUTTING_DOWN: _ClassVar[ErrorReason]
+ERROR_REASON_UNSPECIFIED: ErrorReason
+ERROR_REASON_EMPTY_PATH: ErrorReason
+ERROR_REASON_INVALID_PATH: ErrorReason
+ERROR_REASON_PATH_TRAVERSAL: ErrorReason
+ERROR_REASON_NOT_FOUND: ErrorReason
+ERROR_REASON_ACCESS_DENIED: ErrorReason
+ERROR_REASON_NOT_A_REGULAR_FILE: ErrorReason
+ERROR_REASON_NOT_A_DIRECTORY: ErrorReason
+ERROR_REASON_BINARY_FILE: ErrorReason
+ERROR_REASON_TOO_LARGE: ErrorReason
+ERROR_REASON_OUT_OF_RANGE: ErrorReason
+ERROR_REASON_INVALID_ARGUMENT: ErrorReason
+ERROR_REASON_INVALID_NEWLINE_MODE: ErrorReason
+ERROR_REASON_EDIT_TEXT_NOT_FOUND: ErrorReason
+ERROR_REASON_EDIT_COUNT_MISMATCH: ErrorReason
+ERROR_REASON_PATCH_FAILED: ErrorReason
+ERROR_REASON_PRECONDITION_FAILED: ErrorReason
+ERROR_REASON_UPLOAD_MISMATCH: ErrorReason
+ERROR_REASON_READ_ONLY: ErrorReason
+ERROR_REASON_UNAUTHENTICATED: ErrorReason
+ERROR_REASON_TOKEN_EXPIRED: ErrorReason
+ERROR_REASON_OUT_OF_SCOPE: ErrorReason
+ERROR_REASON_QUOTA_EXCEEDED: ErrorReason
+ERROR_REASON_ALREADY_EXISTS: ErrorReason
+ERROR_REASON_DIRECTORY_NOT_EMPTY: ErrorReason
+ERROR_REASON_PATTERN_TOO_COMPLEX: ErrorReason
+ERROR_REASON_SKILL_NOT_FOUND: ErrorReason
+ERROR_REASON_INVALID_SKILL: ErrorReason
+ERROR_REASON_NO_SPACE: ErrorReason
+ERROR_REASON_IO_ERROR: ErrorReason
+ERROR_REASON_NOT_IMPLEMENTED: ErrorReason
+ERROR_REASON_SHUTTING_DOWN: ErrorReason
