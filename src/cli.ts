@@ -59,7 +59,7 @@ async function serve(argv: readonly string[]): Promise<number> {
       throw startupError(err, config.listen, config.httpListen);
     }
     logger.info(
-      { grpc: server.grpcAddress, http: server.httpAddress, roots: config.roots.map((r) => r.path), skills: config.skills.map((s) => s.path), read_only: config.readOnly },
+      { grpc: server.grpcAddress, http: server.httpAddress, metrics: server.metricsAddress, roots: config.roots.map((r) => r.path), skills: config.skills.map((s) => s.path), read_only: config.readOnly },
       "listening",
     );
     const running = server;

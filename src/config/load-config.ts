@@ -24,6 +24,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   const fromFlags: ConfigLayer = {
     listen: flags.listen,
     httpListen: flags.httpListen,
+    metricsListen: flags.metricsListen,
     roots: flags.roots.length > 0 ? flags.roots.map((p) => ({ path: resolve(cwd, p), readOnly: false })) : undefined,
     skills: flags.skills.length > 0 ? flags.skills.map((s) => skillFlag(s, cwd)) : undefined,
     readOnly: flags.readOnly,
@@ -44,8 +45,9 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   }
   const listen = pick("listen") ?? "127.0.0.1:50051";
   const httpListen = pick("httpListen");
+  const metricsListen = pick("metricsListen");
   const insecure = pick("insecure") ?? false;
-  for (const address of [listen, httpListen].filter((a): a is string => a !== undefined)) {
+  for (const address of [listen, httpListen, metricsListen].filter((a): a is string => a !== undefined)) {
     checkListen(address, insecure);
   }
   const roots = pick("roots") ?? [{ path: cwd, readOnly: false }];
@@ -59,6 +61,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   return Object.freeze({
     listen,
     httpListen,
+    metricsListen,
     roots: Object.freeze(roots.map((r) => Object.freeze({ ...r }))),
     skills: Object.freeze(skills.map((s) => Object.freeze({ ...s }))),
     readOnly: pick("readOnly") ?? false,

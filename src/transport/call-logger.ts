@@ -1,6 +1,7 @@
 import { status as grpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import { errorReasonOf } from "./observability/error-reason-of.js";
 
 const codeNames = new Map<number, string>(
   Object.entries(grpcStatus)
@@ -12,7 +13,7 @@ const serverFaults = new Set<number>([grpcStatus.INTERNAL, grpcStatus.UNKNOWN, g
 
 /**
  * createCallLogger returns the sink for one JSON line per RPC: method, peer, status code,
- * duration, bytes in and out, request id. Never a payload or a header value: file contents and
+ * ErrorInfo reason (absent on success), duration, bytes in and out, request id. Never a payload or a header value: file contents and
  * tokens must not reach logs. A server fault also logs its cause, which the client never sees.
  */
 export function createCallLogger(logger: Logger): (record: CallRecord) => void {
@@ -25,6 +26,7 @@ export function createCallLogger(logger: Logger): (record: CallRecord) => void {
       bytes_in: record.bytesIn,
       bytes_out: record.bytesOut,
       request_id: record.requestId,
+      reason: errorReasonOf(record.error),
     };
     if (serverFaults.has(record.code)) {
       logger.error({ ...line, err: record.error?.cause ?? record.error }, "rpc failed");

@@ -32,6 +32,7 @@ export async function startGrpcHost(
   services: readonly HostedService[],
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
+  onCallStart?: (method: string) => void,
 ): Promise<GrpcHost> {
   const options: ChannelOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageBytes,
@@ -48,6 +49,7 @@ export async function startGrpcHost(
       shutdownSignal: shutdown.signal,
       maxPendingBytes: Math.max(1024 * 1024, limits.chunkSize * 2),
       onCallEnd,
+      onCallStart,
     });
     server.addService(definition, implementation);
   }

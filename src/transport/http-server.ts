@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Limits } from "../config/config.js";
 import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import type { HostedService } from "./grpc-server.js";
 import { isLoopbackHost } from "../config/is-loopback-host.js";
 import { guardLoopbackHost } from "./loopback-host-guard.js";
+import { createHttpCallRecorder } from "./observability/http-call-recorder.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -26,31 +26,10 @@ export async function startHttpHost(
   services: readonly HostedService[],
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
+  onCallStart?: (method: string) => void,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
-  const logCalls: Interceptor = (next) => async (req) => {
-    const startedAt = process.hrtime.bigint();
-    const record = (code: number, error?: Error) =>
-      onCallEnd({
-        method: new URL(req.url).pathname,
-        peer: req.header.get("x-forwarded-for") ?? "http",
-        code,
-        durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
-        bytesIn: Number(req.header.get("content-length") ?? 0),
-        bytesOut: 0,
-        requestId: req.header.get("x-request-id") ?? "",
-        error,
-      });
-    try {
-      const res = await next(req);
-      record(0);
-      return res;
-    } catch (err) {
-      const error = ConnectError.from(err);
-      record(error.code === Code.Canceled ? 1 : error.code, error);
-      throw err;
-    }
-  };
+  const recorder = createHttpCallRecorder({ onCallEnd, onCallStart });
   const handler = connectNodeAdapter({
     routes: (router) => {
       for (const { service, impl } of services) {
@@ -60,12 +39,13 @@ export async function startHttpHost(
     acceptCompression: [],
     readMaxBytes: limits.maxReceiveMessageBytes,
     shutdownSignal: shutdown.signal,
-    interceptors: [logCalls],
+    interceptors: [recorder.interceptor],
   });
   const [host, port] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
   // names callers use are not known here, and such a listener needs --insecure and a proxy anyway.
-  const server: Server = createServer(isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);
+  const recorded = recorder.wrap(handler);
+  const server: Server = createServer(isLoopbackHost(host) ? guardLoopbackHost(recorded) : recorded);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -13,6 +13,9 @@ import { createSkillCatalogService } from "../service/skill-catalog/skill-catalo
 import { createCallLogger } from "./call-logger.js";
 import { startGrpcHost, type HostedService } from "./grpc-server.js";
 import { startHttpHost, type HttpHost } from "./http-server.js";
+import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import { createServerMetrics } from "./observability/server-metrics.js";
+import { startMetricsListener, type MetricsListener } from "./observability/metrics-listener.js";
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
 export interface RunningServer {
@@ -20,6 +23,8 @@ export interface RunningServer {
   readonly grpcAddress: string;
   /** The HTTP listener's host:port, when one was asked for. */
   readonly httpAddress: string | undefined;
+  /** The metrics listener's host:port, when one was asked for. */
+  readonly metricsAddress: string | undefined;
   /** Stops accepting calls, lets in-flight calls finish up to the grace period, then ends. */
   close(graceMs?: number): Promise<void>;
 }
@@ -43,26 +48,35 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     { service: FileTools, impl: fileTools as unknown as ServiceImpl<DescService> },
     { service: SkillCatalog, impl: skillCatalog as unknown as ServiceImpl<DescService> },
   ];
-  const onCallEnd = createCallLogger(logger);
+  const logCall = createCallLogger(logger);
+  const metrics = config.metricsListen === undefined ? undefined : createServerMetrics(() => skillCatalog.counts());
+  const onCallEnd = metrics === undefined ? logCall : (record: CallRecord) => (metrics.callEnded(record), logCall(record));
+  const onCallStart = metrics?.callStarted;
   let http: HttpHost | undefined;
-  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd).catch(async (err: unknown) => {
+  let metricsListener: MetricsListener | undefined;
+  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, onCallStart).catch(async (err: unknown) => {
     await skillCatalog.close();
     throw err;
   });
   try {
     if (config.httpListen !== undefined) {
-      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd);
+      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, onCallStart);
+    }
+    if (metrics !== undefined && config.metricsListen !== undefined) {
+      metricsListener = await startMetricsListener(config.metricsListen, metrics.registry);
     }
   } catch (err) {
-    await grpc.close(0);
+    await Promise.all([grpc.close(0), http?.close(0)]);
     await skillCatalog.close();
     throw err;
   }
   return {
     grpcAddress: grpc.address,
     httpAddress: http?.address,
+    metricsAddress: metricsListener?.address,
     close: async (graceMs = config.shutdownGraceMs) => {
       await Promise.all([grpc.close(graceMs), http?.close(graceMs)]);
+      await metricsListener?.close();
       await skillCatalog.close();
     },
   };

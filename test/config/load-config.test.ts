@@ -136,6 +136,14 @@ shutdown_grace_ms: 500
     assert.equal(v6.listen, "[::1]:50051");
   });
 
+  it("takes --metrics-listen and metrics_listen, under the same loopback rule as the other listeners", async () => {
+    await refused(["--metrics-listen", "0.0.0.0:9464"], /^refusing to listen on 0\.0\.0\.0:9464 without TLS or a token/);
+    assert.equal((await loadConfig(parseServeFlags(["--metrics-listen", "127.0.0.1:9464"]), {}, dir)).metricsListen, "127.0.0.1:9464");
+    const file = await configFile("metrics_listen: 127.0.0.1:9465\n");
+    assert.equal((await loadConfig(parseServeFlags(["--config", file]), {}, dir)).metricsListen, "127.0.0.1:9465");
+    assert.equal((await loadConfig(parseServeFlags([]), {}, dir)).metricsListen, undefined);
+  });
+
   it("refuses a malformed listen address", async () => {
     await refused(["--listen", "50051"], /^listen address "50051" is not HOST:PORT/);
   });

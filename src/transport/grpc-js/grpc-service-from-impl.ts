@@ -38,6 +38,8 @@ export interface AdapterOptions {
   readonly maxPendingBytes: number;
   /** Called once per call when it ends. */
   readonly onCallEnd: (record: CallRecord) => void;
+  /** Called as each call begins, with its full method path (for the active-streams gauge). */
+  readonly onCallStart?: (method: string) => void;
 }
 
 type Impl = (input: unknown, context: HandlerContext) => unknown;
@@ -81,6 +83,7 @@ export function grpcServiceFromImpl<S extends DescService>(
 function adaptMethod(service: DescService, method: DescMethod, handler: Impl, options: AdapterOptions) {
   const begin = (call: SurfaceCall): CallContext => {
     const context = createCallContext(service, method, call, options.shutdownSignal);
+    options.onCallStart?.(`/${service.typeName}/${method.name}`);
     const header = new Metadata();
     header.set("x-request-id", context.requestId);
     call.sendMetadata(header);
