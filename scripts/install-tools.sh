@@ -9,6 +9,10 @@
 #               on every protobuf from 4.21.6 to 7.x) and mypy-protobuf (typed stubs)
 #   .tools/py-oldest   the oldest runtime the Python client supports (protobuf, grpcio,
 #               googleapis-common-protos at the floors of gen/python/pyproject.toml)
+#   Maven + JDK and cargo for the JVM and Rust clients (clients/jvm, clients/rust): Maven from
+#               apt when missing and running as root; their dependencies (pinned in pom.xml and
+#               Cargo.lock) are fetched into ~/.m2 and ~/.cargo so the tests need no first fetch.
+#               TOOLHOST_SKIP_JVM_RUST=1 skips this part.
 # Needs only Go, Python 3.11 and network access to the Go module proxy and PyPI. Idempotent:
 # a tool already at its pinned version is skipped. npm packages (buf, protoc-gen-es, tsx) come
 # from `npm ci`, not from here.
@@ -152,5 +156,22 @@ for v in "$venv_dir" "$tools_dir/py-oldest"; do
     "$v/bin/python" -m pip install --quiet --disable-pip-version-check "${flags[@]}" -e gen/python
   fi
 done
+
+if [ "${TOOLHOST_SKIP_JVM_RUST:-}" != 1 ]; then
+  if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      say "installing maven and a JDK (apt-get)"
+      apt-get install -y --no-install-recommends maven default-jdk-headless >/dev/null
+    else
+      say "mvn or java is not on PATH; install Maven and a JDK 11+ (apt-get install -y maven)"; exit 1
+    fi
+  fi
+  command -v cargo >/dev/null || { say "cargo is not on PATH; install Rust 1.88+ (https://rustup.rs)"; exit 1; }
+  # Both are no-ops when everything is already in the local caches.
+  say "fetching the Rust client's crates (Cargo.lock)"
+  cargo fetch --locked --quiet --manifest-path clients/rust/Cargo.toml
+  say "fetching the JVM client's Maven artifacts (pom.xml)"
+  mvn -q -B -Dstyle.color=never -f clients/jvm/pom.xml dependency:resolve dependency:resolve-plugins >/dev/null
+fi
 
 say "done: $bin_dir ($(tr '\n' ' ' <"$stamp")), $venv_dir ($("$vpy" --version 2>&1)), $tools_dir/pygen, $tools_dir/py-oldest"
