@@ -6,6 +6,7 @@ import type { Limits } from "../config/config.js";
 import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { addReflection } from "./reflection.js";
 import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
+import { explainOversizeRequests } from "./grpc-js/explain-oversize-requests.js";
 import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** HostedService is one ServiceImpl and the descriptor it implements. */
@@ -63,6 +64,7 @@ export async function startGrpcHost(
   );
   // Measured with bench/go/uploadbench: 150 -> 300-380 MB/s for a 256 MiB upload.
   widenFlowControl(server, 4 * 1024 * 1024, 16 * 1024 * 1024);
+  explainOversizeRequests(server, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);
   const host = listen.slice(0, listen.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,

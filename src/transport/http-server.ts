@@ -29,7 +29,8 @@ export async function startHttpHost(
   onCallStart?: (method: string) => void,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
-  const recorder = createHttpCallRecorder({ onCallEnd, onCallStart });
+  const methods = new Set(services.flatMap(({ service }) => service.methods.map((m) => `/${service.typeName}/${m.name}`)));
+  const recorder = createHttpCallRecorder({ onCallEnd, onCallStart, oversize: { limit: limits.maxReceiveMessageBytes, methods } });
   const handler = connectNodeAdapter({
     routes: (router) => {
       for (const { service, impl } of services) {

@@ -4,11 +4,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import { explainOversizeUnary } from "../http-oversize-response.js";
 
 /** HttpCallHooks receive the start and the end of each call on the HTTP listener. */
 export interface HttpCallHooks {
   readonly onCallStart?: (method: string) => void;
   readonly onCallEnd: (record: CallRecord) => void;
+  /** The receive limit and the hosted method paths, to explain an oversize unary request. */
+  readonly oversize?: { readonly limit: number; readonly methods: ReadonlySet<string> };
 }
 
 /** What one HTTP request's call learned, filled by the interceptor and read when it closes. */
@@ -64,6 +67,13 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
         error: state.error,
       });
     });
+    if (hooks.oversize) {
+      explainOversizeUnary(req, res, { ...hooks.oversize, reachedInterceptor: () => state.method !== undefined }, (method, error) => {
+        state.method = method;
+        hooks.onCallStart?.(method);
+        fail(state, error);
+      });
+    }
     store.run(state, () => handler(req, res));
   };
   const fail = (state: CallState | undefined, err: unknown) => {
