@@ -48,6 +48,9 @@ describe("Go client module from a scratch module", { timeout: 300_000 }, () => {
       'unavailable "" true',
     ]);
     await assert.rejects(stat(join(scratch, "root/go/bad.bin")), { code: "ENOENT" });
+    // The module itself: go vet over everything, and the helper package's own tests.
+    await runCommand("go", ["vet", "./..."], { cwd: genGo, env, timeoutMs: 240_000 });
+    await runCommand("go", ["test", "./toolhostclient/"], { cwd: genGo, env, timeoutMs: 240_000 });
     console.log(`# go scratch module: tidy ${tidy.ms} ms, build ${build.ms} ms`);
   });
 });
