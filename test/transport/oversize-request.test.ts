@@ -66,6 +66,9 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
     const err = await files.uploadFile(parts()).catch((e: unknown) => e);
     assert.equal(errorInfo(err)?.reason, "TOO_LARGE");
     assert.match(ConnectError.from(err).rawMessage, /smaller chunks/);
+    const line = await rpcLine(server, "/toolhost.files.v1.FileTools/UploadFile", 0);
+    assert.equal(line["code"], "RESOURCE_EXHAUSTED");
+    assert.equal(line["reason"], "TOO_LARGE");
     assert.deepEqual((await readdir(dir)).sort(), ["config.yaml"]);
   });
 

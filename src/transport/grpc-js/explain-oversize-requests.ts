@@ -33,18 +33,31 @@ export function oversizeRequestError(method: string, size: number | undefined, l
  * an interceptor sees it. What grpc-js writes is rewritten on the HTTP/2 stream instead: its
  * trailers-only response (unary and server-streaming calls, whose handler never started) gets the
  * details and a call record; its trailers (a client stream whose handler runs, and records the
- * call itself) get the details. Like widenFlowControl, this reaches grpc-js's http2 servers
- * through a private map; if that changes, the bare status is what clients get.
+ * call itself) get the details, and the returned function corrects the handler's record.
+ * Like widenFlowControl, this reaches grpc-js's http2 servers through a private map; if that
+ * changes, the bare status is what clients get.
  */
 export function explainOversizeRequests(
   server: Server,
   limit: number,
   onCallEnd: (record: CallRecord) => void,
   onCallStart?: (method: string) => void,
-): void {
+): (record: CallRecord) => CallRecord {
+  // A client stream's handler runs and records the call itself, as CANCELLED (grpc-js ends it
+  // under the handler); its record is corrected by request id, which the handler sent in the
+  // response headers before the oversize message arrived.
+  const corrections = new Map<string, Error>();
+  const correct = (record: CallRecord): CallRecord => {
+    const error = corrections.get(record.requestId);
+    if (error === undefined) {
+      return record;
+    }
+    corrections.delete(record.requestId);
+    return { ...record, code: grpcStatus.RESOURCE_EXHAUSTED, error };
+  };
   const servers = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
   if (!(servers instanceof Map)) {
-    return;
+    return correct;
   }
   for (const http2Server of servers.keys()) {
     http2Server.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
@@ -83,7 +96,19 @@ export function explainOversizeRequests(
         }
       };
       const sendTrailers = stream.sendTrailers.bind(stream);
-      stream.sendTrailers = (out: OutgoingHttpHeaders) => sendTrailers(explain(out).headers);
+      stream.sendTrailers = (out: OutgoingHttpHeaders) => {
+        const explained = explain(out);
+        // The handler sent its headers (with the request id) as it started, before this listener
+        // ran: Node keeps them as sentHeaders.
+        const id = stream.sentHeaders["x-request-id"];
+        if (explained.error && typeof id === "string") {
+          corrections.set(id, explained.error);
+          // Bounded: dropped if the handler's record never comes.
+          setTimeout(() => corrections.delete(id), 60_000).unref();
+        }
+        sendTrailers(explained.headers);
+      };
     });
   }
+  return correct;
 }
