@@ -2,8 +2,17 @@
 # Installs the project-local tools the build, the drift check, the examples and the benchmarks
 # use, at pinned versions, so a fresh clone (CI) and a developer machine run the same binaries:
 #   .tools/bin  grpcurl, ghz, protoc-gen-go, protoc-gen-go-grpc   (go install, GOBIN=.tools/bin)
-#   .venv       grpcio, grpcio-tools, grpcio-status, grpcio-health-checking, protobuf, pytest,
-#               and the generated Python client gen/python (editable)
+#   .venv       grpcio, grpcio-status, grpcio-health-checking, protobuf, pytest,
+#               mypy with the grpc/protobuf stubs, and the generated Python client gen/python
+#               (editable): the newest runtime the client supports
+#   .tools/pygen       the Python generator: grpcio-tools 1.62 (protobuf 4.25 gencode, which runs
+#               on every protobuf from 4.21.6 to 7.x) and mypy-protobuf (typed stubs)
+#   .tools/py-oldest   the oldest runtime the Python client supports (protobuf, grpcio,
+#               googleapis-common-protos at the floors of gen/python/pyproject.toml)
+#   Maven + JDK and cargo for the JVM and Rust clients (clients/jvm, clients/rust): Maven from
+#               apt when missing and running as root; their dependencies (pinned in pom.xml and
+#               Cargo.lock) are fetched into ~/.m2 and ~/.cargo so the tests need no first fetch.
+#               TOOLHOST_SKIP_JVM_RUST=1 skips this part.
 # Needs only Go, Python 3.11 and network access to the Go module proxy and PyPI. Idempotent:
 # a tool already at its pinned version is skipped. npm packages (buf, protoc-gen-es, tsx) come
 # from `npm ci`, not from here.
@@ -27,15 +36,34 @@ go_tools=(
   "protoc-gen-go-grpc|google.golang.org/grpc/cmd/protoc-gen-go-grpc|google.golang.org/grpc/cmd/protoc-gen-go-grpc|v1.6.2"
 )
 
-# protobuf is pinned too (grpcio-tools would float it): gen/python is checked for drift, and a
+# protobuf is pinned too (grpcio would float it): the examples and tests run on it, and a
 # different runtime could change what the generated code imports or checks.
 py_pins=(
   grpcio==1.85.1
-  grpcio-tools==1.85.1
   grpcio-status==1.85.1
   grpcio-health-checking==1.85.1
   protobuf==7.36.2
   pytest==9.2.0
+  mypy==1.20.2
+  types-protobuf==7.35.1.20260906
+  types-grpcio==1.85.0.20261028
+)
+
+# The Python generator (scripts/generate.sh); see the comment there for why it is this old.
+pygen_pins=(
+  grpcio-tools==1.62.3
+  grpcio==1.62.3
+  protobuf==4.25.9
+  mypy-protobuf==3.6.0
+  types-protobuf==7.35.1.20260906
+)
+
+# The floors of gen/python/pyproject.toml's dependencies, installed together so a test can run
+# the client on the oldest runtime it claims to support.
+py_oldest_pins=(
+  grpcio==1.62.3
+  protobuf==4.21.6
+  googleapis-common-protos==1.56.4
 )
 
 say() { printf 'install-tools: %s\n' "$*"; }
@@ -72,17 +100,12 @@ if [ -z "$python" ]; then
 fi
 [ -n "$python" ] || { say "python3.11 is not on PATH; install Python 3.11 first"; exit 1; }
 
-vpy=$venv_dir/bin/python
-if ! "$vpy" -c 'import sys' 2>/dev/null; then
-  say "creating $venv_dir with $("$python" --version 2>&1)"
-  rm -rf "$venv_dir"
-  "$python" -m venv "$venv_dir"
-fi
-
-# missing_pins prints each pin whose installed version differs, so a satisfied venv costs no
-# network round trip.
+# missing_pins PYTHON PIN... prints each pin whose installed version differs, so a satisfied venv
+# costs no network round trip.
 missing_pins() {
-  "$vpy" - "$@" <<'EOF'
+  local py=$1
+  shift
+  "$py" - "$@" <<'EOF'
 import sys
 from importlib.metadata import version, PackageNotFoundError
 for pin in sys.argv[1:]:
@@ -96,21 +119,59 @@ for pin in sys.argv[1:]:
 EOF
 }
 
-missing=$(missing_pins "${py_pins[@]}")
-if [ -z "$missing" ]; then
-  say "python packages already at their pins, skipped"
-else
-  say "installing into $venv_dir: $(echo $missing)"
-  "$vpy" -m pip install --quiet --disable-pip-version-check "${py_pins[@]}"
+# ensure_venv DIR PIN... creates the venv DIR when it is missing and installs the pins it lacks.
+ensure_venv() {
+  local dir=$1
+  shift
+  if ! "$dir/bin/python" -c 'import sys' 2>/dev/null; then
+    say "creating $dir with $("$python" --version 2>&1)"
+    rm -rf "$dir"
+    "$python" -m venv "$dir"
+  fi
+  local missing
+  missing=$(missing_pins "$dir/bin/python" "$@")
+  if [ -z "$missing" ]; then
+    say "$(basename "$dir"): python packages already at their pins, skipped"
+  else
+    say "installing into $dir: $(echo $missing)"
+    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
+  fi
+}
+
+vpy=$venv_dir/bin/python
+ensure_venv "$venv_dir" "${py_pins[@]}"
+ensure_venv "$tools_dir/pygen" "${pygen_pins[@]}"
+ensure_venv "$tools_dir/py-oldest" "${py_oldest_pins[@]}"
+
+# Editable, so a regenerated gen/python is what the examples import without reinstalling; in
+# compat mode (a plain path entry), which mypy can follow, unlike setuptools' default finder.
+# --no-deps into the oldest runtime: its pins are the dependencies.
+for v in "$venv_dir" "$tools_dir/py-oldest"; do
+  if "$v/bin/python" -c 'import sys; sys.exit(0 if sys.argv[1] in sys.path else 1)' "$root/gen/python" 2>/dev/null; then
+    say "toolhost-client (gen/python) already installed in $v, skipped"
+  else
+    say "installing gen/python (toolhost-client) editable into $v"
+    flags=(--config-settings editable_mode=compat)
+    [ "$v" = "$venv_dir" ] || flags+=(--no-deps)
+    "$v/bin/python" -m pip install --quiet --disable-pip-version-check "${flags[@]}" -e gen/python
+  fi
+done
+
+if [ "${TOOLHOST_SKIP_JVM_RUST:-}" != 1 ]; then
+  if ! command -v mvn >/dev/null || ! command -v java >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      say "installing maven and a JDK (apt-get)"
+      apt-get install -y --no-install-recommends maven default-jdk-headless >/dev/null
+    else
+      say "mvn or java is not on PATH; install Maven and a JDK 11+ (apt-get install -y maven)"; exit 1
+    fi
+  fi
+  command -v cargo >/dev/null || { say "cargo is not on PATH; install Rust 1.88+ (https://rustup.rs)"; exit 1; }
+  # Both are no-ops when everything is already in the local caches.
+  say "fetching the Rust client's crates (Cargo.lock)"
+  cargo fetch --locked --quiet --manifest-path clients/rust/Cargo.toml
+  say "fetching the JVM client's Maven artifacts (pom.xml)"
+  mvn -q -B -Dstyle.color=never -f clients/jvm/pom.xml dependency:resolve dependency:resolve-plugins >/dev/null
 fi
 
-# Editable, so a regenerated gen/python is what the examples import without reinstalling.
-client_at=$("$vpy" -c 'import toolhost, os; print(os.path.dirname(os.path.dirname(os.path.abspath(toolhost.__file__))))' 2>/dev/null || true)
-if [ "$client_at" = "$root/gen/python" ]; then
-  say "toolhost-client (gen/python) already installed, skipped"
-else
-  say "installing gen/python (toolhost-client) editable"
-  "$vpy" -m pip install --quiet --disable-pip-version-check -e gen/python
-fi
-
-say "done: $bin_dir ($(tr '\n' ' ' <"$stamp")), $venv_dir ($("$vpy" --version 2>&1))"
+say "done: $bin_dir ($(tr '\n' ' ' <"$stamp")), $venv_dir ($("$vpy" --version 2>&1)), $tools_dir/pygen, $tools_dir/py-oldest"

@@ -70,6 +70,7 @@ async function serve(argv: readonly string[]): Promise<number> {
       {
         grpc: server.grpcAddress,
         http: server.httpAddress,
+        metrics: server.metricsAddress,
         roots: config.roots.map((r) => r.path),
         read_only_roots: config.roots.filter((r) => r.readOnly || config.readOnly).map((r) => r.path),
         skills: config.skills.map((s) => s.path),

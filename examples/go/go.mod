@@ -15,6 +15,6 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-// The examples build against the generated code in this checkout, as a user's module would
-// after `go get github.com/toolhost/toolhost/gen/go`.
+// The examples build against the generated code in this checkout, as a user's module does
+// with a replace to a checkout (docs/clients.md, "Go"): the module path is not fetchable.
 replace github.com/toolhost/toolhost/gen/go => ../../gen/go

@@ -9,6 +9,7 @@ import { historyLayerFromYaml, type HistoryLayer } from "./history-config.js";
 export interface ConfigLayer {
   listen?: string;
   httpListen?: string;
+  metricsListen?: string;
   roots?: { path: string; readOnly: boolean }[];
   skills?: { path: string; namespace: string | undefined }[];
   readOnly?: boolean;
@@ -51,7 +52,7 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   idle_connection_timeout_ms: "idleConnectionTimeoutMs",
 };
 
-const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history", "tls", "auth"];
+const topKeys = ["listen", "http_listen", "metrics_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history", "tls", "auth"];
 
 /**
  * readConfigFile reads and checks a YAML config file. Relative paths in it resolve against the
@@ -82,6 +83,7 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   const layer: ConfigLayer = {};
   if (top["listen"] !== undefined) layer.listen = str(top["listen"], at("listen"));
   if (top["http_listen"] !== undefined) layer.httpListen = str(top["http_listen"], at("http_listen"));
+  if (top["metrics_listen"] !== undefined) layer.metricsListen = str(top["metrics_listen"], at("metrics_listen"));
   if (top["read_only"] !== undefined) layer.readOnly = bool(top["read_only"], at("read_only"));
   if (top["insecure"] !== undefined) layer.insecure = bool(top["insecure"], at("insecure"));
   if (top["shutdown_grace_ms"] !== undefined) layer.shutdownGraceMs = int(top["shutdown_grace_ms"], at("shutdown_grace_ms"));

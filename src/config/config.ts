@@ -9,6 +9,8 @@ export interface Config {
   readonly listen: string;
   /** host:port of the optional Connect / gRPC-Web / JSON listener; undefined when off. */
   readonly httpListen: string | undefined;
+  /** host:port of the optional Prometheus endpoint (GET /metrics); undefined when off. */
+  readonly metricsListen?: string | undefined;
   /** File roots; a relative client path resolves against the first. Absolute, real paths. */
   readonly roots: readonly RootConfig[];
   /** Skill roots, scanned for SKILL.md folders. Absolute paths. */

@@ -6,6 +6,7 @@ export interface ServeFlags {
   readonly config?: string;
   readonly listen?: string;
   readonly httpListen?: string;
+  readonly metricsListen?: string;
   readonly roots: readonly string[];
   readonly skills: readonly string[];
   readonly readOnly?: boolean;
@@ -30,6 +31,7 @@ Flags (each overrides the config file and environment):
   --config FILE          YAML config file (env TOOLHOST_CONFIG)
   --listen HOST:PORT     gRPC listener (default 127.0.0.1:50051; env TOOLHOST_LISTEN)
   --http-listen HOST:PORT  also serve Connect, gRPC-Web and JSON over HTTP/1.1 (default off)
+  --metrics-listen HOST:PORT  serve Prometheus metrics at GET /metrics (default off)
   --root DIR             allowed root, repeatable; relative paths resolve against the first
                          (default: the current directory)
   --skills [NS=]DIR      skill root, repeatable; NS qualifies bare skill names
@@ -68,6 +70,7 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
         config: { type: "string" },
         listen: { type: "string" },
         "http-listen": { type: "string" },
+        "metrics-listen": { type: "string" },
         root: { type: "string", multiple: true },
         skills: { type: "string", multiple: true },
         "read-only": { type: "boolean" },
@@ -92,6 +95,7 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
       config: values.config,
       listen: values.listen,
       httpListen: values["http-listen"],
+      metricsListen: values["metrics-listen"],
       roots: values.root ?? [],
       skills: values.skills ?? [],
       readOnly: values["read-only"],

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import { errorReasonOf } from "./observability/error-reason-of.js";
 
 const codeNames = new Map<number, string>(
   Object.entries(grpcStatus)
@@ -28,7 +29,7 @@ export function createCallLogger(logger: Logger): (record: CallRecord) => void {
       bytes_out: record.bytesOut,
       request_id: record.requestId,
       caller: record.caller,
-      reason: record.code === 0 ? undefined : reasonOf(record.error),
+      reason: errorReasonOf(record.error),
     };
     if (serverFaults.has(record.code)) {
       logger.error({ ...line, err: record.error?.cause ?? record.error }, "rpc failed");

@@ -1,19 +1,19 @@
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { callerKey } from "../service/caller.js";
+import type { ConnectError } from "@connectrpc/connect";
 import { peerValues } from "./peer-identity.js";
 import type { TlsFiles } from "./tls/tls-files.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import { httpAuthGate } from "./http-auth-gate.js";
 import type { AddressInfo } from "node:net";
-import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Limits } from "../config/config.js";
 import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import type { HostedService } from "./grpc-server.js";
 import { isLoopbackHost } from "../config/is-loopback-host.js";
 import { guardLoopbackHost } from "./loopback-host-guard.js";
+import { createHttpCallRecorder } from "./observability/http-call-recorder.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -35,34 +35,13 @@ export async function startHttpHost(
   onCallEnd: (record: CallRecord) => void,
   tls?: TlsFiles,
   authenticator?: Authenticator,
+  onCallStart?: (method: string) => void,
 ): Promise<HttpHost> {
   const shutdown = new AbortController();
   // One abort listener per live call (removed when it ends): many concurrent calls are not a leak.
   setMaxListeners(0, shutdown.signal);
-  const logCalls: Interceptor = (next) => async (req) => {
-    const startedAt = process.hrtime.bigint();
-    const record = (code: number, error?: Error) =>
-      onCallEnd({
-        method: new URL(req.url).pathname,
-        peer: req.header.get("x-forwarded-for") ?? "http",
-        code,
-        durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
-        bytesIn: Number(req.header.get("content-length") ?? 0),
-        bytesOut: 0,
-        requestId: req.header.get("x-request-id") ?? "",
-        error,
-        caller: req.contextValues.get(callerKey)?.principal.id,
-      });
-    try {
-      const res = await next(req);
-      record(0);
-      return res;
-    } catch (err) {
-      const error = ConnectError.from(err);
-      record(error.code === Code.Canceled ? 1 : error.code, error);
-      throw err;
-    }
-  };
+  const methods = new Set(services.flatMap(({ service }) => service.methods.map((m) => `/${service.typeName}/${m.name}`)));
+  const recorder = createHttpCallRecorder({ onCallEnd, onCallStart, oversize: { limit: limits.maxReceiveMessageBytes, methods } });
   const handler = connectNodeAdapter({
     routes: (router) => {
       for (const { service, impl } of services) {
@@ -72,7 +51,7 @@ export async function startHttpHost(
     acceptCompression: [],
     readMaxBytes: limits.maxReceiveMessageBytes,
     shutdownSignal: shutdown.signal,
-    interceptors: [logCalls],
+    interceptors: [recorder.interceptor],
     contextValues: (req) => peerValues(req.socket),
   });
   const [host, port] = splitHostPort(listen);
@@ -89,7 +68,8 @@ export async function startHttpHost(
   const refused = (req: IncomingMessage, error: ConnectError) =>
     onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
   const gated = authenticator === undefined ? handler : httpAuthGate(authenticator, refused, handler);
-  const serve = isLoopbackHost(host) ? guardLoopbackHost(gated) : gated;
+  const recorded = recorder.wrap(gated);
+  const serve = isLoopbackHost(host) ? guardLoopbackHost(recorded) : recorded;
   const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -25,6 +25,9 @@ import { createSkillCatalogService } from "../service/skill-catalog/skill-catalo
 import { createCallLogger } from "./call-logger.js";
 import { startGrpcHost, type HostedService } from "./grpc-server.js";
 import { startHttpHost, type HttpHost } from "./http-server.js";
+import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import { createServerMetrics } from "./observability/server-metrics.js";
+import { startMetricsListener, type MetricsListener } from "./observability/metrics-listener.js";
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
 export interface RunningServer {
@@ -36,6 +39,8 @@ export interface RunningServer {
   readonly authMethods: readonly string[];
   /** Whether the listeners serve TLS. */
   readonly tls: boolean;
+  /** The metrics listener's host:port, when one was asked for. */
+  readonly metricsAddress: string | undefined;
   /** Stops accepting calls, lets in-flight calls finish up to the grace period, then ends. */
   close(graceMs?: number): Promise<void>;
 }
@@ -78,24 +83,31 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     { service: SkillCatalog, impl: guardService(SkillCatalog, skillCatalog, gate) as unknown as ServiceImpl<DescService> },
     { service: Tools, impl: guardService(Tools, tools, gate) as unknown as ServiceImpl<DescService> },
   ];
-  const onCallEnd = createCallLogger(logger);
+  const logCall = createCallLogger(logger);
+  const metrics = config.metricsListen === undefined ? undefined : createServerMetrics(() => skillCatalog.counts());
+  const onCallEnd = metrics === undefined ? logCall : (record: CallRecord) => (metrics.callEnded(record), logCall(record));
+  const onCallStart = metrics?.callStarted;
   let http: HttpHost | undefined;
+  let metricsListener: MetricsListener | undefined;
   const grpcSecurity = {
     credentials: security.tls === undefined ? undefined : grpcServerCredentials(security.tls),
     interceptors: [authInterceptor(security.authenticator, onCallEnd)],
   };
-  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity).catch(async (err: unknown) => {
+  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart).catch(async (err: unknown) => {
     security.close();
     await skillCatalog.close();
     throw err;
   });
   try {
     if (config.httpListen !== undefined) {
-      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls, security.authenticator);
+      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls, security.authenticator, onCallStart);
+    }
+    if (metrics !== undefined && config.metricsListen !== undefined) {
+      metricsListener = await startMetricsListener(config.metricsListen, metrics.registry);
     }
   } catch (err) {
     security.close();
-    await grpc.close(0);
+    await Promise.all([grpc.close(0), http?.close(0)]);
     await skillCatalog.close();
     throw err;
   }
@@ -104,8 +116,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     httpAddress: http?.address,
     authMethods: security.authenticator.methodNames,
     tls: security.tls !== undefined,
+    metricsAddress: metricsListener?.address,
     close: async (graceMs = config.shutdownGraceMs) => {
       await Promise.all([grpc.close(graceMs), http?.close(graceMs)]);
+      await metricsListener?.close();
       security.close();
       await skillCatalog.close();
     },

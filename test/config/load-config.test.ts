@@ -107,7 +107,7 @@ shutdown_grace_ms: 500
 
   it("refuses an unknown key and names the known ones", async () => {
     const file = await configFile("listen: 127.0.0.1:6000\nrots: [work]\n");
-    await refused(["--config", file], /^unknown key "rots" in .*config-.*\.yaml; known keys: listen, http_listen, roots, skills/);
+    await refused(["--config", file], /^unknown key "rots" in .*config-.*\.yaml; known keys: listen, http_listen, metrics_listen, roots, skills/);
   });
 
   it("refuses an unknown nested key", async () => {
@@ -146,6 +146,14 @@ shutdown_grace_ms: 500
     assert.equal(config.insecure, true);
     const v6 = await loadConfig(parseServeFlags(["--listen", "[::1]:50051"]), {}, dir);
     assert.equal(v6.listen, "[::1]:50051");
+  });
+
+  it("takes --metrics-listen and metrics_listen, under the same loopback rule as the other listeners", async () => {
+    await refused(["--metrics-listen", "0.0.0.0:9464"], /^refusing to listen on 0\.0\.0\.0:9464 without TLS and authentication/);
+    assert.equal((await loadConfig(parseServeFlags(["--metrics-listen", "127.0.0.1:9464"]), {}, dir)).metricsListen, "127.0.0.1:9464");
+    const file = await configFile("metrics_listen: 127.0.0.1:9465\n");
+    assert.equal((await loadConfig(parseServeFlags(["--config", file]), {}, dir)).metricsListen, "127.0.0.1:9465");
+    assert.equal((await loadConfig(parseServeFlags([]), {}, dir)).metricsListen, undefined);
   });
 
   it("refuses a malformed listen address", async () => {

@@ -42,6 +42,8 @@ export type SkillCatalogService = ServiceImpl<typeof SkillCatalog> & {
   readonly ready: Promise<void>;
   /** Stops the watchers. */
   close(): Promise<void>;
+  /** How many skills the catalog holds now, and how many folders failed to load. */
+  counts(): { skills: number; errors: number };
 };
 
 /**
@@ -89,5 +91,6 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
     watchSkills: watchSkillsHandler(ctx),
     listSkillErrors: listSkillErrorsHandler(ctx),
   });
-  return Object.assign(impl, { ready, close: () => catalog.close() });
+  const counts = () => ({ skills: catalog.index.skills().length, errors: catalog.index.errors().length });
+  return Object.assign(impl, { ready, close: () => catalog.close(), counts });
 }

@@ -52,6 +52,8 @@ export interface AdapterOptions {
   readonly estimateMessage?: (method: DescMethod, request: unknown) => number;
   /** Called once per call when it ends. */
   readonly onCallEnd: (record: CallRecord) => void;
+  /** Called as each call begins, with its full method path (for the active-streams gauge). */
+  readonly onCallStart?: (method: string) => void;
 }
 
 type Impl = (input: unknown, context: HandlerContext) => unknown;
@@ -99,6 +101,7 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
   const { connections, processBudget } = sharedBudgets(options);
   const begin = (call: SurfaceCall): CallContext => {
     const context = createCallContext(service, method, call, options.shutdownSignal);
+    options.onCallStart?.(`/${service.typeName}/${method.name}`);
     const header = new Metadata();
     header.set("x-request-id", context.requestId);
     call.sendMetadata(header);

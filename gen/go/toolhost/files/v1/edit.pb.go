@@ -572,12 +572,12 @@ const file_toolhost_files_v1_edit_proto_rawDesc = "" +
 	"\x04line\x18\x01 \x01(\rR\x04line\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\".\n" +
 	"\tPatchEdit\x12!\n" +
-	"\funified_diff\x18\x01 \x01(\tR\vunifiedDiff\"\xe4\x01\n" +
+	"\funified_diff\x18\x01 \x01(\tR\vunifiedDiff\"\xe0\x01\n" +
 	"\x10EditFileResponse\x12\"\n" +
 	"\freplacements\x18\x01 \x01(\rR\freplacements\x12\x12\n" +
 	"\x04diff\x18\x02 \x01(\tR\x04diff\x12\x16\n" +
-	"\x06sha256\x18\x03 \x01(\tR\x06sha256\x12\x16\n" +
-	"\x04size\x18\x04 \x01(\x04B\x020\x02R\x04size\x12\x18\n" +
+	"\x06sha256\x18\x03 \x01(\tR\x06sha256\x12\x12\n" +
+	"\x04size\x18\x04 \x01(\x04R\x04size\x12\x18\n" +
 	"\aapplied\x18\x05 \x01(\bR\aapplied\x12'\n" +
 	"\x0fprevious_sha256\x18\x06 \x01(\tR\x0epreviousSha256\x12%\n" +
 	"\x0ediff_truncated\x18\a \x01(\bR\rdiffTruncatedB\xc7\x01\n" +

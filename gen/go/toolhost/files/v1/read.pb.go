@@ -498,16 +498,16 @@ var File_toolhost_files_v1_read_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_read_proto_rawDesc = "" +
 	"\n" +
-	"\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x96\x02\n" +
+	"\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x86\x02\n" +
 	"\x0fReadFileRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12/\n" +
-	"\x04mode\x18\x02 \x01(\x0e2\x1b.toolhost.files.v1.ReadModeR\x04mode\x12\x1a\n" +
-	"\x06offset\x18\x03 \x01(\x04B\x020\x02R\x06offset\x12\x1d\n" +
-	"\x05limit\x18\x04 \x01(\x04B\x020\x02H\x00R\x05limit\x88\x01\x01\x12#\n" +
-	"\vbyte_offset\x18\x05 \x01(\x04B\x020\x02R\n" +
-	"byteOffset\x12&\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x1b.toolhost.files.v1.ReadModeR\x04mode\x12\x16\n" +
+	"\x06offset\x18\x03 \x01(\x04R\x06offset\x12\x19\n" +
+	"\x05limit\x18\x04 \x01(\x04H\x00R\x05limit\x88\x01\x01\x12\x1f\n" +
+	"\vbyte_offset\x18\x05 \x01(\x04R\n" +
+	"byteOffset\x12\"\n" +
 	"\n" +
-	"byte_limit\x18\x06 \x01(\x04B\x020\x02H\x01R\tbyteLimit\x88\x01\x01\x12\x1d\n" +
+	"byte_limit\x18\x06 \x01(\x04H\x01R\tbyteLimit\x88\x01\x01\x12\x1d\n" +
 	"\n" +
 	"chunk_size\x18\a \x01(\rR\tchunkSizeB\b\n" +
 	"\x06_limitB\r\n" +
@@ -517,25 +517,25 @@ const file_toolhost_files_v1_read_proto_rawDesc = "" +
 	"\x04text\x18\x02 \x01(\tH\x00R\x04text\x12\x14\n" +
 	"\x04data\x18\x03 \x01(\fH\x00R\x04data\x12:\n" +
 	"\asummary\x18\x04 \x01(\v2\x1e.toolhost.files.v1.ReadSummaryH\x00R\asummaryB\x06\n" +
-	"\x04part\"\xea\x01\n" +
+	"\x04part\"\xe6\x01\n" +
 	"\bFileInfo\x12\x12\n" +
-	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
-	"\x04size\x18\x02 \x01(\x04B\x020\x02R\x04size\x12\x1a\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x04R\x04size\x12\x1a\n" +
 	"\bencoding\x18\x03 \x01(\tR\bencoding\x12/\n" +
 	"\x04mode\x18\x04 \x01(\x0e2\x1b.toolhost.files.v1.ReadModeR\x04mode\x126\n" +
 	"\bmodified\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\bmodified\x12\x1b\n" +
 	"\tfile_mode\x18\x06 \x01(\rR\bfileMode\x12\x10\n" +
-	"\x03bom\x18\a \x01(\bR\x03bom\"\xd5\x01\n" +
-	"\vReadSummary\x12!\n" +
+	"\x03bom\x18\a \x01(\bR\x03bom\"\xc5\x01\n" +
+	"\vReadSummary\x12\x1d\n" +
 	"\n" +
-	"bytes_sent\x18\x01 \x01(\x04B\x020\x02R\tbytesSent\x12\x16\n" +
+	"bytes_sent\x18\x01 \x01(\x04R\tbytesSent\x12\x16\n" +
 	"\x06sha256\x18\x02 \x01(\tR\x06sha256\x12\x10\n" +
-	"\x03eof\x18\x03 \x01(\bR\x03eof\x12!\n" +
+	"\x03eof\x18\x03 \x01(\bR\x03eof\x12\x1d\n" +
 	"\n" +
-	"lines_sent\x18\x04 \x01(\x04B\x020\x02R\tlinesSent\x12#\n" +
-	"\vnext_offset\x18\x05 \x01(\x04B\x020\x02R\n" +
-	"nextOffset\x121\n" +
-	"\x12replaced_sequences\x18\x06 \x01(\x04B\x020\x02R\x11replacedSequences*N\n" +
+	"lines_sent\x18\x04 \x01(\x04R\tlinesSent\x12\x1f\n" +
+	"\vnext_offset\x18\x05 \x01(\x04R\n" +
+	"nextOffset\x12-\n" +
+	"\x12replaced_sequences\x18\x06 \x01(\x04R\x11replacedSequences*N\n" +
 	"\bReadMode\x12\x19\n" +
 	"\x15READ_MODE_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eREAD_MODE_TEXT\x10\x01\x12\x13\n" +

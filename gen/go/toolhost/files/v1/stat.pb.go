@@ -501,11 +501,11 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"\x1ctoolhost/files/v1/stat.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"L\n" +
 	"\x0fStatFileRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12%\n" +
-	"\x0einclude_sha256\x18\x02 \x01(\bR\rincludeSha256\"\x85\x02\n" +
+	"\x0einclude_sha256\x18\x02 \x01(\bR\rincludeSha256\"\x81\x02\n" +
 	"\x10StatFileResponse\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12/\n" +
-	"\x04type\x18\x02 \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\x04type\x12\x16\n" +
-	"\x04size\x18\x03 \x01(\x04B\x020\x02R\x04size\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\x04type\x12\x12\n" +
+	"\x04size\x18\x03 \x01(\x04R\x04size\x12\x12\n" +
 	"\x04mode\x18\x04 \x01(\rR\x04mode\x126\n" +
 	"\bmodified\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\bmodified\x12\x16\n" +
 	"\x06sha256\x18\x06 \x01(\tR\x06sha256\x12\x16\n" +
@@ -521,12 +521,12 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"page_token\x18\x06 \x01(\tR\tpageToken\"|\n" +
 	"\x15ListDirectoryResponse\x12;\n" +
 	"\aentries\x18\x01 \x03(\v2!.toolhost.files.v1.DirectoryEntryR\aentries\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xe7\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xe3\x01\n" +
 	"\x0eDirectoryEntry\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12/\n" +
-	"\x04type\x18\x03 \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\x04type\x12\x16\n" +
-	"\x04size\x18\x04 \x01(\x04B\x020\x02R\x04size\x12\x12\n" +
+	"\x04type\x18\x03 \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\x04type\x12\x12\n" +
+	"\x04size\x18\x04 \x01(\x04R\x04size\x12\x12\n" +
 	"\x04mode\x18\x05 \x01(\rR\x04mode\x126\n" +
 	"\bmodified\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bmodified\x12\x18\n" +
 	"\asymlink\x18\a \x01(\bR\asymlink*~\n" +

@@ -675,30 +675,30 @@ const file_toolhost_files_v1_write_proto_rawDesc = "" +
 	"\x0emust_not_exist\x18\b \x01(\bR\fmustNotExistB\t\n" +
 	"\acontentB\x11\n" +
 	"\x0f_create_parentsB\a\n" +
-	"\x05_mode\"\x86\x01\n" +
+	"\x05_mode\"\x82\x01\n" +
 	"\x11WriteFileResponse\x12\x18\n" +
-	"\acreated\x18\x01 \x01(\bR\acreated\x12\x16\n" +
-	"\x04size\x18\x02 \x01(\x04B\x020\x02R\x04size\x12\x16\n" +
+	"\acreated\x18\x01 \x01(\bR\acreated\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x04R\x04size\x12\x16\n" +
 	"\x06sha256\x18\x03 \x01(\tR\x06sha256\x12'\n" +
 	"\x0fprevious_sha256\x18\x04 \x01(\tR\x0epreviousSha256\"l\n" +
 	"\x11UploadFileRequest\x129\n" +
 	"\x06header\x18\x01 \x01(\v2\x1f.toolhost.files.v1.UploadHeaderH\x00R\x06header\x12\x14\n" +
 	"\x04data\x18\x02 \x01(\fH\x00R\x04dataB\x06\n" +
-	"\x04part\"\xaf\x02\n" +
+	"\x04part\"\xab\x02\n" +
 	"\fUploadHeader\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12*\n" +
 	"\x0ecreate_parents\x18\x02 \x01(\bH\x00R\rcreateParents\x88\x01\x01\x12\x17\n" +
 	"\x04mode\x18\x03 \x01(\rH\x01R\x04mode\x88\x01\x01\x12\x1b\n" +
 	"\tif_sha256\x18\x04 \x01(\tR\bifSha256\x12$\n" +
-	"\x0emust_not_exist\x18\x05 \x01(\bR\fmustNotExist\x12,\n" +
-	"\rexpected_size\x18\x06 \x01(\x04B\x020\x02H\x02R\fexpectedSize\x88\x01\x01\x12'\n" +
+	"\x0emust_not_exist\x18\x05 \x01(\bR\fmustNotExist\x12(\n" +
+	"\rexpected_size\x18\x06 \x01(\x04H\x02R\fexpectedSize\x88\x01\x01\x12'\n" +
 	"\x0fexpected_sha256\x18\a \x01(\tR\x0eexpectedSha256B\x11\n" +
 	"\x0f_create_parentsB\a\n" +
 	"\x05_modeB\x10\n" +
-	"\x0e_expected_size\"\x87\x01\n" +
+	"\x0e_expected_size\"\x83\x01\n" +
 	"\x12UploadFileResponse\x12\x18\n" +
-	"\acreated\x18\x01 \x01(\bR\acreated\x12\x16\n" +
-	"\x04size\x18\x02 \x01(\x04B\x020\x02R\x04size\x12\x16\n" +
+	"\acreated\x18\x01 \x01(\bR\acreated\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x04R\x04size\x12\x16\n" +
 	"\x06sha256\x18\x03 \x01(\tR\x06sha256\x12'\n" +
 	"\x0fprevious_sha256\x18\x04 \x01(\tR\x0epreviousSha256\"D\n" +
 	"\x11DeleteFileRequest\x12\x12\n" +

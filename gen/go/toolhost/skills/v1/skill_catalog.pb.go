@@ -1176,18 +1176,18 @@ const file_toolhost_skills_v1_skill_catalog_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04slot\x18\x02 \x01(\tR\x04slot\"]\n" +
 	"\x1aListSkillResourcesResponse\x12?\n" +
-	"\tresources\x18\x01 \x03(\v2!.toolhost.skills.v1.SkillResourceR\tresources\"\xc7\x02\n" +
+	"\tresources\x18\x01 \x03(\v2!.toolhost.skills.v1.SkillResourceR\tresources\"\xb7\x02\n" +
 	"\x18ReadSkillResourceRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04slot\x18\x02 \x01(\tR\x04slot\x12\x12\n" +
 	"\x04path\x18\x03 \x01(\tR\x04path\x12/\n" +
-	"\x04mode\x18\x04 \x01(\x0e2\x1b.toolhost.files.v1.ReadModeR\x04mode\x12\x1a\n" +
-	"\x06offset\x18\x05 \x01(\x04B\x020\x02R\x06offset\x12\x1d\n" +
-	"\x05limit\x18\x06 \x01(\x04B\x020\x02H\x00R\x05limit\x88\x01\x01\x12#\n" +
-	"\vbyte_offset\x18\a \x01(\x04B\x020\x02R\n" +
-	"byteOffset\x12&\n" +
+	"\x04mode\x18\x04 \x01(\x0e2\x1b.toolhost.files.v1.ReadModeR\x04mode\x12\x16\n" +
+	"\x06offset\x18\x05 \x01(\x04R\x06offset\x12\x19\n" +
+	"\x05limit\x18\x06 \x01(\x04H\x00R\x05limit\x88\x01\x01\x12\x1f\n" +
+	"\vbyte_offset\x18\a \x01(\x04R\n" +
+	"byteOffset\x12\"\n" +
 	"\n" +
-	"byte_limit\x18\b \x01(\x04B\x020\x02H\x01R\tbyteLimit\x88\x01\x01\x12\x1d\n" +
+	"byte_limit\x18\b \x01(\x04H\x01R\tbyteLimit\x88\x01\x01\x12\x1d\n" +
 	"\n" +
 	"chunk_size\x18\t \x01(\rR\tchunkSizeB\b\n" +
 	"\x06_limitB\r\n" +

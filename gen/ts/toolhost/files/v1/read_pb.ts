@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/read.proto.
  */
 export const file_toolhost_files_v1_read: GenFile = /*@__PURE__*/
-  fileDesc("Chx0b29saG9zdC9maWxlcy92MS9yZWFkLnByb3RvEhF0b29saG9zdC5maWxlcy52MSLZAQoPUmVhZEZpbGVSZXF1ZXN0EgwKBHBhdGgYASABKAkSKQoEbW9kZRgCIAEoDjIbLnRvb2xob3N0LmZpbGVzLnYxLlJlYWRNb2RlEhIKBm9mZnNldBgDIAEoBEICMAISFgoFbGltaXQYBCABKARCAjACSACIAQESFwoLYnl0ZV9vZmZzZXQYBSABKARCAjACEhsKCmJ5dGVfbGltaXQYBiABKARCAjACSAGIAQESEgoKY2h1bmtfc2l6ZRgHIAEoDUIICgZfbGltaXRCDQoLX2J5dGVfbGltaXQimgEKEFJlYWRGaWxlUmVzcG9uc2USKwoEaW5mbxgBIAEoCzIbLnRvb2xob3N0LmZpbGVzLnYxLkZpbGVJbmZvSAASDgoEdGV4dBgCIAEoCUgAEg4KBGRhdGEYAyABKAxIABIxCgdzdW1tYXJ5GAQgASgLMh4udG9vbGhvc3QuZmlsZXMudjEuUmVhZFN1bW1hcnlIAEIGCgRwYXJ0IrUBCghGaWxlSW5mbxIMCgRwYXRoGAEgASgJEhAKBHNpemUYAiABKARCAjACEhAKCGVuY29kaW5nGAMgASgJEikKBG1vZGUYBCABKA4yGy50b29saG9zdC5maWxlcy52MS5SZWFkTW9kZRIsCghtb2RpZmllZBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJZmlsZV9tb2RlGAYgASgNEgsKA2JvbRgHIAEoCCKTAQoLUmVhZFN1bW1hcnkSFgoKYnl0ZXNfc2VudBgBIAEoBEICMAISDgoGc2hhMjU2GAIgASgJEgsKA2VvZhgDIAEoCBIWCgpsaW5lc19zZW50GAQgASgEQgIwAhIXCgtuZXh0X29mZnNldBgFIAEoBEICMAISHgoScmVwbGFjZWRfc2VxdWVuY2VzGAYgASgEQgIwAipOCghSZWFkTW9kZRIZChVSRUFEX01PREVfVU5TUEVDSUZJRUQQABISCg5SRUFEX01PREVfVEVYVBABEhMKD1JFQURfTU9ERV9CWVRFUxACQscBChVjb20udG9vbGhvc3QuZmlsZXMudjFCCVJlYWRQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Chx0b29saG9zdC9maWxlcy92MS9yZWFkLnByb3RvEhF0b29saG9zdC5maWxlcy52MSLJAQoPUmVhZEZpbGVSZXF1ZXN0EgwKBHBhdGgYASABKAkSKQoEbW9kZRgCIAEoDjIbLnRvb2xob3N0LmZpbGVzLnYxLlJlYWRNb2RlEg4KBm9mZnNldBgDIAEoBBISCgVsaW1pdBgEIAEoBEgAiAEBEhMKC2J5dGVfb2Zmc2V0GAUgASgEEhcKCmJ5dGVfbGltaXQYBiABKARIAYgBARISCgpjaHVua19zaXplGAcgASgNQggKBl9saW1pdEINCgtfYnl0ZV9saW1pdCKaAQoQUmVhZEZpbGVSZXNwb25zZRIrCgRpbmZvGAEgASgLMhsudG9vbGhvc3QuZmlsZXMudjEuRmlsZUluZm9IABIOCgR0ZXh0GAIgASgJSAASDgoEZGF0YRgDIAEoDEgAEjEKB3N1bW1hcnkYBCABKAsyHi50b29saG9zdC5maWxlcy52MS5SZWFkU3VtbWFyeUgAQgYKBHBhcnQisQEKCEZpbGVJbmZvEgwKBHBhdGgYASABKAkSDAoEc2l6ZRgCIAEoBBIQCghlbmNvZGluZxgDIAEoCRIpCgRtb2RlGAQgASgOMhsudG9vbGhvc3QuZmlsZXMudjEuUmVhZE1vZGUSLAoIbW9kaWZpZWQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWZpbGVfbW9kZRgGIAEoDRILCgNib20YByABKAgigwEKC1JlYWRTdW1tYXJ5EhIKCmJ5dGVzX3NlbnQYASABKAQSDgoGc2hhMjU2GAIgASgJEgsKA2VvZhgDIAEoCBISCgpsaW5lc19zZW50GAQgASgEEhMKC25leHRfb2Zmc2V0GAUgASgEEhoKEnJlcGxhY2VkX3NlcXVlbmNlcxgGIAEoBCpOCghSZWFkTW9kZRIZChVSRUFEX01PREVfVU5TUEVDSUZJRUQQABISCg5SRUFEX01PREVfVEVYVBABEhMKD1JFQURfTU9ERV9CWVRFUxACQscBChVjb20udG9vbGhvc3QuZmlsZXMudjFCCVJlYWRQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * ReadFileRequest asks for the content of one regular file inside the server's roots.
@@ -37,14 +37,14 @@ export type ReadFileRequest = Message<"toolhost.files.v1.ReadFileRequest"> & {
   /**
    * Text mode: the first line to return, 0-based.
    *
-   * @generated from field: uint64 offset = 3 [jstype = JS_NUMBER];
+   * @generated from field: uint64 offset = 3;
    */
   offset: bigint;
 
   /**
    * Text mode: how many lines to return; unset returns every line from `offset` on.
    *
-   * @generated from field: optional uint64 limit = 4 [jstype = JS_NUMBER];
+   * @generated from field: optional uint64 limit = 4;
    */
   limit?: bigint | undefined;
 
@@ -52,14 +52,14 @@ export type ReadFileRequest = Message<"toolhost.files.v1.ReadFileRequest"> & {
    * Bytes mode: the first byte to return. An offset past the end is OUT_OF_RANGE; an offset equal
    * to the size returns no data.
    *
-   * @generated from field: uint64 byte_offset = 5 [jstype = JS_NUMBER];
+   * @generated from field: uint64 byte_offset = 5;
    */
   byteOffset: bigint;
 
   /**
    * Bytes mode: how many bytes to return at most; unset returns everything from `byte_offset` on.
    *
-   * @generated from field: optional uint64 byte_limit = 6 [jstype = JS_NUMBER];
+   * @generated from field: optional uint64 byte_limit = 6;
    */
   byteLimit?: bigint | undefined;
 
@@ -149,7 +149,7 @@ export type FileInfo = Message<"toolhost.files.v1.FileInfo"> & {
   /**
    * The file's whole size on disk in bytes (not only the range sent).
    *
-   * @generated from field: uint64 size = 2 [jstype = JS_NUMBER];
+   * @generated from field: uint64 size = 2;
    */
   size: bigint;
 
@@ -205,7 +205,7 @@ export type ReadSummary = Message<"toolhost.files.v1.ReadSummary"> & {
   /**
    * Bytes sent: in bytes mode the raw bytes; in text mode the UTF-8 bytes of the text sent.
    *
-   * @generated from field: uint64 bytes_sent = 1 [jstype = JS_NUMBER];
+   * @generated from field: uint64 bytes_sent = 1;
    */
   bytesSent: bigint;
 
@@ -226,21 +226,21 @@ export type ReadSummary = Message<"toolhost.files.v1.ReadSummary"> & {
   /**
    * Text mode: the number of lines sent.
    *
-   * @generated from field: uint64 lines_sent = 4 [jstype = JS_NUMBER];
+   * @generated from field: uint64 lines_sent = 4;
    */
   linesSent: bigint;
 
   /**
    * Where to continue: the next line (text mode) or byte (bytes mode) offset to ask for.
    *
-   * @generated from field: uint64 next_offset = 5 [jstype = JS_NUMBER];
+   * @generated from field: uint64 next_offset = 5;
    */
   nextOffset: bigint;
 
   /**
    * Text mode: how many invalid UTF-8 sequences were replaced by U+FFFD.
    *
-   * @generated from field: uint64 replaced_sequences = 6 [jstype = JS_NUMBER];
+   * @generated from field: uint64 replaced_sequences = 6;
    */
   replacedSequences: bigint;
 };

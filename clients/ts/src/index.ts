@@ -1,0 +1,18 @@
+// @toolhost/client: the generated toolhost services and messages plus small helpers.
+// Every generated module is also importable as "@toolhost/client/gen/<path>_pb.js".
+export { createClient, type ClientOptions, type TlsOptions, type ToolhostClient } from "./create-client.js";
+export { readBytes, readText, readTo, ReadVerifyError, type ReadOptions, type ReadResult } from "./read-file.js";
+export { uploadPath, uploadStream, UploadVerifyError, type UploadOptions } from "./upload.js";
+export { errorDomain, errorMetadata, hasReason, reason, reasonName } from "./error-reason.js";
+export { toSafeNumber, toUint64, type Uint64Input } from "./uint64.js";
+export { WideWindowSessionManager, defaultConnectionWindow, defaultStreamWindow } from "./window-session-manager.js";
+export * from "../gen/toolhost/files/v1/file_tools_pb.js";
+export * from "../gen/toolhost/files/v1/read_pb.js";
+export * from "../gen/toolhost/files/v1/write_pb.js";
+export * from "../gen/toolhost/files/v1/edit_pb.js";
+export * from "../gen/toolhost/files/v1/stat_pb.js";
+export * from "../gen/toolhost/skills/v1/skill_catalog_pb.js";
+export * from "../gen/toolhost/skills/v1/skill_pb.js";
+export * from "../gen/toolhost/tools/v1/tool_descriptor_pb.js";
+export * from "../gen/toolhost/errors/v1/error_reason_pb.js";
+export { ErrorInfoSchema, type ErrorInfo } from "../gen/google/rpc/error_details_pb.js";

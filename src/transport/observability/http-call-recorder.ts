@@ -1,0 +1,125 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import { explainOversizeUnary } from "../http-oversize-response.js";
+import { callerKey } from "../../service/caller.js";
+
+/** HttpCallHooks receive the start and the end of each call on the HTTP listener. */
+export interface HttpCallHooks {
+  readonly onCallStart?: (method: string) => void;
+  readonly onCallEnd: (record: CallRecord) => void;
+  /** The receive limit and the hosted method paths, to explain an oversize unary request. */
+  readonly oversize?: { readonly limit: number; readonly methods: ReadonlySet<string> };
+}
+
+/** What one HTTP request's call learned, filled by the interceptor and read when it closes. */
+interface CallState {
+  readonly requestId: string;
+  method?: string;
+  code?: number;
+  error?: Error;
+  /** The authenticated caller's id, once the call was admitted. */
+  caller?: string;
+}
+
+const requestIdPattern = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * createHttpCallRecorder gives the HTTP listener the same one record per call as the gRPC
+ * listener: the real peer (the socket's address), the request and response bytes as the socket
+ * counted them (HTTP headers included), and a request id, taken from `x-request-id` when the
+ * client sent a sane one (printable, at most 128 characters) or made up, and echoed in the
+ * response's `x-request-id`. The record is written when the response closes, so a streamed
+ * response is measured to its end.
+ *
+ * connect-node's interceptors see neither the socket nor the end of a streamed body, so the
+ * node-level `wrap` and the interceptor meet through an AsyncLocalStorage.
+ */
+export function createHttpCallRecorder(hooks: HttpCallHooks): {
+  wrap(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
+  interceptor: Interceptor;
+} {
+  const store = new AsyncLocalStorage<CallState>();
+  const counted = new WeakMap<Socket, { read: number; written: number }>();
+  const wrap = (handler: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
+    const startedAt = process.hrtime.bigint();
+    const sent = req.headers["x-request-id"];
+    const state: CallState = { requestId: typeof sent === "string" && requestIdPattern.test(sent) ? sent : randomUUID() };
+    res.setHeader("x-request-id", state.requestId);
+    const socket = req.socket;
+    res.once("close", () => {
+      // HTTP/1.1 serves one request at a time per connection: what the socket moved since the
+      // previous response on it closed is this request's (the request was read before the
+      // handler ran, so counting from here would miss it).
+      const before = counted.get(socket) ?? { read: 0, written: 0 };
+      counted.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
+      if (state.method === undefined) {
+        return; // not a call (404, refused Host, CORS preflight): nothing to record
+      }
+      hooks.onCallEnd({
+        method: state.method,
+        peer: socket.remoteAddress === undefined ? "unknown" : `${socket.remoteFamily === "IPv6" ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}`,
+        code: state.code ?? (res.writableFinished ? Code.Unknown : Code.Canceled),
+        durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
+        bytesIn: socket.bytesRead - before.read,
+        bytesOut: socket.bytesWritten - before.written,
+        requestId: state.requestId,
+        error: state.error,
+        caller: state.caller,
+      });
+    });
+    if (hooks.oversize) {
+      explainOversizeUnary(req, res, { ...hooks.oversize, reachedInterceptor: () => state.method !== undefined }, (method, error) => {
+        state.method = method;
+        hooks.onCallStart?.(method);
+        fail(state, error);
+      });
+    }
+    store.run(state, () => handler(req, res));
+  };
+  const fail = (state: CallState | undefined, err: unknown) => {
+    if (state) {
+      const error = ConnectError.from(err);
+      state.code = error.code;
+      state.error = error;
+    }
+  };
+  const interceptor: Interceptor = (next) => async (req) => {
+    const state = store.getStore();
+    if (state) {
+      state.method = new URL(req.url).pathname;
+      hooks.onCallStart?.(state.method);
+    }
+    const admitted = () => {
+      if (state) state.caller = req.contextValues.get(callerKey)?.principal.id;
+    };
+    try {
+      const res = await next(req);
+      admitted();
+      if (!res.stream) {
+        if (state) state.code = 0;
+        return res;
+      }
+      // A streamed response fails or succeeds while its body is written, after this returns.
+      const body = res.message;
+      async function* observed() {
+        try {
+          yield* body;
+          if (state) state.code = 0;
+        } catch (err) {
+          fail(state, err);
+          throw err;
+        }
+      }
+      return { ...res, message: observed() };
+    } catch (err) {
+      admitted();
+      fail(state, err);
+      throw err;
+    }
+  };
+  return { wrap, interceptor };
+}

@@ -1,0 +1,79 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { status as grpcStatus } from "@grpc/grpc-js";
+import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import { errorReasonOf } from "./error-reason-of.js";
+
+/** SkillCounts is what the skill catalog holds right now. */
+export interface SkillCounts {
+  readonly skills: number;
+  readonly errors: number;
+}
+
+/** ServerMetrics records calls into a Prometheus registry. */
+export interface ServerMetrics {
+  readonly registry: Registry;
+  /** A call began (it counts as an active stream until callEnded). */
+  callStarted(method: string): void;
+  /** A call ended: counted by method, code and reason, timed, its bytes added. */
+  callEnded(record: CallRecord): void;
+}
+
+const codeNames = new Map<number, string>(
+  Object.entries(grpcStatus)
+    .filter((entry): entry is [string, number] => typeof entry[1] === "number")
+    .map(([name, code]) => [code, name]),
+);
+
+/**
+ * createServerMetrics registers toolhost's metrics and Node's process metrics (CPU, memory,
+ * event-loop lag, handles, GC) in a registry of its own. Label values come from fixed sets:
+ * methods the server hosts, gRPC code names and the error catalog's reasons.
+ */
+export function createServerMetrics(skillCounts: () => SkillCounts): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const calls = new Counter({
+    name: "toolhost_rpc_calls_total",
+    help: "Calls finished, by method, gRPC status code and ErrorInfo reason (empty when none).",
+    labelNames: ["method", "code", "reason"] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "toolhost_rpc_duration_seconds",
+    help: "Call duration from the first byte received to the status sent.",
+    labelNames: ["method", "code"] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+    registers: [registry],
+  });
+  const received = new Counter({ name: "toolhost_rpc_received_bytes_total", help: "Request bytes received.", labelNames: ["method"] as const, registers: [registry] });
+  const sent = new Counter({ name: "toolhost_rpc_sent_bytes_total", help: "Response bytes sent.", labelNames: ["method"] as const, registers: [registry] });
+  const active = new Gauge({ name: "toolhost_rpc_active_streams", help: "Calls in progress (each is one HTTP/2 stream or HTTP request).", labelNames: ["method"] as const, registers: [registry] });
+  new Gauge({
+    name: "toolhost_skills_loaded",
+    help: "Skills in the catalog.",
+    registers: [registry],
+    collect() {
+      this.set(skillCounts().skills);
+    },
+  });
+  new Gauge({
+    name: "toolhost_skill_errors",
+    help: "Skill folders that failed to load (ListSkillErrors lists them).",
+    registers: [registry],
+    collect() {
+      this.set(skillCounts().errors);
+    },
+  });
+  return {
+    registry,
+    callStarted: (method) => active.inc({ method }),
+    callEnded: (record) => {
+      const code = codeNames.get(record.code) ?? String(record.code);
+      active.dec({ method: record.method });
+      calls.inc({ method: record.method, code, reason: errorReasonOf(record.error) ?? "" });
+      duration.observe({ method: record.method, code }, record.durationMs / 1000);
+      received.inc({ method: record.method }, record.bytesIn);
+      sent.inc({ method: record.method }, record.bytesOut);
+    },
+  };
+}

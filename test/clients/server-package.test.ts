@@ -1,0 +1,104 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { Health, HealthCheckResponse_ServingStatus } from "../../gen/ts/grpc/health/v1/health_pb.js";
+import { runCommand } from "../support/run-command.js";
+// @ts-expect-error -- a plain .mjs build script without type declarations
+import { staleReason } from "../../scripts/dist-freshness.mjs";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+
+// The server as people install it: npm pack, npm install -g into a scratch prefix, and the
+// `toolhost` command on that prefix's PATH serving health.
+describe("the toolhost server package", { timeout: 300_000 }, () => {
+  let scratch: string;
+  before(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "toolhost-server-pkg-"));
+  });
+  after(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("installs globally from its tarball and `toolhost serve` answers health", async () => {
+    const pack = await runCommand("npm", ["pack", "--pack-destination", scratch], { cwd: repo, timeoutMs: 240_000 });
+    const tarball = (await readdir(scratch)).find((f) => f.endsWith(".tgz"));
+    assert.ok(tarball, `npm pack wrote no tarball: ${pack.stdout}`);
+    const prefix = join(scratch, "prefix");
+    const install = await runCommand("npm", ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", join(scratch, tarball)], { cwd: scratch, timeoutMs: 240_000 });
+    const root = join(scratch, "root");
+    await mkdir(root);
+    // PATH as after a user's set-up: the prefix's bin first, found by name.
+    const env = { ...process.env, PATH: `${join(prefix, "bin")}:${process.env["PATH"] ?? ""}` };
+    assert.equal((await runCommand("toolhost", ["--version"], { env, cwd: scratch })).stdout.trim(), "0.1.0");
+    const child = spawn("toolhost", ["serve", "--root", root, "--listen", "127.0.0.1:0"], { env, cwd: scratch, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).on("line", (line) => {
+          const record = JSON.parse(line) as { msg?: string; grpc?: string };
+          if (record.msg === "listening" && record.grpc) resolve(record.grpc);
+        });
+        child.once("exit", (code) => reject(new Error(`toolhost exited with ${code} before listening`)));
+      });
+      const health = createClient(Health, createGrpcTransport({ baseUrl: `http://${address}` }));
+      assert.equal((await health.check({ service: "" })).status, HealthCheckResponse_ServingStatus.SERVING);
+    } finally {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+    }
+    await verifySystemdUnit(join(prefix, "bin/toolhost"), scratch);
+    const size = (await stat(join(scratch, tarball))).size;
+    console.log(`# toolhost tarball ${size} bytes; pack (with build) ${pack.ms} ms; global install ${install.ms} ms`);
+  });
+});
+
+/**
+ * verifySystemdUnit runs `systemd-analyze verify` on the unit of docs/deployment.md, with
+ * ExecStart pointing at the installed command (verify checks that it is executable). Any
+ * warning (an unknown key is only a warning) fails too. Skipped where systemd-analyze is absent.
+ */
+async function verifySystemdUnit(toolhost: string, dir: string): Promise<void> {
+  const analyze = await runCommand("sh", ["-c", "command -v systemd-analyze"]).catch(() => undefined);
+  if (analyze === undefined) {
+    console.log("# systemd-analyze not installed; unit not verified");
+    return;
+  }
+  const doc = await readFile(join(repo, "docs/deployment.md"), "utf8");
+  const unit = /```ini\n([\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(unit?.includes("ExecStart=/usr/local/bin/toolhost "), "docs/deployment.md has no systemd unit starting /usr/local/bin/toolhost");
+  const file = join(dir, "toolhost.service");
+  await writeFile(file, unit!.replace("ExecStart=/usr/local/bin/toolhost ", `ExecStart=${toolhost} `));
+  const verify = await runCommand("systemd-analyze", ["verify", file]);
+  assert.equal(verify.stderr.trim(), "", "systemd-analyze verify warned about the unit in docs/deployment.md");
+}
+
+describe("npm start's build check (scripts/dist-freshness.mjs)", () => {
+  it("rebuilds only when dist/ is missing or a source is newer than it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolhost-freshness-"));
+    try {
+      await mkdir(join(dir, "src"), { recursive: true });
+      await writeFile(join(dir, "src/cli.ts"), "");
+      assert.equal(staleReason(dir), "dist/ has not been built");
+      await mkdir(join(dir, "dist/src"), { recursive: true });
+      await writeFile(join(dir, "dist/src/cli.js"), "");
+      await writeFile(join(dir, "dist/cli.js"), "");
+      const past = new Date(Date.now() - 60_000);
+      await utimes(join(dir, "src/cli.ts"), past, past);
+      await utimes(join(dir, "src"), past, past);
+      assert.equal(staleReason(dir), undefined);
+      await writeFile(join(dir, "src/cli.ts"), "changed");
+      const future = new Date(Date.now() + 60_000);
+      await utimes(join(dir, "src/cli.ts"), future, future);
+      assert.equal(staleReason(dir), "src changed since the last build");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
