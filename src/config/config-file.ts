@@ -29,6 +29,9 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_edit_bytes: "maxEditBytes",
   max_skill_file_bytes: "maxSkillFileBytes",
   max_activated_bytes: "maxActivatedBytes",
+  max_tree_entries: "maxTreeEntries",
+  max_read_files: "maxReadFiles",
+  max_read_files_bytes: "maxReadFilesBytes",
 };
 
 const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms"];

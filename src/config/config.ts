@@ -55,6 +55,12 @@ export interface Limits {
   readonly maxSkillFileBytes: number;
   /** Most bytes of activated skill bodies kept across all sessions. */
   readonly maxActivatedBytes: number;
+  /** Most entries a recursive CopyFile or RemoveDirectory handles in one call. */
+  readonly maxTreeEntries: number;
+  /** Most files one ReadFiles call may ask for. */
+  readonly maxReadFiles: number;
+  /** Most content bytes one ReadFiles call sends, over all its files. */
+  readonly maxReadFilesBytes: number;
 }
 
 /** LogLevel is a pino level. */
@@ -72,4 +78,7 @@ export const defaultLimits: Limits = Object.freeze({
   maxEditBytes: 64 * 1024 * 1024,
   maxSkillFileBytes: 1024 * 1024,
   maxActivatedBytes: 64 * 1024 * 1024,
+  maxTreeEntries: 10_000,
+  maxReadFiles: 100,
+  maxReadFilesBytes: 32 * 1024 * 1024,
 });

@@ -10,6 +10,11 @@ import { writeFileHandler } from "./write-file.js";
 import { uploadFileHandler } from "./upload-file.js";
 import { editFileHandler } from "./edit-file.js";
 import { deleteFileHandler } from "./delete-file.js";
+import { moveFileHandler } from "./tree/move-file.js";
+import { copyFileHandler } from "./tree/copy-file.js";
+import { makeDirectoryHandler } from "./tree/make-directory.js";
+import { removeDirectoryHandler } from "./tree/remove-directory.js";
+import { readFilesHandler } from "./read-files.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
@@ -24,5 +29,10 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     uploadFile: uploadFileHandler(deps),
     editFile: editFileHandler(deps),
     deleteFile: deleteFileHandler(deps),
+    moveFile: moveFileHandler(deps),
+    copyFile: copyFileHandler(deps),
+    makeDirectory: makeDirectoryHandler(deps),
+    removeDirectory: removeDirectoryHandler(deps),
+    readFiles: readFilesHandler(deps),
   });
 }

@@ -114,10 +114,10 @@ var File_toolhost_files_v1_file_tools_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\n" +
-	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
+	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\"toolhost/files/v1/read_files.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1ctoolhost/files/v1/tree.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
 	"\x10ListToolsRequest\"L\n" +
 	"\x11ListToolsResponse\x127\n" +
-	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\xd8\x05\n" +
+	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\xaa\t\n" +
 	"\tFileTools\x12V\n" +
 	"\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n" +
 	"\bReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n" +
@@ -128,7 +128,12 @@ const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\n" +
 	"DeleteFile\x12$.toolhost.files.v1.DeleteFileRequest\x1a%.toolhost.files.v1.DeleteFileResponse\x12S\n" +
 	"\bStatFile\x12\".toolhost.files.v1.StatFileRequest\x1a#.toolhost.files.v1.StatFileResponse\x12b\n" +
-	"\rListDirectory\x12'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponseB\xcc\x01\n" +
+	"\rListDirectory\x12'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponse\x12S\n" +
+	"\bMoveFile\x12\".toolhost.files.v1.MoveFileRequest\x1a#.toolhost.files.v1.MoveFileResponse\x12S\n" +
+	"\bCopyFile\x12\".toolhost.files.v1.CopyFileRequest\x1a#.toolhost.files.v1.CopyFileResponse\x12b\n" +
+	"\rMakeDirectory\x12'.toolhost.files.v1.MakeDirectoryRequest\x1a(.toolhost.files.v1.MakeDirectoryResponse\x12h\n" +
+	"\x0fRemoveDirectory\x12).toolhost.files.v1.RemoveDirectoryRequest\x1a*.toolhost.files.v1.RemoveDirectoryResponse\x12X\n" +
+	"\tReadFiles\x12#.toolhost.files.v1.ReadFilesRequest\x1a$.toolhost.files.v1.ReadFilesResponse0\x01B\xcc\x01\n" +
 	"\x15com.toolhost.files.v1B\x0eFileToolsProtoP\x01Z=github.com/toolhost/toolhost/gen/go/toolhost/files/v1;filesv1\xa2\x02\x03TFX\xaa\x02\x11Toolhost.Files.V1\xca\x02\x11Toolhost\\Files\\V1\xe2\x02\x1dToolhost\\Files\\V1\\GPBMetadata\xea\x02\x13Toolhost::Files::V1b\x06proto3"
 
 var (
@@ -145,23 +150,33 @@ func file_toolhost_files_v1_file_tools_proto_rawDescGZIP() []byte {
 
 var file_toolhost_files_v1_file_tools_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_toolhost_files_v1_file_tools_proto_goTypes = []any{
-	(*ListToolsRequest)(nil),      // 0: toolhost.files.v1.ListToolsRequest
-	(*ListToolsResponse)(nil),     // 1: toolhost.files.v1.ListToolsResponse
-	(*v1.ToolDescriptor)(nil),     // 2: toolhost.tools.v1.ToolDescriptor
-	(*ReadFileRequest)(nil),       // 3: toolhost.files.v1.ReadFileRequest
-	(*WriteFileRequest)(nil),      // 4: toolhost.files.v1.WriteFileRequest
-	(*UploadFileRequest)(nil),     // 5: toolhost.files.v1.UploadFileRequest
-	(*EditFileRequest)(nil),       // 6: toolhost.files.v1.EditFileRequest
-	(*DeleteFileRequest)(nil),     // 7: toolhost.files.v1.DeleteFileRequest
-	(*StatFileRequest)(nil),       // 8: toolhost.files.v1.StatFileRequest
-	(*ListDirectoryRequest)(nil),  // 9: toolhost.files.v1.ListDirectoryRequest
-	(*ReadFileResponse)(nil),      // 10: toolhost.files.v1.ReadFileResponse
-	(*WriteFileResponse)(nil),     // 11: toolhost.files.v1.WriteFileResponse
-	(*UploadFileResponse)(nil),    // 12: toolhost.files.v1.UploadFileResponse
-	(*EditFileResponse)(nil),      // 13: toolhost.files.v1.EditFileResponse
-	(*DeleteFileResponse)(nil),    // 14: toolhost.files.v1.DeleteFileResponse
-	(*StatFileResponse)(nil),      // 15: toolhost.files.v1.StatFileResponse
-	(*ListDirectoryResponse)(nil), // 16: toolhost.files.v1.ListDirectoryResponse
+	(*ListToolsRequest)(nil),        // 0: toolhost.files.v1.ListToolsRequest
+	(*ListToolsResponse)(nil),       // 1: toolhost.files.v1.ListToolsResponse
+	(*v1.ToolDescriptor)(nil),       // 2: toolhost.tools.v1.ToolDescriptor
+	(*ReadFileRequest)(nil),         // 3: toolhost.files.v1.ReadFileRequest
+	(*WriteFileRequest)(nil),        // 4: toolhost.files.v1.WriteFileRequest
+	(*UploadFileRequest)(nil),       // 5: toolhost.files.v1.UploadFileRequest
+	(*EditFileRequest)(nil),         // 6: toolhost.files.v1.EditFileRequest
+	(*DeleteFileRequest)(nil),       // 7: toolhost.files.v1.DeleteFileRequest
+	(*StatFileRequest)(nil),         // 8: toolhost.files.v1.StatFileRequest
+	(*ListDirectoryRequest)(nil),    // 9: toolhost.files.v1.ListDirectoryRequest
+	(*MoveFileRequest)(nil),         // 10: toolhost.files.v1.MoveFileRequest
+	(*CopyFileRequest)(nil),         // 11: toolhost.files.v1.CopyFileRequest
+	(*MakeDirectoryRequest)(nil),    // 12: toolhost.files.v1.MakeDirectoryRequest
+	(*RemoveDirectoryRequest)(nil),  // 13: toolhost.files.v1.RemoveDirectoryRequest
+	(*ReadFilesRequest)(nil),        // 14: toolhost.files.v1.ReadFilesRequest
+	(*ReadFileResponse)(nil),        // 15: toolhost.files.v1.ReadFileResponse
+	(*WriteFileResponse)(nil),       // 16: toolhost.files.v1.WriteFileResponse
+	(*UploadFileResponse)(nil),      // 17: toolhost.files.v1.UploadFileResponse
+	(*EditFileResponse)(nil),        // 18: toolhost.files.v1.EditFileResponse
+	(*DeleteFileResponse)(nil),      // 19: toolhost.files.v1.DeleteFileResponse
+	(*StatFileResponse)(nil),        // 20: toolhost.files.v1.StatFileResponse
+	(*ListDirectoryResponse)(nil),   // 21: toolhost.files.v1.ListDirectoryResponse
+	(*MoveFileResponse)(nil),        // 22: toolhost.files.v1.MoveFileResponse
+	(*CopyFileResponse)(nil),        // 23: toolhost.files.v1.CopyFileResponse
+	(*MakeDirectoryResponse)(nil),   // 24: toolhost.files.v1.MakeDirectoryResponse
+	(*RemoveDirectoryResponse)(nil), // 25: toolhost.files.v1.RemoveDirectoryResponse
+	(*ReadFilesResponse)(nil),       // 26: toolhost.files.v1.ReadFilesResponse
 }
 var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	2,  // 0: toolhost.files.v1.ListToolsResponse.tools:type_name -> toolhost.tools.v1.ToolDescriptor
@@ -173,16 +188,26 @@ var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	7,  // 6: toolhost.files.v1.FileTools.DeleteFile:input_type -> toolhost.files.v1.DeleteFileRequest
 	8,  // 7: toolhost.files.v1.FileTools.StatFile:input_type -> toolhost.files.v1.StatFileRequest
 	9,  // 8: toolhost.files.v1.FileTools.ListDirectory:input_type -> toolhost.files.v1.ListDirectoryRequest
-	1,  // 9: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
-	10, // 10: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
-	11, // 11: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
-	12, // 12: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
-	13, // 13: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
-	14, // 14: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
-	15, // 15: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
-	16, // 16: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
-	9,  // [9:17] is the sub-list for method output_type
-	1,  // [1:9] is the sub-list for method input_type
+	10, // 9: toolhost.files.v1.FileTools.MoveFile:input_type -> toolhost.files.v1.MoveFileRequest
+	11, // 10: toolhost.files.v1.FileTools.CopyFile:input_type -> toolhost.files.v1.CopyFileRequest
+	12, // 11: toolhost.files.v1.FileTools.MakeDirectory:input_type -> toolhost.files.v1.MakeDirectoryRequest
+	13, // 12: toolhost.files.v1.FileTools.RemoveDirectory:input_type -> toolhost.files.v1.RemoveDirectoryRequest
+	14, // 13: toolhost.files.v1.FileTools.ReadFiles:input_type -> toolhost.files.v1.ReadFilesRequest
+	1,  // 14: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
+	15, // 15: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
+	16, // 16: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
+	17, // 17: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
+	18, // 18: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
+	19, // 19: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
+	20, // 20: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
+	21, // 21: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
+	22, // 22: toolhost.files.v1.FileTools.MoveFile:output_type -> toolhost.files.v1.MoveFileResponse
+	23, // 23: toolhost.files.v1.FileTools.CopyFile:output_type -> toolhost.files.v1.CopyFileResponse
+	24, // 24: toolhost.files.v1.FileTools.MakeDirectory:output_type -> toolhost.files.v1.MakeDirectoryResponse
+	25, // 25: toolhost.files.v1.FileTools.RemoveDirectory:output_type -> toolhost.files.v1.RemoveDirectoryResponse
+	26, // 26: toolhost.files.v1.FileTools.ReadFiles:output_type -> toolhost.files.v1.ReadFilesResponse
+	14, // [14:27] is the sub-list for method output_type
+	1,  // [1:14] is the sub-list for method input_type
 	1,  // [1:1] is the sub-list for extension type_name
 	1,  // [1:1] is the sub-list for extension extendee
 	0,  // [0:1] is the sub-list for field type_name
@@ -195,7 +220,9 @@ func file_toolhost_files_v1_file_tools_proto_init() {
 	}
 	file_toolhost_files_v1_edit_proto_init()
 	file_toolhost_files_v1_read_proto_init()
+	file_toolhost_files_v1_read_files_proto_init()
 	file_toolhost_files_v1_stat_proto_init()
+	file_toolhost_files_v1_tree_proto_init()
 	file_toolhost_files_v1_write_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{

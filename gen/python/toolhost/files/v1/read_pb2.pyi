@@ -19,7 +19,7 @@ READ_MODE_TEXT: ReadMode
 READ_MODE_BYTES: ReadMode
 
 class ReadFileRequest(_message.Message):
-    __slots__ = ("path", "mode", "offset", "limit", "byte_offset", "byte_limit", "chunk_size")
+    __slots__ = ("path", "mode", "offset", "limit", "byte_offset", "byte_limit", "chunk_size", "tail_lines")
     PATH_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     OFFSET_FIELD_NUMBER: _ClassVar[int]
@@ -27,6 +27,7 @@ class ReadFileRequest(_message.Message):
     BYTE_OFFSET_FIELD_NUMBER: _ClassVar[int]
     BYTE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     CHUNK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    TAIL_LINES_FIELD_NUMBER: _ClassVar[int]
     path: str
     mode: ReadMode
     offset: int
@@ -34,7 +35,8 @@ class ReadFileRequest(_message.Message):
     byte_offset: int
     byte_limit: int
     chunk_size: int
-    def __init__(self, path: _Optional[str] = ..., mode: _Optional[_Union[ReadMode, str]] = ..., offset: _Optional[int] = ..., limit: _Optional[int] = ..., byte_offset: _Optional[int] = ..., byte_limit: _Optional[int] = ..., chunk_size: _Optional[int] = ...) -> None: ...
+    tail_lines: int
+    def __init__(self, path: _Optional[str] = ..., mode: _Optional[_Union[ReadMode, str]] = ..., offset: _Optional[int] = ..., limit: _Optional[int] = ..., byte_offset: _Optional[int] = ..., byte_limit: _Optional[int] = ..., chunk_size: _Optional[int] = ..., tail_lines: _Optional[int] = ...) -> None: ...
 
 class ReadFileResponse(_message.Message):
     __slots__ = ("info", "text", "data", "summary")

@@ -12,8 +12,12 @@ import type { EditFileRequestSchema, EditFileResponseSchema } from "./edit_pb.js
 import { file_toolhost_files_v1_edit } from "./edit_pb.js";
 import type { ReadFileRequestSchema, ReadFileResponseSchema } from "./read_pb.js";
 import { file_toolhost_files_v1_read } from "./read_pb.js";
+import type { ReadFilesRequestSchema, ReadFilesResponseSchema } from "./read_files_pb.js";
+import { file_toolhost_files_v1_read_files } from "./read_files_pb.js";
 import type { ListDirectoryRequestSchema, ListDirectoryResponseSchema, StatFileRequestSchema, StatFileResponseSchema } from "./stat_pb.js";
 import { file_toolhost_files_v1_stat } from "./stat_pb.js";
+import type { CopyFileRequestSchema, CopyFileResponseSchema, MakeDirectoryRequestSchema, MakeDirectoryResponseSchema, MoveFileRequestSchema, MoveFileResponseSchema, RemoveDirectoryRequestSchema, RemoveDirectoryResponseSchema } from "./tree_pb.js";
+import { file_toolhost_files_v1_tree } from "./tree_pb.js";
 import type { DeleteFileRequestSchema, DeleteFileResponseSchema, UploadFileRequestSchema, UploadFileResponseSchema, WriteFileRequestSchema, WriteFileResponseSchema } from "./write_pb.js";
 import { file_toolhost_files_v1_write } from "./write_pb.js";
 import type { ToolDescriptor } from "../../tools/v1/tool_descriptor_pb.js";
@@ -24,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/file_tools.proto.
  */
 export const file_toolhost_files_v1_file_tools: GenFile = /*@__PURE__*/
-  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3Iy2AUKCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZULMAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQg5GaWxlVG9vbHNQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_toolhost_files_v1_edit, file_toolhost_files_v1_read, file_toolhost_files_v1_stat, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
+  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3IyqgkKCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZRJTCghNb3ZlRmlsZRIiLnRvb2xob3N0LmZpbGVzLnYxLk1vdmVGaWxlUmVxdWVzdBojLnRvb2xob3N0LmZpbGVzLnYxLk1vdmVGaWxlUmVzcG9uc2USUwoIQ29weUZpbGUSIi50b29saG9zdC5maWxlcy52MS5Db3B5RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5Db3B5RmlsZVJlc3BvbnNlEmIKDU1ha2VEaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5NYWtlRGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLk1ha2VEaXJlY3RvcnlSZXNwb25zZRJoCg9SZW1vdmVEaXJlY3RvcnkSKS50b29saG9zdC5maWxlcy52MS5SZW1vdmVEaXJlY3RvcnlSZXF1ZXN0GioudG9vbGhvc3QuZmlsZXMudjEuUmVtb3ZlRGlyZWN0b3J5UmVzcG9uc2USWAoJUmVhZEZpbGVzEiMudG9vbGhvc3QuZmlsZXMudjEuUmVhZEZpbGVzUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLlJlYWRGaWxlc1Jlc3BvbnNlMAFCzAEKFWNvbS50b29saG9zdC5maWxlcy52MUIORmlsZVRvb2xzUHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvZmlsZXMvdjE7ZmlsZXN2MaICA1RGWKoCEVRvb2xob3N0LkZpbGVzLlYxygIRVG9vbGhvc3RcRmlsZXNcVjHiAh1Ub29saG9zdFxGaWxlc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpGaWxlczo6VjFiBnByb3RvMw", [file_toolhost_files_v1_edit, file_toolhost_files_v1_read, file_toolhost_files_v1_read_files, file_toolhost_files_v1_stat, file_toolhost_files_v1_tree, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
 
 /**
  * ListToolsRequest takes no fields.
@@ -148,6 +152,56 @@ export const FileTools: GenService<{
     methodKind: "unary";
     input: typeof ListDirectoryRequestSchema;
     output: typeof ListDirectoryResponseSchema;
+  },
+  /**
+   * MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.MoveFile
+   */
+  moveFile: {
+    methodKind: "unary";
+    input: typeof MoveFileRequestSchema;
+    output: typeof MoveFileResponseSchema;
+  },
+  /**
+   * CopyFile copies a file or symlink atomically, or a directory tree with `recursive`.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.CopyFile
+   */
+  copyFile: {
+    methodKind: "unary";
+    input: typeof CopyFileRequestSchema;
+    output: typeof CopyFileResponseSchema;
+  },
+  /**
+   * MakeDirectory creates a directory; an existing directory is not an error.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.MakeDirectory
+   */
+  makeDirectory: {
+    methodKind: "unary";
+    input: typeof MakeDirectoryRequestSchema;
+    output: typeof MakeDirectoryResponseSchema;
+  },
+  /**
+   * RemoveDirectory removes an empty directory, or a whole tree with `recursive`.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.RemoveDirectory
+   */
+  removeDirectory: {
+    methodKind: "unary";
+    input: typeof RemoveDirectoryRequestSchema;
+    output: typeof RemoveDirectoryResponseSchema;
+  },
+  /**
+   * ReadFiles streams many files in one call, each with its own result or error.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.ReadFiles
+   */
+  readFiles: {
+    methodKind: "server_streaming";
+    input: typeof ReadFilesRequestSchema;
+    output: typeof ReadFilesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_toolhost_files_v1_file_tools, 0);
