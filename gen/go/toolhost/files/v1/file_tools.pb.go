@@ -63,8 +63,9 @@ func (*ListToolsRequest) Descriptor() ([]byte, []int) {
 	return file_toolhost_files_v1_file_tools_proto_rawDescGZIP(), []int{0}
 }
 
-// ListToolsResponse holds the four file tools: skill/file-read, skill/file-write,
-// skill/file-edit and skill/file-delete.
+// ListToolsResponse holds the file tools: skill/file-read, skill/file-write, skill/file-edit,
+// skill/file-delete, skill/file-move, skill/file-copy, skill/directory-make,
+// skill/directory-remove and skill/files-read.
 type ListToolsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The tools, in that order.

@@ -44,7 +44,7 @@ const (
 //
 // FileTools reads, writes, edits, deletes, stats and lists files under the server's roots.
 type FileToolsClient interface {
-	// ListTools returns the descriptors of the four file tools, for LLM function calling.
+	// ListTools returns the descriptors of the file tools, for LLM function calling.
 	ListTools(ctx context.Context, in *ListToolsRequest, opts ...grpc.CallOption) (*ListToolsResponse, error)
 	// ReadFile streams one file: `info`, then `text` or `data` chunks, then `summary`.
 	ReadFile(ctx context.Context, in *ReadFileRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ReadFileResponse], error)
@@ -237,7 +237,7 @@ type FileTools_ReadFilesClient = grpc.ServerStreamingClient[ReadFilesResponse]
 //
 // FileTools reads, writes, edits, deletes, stats and lists files under the server's roots.
 type FileToolsServer interface {
-	// ListTools returns the descriptors of the four file tools, for LLM function calling.
+	// ListTools returns the descriptors of the file tools, for LLM function calling.
 	ListTools(context.Context, *ListToolsRequest) (*ListToolsResponse, error)
 	// ReadFile streams one file: `info`, then `text` or `data` chunks, then `summary`.
 	ReadFile(*ReadFileRequest, grpc.ServerStreamingServer[ReadFileResponse]) error

@@ -99,7 +99,9 @@ type ReadFileRequest struct {
 	// The server clamps it to its allowed range.
 	ChunkSize uint32 `protobuf:"varint,7,opt,name=chunk_size,json=chunkSize,proto3" json:"chunk_size,omitempty"`
 	// Text mode: return only the last N lines (found by scanning backwards from the end, so the
-	// cost does not grow with the file). Not combined with `offset`/`limit`; 0 means unset.
+	// cost does not grow with the file). Not combined with `offset`/`limit`; 0 means unset. The
+	// summary's `next_offset` is then 0, since the lines before the tail are not counted; to follow
+	// a growing file, read bytes mode from `byte_offset` = FileInfo.size.
 	TailLines     uint32 `protobuf:"varint,8,opt,name=tail_lines,json=tailLines,proto3" json:"tail_lines,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

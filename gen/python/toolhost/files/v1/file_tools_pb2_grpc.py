@@ -113,7 +113,7 @@ class FileToolsServicer:
     """
 
     def ListTools(self, request, context):
-        """ListTools returns the descriptors of the four file tools, for LLM function calling.
+        """ListTools returns the descriptors of the file tools, for LLM function calling.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -46,8 +46,9 @@ export const ListToolsRequestSchema: GenMessage<ListToolsRequest> = /*@__PURE__*
   messageDesc(file_toolhost_files_v1_file_tools, 0);
 
 /**
- * ListToolsResponse holds the four file tools: skill/file-read, skill/file-write,
- * skill/file-edit and skill/file-delete.
+ * ListToolsResponse holds the file tools: skill/file-read, skill/file-write, skill/file-edit,
+ * skill/file-delete, skill/file-move, skill/file-copy, skill/directory-make,
+ * skill/directory-remove and skill/files-read.
  *
  * @generated from message toolhost.files.v1.ListToolsResponse
  */
@@ -74,7 +75,7 @@ export const ListToolsResponseSchema: GenMessage<ListToolsResponse> = /*@__PURE_
  */
 export const FileTools: GenService<{
   /**
-   * ListTools returns the descriptors of the four file tools, for LLM function calling.
+   * ListTools returns the descriptors of the file tools, for LLM function calling.
    *
    * @generated from rpc toolhost.files.v1.FileTools.ListTools
    */

@@ -73,7 +73,9 @@ export type ReadFileRequest = Message<"toolhost.files.v1.ReadFileRequest"> & {
 
   /**
    * Text mode: return only the last N lines (found by scanning backwards from the end, so the
-   * cost does not grow with the file). Not combined with `offset`/`limit`; 0 means unset.
+   * cost does not grow with the file). Not combined with `offset`/`limit`; 0 means unset. The
+   * summary's `next_offset` is then 0, since the lines before the tail are not counted; to follow
+   * a growing file, read bytes mode from `byte_offset` = FileInfo.size.
    *
    * @generated from field: uint32 tail_lines = 8;
    */
