@@ -3,10 +3,11 @@ import { throwIfAborted } from "./abortable.js";
 import type { LineSpan } from "./locate-lines.js";
 
 const newline = 0x0a;
+const firstChunk = 16 * 1024;
 
 /**
  * locateTail finds the bytes of the last `lines` lines of a file by scanning backwards from
- * `size` in chunks of `chunkSize`, down to `from` (after a BOM) at most, so the cost depends on
+ * `size` in chunks (16 KiB first, doubling up to `chunkSize`), down to `from` (after a BOM) at most, so the cost depends on
  * the length of those lines, not on the file's. A final "\n" ends the last line rather than
  * starting an empty one, as in locateLines. The scan gives up once the span passes `maxBytes`
  * (the caller refuses it as TOO_LARGE): a file of one enormous line is not read whole.
@@ -21,7 +22,8 @@ export async function locateTail(
   signal?: AbortSignal,
 ): Promise<LineSpan> {
   if (lines === 0 || size <= from) return { start: size, end: size };
-  const buffer = Buffer.allocUnsafe(Math.min(chunkSize, size - from));
+  // Start small and double up to chunkSize: a short tail costs a small read, a long one few reads.
+  let buffer = Buffer.allocUnsafe(Math.min(firstChunk, chunkSize, size - from));
   let found = 0;
   let end = size; // bytes before `end` are still to scan
   let skipFinalNewline = true;
@@ -44,6 +46,7 @@ export async function locateTail(
     }
     end = start;
     if (size - end > maxBytes) return { start: end, end: size };
+    if (buffer.length < chunkSize) buffer = Buffer.allocUnsafe(Math.min(buffer.length * 2, chunkSize));
   }
   return { start: from, end: size };
 }
