@@ -1,6 +1,7 @@
 import { opendir } from "node:fs/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { errnoCode } from "../../sandbox/fs-error.js";
+import { changedError } from "../../sandbox/sandbox-errors.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { nodeFsOps, type AtomicFsOps } from "../write/fs-ops.js";
 import { openTargetDirectory, type TargetDirectory } from "../write/target-directory.js";
@@ -112,8 +113,16 @@ async function removeBelow(
       visit: async (entry, parent) => {
         seen(entry.rel);
         if (dryRun) return;
-        if (entry.isDirectory) await ops.rmdir(entry.at);
-        else await ops.unlink(entry.at);
+        try {
+          if (entry.isDirectory) await ops.rmdir(entry.at);
+          else await ops.unlink(entry.at);
+        } catch (err) {
+          const code = errnoCode(err);
+          if (code === "ENOENT") return; // removed meanwhile by someone else: gone, as asked
+          // A directory where a file was seen, or the other way round: swapped since the lstat.
+          if (code === "ENOTDIR" || code === "EISDIR" || code === "EPERM") throw changedError(clientPath);
+          throw err;
+        }
         await ops.fsyncDir(parent.handle);
       },
     });

@@ -29,8 +29,12 @@ async function raceFixture(): Promise<RaceFixture> {
   const outside = path.join(base, "outside");
   await mkdir(outside, { recursive: true });
   for (const name of names) await writeFile(path.join(outside, name), `outside ${name}`);
-  await mkdir(path.join(outside, "sub"));
-  for (const name of names) await writeFile(path.join(outside, "sub", name), `outside sub ${name}`);
+  // The same layout as the directory swapped for a link to here, so that anything acting by name
+  // through the link finds something to remove.
+  for (const sub of ["sub", "deeper"]) {
+    await mkdir(path.join(outside, sub));
+    for (const name of names) await writeFile(path.join(outside, sub, name), `outside ${sub} ${name}`);
+  }
   await mkdir(root);
   const sandbox = await createSandbox([{ path: root, readOnly: false }]);
   return { root: sandbox.roots[0]!.path, outside, sandbox };
