@@ -363,7 +363,8 @@ type MakeDirectoryRequest struct {
 	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
 	// Create missing parent directories too.
 	Parents bool `protobuf:"varint,2,opt,name=parents,proto3" json:"parents,omitempty"`
-	// Permission bits of the new directories (default 0755, i.e. 0777 under the server's umask).
+	// Permission bits of the new directory, 0 to 0777, under the server's umask (default 0777, so
+	// 0755 with the usual umask). Parents created by `parents` get the default.
 	Mode          *uint32 `protobuf:"varint,3,opt,name=mode,proto3,oneof" json:"mode,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -238,7 +238,8 @@ export type MakeDirectoryRequest = Message<"toolhost.files.v1.MakeDirectoryReque
   parents: boolean;
 
   /**
-   * Permission bits of the new directories (default 0755, i.e. 0777 under the server's umask).
+   * Permission bits of the new directory, 0 to 0777, under the server's umask (default 0777, so
+   * 0755 with the usual umask). Parents created by `parents` get the default.
    *
    * @generated from field: optional uint32 mode = 3;
    */
