@@ -1,4 +1,5 @@
 import type { Stats } from "node:fs";
+import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { ResolvedEntry, Sandbox } from "../../sandbox/sandbox.js";
 import type { AtomicFsOps } from "../write/fs-ops.js";
 import { openTargetDirectory, type TargetDirectory } from "../write/target-directory.js";
@@ -39,6 +40,8 @@ export async function holdEntry(
   action: string,
   createParents = false,
 ): Promise<HeldEntry> {
+  const resolved = await sandbox.resolve(directoryPath(clientPath));
+  if (resolved.realPath === resolved.root.path && !resolved.isSymlink && !resolved.root.readOnly) throw rootError(clientPath, action);
   const entry = await sandbox.resolveEntryForWrite(directoryPath(clientPath));
   let dir: TargetDirectory | undefined;
   try {
@@ -57,4 +60,17 @@ export async function statHeld(ops: AtomicFsOps, held: HeldEntry, action: string
   } catch (err) {
     throw toWriteError(err, held.entry.clientPath, action);
   }
+}
+
+/**
+ * rootError refuses to move, remove or replace a root itself (the reason the write side uses for
+ * a root, NOT_A_REGULAR_FILE, with a message for directories): the roots are the server's
+ * configuration, not the client's to change.
+ */
+function rootError(clientPath: string, action: string): ToolhostError {
+  return new ToolhostError(
+    "NOT_A_REGULAR_FILE",
+    `Cannot ${action} "${clientPath}": it is a root directory itself, which the file tools never move, replace or remove; name an entry inside the root.`,
+    { path: clientPath },
+  );
 }
