@@ -3,6 +3,7 @@ import { mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { copyFile } from "../../../src/files/tree/copy-file.js";
+import { makeDirectory } from "../../../src/files/tree/make-directory.js";
 import { moveFile } from "../../../src/files/tree/move-file.js";
 import { removeDirectory } from "../../../src/files/tree/remove-directory.js";
 import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
@@ -80,7 +81,7 @@ describe("tree operations raced by a directory exchanged with a link to outside"
     assert.deepEqual(await snapshot(f.outside), before);
   });
 
-  it("MoveFile and CopyFile never move, write or read anything outside", async () => {
+  it("MoveFile, CopyFile and MakeDirectory never move, write, create or read anything outside", async () => {
     const f = await raceFixture();
     const d = path.join(f.root, "d");
     await mkdir(d);
@@ -100,6 +101,9 @@ describe("tree operations raced by a directory exchanged with a link to outside"
           await copyFile(f.sandbox, { from: `d/${name}`, to: `e/copy-${name}`, overwrite: true, maxEntries: 100 }).catch(ignore);
         } else if (w === 2) {
           await copyFile(f.sandbox, { from: `e/copy-${name}`, to: `d/new-${w}-${i}`, maxEntries: 100 }).catch(ignore);
+        } else if (w === 4) {
+          await makeDirectory(f.sandbox, { path: `d/made-${i}` }).catch(ignore);
+          await makeDirectory(f.sandbox, { path: `d/made-${i}/a/b`, parents: true }).catch(ignore);
         } else {
           await copyFile(f.sandbox, { from: "d/sub", to: `e/tree-${i}`, recursive: true, maxEntries: 100 }).catch(ignore);
           await moveFile(f.sandbox, { from: `d/${name}`, to: `d/moved-${name}`, overwrite: true }).catch(ignore);
@@ -107,7 +111,7 @@ describe("tree operations raced by a directory exchanged with a link to outside"
         }
       }
     };
-    await Promise.all([0, 1, 2, 3].map(worker));
+    await Promise.all([0, 1, 2, 3, 4].map(worker));
     const swaps = await loop.stop();
     assert.ok(swaps > 0, "the race ran");
     assert.deepEqual(await snapshot(f.outside), before, "nothing outside was moved, changed or added");
