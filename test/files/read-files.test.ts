@@ -65,6 +65,23 @@ describe("ReadFiles", () => {
     }
   });
 
+  it("streams each file in chunks, one file after another, never a whole file in one message", async () => {
+    const server = await startTestServer();
+    try {
+      await writeFile(path.join(server.root, "big.bin"), Buffer.alloc(8 * 1024 * 1024, 1));
+      await writeFile(path.join(server.root, "small.txt"), "s");
+      const messages = await all(server.fileTools.readFiles({
+        files: [{ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 65536 }, { path: "small.txt" }],
+      }));
+      const big = messages.filter((m) => m.index === 0 && m.part.case === "data");
+      assert.equal(big.length, 128, "8 MiB in 64 KiB chunks");
+      assert.ok(big.every((m) => m.part.case === "data" && m.part.value.length <= 65536));
+      assert.deepEqual(messages.map((m) => m.index), [...Array(130).fill(0), 1, 1, 1], "files do not interleave");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("bounds the file count and the total bytes of one call", async () => {
     const server = await startTestServer({ limits: { maxReadFiles: 3, maxReadFilesBytes: 10_000 } });
     try {
