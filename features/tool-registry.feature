@@ -24,12 +24,25 @@ Feature: Skill file tool registry
     Given a skill file tools registry
     Then the "skill/file-delete" tool should have writes capability
 
+  Scenario: The tree tools say which ones change files
+    Given a skill file tools registry
+    Then the "skill/file-move" tool should have writes capability
+    And the "skill/file-copy" tool should have writes capability
+    And the "skill/directory-make" tool should have writes capability
+    And the "skill/directory-remove" tool should have writes capability
+    And the "skill/files-read" tool should have read_only capability
+
   # ---- Registration ----
 
   Scenario: Register all skill file tools
     Given a skill file tools registry
-    Then the skill registry should contain 10 tools
+    Then the skill registry should contain 15 tools
     And the skill registry should contain tool "skill/file-read"
     And the skill registry should contain tool "skill/file-write"
     And the skill registry should contain tool "skill/file-edit"
     And the skill registry should contain tool "skill/file-delete"
+    And the skill registry should contain tool "skill/file-move"
+    And the skill registry should contain tool "skill/file-copy"
+    And the skill registry should contain tool "skill/directory-make"
+    And the skill registry should contain tool "skill/directory-remove"
+    And the skill registry should contain tool "skill/files-read"

@@ -204,3 +204,73 @@ func readFile(ctx context.Context, client filesv1.FileToolsClient, path string) 
 		}
 	}
 }
+
+// TestTreeToolsAndReadFiles makes a directory, writes, moves and copies a file in it, reads both
+// back with ReadFiles (a missing file answered with its own error), reads a tail, refuses a move
+// over an existing file with ALREADY_EXISTS, and removes the tree. Everything under go-interop/.
+func TestTreeToolsAndReadFiles(t *testing.T) {
+	conn, ctx := dial(t)
+	client := filesv1.NewFileToolsClient(conn)
+	base := "go-interop"
+	t.Cleanup(func() {
+		client.RemoveDirectory(context.Background(), &filesv1.RemoveDirectoryRequest{Path: base, Recursive: true})
+	})
+	made, err := client.MakeDirectory(ctx, &filesv1.MakeDirectoryRequest{Path: base + "/work", Parents: true})
+	if err != nil || !made.GetCreated() {
+		t.Fatalf("MakeDirectory: %v (created=%v)", err, made.GetCreated())
+	}
+	text := "one\ntwo\nthree\n"
+	if _, err := client.WriteFile(ctx, &filesv1.WriteFileRequest{Path: base + "/work/a.txt", Content: &filesv1.WriteFileRequest_Text{Text: text}}); err != nil {
+		t.Fatalf("WriteFile: %v", err)
+	}
+	moved, err := client.MoveFile(ctx, &filesv1.MoveFileRequest{From: base + "/work/a.txt", To: base + "/b.txt"})
+	sum := sha256.Sum256([]byte(text))
+	if err != nil || moved.GetType() != filesv1.FileType_FILE_TYPE_FILE || moved.GetSha256() != hex.EncodeToString(sum[:]) {
+		t.Fatalf("MoveFile: %v %v", err, moved)
+	}
+	if _, err := client.CopyFile(ctx, &filesv1.CopyFileRequest{From: base + "/b.txt", To: base + "/c.txt"}); err != nil {
+		t.Fatalf("CopyFile: %v", err)
+	}
+	_, err = client.MoveFile(ctx, &filesv1.MoveFileRequest{From: base + "/b.txt", To: base + "/c.txt"})
+	if status.Code(err) != codes.AlreadyExists || reasonOf(err) != "ALREADY_EXISTS" {
+		t.Fatalf("MoveFile over c.txt: %v, want AlreadyExists / ALREADY_EXISTS", err)
+	}
+	stream, err := client.ReadFiles(ctx, &filesv1.ReadFilesRequest{Files: []*filesv1.ReadFileRequest{
+		{Path: base + "/b.txt"}, {Path: base + "/missing.txt"}, {Path: base + "/c.txt", TailLines: 1},
+	}})
+	if err != nil {
+		t.Fatalf("ReadFiles: %v", err)
+	}
+	contents := map[uint32]string{}
+	errs := map[uint32]string{}
+	for {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("ReadFiles stream: %v", err)
+		}
+		contents[msg.GetIndex()] += msg.GetText()
+		if e := msg.GetError(); e != nil {
+			errs[msg.GetIndex()] = e.GetReason()
+		}
+	}
+	if contents[0] != text || errs[1] != "NOT_FOUND" || contents[2] != "three\n" {
+		t.Fatalf("ReadFiles: contents %v, errors %v", contents, errs)
+	}
+	removed, err := client.RemoveDirectory(ctx, &filesv1.RemoveDirectoryRequest{Path: base, Recursive: true})
+	if err != nil || removed.GetRemovedEntries() != 4 {
+		t.Fatalf("RemoveDirectory: %v %v", err, removed)
+	}
+}
+
+// reasonOf returns the google.rpc.ErrorInfo reason of an error, or "".
+func reasonOf(err error) string {
+	for _, d := range status.Convert(err).Details() {
+		if i, ok := d.(*errdetails.ErrorInfo); ok {
+			return i.GetReason()
+		}
+	}
+	return ""
+}

@@ -20,7 +20,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from toolhost.files.v1 import file_tools_pb2, file_tools_pb2_grpc, read_pb2
+from toolhost.files.v1 import file_tools_pb2, file_tools_pb2_grpc, read_files_pb2, read_pb2, tree_pb2, write_pb2
 
 # A deadline only so that a hung server fails a test instead of hanging it.
 TIMEOUT = 60
@@ -107,3 +107,49 @@ def test_read_file_returns_the_sample_text(files):
     assert messages[-1].WhichOneof("part") == "summary"
     assert summary.sha256 == hashlib.sha256(want.encode()).hexdigest()
     assert summary.eof
+
+
+def error_reason(err):
+    status = rpc_status.from_call(err)
+    for detail in status.details if status else []:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info.reason
+    return ""
+
+
+def test_tree_tools_and_read_files(files):
+    """Makes a directory, writes, moves and copies a file in it, reads them with ReadFiles and a
+    tail, refuses a copy over an existing file, and removes the tree (all under py-interop/)."""
+    base = "py-interop"
+    try:
+        assert files.MakeDirectory(tree_pb2.MakeDirectoryRequest(path=f"{base}/work", parents=True), timeout=TIMEOUT).created
+        text = "one\ntwo\nthree\n"
+        files.WriteFile(write_pb2.WriteFileRequest(path=f"{base}/work/a.txt", text=text), timeout=TIMEOUT)
+        moved = files.MoveFile(tree_pb2.MoveFileRequest(**{"from": f"{base}/work/a.txt", "to": f"{base}/b.txt"}), timeout=TIMEOUT)
+        assert moved.sha256 == hashlib.sha256(text.encode()).hexdigest()
+        files.CopyFile(tree_pb2.CopyFileRequest(**{"from": f"{base}/b.txt", "to": f"{base}/c.txt"}), timeout=TIMEOUT)
+        with pytest.raises(grpc.RpcError) as caught:
+            files.CopyFile(tree_pb2.CopyFileRequest(**{"from": f"{base}/b.txt", "to": f"{base}/c.txt"}), timeout=TIMEOUT)
+        assert caught.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        assert error_reason(caught.value) == "ALREADY_EXISTS"
+        request = read_files_pb2.ReadFilesRequest(files=[
+            read_pb2.ReadFileRequest(path=f"{base}/b.txt"),
+            read_pb2.ReadFileRequest(path=f"{base}/missing.txt"),
+            read_pb2.ReadFileRequest(path=f"{base}/c.txt", tail_lines=1),
+        ])
+        contents, errors = {}, {}
+        for m in files.ReadFiles(request, timeout=TIMEOUT):
+            contents[m.index] = contents.get(m.index, "") + m.text
+            if m.WhichOneof("part") == "error":
+                errors[m.index] = m.error.reason
+        assert contents[0] == text and contents[2] == "three\n" and errors == {1: "NOT_FOUND"}
+        dry = files.RemoveDirectory(tree_pb2.RemoveDirectoryRequest(path=base, recursive=True, dry_run=True), timeout=TIMEOUT)
+        assert list(dry.paths) == [f"{base}/b.txt", f"{base}/c.txt", f"{base}/work", base]
+        assert files.RemoveDirectory(tree_pb2.RemoveDirectoryRequest(path=base, recursive=True), timeout=TIMEOUT).removed_entries == 4
+    finally:
+        try:
+            files.RemoveDirectory(tree_pb2.RemoveDirectoryRequest(path=base, recursive=True), timeout=TIMEOUT)
+        except grpc.RpcError:
+            pass

@@ -64,3 +64,14 @@ When(
 When(/^I execute the "skill\/file-read" tool with an empty path$/, async function (this: ToolhostWorld) {
   await readTool(this, { path: "" });
 });
+
+When(/^I execute the "skill\/file-read" tool with path "([^"]*)" tail_lines (\d+)$/, async function (this: ToolhostWorld, path: string, tail: string) {
+  await readTool(this, { path: unescapeSeed(path), tailLines: Number(tail) });
+});
+
+When(
+  /^I execute the "skill\/file-read" tool with path "([^"]*)" tail_lines (\d+) offset (\d+)$/,
+  async function (this: ToolhostWorld, path: string, tail: string, offset: string) {
+    await readTool(this, { path: unescapeSeed(path), tailLines: Number(tail), offset: BigInt(offset) });
+  },
+);

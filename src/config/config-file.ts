@@ -50,6 +50,9 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_receive_buffer_bytes: "maxReceiveBufferBytes",
   receive_message_timeout_ms: "receiveMessageTimeoutMs",
   idle_connection_timeout_ms: "idleConnectionTimeoutMs",
+  max_tree_entries: "maxTreeEntries",
+  max_read_files: "maxReadFiles",
+  max_read_files_bytes: "maxReadFilesBytes",
 };
 
 const topKeys = ["listen", "http_listen", "metrics_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history", "tls", "auth"];

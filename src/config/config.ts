@@ -121,6 +121,12 @@ export interface Limits {
   readonly receiveMessageTimeoutMs: number;
   /** A connection with no open stream for this long is closed, in ms. */
   readonly idleConnectionTimeoutMs: number;
+  /** Most entries a recursive CopyFile or RemoveDirectory handles in one call. */
+  readonly maxTreeEntries: number;
+  /** Most files one ReadFiles call may ask for. */
+  readonly maxReadFiles: number;
+  /** Most content bytes one ReadFiles call sends, over all its files. */
+  readonly maxReadFilesBytes: number;
 }
 
 /** LogLevel is a pino level. */
@@ -153,4 +159,7 @@ export const defaultLimits: Limits = Object.freeze({
   maxReceiveBufferBytes: 512 * 1024 * 1024,
   receiveMessageTimeoutMs: 30_000,
   idleConnectionTimeoutMs: 300_000,
+  maxTreeEntries: 10_000,
+  maxReadFiles: 100,
+  maxReadFilesBytes: 32 * 1024 * 1024,
 });

@@ -38,6 +38,9 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   maxEditDiffBytes: { max: GiB, why: "1 GiB (and at most max_chunk_size, checked below)" },
   editDiffTimeoutMs: { max: 60_000, why: "60000 ms: a longer diff holds the event loop too long" },
   maxWatchPendingEvents: { max: 1_000_000, why: "a million events" },
+  maxTreeEntries: { max: 10_000_000, why: "ten million entries" },
+  maxReadFiles: { max: 100_000, why: "a hundred thousand files" },
+  maxReadFilesBytes: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
   skillReloadMaxWaitMs: { max: 60_000, why: "60000 ms: a longer wait holds the catalog back too long" },
 };
 

@@ -88,7 +88,9 @@ describe("interop with the real server", () => {
   it("pytest examples/python passes against the server", slow, async () => {
     requireTool(python);
     // -p no:cacheprovider: no .pytest_cache in the work tree; -rs lists skips in the output.
-    const result = await runChild(python, ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "examples/python"], { cwd: repo, env: clientEnv() });
+    // PYTHONPATH: this checkout's gen/python, as the Go tests build against its gen/go.
+    const env = { ...clientEnv(), PYTHONPATH: join(repo, "gen/python") };
+    const result = await runChild(python, ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "examples/python"], { cwd: repo, env });
     assertSucceeded(result, "pytest examples/python failed");
     assert.doesNotMatch(result.stdout, /skipped/, describeFailure(result, "a Python interop test was skipped"));
   });

@@ -1,5 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { Tier } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { fileToolDescriptors } from "../../src/service/file-tools/file-tool-descriptors.js";
 
 type Schema = { properties: Record<string, { type?: string; enum?: string[]; description?: string }>; allOf?: unknown[]; $schema?: string };
@@ -14,7 +15,7 @@ describe("file tool descriptors", () => {
   it("describe ReadFile's request with the proto JSON names a client sends", () => {
     const schema = schemaOf("skill/file-read");
     assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
-    assert.deepEqual(Object.keys(schema.properties), ["path", "mode", "offset", "limit", "byteOffset", "byteLimit", "chunkSize"]);
+    assert.deepEqual(Object.keys(schema.properties), ["path", "mode", "offset", "limit", "byteOffset", "byteLimit", "chunkSize", "tailLines"]);
     assert.deepEqual(schema.properties["mode"]?.enum, ["READ_MODE_UNSPECIFIED", "READ_MODE_TEXT", "READ_MODE_BYTES"]);
     assert.match(schema.properties["path"]?.description ?? "", /relative to the workspace root/);
   });
@@ -38,7 +39,30 @@ describe("file tool descriptors", () => {
         ["skill/file-history", "/toolhost.files.v1.FileTools/ListFileHistory", true, false, "builtin"],
         ["skill/file-restore", "/toolhost.files.v1.FileTools/RestoreFile", false, true, "builtin"],
         ["skill/file-undo", "/toolhost.files.v1.FileTools/UndoLastChange", false, true, "builtin"],
+        ["skill/file-move", "/toolhost.files.v1.FileTools/MoveFile", false, true, "builtin"],
+        ["skill/file-copy", "/toolhost.files.v1.FileTools/CopyFile", false, true, "builtin"],
+        ["skill/directory-make", "/toolhost.files.v1.FileTools/MakeDirectory", false, true, "builtin"],
+        ["skill/directory-remove", "/toolhost.files.v1.FileTools/RemoveDirectory", false, true, "builtin"],
+        ["skill/files-read", "/toolhost.files.v1.FileTools/ReadFiles", true, false, "builtin"],
       ],
     );
+  });
+
+  it("give the tree tools function names and tiers: moving and removing are deletes", () => {
+    assert.deepEqual(
+      fileToolDescriptors.filter((t) => /move|copy|directory|files-read/.test(t.name)).map((t) => [t.functionName, Tier[t.tier]]),
+      [
+        ["file_move", "DELETE"],
+        ["file_copy", "WRITE"],
+        ["directory_make", "WRITE"],
+        ["directory_remove", "DELETE"],
+        ["files_read", "READ"],
+      ],
+    );
+  });
+
+  it("describe ReadFile's tail_lines and ReadFiles' per-file requests", () => {
+    assert.ok(Object.keys(schemaOf("skill/file-read").properties).includes("tailLines"));
+    assert.match(schemaOf("skill/files-read").properties["files"]?.description ?? "", /own content or error/);
   });
 });

@@ -13,6 +13,7 @@ export interface NormalizedReadRequest {
   readonly byteOffset: number;
   readonly byteLimit: number | undefined;
   readonly chunkSize: number;
+  readonly tailLines: number | undefined;
 }
 
 /**
@@ -33,7 +34,21 @@ export function normalizeReadRequest(request: ReadRequest, limits: Limits): Norm
     byteOffset: count(request.byteOffset, "byte_offset") ?? 0,
     byteLimit: count(request.byteLimit, "byte_limit"),
     chunkSize: clampChunkSize(request.chunkSize, limits),
+    tailLines: tailLines(request),
   };
+}
+
+/** tailLines checks tail_lines: text mode only, and not together with a line range. 0 is unset. */
+function tailLines(request: ReadRequest): number | undefined {
+  const tail = count(request.tailLines, "tail_lines");
+  if (tail === undefined || tail === 0) return undefined;
+  if (request.mode !== "text") {
+    throw new ToolhostError("INVALID_ARGUMENT", `tail_lines counts lines, so it needs text mode; in bytes mode ask for the last bytes with byte_offset.`, { field: "tail_lines" });
+  }
+  if ((request.offset ?? 0) !== 0 || request.limit !== undefined) {
+    throw new ToolhostError("INVALID_ARGUMENT", `tail_lines cannot be combined with offset or limit; send either tail_lines or a line range.`, { field: "tail_lines" });
+  }
+  return tail;
 }
 
 /** clampChunkSize turns a chunk size hint (0 or unset = default) into the size actually used. */

@@ -6,6 +6,7 @@ import { Utf8ChunkDecoder } from "./decode-utf8-chunks.js";
 import { cutTextChunks } from "./cut-text-chunks.js";
 import { binarySampleBytes, detectBinary } from "./detect-binary.js";
 import { locateLines } from "./locate-lines.js";
+import { locateTail } from "./locate-tail.js";
 import type { NormalizedReadRequest } from "./normalize-read-request.js";
 import { readHead, readRange } from "./read-range.js";
 import { readInfo } from "./read-info.js";
@@ -41,10 +42,13 @@ export async function* readText(
   }
   const bom = utf8Bom.every((byte, i) => head[i] === byte);
   const from = bom ? utf8Bom.length : 0;
-  const wholeFile = request.offset === 0 && request.limit === undefined;
+  const tail = request.tailLines;
+  const wholeFile = request.offset === 0 && request.limit === undefined && tail === undefined;
   const span = wholeFile
     ? { start: from, end: size }
-    : await locateLines(file.handle, request.path, from, size, request.offset, request.limit, request.chunkSize, signal);
+    : tail !== undefined
+      ? await locateTail(file.handle, from, size, tail, request.chunkSize, limits.maxTextBytes, signal)
+      : await locateLines(file.handle, request.path, from, size, request.offset, request.limit, request.chunkSize, signal);
   const spanBytes = span.end - span.start;
   if ((wholeFile ? size : spanBytes) > limits.maxTextBytes) {
     throw tooLarge(request.path, wholeFile ? size : spanBytes, limits.maxTextBytes, wholeFile);
@@ -89,7 +93,8 @@ export async function* readText(
       sha256: hash.digest("hex"),
       eof: span.start + rawRead >= size || rawRead < spanBytes,
       linesSent,
-      nextOffset: request.offset + linesSent,
+      // A tail read does not count the lines before it, so it cannot say where it ends: 0.
+      nextOffset: tail !== undefined ? 0 : request.offset + linesSent,
       replacedSequences: decoder.replacedSequences,
     },
   };
@@ -99,7 +104,7 @@ function tooLarge(path: string, bytes: number, limit: number, wholeFile: boolean
   const what = wholeFile ? `"${path}" is too large to read as text` : `The requested lines of "${path}" are too large to read as text`;
   const hint = wholeFile
     ? "read it a line range at a time (offset and limit) or in bytes mode (READ_MODE_BYTES)"
-    : "ask for fewer lines (a smaller limit) or use bytes mode (READ_MODE_BYTES)";
+    : "ask for fewer lines (a smaller limit or tail_lines) or use bytes mode (READ_MODE_BYTES)";
   return new ToolhostError(
     "TOO_LARGE",
     `${what}: ${bytes} bytes, over the limit of ${limit} bytes; ${hint}.`,

@@ -12,6 +12,8 @@ export interface ReadRequest {
   byteOffset?: number;
   byteLimit?: number;
   chunkSize?: number;
+  /** Text mode: only the last N lines (scanned backwards from the end); not with offset/limit. */
+  tailLines?: number;
 }
 
 /** ReadInfo is the first part of every read stream: what is about to be sent. */

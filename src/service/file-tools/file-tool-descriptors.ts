@@ -7,6 +7,13 @@ import { ListDirectoryRequestSchema, StatFileRequestSchema } from "../../../gen/
 import { ListFileHistoryRequestSchema, RestoreFileRequestSchema, UndoLastChangeRequestSchema } from "../../../gen/ts/toolhost/files/v1/history_pb.js";
 import { ApplyPatchRequestSchema } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { functionNameOf } from "../function-name.js";
+import { ReadFilesRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_files_pb.js";
+import {
+  CopyFileRequestSchema,
+  MakeDirectoryRequestSchema,
+  MoveFileRequestSchema,
+  RemoveDirectoryRequestSchema,
+} from "../../../gen/ts/toolhost/files/v1/tree_pb.js";
 import { jsonSchemaOf } from "../json-schema-of.js";
 
 const pathHelp = "File path: relative to the workspace root, or absolute inside an allowed root.";
@@ -19,6 +26,8 @@ const fieldDescriptions: Record<string, string> = {
   "ReadFileRequest.byteOffset": "Bytes mode: first byte to return.",
   "ReadFileRequest.byteLimit": "Bytes mode: number of bytes to return at most; omit for all.",
   "ReadFileRequest.chunkSize": "Size hint for streamed chunks in bytes; omit for the server default.",
+  "ReadFileRequest.tailLines": "Text mode: return only the last N lines (e.g. the end of a log); not with offset/limit.",
+  "ReadFilesRequest.files": "The files to read, each {path, mode, offset, limit, byteOffset, byteLimit, tailLines}; each gets its own content or error.",
   "WriteFileRequest.path": pathHelp,
   "WriteFileRequest.text": "The new content as text.",
   "WriteFileRequest.data": "The new content as base64 bytes (instead of text).",
@@ -49,6 +58,24 @@ const fieldDescriptions: Record<string, string> = {
   "RestoreFileRequest.ifSha256": "Restore only if the current content has this SHA-256.",
   "UndoLastChangeRequest.path": pathHelp,
   "DeleteFileRequest.ifSha256": "Delete only if the current content has this SHA-256.",
+  "MoveFileRequest.from": "The file, symlink or directory to move: relative to the workspace root, or absolute inside an allowed root.",
+  "MoveFileRequest.to": "Its new path (the entry itself, not a folder to move it into).",
+  "MoveFileRequest.overwrite": "Replace an existing file at the target (default: refuse with ALREADY_EXISTS).",
+  "MoveFileRequest.ifSha256": "Move only if the source file's content has this SHA-256.",
+  "MoveFileRequest.createParents": "Create missing parent directories of the target.",
+  "CopyFileRequest.from": "The file, symlink or (with recursive) directory to copy.",
+  "CopyFileRequest.to": "The path of the copy.",
+  "CopyFileRequest.overwrite": "Replace an existing file at the target (default: refuse with ALREADY_EXISTS).",
+  "CopyFileRequest.recursive": "Copy a directory with everything in it.",
+  "CopyFileRequest.keepMode": "Give the copy the source's permission bits.",
+  "CopyFileRequest.createParents": "Create missing parent directories of the target.",
+  "MakeDirectoryRequest.path": "The directory to create.",
+  "MakeDirectoryRequest.parents": "Create missing parent directories too.",
+  "MakeDirectoryRequest.mode": "Permission bits, e.g. 493 for 0755.",
+  "RemoveDirectoryRequest.path": "The directory to remove (never a root).",
+  "RemoveDirectoryRequest.recursive": "Remove everything inside too (symlinks are removed, never followed).",
+  "RemoveDirectoryRequest.dryRun": "List what would be removed without removing anything.",
+  "RemoveDirectoryRequest.maxEntries": "Refuse, removing nothing, if the tree holds more entries than this.",
 };
 
 function descriptor(
@@ -75,6 +102,11 @@ function descriptor(
 /**
  * fileToolDescriptors are the built-in file tools, in the order ListTools returns them: the
  * seed's four (read, write, edit, delete) first, then every other FileTools method an agent calls.
+ *
+ * Tiers: MoveFile is TIER_DELETE, not TIER_WRITE: it makes the entry at `from` disappear (across
+ * filesystems it literally deletes it), so a caller not trusted to delete must not be able to
+ * make a file vanish from its path by moving it away. RemoveDirectory deletes; CopyFile and
+ * MakeDirectory only add (or, with overwrite, replace as WriteFile does); ReadFiles only reads.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
   descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, Tier.READ,
@@ -97,4 +129,14 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Put back an earlier content of a file, chosen by the SHA-256 that file_history lists, atomically."),
   descriptor("skill/file-undo", "UndoLastChange", UndoLastChangeRequestSchema, Tier.DELETE,
     "Undo the last recorded change of a file (restores the content before it, or removes a file it created), only if the file is still as that change left it."),
+  descriptor("skill/file-move", "MoveFile", MoveFileRequestSchema, Tier.DELETE,
+    "Move or rename a file, symlink or directory inside the workspace. Refuses to replace an existing target unless overwrite is set; returns the moved file's SHA-256."),
+  descriptor("skill/file-copy", "CopyFile", CopyFileRequestSchema, Tier.WRITE,
+    "Copy a file or symlink atomically, or a whole directory with recursive. Refuses to replace an existing target unless overwrite is set."),
+  descriptor("skill/directory-make", "MakeDirectory", MakeDirectoryRequestSchema, Tier.WRITE,
+    "Create a directory (with parents if asked). Says whether it created it; an existing directory is not an error."),
+  descriptor("skill/directory-remove", "RemoveDirectory", RemoveDirectoryRequestSchema, Tier.DELETE,
+    "Remove a directory: only an empty one unless recursive is set. dry_run lists what would be removed; over max_entries nothing is removed."),
+  descriptor("skill/files-read", "ReadFiles", ReadFilesRequestSchema, Tier.READ,
+    "Read many files in one call, each with its own mode and line or byte range (or tail_lines); each file gets its content or its own error. Never changes anything."),
 ]);

@@ -13,6 +13,11 @@ import { deleteFileHandler } from "./delete-file.js";
 import { applyPatchHandler } from "./apply-patch.js";
 import { listFileHistoryHandler, restoreFileHandler, undoLastChangeHandler } from "./file-history.js";
 import { listRootsHandler } from "./list-roots.js";
+import { moveFileHandler } from "./tree/move-file.js";
+import { copyFileHandler } from "./tree/copy-file.js";
+import { makeDirectoryHandler } from "./tree/make-directory.js";
+import { removeDirectoryHandler } from "./tree/remove-directory.js";
+import { readFilesHandler } from "./read-files.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
@@ -32,5 +37,10 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     undoLastChange: undoLastChangeHandler(deps),
     applyPatch: applyPatchHandler(deps),
     listRoots: listRootsHandler(deps),
+    moveFile: moveFileHandler(deps),
+    copyFile: copyFileHandler(deps),
+    makeDirectory: makeDirectoryHandler(deps),
+    removeDirectory: removeDirectoryHandler(deps),
+    readFiles: readFilesHandler(deps),
   });
 }

@@ -63,8 +63,9 @@ func (*ListToolsRequest) Descriptor() ([]byte, []int) {
 	return file_toolhost_files_v1_file_tools_proto_rawDescGZIP(), []int{0}
 }
 
-// ListToolsResponse holds the four file tools: skill/file-read, skill/file-write,
-// skill/file-edit and skill/file-delete.
+// ListToolsResponse holds the file tools: skill/file-read, skill/file-write, skill/file-edit,
+// skill/file-delete, skill/file-move, skill/file-copy, skill/directory-make,
+// skill/directory-remove and skill/files-read.
 type ListToolsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The tools, in that order.
@@ -114,10 +115,10 @@ var File_toolhost_files_v1_file_tools_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\n" +
-	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1dtoolhost/files/v1/roots.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
+	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1dtoolhost/files/v1/roots.proto\x1a\"toolhost/files/v1/read_files.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1ctoolhost/files/v1/tree.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
 	"\x10ListToolsRequest\"L\n" +
 	"\x11ListToolsResponse\x127\n" +
-	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\xba\t\n" +
+	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\x8c\r\n" +
 	"\tFileTools\x12V\n" +
 	"\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n" +
 	"\bReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n" +
@@ -134,7 +135,12 @@ const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\x0eUndoLastChange\x12(.toolhost.files.v1.UndoLastChangeRequest\x1a).toolhost.files.v1.UndoLastChangeResponse\x12Y\n" +
 	"\n" +
 	"ApplyPatch\x12$.toolhost.files.v1.ApplyPatchRequest\x1a%.toolhost.files.v1.ApplyPatchResponse\x12V\n" +
-	"\tListRoots\x12#.toolhost.files.v1.ListRootsRequest\x1a$.toolhost.files.v1.ListRootsResponseB\xcc\x01\n" +
+	"\tListRoots\x12#.toolhost.files.v1.ListRootsRequest\x1a$.toolhost.files.v1.ListRootsResponse\x12S\n" +
+	"\bMoveFile\x12\".toolhost.files.v1.MoveFileRequest\x1a#.toolhost.files.v1.MoveFileResponse\x12S\n" +
+	"\bCopyFile\x12\".toolhost.files.v1.CopyFileRequest\x1a#.toolhost.files.v1.CopyFileResponse\x12b\n" +
+	"\rMakeDirectory\x12'.toolhost.files.v1.MakeDirectoryRequest\x1a(.toolhost.files.v1.MakeDirectoryResponse\x12h\n" +
+	"\x0fRemoveDirectory\x12).toolhost.files.v1.RemoveDirectoryRequest\x1a*.toolhost.files.v1.RemoveDirectoryResponse\x12X\n" +
+	"\tReadFiles\x12#.toolhost.files.v1.ReadFilesRequest\x1a$.toolhost.files.v1.ReadFilesResponse0\x01B\xcc\x01\n" +
 	"\x15com.toolhost.files.v1B\x0eFileToolsProtoP\x01Z=github.com/toolhost/toolhost/gen/go/toolhost/files/v1;filesv1\xa2\x02\x03TFX\xaa\x02\x11Toolhost.Files.V1\xca\x02\x11Toolhost\\Files\\V1\xe2\x02\x1dToolhost\\Files\\V1\\GPBMetadata\xea\x02\x13Toolhost::Files::V1b\x06proto3"
 
 var (
@@ -166,18 +172,28 @@ var file_toolhost_files_v1_file_tools_proto_goTypes = []any{
 	(*UndoLastChangeRequest)(nil),   // 12: toolhost.files.v1.UndoLastChangeRequest
 	(*ApplyPatchRequest)(nil),       // 13: toolhost.files.v1.ApplyPatchRequest
 	(*ListRootsRequest)(nil),        // 14: toolhost.files.v1.ListRootsRequest
-	(*ReadFileResponse)(nil),        // 15: toolhost.files.v1.ReadFileResponse
-	(*WriteFileResponse)(nil),       // 16: toolhost.files.v1.WriteFileResponse
-	(*UploadFileResponse)(nil),      // 17: toolhost.files.v1.UploadFileResponse
-	(*EditFileResponse)(nil),        // 18: toolhost.files.v1.EditFileResponse
-	(*DeleteFileResponse)(nil),      // 19: toolhost.files.v1.DeleteFileResponse
-	(*StatFileResponse)(nil),        // 20: toolhost.files.v1.StatFileResponse
-	(*ListDirectoryResponse)(nil),   // 21: toolhost.files.v1.ListDirectoryResponse
-	(*ListFileHistoryResponse)(nil), // 22: toolhost.files.v1.ListFileHistoryResponse
-	(*RestoreFileResponse)(nil),     // 23: toolhost.files.v1.RestoreFileResponse
-	(*UndoLastChangeResponse)(nil),  // 24: toolhost.files.v1.UndoLastChangeResponse
-	(*ApplyPatchResponse)(nil),      // 25: toolhost.files.v1.ApplyPatchResponse
-	(*ListRootsResponse)(nil),       // 26: toolhost.files.v1.ListRootsResponse
+	(*MoveFileRequest)(nil),         // 15: toolhost.files.v1.MoveFileRequest
+	(*CopyFileRequest)(nil),         // 16: toolhost.files.v1.CopyFileRequest
+	(*MakeDirectoryRequest)(nil),    // 17: toolhost.files.v1.MakeDirectoryRequest
+	(*RemoveDirectoryRequest)(nil),  // 18: toolhost.files.v1.RemoveDirectoryRequest
+	(*ReadFilesRequest)(nil),        // 19: toolhost.files.v1.ReadFilesRequest
+	(*ReadFileResponse)(nil),        // 20: toolhost.files.v1.ReadFileResponse
+	(*WriteFileResponse)(nil),       // 21: toolhost.files.v1.WriteFileResponse
+	(*UploadFileResponse)(nil),      // 22: toolhost.files.v1.UploadFileResponse
+	(*EditFileResponse)(nil),        // 23: toolhost.files.v1.EditFileResponse
+	(*DeleteFileResponse)(nil),      // 24: toolhost.files.v1.DeleteFileResponse
+	(*StatFileResponse)(nil),        // 25: toolhost.files.v1.StatFileResponse
+	(*ListDirectoryResponse)(nil),   // 26: toolhost.files.v1.ListDirectoryResponse
+	(*ListFileHistoryResponse)(nil), // 27: toolhost.files.v1.ListFileHistoryResponse
+	(*RestoreFileResponse)(nil),     // 28: toolhost.files.v1.RestoreFileResponse
+	(*UndoLastChangeResponse)(nil),  // 29: toolhost.files.v1.UndoLastChangeResponse
+	(*ApplyPatchResponse)(nil),      // 30: toolhost.files.v1.ApplyPatchResponse
+	(*ListRootsResponse)(nil),       // 31: toolhost.files.v1.ListRootsResponse
+	(*MoveFileResponse)(nil),        // 32: toolhost.files.v1.MoveFileResponse
+	(*CopyFileResponse)(nil),        // 33: toolhost.files.v1.CopyFileResponse
+	(*MakeDirectoryResponse)(nil),   // 34: toolhost.files.v1.MakeDirectoryResponse
+	(*RemoveDirectoryResponse)(nil), // 35: toolhost.files.v1.RemoveDirectoryResponse
+	(*ReadFilesResponse)(nil),       // 36: toolhost.files.v1.ReadFilesResponse
 }
 var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	2,  // 0: toolhost.files.v1.ListToolsResponse.tools:type_name -> toolhost.tools.v1.ToolDescriptor
@@ -194,21 +210,31 @@ var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	12, // 11: toolhost.files.v1.FileTools.UndoLastChange:input_type -> toolhost.files.v1.UndoLastChangeRequest
 	13, // 12: toolhost.files.v1.FileTools.ApplyPatch:input_type -> toolhost.files.v1.ApplyPatchRequest
 	14, // 13: toolhost.files.v1.FileTools.ListRoots:input_type -> toolhost.files.v1.ListRootsRequest
-	1,  // 14: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
-	15, // 15: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
-	16, // 16: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
-	17, // 17: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
-	18, // 18: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
-	19, // 19: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
-	20, // 20: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
-	21, // 21: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
-	22, // 22: toolhost.files.v1.FileTools.ListFileHistory:output_type -> toolhost.files.v1.ListFileHistoryResponse
-	23, // 23: toolhost.files.v1.FileTools.RestoreFile:output_type -> toolhost.files.v1.RestoreFileResponse
-	24, // 24: toolhost.files.v1.FileTools.UndoLastChange:output_type -> toolhost.files.v1.UndoLastChangeResponse
-	25, // 25: toolhost.files.v1.FileTools.ApplyPatch:output_type -> toolhost.files.v1.ApplyPatchResponse
-	26, // 26: toolhost.files.v1.FileTools.ListRoots:output_type -> toolhost.files.v1.ListRootsResponse
-	14, // [14:27] is the sub-list for method output_type
-	1,  // [1:14] is the sub-list for method input_type
+	15, // 14: toolhost.files.v1.FileTools.MoveFile:input_type -> toolhost.files.v1.MoveFileRequest
+	16, // 15: toolhost.files.v1.FileTools.CopyFile:input_type -> toolhost.files.v1.CopyFileRequest
+	17, // 16: toolhost.files.v1.FileTools.MakeDirectory:input_type -> toolhost.files.v1.MakeDirectoryRequest
+	18, // 17: toolhost.files.v1.FileTools.RemoveDirectory:input_type -> toolhost.files.v1.RemoveDirectoryRequest
+	19, // 18: toolhost.files.v1.FileTools.ReadFiles:input_type -> toolhost.files.v1.ReadFilesRequest
+	1,  // 19: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
+	20, // 20: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
+	21, // 21: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
+	22, // 22: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
+	23, // 23: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
+	24, // 24: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
+	25, // 25: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
+	26, // 26: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
+	27, // 27: toolhost.files.v1.FileTools.ListFileHistory:output_type -> toolhost.files.v1.ListFileHistoryResponse
+	28, // 28: toolhost.files.v1.FileTools.RestoreFile:output_type -> toolhost.files.v1.RestoreFileResponse
+	29, // 29: toolhost.files.v1.FileTools.UndoLastChange:output_type -> toolhost.files.v1.UndoLastChangeResponse
+	30, // 30: toolhost.files.v1.FileTools.ApplyPatch:output_type -> toolhost.files.v1.ApplyPatchResponse
+	31, // 31: toolhost.files.v1.FileTools.ListRoots:output_type -> toolhost.files.v1.ListRootsResponse
+	32, // 32: toolhost.files.v1.FileTools.MoveFile:output_type -> toolhost.files.v1.MoveFileResponse
+	33, // 33: toolhost.files.v1.FileTools.CopyFile:output_type -> toolhost.files.v1.CopyFileResponse
+	34, // 34: toolhost.files.v1.FileTools.MakeDirectory:output_type -> toolhost.files.v1.MakeDirectoryResponse
+	35, // 35: toolhost.files.v1.FileTools.RemoveDirectory:output_type -> toolhost.files.v1.RemoveDirectoryResponse
+	36, // 36: toolhost.files.v1.FileTools.ReadFiles:output_type -> toolhost.files.v1.ReadFilesResponse
+	19, // [19:37] is the sub-list for method output_type
+	1,  // [1:19] is the sub-list for method input_type
 	1,  // [1:1] is the sub-list for extension type_name
 	1,  // [1:1] is the sub-list for extension extendee
 	0,  // [0:1] is the sub-list for field type_name
@@ -224,7 +250,9 @@ func file_toolhost_files_v1_file_tools_proto_init() {
 	file_toolhost_files_v1_patch_proto_init()
 	file_toolhost_files_v1_read_proto_init()
 	file_toolhost_files_v1_roots_proto_init()
+	file_toolhost_files_v1_read_files_proto_init()
 	file_toolhost_files_v1_stat_proto_init()
+	file_toolhost_files_v1_tree_proto_init()
 	file_toolhost_files_v1_write_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{

@@ -36,6 +36,11 @@ const (
 	FileTools_UndoLastChange_FullMethodName  = "/toolhost.files.v1.FileTools/UndoLastChange"
 	FileTools_ApplyPatch_FullMethodName      = "/toolhost.files.v1.FileTools/ApplyPatch"
 	FileTools_ListRoots_FullMethodName       = "/toolhost.files.v1.FileTools/ListRoots"
+	FileTools_MoveFile_FullMethodName        = "/toolhost.files.v1.FileTools/MoveFile"
+	FileTools_CopyFile_FullMethodName        = "/toolhost.files.v1.FileTools/CopyFile"
+	FileTools_MakeDirectory_FullMethodName   = "/toolhost.files.v1.FileTools/MakeDirectory"
+	FileTools_RemoveDirectory_FullMethodName = "/toolhost.files.v1.FileTools/RemoveDirectory"
+	FileTools_ReadFiles_FullMethodName       = "/toolhost.files.v1.FileTools/ReadFiles"
 )
 
 // FileToolsClient is the client API for FileTools service.
@@ -44,7 +49,7 @@ const (
 //
 // FileTools reads, writes, edits, deletes, stats and lists files under the server's roots.
 type FileToolsClient interface {
-	// ListTools returns the descriptors of the four file tools, for LLM function calling.
+	// ListTools returns the descriptors of the file tools, for LLM function calling.
 	ListTools(ctx context.Context, in *ListToolsRequest, opts ...grpc.CallOption) (*ListToolsResponse, error)
 	// ReadFile streams one file: `info`, then `text` or `data` chunks, then `summary`.
 	ReadFile(ctx context.Context, in *ReadFileRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ReadFileResponse], error)
@@ -70,6 +75,16 @@ type FileToolsClient interface {
 	ApplyPatch(ctx context.Context, in *ApplyPatchRequest, opts ...grpc.CallOption) (*ApplyPatchResponse, error)
 	// ListRoots returns the caller's roots and whether each is read-only for the caller.
 	ListRoots(ctx context.Context, in *ListRootsRequest, opts ...grpc.CallOption) (*ListRootsResponse, error)
+	// MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked.
+	MoveFile(ctx context.Context, in *MoveFileRequest, opts ...grpc.CallOption) (*MoveFileResponse, error)
+	// CopyFile copies a file or symlink atomically, or a directory tree with `recursive`.
+	CopyFile(ctx context.Context, in *CopyFileRequest, opts ...grpc.CallOption) (*CopyFileResponse, error)
+	// MakeDirectory creates a directory; an existing directory is not an error.
+	MakeDirectory(ctx context.Context, in *MakeDirectoryRequest, opts ...grpc.CallOption) (*MakeDirectoryResponse, error)
+	// RemoveDirectory removes an empty directory, or a whole tree with `recursive`.
+	RemoveDirectory(ctx context.Context, in *RemoveDirectoryRequest, opts ...grpc.CallOption) (*RemoveDirectoryResponse, error)
+	// ReadFiles streams many files in one call, each with its own result or error.
+	ReadFiles(ctx context.Context, in *ReadFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ReadFilesResponse], error)
 }
 
 type fileToolsClient struct {
@@ -222,13 +237,72 @@ func (c *fileToolsClient) ListRoots(ctx context.Context, in *ListRootsRequest, o
 	return out, nil
 }
 
+func (c *fileToolsClient) MoveFile(ctx context.Context, in *MoveFileRequest, opts ...grpc.CallOption) (*MoveFileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MoveFileResponse)
+	err := c.cc.Invoke(ctx, FileTools_MoveFile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *fileToolsClient) CopyFile(ctx context.Context, in *CopyFileRequest, opts ...grpc.CallOption) (*CopyFileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CopyFileResponse)
+	err := c.cc.Invoke(ctx, FileTools_CopyFile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *fileToolsClient) MakeDirectory(ctx context.Context, in *MakeDirectoryRequest, opts ...grpc.CallOption) (*MakeDirectoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MakeDirectoryResponse)
+	err := c.cc.Invoke(ctx, FileTools_MakeDirectory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *fileToolsClient) RemoveDirectory(ctx context.Context, in *RemoveDirectoryRequest, opts ...grpc.CallOption) (*RemoveDirectoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RemoveDirectoryResponse)
+	err := c.cc.Invoke(ctx, FileTools_RemoveDirectory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *fileToolsClient) ReadFiles(ctx context.Context, in *ReadFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ReadFilesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FileTools_ServiceDesc.Streams[2], FileTools_ReadFiles_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ReadFilesRequest, ReadFilesResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_ReadFilesClient = grpc.ServerStreamingClient[ReadFilesResponse]
+
 // FileToolsServer is the server API for FileTools service.
 // All implementations must embed UnimplementedFileToolsServer
 // for forward compatibility.
 //
 // FileTools reads, writes, edits, deletes, stats and lists files under the server's roots.
 type FileToolsServer interface {
-	// ListTools returns the descriptors of the four file tools, for LLM function calling.
+	// ListTools returns the descriptors of the file tools, for LLM function calling.
 	ListTools(context.Context, *ListToolsRequest) (*ListToolsResponse, error)
 	// ReadFile streams one file: `info`, then `text` or `data` chunks, then `summary`.
 	ReadFile(*ReadFileRequest, grpc.ServerStreamingServer[ReadFileResponse]) error
@@ -254,6 +328,16 @@ type FileToolsServer interface {
 	ApplyPatch(context.Context, *ApplyPatchRequest) (*ApplyPatchResponse, error)
 	// ListRoots returns the caller's roots and whether each is read-only for the caller.
 	ListRoots(context.Context, *ListRootsRequest) (*ListRootsResponse, error)
+	// MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked.
+	MoveFile(context.Context, *MoveFileRequest) (*MoveFileResponse, error)
+	// CopyFile copies a file or symlink atomically, or a directory tree with `recursive`.
+	CopyFile(context.Context, *CopyFileRequest) (*CopyFileResponse, error)
+	// MakeDirectory creates a directory; an existing directory is not an error.
+	MakeDirectory(context.Context, *MakeDirectoryRequest) (*MakeDirectoryResponse, error)
+	// RemoveDirectory removes an empty directory, or a whole tree with `recursive`.
+	RemoveDirectory(context.Context, *RemoveDirectoryRequest) (*RemoveDirectoryResponse, error)
+	// ReadFiles streams many files in one call, each with its own result or error.
+	ReadFiles(*ReadFilesRequest, grpc.ServerStreamingServer[ReadFilesResponse]) error
 	mustEmbedUnimplementedFileToolsServer()
 }
 
@@ -302,6 +386,21 @@ func (UnimplementedFileToolsServer) ApplyPatch(context.Context, *ApplyPatchReque
 }
 func (UnimplementedFileToolsServer) ListRoots(context.Context, *ListRootsRequest) (*ListRootsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListRoots not implemented")
+}
+func (UnimplementedFileToolsServer) MoveFile(context.Context, *MoveFileRequest) (*MoveFileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method MoveFile not implemented")
+}
+func (UnimplementedFileToolsServer) CopyFile(context.Context, *CopyFileRequest) (*CopyFileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CopyFile not implemented")
+}
+func (UnimplementedFileToolsServer) MakeDirectory(context.Context, *MakeDirectoryRequest) (*MakeDirectoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method MakeDirectory not implemented")
+}
+func (UnimplementedFileToolsServer) RemoveDirectory(context.Context, *RemoveDirectoryRequest) (*RemoveDirectoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RemoveDirectory not implemented")
+}
+func (UnimplementedFileToolsServer) ReadFiles(*ReadFilesRequest, grpc.ServerStreamingServer[ReadFilesResponse]) error {
+	return status.Error(codes.Unimplemented, "method ReadFiles not implemented")
 }
 func (UnimplementedFileToolsServer) mustEmbedUnimplementedFileToolsServer() {}
 func (UnimplementedFileToolsServer) testEmbeddedByValue()                   {}
@@ -540,6 +639,89 @@ func _FileTools_ListRoots_Handler(srv interface{}, ctx context.Context, dec func
 	return interceptor(ctx, in, info, handler)
 }
 
+func _FileTools_MoveFile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MoveFileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).MoveFile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_MoveFile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).MoveFile(ctx, req.(*MoveFileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _FileTools_CopyFile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CopyFileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).CopyFile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_CopyFile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).CopyFile(ctx, req.(*CopyFileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _FileTools_MakeDirectory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MakeDirectoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).MakeDirectory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_MakeDirectory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).MakeDirectory(ctx, req.(*MakeDirectoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _FileTools_RemoveDirectory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RemoveDirectoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FileToolsServer).RemoveDirectory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: FileTools_RemoveDirectory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FileToolsServer).RemoveDirectory(ctx, req.(*RemoveDirectoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _FileTools_ReadFiles_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ReadFilesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(FileToolsServer).ReadFiles(m, &grpc.GenericServerStream[ReadFilesRequest, ReadFilesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_ReadFilesServer = grpc.ServerStreamingServer[ReadFilesResponse]
+
 // FileTools_ServiceDesc is the grpc.ServiceDesc for FileTools service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -591,6 +773,22 @@ var FileTools_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "ListRoots",
 			Handler:    _FileTools_ListRoots_Handler,
 		},
+		{
+			MethodName: "MoveFile",
+			Handler:    _FileTools_MoveFile_Handler,
+		},
+		{
+			MethodName: "CopyFile",
+			Handler:    _FileTools_CopyFile_Handler,
+		},
+		{
+			MethodName: "MakeDirectory",
+			Handler:    _FileTools_MakeDirectory_Handler,
+		},
+		{
+			MethodName: "RemoveDirectory",
+			Handler:    _FileTools_RemoveDirectory_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -602,6 +800,11 @@ var FileTools_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "UploadFile",
 			Handler:       _FileTools_UploadFile_Handler,
 			ClientStreams: true,
+		},
+		{
+			StreamName:    "ReadFiles",
+			Handler:       _FileTools_ReadFiles_Handler,
+			ServerStreams: true,
 		},
 	},
 	Metadata: "toolhost/files/v1/file_tools.proto",

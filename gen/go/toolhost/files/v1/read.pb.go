@@ -97,7 +97,12 @@ type ReadFileRequest struct {
 	ByteLimit *uint64 `protobuf:"varint,6,opt,name=byte_limit,json=byteLimit,proto3,oneof" json:"byte_limit,omitempty"`
 	// A hint for the size of each `text`/`data` chunk in bytes; 0 uses the server's default.
 	// The server clamps it to its allowed range.
-	ChunkSize     uint32 `protobuf:"varint,7,opt,name=chunk_size,json=chunkSize,proto3" json:"chunk_size,omitempty"`
+	ChunkSize uint32 `protobuf:"varint,7,opt,name=chunk_size,json=chunkSize,proto3" json:"chunk_size,omitempty"`
+	// Text mode: return only the last N lines (found by scanning backwards from the end, so the
+	// cost does not grow with the file). Not combined with `offset`/`limit`; 0 means unset. The
+	// summary's `next_offset` is then 0, since the lines before the tail are not counted; to follow
+	// a growing file, read bytes mode from `byte_offset` = FileInfo.size.
+	TailLines     uint32 `protobuf:"varint,8,opt,name=tail_lines,json=tailLines,proto3" json:"tail_lines,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -177,6 +182,13 @@ func (x *ReadFileRequest) GetByteLimit() uint64 {
 func (x *ReadFileRequest) GetChunkSize() uint32 {
 	if x != nil {
 		return x.ChunkSize
+	}
+	return 0
+}
+
+func (x *ReadFileRequest) GetTailLines() uint32 {
+	if x != nil {
+		return x.TailLines
 	}
 	return 0
 }
@@ -498,7 +510,7 @@ var File_toolhost_files_v1_read_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_read_proto_rawDesc = "" +
 	"\n" +
-	"\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x86\x02\n" +
+	"\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa5\x02\n" +
 	"\x0fReadFileRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12/\n" +
 	"\x04mode\x18\x02 \x01(\x0e2\x1b.toolhost.files.v1.ReadModeR\x04mode\x12\x16\n" +
@@ -509,7 +521,9 @@ const file_toolhost_files_v1_read_proto_rawDesc = "" +
 	"\n" +
 	"byte_limit\x18\x06 \x01(\x04H\x01R\tbyteLimit\x88\x01\x01\x12\x1d\n" +
 	"\n" +
-	"chunk_size\x18\a \x01(\rR\tchunkSizeB\b\n" +
+	"chunk_size\x18\a \x01(\rR\tchunkSize\x12\x1d\n" +
+	"\n" +
+	"tail_lines\x18\b \x01(\rR\ttailLinesB\b\n" +
 	"\x06_limitB\r\n" +
 	"\v_byte_limit\"\xb5\x01\n" +
 	"\x10ReadFileResponse\x121\n" +

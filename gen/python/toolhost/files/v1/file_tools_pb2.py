@@ -17,22 +17,24 @@ from toolhost.files.v1 import history_pb2 as toolhost_dot_files_dot_v1_dot_histo
 from toolhost.files.v1 import patch_pb2 as toolhost_dot_files_dot_v1_dot_patch__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
 from toolhost.files.v1 import roots_pb2 as toolhost_dot_files_dot_v1_dot_roots__pb2
+from toolhost.files.v1 import read_files_pb2 as toolhost_dot_files_dot_v1_dot_read__files__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
+from toolhost.files.v1 import tree_pb2 as toolhost_dot_files_dot_v1_dot_tree__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
 from toolhost.tools.v1 import tool_descriptor_pb2 as toolhost_dot_tools_dot_v1_dot_tool__descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1dtoolhost/files/v1/roots.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"\x12\n\x10ListToolsRequest\"E\n\x11ListToolsResponse\x12\x30\n\x05tools\x18\x01 \x03(\x0b\x32!.toolhost.tools.v1.ToolDescriptor2\xba\t\n\tFileTools\x12V\n\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n\x08ReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n\tWriteFile\x12#.toolhost.files.v1.WriteFileRequest\x1a$.toolhost.files.v1.WriteFileResponse\x12[\n\nUploadFile\x12$.toolhost.files.v1.UploadFileRequest\x1a%.toolhost.files.v1.UploadFileResponse(\x01\x12S\n\x08\x45\x64itFile\x12\".toolhost.files.v1.EditFileRequest\x1a#.toolhost.files.v1.EditFileResponse\x12Y\n\nDeleteFile\x12$.toolhost.files.v1.DeleteFileRequest\x1a%.toolhost.files.v1.DeleteFileResponse\x12S\n\x08StatFile\x12\".toolhost.files.v1.StatFileRequest\x1a#.toolhost.files.v1.StatFileResponse\x12\x62\n\rListDirectory\x12\'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponse\x12h\n\x0fListFileHistory\x12).toolhost.files.v1.ListFileHistoryRequest\x1a*.toolhost.files.v1.ListFileHistoryResponse\x12\\\n\x0bRestoreFile\x12%.toolhost.files.v1.RestoreFileRequest\x1a&.toolhost.files.v1.RestoreFileResponse\x12\x65\n\x0eUndoLastChange\x12(.toolhost.files.v1.UndoLastChangeRequest\x1a).toolhost.files.v1.UndoLastChangeResponse\x12Y\n\nApplyPatch\x12$.toolhost.files.v1.ApplyPatchRequest\x1a%.toolhost.files.v1.ApplyPatchResponse\x12V\n\tListRoots\x12#.toolhost.files.v1.ListRootsRequest\x1a$.toolhost.files.v1.ListRootsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1dtoolhost/files/v1/roots.proto\x1a\"toolhost/files/v1/read_files.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1ctoolhost/files/v1/tree.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"\x12\n\x10ListToolsRequest\"E\n\x11ListToolsResponse\x12\x30\n\x05tools\x18\x01 \x03(\x0b\x32!.toolhost.tools.v1.ToolDescriptor2\x8c\r\n\tFileTools\x12V\n\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n\x08ReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n\tWriteFile\x12#.toolhost.files.v1.WriteFileRequest\x1a$.toolhost.files.v1.WriteFileResponse\x12[\n\nUploadFile\x12$.toolhost.files.v1.UploadFileRequest\x1a%.toolhost.files.v1.UploadFileResponse(\x01\x12S\n\x08\x45\x64itFile\x12\".toolhost.files.v1.EditFileRequest\x1a#.toolhost.files.v1.EditFileResponse\x12Y\n\nDeleteFile\x12$.toolhost.files.v1.DeleteFileRequest\x1a%.toolhost.files.v1.DeleteFileResponse\x12S\n\x08StatFile\x12\".toolhost.files.v1.StatFileRequest\x1a#.toolhost.files.v1.StatFileResponse\x12\x62\n\rListDirectory\x12\'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponse\x12h\n\x0fListFileHistory\x12).toolhost.files.v1.ListFileHistoryRequest\x1a*.toolhost.files.v1.ListFileHistoryResponse\x12\\\n\x0bRestoreFile\x12%.toolhost.files.v1.RestoreFileRequest\x1a&.toolhost.files.v1.RestoreFileResponse\x12\x65\n\x0eUndoLastChange\x12(.toolhost.files.v1.UndoLastChangeRequest\x1a).toolhost.files.v1.UndoLastChangeResponse\x12Y\n\nApplyPatch\x12$.toolhost.files.v1.ApplyPatchRequest\x1a%.toolhost.files.v1.ApplyPatchResponse\x12V\n\tListRoots\x12#.toolhost.files.v1.ListRootsRequest\x1a$.toolhost.files.v1.ListRootsResponse\x12S\n\x08MoveFile\x12\".toolhost.files.v1.MoveFileRequest\x1a#.toolhost.files.v1.MoveFileResponse\x12S\n\x08\x43opyFile\x12\".toolhost.files.v1.CopyFileRequest\x1a#.toolhost.files.v1.CopyFileResponse\x12\x62\n\rMakeDirectory\x12\'.toolhost.files.v1.MakeDirectoryRequest\x1a(.toolhost.files.v1.MakeDirectoryResponse\x12h\n\x0fRemoveDirectory\x12).toolhost.files.v1.RemoveDirectoryRequest\x1a*.toolhost.files.v1.RemoveDirectoryResponse\x12X\n\tReadFiles\x12#.toolhost.files.v1.ReadFilesRequest\x1a$.toolhost.files.v1.ReadFilesResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.file_tools_pb2', _globals)
 if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
-  _globals['_LISTTOOLSREQUEST']._serialized_start=314
-  _globals['_LISTTOOLSREQUEST']._serialized_end=332
-  _globals['_LISTTOOLSRESPONSE']._serialized_start=334
-  _globals['_LISTTOOLSRESPONSE']._serialized_end=403
-  _globals['_FILETOOLS']._serialized_start=406
-  _globals['_FILETOOLS']._serialized_end=1616
+  _globals['_LISTTOOLSREQUEST']._serialized_start=380
+  _globals['_LISTTOOLSREQUEST']._serialized_end=398
+  _globals['_LISTTOOLSRESPONSE']._serialized_start=400
+  _globals['_LISTTOOLSRESPONSE']._serialized_end=469
+  _globals['_FILETOOLS']._serialized_start=472
+  _globals['_FILETOOLS']._serialized_end=2148
 # @@protoc_insertion_point(module_scope)

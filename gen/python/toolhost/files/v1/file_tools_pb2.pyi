@@ -30,8 +30,9 @@ global___ListToolsRequest = ListToolsRequest
 
 @typing.final
 class ListToolsResponse(google.protobuf.message.Message):
-    """ListToolsResponse holds the four file tools: skill/file-read, skill/file-write,
-    skill/file-edit and skill/file-delete.
+    """ListToolsResponse holds the file tools: skill/file-read, skill/file-write, skill/file-edit,
+    skill/file-delete, skill/file-move, skill/file-copy, skill/directory-make,
+    skill/directory-remove and skill/files-read.
     """
 
     DESCRIPTOR: google.protobuf.descriptor.Descriptor

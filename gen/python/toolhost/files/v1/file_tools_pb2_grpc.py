@@ -6,9 +6,11 @@ from toolhost.files.v1 import edit_pb2 as toolhost_dot_files_dot_v1_dot_edit__pb
 from toolhost.files.v1 import file_tools_pb2 as toolhost_dot_files_dot_v1_dot_file__tools__pb2
 from toolhost.files.v1 import history_pb2 as toolhost_dot_files_dot_v1_dot_history__pb2
 from toolhost.files.v1 import patch_pb2 as toolhost_dot_files_dot_v1_dot_patch__pb2
+from toolhost.files.v1 import read_files_pb2 as toolhost_dot_files_dot_v1_dot_read__files__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
 from toolhost.files.v1 import roots_pb2 as toolhost_dot_files_dot_v1_dot_roots__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
+from toolhost.files.v1 import tree_pb2 as toolhost_dot_files_dot_v1_dot_tree__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
 
 
@@ -87,6 +89,31 @@ class FileToolsStub(object):
                 request_serializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.SerializeToString,
                 response_deserializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.FromString,
                 )
+        self.MoveFile = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/MoveFile',
+                request_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MoveFileRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MoveFileResponse.FromString,
+                )
+        self.CopyFile = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/CopyFile',
+                request_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.CopyFileRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.CopyFileResponse.FromString,
+                )
+        self.MakeDirectory = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/MakeDirectory',
+                request_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MakeDirectoryRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MakeDirectoryResponse.FromString,
+                )
+        self.RemoveDirectory = channel.unary_unary(
+                '/toolhost.files.v1.FileTools/RemoveDirectory',
+                request_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.RemoveDirectoryRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.RemoveDirectoryResponse.FromString,
+                )
+        self.ReadFiles = channel.unary_stream(
+                '/toolhost.files.v1.FileTools/ReadFiles',
+                request_serializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesResponse.FromString,
+                )
 
 
 class FileToolsServicer(object):
@@ -94,7 +121,7 @@ class FileToolsServicer(object):
     """
 
     def ListTools(self, request, context):
-        """ListTools returns the descriptors of the four file tools, for LLM function calling.
+        """ListTools returns the descriptors of the file tools, for LLM function calling.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -184,6 +211,41 @@ class FileToolsServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def MoveFile(self, request, context):
+        """MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CopyFile(self, request, context):
+        """CopyFile copies a file or symlink atomically, or a directory tree with `recursive`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def MakeDirectory(self, request, context):
+        """MakeDirectory creates a directory; an existing directory is not an error.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveDirectory(self, request, context):
+        """RemoveDirectory removes an empty directory, or a whole tree with `recursive`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReadFiles(self, request, context):
+        """ReadFiles streams many files in one call, each with its own result or error.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FileToolsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -251,6 +313,31 @@ def add_FileToolsServicer_to_server(servicer, server):
                     servicer.ListRoots,
                     request_deserializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.FromString,
                     response_serializer=toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.SerializeToString,
+            ),
+            'MoveFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.MoveFile,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MoveFileRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MoveFileResponse.SerializeToString,
+            ),
+            'CopyFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.CopyFile,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.CopyFileRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.CopyFileResponse.SerializeToString,
+            ),
+            'MakeDirectory': grpc.unary_unary_rpc_method_handler(
+                    servicer.MakeDirectory,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MakeDirectoryRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.MakeDirectoryResponse.SerializeToString,
+            ),
+            'RemoveDirectory': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveDirectory,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_tree__pb2.RemoveDirectoryRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_tree__pb2.RemoveDirectoryResponse.SerializeToString,
+            ),
+            'ReadFiles': grpc.unary_stream_rpc_method_handler(
+                    servicer.ReadFiles,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -481,5 +568,90 @@ class FileTools(object):
         return grpc.experimental.unary_unary(request, target, '/toolhost.files.v1.FileTools/ListRoots',
             toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsRequest.SerializeToString,
             toolhost_dot_files_dot_v1_dot_roots__pb2.ListRootsResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def MoveFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/toolhost.files.v1.FileTools/MoveFile',
+            toolhost_dot_files_dot_v1_dot_tree__pb2.MoveFileRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_tree__pb2.MoveFileResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def CopyFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/toolhost.files.v1.FileTools/CopyFile',
+            toolhost_dot_files_dot_v1_dot_tree__pb2.CopyFileRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_tree__pb2.CopyFileResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def MakeDirectory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/toolhost.files.v1.FileTools/MakeDirectory',
+            toolhost_dot_files_dot_v1_dot_tree__pb2.MakeDirectoryRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_tree__pb2.MakeDirectoryResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def RemoveDirectory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/toolhost.files.v1.FileTools/RemoveDirectory',
+            toolhost_dot_files_dot_v1_dot_tree__pb2.RemoveDirectoryRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_tree__pb2.RemoveDirectoryResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ReadFiles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/toolhost.files.v1.FileTools/ReadFiles',
+            toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -14,9 +14,11 @@ import toolhost.files.v1.edit_pb2
 import toolhost.files.v1.file_tools_pb2
 import toolhost.files.v1.history_pb2
 import toolhost.files.v1.patch_pb2
+import toolhost.files.v1.read_files_pb2
 import toolhost.files.v1.read_pb2
 import toolhost.files.v1.roots_pb2
 import toolhost.files.v1.stat_pb2
+import toolhost.files.v1.tree_pb2
 import toolhost.files.v1.write_pb2
 import typing
 
@@ -35,7 +37,7 @@ class FileToolsStub:
         toolhost.files.v1.file_tools_pb2.ListToolsRequest,
         toolhost.files.v1.file_tools_pb2.ListToolsResponse,
     ]
-    """ListTools returns the descriptors of the four file tools, for LLM function calling."""
+    """ListTools returns the descriptors of the file tools, for LLM function calling."""
 
     ReadFile: grpc.UnaryStreamMultiCallable[
         toolhost.files.v1.read_pb2.ReadFileRequest,
@@ -109,6 +111,36 @@ class FileToolsStub:
     ]
     """ListRoots returns the caller's roots and whether each is read-only for the caller."""
 
+    MoveFile: grpc.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.MoveFileRequest,
+        toolhost.files.v1.tree_pb2.MoveFileResponse,
+    ]
+    """MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked."""
+
+    CopyFile: grpc.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.CopyFileRequest,
+        toolhost.files.v1.tree_pb2.CopyFileResponse,
+    ]
+    """CopyFile copies a file or symlink atomically, or a directory tree with `recursive`."""
+
+    MakeDirectory: grpc.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.MakeDirectoryRequest,
+        toolhost.files.v1.tree_pb2.MakeDirectoryResponse,
+    ]
+    """MakeDirectory creates a directory; an existing directory is not an error."""
+
+    RemoveDirectory: grpc.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.RemoveDirectoryRequest,
+        toolhost.files.v1.tree_pb2.RemoveDirectoryResponse,
+    ]
+    """RemoveDirectory removes an empty directory, or a whole tree with `recursive`."""
+
+    ReadFiles: grpc.UnaryStreamMultiCallable[
+        toolhost.files.v1.read_files_pb2.ReadFilesRequest,
+        toolhost.files.v1.read_files_pb2.ReadFilesResponse,
+    ]
+    """ReadFiles streams many files in one call, each with its own result or error."""
+
 class FileToolsAsyncStub:
     """FileTools reads, writes, edits, deletes, stats and lists files under the server's roots."""
 
@@ -116,7 +148,7 @@ class FileToolsAsyncStub:
         toolhost.files.v1.file_tools_pb2.ListToolsRequest,
         toolhost.files.v1.file_tools_pb2.ListToolsResponse,
     ]
-    """ListTools returns the descriptors of the four file tools, for LLM function calling."""
+    """ListTools returns the descriptors of the file tools, for LLM function calling."""
 
     ReadFile: grpc.aio.UnaryStreamMultiCallable[
         toolhost.files.v1.read_pb2.ReadFileRequest,
@@ -190,6 +222,36 @@ class FileToolsAsyncStub:
     ]
     """ListRoots returns the caller's roots and whether each is read-only for the caller."""
 
+    MoveFile: grpc.aio.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.MoveFileRequest,
+        toolhost.files.v1.tree_pb2.MoveFileResponse,
+    ]
+    """MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked."""
+
+    CopyFile: grpc.aio.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.CopyFileRequest,
+        toolhost.files.v1.tree_pb2.CopyFileResponse,
+    ]
+    """CopyFile copies a file or symlink atomically, or a directory tree with `recursive`."""
+
+    MakeDirectory: grpc.aio.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.MakeDirectoryRequest,
+        toolhost.files.v1.tree_pb2.MakeDirectoryResponse,
+    ]
+    """MakeDirectory creates a directory; an existing directory is not an error."""
+
+    RemoveDirectory: grpc.aio.UnaryUnaryMultiCallable[
+        toolhost.files.v1.tree_pb2.RemoveDirectoryRequest,
+        toolhost.files.v1.tree_pb2.RemoveDirectoryResponse,
+    ]
+    """RemoveDirectory removes an empty directory, or a whole tree with `recursive`."""
+
+    ReadFiles: grpc.aio.UnaryStreamMultiCallable[
+        toolhost.files.v1.read_files_pb2.ReadFilesRequest,
+        toolhost.files.v1.read_files_pb2.ReadFilesResponse,
+    ]
+    """ReadFiles streams many files in one call, each with its own result or error."""
+
 class FileToolsServicer(metaclass=abc.ABCMeta):
     """FileTools reads, writes, edits, deletes, stats and lists files under the server's roots."""
 
@@ -199,7 +261,7 @@ class FileToolsServicer(metaclass=abc.ABCMeta):
         request: toolhost.files.v1.file_tools_pb2.ListToolsRequest,
         context: _ServicerContext,
     ) -> typing.Union[toolhost.files.v1.file_tools_pb2.ListToolsResponse, collections.abc.Awaitable[toolhost.files.v1.file_tools_pb2.ListToolsResponse]]:
-        """ListTools returns the descriptors of the four file tools, for LLM function calling."""
+        """ListTools returns the descriptors of the file tools, for LLM function calling."""
 
     @abc.abstractmethod
     def ReadFile(
@@ -296,5 +358,45 @@ class FileToolsServicer(metaclass=abc.ABCMeta):
         context: _ServicerContext,
     ) -> typing.Union[toolhost.files.v1.roots_pb2.ListRootsResponse, collections.abc.Awaitable[toolhost.files.v1.roots_pb2.ListRootsResponse]]:
         """ListRoots returns the caller's roots and whether each is read-only for the caller."""
+
+    @abc.abstractmethod
+    def MoveFile(
+        self,
+        request: toolhost.files.v1.tree_pb2.MoveFileRequest,
+        context: _ServicerContext,
+    ) -> typing.Union[toolhost.files.v1.tree_pb2.MoveFileResponse, collections.abc.Awaitable[toolhost.files.v1.tree_pb2.MoveFileResponse]]:
+        """MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked."""
+
+    @abc.abstractmethod
+    def CopyFile(
+        self,
+        request: toolhost.files.v1.tree_pb2.CopyFileRequest,
+        context: _ServicerContext,
+    ) -> typing.Union[toolhost.files.v1.tree_pb2.CopyFileResponse, collections.abc.Awaitable[toolhost.files.v1.tree_pb2.CopyFileResponse]]:
+        """CopyFile copies a file or symlink atomically, or a directory tree with `recursive`."""
+
+    @abc.abstractmethod
+    def MakeDirectory(
+        self,
+        request: toolhost.files.v1.tree_pb2.MakeDirectoryRequest,
+        context: _ServicerContext,
+    ) -> typing.Union[toolhost.files.v1.tree_pb2.MakeDirectoryResponse, collections.abc.Awaitable[toolhost.files.v1.tree_pb2.MakeDirectoryResponse]]:
+        """MakeDirectory creates a directory; an existing directory is not an error."""
+
+    @abc.abstractmethod
+    def RemoveDirectory(
+        self,
+        request: toolhost.files.v1.tree_pb2.RemoveDirectoryRequest,
+        context: _ServicerContext,
+    ) -> typing.Union[toolhost.files.v1.tree_pb2.RemoveDirectoryResponse, collections.abc.Awaitable[toolhost.files.v1.tree_pb2.RemoveDirectoryResponse]]:
+        """RemoveDirectory removes an empty directory, or a whole tree with `recursive`."""
+
+    @abc.abstractmethod
+    def ReadFiles(
+        self,
+        request: toolhost.files.v1.read_files_pb2.ReadFilesRequest,
+        context: _ServicerContext,
+    ) -> typing.Union[collections.abc.Iterator[toolhost.files.v1.read_files_pb2.ReadFilesResponse], collections.abc.AsyncIterator[toolhost.files.v1.read_files_pb2.ReadFilesResponse]]:
+        """ReadFiles streams many files in one call, each with its own result or error."""
 
 def add_FileToolsServicer_to_server(servicer: FileToolsServicer, server: typing.Union[grpc.Server, grpc.aio.Server]) -> None: ...

@@ -15,21 +15,21 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc9\x01\n\x0fReadFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12)\n\x04mode\x18\x02 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12\x0e\n\x06offset\x18\x03 \x01(\x04\x12\x12\n\x05limit\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x13\n\x0b\x62yte_offset\x18\x05 \x01(\x04\x12\x17\n\nbyte_limit\x18\x06 \x01(\x04H\x01\x88\x01\x01\x12\x12\n\nchunk_size\x18\x07 \x01(\rB\x08\n\x06_limitB\r\n\x0b_byte_limit\"\x9a\x01\n\x10ReadFileResponse\x12+\n\x04info\x18\x01 \x01(\x0b\x32\x1b.toolhost.files.v1.FileInfoH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x31\n\x07summary\x18\x04 \x01(\x0b\x32\x1e.toolhost.files.v1.ReadSummaryH\x00\x42\x06\n\x04part\"\xb1\x01\n\x08\x46ileInfo\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04size\x18\x02 \x01(\x04\x12\x10\n\x08\x65ncoding\x18\x03 \x01(\t\x12)\n\x04mode\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12,\n\x08modified\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tfile_mode\x18\x06 \x01(\r\x12\x0b\n\x03\x62om\x18\x07 \x01(\x08\"\x83\x01\n\x0bReadSummary\x12\x12\n\nbytes_sent\x18\x01 \x01(\x04\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x0b\n\x03\x65of\x18\x03 \x01(\x08\x12\x12\n\nlines_sent\x18\x04 \x01(\x04\x12\x13\n\x0bnext_offset\x18\x05 \x01(\x04\x12\x1a\n\x12replaced_sequences\x18\x06 \x01(\x04*N\n\x08ReadMode\x12\x19\n\x15READ_MODE_UNSPECIFIED\x10\x00\x12\x12\n\x0eREAD_MODE_TEXT\x10\x01\x12\x13\n\x0fREAD_MODE_BYTES\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/read.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdd\x01\n\x0fReadFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12)\n\x04mode\x18\x02 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12\x0e\n\x06offset\x18\x03 \x01(\x04\x12\x12\n\x05limit\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x13\n\x0b\x62yte_offset\x18\x05 \x01(\x04\x12\x17\n\nbyte_limit\x18\x06 \x01(\x04H\x01\x88\x01\x01\x12\x12\n\nchunk_size\x18\x07 \x01(\r\x12\x12\n\ntail_lines\x18\x08 \x01(\rB\x08\n\x06_limitB\r\n\x0b_byte_limit\"\x9a\x01\n\x10ReadFileResponse\x12+\n\x04info\x18\x01 \x01(\x0b\x32\x1b.toolhost.files.v1.FileInfoH\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x03 \x01(\x0cH\x00\x12\x31\n\x07summary\x18\x04 \x01(\x0b\x32\x1e.toolhost.files.v1.ReadSummaryH\x00\x42\x06\n\x04part\"\xb1\x01\n\x08\x46ileInfo\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04size\x18\x02 \x01(\x04\x12\x10\n\x08\x65ncoding\x18\x03 \x01(\t\x12)\n\x04mode\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.ReadMode\x12,\n\x08modified\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tfile_mode\x18\x06 \x01(\r\x12\x0b\n\x03\x62om\x18\x07 \x01(\x08\"\x83\x01\n\x0bReadSummary\x12\x12\n\nbytes_sent\x18\x01 \x01(\x04\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x0b\n\x03\x65of\x18\x03 \x01(\x08\x12\x12\n\nlines_sent\x18\x04 \x01(\x04\x12\x13\n\x0bnext_offset\x18\x05 \x01(\x04\x12\x1a\n\x12replaced_sequences\x18\x06 \x01(\x04*N\n\x08ReadMode\x12\x19\n\x15READ_MODE_UNSPECIFIED\x10\x00\x12\x12\n\x0eREAD_MODE_TEXT\x10\x01\x12\x13\n\x0fREAD_MODE_BYTES\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.read_pb2', _globals)
 if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
-  _globals['_READMODE']._serialized_start=759
-  _globals['_READMODE']._serialized_end=837
+  _globals['_READMODE']._serialized_start=779
+  _globals['_READMODE']._serialized_end=857
   _globals['_READFILEREQUEST']._serialized_start=85
-  _globals['_READFILEREQUEST']._serialized_end=286
-  _globals['_READFILERESPONSE']._serialized_start=289
-  _globals['_READFILERESPONSE']._serialized_end=443
-  _globals['_FILEINFO']._serialized_start=446
-  _globals['_FILEINFO']._serialized_end=623
-  _globals['_READSUMMARY']._serialized_start=626
-  _globals['_READSUMMARY']._serialized_end=757
+  _globals['_READFILEREQUEST']._serialized_end=306
+  _globals['_READFILERESPONSE']._serialized_start=309
+  _globals['_READFILERESPONSE']._serialized_end=463
+  _globals['_FILEINFO']._serialized_start=466
+  _globals['_FILEINFO']._serialized_end=643
+  _globals['_READSUMMARY']._serialized_start=646
+  _globals['_READSUMMARY']._serialized_end=777
 # @@protoc_insertion_point(module_scope)

@@ -67,6 +67,7 @@ class ReadFileRequest(google.protobuf.message.Message):
     BYTE_OFFSET_FIELD_NUMBER: builtins.int
     BYTE_LIMIT_FIELD_NUMBER: builtins.int
     CHUNK_SIZE_FIELD_NUMBER: builtins.int
+    TAIL_LINES_FIELD_NUMBER: builtins.int
     path: builtins.str
     """The file: relative to the first root, or absolute inside some root."""
     mode: global___ReadMode.ValueType
@@ -85,6 +86,12 @@ class ReadFileRequest(google.protobuf.message.Message):
     """A hint for the size of each `text`/`data` chunk in bytes; 0 uses the server's default.
     The server clamps it to its allowed range.
     """
+    tail_lines: builtins.int
+    """Text mode: return only the last N lines (found by scanning backwards from the end, so the
+    cost does not grow with the file). Not combined with `offset`/`limit`; 0 means unset. The
+    summary's `next_offset` is then 0, since the lines before the tail are not counted; to follow
+    a growing file, read bytes mode from `byte_offset` = FileInfo.size.
+    """
     def __init__(
         self,
         *,
@@ -95,9 +102,10 @@ class ReadFileRequest(google.protobuf.message.Message):
         byte_offset: builtins.int = ...,
         byte_limit: builtins.int | None = ...,
         chunk_size: builtins.int = ...,
+        tail_lines: builtins.int = ...,
     ) -> None: ...
     def HasField(self, field_name: typing.Literal["_byte_limit", b"_byte_limit", "_limit", b"_limit", "byte_limit", b"byte_limit", "limit", b"limit"]) -> builtins.bool: ...
-    def ClearField(self, field_name: typing.Literal["_byte_limit", b"_byte_limit", "_limit", b"_limit", "byte_limit", b"byte_limit", "byte_offset", b"byte_offset", "chunk_size", b"chunk_size", "limit", b"limit", "mode", b"mode", "offset", b"offset", "path", b"path"]) -> None: ...
+    def ClearField(self, field_name: typing.Literal["_byte_limit", b"_byte_limit", "_limit", b"_limit", "byte_limit", b"byte_limit", "byte_offset", b"byte_offset", "chunk_size", b"chunk_size", "limit", b"limit", "mode", b"mode", "offset", b"offset", "path", b"path", "tail_lines", b"tail_lines"]) -> None: ...
     @typing.overload
     def WhichOneof(self, oneof_group: typing.Literal["_byte_limit", b"_byte_limit"]) -> typing.Literal["byte_limit"] | None: ...
     @typing.overload

@@ -18,8 +18,12 @@ import type { ReadFileRequestSchema, ReadFileResponseSchema } from "./read_pb.js
 import { file_toolhost_files_v1_read } from "./read_pb.js";
 import type { ListRootsRequestSchema, ListRootsResponseSchema } from "./roots_pb.js";
 import { file_toolhost_files_v1_roots } from "./roots_pb.js";
+import type { ReadFilesRequestSchema, ReadFilesResponseSchema } from "./read_files_pb.js";
+import { file_toolhost_files_v1_read_files } from "./read_files_pb.js";
 import type { ListDirectoryRequestSchema, ListDirectoryResponseSchema, StatFileRequestSchema, StatFileResponseSchema } from "./stat_pb.js";
 import { file_toolhost_files_v1_stat } from "./stat_pb.js";
+import type { CopyFileRequestSchema, CopyFileResponseSchema, MakeDirectoryRequestSchema, MakeDirectoryResponseSchema, MoveFileRequestSchema, MoveFileResponseSchema, RemoveDirectoryRequestSchema, RemoveDirectoryResponseSchema } from "./tree_pb.js";
+import { file_toolhost_files_v1_tree } from "./tree_pb.js";
 import type { DeleteFileRequestSchema, DeleteFileResponseSchema, UploadFileRequestSchema, UploadFileResponseSchema, WriteFileRequestSchema, WriteFileResponseSchema } from "./write_pb.js";
 import { file_toolhost_files_v1_write } from "./write_pb.js";
 import type { ToolDescriptor } from "../../tools/v1/tool_descriptor_pb.js";
@@ -30,7 +34,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/file_tools.proto.
  */
 export const file_toolhost_files_v1_file_tools: GenFile = /*@__PURE__*/
-  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3IyugkKCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZRJoCg9MaXN0RmlsZUhpc3RvcnkSKS50b29saG9zdC5maWxlcy52MS5MaXN0RmlsZUhpc3RvcnlSZXF1ZXN0GioudG9vbGhvc3QuZmlsZXMudjEuTGlzdEZpbGVIaXN0b3J5UmVzcG9uc2USXAoLUmVzdG9yZUZpbGUSJS50b29saG9zdC5maWxlcy52MS5SZXN0b3JlRmlsZVJlcXVlc3QaJi50b29saG9zdC5maWxlcy52MS5SZXN0b3JlRmlsZVJlc3BvbnNlEmUKDlVuZG9MYXN0Q2hhbmdlEigudG9vbGhvc3QuZmlsZXMudjEuVW5kb0xhc3RDaGFuZ2VSZXF1ZXN0GikudG9vbGhvc3QuZmlsZXMudjEuVW5kb0xhc3RDaGFuZ2VSZXNwb25zZRJZCgpBcHBseVBhdGNoEiQudG9vbGhvc3QuZmlsZXMudjEuQXBwbHlQYXRjaFJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5BcHBseVBhdGNoUmVzcG9uc2USVgoJTGlzdFJvb3RzEiMudG9vbGhvc3QuZmlsZXMudjEuTGlzdFJvb3RzUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLkxpc3RSb290c1Jlc3BvbnNlQswBChVjb20udG9vbGhvc3QuZmlsZXMudjFCDkZpbGVUb29sc1Byb3RvUAFaPWdpdGh1Yi5jb20vdG9vbGhvc3QvdG9vbGhvc3QvZ2VuL2dvL3Rvb2xob3N0L2ZpbGVzL3YxO2ZpbGVzdjGiAgNURliqAhFUb29saG9zdC5GaWxlcy5WMcoCEVRvb2xob3N0XEZpbGVzXFYx4gIdVG9vbGhvc3RcRmlsZXNcVjFcR1BCTWV0YWRhdGHqAhNUb29saG9zdDo6RmlsZXM6OlYxYgZwcm90bzM", [file_toolhost_files_v1_edit, file_toolhost_files_v1_history, file_toolhost_files_v1_patch, file_toolhost_files_v1_read, file_toolhost_files_v1_roots, file_toolhost_files_v1_stat, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
+  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3IyjA0KCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZRJoCg9MaXN0RmlsZUhpc3RvcnkSKS50b29saG9zdC5maWxlcy52MS5MaXN0RmlsZUhpc3RvcnlSZXF1ZXN0GioudG9vbGhvc3QuZmlsZXMudjEuTGlzdEZpbGVIaXN0b3J5UmVzcG9uc2USXAoLUmVzdG9yZUZpbGUSJS50b29saG9zdC5maWxlcy52MS5SZXN0b3JlRmlsZVJlcXVlc3QaJi50b29saG9zdC5maWxlcy52MS5SZXN0b3JlRmlsZVJlc3BvbnNlEmUKDlVuZG9MYXN0Q2hhbmdlEigudG9vbGhvc3QuZmlsZXMudjEuVW5kb0xhc3RDaGFuZ2VSZXF1ZXN0GikudG9vbGhvc3QuZmlsZXMudjEuVW5kb0xhc3RDaGFuZ2VSZXNwb25zZRJZCgpBcHBseVBhdGNoEiQudG9vbGhvc3QuZmlsZXMudjEuQXBwbHlQYXRjaFJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5BcHBseVBhdGNoUmVzcG9uc2USVgoJTGlzdFJvb3RzEiMudG9vbGhvc3QuZmlsZXMudjEuTGlzdFJvb3RzUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLkxpc3RSb290c1Jlc3BvbnNlElMKCE1vdmVGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuTW92ZUZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuTW92ZUZpbGVSZXNwb25zZRJTCghDb3B5RmlsZRIiLnRvb2xob3N0LmZpbGVzLnYxLkNvcHlGaWxlUmVxdWVzdBojLnRvb2xob3N0LmZpbGVzLnYxLkNvcHlGaWxlUmVzcG9uc2USYgoNTWFrZURpcmVjdG9yeRInLnRvb2xob3N0LmZpbGVzLnYxLk1ha2VEaXJlY3RvcnlSZXF1ZXN0GigudG9vbGhvc3QuZmlsZXMudjEuTWFrZURpcmVjdG9yeVJlc3BvbnNlEmgKD1JlbW92ZURpcmVjdG9yeRIpLnRvb2xob3N0LmZpbGVzLnYxLlJlbW92ZURpcmVjdG9yeVJlcXVlc3QaKi50b29saG9zdC5maWxlcy52MS5SZW1vdmVEaXJlY3RvcnlSZXNwb25zZRJYCglSZWFkRmlsZXMSIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZXNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuUmVhZEZpbGVzUmVzcG9uc2UwAULMAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQg5GaWxlVG9vbHNQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_toolhost_files_v1_edit, file_toolhost_files_v1_history, file_toolhost_files_v1_patch, file_toolhost_files_v1_read, file_toolhost_files_v1_roots, file_toolhost_files_v1_read_files, file_toolhost_files_v1_stat, file_toolhost_files_v1_tree, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
 
 /**
  * ListToolsRequest takes no fields.
@@ -48,8 +52,9 @@ export const ListToolsRequestSchema: GenMessage<ListToolsRequest> = /*@__PURE__*
   messageDesc(file_toolhost_files_v1_file_tools, 0);
 
 /**
- * ListToolsResponse holds the four file tools: skill/file-read, skill/file-write,
- * skill/file-edit and skill/file-delete.
+ * ListToolsResponse holds the file tools: skill/file-read, skill/file-write, skill/file-edit,
+ * skill/file-delete, skill/file-move, skill/file-copy, skill/directory-make,
+ * skill/directory-remove and skill/files-read.
  *
  * @generated from message toolhost.files.v1.ListToolsResponse
  */
@@ -76,7 +81,7 @@ export const ListToolsResponseSchema: GenMessage<ListToolsResponse> = /*@__PURE_
  */
 export const FileTools: GenService<{
   /**
-   * ListTools returns the descriptors of the four file tools, for LLM function calling.
+   * ListTools returns the descriptors of the file tools, for LLM function calling.
    *
    * @generated from rpc toolhost.files.v1.FileTools.ListTools
    */
@@ -204,6 +209,56 @@ export const FileTools: GenService<{
     methodKind: "unary";
     input: typeof ListRootsRequestSchema;
     output: typeof ListRootsResponseSchema;
+  },
+  /**
+   * MoveFile moves or renames a file, symlink or directory; never over an existing entry unless asked.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.MoveFile
+   */
+  moveFile: {
+    methodKind: "unary";
+    input: typeof MoveFileRequestSchema;
+    output: typeof MoveFileResponseSchema;
+  },
+  /**
+   * CopyFile copies a file or symlink atomically, or a directory tree with `recursive`.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.CopyFile
+   */
+  copyFile: {
+    methodKind: "unary";
+    input: typeof CopyFileRequestSchema;
+    output: typeof CopyFileResponseSchema;
+  },
+  /**
+   * MakeDirectory creates a directory; an existing directory is not an error.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.MakeDirectory
+   */
+  makeDirectory: {
+    methodKind: "unary";
+    input: typeof MakeDirectoryRequestSchema;
+    output: typeof MakeDirectoryResponseSchema;
+  },
+  /**
+   * RemoveDirectory removes an empty directory, or a whole tree with `recursive`.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.RemoveDirectory
+   */
+  removeDirectory: {
+    methodKind: "unary";
+    input: typeof RemoveDirectoryRequestSchema;
+    output: typeof RemoveDirectoryResponseSchema;
+  },
+  /**
+   * ReadFiles streams many files in one call, each with its own result or error.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.ReadFiles
+   */
+  readFiles: {
+    methodKind: "server_streaming";
+    input: typeof ReadFilesRequestSchema;
+    output: typeof ReadFilesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_toolhost_files_v1_file_tools, 0);

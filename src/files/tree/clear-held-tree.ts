@@ -1,0 +1,28 @@
+import type { SandboxRoot } from "../../sandbox/sandbox.js";
+import type { AtomicFsOps } from "../write/fs-ops.js";
+import { openTargetDirectory } from "../write/target-directory.js";
+import { walkHeldTree } from "./walk-held-tree.js";
+
+/**
+ * discardTree removes a directory this server itself made (a failed copy's staging directory)
+ * with everything in it, through held descriptors (walk-held-tree.ts), best effort: a failure to
+ * clean up must not hide the error that made it necessary.
+ */
+export async function discardTree(ops: AtomicFsOps, roots: readonly SandboxRoot[], at: string): Promise<void> {
+  try {
+    const dir = await openTargetDirectory(ops, at, { roots, displayPath: at });
+    try {
+      await walkHeldTree(ops, dir, {
+        roots,
+        displayPath: at,
+        count: () => undefined, // bounded by the copy that built it
+        visit: async (entry) => (entry.isDirectory ? ops.rmdir(entry.at) : ops.unlink(entry.at)),
+      });
+    } finally {
+      await dir.close();
+    }
+    await ops.rmdir(at);
+  } catch {
+    // Left behind: named with the temporary-file prefix, so it is recognisably ours.
+  }
+}

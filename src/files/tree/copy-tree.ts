@@ -1,0 +1,109 @@
+import path from "node:path";
+import type { Sandbox } from "../../sandbox/sandbox.js";
+import { openTargetDirectory, type TargetDirectory } from "../write/target-directory.js";
+import { tempFileName } from "../write/temp-files.js";
+import { toWriteError } from "../write/write-error.js";
+import { discardTree } from "./clear-held-tree.js";
+import { copyEntryInto, isTakenError } from "./copy-entry.js";
+import { placeEntry } from "./place-entry.js";
+import { readableRoots } from "./source-entry.js";
+import { alreadyExistsError, tooManyEntriesError } from "./tree-errors.js";
+import type { TreeFsOps } from "./tree-fs-ops.js";
+import { walkHeldTree } from "./walk-held-tree.js";
+
+/** CopyTreeOptions tunes copyTree. */
+export interface CopyTreeOptions {
+  readonly from: string;
+  readonly to: string;
+  readonly keepMode: boolean;
+  readonly maxEntries: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const newDirectoryMode = 0o777 & ~process.umask();
+
+/**
+ * copyTree copies the directory at `fromAt` (relative to its held parent) to `name` in the held
+ * directory `target`. The copy is built in a staging directory (temporary-file name) beside the
+ * target, each file copied atomically (copy-entry.ts), links as links, every directory on both
+ * sides opened through verified descriptors (walk-held-tree.ts); then it takes its name in one
+ * step without replacing anything (place-entry.ts: mkdir reservation, rename over it). So the
+ * tree appears complete or not at all, and over `maxEntries` entries nothing is left behind.
+ */
+export async function copyTree(
+  ops: TreeFsOps,
+  sandbox: Sandbox,
+  fromAt: string,
+  target: TargetDirectory,
+  name: string,
+  options: CopyTreeOptions,
+): Promise<{ bytesCopied: number; entriesCopied: number }> {
+  const sourceRoots = readableRoots(sandbox);
+  const source = await openTargetDirectory(ops, fromAt, { roots: sourceRoots, displayPath: options.from }).catch((err: unknown) => {
+    throw toWriteError(err, options.from, "copy");
+  });
+  const stagingAt = target.entry(tempFileName());
+  const open = new Map<string, TargetDirectory>();
+  let made = false;
+  try {
+    await ops.mkdir(stagingAt, 0o700);
+    made = true;
+    const staging = await openTargetDirectory(ops, stagingAt, { roots: sandbox.roots, displayPath: options.to });
+    open.set(".", staging);
+    const modeOf = async (at: string): Promise<number> => (options.keepMode ? ((await ops.statTarget(at))?.mode ?? 0o755) & 0o1777 : newDirectoryMode);
+    let entries = 0;
+    let bytes = 0;
+    await walkHeldTree(ops, source, {
+      roots: sourceRoots,
+      displayPath: options.from,
+      count: () => {
+        if (++entries > options.maxEntries) throw tooManyEntriesError(options.from, "copy", options.maxEntries);
+      },
+      enter: async (entry) => {
+        const parent = open.get(path.dirname(entry.rel))!;
+        const at = parent.entry(path.basename(entry.rel));
+        await ops.mkdir(at, 0o700);
+        open.set(entry.rel, await openTargetDirectory(ops, at, { roots: sandbox.roots, displayPath: options.to }));
+      },
+      visit: async (entry) => {
+        options.signal?.throwIfAborted();
+        if (entry.isDirectory) {
+          const dir = open.get(entry.rel)!;
+          open.delete(entry.rel);
+          try {
+            await ops.chmod(dir.handle, await modeOf(entry.at));
+            await ops.fsyncDir(dir.handle);
+          } finally {
+            await dir.close();
+          }
+          return;
+        }
+        const stats = await ops.statTarget(entry.at);
+        if (stats === undefined) return; // removed meanwhile
+        const parent = open.get(path.dirname(entry.rel))!;
+        const copied = await copyEntryInto(ops, entry.at, stats, parent, path.basename(entry.rel), {
+          overwrite: false,
+          keepMode: options.keepMode,
+          sourcePath: `${options.from}/${entry.rel}`,
+          signal: options.signal,
+        });
+        bytes += copied.size;
+      },
+    });
+    await ops.chmod(staging.handle, options.keepMode ? (await source.handle.stat()).mode & 0o1777 : newDirectoryMode);
+    await ops.fsyncDir(staging.handle);
+    await placeEntry(ops, stagingAt, target.entry(name), true, false);
+    made = false;
+    await ops.fsyncDir(target.handle);
+    return { bytesCopied: bytes, entriesCopied: entries + 1 };
+  } catch (err) {
+    for (const dir of [...open.values()].reverse()) await dir.close();
+    open.clear();
+    if (made) await discardTree(ops, sandbox.roots, stagingAt);
+    if (isTakenError(err)) throw alreadyExistsError(options.to, `copy directory '${options.from}' there`, "something appeared there meanwhile; choose another target.");
+    throw toWriteError(err, options.to, "copy");
+  } finally {
+    for (const dir of open.values()) await dir.close();
+    await source.close();
+  }
+}
