@@ -1,3 +1,4 @@
+import { seedToolsLines } from "./seed-tools-line.js";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { copyFile, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
@@ -38,7 +39,7 @@ describe("Go client module from a scratch module", { timeout: 300_000 }, () => {
     await go(["vet", "./..."]);
     const build = await go(["build", "-o", "scratch", "."]);
     const run = await runCommand(join(app, "scratch"), [server.address], { cwd: app });
-    assert.deepEqual(run.stdout.trim().split("\n"), [
+    assert.deepEqual(seedToolsLines(run.stdout), [
       "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
       "upload 3200000 true",
       "readall 3200000 true",

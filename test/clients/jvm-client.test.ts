@@ -1,3 +1,4 @@
+import { seedToolsLines } from "./seed-tools-line.js";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
@@ -29,7 +30,7 @@ describe("JVM client (clients/jvm)", { timeout: 900_000 }, () => {
     await runCommand("mvn", ["-q", "-B", "-Dstyle.color=never", "dependency:build-classpath", `-Dmdep.outputFile=${classpathFile}`], { cwd: project, timeoutMs: 240_000 });
     const classpath = `${join(project, "target/toolhost-client-0.1.0.jar")}:${(await readFile(classpathFile, "utf8")).trim()}`;
     const run = await runCommand("java", ["-cp", classpath, "dev.toolhost.client.example.Example", server.address], { cwd: scratch });
-    assert.deepEqual(run.stdout.trim().split("\n"), [
+    assert.deepEqual(seedToolsLines(run.stdout), [
       "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
       "upload 2500000 true",
       "readAll 2500000 true",

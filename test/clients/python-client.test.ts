@@ -1,3 +1,4 @@
+import { seedToolsLines } from "./seed-tools-line.js";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -47,7 +48,7 @@ describe("Python client (toolhost.client)", { timeout: 120_000 }, () => {
         throw new Error(`${err.message}\n(${python} missing or stale? run scripts/install-tools.sh)`);
       });
       assert.match(run.stderr.trim(), runtime);
-      assert.deepEqual(run.stdout.trim().split("\n"), expected);
+      assert.deepEqual(seedToolsLines(run.stdout), expected);
     });
   }
 

@@ -1,3 +1,4 @@
+import { seedToolsLines } from "./seed-tools-line.js";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
@@ -52,7 +53,7 @@ describe("Rust client (clients/rust) from a scratch crate", { timeout: 900_000 }
     await copyFile(program, join(app, "src/main.rs"));
     const build = await runCommand("cargo", ["build", "--quiet"], { cwd: app, env: { CARGO_TARGET_DIR: targetDir }, timeoutMs: 840_000 });
     const run = await runCommand(join(targetDir, "debug/scratch"), [server.address], { cwd: app });
-    assert.deepEqual(run.stdout.trim().split("\n"), [
+    assert.deepEqual(seedToolsLines(run.stdout), [
       "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
       "upload 3000000 true",
       "read_all 3000000 true",

@@ -1,3 +1,4 @@
+import { seedToolsLines } from "./seed-tools-line.js";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { copyFile, mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
@@ -40,7 +41,7 @@ describe("@toolhost/client from its npm tarball", { timeout: 300_000 }, () => {
     const tsc = join(app, "node_modules/typescript/bin/tsc");
     await runCommand(process.execPath, [tsc, "--strict", "--target", "ES2022", "--module", "NodeNext", "--moduleResolution", "NodeNext", "--types", "node", "main.ts"], { cwd: app });
     const run = await runCommand(process.execPath, ["main.js", server.address], { cwd: app });
-    const lines = run.stdout.trim().split("\n");
+    const lines = seedToolsLines(run.stdout);
     assert.deepEqual(lines.filter((l) => !l.startsWith("uploadPath")), [
       "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
       "uploadStream size=12",
