@@ -83,6 +83,16 @@ export class FileHistory {
     return Promise.all(records.map(async (r) => ({ ...r, beforeAvailable: r.before !== "" && (await this.blobs.has(r.before)) })));
   }
 
+  /**
+   * recorded tells whether a content (by SHA-256) is one this file held before or after a change
+   * still within the age bound. RestoreFile asks it: the blob store is shared by every file of
+   * every root, so a blob's existence alone must not let one file receive another's content.
+   */
+  async recorded(key: FileKey, sha256: string): Promise<boolean> {
+    const oldest = Date.now() - this.config.maxAgeMs;
+    return (await this.log.read(key)).some((r) => r.time >= oldest && sha256 !== "" && (r.before === sha256 || r.after === sha256));
+  }
+
   /** content returns a stored content by SHA-256, or undefined when it is not stored. */
   content(sha256: string): Promise<Buffer | undefined> {
     return this.blobs.get(sha256);
