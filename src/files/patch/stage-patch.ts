@@ -17,6 +17,8 @@ export interface StagedFile {
   readonly after: Buffer | undefined;
   readonly afterSha256: string;
   readonly diff: string;
+  /** True when the diff was too costly to compute and `diff` only says so (see diffBounds). */
+  readonly diffOmitted: boolean;
 }
 
 /**
@@ -28,6 +30,8 @@ export interface StagedFile {
  */
 export async function stagePatch(sandbox: Sandbox, ops: readonly PatchOperation[], maxBytes: number): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
+  const diffDeadline = Date.now() + diffBounds.diffMs;
+  const file = (...args: FileArgs) => stagedFile(diffDeadline, ...args);
   for (const op of ops) {
     if (op.kind === "add") {
       await sandbox.resolveForWrite(op.path);
@@ -57,7 +61,9 @@ export async function stagePatch(sandbox: Sandbox, ops: readonly PatchOperation[
   return staged;
 }
 
-function file(operation: StagedFile["operation"], path: string, moveTo: string | undefined, before: Buffer | undefined, after: Buffer | undefined): StagedFile {
+type FileArgs = [operation: StagedFile["operation"], path: string, moveTo: string | undefined, before: Buffer | undefined, after: Buffer | undefined];
+
+function stagedFile(diffDeadline: number, ...[operation, path, moveTo, before, after]: FileArgs): StagedFile {
   const beforeText = before?.toString("utf8") ?? "";
   const afterText = after?.toString("utf8") ?? "";
   return {
@@ -68,8 +74,28 @@ function file(operation: StagedFile["operation"], path: string, moveTo: string |
     beforeSha256: before === undefined ? "" : sha256Hex(before),
     after,
     afterSha256: after === undefined ? "" : sha256Hex(after),
-    diff: createTwoFilesPatch(before === undefined ? "/dev/null" : path, after === undefined ? "/dev/null" : (moveTo ?? path), beforeText, afterText, undefined, undefined, { context: 3 }),
+    ...boundedDiff(before === undefined ? "/dev/null" : path, after === undefined ? "/dev/null" : (moveTo ?? path), beforeText, afterText, diffDeadline),
   };
+}
+
+/**
+ * diffBounds cap the diffs sent back: Myers' work grows with the square of the changed lines (a
+ * 20,000-line rewrite held the event loop for minutes), so a file whose diff passes maxEditLength
+ * changed lines (an added or deleted file is linear and exempt), or comes after diffMs of diff
+ * work for the whole patch, gets a note saying its diff was left out. Only the reply is cut; the
+ * files are written whole either way.
+ */
+export const diffBounds = { maxEditLength: 2000, diffMs: 500 } as const;
+
+function boundedDiff(oldName: string, newName: string, beforeText: string, afterText: string, deadline: number): { diff: string; diffOmitted: boolean } {
+  const linear = beforeText === "" || afterText === "";
+  const diff = createTwoFilesPatch(oldName, newName, beforeText, afterText, undefined, undefined, {
+    context: 3,
+    ...(linear ? {} : { maxEditLength: diffBounds.maxEditLength }),
+    timeout: Math.max(1, deadline - Date.now()),
+  });
+  if (diff !== undefined) return { diff, diffOmitted: false };
+  return { diff: `--- ${oldName}\n+++ ${newName}\n[diff omitted: too many changed lines to compute; ReadFile shows the result, sha256_after identifies it]\n`, diffOmitted: true };
 }
 
 async function mustBeAbsent(sandbox: Sandbox, path: string): Promise<void> {

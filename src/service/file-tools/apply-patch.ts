@@ -51,6 +51,7 @@ function response(staged: readonly StagedFile[], applied: boolean) {
   let truncated = false;
   const files = staged.map((file) => {
     let diff = file.diff;
+    if (file.diffOmitted) truncated = true;
     if (Buffer.byteLength(diff) > budget) {
       diff = budget > 0 ? `${Buffer.from(diff).subarray(0, budget).toString("utf8").replace(/\uFFFD$/, "")}\n[diff cut]\n` : "";
       truncated = true;

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ConnectError } from "@connectrpc/connect";
+import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+// ApplyPatch's two quadratic steps, each driven by a patch of a few hundred kilobytes: the diff
+// it sends back (Myers over every changed line) and the hunk search (each start compared against
+// the whole hunk). Before the bounds, a 6,000-line rewrite took ~7 s of event loop (20,000 lines:
+// minutes), and a 20,000-line near-miss hunk over a file of 60,000 equal lines ~10 s; health
+// checks and every other call waited meanwhile.
+describe("ApplyPatch bounds its work", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it("commits a rewrite of every line and cuts the diff it cannot afford, saying so", async () => {
+    const n = 6000;
+    const before = Array.from({ length: n }, (_, i) => `old line ${i}`);
+    const after = Array.from({ length: n }, (_, i) => `new line ${i}`);
+    await writeFile(join(server.root, "big.txt"), `${before.join("\n")}\n`);
+    const patch = ["*** Begin Patch", "*** Update File: big.txt", ...before.map((l) => `-${l}`), ...after.map((l) => `+${l}`), "*** End Patch"].join("\n");
+    const res = await server.fileTools.applyPatch({ patch });
+    assert.equal(res.applied, true);
+    assert.equal(res.diffTruncated, true);
+    assert.match(res.files[0]?.diff ?? "", /too many changed lines/);
+    assert.equal(await readFile(join(server.root, "big.txt"), "utf8"), `${after.join("\n")}\n`);
+  });
+
+  it("refuses a hunk whose search would cost too much, and changes nothing", async () => {
+    const content = `${"a\n".repeat(60_000)}`;
+    await writeFile(join(server.root, "same.txt"), content);
+    const patch = ["*** Begin Patch", "*** Update File: same.txt", "@@", ...Array.from({ length: 20_000 }, () => " a"), "-b", "+c", "*** End Patch"].join("\n");
+    let reason = "";
+    let message = "";
+    try {
+      await server.fileTools.applyPatch({ patch });
+      assert.fail("the patch applied");
+    } catch (err) {
+      const c = ConnectError.from(err);
+      reason = c.findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
+      message = c.rawMessage;
+    }
+    assert.equal(reason, "PATCH_FAILED");
+    assert.match(message, /fewer context lines/);
+    assert.equal(await readFile(join(server.root, "same.txt"), "utf8"), content);
+  });
+});
