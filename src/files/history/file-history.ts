@@ -1,6 +1,7 @@
 import { join, relative } from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
+import { readAtMost } from "../read-at-most.js";
 import { BlobStore } from "./blob-store.js";
 import { ChangeLog } from "./change-log.js";
 import type { ChangeRecord, FileKey, HistoryConfig } from "./history-types.js";
@@ -62,7 +63,8 @@ export class FileHistory {
       if (opened.stats.size > this.config.maxFileBytes) {
         return { key, existed: true, sha256: "", size: opened.stats.size };
       }
-      const content = await opened.handle.readFile();
+      const { content, more } = await readAtMost(opened.handle, this.config.maxFileBytes, opened.stats.size);
+      if (more) return { key, existed: true, sha256: "", size: opened.stats.size };
       const { sha256, added } = await this.blobs.put(content);
       if (added) this.grow(content.length);
       return { key, existed: true, sha256, size: content.length };

@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from "diff";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
+import { readAtMost } from "../read-at-most.js";
 import { applyChunks } from "./apply-chunks.js";
 import type { PatchOperation } from "./patch-types.js";
 
@@ -110,7 +111,10 @@ async function readText(sandbox: Sandbox, path: string, maxBytes: number): Promi
     if (opened.stats.size > maxBytes) {
       throw new ToolhostError("TOO_LARGE", `"${path}" is ${opened.stats.size} bytes, over the ${maxBytes}-byte edit limit; a patch cannot change it.`, { path, size: String(opened.stats.size), limit: String(maxBytes) });
     }
-    const content = await opened.handle.readFile();
+    const { content, more } = await readAtMost(opened.handle, maxBytes, opened.stats.size);
+    if (more) {
+      throw new ToolhostError("TOO_LARGE", `"${path}" grew past the ${maxBytes}-byte edit limit while it was read; a patch cannot change it.`, { path, limit: String(maxBytes) });
+    }
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(content);
     } catch {
