@@ -37,7 +37,7 @@ export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
         },
         async remove(path, ifSha256) {
           const remove = () => deleteFile(sandbox, { path, ifSha256 });
-          await recordedChange(deps, context, sandbox, path, "patch", remove, (r) => ({ committed: r.existed, after: "" }));
+          await recordedChange(deps, context, sandbox, path, "patch", remove, (r) => ({ committed: r.existed, before: ifSha256, after: "" }));
         },
       };
       await commitPatch(staged, effects);

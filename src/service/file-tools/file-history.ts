@@ -82,7 +82,7 @@ export function undoLastChangeHandler(deps: FileToolsDeps): ServiceImpl<typeof F
     const undone = fileChangeMessage(last);
     if (last.before === "") {
       // The change created the file: undoing it removes the file, if it is still what was written.
-      await recordedChange(deps, context, sandbox, request.path, "restore", () => deleteFile(sandbox, { path: request.path, ifSha256: last.after }), (r) => ({ committed: r.existed, after: "" }));
+      await recordedChange(deps, context, sandbox, request.path, "restore", () => deleteFile(sandbox, { path: request.path, ifSha256: last.after }), (r) => ({ committed: r.existed, before: last.after, after: "" }));
       return { undone, removed: true, sha256: "" };
     }
     const content = await history.content(last.before);
