@@ -50,3 +50,29 @@ describe("ApplyPatch bounds its work", () => {
     assert.equal(await readFile(join(server.root, "same.txt"), "utf8"), content);
   });
 });
+
+// Staging holds every file's content before and after until the commit ends; with 100 files at the
+// 64 MiB edit limit that was 12 GiB for one call. The whole patch is now bound to twice the limit.
+describe("ApplyPatch bounds the contents it stages", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ limits: { maxEditBytes: 64 * 1024 } });
+  });
+  after(() => server.close());
+
+  it("refuses a patch whose files hold over twice the edit limit in all, and changes nothing", async () => {
+    const body = (i: number) => `first ${i}\n${"filler line\n".repeat(1700)}`;
+    for (let i = 0; i < 10; i++) await writeFile(join(server.root, `p${i}.txt`), body(i));
+    const patch = ["*** Begin Patch", ...Array.from({ length: 10 }, (_, i) => [`*** Update File: p${i}.txt`, "@@", `-first ${i}`, `+changed ${i}`]).flat(), "*** End Patch"].join("\n");
+    let reason = "";
+    try {
+      await server.fileTools.applyPatch({ patch });
+    } catch (err) {
+      reason = ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
+    }
+    assert.equal(reason, "TOO_LARGE");
+    for (let i = 0; i < 10; i++) assert.equal(await readFile(join(server.root, `p${i}.txt`), "utf8"), body(i));
+    const small = await server.fileTools.applyPatch({ patch: "*** Begin Patch\n*** Update File: p0.txt\n@@\n-first 0\n+changed 0\n*** End Patch" });
+    assert.equal(small.applied, true, "one file well within the bound still applies");
+  });
+});

@@ -26,11 +26,22 @@ export interface StagedFile {
  * stagePatch checks every file of a patch before anything is written: each path through the
  * sandbox for writing (read-only roots and paths outside the roots refused), added files and move
  * targets absent, updated and deleted files present, UTF-8 and within maxBytes, every hunk
- * applicable. It returns each file's content before and after, so the commit can guard every
- * step with the hash it saw, and put back what it changed if a later step fails.
+ * applicable, and all their contents before and after within twice maxBytes (they are held in
+ * memory: 100 files at the edit limit would be gigabytes). It returns each file's content before
+ * and after, so the commit can guard every step with the hash it saw, and put back what it
+ * changed if a later step fails.
  */
 export async function stagePatch(sandbox: Sandbox, ops: readonly PatchOperation[], maxBytes: number): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
+  let stagedBytes = 0;
+  const push = (one: StagedFile) => {
+    // Every staged file's content before and after stays in memory until the commit ends.
+    stagedBytes += (one.before?.length ?? 0) + (one.after?.length ?? 0);
+    if (stagedBytes > 2 * maxBytes) {
+      throw new ToolhostError("TOO_LARGE", `The patch's files hold over ${2 * maxBytes} bytes before and after, in all, at "${one.path}" (twice the ${maxBytes}-byte edit limit); split it into smaller patches. Nothing was changed.`, { path: one.path, limit: String(2 * maxBytes) });
+    }
+    staged.push(one);
+  };
   const diffDeadline = Date.now() + diffBounds.diffMs;
   const file = (...args: FileArgs) => stagedFile(diffDeadline, ...args);
   for (const op of ops) {
@@ -38,12 +49,12 @@ export async function stagePatch(sandbox: Sandbox, ops: readonly PatchOperation[
       await sandbox.resolveForWrite(op.path);
       await mustBeAbsent(sandbox, op.path);
       const after = Buffer.from(op.content, "utf8");
-      staged.push(file("add", op.path, undefined, undefined, after));
+      push(file("add", op.path, undefined, undefined, after));
       continue;
     }
     if (op.kind === "delete") {
       await sandbox.resolveEntryForWrite(op.path);
-      staged.push(file("delete", op.path, undefined, await readText(sandbox, op.path, maxBytes), undefined));
+      push(file("delete", op.path, undefined, await readText(sandbox, op.path, maxBytes), undefined));
       continue;
     }
     await sandbox.resolveForWrite(op.path);
@@ -57,7 +68,7 @@ export async function stagePatch(sandbox: Sandbox, ops: readonly PatchOperation[
     if (after.length > maxBytes) {
       throw new ToolhostError("TOO_LARGE", `The patch makes "${op.path}" ${after.length} bytes, over the ${maxBytes}-byte edit limit; nothing was changed.`, { path: op.path, size: String(after.length), limit: String(maxBytes) });
     }
-    staged.push(file(op.moveTo === undefined ? "update" : "move", op.path, op.moveTo, before, after));
+    push(file(op.moveTo === undefined ? "update" : "move", op.path, op.moveTo, before, after));
   }
   return staged;
 }
