@@ -3,7 +3,7 @@ import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.
 import { PatchFileOperation } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { deleteFile } from "../../files/delete-file.js";
 import { commitPatch, type PatchEffects } from "../../files/patch/commit-patch.js";
-import { parseCodexPatch } from "../../files/patch/parse-codex-patch.js";
+import { maxPatchPathBytes, parseCodexPatch } from "../../files/patch/parse-codex-patch.js";
 import { stagePatch, type StagedFile } from "../../files/patch/stage-patch.js";
 import { writeFile } from "../../files/write/write-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
@@ -42,12 +42,24 @@ export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
       };
       await commitPatch(staged, effects);
     }
-    return response(staged, !request.dryRun);
+    return response(staged, !request.dryRun, diffBudget(deps.limits.maxChunkSize, staged.length));
   };
 }
 
-function response(staged: readonly StagedFile[], applied: boolean) {
-  let budget = patchBounds.maxDiffBytes;
+/**
+ * diffBudget is what the reply may spend on diffs: at most maxDiffBytes, and always small enough
+ * that the whole reply (each file's paths of at most maxPatchPathBytes, hashes and fields beside
+ * the diffs) fits the server's send limit, maxChunkSize + 64 KiB (transport/grpc-server.ts): the
+ * reply comes after the commit, so it must not fail.
+ */
+function diffBudget(maxChunkSize: number, files: number): number {
+  const sendLimit = maxChunkSize + 64 * 1024;
+  const beside = files * (2 * maxPatchPathBytes + 512) + 4096;
+  return Math.max(0, Math.min(patchBounds.maxDiffBytes, sendLimit - beside));
+}
+
+function response(staged: readonly StagedFile[], applied: boolean, diffBytes: number) {
+  let budget = diffBytes;
   let truncated = false;
   const files = staged.map((file) => {
     let diff = file.diff;
