@@ -76,3 +76,21 @@ describe("ApplyPatch bounds the contents it stages", () => {
     assert.equal(small.applied, true, "one file well within the bound still applies");
   });
 });
+
+describe("ApplyPatch with a very long hunk", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  // Each hunk was applied with lines.splice(at, n, ...added): past ~100,000 added lines that spread
+  // overflowed the stack and a valid patch came back as an internal error.
+  it("applies a hunk of 300,000 added lines", async () => {
+    await writeFile(join(server.root, "grow.txt"), "one\ntwo\n");
+    const added = Array.from({ length: 300_000 }, (_, i) => `n${i}`);
+    const res = await server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Update File: grow.txt\n@@\n one\n${added.map((l) => `+${l}`).join("\n")}\n*** End Patch` });
+    assert.equal(res.applied, true);
+    assert.equal(await readFile(join(server.root, "grow.txt"), "utf8"), `one\n${added.join("\n")}\ntwo\n`);
+  });
+});

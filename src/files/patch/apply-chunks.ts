@@ -42,11 +42,19 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
     replacements.push({ at, remove: expected.length, insert: inserted });
     cursor = at + expected.length;
   });
-  for (const r of [...replacements].sort((a, b) => b.at - a.at)) {
-    lines.splice(r.at, r.remove, ...r.insert);
+  // One pass in file order (hunks never overlap: each starts after the previous one's end), not a
+  // splice per hunk: splice(...insert) overflowed the stack for a hunk of 300,000 added lines, and
+  // each splice moved the whole rest of the file. Equal positions keep their order in the patch.
+  const out: string[] = [];
+  let pos = 0;
+  for (const r of [...replacements].sort((a, b) => a.at - b.at)) {
+    for (; pos < r.at; pos++) out.push(lines[pos]!);
+    for (const line of r.insert) out.push(line);
+    pos = r.at + r.remove;
   }
+  for (; pos < lines.length; pos++) out.push(lines[pos]!);
   const eol = crlf ? "\r\n" : "\n";
-  return lines.length === 0 ? "" : lines.join(eol) + eol;
+  return out.length === 0 ? "" : out.join(eol) + eol;
 }
 
 const comparisons: readonly ((s: string) => string)[] = [(s) => s, (s) => s.trimEnd(), (s) => s.trim()];
