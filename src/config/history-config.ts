@@ -1,5 +1,6 @@
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, relative, resolve, isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { HistoryConfig } from "../files/history/history-types.js";
 import { ConfigError } from "./config-error.js";
 
@@ -57,9 +58,10 @@ export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv, root
   if (layer.enabled === false) return undefined;
   const stateDir = env["TOOLHOST_STATE_DIR"] || (env["XDG_STATE_HOME"] ? join(env["XDG_STATE_HOME"], "toolhost") : join(homedir(), ".local", "state", "toolhost"));
   const dir = layer.dir ?? join(stateDir, "history");
+  const realDir = realPathOfNearest(dir);
   for (const root of roots) {
-    const rel = relative(root.path, dir);
-    if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) {
+    const rel = relative(realPathOfNearest(root.path), realDir);
+    if (rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))) {
       throw new ConfigError(`history.dir ${dir} lies inside the root ${root.path}; clients could read earlier contents by path. Choose a folder outside the roots (--history-dir), or turn history off (--no-history)`);
     }
   }
@@ -72,4 +74,24 @@ export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv, root
     maxFileBytes: layer.maxFileBytes ?? historyDefaults.maxFileBytes,
     maxEntriesPerFile: historyDefaults.maxEntriesPerFile,
   });
+}
+
+/**
+ * realPathOfNearest is a path with its symlinks resolved as far as it exists (the history folder
+ * may not exist yet): the real path of its nearest existing ancestor, with the rest appended.
+ * Comparing spellings alone let a history folder reached through a symlink lie inside a root.
+ */
+function realPathOfNearest(path: string): string {
+  let existing = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(existing), ...rest.reverse());
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return path;
+      rest.push(basename(existing));
+      existing = parent;
+    }
+  }
 }

@@ -55,7 +55,8 @@ export async function createSandbox(
     },
     async resolveForWrite(clientPath) {
       const { resolved } = await resolveInRoots(frozen, clientPath);
-      refuseReservedName(clientPath, [resolved.absolutePath, resolved.realPath], options.reservedNamePrefix);
+      const below = path.relative(resolved.root.path, resolved.realPath).split(path.sep);
+      refuseReservedName(clientPath, [path.basename(resolved.absolutePath), ...below], options.reservedNamePrefix);
       if (resolved.root.readOnly) {
         throw readOnlyError(clientPath, options.readOnly === true);
       }

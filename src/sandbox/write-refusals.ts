@@ -27,15 +27,19 @@ export function rootItselfError(clientPath: string): ToolhostError {
 }
 
 /**
- * refuseReservedName refuses a change to a path whose last component (as named, or as a link
- * resolves) starts with the reserved prefix: such files are the atomic writer's temporary files,
- * which start-up deletes, so a client's file of that name would silently disappear.
+ * refuseReservedName refuses a change to a path with a component that starts with the reserved
+ * prefix: such names are the write side's temporary and lock files, which start-up deletes and
+ * listings never show. The last component counts as named and as a link resolves; the folders
+ * above it count too, since create_parents would make them: a client folder named like a lock
+ * file (`.toolhost-tmp-lock-` + the hash of a file's name) held that file's guarded writes at
+ * FILE_LOCKED, then was renamed aside as a stale lock, and any such folder hid its files from
+ * ListDirectory. `names` are single components.
  */
-export function refuseReservedName(clientPath: string, paths: readonly string[], prefix: string | undefined): void {
-  if (prefix !== undefined && paths.some((p) => path.basename(p).startsWith(prefix))) {
+export function refuseReservedName(clientPath: string, names: readonly string[], prefix: string | undefined): void {
+  if (prefix !== undefined && names.some((name) => name.startsWith(prefix))) {
     throw new ToolhostError(
       "INVALID_PATH",
-      `Cannot change "${clientPath}": names starting with "${prefix}" are reserved for toolhost's temporary files, which are removed at start-up; choose another name.`,
+      `Cannot change "${clientPath}": names starting with "${prefix}" are reserved for toolhost's temporary files and lock files, which are removed at start-up and never listed; choose another name.`,
       { path: clientPath },
     );
   }

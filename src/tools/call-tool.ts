@@ -109,8 +109,23 @@ async function activateSkill(deps: ToolsDeps, tool: ToolDescriptor, call: ToolCa
   return { content: capped.truncated ? `${capped.text}\n[Instructions cut at ${cap} bytes; call read_skill_resource or ActivateSkill for the rest.]` : capped.text, structured: rendered.structured, isError: false, reason: "", truncated: capped.truncated };
 }
 
+/**
+ * argumentBounds cap a tool call's arguments before they are parsed: a 16 MiB text of nested
+ * brackets took JSON.parse 2.3 s of event loop and 460 MB of heap (a few such calls at once end
+ * the process). No tool takes more than a few levels (an EditFile edit list is 3); contents
+ * larger than maxBytes go through WriteFile or UploadFile directly.
+ */
+export const argumentBounds = { maxBytes: 4 * 1024 * 1024, maxDepth: 32 } as const;
+
 function parseArguments(text: string): JsonObject {
   if (text.trim() === "") return {};
+  const bytes = Buffer.byteLength(text);
+  if (bytes > argumentBounds.maxBytes) {
+    throw new ToolhostError("INVALID_ARGUMENT", `The arguments are ${bytes} bytes, over the limit of ${argumentBounds.maxBytes}; send large contents with WriteFile or UploadFile directly.`, { field: "arguments", size: String(bytes), limit: String(argumentBounds.maxBytes) });
+  }
+  if (nestingDepth(text, argumentBounds.maxDepth) > argumentBounds.maxDepth) {
+    throw new ToolhostError("INVALID_ARGUMENT", `The arguments nest arrays or objects more than ${argumentBounds.maxDepth} levels deep; no tool takes that. The tool's input schema lists the fields it takes.`, { field: "arguments", limit: String(argumentBounds.maxDepth) });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -121,6 +136,33 @@ function parseArguments(text: string): JsonObject {
     throw new ToolhostError("INVALID_ARGUMENT", `The arguments must be a JSON object, not ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}.`, { field: "arguments" });
   }
   return value as JsonObject;
+}
+
+/**
+ * nestingDepth is how deep a JSON text nests arrays and objects, counted up to `stop` + 1 (the
+ * scan ends there). Hand-written because JSON.parse has no depth limit and must not see such a
+ * text at all; brackets inside strings (with their escapes) do not count. Invalid JSON is
+ * JSON.parse's to report.
+ */
+function nestingDepth(text: string, stop: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest && (deepest = depth) > stop) return deepest;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return deepest;
 }
 
 function parseRequest(target: ToolTarget, args: JsonObject): Message {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { mkdir, open, readFile, rename } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { acquireFileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
 
 /**
@@ -11,6 +12,8 @@ import type { ChangeRecord, FileKey } from "./history-types.js";
  * lines, and a crash can only leave a torn last line, which reading skips.
  */
 export class ChangeLog {
+  private readonly queues = new Map<string, Promise<void>>();
+
   constructor(
     private readonly dir: string,
     private readonly maxEntries: number,
@@ -21,20 +24,44 @@ export class ChangeLog {
     return join(this.dir, `${name}.jsonl`);
   }
 
-  /** append records one change; past twice the per-file bound the log is cut to the newest. */
+  /**
+   * append records one change; past twice the per-file bound the log is cut to the newest. The
+   * append and the cut run under the log's lock file (the write side's cross-process lock, which
+   * replicas sharing the folder honour), one at a time in this process: a cut reads the log and
+   * renames a shorter copy over it, so an entry appended in between, here or by a replica, was
+   * lost with the old log.
+   */
   async append(key: FileKey, record: ChangeRecord): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
     const file = this.logPath(key);
-    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
+    const previous = this.queues.get(file) ?? Promise.resolve();
+    const mine = previous.then(() => this.appendLocked(file, key, record));
+    const settled = mine.catch(() => undefined);
+    this.queues.set(file, settled);
     try {
-      await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
-      await handle.sync();
+      await mine;
     } finally {
-      await handle.close();
+      if (this.queues.get(file) === settled) this.queues.delete(file);
     }
-    const records = await this.read(key);
-    if (records.length > 2 * this.maxEntries) {
-      await this.rewrite(file, key, records.slice(-this.maxEntries));
+  }
+
+  private async appendLocked(file: string, key: FileKey, record: ChangeRecord): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const lock = await acquireFileLock({ entry: (name) => join(this.dir, name) }, basename(file), { displayPath: `history log of ${key.relative}` });
+    try {
+      const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
+      try {
+        await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      const records = await this.read(key);
+      if (records.length > 2 * this.maxEntries) {
+        await lock.assertHeld();
+        await this.rewrite(file, key, records.slice(-this.maxEntries));
+      }
+    } finally {
+      await lock.release();
     }
   }
 

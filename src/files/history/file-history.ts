@@ -1,6 +1,7 @@
 import { join, relative } from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
+import { readAtMost } from "../read-at-most.js";
 import { BlobStore } from "./blob-store.js";
 import { ChangeLog } from "./change-log.js";
 import type { ChangeRecord, FileKey, HistoryConfig } from "./history-types.js";
@@ -62,7 +63,8 @@ export class FileHistory {
       if (opened.stats.size > this.config.maxFileBytes) {
         return { key, existed: true, sha256: "", size: opened.stats.size };
       }
-      const content = await opened.handle.readFile();
+      const { content, more } = await readAtMost(opened.handle, this.config.maxFileBytes, opened.stats.size);
+      if (more) return { key, existed: true, sha256: "", size: opened.stats.size };
       const { sha256, added } = await this.blobs.put(content);
       if (added) this.grow(content.length);
       return { key, existed: true, sha256, size: content.length };
@@ -81,6 +83,16 @@ export class FileHistory {
     const oldest = Date.now() - this.config.maxAgeMs;
     const records = (await this.log.read(key)).filter((r) => r.time >= oldest).reverse().slice(0, limit);
     return Promise.all(records.map(async (r) => ({ ...r, beforeAvailable: r.before !== "" && (await this.blobs.has(r.before)) })));
+  }
+
+  /**
+   * recorded tells whether a content (by SHA-256) is one this file held before or after a change
+   * still within the age bound. RestoreFile asks it: the blob store is shared by every file of
+   * every root, so a blob's existence alone must not let one file receive another's content.
+   */
+  async recorded(key: FileKey, sha256: string): Promise<boolean> {
+    const oldest = Date.now() - this.config.maxAgeMs;
+    return (await this.log.read(key)).some((r) => r.time >= oldest && sha256 !== "" && (r.before === sha256 || r.after === sha256));
   }
 
   /** content returns a stored content by SHA-256, or undefined when it is not stored. */

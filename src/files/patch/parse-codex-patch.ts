@@ -7,6 +7,13 @@ export interface PatchBounds {
   readonly maxChunksPerFile: number;
 }
 
+/**
+ * maxPatchPathBytes bounds each path a patch names (Linux's PATH_MAX). The reply echoes every
+ * path; unbounded, two "././…" paths of 2 MB each were committed and then the reply failed over
+ * the send limit, so the client saw an error for a patch that was applied.
+ */
+export const maxPatchPathBytes = 4096;
+
 const begin = "*** Begin Patch";
 const end = "*** End Patch";
 const add = "*** Add File: ";
@@ -117,6 +124,10 @@ function parseChunks(lines: readonly string[], start: number, maxChunks: number)
 function pathOf(line: string, prefix: string, lineNo: number): string {
   const path = line.slice(prefix.length).trim();
   if (path === "") throw invalid(lineNo, `"${prefix.trim()}" names no path`);
+  const bytes = Buffer.byteLength(path);
+  if (bytes > maxPatchPathBytes) {
+    throw invalid(lineNo, `the path "${path.slice(0, 60)}…" is ${bytes} bytes, over the ${maxPatchPathBytes}-byte limit (PATH_MAX)`);
+  }
   return path;
 }
 

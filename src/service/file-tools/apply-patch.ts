@@ -3,7 +3,7 @@ import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.
 import { PatchFileOperation } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { deleteFile } from "../../files/delete-file.js";
 import { commitPatch, type PatchEffects } from "../../files/patch/commit-patch.js";
-import { parseCodexPatch } from "../../files/patch/parse-codex-patch.js";
+import { maxPatchPathBytes, parseCodexPatch } from "../../files/patch/parse-codex-patch.js";
 import type { PatchOperation } from "../../files/patch/patch-types.js";
 import { tierAllows } from "../../auth/tier.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
@@ -42,12 +42,12 @@ export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
         },
         async remove(path, ifSha256) {
           const remove = () => deleteFile(sandbox, { path, ifSha256 });
-          await recordedChange(deps, context, sandbox, path, "patch", remove, (r) => ({ committed: r.existed, after: "" }));
+          await recordedChange(deps, context, sandbox, path, "patch", remove, (r) => ({ committed: r.existed, before: ifSha256, after: "" }));
         },
       };
       await commitPatch(staged, effects);
     }
-    return response(staged, !request.dryRun);
+    return response(staged, !request.dryRun, diffBudget(deps.limits.maxChunkSize, staged.length));
   };
 }
 
@@ -68,11 +68,24 @@ function requireDeleteTier(context: HandlerContext, ops: readonly PatchOperation
   }
 }
 
-function response(staged: readonly StagedFile[], applied: boolean) {
-  let budget = patchBounds.maxDiffBytes;
+/**
+ * diffBudget is what the reply may spend on diffs: at most maxDiffBytes, and always small enough
+ * that the whole reply (each file's paths of at most maxPatchPathBytes, hashes and fields beside
+ * the diffs) fits the server's send limit, maxChunkSize + 64 KiB (transport/grpc-server.ts): the
+ * reply comes after the commit, so it must not fail.
+ */
+function diffBudget(maxChunkSize: number, files: number): number {
+  const sendLimit = maxChunkSize + 64 * 1024;
+  const beside = files * (2 * maxPatchPathBytes + 512) + 4096;
+  return Math.max(0, Math.min(patchBounds.maxDiffBytes, sendLimit - beside));
+}
+
+function response(staged: readonly StagedFile[], applied: boolean, diffBytes: number) {
+  let budget = diffBytes;
   let truncated = false;
   const files = staged.map((file) => {
     let diff = file.diff;
+    if (file.diffOmitted) truncated = true;
     if (Buffer.byteLength(diff) > budget) {
       diff = budget > 0 ? `${Buffer.from(diff).subarray(0, budget).toString("utf8").replace(/\uFFFD$/, "")}\n[diff cut]\n` : "";
       truncated = true;

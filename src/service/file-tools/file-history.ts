@@ -59,7 +59,9 @@ export function restoreFileHandler(deps: FileToolsDeps): ServiceImpl<typeof File
   return async (request, context) => {
     const history = historyOf(deps, request.path);
     const sandbox = deps.sandboxFor(context);
-    const content = await history.content(request.sha256.toLowerCase());
+    const sha256 = request.sha256.toLowerCase();
+    const ofThisFile = await history.recorded(await history.keyOf(sandbox, request.path), sha256);
+    const content = ofThisFile ? await history.content(sha256) : undefined;
     if (content === undefined) {
       throw new ToolhostError("NOT_IN_HISTORY", `The history holds no content with sha256 "${request.sha256.slice(0, 64)}" for "${request.path}"; ListFileHistory shows which contents are still available.`, { path: request.path });
     }
@@ -80,7 +82,7 @@ export function undoLastChangeHandler(deps: FileToolsDeps): ServiceImpl<typeof F
     const undone = fileChangeMessage(last);
     if (last.before === "") {
       // The change created the file: undoing it removes the file, if it is still what was written.
-      await recordedChange(deps, context, sandbox, request.path, "restore", () => deleteFile(sandbox, { path: request.path, ifSha256: last.after }), (r) => ({ committed: r.existed, after: "" }));
+      await recordedChange(deps, context, sandbox, request.path, "restore", () => deleteFile(sandbox, { path: request.path, ifSha256: last.after }), (r) => ({ committed: r.existed, before: last.after, after: "" }));
       return { undone, removed: true, sha256: "" };
     }
     const content = await history.content(last.before);

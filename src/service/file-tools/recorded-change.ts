@@ -1,5 +1,5 @@
 import type { HandlerContext } from "@connectrpc/connect";
-import type { FileHistory } from "../../files/history/file-history.js";
+import type { CapturedContent, FileHistory } from "../../files/history/file-history.js";
 import type { ChangeOperationName } from "../../files/history/history-types.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
@@ -17,6 +17,7 @@ export interface ChangeOutcome {
 /**
  * recordedChange runs one change of one file with the change history around it: the content
  * before is captured through the caller's sandbox, the change runs, and its log line is written.
+ * `run` is handed what was captured, so a change can guard itself with it (see DeleteFile).
  * History never changes the outcome of the change itself: a capture that fails is skipped (the
  * change is then logged with its content before unavailable), and a log line that cannot be
  * written after a commit is dropped rather than failing a reply whose change is already on disk.
@@ -27,13 +28,13 @@ export async function recordedChange<T>(
   sandbox: Sandbox,
   clientPath: string,
   operation: ChangeOperationName,
-  run: () => Promise<T>,
+  run: (captured: CapturedContent | undefined) => Promise<T>,
   outcome: (result: T) => ChangeOutcome,
 ): Promise<T> {
   const history: FileHistory | undefined = deps.history;
-  if (history === undefined) return run();
+  if (history === undefined) return run(undefined);
   const captured = await history.capture(sandbox, clientPath).catch(() => undefined);
-  const result = await run();
+  const result = await run(captured);
   const done = outcome(result);
   if (captured !== undefined && done.committed) {
     await history
