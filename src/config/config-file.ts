@@ -29,6 +29,12 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_edit_bytes: "maxEditBytes",
   max_skill_file_bytes: "maxSkillFileBytes",
   max_activated_bytes: "maxActivatedBytes",
+  max_search_file_bytes: "maxSearchFileBytes",
+  max_search_matches: "maxSearchMatches",
+  search_time_budget_ms: "searchTimeBudgetMs",
+  max_watches: "maxWatches",
+  max_watched_folders_per_stream: "maxWatchedFoldersPerStream",
+  watch_queue_events: "watchQueueEvents",
 };
 
 const topKeys = ["listen", "http_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms"];

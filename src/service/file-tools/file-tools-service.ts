@@ -10,6 +10,8 @@ import { writeFileHandler } from "./write-file.js";
 import { uploadFileHandler } from "./upload-file.js";
 import { editFileHandler } from "./edit-file.js";
 import { deleteFileHandler } from "./delete-file.js";
+import { searchFilesHandler } from "./search-files.js";
+import { notImplemented } from "../not-implemented.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
@@ -24,5 +26,10 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     uploadFile: uploadFileHandler(deps),
     editFile: editFileHandler(deps),
     deleteFile: deleteFileHandler(deps),
+    searchFiles: searchFilesHandler(deps),
+    // eslint-disable-next-line require-yield
+    watchFiles: async function* () {
+      notImplemented("WatchFiles");
+    },
   });
 }

@@ -114,10 +114,10 @@ var File_toolhost_files_v1_file_tools_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\n" +
-	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
+	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1etoolhost/files/v1/search.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/watch.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
 	"\x10ListToolsRequest\"L\n" +
 	"\x11ListToolsResponse\x127\n" +
-	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\xd8\x05\n" +
+	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\x95\a\n" +
 	"\tFileTools\x12V\n" +
 	"\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n" +
 	"\bReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n" +
@@ -128,7 +128,10 @@ const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\n" +
 	"DeleteFile\x12$.toolhost.files.v1.DeleteFileRequest\x1a%.toolhost.files.v1.DeleteFileResponse\x12S\n" +
 	"\bStatFile\x12\".toolhost.files.v1.StatFileRequest\x1a#.toolhost.files.v1.StatFileResponse\x12b\n" +
-	"\rListDirectory\x12'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponseB\xcc\x01\n" +
+	"\rListDirectory\x12'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponse\x12^\n" +
+	"\vSearchFiles\x12%.toolhost.files.v1.SearchFilesRequest\x1a&.toolhost.files.v1.SearchFilesResponse0\x01\x12[\n" +
+	"\n" +
+	"WatchFiles\x12$.toolhost.files.v1.WatchFilesRequest\x1a%.toolhost.files.v1.WatchFilesResponse0\x01B\xcc\x01\n" +
 	"\x15com.toolhost.files.v1B\x0eFileToolsProtoP\x01Z=github.com/toolhost/toolhost/gen/go/toolhost/files/v1;filesv1\xa2\x02\x03TFX\xaa\x02\x11Toolhost.Files.V1\xca\x02\x11Toolhost\\Files\\V1\xe2\x02\x1dToolhost\\Files\\V1\\GPBMetadata\xea\x02\x13Toolhost::Files::V1b\x06proto3"
 
 var (
@@ -155,13 +158,17 @@ var file_toolhost_files_v1_file_tools_proto_goTypes = []any{
 	(*DeleteFileRequest)(nil),     // 7: toolhost.files.v1.DeleteFileRequest
 	(*StatFileRequest)(nil),       // 8: toolhost.files.v1.StatFileRequest
 	(*ListDirectoryRequest)(nil),  // 9: toolhost.files.v1.ListDirectoryRequest
-	(*ReadFileResponse)(nil),      // 10: toolhost.files.v1.ReadFileResponse
-	(*WriteFileResponse)(nil),     // 11: toolhost.files.v1.WriteFileResponse
-	(*UploadFileResponse)(nil),    // 12: toolhost.files.v1.UploadFileResponse
-	(*EditFileResponse)(nil),      // 13: toolhost.files.v1.EditFileResponse
-	(*DeleteFileResponse)(nil),    // 14: toolhost.files.v1.DeleteFileResponse
-	(*StatFileResponse)(nil),      // 15: toolhost.files.v1.StatFileResponse
-	(*ListDirectoryResponse)(nil), // 16: toolhost.files.v1.ListDirectoryResponse
+	(*SearchFilesRequest)(nil),    // 10: toolhost.files.v1.SearchFilesRequest
+	(*WatchFilesRequest)(nil),     // 11: toolhost.files.v1.WatchFilesRequest
+	(*ReadFileResponse)(nil),      // 12: toolhost.files.v1.ReadFileResponse
+	(*WriteFileResponse)(nil),     // 13: toolhost.files.v1.WriteFileResponse
+	(*UploadFileResponse)(nil),    // 14: toolhost.files.v1.UploadFileResponse
+	(*EditFileResponse)(nil),      // 15: toolhost.files.v1.EditFileResponse
+	(*DeleteFileResponse)(nil),    // 16: toolhost.files.v1.DeleteFileResponse
+	(*StatFileResponse)(nil),      // 17: toolhost.files.v1.StatFileResponse
+	(*ListDirectoryResponse)(nil), // 18: toolhost.files.v1.ListDirectoryResponse
+	(*SearchFilesResponse)(nil),   // 19: toolhost.files.v1.SearchFilesResponse
+	(*WatchFilesResponse)(nil),    // 20: toolhost.files.v1.WatchFilesResponse
 }
 var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	2,  // 0: toolhost.files.v1.ListToolsResponse.tools:type_name -> toolhost.tools.v1.ToolDescriptor
@@ -173,16 +180,20 @@ var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	7,  // 6: toolhost.files.v1.FileTools.DeleteFile:input_type -> toolhost.files.v1.DeleteFileRequest
 	8,  // 7: toolhost.files.v1.FileTools.StatFile:input_type -> toolhost.files.v1.StatFileRequest
 	9,  // 8: toolhost.files.v1.FileTools.ListDirectory:input_type -> toolhost.files.v1.ListDirectoryRequest
-	1,  // 9: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
-	10, // 10: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
-	11, // 11: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
-	12, // 12: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
-	13, // 13: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
-	14, // 14: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
-	15, // 15: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
-	16, // 16: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
-	9,  // [9:17] is the sub-list for method output_type
-	1,  // [1:9] is the sub-list for method input_type
+	10, // 9: toolhost.files.v1.FileTools.SearchFiles:input_type -> toolhost.files.v1.SearchFilesRequest
+	11, // 10: toolhost.files.v1.FileTools.WatchFiles:input_type -> toolhost.files.v1.WatchFilesRequest
+	1,  // 11: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
+	12, // 12: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
+	13, // 13: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
+	14, // 14: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
+	15, // 15: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
+	16, // 16: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
+	17, // 17: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
+	18, // 18: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
+	19, // 19: toolhost.files.v1.FileTools.SearchFiles:output_type -> toolhost.files.v1.SearchFilesResponse
+	20, // 20: toolhost.files.v1.FileTools.WatchFiles:output_type -> toolhost.files.v1.WatchFilesResponse
+	11, // [11:21] is the sub-list for method output_type
+	1,  // [1:11] is the sub-list for method input_type
 	1,  // [1:1] is the sub-list for extension type_name
 	1,  // [1:1] is the sub-list for extension extendee
 	0,  // [0:1] is the sub-list for field type_name
@@ -195,7 +206,9 @@ func file_toolhost_files_v1_file_tools_proto_init() {
 	}
 	file_toolhost_files_v1_edit_proto_init()
 	file_toolhost_files_v1_read_proto_init()
+	file_toolhost_files_v1_search_proto_init()
 	file_toolhost_files_v1_stat_proto_init()
+	file_toolhost_files_v1_watch_proto_init()
 	file_toolhost_files_v1_write_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{

@@ -31,6 +31,8 @@ const (
 	FileTools_DeleteFile_FullMethodName    = "/toolhost.files.v1.FileTools/DeleteFile"
 	FileTools_StatFile_FullMethodName      = "/toolhost.files.v1.FileTools/StatFile"
 	FileTools_ListDirectory_FullMethodName = "/toolhost.files.v1.FileTools/ListDirectory"
+	FileTools_SearchFiles_FullMethodName   = "/toolhost.files.v1.FileTools/SearchFiles"
+	FileTools_WatchFiles_FullMethodName    = "/toolhost.files.v1.FileTools/WatchFiles"
 )
 
 // FileToolsClient is the client API for FileTools service.
@@ -55,6 +57,10 @@ type FileToolsClient interface {
 	StatFile(ctx context.Context, in *StatFileRequest, opts ...grpc.CallOption) (*StatFileResponse, error)
 	// ListDirectory returns a page of a directory's entries.
 	ListDirectory(ctx context.Context, in *ListDirectoryRequest, opts ...grpc.CallOption) (*ListDirectoryResponse, error)
+	// SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary.
+	SearchFiles(ctx context.Context, in *SearchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SearchFilesResponse], error)
+	// WatchFiles streams changes to the entries under a folder until the client cancels.
+	WatchFiles(ctx context.Context, in *WatchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchFilesResponse], error)
 }
 
 type fileToolsClient struct {
@@ -157,6 +163,44 @@ func (c *fileToolsClient) ListDirectory(ctx context.Context, in *ListDirectoryRe
 	return out, nil
 }
 
+func (c *fileToolsClient) SearchFiles(ctx context.Context, in *SearchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SearchFilesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FileTools_ServiceDesc.Streams[2], FileTools_SearchFiles_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[SearchFilesRequest, SearchFilesResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_SearchFilesClient = grpc.ServerStreamingClient[SearchFilesResponse]
+
+func (c *fileToolsClient) WatchFiles(ctx context.Context, in *WatchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchFilesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FileTools_ServiceDesc.Streams[3], FileTools_WatchFiles_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchFilesRequest, WatchFilesResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_WatchFilesClient = grpc.ServerStreamingClient[WatchFilesResponse]
+
 // FileToolsServer is the server API for FileTools service.
 // All implementations must embed UnimplementedFileToolsServer
 // for forward compatibility.
@@ -179,6 +223,10 @@ type FileToolsServer interface {
 	StatFile(context.Context, *StatFileRequest) (*StatFileResponse, error)
 	// ListDirectory returns a page of a directory's entries.
 	ListDirectory(context.Context, *ListDirectoryRequest) (*ListDirectoryResponse, error)
+	// SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary.
+	SearchFiles(*SearchFilesRequest, grpc.ServerStreamingServer[SearchFilesResponse]) error
+	// WatchFiles streams changes to the entries under a folder until the client cancels.
+	WatchFiles(*WatchFilesRequest, grpc.ServerStreamingServer[WatchFilesResponse]) error
 	mustEmbedUnimplementedFileToolsServer()
 }
 
@@ -212,6 +260,12 @@ func (UnimplementedFileToolsServer) StatFile(context.Context, *StatFileRequest) 
 }
 func (UnimplementedFileToolsServer) ListDirectory(context.Context, *ListDirectoryRequest) (*ListDirectoryResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListDirectory not implemented")
+}
+func (UnimplementedFileToolsServer) SearchFiles(*SearchFilesRequest, grpc.ServerStreamingServer[SearchFilesResponse]) error {
+	return status.Error(codes.Unimplemented, "method SearchFiles not implemented")
+}
+func (UnimplementedFileToolsServer) WatchFiles(*WatchFilesRequest, grpc.ServerStreamingServer[WatchFilesResponse]) error {
+	return status.Error(codes.Unimplemented, "method WatchFiles not implemented")
 }
 func (UnimplementedFileToolsServer) mustEmbedUnimplementedFileToolsServer() {}
 func (UnimplementedFileToolsServer) testEmbeddedByValue()                   {}
@@ -360,6 +414,28 @@ func _FileTools_ListDirectory_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _FileTools_SearchFiles_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(SearchFilesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(FileToolsServer).SearchFiles(m, &grpc.GenericServerStream[SearchFilesRequest, SearchFilesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_SearchFilesServer = grpc.ServerStreamingServer[SearchFilesResponse]
+
+func _FileTools_WatchFiles_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchFilesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(FileToolsServer).WatchFiles(m, &grpc.GenericServerStream[WatchFilesRequest, WatchFilesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_WatchFilesServer = grpc.ServerStreamingServer[WatchFilesResponse]
+
 // FileTools_ServiceDesc is the grpc.ServiceDesc for FileTools service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -402,6 +478,16 @@ var FileTools_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "UploadFile",
 			Handler:       _FileTools_UploadFile_Handler,
 			ClientStreams: true,
+		},
+		{
+			StreamName:    "SearchFiles",
+			Handler:       _FileTools_SearchFiles_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "WatchFiles",
+			Handler:       _FileTools_WatchFiles_Handler,
+			ServerStreams: true,
 		},
 	},
 	Metadata: "toolhost/files/v1/file_tools.proto",

@@ -24,22 +24,24 @@ _sym_db = _symbol_database.Default()
 
 from toolhost.files.v1 import edit_pb2 as toolhost_dot_files_dot_v1_dot_edit__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
+from toolhost.files.v1 import search_pb2 as toolhost_dot_files_dot_v1_dot_search__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
+from toolhost.files.v1 import watch_pb2 as toolhost_dot_files_dot_v1_dot_watch__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
 from toolhost.tools.v1 import tool_descriptor_pb2 as toolhost_dot_tools_dot_v1_dot_tool__descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"\x12\n\x10ListToolsRequest\"E\n\x11ListToolsResponse\x12\x30\n\x05tools\x18\x01 \x03(\x0b\x32!.toolhost.tools.v1.ToolDescriptor2\xd8\x05\n\tFileTools\x12V\n\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n\x08ReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n\tWriteFile\x12#.toolhost.files.v1.WriteFileRequest\x1a$.toolhost.files.v1.WriteFileResponse\x12[\n\nUploadFile\x12$.toolhost.files.v1.UploadFileRequest\x1a%.toolhost.files.v1.UploadFileResponse(\x01\x12S\n\x08\x45\x64itFile\x12\".toolhost.files.v1.EditFileRequest\x1a#.toolhost.files.v1.EditFileResponse\x12Y\n\nDeleteFile\x12$.toolhost.files.v1.DeleteFileRequest\x1a%.toolhost.files.v1.DeleteFileResponse\x12S\n\x08StatFile\x12\".toolhost.files.v1.StatFileRequest\x1a#.toolhost.files.v1.StatFileResponse\x12\x62\n\rListDirectory\x12\'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1etoolhost/files/v1/search.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1dtoolhost/files/v1/watch.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a\'toolhost/tools/v1/tool_descriptor.proto\"\x12\n\x10ListToolsRequest\"E\n\x11ListToolsResponse\x12\x30\n\x05tools\x18\x01 \x03(\x0b\x32!.toolhost.tools.v1.ToolDescriptor2\x95\x07\n\tFileTools\x12V\n\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n\x08ReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n\tWriteFile\x12#.toolhost.files.v1.WriteFileRequest\x1a$.toolhost.files.v1.WriteFileResponse\x12[\n\nUploadFile\x12$.toolhost.files.v1.UploadFileRequest\x1a%.toolhost.files.v1.UploadFileResponse(\x01\x12S\n\x08\x45\x64itFile\x12\".toolhost.files.v1.EditFileRequest\x1a#.toolhost.files.v1.EditFileResponse\x12Y\n\nDeleteFile\x12$.toolhost.files.v1.DeleteFileRequest\x1a%.toolhost.files.v1.DeleteFileResponse\x12S\n\x08StatFile\x12\".toolhost.files.v1.StatFileRequest\x1a#.toolhost.files.v1.StatFileResponse\x12\x62\n\rListDirectory\x12\'.toolhost.files.v1.ListDirectoryRequest\x1a(.toolhost.files.v1.ListDirectoryResponse\x12^\n\x0bSearchFiles\x12%.toolhost.files.v1.SearchFilesRequest\x1a&.toolhost.files.v1.SearchFilesResponse0\x01\x12[\n\nWatchFiles\x12$.toolhost.files.v1.WatchFilesRequest\x1a%.toolhost.files.v1.WatchFilesResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.file_tools_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LISTTOOLSREQUEST']._serialized_start=219
-  _globals['_LISTTOOLSREQUEST']._serialized_end=237
-  _globals['_LISTTOOLSRESPONSE']._serialized_start=239
-  _globals['_LISTTOOLSRESPONSE']._serialized_end=308
-  _globals['_FILETOOLS']._serialized_start=311
-  _globals['_FILETOOLS']._serialized_end=1039
+  _globals['_LISTTOOLSREQUEST']._serialized_start=282
+  _globals['_LISTTOOLSREQUEST']._serialized_end=300
+  _globals['_LISTTOOLSRESPONSE']._serialized_start=302
+  _globals['_LISTTOOLSRESPONSE']._serialized_end=371
+  _globals['_FILETOOLS']._serialized_start=374
+  _globals['_FILETOOLS']._serialized_end=1291
 # @@protoc_insertion_point(module_scope)

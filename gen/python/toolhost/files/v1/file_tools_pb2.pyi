@@ -1,6 +1,8 @@
 from toolhost.files.v1 import edit_pb2 as _edit_pb2
 from toolhost.files.v1 import read_pb2 as _read_pb2
+from toolhost.files.v1 import search_pb2 as _search_pb2
 from toolhost.files.v1 import stat_pb2 as _stat_pb2
+from toolhost.files.v1 import watch_pb2 as _watch_pb2
 from toolhost.files.v1 import write_pb2 as _write_pb2
 from toolhost.tools.v1 import tool_descriptor_pb2 as _tool_descriptor_pb2
 from google.protobuf.internal import containers as _containers

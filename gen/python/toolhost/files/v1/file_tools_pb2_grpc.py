@@ -6,7 +6,9 @@ import warnings
 from toolhost.files.v1 import edit_pb2 as toolhost_dot_files_dot_v1_dot_edit__pb2
 from toolhost.files.v1 import file_tools_pb2 as toolhost_dot_files_dot_v1_dot_file__tools__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
+from toolhost.files.v1 import search_pb2 as toolhost_dot_files_dot_v1_dot_search__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
+from toolhost.files.v1 import watch_pb2 as toolhost_dot_files_dot_v1_dot_watch__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -79,6 +81,16 @@ class FileToolsStub:
                 request_serializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.SerializeToString,
                 response_deserializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.FromString,
                 _registered_method=True)
+        self.SearchFiles = channel.unary_stream(
+                '/toolhost.files.v1.FileTools/SearchFiles',
+                request_serializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesResponse.FromString,
+                _registered_method=True)
+        self.WatchFiles = channel.unary_stream(
+                '/toolhost.files.v1.FileTools/WatchFiles',
+                request_serializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesResponse.FromString,
+                _registered_method=True)
 
 
 class FileToolsServicer:
@@ -141,6 +153,20 @@ class FileToolsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SearchFiles(self, request, context):
+        """SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchFiles(self, request, context):
+        """WatchFiles streams changes to the entries under a folder until the client cancels.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FileToolsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -183,6 +209,16 @@ def add_FileToolsServicer_to_server(servicer, server):
                     servicer.ListDirectory,
                     request_deserializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.FromString,
                     response_serializer=toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.SerializeToString,
+            ),
+            'SearchFiles': grpc.unary_stream_rpc_method_handler(
+                    servicer.SearchFiles,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesResponse.SerializeToString,
+            ),
+            'WatchFiles': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchFiles,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -402,6 +438,60 @@ class FileTools:
             '/toolhost.files.v1.FileTools/ListDirectory',
             toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryRequest.SerializeToString,
             toolhost_dot_files_dot_v1_dot_stat__pb2.ListDirectoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SearchFiles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/SearchFiles',
+            toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchFiles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/toolhost.files.v1.FileTools/WatchFiles',
+            toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesResponse.FromString,
             options,
             channel_credentials,
             insecure,

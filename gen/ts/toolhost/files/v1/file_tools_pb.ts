@@ -12,8 +12,12 @@ import type { EditFileRequestSchema, EditFileResponseSchema } from "./edit_pb.js
 import { file_toolhost_files_v1_edit } from "./edit_pb.js";
 import type { ReadFileRequestSchema, ReadFileResponseSchema } from "./read_pb.js";
 import { file_toolhost_files_v1_read } from "./read_pb.js";
+import type { SearchFilesRequestSchema, SearchFilesResponseSchema } from "./search_pb.js";
+import { file_toolhost_files_v1_search } from "./search_pb.js";
 import type { ListDirectoryRequestSchema, ListDirectoryResponseSchema, StatFileRequestSchema, StatFileResponseSchema } from "./stat_pb.js";
 import { file_toolhost_files_v1_stat } from "./stat_pb.js";
+import type { WatchFilesRequestSchema, WatchFilesResponseSchema } from "./watch_pb.js";
+import { file_toolhost_files_v1_watch } from "./watch_pb.js";
 import type { DeleteFileRequestSchema, DeleteFileResponseSchema, UploadFileRequestSchema, UploadFileResponseSchema, WriteFileRequestSchema, WriteFileResponseSchema } from "./write_pb.js";
 import { file_toolhost_files_v1_write } from "./write_pb.js";
 import type { ToolDescriptor } from "../../tools/v1/tool_descriptor_pb.js";
@@ -24,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/file_tools.proto.
  */
 export const file_toolhost_files_v1_file_tools: GenFile = /*@__PURE__*/
-  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3Iy2AUKCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZULMAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQg5GaWxlVG9vbHNQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_toolhost_files_v1_edit, file_toolhost_files_v1_read, file_toolhost_files_v1_stat, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
+  fileDesc("CiJ0b29saG9zdC9maWxlcy92MS9maWxlX3Rvb2xzLnByb3RvEhF0b29saG9zdC5maWxlcy52MSISChBMaXN0VG9vbHNSZXF1ZXN0IkUKEUxpc3RUb29sc1Jlc3BvbnNlEjAKBXRvb2xzGAEgAygLMiEudG9vbGhvc3QudG9vbHMudjEuVG9vbERlc2NyaXB0b3IylQcKCUZpbGVUb29scxJWCglMaXN0VG9vbHMSIy50b29saG9zdC5maWxlcy52MS5MaXN0VG9vbHNSZXF1ZXN0GiQudG9vbGhvc3QuZmlsZXMudjEuTGlzdFRvb2xzUmVzcG9uc2USVQoIUmVhZEZpbGUSIi50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5SZWFkRmlsZVJlc3BvbnNlMAESVgoJV3JpdGVGaWxlEiMudG9vbGhvc3QuZmlsZXMudjEuV3JpdGVGaWxlUmVxdWVzdBokLnRvb2xob3N0LmZpbGVzLnYxLldyaXRlRmlsZVJlc3BvbnNlElsKClVwbG9hZEZpbGUSJC50b29saG9zdC5maWxlcy52MS5VcGxvYWRGaWxlUmVxdWVzdBolLnRvb2xob3N0LmZpbGVzLnYxLlVwbG9hZEZpbGVSZXNwb25zZSgBElMKCEVkaXRGaWxlEiIudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXF1ZXN0GiMudG9vbGhvc3QuZmlsZXMudjEuRWRpdEZpbGVSZXNwb25zZRJZCgpEZWxldGVGaWxlEiQudG9vbGhvc3QuZmlsZXMudjEuRGVsZXRlRmlsZVJlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5EZWxldGVGaWxlUmVzcG9uc2USUwoIU3RhdEZpbGUSIi50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlcXVlc3QaIy50b29saG9zdC5maWxlcy52MS5TdGF0RmlsZVJlc3BvbnNlEmIKDUxpc3REaXJlY3RvcnkSJy50b29saG9zdC5maWxlcy52MS5MaXN0RGlyZWN0b3J5UmVxdWVzdBooLnRvb2xob3N0LmZpbGVzLnYxLkxpc3REaXJlY3RvcnlSZXNwb25zZRJeCgtTZWFyY2hGaWxlcxIlLnRvb2xob3N0LmZpbGVzLnYxLlNlYXJjaEZpbGVzUmVxdWVzdBomLnRvb2xob3N0LmZpbGVzLnYxLlNlYXJjaEZpbGVzUmVzcG9uc2UwARJbCgpXYXRjaEZpbGVzEiQudG9vbGhvc3QuZmlsZXMudjEuV2F0Y2hGaWxlc1JlcXVlc3QaJS50b29saG9zdC5maWxlcy52MS5XYXRjaEZpbGVzUmVzcG9uc2UwAULMAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQg5GaWxlVG9vbHNQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_toolhost_files_v1_edit, file_toolhost_files_v1_read, file_toolhost_files_v1_search, file_toolhost_files_v1_stat, file_toolhost_files_v1_watch, file_toolhost_files_v1_write, file_toolhost_tools_v1_tool_descriptor]);
 
 /**
  * ListToolsRequest takes no fields.
@@ -148,6 +152,26 @@ export const FileTools: GenService<{
     methodKind: "unary";
     input: typeof ListDirectoryRequestSchema;
     output: typeof ListDirectoryResponseSchema;
+  },
+  /**
+   * SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.SearchFiles
+   */
+  searchFiles: {
+    methodKind: "server_streaming";
+    input: typeof SearchFilesRequestSchema;
+    output: typeof SearchFilesResponseSchema;
+  },
+  /**
+   * WatchFiles streams changes to the entries under a folder until the client cancels.
+   *
+   * @generated from rpc toolhost.files.v1.FileTools.WatchFiles
+   */
+  watchFiles: {
+    methodKind: "server_streaming";
+    input: typeof WatchFilesRequestSchema;
+    output: typeof WatchFilesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_toolhost_files_v1_file_tools, 0);

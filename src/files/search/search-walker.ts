@@ -1,0 +1,92 @@
+import { throwIfAborted } from "../read/abortable.js";
+import { HeldDirectory } from "./held-directory.js";
+import { IgnoreRules } from "./ignore-rules.js";
+import type { PathMatcher } from "./path-globs.js";
+import { readIgnoreFiles } from "./read-ignore-files.js";
+
+/** maxWalkDepth is the deepest folder level a search enters below its start (one descriptor each). */
+export const maxWalkDepth = 64;
+/** filesPerBatch is the most files of one folder sent to a match worker in one message. */
+export const filesPerBatch = 32;
+
+/** WalkOptions choose which entries a walk yields. */
+export interface WalkOptions {
+  readonly roots: readonly string[];
+  readonly include: PathMatcher | undefined;
+  readonly exclude: PathMatcher | undefined;
+  readonly useIgnoreFiles: boolean;
+  readonly includeHidden: boolean;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * FileBatch is up to filesPerBatch files of one folder. `dir` holds a reference for the batch:
+ * the consumer releases it once the files were searched.
+ */
+export interface FileBatch {
+  readonly dir: HeldDirectory;
+  /** The folder's path relative to the walk's start ("" for the start). */
+  readonly relativeDir: string;
+  readonly names: readonly string[];
+}
+
+/**
+ * walkFiles walks a folder tree depth-first, in name order, through verified directory handles
+ * only (each folder opened relative to its parent's descriptor, never following a link, and
+ * checked to lie inside the roots), and yields the files to search in batches.
+ *
+ * Symlinks are never followed, to files or folders, inside the roots or out. Hidden entries are
+ * skipped unless includeHidden, .git folders always; .gitignore and .ignore rules apply unless
+ * useIgnoreFiles is off; exclude globs skip files and folders, include globs select files.
+ * `top` is released when the walk ends, however it ends.
+ */
+export async function* walkFiles(top: HeldDirectory, options: WalkOptions): AsyncGenerator<FileBatch> {
+  yield* walkFolder(top, "", IgnoreRules.none(), 0, options);
+}
+
+async function* walkFolder(dir: HeldDirectory, relativeDir: string, inherited: IgnoreRules, depth: number, options: WalkOptions): AsyncGenerator<FileBatch> {
+  try {
+    throwIfAborted(options.signal);
+    let entries;
+    try {
+      entries = await dir.list();
+    } catch {
+      return; // unreadable or removed meanwhile: one folder must not fail the search
+    }
+    const rules = options.useIgnoreFiles ? inherited.within(relativeDir, await readIgnoreFiles(dir, entries)) : inherited;
+    const folders: string[] = [];
+    let names: string[] = [];
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name === ".git" || (!options.includeHidden && name.startsWith("."))) continue;
+      const relative = relativeDir === "" ? name : `${relativeDir}/${name}`;
+      const isDirectory = entry.isDirectory();
+      if (!isDirectory && !entry.isFile()) continue; // links, FIFOs, sockets, devices
+      if (options.exclude?.(relative, name) === true) continue;
+      if (rules.ignores(relative, isDirectory)) continue;
+      if (isDirectory) {
+        folders.push(name);
+      } else if (options.include === undefined || options.include(relative, name)) {
+        names.push(name);
+        if (names.length === filesPerBatch) {
+          dir.retain();
+          yield { dir, relativeDir, names };
+          names = [];
+        }
+      }
+    }
+    if (names.length > 0) {
+      dir.retain();
+      yield { dir, relativeDir, names };
+    }
+    if (depth >= maxWalkDepth) return;
+    for (const name of folders) {
+      throwIfAborted(options.signal);
+      const child = await dir.openChild(name, options.roots);
+      if (child === undefined) continue; // swapped for a link, gone, or outside: skipped
+      yield* walkFolder(child, relativeDir === "" ? name : `${relativeDir}/${name}`, rules, depth + 1, options);
+    }
+  } finally {
+    await dir.release();
+  }
+}
