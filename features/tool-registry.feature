@@ -28,8 +28,10 @@ Feature: Skill file tool registry
 
   Scenario: Register all skill file tools
     Given a skill file tools registry
-    Then the skill registry should contain 4 tools
+    Then the skill registry should contain 6 tools
     And the skill registry should contain tool "skill/file-read"
     And the skill registry should contain tool "skill/file-write"
     And the skill registry should contain tool "skill/file-edit"
     And the skill registry should contain tool "skill/file-delete"
+    And the skill registry should contain tool "skill/file-search"
+    And the skill registry should contain tool "skill/file-watch"

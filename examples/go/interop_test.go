@@ -43,7 +43,7 @@ func dial(t *testing.T) (*grpc.ClientConn, context.Context) {
 	return conn, ctx
 }
 
-func TestListToolsReturnsTheFourFileTools(t *testing.T) {
+func TestListToolsReturnsTheFileTools(t *testing.T) {
 	conn, ctx := dial(t)
 	resp, err := filesv1.NewFileToolsClient(conn).ListTools(ctx, &filesv1.ListToolsRequest{})
 	if err != nil {
@@ -57,6 +57,8 @@ func TestListToolsReturnsTheFourFileTools(t *testing.T) {
 		{"skill/file-write", false, true},
 		{"skill/file-edit", false, true},
 		{"skill/file-delete", false, true},
+		{"skill/file-search", true, false},
+		{"skill/file-watch", true, false},
 	}
 	tools := resp.GetTools()
 	if len(tools) != len(want) {

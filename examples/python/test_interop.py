@@ -35,13 +35,15 @@ def files(channel):
     return file_tools_pb2_grpc.FileToolsStub(channel)
 
 
-def test_list_tools_returns_the_four_file_tools(files):
+def test_list_tools_returns_the_file_tools(files):
     tools = files.ListTools(file_tools_pb2.ListToolsRequest(), timeout=TIMEOUT).tools
     assert [(t.name, t.read_only, t.writes) for t in tools] == [
         ("skill/file-read", True, False),
         ("skill/file-write", False, True),
         ("skill/file-edit", False, True),
         ("skill/file-delete", False, True),
+        ("skill/file-search", True, False),
+        ("skill/file-watch", True, False),
     ]
     for tool in tools:
         schema = json.loads(tool.input_schema)

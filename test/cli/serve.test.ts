@@ -92,7 +92,7 @@ describe("toolhost serve", () => {
       assert.equal(res.status, 200);
       assert.equal(res.headers.get("content-encoding"), null);
       const body = (await res.json()) as { tools: { name: string; readOnly?: boolean }[] };
-      assert.equal(body.tools.length, 4);
+      assert.equal(body.tools.length, 6);
       assert.equal(body.tools[0]?.readOnly, true);
     } finally {
       await server.stop();

@@ -15,7 +15,7 @@ const repo = fileURLToPath(new URL("../../", import.meta.url));
 const grpcurl = join(repo, ".tools/bin/grpcurl");
 const python = join(repo, ".venv/bin/python");
 const sample = { path: "hello.txt", text: "hello from toolhost\nsecond line\n" };
-const fileTools = ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"];
+const fileTools = ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete", "skill/file-search", "skill/file-watch"];
 // A bound so a hung child fails its test rather than the run; the go step may download modules.
 const slow = { timeout: 10 * 60_000 };
 
@@ -66,7 +66,7 @@ describe("interop with the real server", () => {
     assert.equal((JSON.parse(result.stdout) as { status?: string }).status, "SERVING", describeFailure(result, "health is not SERVING"));
   });
 
-  it("grpcurl FileTools/ListTools returns the four file tools", async () => {
+  it("grpcurl FileTools/ListTools returns the file tools", async () => {
     const result = await grpcurlCall("-d", "{}", server.address, "toolhost.files.v1.FileTools/ListTools");
     assertSucceeded(result, "grpcurl ListTools failed");
     const { tools = [] } = JSON.parse(result.stdout) as { tools?: { name: string }[] };

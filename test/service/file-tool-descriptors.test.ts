@@ -1,5 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { Tier } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { fileToolDescriptors } from "../../src/service/file-tools/file-tool-descriptors.js";
 
 type Schema = { properties: Record<string, { type?: string; enum?: string[]; description?: string }>; allOf?: unknown[]; $schema?: string };
@@ -24,6 +25,19 @@ describe("file tool descriptors", () => {
     assert.deepEqual(schema.allOf, [{ not: { anyOf: [{ required: ["text", "data"] }] } }]);
   });
 
+  it("give SearchFiles and WatchFiles function names, the read tier and schemas naming their fields", () => {
+    const search = fileToolDescriptors.find((t) => t.name === "skill/file-search")!;
+    assert.equal(search.functionName, "file_search");
+    assert.equal(search.tier, Tier.READ);
+    const schema = schemaOf("skill/file-search");
+    assert.ok(["pattern", "regex", "include", "exclude", "outputMode", "contextBefore"].every((k) => k in schema.properties));
+    assert.deepEqual(schema.properties["outputMode"]?.enum?.slice(1), ["SEARCH_OUTPUT_MODE_CONTENT", "SEARCH_OUTPUT_MODE_FILES_WITH_MATCHES", "SEARCH_OUTPUT_MODE_COUNT"]);
+    const watch = fileToolDescriptors.find((t) => t.name === "skill/file-watch")!;
+    assert.equal(watch.functionName, "file_watch");
+    assert.equal(watch.tier, Tier.READ);
+    assert.ok(["path", "recursive", "initialSnapshot"].every((k) => k in schemaOf("skill/file-watch").properties));
+  });
+
   it("name the gRPC method that executes each tool", () => {
     assert.deepEqual(
       fileToolDescriptors.map((t) => [t.name, t.method, t.readOnly, t.writes, t.source]),
@@ -32,6 +46,8 @@ describe("file tool descriptors", () => {
         ["skill/file-write", "/toolhost.files.v1.FileTools/WriteFile", false, true, "builtin"],
         ["skill/file-edit", "/toolhost.files.v1.FileTools/EditFile", false, true, "builtin"],
         ["skill/file-delete", "/toolhost.files.v1.FileTools/DeleteFile", false, true, "builtin"],
+        ["skill/file-search", "/toolhost.files.v1.FileTools/SearchFiles", true, false, "builtin"],
+        ["skill/file-watch", "/toolhost.files.v1.FileTools/WatchFiles", true, false, "builtin"],
       ],
     );
   });

@@ -3,6 +3,8 @@ import { Tier, ToolDescriptorSchema, type ToolDescriptor } from "../../../gen/ts
 import { DeleteFileRequestSchema, WriteFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
+import { SearchFilesRequestSchema } from "../../../gen/ts/toolhost/files/v1/search_pb.js";
+import { WatchFilesRequestSchema } from "../../../gen/ts/toolhost/files/v1/watch_pb.js";
 import { jsonSchemaOf } from "../json-schema-of.js";
 
 const pathHelp = "File path: relative to the workspace root, or absolute inside an allowed root.";
@@ -29,6 +31,28 @@ const fieldDescriptions: Record<string, string> = {
   "EditFileRequest.ifSha256": "Edit only if the current content has this SHA-256.",
   "DeleteFileRequest.path": pathHelp,
   "DeleteFileRequest.ifSha256": "Delete only if the current content has this SHA-256.",
+  "SearchFilesRequest.path": "Folder to search recursively (or one file): relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
+  "SearchFilesRequest.pattern": "Text to find; a literal unless regex is true.",
+  "SearchFilesRequest.regex": "Treat pattern as a JavaScript regular expression.",
+  "SearchFilesRequest.caseInsensitive": "Ignore letter case.",
+  "SearchFilesRequest.wholeWord": "Match whole words only.",
+  "SearchFilesRequest.include": "Only files matching one of these globs, e.g. [\"*.ts\"] (no \"/\": by name at any depth) or [\"src/**/*.ts\"].",
+  "SearchFilesRequest.exclude": "Skip files and folders matching one of these globs.",
+  "SearchFilesRequest.noIgnore": "Also search files .gitignore / .ignore exclude.",
+  "SearchFilesRequest.includeHidden": "Also search hidden files and folders (names starting with a dot).",
+  "SearchFilesRequest.maxFileSize": "Skip files larger than this many bytes.",
+  "SearchFilesRequest.maxMatches": "Stop after this many matching lines in all.",
+  "SearchFilesRequest.maxMatchesPerFile": "At most this many matching lines per file.",
+  "SearchFilesRequest.contextBefore": "Lines of context before each match (at most 20).",
+  "SearchFilesRequest.contextAfter": "Lines of context after each match (at most 20).",
+  "SearchFilesRequest.maxLineLength": "Cut returned lines to this many characters (default 500).",
+  "SearchFilesRequest.outputMode": "SEARCH_OUTPUT_MODE_CONTENT (default) returns matching lines; _FILES_WITH_MATCHES only file paths; _COUNT matching-line counts per file.",
+  "WatchFilesRequest.path": "Folder (or file) to watch: relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
+  "WatchFilesRequest.recursive": "Also watch every folder below path.",
+  "WatchFilesRequest.include": "Only report entries matching one of these globs.",
+  "WatchFilesRequest.exclude": "Never report entries matching one of these globs.",
+  "WatchFilesRequest.initialSnapshot": "First report every existing entry as CREATED, then SNAPSHOT_DONE.",
+  "WatchFilesRequest.includeHidden": "Also report hidden entries (names starting with a dot).",
 };
 
 function descriptor(
@@ -53,7 +77,7 @@ function descriptor(
 }
 
 /**
- * fileToolDescriptors are the four built-in file tools, in the order ListTools returns them.
+ * fileToolDescriptors are the built-in file tools, in the order ListTools returns them.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
   descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, Tier.READ,
@@ -64,4 +88,8 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Edit a text file in place, all edits or none: replace text (first occurrence, all, or an exact count), append, insert before a line, or apply a unified diff. Keeps the file's permissions, line endings and byte order mark; dry_run previews the diff."),
   descriptor("skill/file-delete", "DeleteFile", DeleteFileRequestSchema, Tier.DELETE,
     "Delete a regular file. Reports whether it existed; refuses directories."),
+  descriptor("skill/file-search", "SearchFiles", SearchFilesRequestSchema, Tier.READ,
+    "Search the text files under a folder for a literal or regular expression, like ripgrep: streams matching lines with path, line number, column and optional context, or only file names, or counts; then a summary. Respects .gitignore and .ignore and skips hidden, binary and oversized files by default. Never changes anything."),
+  descriptor("skill/file-watch", "WatchFiles", WatchFilesRequestSchema, Tier.READ,
+    "Watch a folder for changes: streams created, modified, deleted and renamed events with the entry's kind and size, optionally after a snapshot of every existing entry. An atomic save shows as one modification. Never changes anything."),
 ]);

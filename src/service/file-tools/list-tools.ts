@@ -7,7 +7,7 @@ import { fileToolDescriptors } from "./file-tool-descriptors.js";
 const readOnlyNote = " This server is read-only: calls to this tool are refused with PERMISSION_DENIED (READ_ONLY).";
 
 /**
- * listToolsHandler serves FileTools.ListTools: the four built-in file tools. A read-only server
+ * listToolsHandler serves FileTools.ListTools: the built-in file tools. A read-only server
  * still lists the writing tools, because clients match tools by name across servers, but says in
  * their description that calls will be refused, so a model is not offered a tool that cannot work.
  */
