@@ -11,7 +11,8 @@ import { uploadFileHandler } from "./upload-file.js";
 import { editFileHandler } from "./edit-file.js";
 import { deleteFileHandler } from "./delete-file.js";
 import { searchFilesHandler } from "./search-files.js";
-import { notImplemented } from "../not-implemented.js";
+import { watchFilesHandler } from "./watch-files.js";
+import { WatchSlots } from "../../files/watch/watch-slots.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
@@ -27,9 +28,6 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     editFile: editFileHandler(deps),
     deleteFile: deleteFileHandler(deps),
     searchFiles: searchFilesHandler(deps),
-    // eslint-disable-next-line require-yield
-    watchFiles: async function* () {
-      notImplemented("WatchFiles");
-    },
+    watchFiles: watchFilesHandler(deps, new WatchSlots(deps.limits.maxWatches)),
   });
 }
