@@ -74,9 +74,17 @@ function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome 
   return { status: "searched", bytes: content.length, found };
 }
 
-/** readAll reads a file from its start: its fstat size, or up to the limit if it grew since. */
+/**
+ * scratch is the worker's read buffer, reused from file to file (grown as needed, up to the
+ * size limit): a search of many files then makes almost no garbage.
+ */
+let scratch = Buffer.allocUnsafe(1024 * 1024);
+
+/** readAll reads a file from its start: its fstat size (less if it shrank since), at most the limit. */
 function readAll(fd: number, size: number, limit: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.min(limit, size + 1));
+  const wanted = Math.min(limit, size + 1);
+  if (scratch.length < wanted) scratch = Buffer.allocUnsafe(wanted);
+  let buffer = scratch.length > limit ? scratch.subarray(0, limit) : scratch;
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
@@ -84,10 +92,11 @@ function readAll(fd: number, size: number, limit: number): Buffer {
       const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2 + 4096));
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
+      scratch = grown;
     }
     const n = readSync(fd, buffer, length, buffer.length - length, length);
-    if (n === 0) break;
     length += n;
+    if (n === 0 || length === size) break; // its fstat size read: no extra call to see the end
   }
   return buffer.subarray(0, length);
 }

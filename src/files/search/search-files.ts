@@ -7,7 +7,7 @@ import type { BatchResult, FileJob, FileOutcome, MatchBatch } from "./match-job.
 import { sharedMatchPool, type MatchPool } from "./match-pool.js";
 import { planSearch, type SearchPlan } from "./normalize-search-request.js";
 import type { SearchEvent, SearchLimits, SearchRequest } from "./search-types.js";
-import { walkFiles, type FileBatch } from "./search-walker.js";
+import { filesPerBatch, walkFiles, type FileBatch } from "./search-walker.js";
 
 export type { SearchEvent, SearchLimits, SearchRequest, SearchSummaryValue } from "./search-types.js";
 
@@ -16,7 +16,8 @@ interface InFlight {
   readonly result: Promise<BatchResult>;
   readonly jobs: readonly FileJob[];
   readonly paths: readonly string[];
-  readonly dir: HeldDirectory | undefined;
+  /** Folders the batch's files are opened in: one reference each, released after the answer. */
+  readonly dirs: readonly HeldDirectory[];
 }
 
 /**
@@ -41,13 +42,13 @@ export async function* searchFiles(
   const roots = sandbox.roots.map((root) => root.path);
   const totals = { filesScanned: 0, filesMatched: 0, matches: 0, bytesScanned: 0, filesSkipped: 0, limitReached: false };
   const window: InFlight[] = [];
-  const send = (jobs: FileJob[], paths: string[], dir: HeldDirectory | undefined, skip = 0): InFlight => {
+  const send = (jobs: FileJob[], paths: string[], dirs: readonly HeldDirectory[], skip = 0): InFlight => {
     const remaining = plan.maxMatches - totals.matches;
     const cap = Math.max(1, Math.min(plan.linesPerBatch, remaining, plan.maxMatchesPerFile > 0 ? plan.maxMatchesPerFile - skip : Infinity));
     const batch: MatchBatch = { id: 0, spec: plan.spec, files: jobs, roots, maxFileBytes: plan.maxFileBytes, skip, cap };
     const result = pool.run(batch, plan.budgetMs);
     result.catch(() => undefined);
-    return { result, jobs, paths, dir };
+    return { result, jobs, paths, dirs };
   };
 
   let single: Awaited<ReturnType<Sandbox["openForRead"]>> | undefined;
@@ -57,35 +58,45 @@ export async function* searchFiles(
     top = await HeldDirectory.openVerified(resolved.realPath, roots);
     if (top === undefined) {
       single = await sandbox.openForRead(plan.clientPath); // not a folder: search the one file
-      window.push(send([{ fd: single.handle.fd }], [plan.clientPath], undefined));
+      window.push(send([{ fd: single.handle.fd }], [plan.clientPath], []));
     } else {
       walker = walkFiles(top, { roots, include: plan.include, exclude: plan.exclude, useIgnoreFiles: plan.useIgnoreFiles, includeHidden: plan.includeHidden, signal });
       top = undefined; // the walk releases it
     }
-    const depth = pool.size * 2;
+    const depth = pool.size * 4;
     let walking = walker !== undefined;
     while (window.length > 0 || walking) {
       throwIfAborted(signal);
       while (walking && window.length < depth) {
-        const next = await walker!.next();
-        if (next.done === true) {
-          walking = false;
-          break;
+        // Files of several small folders go in one message: fewer round trips to the workers.
+        const jobs: FileJob[] = [];
+        const paths: string[] = [];
+        const dirs: HeldDirectory[] = [];
+        while (jobs.length < filesPerBatch) {
+          const next = await walker!.next();
+          if (next.done === true) {
+            walking = false;
+            break;
+          }
+          const { dir, relativeDir, names } = next.value;
+          dirs.push(dir);
+          for (const name of names) {
+            jobs.push({ dirFd: dir.fd, name });
+            paths.push(path.posix.join(plan.clientPath, relativeDir, name));
+          }
         }
-        const { dir, relativeDir, names } = next.value;
-        const paths = names.map((name) => path.posix.join(plan.clientPath, relativeDir, name));
-        window.push(send(names.map((name) => ({ dirFd: dir.fd, name })), paths, dir));
+        if (jobs.length > 0) window.push(send(jobs, paths, dirs));
       }
       const head = window.shift();
       if (head === undefined) break;
       try {
         const result = await head.result;
         for (let i = 0; i < head.jobs.length; i++) {
-          yield* report(plan, totals, result.outcomes[i]!, head.paths[i]!, async (skip) => (await send([head.jobs[i]!], [head.paths[i]!], head.dir, skip).result).outcomes[0]!);
+          yield* report(plan, totals, result.outcomes[i]!, head.paths[i]!, async (skip) => (await send([head.jobs[i]!], [head.paths[i]!], [], skip).result).outcomes[0]!);
           if (totals.limitReached && totals.matches >= plan.maxMatches) break;
         }
       } finally {
-        await head.dir?.release();
+        for (const dir of head.dirs) await dir.release();
       }
       if (totals.limitReached && totals.matches >= plan.maxMatches) break;
     }
@@ -102,7 +113,7 @@ export async function* searchFiles(
 async function drain(window: InFlight[]): Promise<void> {
   for (const inFlight of window.splice(0)) {
     await inFlight.result.catch(() => undefined);
-    await inFlight.dir?.release();
+    for (const dir of inFlight.dirs) await dir.release();
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { throwIfAborted } from "../read/abortable.js";
 import { HeldDirectory } from "./held-directory.js";
 import { IgnoreRules } from "./ignore-rules.js";
@@ -41,18 +42,30 @@ export interface FileBatch {
  * `top` is released when the walk ends, however it ends.
  */
 export async function* walkFiles(top: HeldDirectory, options: WalkOptions): AsyncGenerator<FileBatch> {
-  yield* walkFolder(top, "", IgnoreRules.none(), 0, options);
+  const listed = await listFolder(top);
+  yield* walkFolder(top, listed, "", IgnoreRules.none(), 0, options);
 }
 
-async function* walkFolder(dir: HeldDirectory, relativeDir: string, inherited: IgnoreRules, depth: number, options: WalkOptions): AsyncGenerator<FileBatch> {
+/** foldersAhead is how many sub-folders are opened and listed ahead of the walk (I/O overlap). */
+const foldersAhead = 4;
+
+/** listFolder reads a held folder's entries; undefined when it cannot be read (it is skipped). */
+async function listFolder(dir: HeldDirectory): Promise<Dirent[] | undefined> {
+  try {
+    return await dir.list();
+  } catch {
+    return undefined; // unreadable or removed meanwhile: one folder must not fail the search
+  }
+}
+
+/** Prepared is a sub-folder opened and listed ahead of being walked. */
+type Prepared = { readonly name: string; readonly dir: HeldDirectory; readonly entries: Dirent[] | undefined } | undefined;
+
+async function* walkFolder(dir: HeldDirectory, entries: Dirent[] | undefined, relativeDir: string, inherited: IgnoreRules, depth: number, options: WalkOptions): AsyncGenerator<FileBatch> {
+  const ahead: Promise<Prepared>[] = [];
   try {
     throwIfAborted(options.signal);
-    let entries;
-    try {
-      entries = await dir.list();
-    } catch {
-      return; // unreadable or removed meanwhile: one folder must not fail the search
-    }
+    if (entries === undefined) return;
     const rules = options.useIgnoreFiles ? inherited.within(relativeDir, await readIgnoreFiles(dir, entries)) : inherited;
     const folders: string[] = [];
     let names: string[] = [];
@@ -80,13 +93,20 @@ async function* walkFolder(dir: HeldDirectory, relativeDir: string, inherited: I
       yield { dir, relativeDir, names };
     }
     if (depth >= maxWalkDepth) return;
-    for (const name of folders) {
-      throwIfAborted(options.signal);
+    const prepare = async (name: string): Promise<Prepared> => {
       const child = await dir.openChild(name, options.roots);
-      if (child === undefined) continue; // swapped for a link, gone, or outside: skipped
-      yield* walkFolder(child, relativeDir === "" ? name : `${relativeDir}/${name}`, rules, depth + 1, options);
+      return child === undefined ? undefined : { name, dir: child, entries: await listFolder(child) };
+    };
+    let next = 0;
+    while (next < folders.length || ahead.length > 0) {
+      while (next < folders.length && ahead.length < foldersAhead) ahead.push(prepare(folders[next++]!));
+      const prepared = await ahead.shift()!;
+      throwIfAborted(options.signal);
+      if (prepared === undefined) continue; // swapped for a link, gone, or outside: skipped
+      yield* walkFolder(prepared.dir, prepared.entries, relativeDir === "" ? prepared.name : `${relativeDir}/${prepared.name}`, rules, depth + 1, options);
     }
   } finally {
+    for (const pending of ahead.splice(0)) await (await pending.catch(() => undefined))?.dir.release();
     await dir.release();
   }
 }
