@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { isInside } from "../../sandbox/root-containing.js";
-import { detectBinary } from "../read/detect-binary.js";
+import { binarySampleBytes, detectBinary } from "../read/detect-binary.js";
 import { matchContent } from "./match-content.js";
 import type { BatchResult, FileJob, FileOutcome, MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
@@ -66,7 +66,7 @@ function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome 
       closeSync(fd);
     }
   }
-  if (detectBinary(content).binary) return { status: "skipped", why: "binary" };
+  if (isBinary(content)) return { status: "skipped", why: "binary" };
   if (batch.spec.literal !== undefined && content.indexOf(batch.spec.literal) === -1) {
     return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
   }
@@ -99,4 +99,18 @@ function readAll(fd: number, size: number, limit: number): Buffer {
     if (n === 0 || length === size) break; // its fstat size read: no extra call to see the end
   }
   return buffer.subarray(0, length);
+}
+
+/** controlByte matches a byte detectBinary counts as control (NUL included), in a latin1 string. */
+const controlByte = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
+
+/**
+ * isBinary gives detectBinary's verdict, faster on text: a sample without a single control byte
+ * (the common case) can only be binary by its magic number, which lies in the first bytes, so
+ * detectBinary need only look at those. The native regex scan replaces a byte loop in JavaScript
+ * that took a fifth of a search's time.
+ */
+function isBinary(content: Buffer): boolean {
+  const sample = content.subarray(0, binarySampleBytes);
+  return detectBinary(controlByte.test(sample.toString("latin1")) ? sample : sample.subarray(0, 32)).binary;
 }
