@@ -30,10 +30,15 @@ describe("searchFiles: which files are searched", () => {
   });
 
   it("skips binary files and files over max_file_size, counting them as skipped", async () => {
-    const { sandbox } = await searchRoot({ "bin.dat": Buffer.from([0x68, 0x69, 0x74, 0, 1, 2]), "big.txt": `hit\n${"x".repeat(5000)}\n`, "ok.txt": "hit\n" });
+    const { sandbox } = await searchRoot({
+      "bin.dat": Buffer.from([0x68, 0x69, 0x74, 0, 1, 2]),
+      "photo.jpg": Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from("hit\n")]), // binary by its magic number alone
+      "big.txt": `hit\n${"x".repeat(5000)}\n`,
+      "ok.txt": "hit\n",
+    });
     const run = await runSearch(sandbox, { pattern: "hit", maxFileSize: 1000 });
     assert.deepEqual(paths(run), ["ok.txt"]);
-    assert.equal(run.summary.filesSkipped, 2);
+    assert.equal(run.summary.filesSkipped, 3);
     assert.equal(run.summary.filesScanned, 1);
   });
 
