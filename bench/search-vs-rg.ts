@@ -65,6 +65,7 @@ async function readRss(): Promise<number> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const cold = canDropCaches();
 console.log(`tree ${tree}; ${rounds} rounds; cold cache ${cold ? "by drop_caches" : "not available (warm only)"}`);
+const idleRss = await readRss();
 await timeToolhost("warm-up", false); // start the match workers, read the tree once
 for (const p of patterns) {
   for (const cache of cold ? ["warm", "cold"] : ["warm"]) {
@@ -90,5 +91,5 @@ for (const p of patterns) {
   }
 }
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
-console.log(`server memory: peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`);
+console.log(`server memory: idle before any search ${(idleRss / 1024).toFixed(0)} MiB; peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`);
 await server.stop();
