@@ -7,7 +7,11 @@ import type { BatchResult, FileJob, FileOutcome, MatchBatch } from "./match-job.
 import { sharedMatchPool, type MatchPool } from "./match-pool.js";
 import { planSearch, type SearchPlan } from "./normalize-search-request.js";
 import type { SearchEvent, SearchLimits, SearchRequest } from "./search-types.js";
-import { filesPerBatch, walkFiles, type FileBatch } from "./search-walker.js";
+import { walkFiles } from "./search-walker.js";
+import { BatchPump, type StagedBatch } from "./batch-pump.js";
+
+/** stagedBatches is how many batches the walk may prepare ahead of the workers. */
+const stagedBatches = 16;
 
 export type { SearchEvent, SearchLimits, SearchRequest, SearchSummaryValue } from "./search-types.js";
 
@@ -53,39 +57,28 @@ export async function* searchFiles(
 
   let single: Awaited<ReturnType<Sandbox["openForRead"]>> | undefined;
   let top: HeldDirectory | undefined;
-  let walker: AsyncGenerator<FileBatch> | undefined;
+  let pump: BatchPump | undefined;
   try {
     top = await HeldDirectory.openVerified(resolved.realPath, roots);
     if (top === undefined) {
       single = await sandbox.openForRead(plan.clientPath); // not a folder: search the one file
       window.push(send([{ fd: single.handle.fd }], [plan.clientPath], []));
     } else {
-      walker = walkFiles(top, { roots, include: plan.include, exclude: plan.exclude, useIgnoreFiles: plan.useIgnoreFiles, includeHidden: plan.includeHidden, signal });
+      const walker = walkFiles(top, { roots, include: plan.include, exclude: plan.exclude, useIgnoreFiles: plan.useIgnoreFiles, includeHidden: plan.includeHidden, signal });
       top = undefined; // the walk releases it
+      pump = new BatchPump(walker, (relativeDir, name) => path.posix.join(plan.clientPath, relativeDir, name), stagedBatches);
     }
     const depth = pool.size * 4;
-    let walking = walker !== undefined;
-    while (window.length > 0 || walking) {
+    for (;;) {
       throwIfAborted(signal);
-      while (walking && window.length < depth) {
-        // Files of several small folders go in one message: fewer round trips to the workers.
-        const jobs: FileJob[] = [];
-        const paths: string[] = [];
-        const dirs: HeldDirectory[] = [];
-        while (jobs.length < filesPerBatch) {
-          const next = await walker!.next();
-          if (next.done === true) {
-            walking = false;
-            break;
-          }
-          const { dir, relativeDir, names } = next.value;
-          dirs.push(dir);
-          for (const name of names) {
-            jobs.push({ dirFd: dir.fd, name });
-            paths.push(path.posix.join(plan.clientPath, relativeDir, name));
-          }
-        }
-        if (jobs.length > 0) window.push(send(jobs, paths, dirs));
+      const more = (): StagedBatch | undefined => (window.length < depth ? pump?.tryTake() : undefined);
+      for (let staged = more(); staged !== undefined; staged = more()) {
+        window.push(send(staged.jobs, staged.paths, staged.dirs));
+      }
+      if (window.length === 0) {
+        const staged = await pump?.take();
+        if (staged === undefined) break;
+        window.push(send(staged.jobs, staged.paths, staged.dirs));
       }
       const head = window.shift();
       if (head === undefined) break;
@@ -101,8 +94,8 @@ export async function* searchFiles(
       if (totals.limitReached && totals.matches >= plan.maxMatches) break;
     }
   } finally {
+    await pump?.close();
     await drain(window);
-    await walker?.return(undefined);
     await top?.release();
     await single?.handle.close();
   }

@@ -101,8 +101,11 @@ async function* walkFolder(dir: HeldDirectory, entries: Dirent[] | undefined, re
     while (next < folders.length || ahead.length > 0) {
       while (next < folders.length && ahead.length < foldersAhead) ahead.push(prepare(folders[next++]!));
       const prepared = await ahead.shift()!;
-      throwIfAborted(options.signal);
       if (prepared === undefined) continue; // swapped for a link, gone, or outside: skipped
+      if (options.signal?.aborted === true) {
+        await prepared.dir.release();
+        throwIfAborted(options.signal);
+      }
       yield* walkFolder(prepared.dir, prepared.entries, relativeDir === "" ? prepared.name : `${relativeDir}/${prepared.name}`, rules, depth + 1, options);
     }
   } finally {
