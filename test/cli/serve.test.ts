@@ -39,7 +39,7 @@ describe("toolhost serve", () => {
     const server = await spawnServer(["--root", dir]);
     const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
     const { tools } = await client.listTools({});
-    assert.deepEqual(tools.map((t) => t.name), ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"]);
+    assert.deepEqual(tools.map((t) => t.name), ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete", "skill/file-search", "skill/file-watch"]);
     const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as { roots: string[]; skills: string[] };
     assert.deepEqual(listening.roots, [dir]);
     assert.match(listening.skills[0]!, /examples\/skills$/);
