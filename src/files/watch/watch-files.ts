@@ -1,10 +1,11 @@
 import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import path from "node:path";
 import { watch } from "chokidar";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { notFoundError } from "../../sandbox/sandbox-errors.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
+import { HeldDirectory } from "../search/held-directory.js";
 import { compileGlobs } from "../search/path-globs.js";
 import { tempFilePrefix } from "../write/temp-files.js";
 import { coalesceChanges, type RawChange } from "./coalesce-events.js";
@@ -84,20 +85,31 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
     for (const change of coalesceChanges(batch)) sending = sending.then(() => verifyAndSend(change));
     if (ended) void sending.then(() => queue.end());
   };
-  // Checked through the sandbox at send time: a path that now resolves outside the roots (a
-  // folder swapped for a link) is dropped rather than described.
+  // Each event is checked before it is sent: chokidar watches by name, and a folder swapped for
+  // a link to outside for an instant can make it report outside entries under inside names. An
+  // entry that exists is looked up through its verified folder (opened without following links,
+  // its real path inside the roots) and must be the very inode the event is about; a deletion is
+  // sent only for an entry sent (or listed) before as existing, or, past maxTrackedInodes, whose
+  // folder still verifies.
+  const rootPaths = sandbox.roots.map((root) => root.path);
   const verifyAndSend = async (change: ReturnType<typeof coalesceChanges>[number]): Promise<void> => {
-    const client = clientOf(change.path);
-    // A deleted entry has no path left to check: its folder's is checked instead.
-    const checked = change.type === "deleted" ? path.posix.dirname(change.path) : change.path;
-    try {
-      const r = await sandbox.resolve(checked === "." ? clientPath : clientOf(checked));
-      if (r.realPath !== path.join(top, checked === "." ? "" : checked)) return;
-    } catch {
-      return;
+    const real = path.join(top, change.path);
+    let kind = change.kind;
+    let size = change.size;
+    if (change.type === "deleted") {
+      const known = inodes.get(change.path);
+      if (known === undefined && (inodes.size < maxTrackedInodes || !(await folderVerifies(path.dirname(real), rootPaths)))) return;
+      inodes.delete(change.path);
+    } else {
+      const seen = await lstatVerified(real, rootPaths);
+      if (seen === undefined || seen.ino !== change.ino) return;
+      kind = kindOf(seen);
+      size = kind === "file" ? seen.size : 0;
+      if (change.type === "renamed") inodes.delete(change.oldPath);
+      if (inodes.size < maxTrackedInodes || inodes.has(change.path)) inodes.set(change.path, { ino: seen.ino, kind });
     }
     if (include !== undefined && !include(change.path, path.posix.basename(change.path))) return;
-    const base = { path: client, kind: change.kind, size: change.size };
+    const base = { path: clientOf(change.path), kind, size };
     queue.push(change.type === "renamed" ? { ...base, type: "renamed", oldPath: clientOf(change.oldPath) } : { ...base, type: change.type });
   };
   const record = (type: RawChange["type"], absolute: string, stats: Stats | undefined, dir: boolean): void => {
@@ -109,16 +121,15 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
       const known = inodes.get(relative);
       ino = known?.ino ?? 0;
       if (!dir) kind = known?.kind ?? "file";
-      inodes.delete(relative);
       if (dir) folders.delete(absolute);
-    } else if (stats !== undefined && inodes.size < maxTrackedInodes) {
-      inodes.set(relative, { ino: stats.ino, kind });
     }
     const size = kind === "file" ? (stats?.size ?? 0) : 0;
     if (!ready) {
-      if (request.initialSnapshot !== true) return;
-      // the initial snapshot: every entry once, as it is found
-      if ((relative !== "" || topIsFile) && (include === undefined || include(relative, path.posix.basename(relative)))) queue.push({ type: "created", path: clientOf(relative), kind, size });
+      // The initial scan: every entry is checked like a change (which records its inode, so that
+      // moving an entry that existed before the watch is a rename), and sent only for a snapshot.
+      if (relative === "" && !topIsFile) return;
+      const change: RawChange = { type: "created", path: relative, kind, size, ino };
+      sending = sending.then(() => (request.initialSnapshot === true ? verifyAndSend(change) : verifyOnly(change)));
       return;
     }
     if (relative === "" && !topIsFile && type !== "deleted") return;
@@ -130,6 +141,11 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
       return;
     }
     timer ??= setTimeout(flush, watchDebounceMs);
+  };
+  /** verifyOnly records an initial entry's inode, as verifyAndSend does, without sending it. */
+  const verifyOnly = async (change: RawChange): Promise<void> => {
+    const seen = await lstatVerified(path.join(top, change.path), rootPaths);
+    if (seen !== undefined && seen.ino === change.ino && inodes.size < maxTrackedInodes) inodes.set(change.path, { ino: seen.ino, kind: kindOf(seen) });
   };
   const flushNow = (): void => {
     if (timer !== undefined) clearTimeout(timer);
@@ -143,7 +159,7 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
   watcher.on("error", (err) => queue.end(new ToolhostError("IO_ERROR", `Watching ${clientPath} failed: ${(err as Error).message}`)));
   watcher.on("ready", () => {
     ready = true;
-    queue.push({ type: request.initialSnapshot === true ? "snapshot-done" : "ready" });
+    sending = sending.then(() => queue.push({ type: request.initialSnapshot === true ? "snapshot-done" : "ready" }));
   });
   try {
     for (;;) {
@@ -155,6 +171,26 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
     if (timer !== undefined) clearTimeout(timer);
     await watcher.close();
   }
+}
+
+/** lstatVerified lstats an entry through its folder opened and verified inside the roots; undefined when that fails. */
+async function lstatVerified(real: string, roots: readonly string[]): Promise<Stats | undefined> {
+  const folder = await HeldDirectory.openVerified(path.dirname(real), roots);
+  if (folder === undefined) return undefined;
+  try {
+    return await lstat(`/proc/self/fd/${folder.fd}/${path.basename(real)}`);
+  } catch {
+    return undefined;
+  } finally {
+    await folder.release();
+  }
+}
+
+/** folderVerifies tells whether a folder opens (no link followed) with its real path inside the roots. */
+async function folderVerifies(real: string, roots: readonly string[]): Promise<boolean> {
+  const folder = await HeldDirectory.openVerified(real, roots);
+  await folder?.release();
+  return folder !== undefined;
 }
 
 function kindOf(stats: Stats | undefined): EntryKind {
