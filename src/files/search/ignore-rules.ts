@@ -18,6 +18,8 @@ export class IgnoreRules {
     private readonly rules: Ignore | undefined,
     /** Path of this rule set's folder relative to the walk's start ("" for the start). */
     private readonly base: string,
+    /** For a folder above the walk's start: the path from it down to the start. */
+    private readonly prefix = "",
   ) {}
 
   /** none is the empty rule set of a walk without ignore files. */
@@ -31,11 +33,20 @@ export class IgnoreRules {
     return new IgnoreRules(this, ignore().add(texts.join("\n")), base);
   }
 
+  /**
+   * above returns the rules with those of a folder above the walk's start added, `prefix` being
+   * the path from that folder down to the start (rules of the nearer folders must be added last).
+   */
+  above(prefix: string, texts: readonly string[]): IgnoreRules {
+    if (texts.length === 0) return this;
+    return new IgnoreRules(this, ignore().add(texts.join("\n")), "", prefix);
+  }
+
   /** ignores tells whether an entry (path relative to the walk's start) is ignored. */
   ignores(relativePath: string, isDirectory: boolean): boolean {
     for (let level: IgnoreRules | undefined = this; level !== undefined; level = level.parent) {
       if (level.rules === undefined) continue;
-      const local = level.base === "" ? relativePath : relativePath.slice(level.base.length + 1);
+      const local = level.prefix !== "" ? `${level.prefix}/${relativePath}` : level.base === "" ? relativePath : relativePath.slice(level.base.length + 1);
       const verdict = level.rules.test(isDirectory ? `${local}/` : local);
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;

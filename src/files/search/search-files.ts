@@ -9,6 +9,7 @@ import { planSearch, type SearchPlan } from "./normalize-search-request.js";
 import type { SearchEvent, SearchLimits, SearchRequest } from "./search-types.js";
 import { walkFiles } from "./search-walker.js";
 import { BatchPump, type StagedBatch } from "./batch-pump.js";
+import { ancestorIgnoreRules } from "./ancestor-ignore-rules.js";
 
 /** stagedBatches is how many batches the walk may prepare ahead of the workers. */
 const stagedBatches = 16;
@@ -64,7 +65,8 @@ export async function* searchFiles(
       single = await sandbox.openForRead(plan.clientPath); // not a folder: search the one file
       window.push(send([{ fd: single.handle.fd }], [plan.clientPath], []));
     } else {
-      const walker = walkFiles(top, { roots, include: plan.include, exclude: plan.exclude, useIgnoreFiles: plan.useIgnoreFiles, includeHidden: plan.includeHidden, signal });
+      const inherited = plan.useIgnoreFiles ? await ancestorIgnoreRules(sandbox.roots, resolved.realPath) : undefined;
+      const walker = walkFiles(top, { roots, include: plan.include, exclude: plan.exclude, useIgnoreFiles: plan.useIgnoreFiles, includeHidden: plan.includeHidden, signal, inherited });
       top = undefined; // the walk releases it
       pump = new BatchPump(walker, (relativeDir, name) => path.posix.join(plan.clientPath, relativeDir, name), stagedBatches);
     }

@@ -18,6 +18,8 @@ export interface WalkOptions {
   readonly useIgnoreFiles: boolean;
   readonly includeHidden: boolean;
   readonly signal: AbortSignal | undefined;
+  /** Rules of ignore files in folders above the start (see ancestorIgnoreRules). */
+  readonly inherited?: IgnoreRules;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface FileBatch {
  */
 export async function* walkFiles(top: HeldDirectory, options: WalkOptions): AsyncGenerator<FileBatch> {
   const listed = await listFolder(top);
-  yield* walkFolder(top, listed, "", IgnoreRules.none(), 0, options);
+  yield* walkFolder(top, listed, "", options.inherited ?? IgnoreRules.none(), 0, options);
 }
 
 /** foldersAhead is how many sub-folders are opened and listed ahead of the walk (I/O overlap). */

@@ -23,6 +23,20 @@ describe("searchFiles: which files are searched", () => {
     assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", noIgnore: true })), ["a.log", "build/out.txt", "keep.log", "other/gen.txt", "src/gen.txt", "src/main.txt"]);
   });
 
+  it("applies the ignore files of the folders above the searched one, as git does", async () => {
+    const { sandbox } = await searchRoot({
+      ".gitignore": "*.log\n/src/gen/\n",
+      "src/.ignore": "tmp.txt\n",
+      "src/lib/a.log": "hit\n",
+      "src/lib/tmp.txt": "hit\n",
+      "src/lib/ok.txt": "hit\n",
+      "src/gen/out.txt": "hit\n",
+    });
+    assert.deepEqual(paths(await runSearch(sandbox, { path: "src/lib", pattern: "hit" })), ["src/lib/ok.txt"]);
+    assert.deepEqual(paths(await runSearch(sandbox, { path: "src", pattern: "hit" })), ["src/lib/ok.txt"]);
+    assert.deepEqual(paths(await runSearch(sandbox, { path: "src/lib", pattern: "hit", noIgnore: true })), ["src/lib/a.log", "src/lib/ok.txt", "src/lib/tmp.txt"]);
+  });
+
   it("skips hidden files and folders unless include_hidden, and .git always", async () => {
     const { sandbox } = await searchRoot({ ".env": "hit\n", ".hidden/a.txt": "hit\n", "v.txt": "hit\n", ".git/config": "hit\n" });
     assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit" })), ["v.txt"]);
