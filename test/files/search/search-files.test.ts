@@ -68,6 +68,15 @@ describe("searchFiles: modes, options and summary", () => {
     assert.equal(perFile.summary.limitReached, true);
   });
 
+  it("lowers max_matches (and its default) to the server's limits.max_search_matches", async () => {
+    const { sandbox } = await searchRoot({ "a.txt": "x\n".repeat(10) });
+    for (const maxMatches of [0, 1_000_000]) {
+      const run = await runSearch(sandbox, { pattern: "x", maxMatches }, { maxSearchMatches: 3 });
+      assert.equal(run.matches.length, 3);
+      assert.equal(run.summary.limitReached, true);
+    }
+  });
+
   it("returns every match of a file with more matches than one worker answer holds", async () => {
     const { sandbox } = await searchRoot({ "a.txt": "x\n".repeat(5000) });
     const run = await runSearch(sandbox, { pattern: "x", maxLineLength: 10_000 });
