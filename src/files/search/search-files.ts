@@ -28,9 +28,10 @@ interface InFlight {
 /**
  * searchFiles searches the files under a folder (or one file) for a pattern and yields results
  * as they are found, then one summary. Matching runs on the match pool's worker threads; the
- * walk goes through verified directory handles only (see walkFiles). At most twice the pool's
- * size of batches are in flight, and none is sent while the consumer is not pulling, so memory
- * is bounded whatever the tree. Stopping early (a cancel, the consumer returning) waits for the
+ * walk goes through verified directory handles only (see walkFiles) and runs ahead in a
+ * BatchPump. At most four times the pool's size of batches are in flight and stagedBatches
+ * prepared, and nothing more while the consumer is not pulling, so memory is bounded whatever
+ * the tree. Stopping early (a cancel, the consumer returning) waits for the
  * batches in flight and closes every descriptor.
  */
 export async function* searchFiles(

@@ -1,11 +1,11 @@
 import type { Stats } from "node:fs";
-import { lstat, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { watch } from "chokidar";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { notFoundError } from "../../sandbox/sandbox-errors.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
-import { HeldDirectory } from "../search/held-directory.js";
+import { folderVerifies, lstatVerified } from "./verified-entry.js";
 import { compileGlobs } from "../search/path-globs.js";
 import { tempFilePrefix } from "../write/temp-files.js";
 import { coalesceChanges, type RawChange } from "./coalesce-events.js";
@@ -171,26 +171,6 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
     if (timer !== undefined) clearTimeout(timer);
     await watcher.close();
   }
-}
-
-/** lstatVerified lstats an entry through its folder opened and verified inside the roots; undefined when that fails. */
-async function lstatVerified(real: string, roots: readonly string[]): Promise<Stats | undefined> {
-  const folder = await HeldDirectory.openVerified(path.dirname(real), roots);
-  if (folder === undefined) return undefined;
-  try {
-    return await lstat(`/proc/self/fd/${folder.fd}/${path.basename(real)}`);
-  } catch {
-    return undefined;
-  } finally {
-    await folder.release();
-  }
-}
-
-/** folderVerifies tells whether a folder opens (no link followed) with its real path inside the roots. */
-async function folderVerifies(real: string, roots: readonly string[]): Promise<boolean> {
-  const folder = await HeldDirectory.openVerified(real, roots);
-  await folder?.release();
-  return folder !== undefined;
 }
 
 function kindOf(stats: Stats | undefined): EntryKind {
