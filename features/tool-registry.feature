@@ -36,7 +36,7 @@ Feature: Skill file tool registry
 
   Scenario: Register all skill file tools
     Given a skill file tools registry
-    Then the skill registry should contain 15 tools
+    Then the skill registry should contain 17 tools
     And the skill registry should contain tool "skill/file-read"
     And the skill registry should contain tool "skill/file-write"
     And the skill registry should contain tool "skill/file-edit"
@@ -46,3 +46,5 @@ Feature: Skill file tool registry
     And the skill registry should contain tool "skill/directory-make"
     And the skill registry should contain tool "skill/directory-remove"
     And the skill registry should contain tool "skill/files-read"
+    And the skill registry should contain tool "skill/file-search"
+    And the skill registry should contain tool "skill/file-watch"

@@ -243,6 +243,20 @@ func TestTreeToolsAndReadFiles(t *testing.T) {
 	}
 	contents := map[uint32]string{}
 	errs := map[uint32]string{}
+func TestSearchFilesFindsTheSampleLine(t *testing.T) {
+	conn, ctx := dial(t)
+	path := os.Getenv("TOOLHOST_SAMPLE_PATH")
+	if path == "" {
+		t.Skip("TOOLHOST_SAMPLE_PATH is not set")
+	}
+	lines := strings.Split(strings.TrimRight(os.Getenv("TOOLHOST_SAMPLE_TEXT"), "\n"), "\n")
+	last := lines[len(lines)-1]
+	stream, err := filesv1.NewFileToolsClient(conn).SearchFiles(ctx, &filesv1.SearchFilesRequest{Pattern: last})
+	if err != nil {
+		t.Fatalf("SearchFiles: %v", err)
+	}
+	var matches []*filesv1.SearchMatch
+	var summary *filesv1.SearchSummary
 	for {
 		msg, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -273,4 +287,45 @@ func reasonOf(err error) string {
 		}
 	}
 	return ""
+			t.Fatalf("SearchFiles: %v", err)
+		}
+		if m := msg.GetMatch(); m != nil {
+			matches = append(matches, m)
+		}
+		if s := msg.GetSummary(); s != nil {
+			summary = s
+		}
+	}
+	if len(matches) != 1 || matches[0].GetPath() != path || matches[0].GetLineNumber() != uint64(len(lines)) || matches[0].GetLine() != last {
+		t.Fatalf("SearchFiles %q matches = %v, want %s:%d", last, matches, path, len(lines))
+	}
+	if summary == nil || summary.GetMatches() != 1 || summary.GetFilesMatched() != 1 {
+		t.Fatalf("SearchFiles summary = %v, want 1 match in 1 file", summary)
+	}
+}
+
+func TestWatchFilesReportsAWrite(t *testing.T) {
+	conn, ctx := dial(t)
+	client := filesv1.NewFileToolsClient(conn)
+	watchCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	const name = "interop-watch-go.txt"
+	stream, err := client.WatchFiles(watchCtx, &filesv1.WatchFilesRequest{Include: []string{name}})
+	if err != nil {
+		t.Fatalf("WatchFiles: %v", err)
+	}
+	first, err := stream.Recv()
+	if err != nil || first.GetType() != filesv1.WatchEventType_WATCH_EVENT_TYPE_READY {
+		t.Fatalf("WatchFiles first event = %v, %v; want READY", first, err)
+	}
+	if _, err := client.WriteFile(ctx, &filesv1.WriteFileRequest{Path: name, Content: &filesv1.WriteFileRequest_Text{Text: "watched\n"}}); err != nil {
+		t.Fatalf("WriteFile: %v", err)
+	}
+	event, err := stream.Recv()
+	if err != nil {
+		t.Fatalf("WatchFiles: %v", err)
+	}
+	if event.GetType() != filesv1.WatchEventType_WATCH_EVENT_TYPE_CREATED || event.GetPath() != name || event.GetFileType() != filesv1.FileType_FILE_TYPE_FILE || event.GetSize() != 8 {
+		t.Fatalf("WatchFiles event = %v, want CREATED %s, a file of 8 bytes", event, name)
+	}
 }

@@ -20,7 +20,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from toolhost.files.v1 import file_tools_pb2, file_tools_pb2_grpc, read_files_pb2, read_pb2, tree_pb2, write_pb2
+from toolhost.files.v1 import file_tools_pb2, file_tools_pb2_grpc, read_files_pb2, read_pb2, search_pb2, stat_pb2, tree_pb2, watch_pb2, write_pb2
 
 # A deadline only so that a hung server fails a test instead of hanging it.
 TIMEOUT = 60
@@ -153,3 +153,35 @@ def test_tree_tools_and_read_files(files):
             files.RemoveDirectory(tree_pb2.RemoveDirectoryRequest(path=base, recursive=True), timeout=TIMEOUT)
         except grpc.RpcError:
             pass
+def test_search_files_finds_the_sample_line(files):
+    path = os.environ.get("TOOLHOST_SAMPLE_PATH")
+    if not path:
+        pytest.skip("TOOLHOST_SAMPLE_PATH is not set")
+    lines = os.environ.get("TOOLHOST_SAMPLE_TEXT", "").rstrip("\n").split("\n")
+    messages = list(files.SearchFiles(search_pb2.SearchFilesRequest(pattern=lines[-1]), timeout=TIMEOUT))
+    found = [(m.match.path, m.match.line_number, m.match.line) for m in messages if m.WhichOneof("result") == "match"]
+    assert found == [(path, len(lines), lines[-1])]
+    assert messages[-1].WhichOneof("result") == "summary"
+    assert (messages[-1].summary.matches, messages[-1].summary.files_matched) == (1, 1)
+
+
+def test_search_files_counts_per_file(files):
+    path = os.environ.get("TOOLHOST_SAMPLE_PATH")
+    if not path:
+        pytest.skip("TOOLHOST_SAMPLE_PATH is not set")
+    request = search_pb2.SearchFilesRequest(pattern="e", output_mode=search_pb2.SEARCH_OUTPUT_MODE_COUNT, include=[path])
+    counted = [(m.file.path, m.file.matches) for m in files.SearchFiles(request, timeout=TIMEOUT) if m.WhichOneof("result") == "file"]
+    want = sum(1 for line in os.environ.get("TOOLHOST_SAMPLE_TEXT", "").split("\n") if "e" in line)
+    assert counted == [(path, want)]
+
+
+def test_watch_files_reports_a_write(files):
+    name = "interop-watch-py.txt"
+    stream = files.WatchFiles(watch_pb2.WatchFilesRequest(include=[name]), timeout=TIMEOUT)
+    try:
+        assert next(stream).type == watch_pb2.WATCH_EVENT_TYPE_READY
+        files.WriteFile(write_pb2.WriteFileRequest(path=name, text="watched\n"), timeout=TIMEOUT)
+        event = next(stream)
+        assert (event.type, event.path, event.file_type, event.size) == (watch_pb2.WATCH_EVENT_TYPE_CREATED, name, stat_pb2.FILE_TYPE_FILE, 8)
+    finally:
+        stream.cancel()

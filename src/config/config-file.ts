@@ -53,6 +53,12 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_tree_entries: "maxTreeEntries",
   max_read_files: "maxReadFiles",
   max_read_files_bytes: "maxReadFilesBytes",
+  max_search_file_bytes: "maxSearchFileBytes",
+  max_search_matches: "maxSearchMatches",
+  search_time_budget_ms: "searchTimeBudgetMs",
+  max_watches: "maxWatches",
+  max_watched_folders_per_stream: "maxWatchedFoldersPerStream",
+  watch_queue_events: "watchQueueEvents",
 };
 
 const topKeys = ["listen", "http_listen", "metrics_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history", "tls", "auth"];

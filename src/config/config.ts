@@ -127,6 +127,18 @@ export interface Limits {
   readonly maxReadFiles: number;
   /** Most content bytes one ReadFiles call sends, over all its files. */
   readonly maxReadFilesBytes: number;
+  /** Largest file SearchFiles reads; larger files are skipped. */
+  readonly maxSearchFileBytes: number;
+  /** Default and largest max_matches of one SearchFiles call. */
+  readonly maxSearchMatches: number;
+  /** Time one batch of files may take to match before SearchFiles ends with PATTERN_TOO_COMPLEX, in ms. */
+  readonly searchTimeBudgetMs: number;
+  /** WatchFiles streams open at once on the server. */
+  readonly maxWatches: number;
+  /** Folders one WatchFiles stream may watch (each costs an inotify watch). */
+  readonly maxWatchedFoldersPerStream: number;
+  /** Events held for a slow WatchFiles client before it is sent an overflow. */
+  readonly watchQueueEvents: number;
 }
 
 /** LogLevel is a pino level. */
@@ -162,4 +174,10 @@ export const defaultLimits: Limits = Object.freeze({
   maxTreeEntries: 10_000,
   maxReadFiles: 100,
   maxReadFilesBytes: 32 * 1024 * 1024,
+  maxSearchFileBytes: 16 * 1024 * 1024,
+  maxSearchMatches: 10_000,
+  searchTimeBudgetMs: 5_000,
+  maxWatches: 64,
+  maxWatchedFoldersPerStream: 10_000,
+  watchQueueEvents: 1_000,
 });

@@ -41,6 +41,12 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   maxTreeEntries: { max: 10_000_000, why: "ten million entries" },
   maxReadFiles: { max: 100_000, why: "a hundred thousand files" },
   maxReadFilesBytes: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
+  maxSearchFileBytes: { max: bufferConstants.MAX_LENGTH, why: "the largest buffer Node can hold (a searched file is read whole)" },
+  maxSearchMatches: { max: 10_000_000, why: "ten million matches" },
+  searchTimeBudgetMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
+  maxWatches: { max: 1_000_000, why: "a million watches" },
+  maxWatchedFoldersPerStream: { max: 10_000_000, why: "ten million folders (each an inotify watch)" },
+  watchQueueEvents: { max: 10_000_000, why: "ten million events" },
   skillReloadMaxWaitMs: { max: 60_000, why: "60000 ms: a longer wait holds the catalog back too long" },
 };
 

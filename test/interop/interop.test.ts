@@ -77,6 +77,15 @@ describe("interop with the real server", () => {
     );
   });
 
+  it("grpcurl FileTools/SearchFiles streams the sample's matching line, then a summary", async () => {
+    const result = await grpcurlCall("-d", JSON.stringify({ pattern: "second line", output_mode: "SEARCH_OUTPUT_MODE_CONTENT" }), server.address, "toolhost.files.v1.FileTools/SearchFiles");
+    assertSucceeded(result, "grpcurl SearchFiles failed");
+    // grpcurl prints each stream message as its own JSON object.
+    const messages = JSON.parse(`[${result.stdout.replace(/}\s*{/g, "},{")}]`) as { match?: { path: string; lineNumber: string }; summary?: { matches: string } }[];
+    assert.deepEqual(messages[0]?.match && [messages[0].match.path, messages[0].match.lineNumber], [sample.path, "2"], describeFailure(result, "no match"));
+    assert.equal(messages.at(-1)?.summary?.matches, "1", describeFailure(result, "no summary"));
+  });
+
   it("go test ./... in examples/go passes against the server", slow, async () => {
     // -mod=readonly: the committed go.sum must be complete; -count=1: never a cached result.
     const goflags = `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim();

@@ -25,6 +25,19 @@ describe("file tool descriptors", () => {
     assert.deepEqual(schema.allOf, [{ not: { anyOf: [{ required: ["text", "data"] }] } }]);
   });
 
+  it("give SearchFiles and WatchFiles function names, the read tier and schemas naming their fields", () => {
+    const search = fileToolDescriptors.find((t) => t.name === "skill/file-search")!;
+    assert.equal(search.functionName, "file_search");
+    assert.equal(search.tier, Tier.READ);
+    const schema = schemaOf("skill/file-search");
+    assert.ok(["pattern", "regex", "include", "exclude", "outputMode", "contextBefore"].every((k) => k in schema.properties));
+    assert.deepEqual(schema.properties["outputMode"]?.enum?.slice(1), ["SEARCH_OUTPUT_MODE_CONTENT", "SEARCH_OUTPUT_MODE_FILES_WITH_MATCHES", "SEARCH_OUTPUT_MODE_COUNT"]);
+    const watch = fileToolDescriptors.find((t) => t.name === "skill/file-watch")!;
+    assert.equal(watch.functionName, "file_watch");
+    assert.equal(watch.tier, Tier.READ);
+    assert.ok(["path", "recursive", "initialSnapshot"].every((k) => k in schemaOf("skill/file-watch").properties));
+  });
+
   it("name the gRPC method that executes each tool", () => {
     assert.deepEqual(
       fileToolDescriptors.map((t) => [t.name, t.method, t.readOnly, t.writes, t.source]),
@@ -44,6 +57,8 @@ describe("file tool descriptors", () => {
         ["skill/directory-make", "/toolhost.files.v1.FileTools/MakeDirectory", false, true, "builtin"],
         ["skill/directory-remove", "/toolhost.files.v1.FileTools/RemoveDirectory", false, true, "builtin"],
         ["skill/files-read", "/toolhost.files.v1.FileTools/ReadFiles", true, false, "builtin"],
+        ["skill/file-search", "/toolhost.files.v1.FileTools/SearchFiles", true, false, "builtin"],
+        ["skill/file-watch", "/toolhost.files.v1.FileTools/WatchFiles", true, false, "builtin"],
       ],
     );
   });

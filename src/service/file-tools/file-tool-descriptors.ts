@@ -14,6 +14,8 @@ import {
   MoveFileRequestSchema,
   RemoveDirectoryRequestSchema,
 } from "../../../gen/ts/toolhost/files/v1/tree_pb.js";
+import { SearchFilesRequestSchema } from "../../../gen/ts/toolhost/files/v1/search_pb.js";
+import { WatchFilesRequestSchema } from "../../../gen/ts/toolhost/files/v1/watch_pb.js";
 import { jsonSchemaOf } from "../json-schema-of.js";
 
 const pathHelp = "File path: relative to the workspace root, or absolute inside an allowed root.";
@@ -76,6 +78,28 @@ const fieldDescriptions: Record<string, string> = {
   "RemoveDirectoryRequest.recursive": "Remove everything inside too (symlinks are removed, never followed).",
   "RemoveDirectoryRequest.dryRun": "List what would be removed without removing anything.",
   "RemoveDirectoryRequest.maxEntries": "Refuse, removing nothing, if the tree holds more entries than this.",
+  "SearchFilesRequest.path": "Folder to search recursively (or one file): relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
+  "SearchFilesRequest.pattern": "Text to find; a literal unless regex is true.",
+  "SearchFilesRequest.regex": "Treat pattern as a JavaScript regular expression.",
+  "SearchFilesRequest.caseInsensitive": "Ignore letter case.",
+  "SearchFilesRequest.wholeWord": "Match whole words only.",
+  "SearchFilesRequest.include": "Only files matching one of these globs, e.g. [\"*.ts\"] (no \"/\": by name at any depth) or [\"src/**/*.ts\"].",
+  "SearchFilesRequest.exclude": "Skip files and folders matching one of these globs.",
+  "SearchFilesRequest.noIgnore": "Also search files .gitignore / .ignore exclude.",
+  "SearchFilesRequest.includeHidden": "Also search hidden files and folders (names starting with a dot).",
+  "SearchFilesRequest.maxFileSize": "Skip files larger than this many bytes.",
+  "SearchFilesRequest.maxMatches": "Stop after this many matching lines in all.",
+  "SearchFilesRequest.maxMatchesPerFile": "At most this many matching lines per file.",
+  "SearchFilesRequest.contextBefore": "Lines of context before each match (at most 20).",
+  "SearchFilesRequest.contextAfter": "Lines of context after each match (at most 20).",
+  "SearchFilesRequest.maxLineLength": "Cut returned lines to this many characters (default 500).",
+  "SearchFilesRequest.outputMode": "SEARCH_OUTPUT_MODE_CONTENT (default) returns matching lines; _FILES_WITH_MATCHES only file paths; _COUNT matching-line counts per file.",
+  "WatchFilesRequest.path": "Folder (or file) to watch: relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
+  "WatchFilesRequest.recursive": "Also watch every folder below path.",
+  "WatchFilesRequest.include": "Only report entries matching one of these globs.",
+  "WatchFilesRequest.exclude": "Never report entries matching one of these globs.",
+  "WatchFilesRequest.initialSnapshot": "First report every existing entry as CREATED, then SNAPSHOT_DONE.",
+  "WatchFilesRequest.includeHidden": "Also report hidden entries (names starting with a dot).",
 };
 
 function descriptor(
@@ -107,6 +131,7 @@ function descriptor(
  * filesystems it literally deletes it), so a caller not trusted to delete must not be able to
  * make a file vanish from its path by moving it away. RemoveDirectory deletes; CopyFile and
  * MakeDirectory only add (or, with overwrite, replace as WriteFile does); ReadFiles only reads.
+ * fileToolDescriptors are the built-in file tools, in the order ListTools returns them.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
   descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, Tier.READ,
@@ -139,4 +164,8 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Remove a directory: only an empty one unless recursive is set. dry_run lists what would be removed; over max_entries nothing is removed."),
   descriptor("skill/files-read", "ReadFiles", ReadFilesRequestSchema, Tier.READ,
     "Read many files in one call, each with its own mode and line or byte range (or tail_lines); each file gets its content or its own error. Never changes anything."),
+  descriptor("skill/file-search", "SearchFiles", SearchFilesRequestSchema, Tier.READ,
+    "Search the text files under a folder for a literal or regular expression, like ripgrep: streams matching lines with path, line number, column and optional context, or only file names, or counts; then a summary. Respects .gitignore and .ignore and skips hidden, binary and oversized files by default. Never changes anything."),
+  descriptor("skill/file-watch", "WatchFiles", WatchFilesRequestSchema, Tier.READ,
+    "Watch a folder for changes: streams created, modified, deleted and renamed events with the entry's kind and size, optionally after a snapshot of every existing entry. An atomic save shows as one modification. Never changes anything."),
 ]);

@@ -18,6 +18,9 @@ import { copyFileHandler } from "./tree/copy-file.js";
 import { makeDirectoryHandler } from "./tree/make-directory.js";
 import { removeDirectoryHandler } from "./tree/remove-directory.js";
 import { readFilesHandler } from "./read-files.js";
+import { searchFilesHandler } from "./search-files.js";
+import { watchFilesHandler } from "./watch-files.js";
+import { WatchSlots } from "../../files/watch/watch-slots.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
@@ -42,5 +45,7 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     makeDirectory: makeDirectoryHandler(deps),
     removeDirectory: removeDirectoryHandler(deps),
     readFiles: readFilesHandler(deps),
+    searchFiles: searchFilesHandler(deps),
+    watchFiles: watchFilesHandler(deps, new WatchSlots(deps.limits.maxWatches)),
   });
 }

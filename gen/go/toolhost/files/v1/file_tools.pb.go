@@ -115,10 +115,10 @@ var File_toolhost_files_v1_file_tools_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\n" +
-	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\x1dtoolhost/files/v1/roots.proto\x1a\"toolhost/files/v1/read_files.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1ctoolhost/files/v1/tree.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
+	"\"toolhost/files/v1/file_tools.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/edit.proto\x1a\x1ftoolhost/files/v1/history.proto\x1a\x1dtoolhost/files/v1/patch.proto\x1a\x1ctoolhost/files/v1/read.proto\x1a\"toolhost/files/v1/read_files.proto\x1a\x1dtoolhost/files/v1/roots.proto\x1a\x1etoolhost/files/v1/search.proto\x1a\x1ctoolhost/files/v1/stat.proto\x1a\x1ctoolhost/files/v1/tree.proto\x1a\x1dtoolhost/files/v1/watch.proto\x1a\x1dtoolhost/files/v1/write.proto\x1a'toolhost/tools/v1/tool_descriptor.proto\"\x12\n" +
 	"\x10ListToolsRequest\"L\n" +
 	"\x11ListToolsResponse\x127\n" +
-	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\x8c\r\n" +
+	"\x05tools\x18\x01 \x03(\v2!.toolhost.tools.v1.ToolDescriptorR\x05tools2\xc9\x0e\n" +
 	"\tFileTools\x12V\n" +
 	"\tListTools\x12#.toolhost.files.v1.ListToolsRequest\x1a$.toolhost.files.v1.ListToolsResponse\x12U\n" +
 	"\bReadFile\x12\".toolhost.files.v1.ReadFileRequest\x1a#.toolhost.files.v1.ReadFileResponse0\x01\x12V\n" +
@@ -140,7 +140,10 @@ const file_toolhost_files_v1_file_tools_proto_rawDesc = "" +
 	"\bCopyFile\x12\".toolhost.files.v1.CopyFileRequest\x1a#.toolhost.files.v1.CopyFileResponse\x12b\n" +
 	"\rMakeDirectory\x12'.toolhost.files.v1.MakeDirectoryRequest\x1a(.toolhost.files.v1.MakeDirectoryResponse\x12h\n" +
 	"\x0fRemoveDirectory\x12).toolhost.files.v1.RemoveDirectoryRequest\x1a*.toolhost.files.v1.RemoveDirectoryResponse\x12X\n" +
-	"\tReadFiles\x12#.toolhost.files.v1.ReadFilesRequest\x1a$.toolhost.files.v1.ReadFilesResponse0\x01B\xcc\x01\n" +
+	"\tReadFiles\x12#.toolhost.files.v1.ReadFilesRequest\x1a$.toolhost.files.v1.ReadFilesResponse0\x01\x12^\n" +
+	"\vSearchFiles\x12%.toolhost.files.v1.SearchFilesRequest\x1a&.toolhost.files.v1.SearchFilesResponse0\x01\x12[\n" +
+	"\n" +
+	"WatchFiles\x12$.toolhost.files.v1.WatchFilesRequest\x1a%.toolhost.files.v1.WatchFilesResponse0\x01B\xcc\x01\n" +
 	"\x15com.toolhost.files.v1B\x0eFileToolsProtoP\x01Z=github.com/toolhost/toolhost/gen/go/toolhost/files/v1;filesv1\xa2\x02\x03TFX\xaa\x02\x11Toolhost.Files.V1\xca\x02\x11Toolhost\\Files\\V1\xe2\x02\x1dToolhost\\Files\\V1\\GPBMetadata\xea\x02\x13Toolhost::Files::V1b\x06proto3"
 
 var (
@@ -177,23 +180,27 @@ var file_toolhost_files_v1_file_tools_proto_goTypes = []any{
 	(*MakeDirectoryRequest)(nil),    // 17: toolhost.files.v1.MakeDirectoryRequest
 	(*RemoveDirectoryRequest)(nil),  // 18: toolhost.files.v1.RemoveDirectoryRequest
 	(*ReadFilesRequest)(nil),        // 19: toolhost.files.v1.ReadFilesRequest
-	(*ReadFileResponse)(nil),        // 20: toolhost.files.v1.ReadFileResponse
-	(*WriteFileResponse)(nil),       // 21: toolhost.files.v1.WriteFileResponse
-	(*UploadFileResponse)(nil),      // 22: toolhost.files.v1.UploadFileResponse
-	(*EditFileResponse)(nil),        // 23: toolhost.files.v1.EditFileResponse
-	(*DeleteFileResponse)(nil),      // 24: toolhost.files.v1.DeleteFileResponse
-	(*StatFileResponse)(nil),        // 25: toolhost.files.v1.StatFileResponse
-	(*ListDirectoryResponse)(nil),   // 26: toolhost.files.v1.ListDirectoryResponse
-	(*ListFileHistoryResponse)(nil), // 27: toolhost.files.v1.ListFileHistoryResponse
-	(*RestoreFileResponse)(nil),     // 28: toolhost.files.v1.RestoreFileResponse
-	(*UndoLastChangeResponse)(nil),  // 29: toolhost.files.v1.UndoLastChangeResponse
-	(*ApplyPatchResponse)(nil),      // 30: toolhost.files.v1.ApplyPatchResponse
-	(*ListRootsResponse)(nil),       // 31: toolhost.files.v1.ListRootsResponse
-	(*MoveFileResponse)(nil),        // 32: toolhost.files.v1.MoveFileResponse
-	(*CopyFileResponse)(nil),        // 33: toolhost.files.v1.CopyFileResponse
-	(*MakeDirectoryResponse)(nil),   // 34: toolhost.files.v1.MakeDirectoryResponse
-	(*RemoveDirectoryResponse)(nil), // 35: toolhost.files.v1.RemoveDirectoryResponse
-	(*ReadFilesResponse)(nil),       // 36: toolhost.files.v1.ReadFilesResponse
+	(*SearchFilesRequest)(nil),      // 20: toolhost.files.v1.SearchFilesRequest
+	(*WatchFilesRequest)(nil),       // 21: toolhost.files.v1.WatchFilesRequest
+	(*ReadFileResponse)(nil),        // 22: toolhost.files.v1.ReadFileResponse
+	(*WriteFileResponse)(nil),       // 23: toolhost.files.v1.WriteFileResponse
+	(*UploadFileResponse)(nil),      // 24: toolhost.files.v1.UploadFileResponse
+	(*EditFileResponse)(nil),        // 25: toolhost.files.v1.EditFileResponse
+	(*DeleteFileResponse)(nil),      // 26: toolhost.files.v1.DeleteFileResponse
+	(*StatFileResponse)(nil),        // 27: toolhost.files.v1.StatFileResponse
+	(*ListDirectoryResponse)(nil),   // 28: toolhost.files.v1.ListDirectoryResponse
+	(*ListFileHistoryResponse)(nil), // 29: toolhost.files.v1.ListFileHistoryResponse
+	(*RestoreFileResponse)(nil),     // 30: toolhost.files.v1.RestoreFileResponse
+	(*UndoLastChangeResponse)(nil),  // 31: toolhost.files.v1.UndoLastChangeResponse
+	(*ApplyPatchResponse)(nil),      // 32: toolhost.files.v1.ApplyPatchResponse
+	(*ListRootsResponse)(nil),       // 33: toolhost.files.v1.ListRootsResponse
+	(*MoveFileResponse)(nil),        // 34: toolhost.files.v1.MoveFileResponse
+	(*CopyFileResponse)(nil),        // 35: toolhost.files.v1.CopyFileResponse
+	(*MakeDirectoryResponse)(nil),   // 36: toolhost.files.v1.MakeDirectoryResponse
+	(*RemoveDirectoryResponse)(nil), // 37: toolhost.files.v1.RemoveDirectoryResponse
+	(*ReadFilesResponse)(nil),       // 38: toolhost.files.v1.ReadFilesResponse
+	(*SearchFilesResponse)(nil),     // 39: toolhost.files.v1.SearchFilesResponse
+	(*WatchFilesResponse)(nil),      // 40: toolhost.files.v1.WatchFilesResponse
 }
 var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	2,  // 0: toolhost.files.v1.ListToolsResponse.tools:type_name -> toolhost.tools.v1.ToolDescriptor
@@ -215,26 +222,30 @@ var file_toolhost_files_v1_file_tools_proto_depIdxs = []int32{
 	17, // 16: toolhost.files.v1.FileTools.MakeDirectory:input_type -> toolhost.files.v1.MakeDirectoryRequest
 	18, // 17: toolhost.files.v1.FileTools.RemoveDirectory:input_type -> toolhost.files.v1.RemoveDirectoryRequest
 	19, // 18: toolhost.files.v1.FileTools.ReadFiles:input_type -> toolhost.files.v1.ReadFilesRequest
-	1,  // 19: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
-	20, // 20: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
-	21, // 21: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
-	22, // 22: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
-	23, // 23: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
-	24, // 24: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
-	25, // 25: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
-	26, // 26: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
-	27, // 27: toolhost.files.v1.FileTools.ListFileHistory:output_type -> toolhost.files.v1.ListFileHistoryResponse
-	28, // 28: toolhost.files.v1.FileTools.RestoreFile:output_type -> toolhost.files.v1.RestoreFileResponse
-	29, // 29: toolhost.files.v1.FileTools.UndoLastChange:output_type -> toolhost.files.v1.UndoLastChangeResponse
-	30, // 30: toolhost.files.v1.FileTools.ApplyPatch:output_type -> toolhost.files.v1.ApplyPatchResponse
-	31, // 31: toolhost.files.v1.FileTools.ListRoots:output_type -> toolhost.files.v1.ListRootsResponse
-	32, // 32: toolhost.files.v1.FileTools.MoveFile:output_type -> toolhost.files.v1.MoveFileResponse
-	33, // 33: toolhost.files.v1.FileTools.CopyFile:output_type -> toolhost.files.v1.CopyFileResponse
-	34, // 34: toolhost.files.v1.FileTools.MakeDirectory:output_type -> toolhost.files.v1.MakeDirectoryResponse
-	35, // 35: toolhost.files.v1.FileTools.RemoveDirectory:output_type -> toolhost.files.v1.RemoveDirectoryResponse
-	36, // 36: toolhost.files.v1.FileTools.ReadFiles:output_type -> toolhost.files.v1.ReadFilesResponse
-	19, // [19:37] is the sub-list for method output_type
-	1,  // [1:19] is the sub-list for method input_type
+	20, // 19: toolhost.files.v1.FileTools.SearchFiles:input_type -> toolhost.files.v1.SearchFilesRequest
+	21, // 20: toolhost.files.v1.FileTools.WatchFiles:input_type -> toolhost.files.v1.WatchFilesRequest
+	1,  // 21: toolhost.files.v1.FileTools.ListTools:output_type -> toolhost.files.v1.ListToolsResponse
+	22, // 22: toolhost.files.v1.FileTools.ReadFile:output_type -> toolhost.files.v1.ReadFileResponse
+	23, // 23: toolhost.files.v1.FileTools.WriteFile:output_type -> toolhost.files.v1.WriteFileResponse
+	24, // 24: toolhost.files.v1.FileTools.UploadFile:output_type -> toolhost.files.v1.UploadFileResponse
+	25, // 25: toolhost.files.v1.FileTools.EditFile:output_type -> toolhost.files.v1.EditFileResponse
+	26, // 26: toolhost.files.v1.FileTools.DeleteFile:output_type -> toolhost.files.v1.DeleteFileResponse
+	27, // 27: toolhost.files.v1.FileTools.StatFile:output_type -> toolhost.files.v1.StatFileResponse
+	28, // 28: toolhost.files.v1.FileTools.ListDirectory:output_type -> toolhost.files.v1.ListDirectoryResponse
+	29, // 29: toolhost.files.v1.FileTools.ListFileHistory:output_type -> toolhost.files.v1.ListFileHistoryResponse
+	30, // 30: toolhost.files.v1.FileTools.RestoreFile:output_type -> toolhost.files.v1.RestoreFileResponse
+	31, // 31: toolhost.files.v1.FileTools.UndoLastChange:output_type -> toolhost.files.v1.UndoLastChangeResponse
+	32, // 32: toolhost.files.v1.FileTools.ApplyPatch:output_type -> toolhost.files.v1.ApplyPatchResponse
+	33, // 33: toolhost.files.v1.FileTools.ListRoots:output_type -> toolhost.files.v1.ListRootsResponse
+	34, // 34: toolhost.files.v1.FileTools.MoveFile:output_type -> toolhost.files.v1.MoveFileResponse
+	35, // 35: toolhost.files.v1.FileTools.CopyFile:output_type -> toolhost.files.v1.CopyFileResponse
+	36, // 36: toolhost.files.v1.FileTools.MakeDirectory:output_type -> toolhost.files.v1.MakeDirectoryResponse
+	37, // 37: toolhost.files.v1.FileTools.RemoveDirectory:output_type -> toolhost.files.v1.RemoveDirectoryResponse
+	38, // 38: toolhost.files.v1.FileTools.ReadFiles:output_type -> toolhost.files.v1.ReadFilesResponse
+	39, // 39: toolhost.files.v1.FileTools.SearchFiles:output_type -> toolhost.files.v1.SearchFilesResponse
+	40, // 40: toolhost.files.v1.FileTools.WatchFiles:output_type -> toolhost.files.v1.WatchFilesResponse
+	21, // [21:41] is the sub-list for method output_type
+	1,  // [1:21] is the sub-list for method input_type
 	1,  // [1:1] is the sub-list for extension type_name
 	1,  // [1:1] is the sub-list for extension extendee
 	0,  // [0:1] is the sub-list for field type_name
@@ -249,10 +260,12 @@ func file_toolhost_files_v1_file_tools_proto_init() {
 	file_toolhost_files_v1_history_proto_init()
 	file_toolhost_files_v1_patch_proto_init()
 	file_toolhost_files_v1_read_proto_init()
-	file_toolhost_files_v1_roots_proto_init()
 	file_toolhost_files_v1_read_files_proto_init()
+	file_toolhost_files_v1_roots_proto_init()
+	file_toolhost_files_v1_search_proto_init()
 	file_toolhost_files_v1_stat_proto_init()
 	file_toolhost_files_v1_tree_proto_init()
+	file_toolhost_files_v1_watch_proto_init()
 	file_toolhost_files_v1_write_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{

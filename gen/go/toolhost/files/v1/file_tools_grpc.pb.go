@@ -41,6 +41,8 @@ const (
 	FileTools_MakeDirectory_FullMethodName   = "/toolhost.files.v1.FileTools/MakeDirectory"
 	FileTools_RemoveDirectory_FullMethodName = "/toolhost.files.v1.FileTools/RemoveDirectory"
 	FileTools_ReadFiles_FullMethodName       = "/toolhost.files.v1.FileTools/ReadFiles"
+	FileTools_SearchFiles_FullMethodName     = "/toolhost.files.v1.FileTools/SearchFiles"
+	FileTools_WatchFiles_FullMethodName      = "/toolhost.files.v1.FileTools/WatchFiles"
 )
 
 // FileToolsClient is the client API for FileTools service.
@@ -85,6 +87,10 @@ type FileToolsClient interface {
 	RemoveDirectory(ctx context.Context, in *RemoveDirectoryRequest, opts ...grpc.CallOption) (*RemoveDirectoryResponse, error)
 	// ReadFiles streams many files in one call, each with its own result or error.
 	ReadFiles(ctx context.Context, in *ReadFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ReadFilesResponse], error)
+	// SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary.
+	SearchFiles(ctx context.Context, in *SearchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SearchFilesResponse], error)
+	// WatchFiles streams changes to the entries under a folder until the client cancels.
+	WatchFiles(ctx context.Context, in *WatchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchFilesResponse], error)
 }
 
 type fileToolsClient struct {
@@ -296,6 +302,44 @@ func (c *fileToolsClient) ReadFiles(ctx context.Context, in *ReadFilesRequest, o
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type FileTools_ReadFilesClient = grpc.ServerStreamingClient[ReadFilesResponse]
 
+func (c *fileToolsClient) SearchFiles(ctx context.Context, in *SearchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[SearchFilesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FileTools_ServiceDesc.Streams[3], FileTools_SearchFiles_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[SearchFilesRequest, SearchFilesResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_SearchFilesClient = grpc.ServerStreamingClient[SearchFilesResponse]
+
+func (c *fileToolsClient) WatchFiles(ctx context.Context, in *WatchFilesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchFilesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &FileTools_ServiceDesc.Streams[4], FileTools_WatchFiles_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchFilesRequest, WatchFilesResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_WatchFilesClient = grpc.ServerStreamingClient[WatchFilesResponse]
+
 // FileToolsServer is the server API for FileTools service.
 // All implementations must embed UnimplementedFileToolsServer
 // for forward compatibility.
@@ -338,6 +382,10 @@ type FileToolsServer interface {
 	RemoveDirectory(context.Context, *RemoveDirectoryRequest) (*RemoveDirectoryResponse, error)
 	// ReadFiles streams many files in one call, each with its own result or error.
 	ReadFiles(*ReadFilesRequest, grpc.ServerStreamingServer[ReadFilesResponse]) error
+	// SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary.
+	SearchFiles(*SearchFilesRequest, grpc.ServerStreamingServer[SearchFilesResponse]) error
+	// WatchFiles streams changes to the entries under a folder until the client cancels.
+	WatchFiles(*WatchFilesRequest, grpc.ServerStreamingServer[WatchFilesResponse]) error
 	mustEmbedUnimplementedFileToolsServer()
 }
 
@@ -401,6 +449,12 @@ func (UnimplementedFileToolsServer) RemoveDirectory(context.Context, *RemoveDire
 }
 func (UnimplementedFileToolsServer) ReadFiles(*ReadFilesRequest, grpc.ServerStreamingServer[ReadFilesResponse]) error {
 	return status.Error(codes.Unimplemented, "method ReadFiles not implemented")
+}
+func (UnimplementedFileToolsServer) SearchFiles(*SearchFilesRequest, grpc.ServerStreamingServer[SearchFilesResponse]) error {
+	return status.Error(codes.Unimplemented, "method SearchFiles not implemented")
+}
+func (UnimplementedFileToolsServer) WatchFiles(*WatchFilesRequest, grpc.ServerStreamingServer[WatchFilesResponse]) error {
+	return status.Error(codes.Unimplemented, "method WatchFiles not implemented")
 }
 func (UnimplementedFileToolsServer) mustEmbedUnimplementedFileToolsServer() {}
 func (UnimplementedFileToolsServer) testEmbeddedByValue()                   {}
@@ -722,6 +776,28 @@ func _FileTools_ReadFiles_Handler(srv interface{}, stream grpc.ServerStream) err
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type FileTools_ReadFilesServer = grpc.ServerStreamingServer[ReadFilesResponse]
 
+func _FileTools_SearchFiles_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(SearchFilesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(FileToolsServer).SearchFiles(m, &grpc.GenericServerStream[SearchFilesRequest, SearchFilesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_SearchFilesServer = grpc.ServerStreamingServer[SearchFilesResponse]
+
+func _FileTools_WatchFiles_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchFilesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(FileToolsServer).WatchFiles(m, &grpc.GenericServerStream[WatchFilesRequest, WatchFilesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type FileTools_WatchFilesServer = grpc.ServerStreamingServer[WatchFilesResponse]
+
 // FileTools_ServiceDesc is the grpc.ServiceDesc for FileTools service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -804,6 +880,16 @@ var FileTools_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "ReadFiles",
 			Handler:       _FileTools_ReadFiles_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "SearchFiles",
+			Handler:       _FileTools_SearchFiles_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "WatchFiles",
+			Handler:       _FileTools_WatchFiles_Handler,
 			ServerStreams: true,
 		},
 	},

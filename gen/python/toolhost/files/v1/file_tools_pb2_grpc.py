@@ -9,8 +9,10 @@ from toolhost.files.v1 import patch_pb2 as toolhost_dot_files_dot_v1_dot_patch__
 from toolhost.files.v1 import read_files_pb2 as toolhost_dot_files_dot_v1_dot_read__files__pb2
 from toolhost.files.v1 import read_pb2 as toolhost_dot_files_dot_v1_dot_read__pb2
 from toolhost.files.v1 import roots_pb2 as toolhost_dot_files_dot_v1_dot_roots__pb2
+from toolhost.files.v1 import search_pb2 as toolhost_dot_files_dot_v1_dot_search__pb2
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
 from toolhost.files.v1 import tree_pb2 as toolhost_dot_files_dot_v1_dot_tree__pb2
+from toolhost.files.v1 import watch_pb2 as toolhost_dot_files_dot_v1_dot_watch__pb2
 from toolhost.files.v1 import write_pb2 as toolhost_dot_files_dot_v1_dot_write__pb2
 
 
@@ -113,6 +115,16 @@ class FileToolsStub(object):
                 '/toolhost.files.v1.FileTools/ReadFiles',
                 request_serializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesRequest.SerializeToString,
                 response_deserializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesResponse.FromString,
+                )
+        self.SearchFiles = channel.unary_stream(
+                '/toolhost.files.v1.FileTools/SearchFiles',
+                request_serializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesResponse.FromString,
+                )
+        self.WatchFiles = channel.unary_stream(
+                '/toolhost.files.v1.FileTools/WatchFiles',
+                request_serializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesRequest.SerializeToString,
+                response_deserializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesResponse.FromString,
                 )
 
 
@@ -246,6 +258,20 @@ class FileToolsServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SearchFiles(self, request, context):
+        """SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchFiles(self, request, context):
+        """WatchFiles streams changes to the entries under a folder until the client cancels.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FileToolsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -338,6 +364,16 @@ def add_FileToolsServicer_to_server(servicer, server):
                     servicer.ReadFiles,
                     request_deserializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesRequest.FromString,
                     response_serializer=toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesResponse.SerializeToString,
+            ),
+            'SearchFiles': grpc.unary_stream_rpc_method_handler(
+                    servicer.SearchFiles,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesResponse.SerializeToString,
+            ),
+            'WatchFiles': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchFiles,
+                    request_deserializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesRequest.FromString,
+                    response_serializer=toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -653,5 +689,39 @@ class FileTools(object):
         return grpc.experimental.unary_stream(request, target, '/toolhost.files.v1.FileTools/ReadFiles',
             toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesRequest.SerializeToString,
             toolhost_dot_files_dot_v1_dot_read__files__pb2.ReadFilesResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def SearchFiles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/toolhost.files.v1.FileTools/SearchFiles',
+            toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_search__pb2.SearchFilesResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def WatchFiles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/toolhost.files.v1.FileTools/WatchFiles',
+            toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesRequest.SerializeToString,
+            toolhost_dot_files_dot_v1_dot_watch__pb2.WatchFilesResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

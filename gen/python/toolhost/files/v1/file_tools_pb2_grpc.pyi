@@ -17,8 +17,10 @@ import toolhost.files.v1.patch_pb2
 import toolhost.files.v1.read_files_pb2
 import toolhost.files.v1.read_pb2
 import toolhost.files.v1.roots_pb2
+import toolhost.files.v1.search_pb2
 import toolhost.files.v1.stat_pb2
 import toolhost.files.v1.tree_pb2
+import toolhost.files.v1.watch_pb2
 import toolhost.files.v1.write_pb2
 import typing
 
@@ -141,6 +143,18 @@ class FileToolsStub:
     ]
     """ReadFiles streams many files in one call, each with its own result or error."""
 
+    SearchFiles: grpc.UnaryStreamMultiCallable[
+        toolhost.files.v1.search_pb2.SearchFilesRequest,
+        toolhost.files.v1.search_pb2.SearchFilesResponse,
+    ]
+    """SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary."""
+
+    WatchFiles: grpc.UnaryStreamMultiCallable[
+        toolhost.files.v1.watch_pb2.WatchFilesRequest,
+        toolhost.files.v1.watch_pb2.WatchFilesResponse,
+    ]
+    """WatchFiles streams changes to the entries under a folder until the client cancels."""
+
 class FileToolsAsyncStub:
     """FileTools reads, writes, edits, deletes, stats and lists files under the server's roots."""
 
@@ -251,6 +265,18 @@ class FileToolsAsyncStub:
         toolhost.files.v1.read_files_pb2.ReadFilesResponse,
     ]
     """ReadFiles streams many files in one call, each with its own result or error."""
+
+    SearchFiles: grpc.aio.UnaryStreamMultiCallable[
+        toolhost.files.v1.search_pb2.SearchFilesRequest,
+        toolhost.files.v1.search_pb2.SearchFilesResponse,
+    ]
+    """SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary."""
+
+    WatchFiles: grpc.aio.UnaryStreamMultiCallable[
+        toolhost.files.v1.watch_pb2.WatchFilesRequest,
+        toolhost.files.v1.watch_pb2.WatchFilesResponse,
+    ]
+    """WatchFiles streams changes to the entries under a folder until the client cancels."""
 
 class FileToolsServicer(metaclass=abc.ABCMeta):
     """FileTools reads, writes, edits, deletes, stats and lists files under the server's roots."""
@@ -398,5 +424,21 @@ class FileToolsServicer(metaclass=abc.ABCMeta):
         context: _ServicerContext,
     ) -> typing.Union[collections.abc.Iterator[toolhost.files.v1.read_files_pb2.ReadFilesResponse], collections.abc.AsyncIterator[toolhost.files.v1.read_files_pb2.ReadFilesResponse]]:
         """ReadFiles streams many files in one call, each with its own result or error."""
+
+    @abc.abstractmethod
+    def SearchFiles(
+        self,
+        request: toolhost.files.v1.search_pb2.SearchFilesRequest,
+        context: _ServicerContext,
+    ) -> typing.Union[collections.abc.Iterator[toolhost.files.v1.search_pb2.SearchFilesResponse], collections.abc.AsyncIterator[toolhost.files.v1.search_pb2.SearchFilesResponse]]:
+        """SearchFiles streams the lines (or files) matching a pattern under a folder, then a summary."""
+
+    @abc.abstractmethod
+    def WatchFiles(
+        self,
+        request: toolhost.files.v1.watch_pb2.WatchFilesRequest,
+        context: _ServicerContext,
+    ) -> typing.Union[collections.abc.Iterator[toolhost.files.v1.watch_pb2.WatchFilesResponse], collections.abc.AsyncIterator[toolhost.files.v1.watch_pb2.WatchFilesResponse]]:
+        """WatchFiles streams changes to the entries under a folder until the client cancels."""
 
 def add_FileToolsServicer_to_server(servicer: FileToolsServicer, server: typing.Union[grpc.Server, grpc.aio.Server]) -> None: ...

@@ -1,0 +1,95 @@
+// SearchFiles against ripgrep and grep -r over one tree, warm and cold page cache, in one run.
+//
+//   node --import tsx bench/search-vs-rg.ts [TREE] [ROUNDS]
+//
+// TREE defaults to this checkout's node_modules (thousands of files); ROUNDS (default 3) rounds
+// are interleaved (rg, grep, toolhost, rg, ...) and the median of each is reported. Cold rounds
+// drop the page cache first (echo 3 > /proc/sys/vm/drop_caches; skipped when not permitted).
+// The three search the same files the same way: no ignore files, hidden files included, binary
+// files skipped, symlinks not followed (rg --no-ignore --hidden, grep -rI, toolhost no_ignore +
+// include_hidden), every matching line with its line number written out (rg and grep to
+// /dev/null, toolhost streamed to this process's generated Connect client). The toolhost
+// server runs as its own process; its peak memory (VmHWM) is read from /proc at the end.
+// Needs ripgrep: apt-get install -y ripgrep.
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { FileTools } from "../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { spawnServer } from "../test/support/spawn-server.js";
+
+const tree = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "..", "node_modules"));
+const rounds = Number(process.argv[3] ?? 3);
+const patterns = [
+  { name: "literal", pattern: "createElement", regex: false, rg: ["-F"], grep: ["-F"] },
+  { name: "regex", pattern: "function [a-z]+Sync\\(", regex: true, rg: [], grep: ["-E"] },
+];
+
+const work = await mkdtemp(path.join(tmpdir(), "toolhost-search-bench-"));
+const config = path.join(work, "toolhost.yaml");
+await writeFile(config, "limits:\n  max_search_matches: 10000000\n  max_search_file_bytes: 268435456\n");
+const server = await spawnServer(["--root", tree, "--config", config]);
+const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
+
+function canDropCaches(): boolean {
+  return spawnSync("sh", ["-c", "sync && echo 3 > /proc/sys/vm/drop_caches"]).status === 0;
+}
+
+function timeCommand(cmd: string, args: string[]): { ms: number; lines: number } {
+  const started = process.hrtime.bigint();
+  const result = spawnSync("sh", ["-c", `${[cmd, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")} | wc -l`], { encoding: "utf8", maxBuffer: 1 << 20 });
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, lines: Number(result.stdout.trim()) };
+}
+
+let peakRss = 0;
+async function timeToolhost(pattern: string, regex: boolean): Promise<{ ms: number; lines: number; files: number }> {
+  const sampler = setInterval(() => void readRss().then((kb) => (peakRss = Math.max(peakRss, kb))), 20);
+  const started = process.hrtime.bigint();
+  let lines = 0;
+  let files = 0;
+  for await (const m of client.searchFiles({ pattern, regex, noIgnore: true, includeHidden: true })) {
+    if (m.result.case === "match") lines++;
+    if (m.result.case === "summary") files = Number(m.result.value.filesScanned);
+  }
+  clearInterval(sampler);
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, lines, files };
+}
+
+async function readRss(): Promise<number> {
+  const status = await readFile(`/proc/${server.pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const cold = canDropCaches();
+console.log(`tree ${tree}; ${rounds} rounds; cold cache ${cold ? "by drop_caches" : "not available (warm only)"}`);
+const idleRss = await readRss();
+await timeToolhost("warm-up", false); // start the match workers, read the tree once
+for (const p of patterns) {
+  for (const cache of cold ? ["warm", "cold"] : ["warm"]) {
+    const t = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[] };
+    let counts = "";
+    for (let r = 0; r < rounds; r++) {
+      if (cache === "cold") canDropCaches();
+      const rg = timeCommand("rg", [...p.rg, "--no-ignore", "--hidden", "--no-messages", "-n", p.pattern, tree]);
+      if (cache === "cold") canDropCaches();
+      const grep = timeCommand("grep", [...p.grep, "-rnI", p.pattern, tree]);
+      if (cache === "cold") canDropCaches();
+      const th = await timeToolhost(p.pattern, p.regex);
+      t.rg.push(rg.ms);
+      t.grep.push(grep.ms);
+      t.toolhost.push(th.ms);
+      counts = `lines: rg ${rg.lines}, grep ${grep.lines}, toolhost ${th.lines} (${th.files} files scanned)`;
+    }
+    const [rg, grep, th] = [median(t.rg), median(t.grep), median(t.toolhost)];
+    console.log(
+      `${p.name.padEnd(7)} ${cache}: rg ${rg.toFixed(0)} ms, grep -r ${grep.toFixed(0)} ms, toolhost ${th.toFixed(0)} ms; ` +
+        `toolhost/rg ${(th / rg).toFixed(2)}x, toolhost/grep ${(th / grep).toFixed(2)}x; ${counts}`,
+    );
+  }
+}
+const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
+console.log(`server memory: idle before any search ${(idleRss / 1024).toFixed(0)} MiB; peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`);
+await server.stop();

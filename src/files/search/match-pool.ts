@@ -1,0 +1,154 @@
+import { closeSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import type { BatchResult, MatchBatch } from "./match-job.js";
+
+/** Task is a batch waiting for, or running on, a worker. */
+interface Task {
+  readonly batch: MatchBatch;
+  readonly budgetMs: number;
+  resolve(result: BatchResult): void;
+  reject(err: unknown): void;
+}
+
+/** Slot is one worker thread and the batch it runs. */
+interface Slot {
+  readonly worker: Worker;
+  readonly openFd: Int32Array;
+  task: Task | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * MatchPool runs MatchBatches on worker threads, so that matching never blocks the event loop
+ * (other calls keep being served) and uses every core. Each batch has a time budget: a worker
+ * still busy when it runs out (a regular expression with catastrophic backtracking, say) is
+ * terminated, the file it held open is closed, and the batch fails with PATTERN_TOO_COMPLEX.
+ *
+ * Hand-written because no maintained pool (piscina, workerpool) terminates a single task's
+ * worker on a per-task deadline and hands back the descriptor that worker held.
+ */
+export class MatchPool {
+  readonly #slots: Slot[] = [];
+  readonly #queue: Task[] = [];
+  #closed = false;
+
+  constructor(readonly size: number = defaultPoolSize()) {}
+
+  /** run queues a batch and resolves with its result, or rejects when its budget runs out. */
+  run(batch: MatchBatch, budgetMs: number): Promise<BatchResult> {
+    if (this.#closed) return Promise.reject(new Error("match pool closed"));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ batch, budgetMs, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  /** close terminates every worker; queued batches are rejected. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const task of this.#queue.splice(0)) task.reject(new Error("match pool closed"));
+    await Promise.all(this.#slots.splice(0).map((slot) => this.#kill(slot)));
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      let slot = this.#slots.find((s) => s.task === undefined);
+      if (slot === undefined && this.#slots.length < this.size) slot = this.#spawn();
+      if (slot === undefined) return;
+      const task = this.#queue.shift()!;
+      slot.task = task;
+      slot.timer = setTimeout(() => this.#overrun(slot!), task.budgetMs);
+      slot.worker.postMessage(task.batch);
+    }
+  }
+
+  #spawn(): Slot {
+    const openFd = new Int32Array(new SharedArrayBuffer(4));
+    openFd[0] = -1;
+    const worker = startWorker(openFd.buffer as SharedArrayBuffer);
+    const slot: Slot = { worker, openFd, task: undefined, timer: undefined };
+    worker.on("message", (result: BatchResult) => {
+      const task = slot.task;
+      clearTimeout(slot.timer);
+      slot.task = undefined;
+      task?.resolve(result);
+      this.#dispatch();
+    });
+    worker.on("error", (err) => this.#fail(slot, err));
+    worker.on("exit", () => this.#fail(slot, new Error("match worker exited")));
+    worker.unref(); // after the listeners, which would ref it again: an idle pool must not keep the process alive
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #overrun(slot: Slot): void {
+    const task = slot.task;
+    slot.task = undefined;
+    void this.#kill(slot);
+    task?.reject(
+      new ToolhostError(
+        "PATTERN_TOO_COMPLEX",
+        `The search pattern took more than ${task.budgetMs} ms on one batch of files; simplify the regular expression (avoid nested quantifiers such as (a+)+) or search a smaller set of files.`,
+      ),
+    );
+    this.#dispatch();
+  }
+
+  #fail(slot: Slot, err: unknown): void {
+    const index = this.#slots.indexOf(slot);
+    if (index === -1) return;
+    this.#slots.splice(index, 1);
+    clearTimeout(slot.timer);
+    this.#closeHeldFd(slot);
+    slot.task?.reject(err);
+    slot.task = undefined;
+    if (!this.#closed) this.#dispatch();
+  }
+
+  async #kill(slot: Slot): Promise<void> {
+    const index = this.#slots.indexOf(slot);
+    if (index !== -1) this.#slots.splice(index, 1);
+    clearTimeout(slot.timer);
+    await slot.worker.terminate();
+    this.#closeHeldFd(slot);
+  }
+
+  #closeHeldFd(slot: Slot): void {
+    const fd = Atomics.exchange(slot.openFd, 0, -1);
+    if (fd >= 0) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed by the worker before it stopped
+      }
+    }
+  }
+}
+
+function defaultPoolSize(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/**
+ * startWorker starts match-worker: the compiled .js next to this module, or, when running from
+ * TypeScript sources under tsx (tests), the .ts file through tsx's loader, which Node 20 does not
+ * install in worker threads by itself.
+ */
+function startWorker(openFd: SharedArrayBuffer): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const url = new URL(fromSource ? "./match-worker.ts" : "./match-worker.js", import.meta.url);
+  if (!fromSource) return new Worker(url, { workerData: { openFd } });
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: { openFd } });
+}
+
+let shared: MatchPool | undefined;
+
+/** sharedMatchPool is the process's one pool, started on first use: searches share the cores. */
+export function sharedMatchPool(): MatchPool {
+  shared ??= new MatchPool();
+  return shared;
+}

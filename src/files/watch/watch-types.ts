@@ -1,0 +1,24 @@
+/** WatchRequest is a WatchFiles call as the domain sees it. */
+export interface WatchRequest {
+  readonly path: string;
+  readonly recursive?: boolean;
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly initialSnapshot?: boolean;
+  readonly includeHidden?: boolean;
+}
+
+/** WatchLimits are the server's bounds on a watch (from Config.limits). */
+export interface WatchLimits {
+  readonly maxWatchedFoldersPerStream: number;
+  readonly watchQueueEvents: number;
+}
+
+/** EntryKind is what an event's entry is. */
+export type EntryKind = "file" | "directory" | "symlink" | "other" | "unknown";
+
+/** WatchEventValue is one event of a watch stream; paths are client paths. */
+export type WatchEventValue =
+  | { readonly type: "created" | "modified" | "deleted"; readonly path: string; readonly kind: EntryKind; readonly size: number }
+  | { readonly type: "renamed"; readonly path: string; readonly oldPath: string; readonly kind: EntryKind; readonly size: number }
+  | { readonly type: "snapshot-done" | "ready" | "overflow" };

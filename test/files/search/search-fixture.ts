@@ -1,0 +1,50 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { defaultLimits } from "../../../src/config/config.js";
+import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
+import type { Sandbox } from "../../../src/sandbox/sandbox.js";
+import { searchFiles, type SearchEvent, type SearchRequest } from "../../../src/files/search/search-files.js";
+import type { SearchLimits } from "../../../src/files/search/search-types.js";
+import { tempDir } from "../../sandbox/sandbox-fixture.js";
+
+/** writeTree writes files (relative path -> content) under `root`, creating folders. */
+export async function writeTree(root: string, files: Record<string, string | Buffer>): Promise<void> {
+  for (const [relative, content] of Object.entries(files)) {
+    const full = path.join(root, relative);
+    await mkdir(path.dirname(full), { recursive: true });
+    await writeFile(full, content);
+  }
+}
+
+/** searchRoot makes a fresh root with the given files and a sandbox over it. */
+export async function searchRoot(files: Record<string, string | Buffer>): Promise<{ root: string; sandbox: Sandbox }> {
+  const root = await tempDir("search");
+  await writeTree(root, files);
+  return { root, sandbox: await createSandbox([{ path: root, readOnly: false }]) };
+}
+
+/** SearchRun is everything one search yielded, split by kind. */
+export interface SearchRun {
+  readonly matches: { path: string; line: number; column: number; text: string; truncated: boolean; before: string[]; after: string[]; ranges: [number, number][] }[];
+  readonly files: { path: string; matches: number }[];
+  readonly summary: Extract<SearchEvent, { kind: "summary" }>["summary"];
+}
+
+/** runSearch runs searchFiles to its end and collects the results. */
+export async function runSearch(sandbox: Sandbox, request: Partial<SearchRequest> & { pattern: string }, limits: Partial<SearchLimits> = {}): Promise<SearchRun> {
+  const matches: SearchRun["matches"] = [];
+  const files: SearchRun["files"] = [];
+  let summary: SearchRun["summary"] | undefined;
+  for await (const event of searchFiles(sandbox, { path: "", ...request }, { ...defaultLimits, ...limits })) {
+    if (event.kind === "match") {
+      const l = event.line;
+      matches.push({ path: event.path, line: l.lineNumber, column: l.column, text: l.text, truncated: l.truncated, before: l.before.map((b) => b.text), after: l.after.map((a) => a.text), ranges: l.ranges.map(([s, e]) => [s, e]) });
+    } else if (event.kind === "file") {
+      files.push({ path: event.path, matches: event.matches });
+    } else {
+      summary = event.summary;
+    }
+  }
+  if (summary === undefined) throw new Error("no summary");
+  return { matches, files, summary };
+}
