@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -243,20 +244,6 @@ func TestTreeToolsAndReadFiles(t *testing.T) {
 	}
 	contents := map[uint32]string{}
 	errs := map[uint32]string{}
-func TestSearchFilesFindsTheSampleLine(t *testing.T) {
-	conn, ctx := dial(t)
-	path := os.Getenv("TOOLHOST_SAMPLE_PATH")
-	if path == "" {
-		t.Skip("TOOLHOST_SAMPLE_PATH is not set")
-	}
-	lines := strings.Split(strings.TrimRight(os.Getenv("TOOLHOST_SAMPLE_TEXT"), "\n"), "\n")
-	last := lines[len(lines)-1]
-	stream, err := filesv1.NewFileToolsClient(conn).SearchFiles(ctx, &filesv1.SearchFilesRequest{Pattern: last})
-	if err != nil {
-		t.Fatalf("SearchFiles: %v", err)
-	}
-	var matches []*filesv1.SearchMatch
-	var summary *filesv1.SearchSummary
 	for {
 		msg, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -287,6 +274,28 @@ func reasonOf(err error) string {
 		}
 	}
 	return ""
+}
+
+func TestSearchFilesFindsTheSampleLine(t *testing.T) {
+	conn, ctx := dial(t)
+	path := os.Getenv("TOOLHOST_SAMPLE_PATH")
+	if path == "" {
+		t.Skip("TOOLHOST_SAMPLE_PATH is not set")
+	}
+	lines := strings.Split(strings.TrimRight(os.Getenv("TOOLHOST_SAMPLE_TEXT"), "\n"), "\n")
+	last := lines[len(lines)-1]
+	stream, err := filesv1.NewFileToolsClient(conn).SearchFiles(ctx, &filesv1.SearchFilesRequest{Pattern: last})
+	if err != nil {
+		t.Fatalf("SearchFiles: %v", err)
+	}
+	var matches []*filesv1.SearchMatch
+	var summary *filesv1.SearchSummary
+	for {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
 			t.Fatalf("SearchFiles: %v", err)
 		}
 		if m := msg.GetMatch(); m != nil {
@@ -309,7 +318,8 @@ func TestWatchFilesReportsAWrite(t *testing.T) {
 	client := filesv1.NewFileToolsClient(conn)
 	watchCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	const name = "interop-watch-go.txt"
+	// A name of its own per run: the interop suites run more than once against one root.
+	name := "interop-watch-go-" + strconv.FormatInt(time.Now().UnixNano(), 36) + ".txt"
 	stream, err := client.WatchFiles(watchCtx, &filesv1.WatchFilesRequest{Include: []string{name}})
 	if err != nil {
 		t.Fatalf("WatchFiles: %v", err)

@@ -12,6 +12,7 @@ TOOLHOST_CLIENT_KEY present a client certificate (mTLS). test/interop/interop-tl
 import hashlib
 import json
 import re
+import uuid
 import os
 
 import grpc
@@ -176,7 +177,8 @@ def test_search_files_counts_per_file(files):
 
 
 def test_watch_files_reports_a_write(files):
-    name = "interop-watch-py.txt"
+    # A name of its own per run: the interop suites run more than once against one root.
+    name = f"interop-watch-py-{uuid.uuid4().hex[:12]}.txt"
     stream = files.WatchFiles(watch_pb2.WatchFilesRequest(include=[name]), timeout=TIMEOUT)
     try:
         assert next(stream).type == watch_pb2.WATCH_EVENT_TYPE_READY
