@@ -116,3 +116,22 @@ describe("change history", () => {
   });
 });
 
+
+describe("change history of moves", () => {
+  it("records a moved file at both paths, and undo at the source brings it back", async () => {
+    const server = await startTestServer({ history: true });
+    try {
+      const files = server.fileTools;
+      await files.writeFile({ path: "m/a.txt", content: { case: "text", value: "moving\n" } });
+      await files.moveFile({ from: "m/a.txt", to: "m/b.txt" });
+      const [left] = (await files.listFileHistory({ path: "m/a.txt" })).changes;
+      const [arrived] = (await files.listFileHistory({ path: "m/b.txt" })).changes;
+      assert.deepEqual([left?.operation, left?.sha256Before, left?.sha256After, left?.beforeAvailable], [ChangeOperation.MOVE, sha256Hex("moving\n"), "", true]);
+      assert.deepEqual([arrived?.operation, arrived?.sha256Before, arrived?.sha256After], [ChangeOperation.MOVE, "", sha256Hex("moving\n")]);
+      await files.undoLastChange({ path: "m/a.txt" });
+      assert.equal(await readFile(join(server.root, "m/a.txt"), "utf8"), "moving\n");
+    } finally {
+      await server.close();
+    }
+  });
+});
