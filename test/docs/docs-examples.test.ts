@@ -32,18 +32,31 @@ interface Ran {
 /** run runs one example's block with bash in `cwd`, the doc's address replaced by the server's, bounded in time. */
 function run(script: string, cwd: string, address: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
+    // A process group of its own, so that the time bound ends grpcurl too (a stream that never
+    // ends, say), not only bash: an orphaned grpcurl would hold the pipes, and the test, open.
     const child = spawn("bash", ["-e", "-o", "pipefail", "-c", script.replaceAll(docAddress, address)], {
       cwd,
       env: { ...process.env, PATH: `${tools}:${process.env["PATH"] ?? ""}` },
       stdio: ["ignore", "pipe", "pipe"],
-      timeout: 30_000,
+      detached: true,
     });
+    const timer = setTimeout(() => {
+      stderr += "\n[the example ran past 30 s and was stopped]";
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, 30_000);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
