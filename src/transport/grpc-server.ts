@@ -6,6 +6,7 @@ import type { Limits } from "../config/config.js";
 import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { addReflection } from "./reflection.js";
 import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
+import { sendPreframed } from "./grpc-js/preframed-interceptor.js";
 import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** HostedService is one ServiceImpl and the descriptor it implements. */
@@ -41,7 +42,8 @@ export async function startGrpcHost(
     "grpc.keepalive_time_ms": 60_000,
     "grpc.keepalive_timeout_ms": 20_000,
   };
-  const server = new Server(options);
+  // Streamed responses leave toolhost as whole frames, without grpc-js's copy of each.
+  const server = new Server({ ...options, interceptors: [sendPreframed] });
   const shutdown = new AbortController();
   for (const { service, impl } of services) {
     const { definition, implementation } = grpcServiceFromImpl(service, impl, {

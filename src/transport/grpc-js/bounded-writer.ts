@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import { releaseChunk } from "../../files/read/chunk-buffers.js";
 
 /**
  * BoundedWriter writes a server stream's messages to a grpc-js call while keeping at most
@@ -20,8 +21,11 @@ export class BoundedWriter {
     signal.addEventListener("abort", () => this.wake?.(), { once: true });
   }
 
-  /** write queues one message, first waiting until the pending bytes are under the bound. */
-  async write(message: Buffer): Promise<void> {
+  /**
+   * write queues one message, first waiting until the pending bytes are under the bound. The
+   * file chunk the message carries, if any, is released for reuse once it is on the socket.
+   */
+  async write(message: Buffer, chunk?: Uint8Array): Promise<void> {
     // At least two messages may be in flight whatever their size, so that one is being flushed
     // while the next is queued; with one, large chunks go out in lock-step with the socket.
     const bound = Math.max(this.maxPendingBytes, 2 * message.byteLength);
@@ -33,8 +37,11 @@ export class BoundedWriter {
     }
     const size = message.byteLength;
     this.pendingBytes += size;
-    const accepted = this.call.write(message, () => {
+    const accepted = this.call.write(message, (error?: Error | null) => {
       this.pendingBytes -= size;
+      if (chunk !== undefined && error == null) {
+        releaseChunk(chunk);
+      }
       this.wake?.();
     });
     if (!accepted && !this.signal.aborted) {
