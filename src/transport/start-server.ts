@@ -7,6 +7,7 @@ import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.j
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
+import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
 import { tempFilePrefix } from "../files/write/temp-files.js";
 import { createSandbox } from "../sandbox/create-sandbox.js";
@@ -57,6 +58,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     { service: Tools, impl: createToolsService({ fileTools, skillCatalog, ...toolsLimits }) as unknown as ServiceImpl<DescService> },
   ];
   const onCallEnd = createCallLogger(logger);
+  // Up front, so the worker's thread and descriptors are there from the first call on.
+  startHashWorker();
   let http: HttpHost | undefined;
   const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd).catch(async (err: unknown) => {
     await skillCatalog.close();

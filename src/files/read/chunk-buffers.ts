@@ -5,10 +5,10 @@
  */
 export const chunkHeadroom = 16;
 
-/** ChunkSlot is a chunk's backing memory: the whole buffer, headroom included. */
+/** ChunkSlot is a chunk's backing memory (the whole buffer, headroom included) and its holders. */
 interface ChunkSlot {
   readonly buffer: Buffer;
-  released: boolean;
+  holders: number;
 }
 
 /** slots maps each chunk view handed out to its backing memory; only these have headroom. */
@@ -40,9 +40,10 @@ export function allocateChunk(length: number): Buffer {
       freeBuffers.delete(size);
     }
   }
-  const buffer = reused ?? Buffer.allocUnsafeSlow(size);
+  // Shared memory, so that a hash worker (off-thread-hash.ts) can read the chunk in place.
+  const buffer = reused ?? Buffer.from(new SharedArrayBuffer(size));
   const view = buffer.subarray(chunkHeadroom);
-  slots.set(view, { buffer, released: false });
+  slots.set(view, { buffer, holders: 1 });
   return view;
 }
 
@@ -71,16 +72,29 @@ export function headroomOf(view: Uint8Array): number {
 }
 
 /**
- * releaseChunk gives a chunk's memory back for reuse. Only the last holder of the chunk may
- * call it (the transport, once the bytes are on the socket); a chunk never released is simply
- * garbage-collected.
+ * retainChunk adds a holder to a chunk from allocateChunk (e.g. a hash worker still reading it),
+ * so that its memory is reused only once every holder has released it.
+ */
+export function retainChunk(view: Uint8Array): void {
+  const slot = slots.get(view);
+  if (slot !== undefined) {
+    slot.holders++;
+  }
+}
+
+/**
+ * releaseChunk drops one holder of a chunk; when none is left its memory goes back for reuse.
+ * The consumer that got the chunk from readRange holds it (the transport releases it once the
+ * bytes are on the socket); a chunk never released is simply garbage-collected.
  */
 export function releaseChunk(view: Uint8Array): void {
   const slot = slots.get(view);
-  if (slot === undefined || slot.released) {
+  if (slot === undefined || slot.holders <= 0) {
     return;
   }
-  slot.released = true;
+  if (--slot.holders > 0) {
+    return;
+  }
   slots.delete(view);
   const size = slot.buffer.byteLength;
   if (freeBytes + size > maxFreeBytes) {
