@@ -26,6 +26,7 @@ protoset=$(bash bench/build-protoset.sh "$work/toolhost.protoset")
 mkdir -p "$work/root" "$work/skills"
 head -c $((256 * 1024 * 1024)) /dev/urandom >"$work/root/big.bin"
 head -c 4096 /dev/urandom | base64 >"$work/root/small.txt"
+head -c $((64 * 1024 * 1024)) "$work/root/big.bin" >"$work/root/64m.bin"
 
 free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
 wait_port() {
@@ -79,4 +80,18 @@ for round in $(seq 1 "$rounds"); do
   done
 done | tee "$work/results.txt" >&2
 for s in $servers; do echo "hwm $s $(( $(hwm_kib "${pid[$s]}") - ${hwm0[$s]} ))"; done >>"$work/results.txt"
+
+# Fan-out: 64 concurrent reads of a 64 MiB file over one connection; the growth of VmRSS over
+# the server's RSS just before, sampled every 50 ms.
+rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+for s in $servers; do
+  base=$(rss_kib "${pid[$s]}"); peak=$base
+  "$work/bin/readbench" -addr "${addr[$s]}" -path 64m.bin -parallel 64 -rounds 1 >"$work/fanout-$s.txt" &
+  reader=$!
+  while kill -0 "$reader" 2>/dev/null; do
+    now=$(rss_kib "${pid[$s]}"); [ "$now" -gt "$peak" ] && peak=$now; sleep 0.05
+  done
+  wait "$reader"
+  echo "fanout $s $(( peak - base )) $(sed -n 's/.*MB\/s=\(.*\)/\1/p' "$work/fanout-$s.txt")" >>"$work/results.txt"
+done
 node bench/compare/summarize.mjs "$work/results.txt" "$hz"

@@ -8,8 +8,10 @@ const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => l.split(" 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const by = new Map();
 const hwm = new Map();
+const fanout = [];
 for (const [server, work, value, ticks, ops] of rows) {
   if (server === "hwm") { hwm.set(work, Number(value)); continue; }
+  if (server === "fanout") { fanout.push([work, Number(value), Number(ticks)]); continue; }
   const key = `${work} ${server}`;
   const entry = by.get(key) ?? { work, server, values: [], cpu: [] };
   entry.values.push(Number(value));
@@ -26,4 +28,5 @@ for (const e of by.values()) {
   const cpuText = e.work === "stat" ? `${(cpu * 1e6).toFixed(0)} µs` : `${(cpu * 1000).toFixed(0)} ms`;
   console.log(`| ${e.work} | ${e.server} | ${Math.min(...e.values).toFixed(0)} | ${median(e.values).toFixed(0)} ${unit(e.work)} | ${Math.max(...e.values).toFixed(0)} | ${(median(e.values) / refMedian).toFixed(2)} | ${(Math.min(...e.values) / refMedian).toFixed(2)} | ${cpuText} |`);
 }
+for (const [server, kib, mbps] of fanout) console.log(`64 concurrent 64 MiB reads over one connection, ${server}: RSS +${(kib / 1024).toFixed(0)} MiB, ${mbps.toFixed(0)} MB/s in all`);
 for (const [server, kib] of hwm) console.log(`peak RSS growth over the run, ${server}: +${(kib / 1024).toFixed(0)} MiB`);
