@@ -29,7 +29,7 @@ class WideWindowSessionManager extends Http2SessionManager {
     return stream;
   }
 }
-const widened = new WeakSet<http2.ClientHttp2Session>();
+const widened = new WeakSet<http2.Http2Session>();
 
 const baseUrl = `http://${addr}`;
 const transport = createGrpcTransport({
