@@ -5,6 +5,7 @@
 # ratio of medians to grpc-go, server CPU per operation (utime+stime from /proc/PID/stat) and
 # the growth of each server's peak RSS (VmHWM) over the run.
 #
+# A bare @grpc/grpc-js StatFile server (bare-grpc-js.ts) joins the stat rounds as "grpc-js".
 # Env: ROUNDS (default 5); BEFORE=/path/to/another/checkout adds that checkout's toolhost as
 # "before" (for a before/after table from one run); WORK ("read256k read1m upload stat").
 # Everything listens on 127.0.0.1 only; every loop is bounded by ROUNDS.
@@ -44,6 +45,9 @@ port=$(free_port)
 "$work/bin/refserver" -listen "127.0.0.1:$port" -root "$work/root" 2>"$work/grpc-go.log" &
 pid[grpc-go]=$!; pids+=("$!"); addr[grpc-go]=127.0.0.1:$port; wait_port "$port"
 start_toolhost toolhost "$PWD"
+port=$(free_port)
+node --import tsx bench/compare/bare-grpc-js.ts --listen "127.0.0.1:$port" --root "$work/root" 2>"$work/grpc-js.log" &
+pid[grpc-js]=$!; pids+=("$!"); addr[grpc-js]=127.0.0.1:$port; wait_port "$port"
 servers="grpc-go toolhost"
 if [ -n "${BEFORE:-}" ]; then start_toolhost before "$BEFORE"; servers="$servers before"; fi
 
@@ -71,7 +75,8 @@ ops() { case $1 in stat) echo 5000 ;; *) echo 1 ;; esac; }
 hz=$(getconf CLK_TCK)
 for round in $(seq 1 "$rounds"); do
   for w in $works; do
-    for s in $servers; do
+    # The bare grpc-js server only answers StatFile.
+    for s in $servers $( [ "$w" = stat ] && echo grpc-js ); do
       before=$(cpu_ticks "${pid[$s]}")
       value=$(run_one "$s" "$w")
       after=$(cpu_ticks "${pid[$s]}")
