@@ -113,11 +113,14 @@ export async function walkLinks(start: string, components: readonly string[]): P
   let current = start;
   let lastIsLink = false;
   let links = 0;
+  // The lstat of `current` when the walk's last step looked at it, so it is not asked twice.
+  let currentStats: Stats | undefined;
   while (queue.length > 0) {
     const { name, last } = queue.shift()!;
     if (name === "" || name === ".") continue;
     if (name === "..") {
       current = path.dirname(current);
+      currentStats = undefined;
       continue;
     }
     const next = path.join(current, name);
@@ -147,6 +150,7 @@ export async function walkLinks(start: string, components: readonly string[]): P
         return { realPath: rest(), stats: undefined, lastIsLink };
       }
       current = next;
+      currentStats = entry;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") {
@@ -155,8 +159,10 @@ export async function walkLinks(start: string, components: readonly string[]): P
       return { realPath: rest(), stats: undefined, lastIsLink, failure: err };
     }
   }
-  // One lstat of the final real path: its type decides what may be opened (a `..` from a link
-  // target may have moved `current` since the last component was looked at).
-  const stats = await lstat(current).catch(() => undefined);
+  // The lstat of the final real path decides what may be opened: the one the walk just made of
+  // it, or (a `..` from a link target may have moved `current` since the last component was
+  // looked at, or no component was walked) a fresh one. Either is only a hint: what is opened
+  // is verified through its handle. Reusing it saved one of StatFile's ten thread-pool trips.
+  const stats = currentStats ?? (await lstat(current).catch(() => undefined));
   return { realPath: current, stats, lastIsLink };
 }

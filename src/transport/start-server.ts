@@ -7,6 +7,7 @@ import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.j
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
+import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
 import { tempFilePrefix } from "../files/write/temp-files.js";
 import { FileHistory } from "../files/history/file-history.js";
@@ -87,6 +88,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const metrics = config.metricsListen === undefined ? undefined : createServerMetrics(() => skillCatalog.counts());
   const onCallEnd = metrics === undefined ? logCall : (record: CallRecord) => (metrics.callEnded(record), logCall(record));
   const onCallStart = metrics?.callStarted;
+  // Up front, so the worker's thread and descriptors are there from the first call on.
+  startHashWorker();
   let http: HttpHost | undefined;
   let metricsListener: MetricsListener | undefined;
   const grpcSecurity = {

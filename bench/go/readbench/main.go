@@ -10,6 +10,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"sync"
 	"time"
 
 	filesv1 "github.com/toolhost/toolhost/gen/go/toolhost/files/v1"
@@ -22,6 +23,7 @@ func main() {
 	path := flag.String("path", "big.bin", "file to read, relative to the server's first root")
 	chunk := flag.Uint("chunk", 0, "chunk_size hint in bytes (0: server default)")
 	rounds := flag.Int("rounds", 3, "how many times to read the file")
+	parallel := flag.Int("parallel", 1, "concurrent reads of the file per round, over one connection")
 	flag.Parse()
 
 	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
@@ -35,10 +37,23 @@ func main() {
 	client := filesv1.NewFileToolsClient(conn)
 	for i := 0; i < *rounds; i++ {
 		start := time.Now()
-		n, err := readAll(client, *path, uint32(*chunk))
-		if err != nil {
-			log.Fatal(err)
+		var n int64
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for p := 0; p < *parallel; p++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got, err := readAll(client, *path, uint32(*chunk))
+				if err != nil {
+					log.Fatal(err)
+				}
+				mu.Lock()
+				n += got
+				mu.Unlock()
+			}()
 		}
+		wg.Wait()
 		secs := time.Since(start).Seconds()
 		fmt.Printf("chunk=%d bytes=%d seconds=%.3f MB/s=%.1f\n", *chunk, n, secs, float64(n)/secs/1e6)
 	}

@@ -65,7 +65,9 @@ export function detectBinary(sample: Uint8Array): BinaryVerdict {
     return { binary: true, why: "it contains NUL bytes" };
   }
   let controls = 0;
-  for (const byte of head) {
+  // Indexed, not for-of: the iterator protocol per byte was 6% of a StatFile's CPU.
+  for (let i = 0; i < head.length; i++) {
+    const byte = head[i]!;
     if ((byte < 0x20 && !isTextControl(byte)) || byte === 0x7f) {
       controls++;
     }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
+import { releaseChunk } from "./chunk-buffers.js";
 import { readRange } from "./read-range.js";
 
 /** hashChunkSize is large because hashing is CPU-bound and benefits from few, big reads. */
@@ -13,6 +14,7 @@ export async function sha256OfHandle(handle: FileHandle, signal?: AbortSignal): 
   const hash = createHash("sha256");
   for await (const chunk of readRange(handle, 0, undefined, hashChunkSize, signal)) {
     hash.update(chunk);
+    releaseChunk(chunk);
   }
   return hash.digest("hex");
 }

@@ -1,14 +1,22 @@
-import { createHash } from "node:crypto";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { OpenedFile } from "../../sandbox/sandbox.js";
+import { releaseChunk, retainChunk } from "./chunk-buffers.js";
 import type { NormalizedReadRequest } from "./normalize-read-request.js";
+import { OffThreadSha256 } from "./off-thread-hash.js";
 import { readInfo } from "./read-info.js";
 import { readRange } from "./read-range.js";
 import type { ReadPart } from "./read-types.js";
 
+/** offThreadMinChunk is the chunk size from which hashing moves to a worker thread. */
+const offThreadMinChunk = 64 * 1024;
+
+/** maxChunksHashing is how many chunks the hash worker may be behind the stream. */
+const maxChunksHashing = 2;
+
 /**
  * readBytes streams any opened regular file as raw `data` chunks from byteOffset, at most
- * byteLimit bytes, in memory bounded by two chunks (see readRange).
+ * byteLimit bytes, in memory bounded by a few chunks (see readRange; the sha256 of chunks of
+ * 64 KiB and more is computed on a worker thread, at most maxChunksHashing chunks behind).
  *
  * Without a byte_limit it reads until the end of file, including bytes appended after the
  * open, so a growing log can be followed by asking again from next_offset.
@@ -29,19 +37,38 @@ export async function* readBytes(
   yield { case: "info", value: readInfo(file, request.path, "bytes", false) };
 
   const end = request.byteLimit === undefined ? undefined : request.byteOffset + request.byteLimit;
-  const hash = createHash("sha256");
+  const hash = new OffThreadSha256(request.chunkSize >= offThreadMinChunk);
+  // Chunks the hash worker has not finished with; bounded, so a slow worker slows the read
+  // instead of holding more and more chunks in memory.
+  const hashing: Array<Promise<void>> = [];
   let bytesSent = 0;
-  for await (const chunk of readRange(file.handle, request.byteOffset, end, request.chunkSize, signal)) {
-    hash.update(chunk);
-    bytesSent += chunk.length;
-    yield { case: "data", value: chunk };
+  let finished = false;
+  try {
+    for await (const chunk of readRange(file.handle, request.byteOffset, end, request.chunkSize, signal)) {
+      const hashed = hash.update(chunk);
+      if (hashed !== undefined) {
+        retainChunk(chunk);
+        hashing.push(hashed.then(() => releaseChunk(chunk)));
+      }
+      bytesSent += chunk.length;
+      yield { case: "data", value: chunk };
+      while (hashing.length > maxChunksHashing) {
+        await hashing.shift();
+      }
+    }
+    finished = true;
+  } finally {
+    if (!finished) {
+      hash.discard();
+    }
   }
+  const sha256 = await hash.digest();
   const nextOffset = request.byteOffset + bytesSent;
   yield {
     case: "summary",
     value: {
       bytesSent,
-      sha256: hash.digest("hex"),
+      sha256,
       eof: end === undefined || nextOffset < end || nextOffset >= size,
       linesSent: 0,
       nextOffset,

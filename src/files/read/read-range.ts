@@ -1,5 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { abortable, throwIfAborted } from "./abortable.js";
+import { allocateChunk, trimChunk } from "./chunk-buffers.js";
 
 /**
  * readRange yields the bytes of [start, end) of an open file (end undefined: to the end of the
@@ -8,7 +9,8 @@ import { abortable, throwIfAborted } from "./abortable.js";
  *
  * Memory stays at two chunks whatever the file size or the consumer's pace: exactly one read
  * is started ahead, and nothing more is read until the caller asks for the next chunk. Each
- * chunk is a fresh buffer, because a consumer may still hold the previous one. A read that
+ * chunk is a buffer of its own (a consumer may still hold the previous one), taken from
+ * allocateChunk and reused only once its last holder releases it. A read that
  * returns 0 bytes (the file shrank) ends the range early.
  */
 export async function* readRange(
@@ -25,8 +27,9 @@ export async function* readRange(
     if (length <= 0) {
       return undefined;
     }
-    const buffer = Buffer.allocUnsafe(length);
-    return handle.read(buffer, 0, length, at).then(({ bytesRead }) => buffer.subarray(0, bytesRead));
+    // With headroom in front (see chunkHeadroom), so a transport can frame it without a copy.
+    const buffer = allocateChunk(length);
+    return handle.read(buffer, 0, length, at).then(({ bytesRead }) => trimChunk(buffer, bytesRead));
   };
   let pending = readAt(position);
   try {

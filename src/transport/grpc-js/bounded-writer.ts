@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import { SendBudget } from "./send-budget.js";
+import { releaseChunk } from "../../files/read/chunk-buffers.js";
 
 /**
  * BoundedWriter writes a server stream's messages to a grpc-js call while keeping the bytes
@@ -54,8 +55,11 @@ export class BoundedWriter {
     this.reserved = estimate;
   }
 
-  /** write queues one message, settling the reservation (if any) to its size. */
-  async write(message: Buffer): Promise<void> {
+  /**
+   * write queues one message, settling the reservation (if any) to its size. The file chunk the
+   * message carries, if any, is released for reuse once it is on the socket.
+   */
+  async write(message: Buffer, chunk?: Uint8Array): Promise<void> {
     if (this.reserved === 0) {
       await this.reserve(message.byteLength);
     }
@@ -66,7 +70,10 @@ export class BoundedWriter {
     const size = message.byteLength;
     this.settle(size);
     this.unflushed += size;
-    const accepted = this.call.write(message, () => {
+    const accepted = this.call.write(message, (error?: Error | null) => {
+      if (chunk !== undefined && error == null) {
+        releaseChunk(chunk);
+      }
       if (!this.released) {
         this.unflushed -= size;
         this.giveAll(size);

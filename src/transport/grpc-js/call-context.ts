@@ -64,7 +64,14 @@ export function createCallContext(
     // The client certificate grpc-js verified (only a verified one is handed over), for mTLS.
     contextValues: peerValuesFromCertificate(call.getAuthContext().sslPeerCertificate),
   });
-  const cancel = () => controller.abort(new ConnectError("The client cancelled the call or its deadline passed.", Code.Canceled));
+  // grpc-js emits 'cancelled' at the end of every call, even one that succeeded; the error (and
+  // its stack) is built only for a call that has not ended yet, once per real cancel.
+  let ended = false;
+  const cancel = () => {
+    if (!ended) {
+      controller.abort(new ConnectError("The client cancelled the call or its deadline passed.", Code.Canceled));
+    }
+  };
   call.once("cancelled", cancel);
   return {
     handler,
@@ -74,7 +81,10 @@ export function createCallContext(
     bytesOut: 0,
     // Through the context's own abort, which also clears its deadline timer; aborting only the
     // request signal would leave one timer per call pending until the deadline passes.
-    end: () => handler.abort(callEnded),
+    end: () => {
+      ended = true;
+      handler.abort(callEnded);
+    },
   };
 }
 

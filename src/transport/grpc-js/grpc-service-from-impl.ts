@@ -16,6 +16,7 @@ import {
 import { encodeMessage } from "../message-codec.js";
 import { BoundedWriter } from "./bounded-writer.js";
 import { ConnectionBudgets, SendBudget } from "./send-budget.js";
+import { frameMessage, unframe } from "./frame-message.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
 import { decodeRequest, requestStream } from "./request-stream.js";
 import { asConnectError, statusFromError } from "./status-from-error.js";
@@ -82,13 +83,15 @@ export function grpcServiceFromImpl<S extends DescService>(
       continue;
     }
     const handler: Impl = (input, ctx) => fn.call(impl, input, ctx);
+    const responseStream = method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming";
     definition[method.localName] = {
       path: `/${service.typeName}/${method.name}`,
       requestStream: method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming",
-      responseStream: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming",
+      responseStream,
       requestSerialize: (b: Buffer) => b,
       requestDeserialize: (b: Buffer) => b,
-      responseSerialize: (b: Buffer) => b,
+      // Streamed responses are whole gRPC frames (frame-message.ts, preframed-interceptor.ts).
+      responseSerialize: responseStream ? unframe : (b: Buffer) => b,
       responseDeserialize: (b: Buffer) => b,
       originalName: method.localName,
     };
@@ -182,9 +185,9 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
               if (next.done === true || context.handler.signal.aborted) {
                 break;
               }
-              const bytes = encodeMessage(method.output, next.value);
-              context.bytesOut += bytes.byteLength;
-              await writer.write(bytes);
+              const { frame, chunk } = frameMessage(method.output, next.value);
+              context.bytesOut += frame.byteLength - 5;
+              await writer.write(frame, chunk);
             }
           } finally {
             await responses.return?.();

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# bench:compare — toolhost against a grpc-go reference server (bench/go/refserver) on the same
+# generated code, measured with the same Go clients (bench/go/readbench, uploadbench) and ghz,
+# servers interleaved round by round in one run. Prints min/median/max per server and work, the
+# ratio of medians to grpc-go, server CPU per operation (utime+stime from /proc/PID/stat) and
+# the growth of each server's peak RSS (VmHWM) over the run.
+#
+# A bare @grpc/grpc-js StatFile server (bare-grpc-js.ts) joins the stat rounds as "grpc-js".
+# Env: ROUNDS (default 5); BEFORE=/path/to/another/checkout adds that checkout's toolhost as
+# "before" (for a before/after table from one run); WORK ("read256k read1m upload stat").
+# Everything listens on 127.0.0.1 only; every loop is bounded by ROUNDS.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${ROUNDS:-5}
+works=${WORK:-"read1m read256k upload stat"}
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+(cd bench/go && go build -mod=readonly -o "$work/bin/" ./refserver ./readbench ./uploadbench)
+protoset=$(bash bench/build-protoset.sh "$work/toolhost.protoset")
+mkdir -p "$work/root" "$work/skills"
+head -c $((256 * 1024 * 1024)) /dev/urandom >"$work/root/big.bin"
+head -c 4096 /dev/urandom | base64 >"$work/root/small.txt"
+head -c $((64 * 1024 * 1024)) "$work/root/big.bin" >"$work/root/64m.bin"
+
+free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
+wait_port() {
+  for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done
+  echo "compare: nothing listening on port $1" >&2; exit 1
+}
+
+declare -A addr pid
+start_toolhost() { # name checkout
+  local port; port=$(free_port)
+  (cd "$2" && exec node --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$work/root" --skills "$work/skills" --log-level warn) >"$work/$1.log" 2>&1 &
+  pid[$1]=$!; pids+=("$!"); addr[$1]=127.0.0.1:$port; wait_port "$port"
+}
+port=$(free_port)
+"$work/bin/refserver" -listen "127.0.0.1:$port" -root "$work/root" 2>"$work/grpc-go.log" &
+pid[grpc-go]=$!; pids+=("$!"); addr[grpc-go]=127.0.0.1:$port; wait_port "$port"
+start_toolhost toolhost "$PWD"
+port=$(free_port)
+node --import tsx bench/compare/bare-grpc-js.ts --listen "127.0.0.1:$port" --root "$work/root" 2>"$work/grpc-js.log" &
+pid[grpc-js]=$!; pids+=("$!"); addr[grpc-js]=127.0.0.1:$port; wait_port "$port"
+servers="grpc-go toolhost"
+if [ -n "${BEFORE:-}" ]; then start_toolhost before "$BEFORE"; servers="$servers before"; fi
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
+declare -A hwm0
+for s in $servers; do
+  "$work/bin/readbench" -addr "${addr[$s]}" -rounds 1 >/dev/null # warm-up: page cache, JIT
+  hwm0[$s]=$(hwm_kib "${pid[$s]}")
+done
+
+run_one() { # server work -> prints "server work value unit"
+  local s=$1 w=$2 a=${addr[$1]}
+  case $w in
+    read1m) "$work/bin/readbench" -addr "$a" -chunk 1048576 -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/\1/p' ;;
+    read256k) "$work/bin/readbench" -addr "$a" -chunk 262144 -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/\1/p' ;;
+    upload) "$work/bin/uploadbench" -addr "$a" -path "up-$s.bin" -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/\1/p' ;;
+    stat) .tools/bin/ghz --insecure --protoset "$protoset" --call toolhost.files.v1.FileTools.StatFile \
+            -d '{"path":"small.txt"}' -n 5000 -c 16 --connections 1 -O json "$a" 2>/dev/null |
+            node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).rps.toFixed(0)))' ;;
+  esac
+}
+ops() { case $1 in stat) echo 5000 ;; *) echo 1 ;; esac; }
+
+hz=$(getconf CLK_TCK)
+for round in $(seq 1 "$rounds"); do
+  for w in $works; do
+    # The bare grpc-js server only answers StatFile.
+    for s in $servers $( [ "$w" = stat ] && echo grpc-js ); do
+      before=$(cpu_ticks "${pid[$s]}")
+      value=$(run_one "$s" "$w")
+      after=$(cpu_ticks "${pid[$s]}")
+      echo "$s $w $value $(( after - before )) $(ops "$w")"
+    done
+  done
+done | tee "$work/results.txt" >&2
+for s in $servers; do echo "hwm $s $(( $(hwm_kib "${pid[$s]}") - ${hwm0[$s]} ))"; done >>"$work/results.txt"
+
+# Fan-out: 64 concurrent reads of a 64 MiB file over one connection; the growth of VmRSS over
+# the server's RSS just before, sampled every 50 ms.
+rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+for s in $servers; do
+  base=$(rss_kib "${pid[$s]}"); peak=$base
+  "$work/bin/readbench" -addr "${addr[$s]}" -path 64m.bin -parallel 64 -rounds 1 >"$work/fanout-$s.txt" &
+  reader=$!
+  while kill -0 "$reader" 2>/dev/null; do
+    now=$(rss_kib "${pid[$s]}"); [ "$now" -gt "$peak" ] && peak=$now; sleep 0.05
+  done
+  wait "$reader"
+  echo "fanout $s $(( peak - base )) $(sed -n 's/.*MB\/s=\(.*\)/\1/p' "$work/fanout-$s.txt")" >>"$work/results.txt"
+done
+node bench/compare/summarize.mjs "$work/results.txt" "$hz"

@@ -1,0 +1,110 @@
+/**
+ * chunkHeadroom is how many spare bytes every file chunk read by readRange carries in front of
+ * its data, so that a transport can write its own headers there and send header and data as one
+ * buffer (a protobuf field header is at most 6 bytes, a gRPC message prefix 5).
+ */
+export const chunkHeadroom = 16;
+
+/** ChunkSlot is a chunk's backing memory (the whole buffer, headroom included) and its holders. */
+interface ChunkSlot {
+  readonly buffer: Buffer;
+  holders: number;
+}
+
+/** slots maps each chunk view handed out to its backing memory; only these have headroom. */
+const slots = new WeakMap<Uint8Array, ChunkSlot>();
+
+/**
+ * freeBuffers keeps released buffers by size, at most maxFreeBytes in all, so that a long read
+ * reuses its memory instead of mapping fresh pages for every chunk.
+ */
+const freeBuffers = new Map<number, Buffer[]>();
+const maxFreeBytes = 16 * 1024 * 1024;
+let freeBytes = 0;
+
+/**
+ * allocateChunk returns a buffer of `length` bytes (the view data is read into) with
+ * chunkHeadroom spare bytes in front of it, reusing a released buffer of the same size when one
+ * is free.
+ *
+ * Fresh 1 MiB buffers for every chunk of a 256 MiB read cost tens of thousands of page faults
+ * (each is a new mapping the kernel zero-fills); reused ones are already mapped.
+ */
+export function allocateChunk(length: number): Buffer {
+  const size = chunkHeadroom + length;
+  const free = freeBuffers.get(size);
+  const reused = free?.pop();
+  if (reused !== undefined) {
+    freeBytes -= size;
+    if (free?.length === 0) {
+      freeBuffers.delete(size);
+    }
+  }
+  // Shared memory, so that a hash worker (off-thread-hash.ts) can read the chunk in place.
+  const buffer = reused ?? Buffer.from(new SharedArrayBuffer(size));
+  const view = buffer.subarray(chunkHeadroom);
+  slots.set(view, { buffer, holders: 1 });
+  return view;
+}
+
+/**
+ * trimChunk narrows a chunk from allocateChunk to its first `length` bytes (a short read),
+ * keeping its headroom and its slot.
+ */
+export function trimChunk(view: Buffer, length: number): Buffer {
+  if (length === view.byteLength) {
+    return view;
+  }
+  const slot = slots.get(view);
+  const trimmed = view.subarray(0, length);
+  if (slot !== undefined) {
+    slots.set(trimmed, slot);
+  }
+  return trimmed;
+}
+
+/**
+ * headroomOf is how many bytes in front of `view` its holder may overwrite: chunkHeadroom for a
+ * chunk from allocateChunk, 0 for any other array (whose neighbouring bytes may belong to anyone).
+ */
+export function headroomOf(view: Uint8Array): number {
+  return slots.has(view) ? chunkHeadroom : 0;
+}
+
+/**
+ * retainChunk adds a holder to a chunk from allocateChunk (e.g. a hash worker still reading it),
+ * so that its memory is reused only once every holder has released it.
+ */
+export function retainChunk(view: Uint8Array): void {
+  const slot = slots.get(view);
+  if (slot !== undefined) {
+    slot.holders++;
+  }
+}
+
+/**
+ * releaseChunk drops one holder of a chunk; when none is left its memory goes back for reuse.
+ * The consumer that got the chunk from readRange holds it (the transport releases it once the
+ * bytes are on the socket); a chunk never released is simply garbage-collected.
+ */
+export function releaseChunk(view: Uint8Array): void {
+  const slot = slots.get(view);
+  if (slot === undefined || slot.holders <= 0) {
+    return;
+  }
+  if (--slot.holders > 0) {
+    return;
+  }
+  slots.delete(view);
+  const size = slot.buffer.byteLength;
+  if (freeBytes + size > maxFreeBytes) {
+    return;
+  }
+  let free = freeBuffers.get(size);
+  if (free === undefined) {
+    free = [];
+    freeBuffers.set(size, free);
+  }
+  free.push(slot.buffer);
+  freeBytes += size;
+}

@@ -1,0 +1,167 @@
+import { createHash, type Hash } from "node:crypto";
+import { Worker } from "node:worker_threads";
+
+/**
+ * workerSource is the hash worker, inline so that it runs the same from src/ under tsx and from
+ * dist/: it keeps one sha256 per stream id and hashes the shared memory it is pointed at, in the
+ * order the updates were posted, acknowledging each so the memory can be reused.
+ */
+const workerSource = `
+const { parentPort } = require("node:worker_threads");
+const { createHash } = require("node:crypto");
+const hashes = new Map();
+parentPort.on("message", (m) => {
+  if (m.op === "update") {
+    let hash = hashes.get(m.id);
+    if (hash === undefined) { hash = createHash("sha256"); hashes.set(m.id, hash); }
+    hash.update(new Uint8Array(m.memory, m.offset, m.length));
+    parentPort.postMessage({ id: m.id, op: "updated" });
+  } else if (m.op === "digest") {
+    const hash = hashes.get(m.id) ?? createHash("sha256");
+    hashes.delete(m.id);
+    parentPort.postMessage({ id: m.id, op: "digest", hex: hash.digest("hex") });
+  } else if (m.op === "drop") {
+    hashes.delete(m.id);
+  }
+});
+`;
+
+interface Waiter {
+  readonly updated: Array<() => void>;
+  digest?: (hex: string) => void;
+  fail?: (error: Error) => void;
+}
+
+let worker: Worker | undefined;
+let nextId = 1;
+const waiters = new Map<number, Waiter>();
+/** outstanding counts requests awaiting an answer; the worker keeps the process alive only then. */
+let outstanding = 0;
+
+function post(target: Worker, message: object): void {
+  if (outstanding++ === 0) {
+    target.ref();
+  }
+  target.postMessage(message);
+}
+
+function answered(): void {
+  if (--outstanding === 0) {
+    worker?.unref();
+  }
+}
+
+function hashWorker(): Worker {
+  if (worker === undefined) {
+    worker = new Worker(workerSource, { eval: true });
+    worker.on("message", (m: { id: number; op: string; hex?: string }) => {
+      answered();
+      const waiter = waiters.get(m.id);
+      if (m.op === "updated") {
+        waiter?.updated.shift()?.();
+      } else if (m.op === "digest") {
+        waiters.delete(m.id);
+        waiter?.digest?.(m.hex ?? "");
+      }
+    });
+    // A worker that dies fails every hash in progress rather than leaving its stream waiting.
+    worker.on("error", (error: Error) => {
+      worker = undefined;
+      outstanding = 0;
+      for (const waiter of waiters.values()) {
+        waiter.updated.splice(0).forEach((resolve) => resolve());
+        waiter.fail?.(error);
+      }
+      waiters.clear();
+    });
+    // After the listeners: attaching a 'message' listener refs the worker again.
+    if (outstanding === 0) {
+      worker.unref();
+    }
+  }
+  return worker;
+}
+
+/**
+ * OffThreadSha256 is a streaming SHA-256 that hashes on a worker thread, so that on a read the
+ * hashing (over half of the event loop's busy time for 1 MiB chunks) overlaps with reading the
+ * next chunk and writing this one to the socket instead of stalling both.
+ *
+ * Only chunks in shared memory (SharedArrayBuffer, see chunk-buffers.ts) go to the worker, which
+ * reads them in place; `update` returns a promise that settles once the worker is done with the
+ * chunk, after which its memory may be reused. Anything else, or every chunk if the worker
+ * cannot start, is hashed here on the calling thread, in order.
+ */
+export class OffThreadSha256 {
+  private readonly id = nextId++;
+  private local: Hash | undefined;
+  private remote = false;
+
+  /** offThread false hashes everything here (small chunks, where a message per chunk costs more). */
+  constructor(private readonly offThread = true) {}
+
+  /** update adds `chunk` to the hash; the promise settles when the chunk's memory is free again. */
+  update(chunk: Uint8Array): Promise<void> | undefined {
+    if (this.offThread && this.local === undefined && chunk.buffer instanceof SharedArrayBuffer) {
+      const target = tryWorker();
+      if (target !== undefined) {
+        this.remote = true;
+        let waiter = waiters.get(this.id);
+        if (waiter === undefined) {
+          waiter = { updated: [] };
+          waiters.set(this.id, waiter);
+        }
+        const done = new Promise<void>((resolve) => waiter.updated.push(resolve));
+        post(target, { op: "update", id: this.id, memory: chunk.buffer, offset: chunk.byteOffset, length: chunk.byteLength });
+        return done;
+      }
+    }
+    if (this.remote) {
+      // Mixed chunks: hand this one over as a copy, so the order of updates is kept.
+      const copy = new Uint8Array(new SharedArrayBuffer(chunk.byteLength));
+      copy.set(chunk);
+      return this.update(copy);
+    }
+    this.local ??= createHash("sha256");
+    this.local.update(chunk);
+    return undefined;
+  }
+
+  /** digest returns the lowercase hex SHA-256 of everything passed to update. */
+  async digest(): Promise<string> {
+    if (!this.remote) {
+      return (this.local ?? createHash("sha256")).digest("hex");
+    }
+    const waiter = waiters.get(this.id) ?? { updated: [] };
+    waiters.set(this.id, waiter);
+    return new Promise<string>((resolve, reject) => {
+      waiter.digest = resolve;
+      waiter.fail = reject;
+      post(hashWorker(), { op: "digest", id: this.id });
+    });
+  }
+
+  /** discard forgets an unfinished hash (a cancelled stream). */
+  discard(): void {
+    if (this.remote) {
+      waiters.delete(this.id);
+      worker?.postMessage({ op: "drop", id: this.id });
+    }
+  }
+}
+
+/**
+ * startHashWorker starts the hash worker now rather than on the first large read, so that a
+ * server's thread and descriptor counts are steady from its first call.
+ */
+export function startHashWorker(): void {
+  tryWorker();
+}
+
+function tryWorker(): Worker | undefined {
+  try {
+    return hashWorker();
+  } catch {
+    return undefined;
+  }
+}

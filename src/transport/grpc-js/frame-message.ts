@@ -1,0 +1,97 @@
+import { ScalarType, type DescMessage } from "@bufbuild/protobuf";
+import { headroomOf } from "../../files/read/chunk-buffers.js";
+import { encodeMessage } from "../message-codec.js";
+
+/** grpcPrefixBytes is the size of the gRPC message prefix: a compressed flag and a uint32 length. */
+const grpcPrefixBytes = 5;
+
+/**
+ * FramedMessage is one whole gRPC message frame (prefix and protobuf bytes) in one buffer, and
+ * the file chunk it carries, if any, for the caller to release once the frame is on the socket.
+ */
+export interface FramedMessage {
+  readonly frame: Buffer;
+  readonly chunk: Uint8Array | undefined;
+}
+
+/**
+ * frameMessage encodes a response as a whole gRPC frame: the 5-byte prefix, then the message.
+ *
+ * A bytes chunk read with headroom (chunk-buffers.ts) gets its protobuf field header and the
+ * gRPC prefix written into the spare bytes in front of it, so the frame is a view of the very
+ * buffer the file was read into: no copy at all on the read hot path. Anything else is encoded
+ * and copied once behind a prefix, as grpc-js itself would.
+ */
+export function frameMessage(schema: DescMessage, value: unknown): FramedMessage {
+  const chunk = bytesChunkOf(schema, value);
+  if (chunk !== undefined) {
+    const header = fieldHeader(chunk.fieldNumber, chunk.data.byteLength);
+    const front = grpcPrefixBytes + header.length;
+    if (headroomOf(chunk.data) >= front) {
+      const data = chunk.data;
+      const frame = Buffer.from(data.buffer, data.byteOffset - front, front + data.byteLength);
+      writePrefix(frame, header.length + data.byteLength);
+      frame.set(header, grpcPrefixBytes);
+      return { frame, chunk: data };
+    }
+  }
+  const message = encodeMessage(schema, value);
+  const frame = Buffer.allocUnsafe(grpcPrefixBytes + message.byteLength);
+  writePrefix(frame, message.byteLength);
+  frame.set(message, grpcPrefixBytes);
+  return { frame, chunk: undefined };
+}
+
+/**
+ * unframe is the grpc-js responseSerialize of a method whose messages frameMessage builds: the
+ * message without its prefix, a view and no copy. It is what grpc-js sends (behind a prefix of
+ * its own) wherever sendPreframed (preframed-interceptor.ts) is not in place.
+ */
+export function unframe(frame: Buffer): Buffer {
+  return frame.subarray(grpcPrefixBytes);
+}
+
+function writePrefix(frame: Buffer, length: number): void {
+  frame[0] = 0; // not compressed
+  frame.writeUInt32BE(length, 1);
+}
+
+const onlyOneofCache = new WeakMap<DescMessage, string | null>();
+
+/** bytesChunkOf finds the bytes of a message that is nothing but a oneof set to a bytes field. */
+function bytesChunkOf(schema: DescMessage, value: unknown): { fieldNumber: number; data: Uint8Array } | undefined {
+  let oneofName = onlyOneofCache.get(schema);
+  if (oneofName === undefined) {
+    const [oneof] = schema.oneofs;
+    oneofName = schema.oneofs.length === 1 && oneof !== undefined && oneof.fields.length === schema.fields.length ? oneof.localName : null;
+    onlyOneofCache.set(schema, oneofName);
+  }
+  if (oneofName === null) {
+    return undefined;
+  }
+  const part = (value as Record<string, { case?: string; value?: unknown } | undefined>)[oneofName];
+  if (part?.case === undefined || !(part.value instanceof Uint8Array)) {
+    return undefined;
+  }
+  const field = schema.fields.find((f) => f.localName === part.case);
+  if (field?.fieldKind !== "scalar" || field.scalar !== ScalarType.BYTES) {
+    return undefined;
+  }
+  return { fieldNumber: field.number, data: part.value };
+}
+
+function fieldHeader(fieldNumber: number, length: number): number[] {
+  const header: number[] = [];
+  writeVarint(header, (fieldNumber << 3) | 2);
+  writeVarint(header, length);
+  return header;
+}
+
+function writeVarint(out: number[], value: number): void {
+  let v = value;
+  while (v > 0x7f) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+}

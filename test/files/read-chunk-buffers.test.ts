@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { createHash, randomBytes } from "node:crypto";
+import { describe, it } from "node:test";
+import { allocateChunk, chunkHeadroom, headroomOf, releaseChunk, retainChunk, trimChunk } from "../../src/files/read/chunk-buffers.js";
+import { OffThreadSha256 } from "../../src/files/read/off-thread-hash.js";
+
+describe("chunk buffers", () => {
+  it("gives headroom only to chunks it allocated, and keeps it on a trimmed chunk", () => {
+    const chunk = allocateChunk(100_000);
+    assert.equal(headroomOf(chunk), chunkHeadroom);
+    assert.equal(headroomOf(trimChunk(chunk, 10)), chunkHeadroom);
+    assert.equal(headroomOf(Buffer.alloc(100_000)), 0);
+    assert.equal(headroomOf(chunk.subarray(1)), 0);
+  });
+
+  it("reuses memory only once every holder has released it", () => {
+    const size = 123_457; // a size no other test uses, so the pool holds nothing of it yet
+    const first = allocateChunk(size);
+    retainChunk(first); // e.g. the hash worker
+    releaseChunk(first); // the transport is done; the hash is not
+    const second = allocateChunk(size);
+    assert.notEqual(second.buffer, first.buffer, "a chunk still held was handed out again");
+    releaseChunk(first); // the hash is done too
+    const third = allocateChunk(size);
+    assert.equal(third.buffer, first.buffer, "released memory is reused");
+    releaseChunk(third);
+    releaseChunk(third); // a second release of the same chunk changes nothing
+    const fourth = allocateChunk(size);
+    const fifth = allocateChunk(size);
+    assert.notEqual(fourth.buffer, fifth.buffer);
+  });
+});
+
+describe("OffThreadSha256", () => {
+  it("hashes shared chunks on the worker, in order, to the same digest as createHash", async () => {
+    const parts = [randomBytes(70_000), randomBytes(1), randomBytes(300_000), randomBytes(65_536)];
+    const hash = new OffThreadSha256();
+    const pending: Array<Promise<void> | undefined> = [];
+    for (const part of parts) {
+      const shared = allocateChunk(part.byteLength);
+      shared.set(part);
+      pending.push(hash.update(shared));
+    }
+    assert.ok(pending[0] !== undefined, "a shared chunk goes to the worker");
+    await Promise.all(pending);
+    const expected = createHash("sha256");
+    for (const part of parts) expected.update(part);
+    assert.equal(await hash.digest(), expected.digest("hex"));
+  });
+
+  it("mixes plain and shared chunks without changing the digest", async () => {
+    const shared = allocateChunk(100_000);
+    shared.fill(1);
+    const plain = Buffer.alloc(5000, 2);
+    const hash = new OffThreadSha256();
+    await hash.update(shared);
+    await hash.update(plain);
+    assert.equal(await hash.digest(), createHash("sha256").update(shared).update(plain).digest("hex"));
+    const local = new OffThreadSha256(false);
+    assert.equal(local.update(shared), undefined, "offThread false hashes on this thread");
+    assert.equal(await local.digest(), createHash("sha256").update(shared).digest("hex"));
+  });
+});
