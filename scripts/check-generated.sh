@@ -5,9 +5,10 @@
 #   3. buf breaking against the previous commit, when there is one and proto/ changed since.
 # Needs `npm ci` and scripts/install-tools.sh done. Exits non-zero listing what is wrong.
 #
-# "Previous commit" is HEAD~1 (first parent): CI checks out the tip of main, so that is the state
-# of main before the newest commit. Set TOOLHOST_BREAKING_AGAINST to another git ref (for
-# example the commit main was at before a push of several commits) to compare against that.
+# "Previous" is the main that landed before this work: the commit named in .ci/breaking-baseline
+# (each session that changes the contract sets it to the main it started from, so a submission
+# of many commits is checked as a whole), else HEAD~1 (first parent). TOOLHOST_BREAKING_AGAINST
+# names another git ref to compare against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +32,8 @@ if ! npx buf lint; then
   failed=1
 fi
 
-against=${TOOLHOST_BREAKING_AGAINST:-HEAD~1}
+baseline=$(sed -n 's/^\([0-9a-f]\{7,40\}\).*/\1/p' .ci/breaking-baseline 2>/dev/null | head -n 1)
+against=${TOOLHOST_BREAKING_AGAINST:-${baseline:-HEAD~1}}
 if ! git rev-parse --verify --quiet "$against^{commit}" >/dev/null; then
   if [ "$(git rev-parse --is-shallow-repository)" = true ]; then
     # A depth-1 clone has no parent to compare with; deepening it would change the clone, which
