@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { SkillCatalogIndex } from "../src/skills/skill-catalog.js";
+import { SkillCatalogIndex } from "../src/skills/catalog/skill-catalog.js";
 
 const folders = Number(process.argv[2] ?? 1000);
 

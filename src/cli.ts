@@ -5,10 +5,10 @@ import { ConfigError } from "./config/config-error.js";
 import { loadConfig } from "./config/load-config.js";
 import { packageRoot } from "./config/package-root.js";
 import { parseServeFlags, serveUsage } from "./config/serve-flags.js";
-import { runSkillsValidate } from "./skills/validate-folders.js";
+import { runSkillsValidate } from "./skills/load/validate-folders.js";
 import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
-import { startServer } from "./transport/start-server.js";
+import { startServer } from "./app/start-server.js";
 
 const usage = `Usage:
   toolhost serve [flags]             serve FileTools and SkillCatalog over gRPC (see serve --help)

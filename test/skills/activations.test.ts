@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ActivationStore } from "../../src/skills/activations.js";
+import { ActivationStore } from "../../src/skills/catalog/activations.js";
 
 describe("ActivationStore", () => {
   it("tracks activations per session and drops them on deactivate", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { loadSkillFolder, type SkillFolderResult } from "../../src/skills/load-skill-folder.js";
+import { loadSkillFolder, type SkillFolderResult } from "../../src/skills/load/load-skill-folder.js";
 import { corpusDir } from "./skill-fixtures.js";
 
 // Each fixture of ../shared/corpus/skills/edge-cases (see its README), loaded in place from a

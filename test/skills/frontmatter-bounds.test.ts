@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { quoteColonValues } from "../../src/skills/quote-colon-values.js";
+import { quoteColonValues } from "../../src/skills/parse/quote-colon-values.js";
 import { startProbe } from "../support/probe-loop.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 import type { WatchSkillsResponse } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { SkillEvent } from "../../gen/ts/toolhost/skills/v1/skill_pb.js";
-import { LiveCatalog } from "../../src/skills/live-catalog.js";
+import { LiveCatalog } from "../../src/skills/catalog/live-catalog.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { pageSkills } from "../../src/skills/list-skills-page.js";
+import { pageSkills } from "../../src/skills/catalog/list-skills-page.js";
 import type { LoadedSkill } from "../../src/skills/skill-types.js";
 import { expectToolhostError } from "./skill-fixtures.js";
 

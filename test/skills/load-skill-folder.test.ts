@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import { link, mkdir, open, symlink, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { describe, it } from "node:test";
-import { loadSkillFolder } from "../../src/skills/load-skill-folder.js";
-import { skillDescriptor } from "../../src/skills/skill-descriptor.js";
+import { loadSkillFolder } from "../../src/skills/load/load-skill-folder.js";
+import { skillDescriptor } from "../../src/skills/catalog/skill-descriptor.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 // Seed 001, "AgentSkillFolder — Folder Discovery", "Tool Mapping", "Folder path normalization

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseSkill } from "../../src/skills/parse-skill.js";
+import { parseSkill } from "../../src/skills/parse/parse-skill.js";
 import { errorsOf } from "./skill-fixtures.js";
 
 // Seed 001, "AgentSkillSpec — SKILL.md Parsing", "Namespaced Naming", "Stable Step Ordering",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseYamlSafely } from "../../src/skills/parse-yaml-safely.js";
-import { parseSkill } from "../../src/skills/parse-skill.js";
+import { parseYamlSafely } from "../../src/skills/parse/parse-yaml-safely.js";
+import { parseSkill } from "../../src/skills/parse/parse-skill.js";
 import { errorsOf } from "./skill-fixtures.js";
 
 /** billionLaughs builds a YAML whose aliases expand to 10^depth entries. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { quoteColonValues } from "../../src/skills/quote-colon-values.js";
-import { parseSkill } from "../../src/skills/parse-skill.js";
+import { quoteColonValues } from "../../src/skills/parse/quote-colon-values.js";
+import { parseSkill } from "../../src/skills/parse/parse-skill.js";
 import { warningsOf } from "./skill-fixtures.js";
 
 describe("quoteColonValues", () => {

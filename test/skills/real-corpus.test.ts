@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
-import { SkillCatalogIndex } from "../../src/skills/skill-catalog.js";
+import { SkillCatalogIndex } from "../../src/skills/catalog/skill-catalog.js";
 import { corpusDir } from "./skill-fixtures.js";
 
 // 63 SKILL.md files from public Agent Skills collections, read in place, served from one skill

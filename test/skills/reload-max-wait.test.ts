@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { LiveCatalog } from "../../src/skills/live-catalog.js";
+import { LiveCatalog } from "../../src/skills/catalog/live-catalog.js";
 import { skillMd, tempDir } from "./skill-fixtures.js";
 
 describe("skill hot reload under constant change", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { scanSkillRoots, type ScanOptions } from "../../src/skills/scan-skill-roots.js";
+import { scanSkillRoots, type ScanOptions } from "../../src/skills/load/scan-skill-roots.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 const options: ScanOptions = { maxSkillFileBytes: 64 * 1024 };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Code } from "@connectrpc/connect";
-import { ActivationStore } from "../../src/skills/activations.js";
+import { ActivationStore } from "../../src/skills/catalog/activations.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { expectCallError } from "./expect-call-error.js";
 import { expectToolhostError, skillMd, tempDir, writeFiles } from "./skill-fixtures.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { SkillCatalogIndex } from "../../src/skills/skill-catalog.js";
+import { SkillCatalogIndex } from "../../src/skills/catalog/skill-catalog.js";
 import { expectToolhostError, skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 async function catalogOf(files: Record<string, string>, namespace?: string) {

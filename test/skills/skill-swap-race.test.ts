@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { scanSkillRoots } from "../../src/skills/scan-skill-roots.js";
+import { scanSkillRoots } from "../../src/skills/load/scan-skill-roots.js";
 import { startExchangeLoop } from "../support/exchange-loop.js";
 import { fifoTripwire } from "../support/fifo-tripwire.js";
 import { create } from "@bufbuild/protobuf";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isFrontmatterProblem, splitFrontmatter, type FrontmatterSplit } from "../../src/skills/split-frontmatter.js";
+import { isFrontmatterProblem, splitFrontmatter, type FrontmatterSplit } from "../../src/skills/parse/split-frontmatter.js";
 import type { SkillProblem } from "../../src/skills/skill-types.js";
 
 function split(text: string): FrontmatterSplit {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { runSkillsValidate } from "../../src/skills/validate-folders.js";
+import { runSkillsValidate } from "../../src/skills/load/validate-folders.js";
 import { corpusDir, skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 async function run(args: string[]): Promise<{ code: number; lines: string[] }> {

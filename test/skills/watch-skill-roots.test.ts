@@ -3,8 +3,8 @@ import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { watchSkillRoots, type RootWatcher } from "../../src/skills/watch-skill-roots.js";
-import { isInside } from "../../src/skills/is-inside.js";
+import { watchSkillRoots, type RootWatcher } from "../../src/skills/catalog/watch-skill-roots.js";
+import { isInside } from "../../src/skills/load/is-inside.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 // One link skills/usrlink -> /usr once made the watcher follow it: 61,508 inotify watches and

@@ -5,7 +5,7 @@ import { Code, ConnectError, createHandlerContext } from "@connectrpc/connect";
 import { SkillCatalog, WatchSkillsRequestSchema } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { watchSkillsHandler } from "../../src/service/skill-catalog/watch-skills.js";
-import { LiveCatalog } from "../../src/skills/live-catalog.js";
+import { LiveCatalog } from "../../src/skills/catalog/live-catalog.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 describe("WatchSkills backlog", () => {

@@ -7,7 +7,7 @@ import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.j
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { defaultLimits, type Config } from "../../src/config/config.js";
 import { createLogger } from "../../src/transport/create-logger.js";
-import { startServer, type RunningServer } from "../../src/transport/start-server.js";
+import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import type { TlsFixtures } from "./tls-fixtures.js";
 
 /** SecureServerOptions configure startSecureServer. */

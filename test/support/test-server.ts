@@ -9,7 +9,7 @@ import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { defaultLimits, type Config, type Limits } from "../../src/config/config.js";
 import type { HistoryConfig } from "../../src/files/history/history-types.js";
 import { createLogger } from "../../src/transport/create-logger.js";
-import { startServer } from "../../src/transport/start-server.js";
+import { startServer } from "../../src/app/start-server.js";
 
 /** TestServerOptions configure startTestServer; everything has a test-friendly default. */
 export interface TestServerOptions {

@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
-import { checkSessionId } from "../../skills/session-id.js";
+import { checkSessionId } from "../../skills/catalog/session-id.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { skillMessage } from "./skill-messages.js";
 import { requireNamespace } from "./namespace-scope.js";

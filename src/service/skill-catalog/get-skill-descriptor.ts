@@ -1,6 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
-import { skillDescriptor } from "../../skills/skill-descriptor.js";
+import { skillDescriptor } from "../../skills/catalog/skill-descriptor.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { descriptorMessage } from "./skill-messages.js";
 import { requireNamespace } from "./namespace-scope.js";

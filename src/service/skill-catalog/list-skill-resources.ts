@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { SkillResourceSchema } from "../../../gen/ts/toolhost/skills/v1/skill_pb.js";
-import { listResourceSlots } from "../../skills/list-resource-slots.js";
+import { listResourceSlots } from "../../skills/load/list-resource-slots.js";
 import { parseSlotName } from "../../skills/resource-slot-name.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { requireNamespace } from "./namespace-scope.js";

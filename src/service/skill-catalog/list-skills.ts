@@ -1,11 +1,11 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
-import { pageSkills } from "../../skills/list-skills-page.js";
+import { pageSkills } from "../../skills/catalog/list-skills-page.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { summaryMessage } from "./skill-messages.js";
 import { requireNamespace, visibleNamespace } from "./namespace-scope.js";
 import { callerSession } from "./caller-session.js";
-import { checkSessionId } from "../../skills/session-id.js";
+import { checkSessionId } from "../../skills/catalog/session-id.js";
 
 /** listSkillsHandler serves ListSkills: tier 1, filtered and paged, never a body. */
 export function listSkillsHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["listSkills"] {

@@ -3,7 +3,7 @@ import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_cata
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { readChunks } from "../../files/read/read-chunks.js";
 import { createSandbox } from "../../sandbox/create-sandbox.js";
-import { openSkillSlot } from "../../skills/resolve-slot-folder.js";
+import { openSkillSlot } from "../../skills/load/resolve-slot-folder.js";
 import { parseSlotName } from "../../skills/resource-slot-name.js";
 import type { ResourceSlotName } from "../../skills/skill-types.js";
 import { readPartMessage, readRequestFromFields } from "../file-tools/read-part-message.js";

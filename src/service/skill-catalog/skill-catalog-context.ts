@@ -1,5 +1,5 @@
 import type { Limits } from "../../config/config.js";
-import type { LiveCatalog } from "../../skills/live-catalog.js";
+import type { LiveCatalog } from "../../skills/catalog/live-catalog.js";
 
 /**
  * SkillCatalogContext is what every SkillCatalog handler works with: the live catalog (awaited

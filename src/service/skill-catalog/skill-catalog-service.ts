@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { Limits, SkillRootConfig } from "../../config/config.js";
-import { LiveCatalog } from "../../skills/live-catalog.js";
+import { LiveCatalog } from "../../skills/catalog/live-catalog.js";
 import { withErrorMapping } from "../with-error-mapping.js";
 import { activateSkillHandler, deactivateSkillHandler } from "./activate-skill.js";
 import { getSkillDescriptorHandler } from "./get-skill-descriptor.js";

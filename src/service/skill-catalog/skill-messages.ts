@@ -12,7 +12,7 @@ import {
   type SkillSummary,
 } from "../../../gen/ts/toolhost/skills/v1/skill_pb.js";
 import { Access, ResourceSlotSchema, Tier, ToolDescriptorSchema, type ResourceSlot, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
-import type { SkillDescriptorData } from "../../skills/skill-descriptor.js";
+import type { SkillDescriptorData } from "../../skills/catalog/skill-descriptor.js";
 import type { LoadedSkill, ParsedSkill, ResourceSlotData, SkillLoadError, SkillProblem as DomainProblem } from "../../skills/skill-types.js";
 import { functionNameOf } from "../function-name.js";
 

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import { parseSkill } from "../../skills/parse-skill.js";
-import { namePartPattern } from "../../skills/skill-name.js";
+import { parseSkill } from "../../skills/parse/parse-skill.js";
+import { namePartPattern } from "../../skills/parse/skill-name.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { problemMessage, skillMessage } from "./skill-messages.js";
 

@@ -2,7 +2,7 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { SkillEvent } from "../../../gen/ts/toolhost/skills/v1/skill_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import type { CatalogEvent } from "../../skills/diff-catalogs.js";
+import type { CatalogEvent } from "../../skills/catalog/diff-catalogs.js";
 import { toConnectError } from "../error-mapping.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
 import { requireNamespace, visibleNamespace } from "./namespace-scope.js";

@@ -4,7 +4,7 @@ import type { FileTools } from "../../../../gen/ts/toolhost/files/v1/file_tools_
 import { CopyFileResponseSchema } from "../../../../gen/ts/toolhost/files/v1/tree_pb.js";
 import { copyFile } from "../../../files/tree/copy-file.js";
 import type { FileToolsDeps } from "../file-tools-deps.js";
-import { fileTypeOf } from "./file-type-of.js";
+import { fileTypeOf } from "../stat-file.js";
 
 /** copyFileHandler serves FileTools.CopyFile. */
 export function copyFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["copyFile"] {

@@ -1,4 +1,4 @@
-import type { StructuredMap, StructuredValue } from "./skill-types.js";
+import type { StructuredMap, StructuredValue } from "../skill-types.js";
 
 /**
  * toStructuredValue converts a parsed YAML value into one a google.protobuf.Struct can carry:

@@ -1,5 +1,5 @@
 import { isSeq, type Node } from "yaml";
-import type { SkillProblem, SkillStepData } from "./skill-types.js";
+import type { SkillProblem, SkillStepData } from "../skill-types.js";
 
 /**
  * parseSteps turns the frontmatter `steps` list into SkillStep data with stable 1-based indexes.

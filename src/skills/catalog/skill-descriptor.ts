@@ -1,4 +1,4 @@
-import type { LoadedSkill } from "./skill-types.js";
+import type { LoadedSkill } from "../skill-types.js";
 
 /** SkillDescriptorData is a skill in the shape of the shared ToolDescriptor, without protobuf. */
 export interface SkillDescriptorData {

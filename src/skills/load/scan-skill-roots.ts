@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { findSkillFolders, type FoundFolders } from "./find-skill-folders.js";
 import { loadSkillFolder, skillFileName, type SkillFolderResult } from "./load-skill-folder.js";
 import { isErrno } from "./read-skill-file.js";
-import { namePartPattern } from "./skill-name.js";
-import type { LoadedSkill, SkillLoadError } from "./skill-types.js";
+import { namePartPattern } from "../parse/skill-name.js";
+import type { LoadedSkill, SkillLoadError } from "../skill-types.js";
 
 /** SkillRoot is one configured directory of skill folders. */
 export interface SkillRoot {

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { defaultLimits } from "../config/config.js";
+import { defaultLimits } from "../../config/config.js";
 import { scanSkillRoots } from "./scan-skill-roots.js";
 
 const usage = "usage: toolhost skills validate [--namespace NS] [--strict] DIR...";

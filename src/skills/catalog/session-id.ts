@@ -1,4 +1,4 @@
-import { ToolhostError } from "../errors/toolhost-error.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
 
 /**
  * maxSessionIdBytes is the longest session_id accepted, in UTF-8 bytes. Session ids are keys the

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { ToolhostError } from "../errors/toolhost-error.js";
-import type { LoadedSkill } from "./skill-types.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import type { LoadedSkill } from "../skill-types.js";
 
 /** SkillPageRequest is ListSkills' filter and paging. */
 export interface SkillPageRequest {

@@ -1,10 +1,10 @@
 import { basename, join } from "node:path";
-import { childPath } from "../sandbox/path-handle.js";
+import { childPath } from "../../sandbox/path-handle.js";
 import { listResourceSlots } from "./list-resource-slots.js";
-import { parseSkill } from "./parse-skill.js";
+import { parseSkill } from "../parse/parse-skill.js";
 import { isSkillFileFailure, readSkillFile } from "./read-skill-file.js";
 import { openSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
-import type { LoadedSkill, ParsedSkill, ResourceSlotName, SkillLoadError, SkillProblem } from "./skill-types.js";
+import type { LoadedSkill, ParsedSkill, ResourceSlotName, SkillLoadError, SkillProblem } from "../skill-types.js";
 
 /** LoadSkillFolderOptions say where a skill folder was found and what it may cost. */
 export interface LoadSkillFolderOptions {

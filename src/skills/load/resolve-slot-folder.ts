@@ -1,6 +1,6 @@
-import { childPath } from "../sandbox/path-handle.js";
+import { childPath } from "../../sandbox/path-handle.js";
 import { openSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
-import type { ResourceSlotName } from "./skill-types.js";
+import type { ResourceSlotName } from "../skill-types.js";
 
 /**
  * SlotFolder is what a slot name in a skill folder leads to: a folder to serve (held open and

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { skillFileName } from "./load-skill-folder.js";
 import { openSkillDir, openSkillSubdir, readSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
-import { resourceSlotNames, type SkillLoadError } from "./skill-types.js";
+import { resourceSlotNames, type SkillLoadError } from "../skill-types.js";
 
 /** FoundFolders is the skill folders under one root, in sorted depth-first order. */
 export interface FoundFolders {

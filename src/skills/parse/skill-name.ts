@@ -1,4 +1,4 @@
-import type { SkillProblem } from "./skill-types.js";
+import type { SkillProblem } from "../skill-types.js";
 
 /** qualifiedNamePattern is the form of every catalog name: `namespace/short-name`. */
 export const qualifiedNamePattern = /^[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+$/;

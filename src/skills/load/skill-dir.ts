@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import type { Dirent, Stats } from "node:fs";
-import { childPath, openPathHandle } from "../sandbox/path-handle.js";
-import { handleRealPath, procFdPath } from "../sandbox/verify-handle.js";
+import { childPath, openPathHandle } from "../../sandbox/path-handle.js";
+import { handleRealPath, procFdPath } from "../../sandbox/verify-handle.js";
 import { isInside } from "./is-inside.js";
 
 /**

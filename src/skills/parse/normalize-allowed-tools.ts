@@ -1,4 +1,4 @@
-import type { SkillProblem } from "./skill-types.js";
+import type { SkillProblem } from "../skill-types.js";
 
 /**
  * normalizeAllowedTools turns the frontmatter `allowed-tools` into a list of tool names.

@@ -1,10 +1,10 @@
 import { basename } from "node:path";
-import { ToolhostError } from "../errors/toolhost-error.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
 import { diffCatalogs, type CatalogEvent, type CatalogState } from "./diff-catalogs.js";
-import { parseSkill } from "./parse-skill.js";
-import { isSkillFileFailure, readSkillFile } from "./read-skill-file.js";
-import { scanSkillRoots, type SkillRoot } from "./scan-skill-roots.js";
-import type { LoadedSkill, ParsedSkill, SkillLoadError } from "./skill-types.js";
+import { parseSkill } from "../parse/parse-skill.js";
+import { isSkillFileFailure, readSkillFile } from "../load/read-skill-file.js";
+import { scanSkillRoots, type SkillRoot } from "../load/scan-skill-roots.js";
+import type { LoadedSkill, ParsedSkill, SkillLoadError } from "../skill-types.js";
 
 /** SkillCatalogOptions configure a catalog: its roots and the limits a scan obeys. */
 export interface SkillCatalogOptions {

@@ -18,17 +18,17 @@ import { ScopeSandboxes } from "../auth/scope-sandboxes.js";
 import { callerSandbox, principalOf } from "../service/caller.js";
 import { authorizeTool } from "../service/authorize-tool.js";
 import { methodTiers } from "../service/method-tiers.js";
-import { authInterceptor } from "./grpc-js/auth-interceptor.js";
-import { guardService } from "./guard-service.js";
-import { openSecurity } from "./open-security.js";
-import { grpcServerCredentials } from "./tls/grpc-credentials.js";
+import { authInterceptor } from "../transport/grpc-js/auth-interceptor.js";
+import { guardService } from "../transport/guard-service.js";
+import { openSecurity } from "../transport/open-security.js";
+import { grpcServerCredentials } from "../transport/tls/grpc-credentials.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
-import { createCallLogger } from "./call-logger.js";
-import { startGrpcHost, type HostedService } from "./grpc-server.js";
-import { startHttpHost, type HttpHost } from "./http-server.js";
-import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
-import { createServerMetrics } from "./observability/server-metrics.js";
-import { startMetricsListener, type MetricsListener } from "./observability/metrics-listener.js";
+import { createCallLogger } from "../transport/call-logger.js";
+import { startGrpcHost, type HostedService } from "../transport/grpc-server.js";
+import { startHttpHost, type HttpHost } from "../transport/http-server.js";
+import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js";
+import { createServerMetrics } from "../transport/observability/server-metrics.js";
+import { startMetricsListener, type MetricsListener } from "../transport/observability/metrics-listener.js";
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
 export interface RunningServer {

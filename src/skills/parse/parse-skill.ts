@@ -4,7 +4,7 @@ import { parseSteps } from "./parse-steps.js";
 import { parseYamlSafely, type SafeYamlResult } from "./parse-yaml-safely.js";
 import { quoteColonValues } from "./quote-colon-values.js";
 import { qualifySkillName, specNameAdvice } from "./skill-name.js";
-import type { ParsedSkill, SkillParseResult, SkillProblem, StructuredMap } from "./skill-types.js";
+import type { ParsedSkill, SkillParseResult, SkillProblem, StructuredMap } from "../skill-types.js";
 import { isFrontmatterProblem, splitFrontmatter } from "./split-frontmatter.js";
 import { describeFields, missing } from "./describe-fields.js";
 

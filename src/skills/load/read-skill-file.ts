@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { lstat, type FileHandle } from "node:fs/promises";
-import { openPathHandle, reopenForReading } from "../sandbox/path-handle.js";
-import { describeType } from "../sandbox/sandbox-errors.js";
-import { deletedEntry, handleRealPath } from "../sandbox/verify-handle.js";
+import { openPathHandle, reopenForReading } from "../../sandbox/path-handle.js";
+import { describeType } from "../../sandbox/sandbox-errors.js";
+import { deletedEntry, handleRealPath } from "../../sandbox/verify-handle.js";
 import { isInside } from "./is-inside.js";
 
 /** SkillFileText is a SKILL.md read whole: its text and the SHA-256 of its bytes. */

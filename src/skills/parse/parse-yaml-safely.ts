@@ -1,5 +1,5 @@
 import { LineCounter, parseDocument, type Document, type YAMLError } from "yaml";
-import type { SkillProblem } from "./skill-types.js";
+import type { SkillProblem } from "../skill-types.js";
 
 /** SafeYamlOptions bound what an untrusted frontmatter may cost. */
 export interface SafeYamlOptions {

@@ -1,5 +1,5 @@
 import { ActivationStore } from "./activations.js";
-import type { SkillRoot } from "./scan-skill-roots.js";
+import type { SkillRoot } from "../load/scan-skill-roots.js";
 import { SkillCatalogIndex } from "./skill-catalog.js";
 import { watchSkillRoots, type RootWatcher } from "./watch-skill-roots.js";
 

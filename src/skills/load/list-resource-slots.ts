@@ -1,9 +1,9 @@
 import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
-import { childPath } from "../sandbox/path-handle.js";
+import { childPath } from "../../sandbox/path-handle.js";
 import { openSlotFolder } from "./resolve-slot-folder.js";
 import { openSkillDir, readSkillDir, withSkillDir, type SkillDir } from "./skill-dir.js";
-import { resourceSlotNames, type ResourceFile, type ResourceSlotData, type ResourceSlotName } from "./skill-types.js";
+import { resourceSlotNames, type ResourceFile, type ResourceSlotData, type ResourceSlotName } from "../skill-types.js";
 
 /** ResourceListOptions bound a listing of a skill's resource folders. */
 export interface ResourceListOptions {

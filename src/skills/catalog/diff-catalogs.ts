@@ -1,4 +1,4 @@
-import type { LoadedSkill, SkillLoadError } from "./skill-types.js";
+import type { LoadedSkill, SkillLoadError } from "../skill-types.js";
 
 /** CatalogEvent is one change between two scans of the skill roots. */
 export interface CatalogEvent {

@@ -1,5 +1,5 @@
 import { scalarText, type FrontmatterEntry } from "./frontmatter-entries.js";
-import type { SkillProblem, StructuredMap } from "./skill-types.js";
+import type { SkillProblem, StructuredMap } from "../skill-types.js";
 import { toStructuredMap, toStructuredValue } from "./structured-value.js";
 
 /** DescribedFields are the descriptive frontmatter fields, normalised. */

@@ -1,4 +1,4 @@
-import type { SkillProblem } from "./skill-types.js";
+import type { SkillProblem } from "../skill-types.js";
 
 /** FrontmatterSplit is SKILL.md text cut into its YAML frontmatter and its body. */
 export interface FrontmatterSplit {
