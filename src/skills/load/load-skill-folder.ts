@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { childPath } from "../../sandbox/path-handle.js";
 import { listResourceSlots } from "./list-resource-slots.js";
@@ -41,7 +42,10 @@ export const skillFileName = "SKILL.md";
  * (SKILL.md, the slot folders and their files) is looked up relative to that descriptor, so a
  * folder swapped for a link to outside while it loads cannot feed the catalog outside files.
  */
-export async function loadSkillFolder(folder: string, options: LoadSkillFolderOptions): Promise<SkillFolderResult> {
+export async function loadSkillFolder(folder: string, given: LoadSkillFolderOptions): Promise<SkillFolderResult> {
+  // The boundary is compared with real paths the kernel reports, so it must be real itself: a
+  // root reached through a symlink would otherwise put every skill "outside" it.
+  const options = given.root === undefined ? given : { ...given, root: await realpath(given.root).catch(() => given.root) };
   const opened = await openSkillDir(folder, options.root);
   if ("outside" in opened) {
     return failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} leads outside the skill root ${options.root ?? ""}, so it is not loaded: move the skill into the root.` }]);
