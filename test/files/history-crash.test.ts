@@ -35,7 +35,13 @@ describe("change history survives SIGKILL mid-change", () => {
           acknowledged = sha256Hex(text);
         }
       })().catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 150 + round * 40));
+      // Killed in the middle of the stream of writes: after this round's first acknowledged write
+      // (a loaded machine may take a while to serve it), then a little later each round.
+      const roundStart = n;
+      for (let waited = 0; n <= roundStart + 1 && waited < 20_000; waited += 10) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise((r) => setTimeout(r, 30 + round * 40));
       server.kill("SIGKILL");
       await writer;
       await server.stop();
