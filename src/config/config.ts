@@ -1,5 +1,3 @@
-import type { HistoryConfig } from "../files/history/history-types.js";
-
 /**
  * Config is the one validated, frozen configuration of a toolhost server, built by loadConfig from
  * a YAML file, flags and environment variables.
@@ -181,3 +179,17 @@ export const defaultLimits: Limits = Object.freeze({
   maxWatchedFoldersPerStream: 10_000,
   watchQueueEvents: 1_000,
 });
+
+/** HistoryConfig bounds the change history's content-addressed store. */
+export interface HistoryConfig {
+  /** The state folder (outside every root) holding blobs/ and log/. */
+  readonly dir: string;
+  /** Most bytes of stored contents; the oldest go first past it. */
+  readonly maxBytes: number;
+  /** Oldest a stored content or log entry may get, in milliseconds. */
+  readonly maxAgeMs: number;
+  /** Files larger than this are recorded without their content. */
+  readonly maxFileBytes: number;
+  /** Most entries kept in one file's log. */
+  readonly maxEntriesPerFile: number;
+}

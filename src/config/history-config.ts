@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { HistoryConfig } from "../files/history/history-types.js";
+import type { HistoryConfig } from "./config.js";
 import { ConfigError } from "./config-error.js";
 
 /** HistoryLayer is what one config source says about the change history. */

@@ -1,9 +1,9 @@
 import type { FileHandle } from "node:fs/promises";
 import { fsError } from "./fs-error.js";
-import { openVerified, type VerifiedEntry } from "./open-verified.js";
+import { openVerified } from "./open-verified.js";
 import type { Resolution } from "./resolve-in-roots.js";
 import { reopenForReading } from "./path-handle.js";
-import type { OpenedFile, SandboxRoot } from "./sandbox.js";
+import type { OpenedFile, SandboxRoot, VerifiedEntry } from "./sandbox.js";
 import { changedError, hardLinkError, notRegularFileError } from "./sandbox-errors.js";
 
 /**

@@ -4,20 +4,10 @@ import { errnoCode, fsError } from "./fs-error.js";
 import { openPathHandle } from "./path-handle.js";
 import type { Resolution } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
-import type { ResolvedPath, SandboxRoot } from "./sandbox.js";
+import type { SandboxRoot, VerifiedEntry } from "./sandbox.js";
 import { changedError, notFoundError, replacedError } from "./sandbox-errors.js";
 import { deletedEntry, handleRealPath } from "./verify-handle.js";
 
-/**
- * VerifiedEntry is what a client path names, held by an O_PATH descriptor whose real path the
- * kernel reported inside the roots. `stats` is the fstat of that descriptor: the entry itself,
- * never a name looked up again. The caller closes `handle`.
- */
-export interface VerifiedEntry {
-  readonly resolved: ResolvedPath;
-  readonly handle: FileHandle;
-  readonly stats: Stats;
-}
 
 /**
  * openVerified opens the real path a resolution found with O_PATH|O_NOFOLLOW, which has no effect

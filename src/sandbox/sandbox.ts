@@ -1,8 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import type { VerifiedEntry } from "./open-verified.js";
 
-export type { VerifiedEntry } from "./open-verified.js";
 
 /**
  * SandboxRoot is one allow-listed directory: `path` is absolute and already a real path.
@@ -103,4 +101,15 @@ export interface Sandbox {
   openForRead(clientPath: string): Promise<OpenedFile>;
   /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */
   contains(realPath: string): boolean;
+}
+
+/**
+ * VerifiedEntry is what a client path names, held by an O_PATH descriptor whose real path the
+ * kernel reported inside the roots. `stats` is the fstat of that descriptor: the entry itself,
+ * never a name looked up again. The caller closes `handle`.
+ */
+export interface VerifiedEntry {
+  readonly resolved: ResolvedPath;
+  readonly handle: FileHandle;
+  readonly stats: Stats;
 }

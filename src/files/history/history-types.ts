@@ -1,16 +1,4 @@
-/** HistoryConfig bounds the change history's content-addressed store. */
-export interface HistoryConfig {
-  /** The state folder (outside every root) holding blobs/ and log/. */
-  readonly dir: string;
-  /** Most bytes of stored contents; the oldest go first past it. */
-  readonly maxBytes: number;
-  /** Oldest a stored content or log entry may get, in milliseconds. */
-  readonly maxAgeMs: number;
-  /** Files larger than this are recorded without their content. */
-  readonly maxFileBytes: number;
-  /** Most entries kept in one file's log. */
-  readonly maxEntriesPerFile: number;
-}
+export type { HistoryConfig } from "../../config/config.js";
 
 /** ChangeOperationName is what changed a file, as the log records it. */
 export type ChangeOperationName = "write" | "upload" | "edit" | "delete" | "move" | "restore" | "patch";
