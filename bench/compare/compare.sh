@@ -5,7 +5,8 @@
 # ratio of medians to grpc-go, server CPU per operation (utime+stime from /proc/PID/stat) and
 # the growth of each server's peak RSS (VmHWM) over the run.
 #
-# A bare @grpc/grpc-js StatFile server (bare-grpc-js.ts) joins the stat rounds as "grpc-js"; a raw
+# A bare @grpc/grpc-js StatFile and ListTools server (bare-grpc-js.ts) joins the stat and list
+# rounds as "grpc-js" (the grpc-go server has no ListTools, so sits those out); a raw
 # node:http2 server with hand-framed gRPC (raw-http2.ts, the Node.js ceiling) joins the read
 # rounds, the fan-out and the RSS lines as "node-h2".
 # Env: ROUNDS (default 5); BEFORE=/path/to/another/checkout adds that checkout's toolhost as
@@ -14,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${ROUNDS:-5}
-works=${WORK:-"read1m read256k upload stat"}
+works=${WORK:-"read1m read256k upload stat list"}
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -74,16 +75,20 @@ run_one() { # server work -> prints "server work value unit"
     stat) .tools/bin/ghz --insecure --protoset "$protoset" --call toolhost.files.v1.FileTools.StatFile \
             -d '{"path":"small.txt"}' -n 5000 -c 16 --connections 1 -O json "$a" 2>/dev/null |
             node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).rps.toFixed(0)))' ;;
+    list) .tools/bin/ghz --insecure --protoset "$protoset" --call toolhost.files.v1.FileTools.ListTools \
+            -d '{}' -n 5000 -c 16 --connections 1 -O json "$a" 2>/dev/null |
+            node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).rps.toFixed(0)))' ;;
   esac
 }
-ops() { case $1 in stat) echo 5000 ;; *) echo 1 ;; esac; }
+ops() { case $1 in stat | list) echo 5000 ;; *) echo 1 ;; esac; }
 
 hz=$(getconf CLK_TCK)
 for round in $(seq 1 "$rounds"); do
   for w in $works; do
     # The bare grpc-js server only answers StatFile, the raw node:http2 one only ReadFile.
-    extra=""; case $w in stat) extra=grpc-js ;; read*) extra=node-h2 ;; esac
+    extra=""; case $w in stat | list) extra=grpc-js ;; read*) extra=node-h2 ;; esac
     for s in $servers $extra; do
+      [ "$w" = list ] && [ "$s" = grpc-go ] && continue
       before=$(cpu_ticks "${pid[$s]}")
       value=$(run_one "$s" "$w")
       after=$(cpu_ticks "${pid[$s]}")
