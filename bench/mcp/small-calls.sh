@@ -33,7 +33,8 @@ head -c 7400000 /dev/urandom | base64 >"$root/10m.txt"                # ~10 MB
 for who in mcp ts go; do { head -c 1500 /dev/urandom | base64; echo alpha-marker; head -c 1500 /dev/urandom | base64; } >"$root/edit-$who.txt"; done
 
 port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-node --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$root" --skills "$work/skills" --log-level warn ${TOOLHOST_NODE_FLAGS:-} >"$work/toolhost.log" 2>&1 &
+# shellcheck disable=SC2086 # TOOLHOST_NODE_FLAGS (e.g. --cpu-prof) is a list of node flags
+node ${TOOLHOST_NODE_FLAGS:-} --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$root" --skills "$work/skills" --log-level warn >"$work/toolhost.log" 2>&1 &
 pids+=("$!")
 for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 

@@ -19,6 +19,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "toolhost gRPC address")
 	rounds := flag.Int("rounds", 20, "how many times to make each call")
+	only := flag.String("only", "", "make only this call (read35k, edit4k or read10m), e.g. under a profiler")
 	flag.Parse()
 	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)),
@@ -43,6 +44,9 @@ func main() {
 	}
 	for round := -1; round < *rounds; round++ { // round -1 warms up and is not printed
 		for _, c := range calls {
+			if *only != "" && c.work != *only {
+				continue
+			}
 			start := time.Now()
 			if err := c.call(round + 1); err != nil {
 				log.Fatalf("%s: %v", c.work, err)
