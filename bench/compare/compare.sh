@@ -5,14 +5,17 @@
 # ratio of medians to grpc-go, server CPU per operation (utime+stime from /proc/PID/stat) and
 # the growth of each server's peak RSS (VmHWM) over the run.
 #
-# A bare @grpc/grpc-js StatFile server (bare-grpc-js.ts) joins the stat rounds as "grpc-js".
+# A bare @grpc/grpc-js StatFile and ListTools server (bare-grpc-js.ts) joins the stat and list
+# rounds as "grpc-js" (the grpc-go server has no ListTools, so sits those out); a raw
+# node:http2 server with hand-framed gRPC (raw-http2.ts, the Node.js ceiling) joins the read
+# rounds, the fan-out and the RSS lines as "node-h2".
 # Env: ROUNDS (default 5); BEFORE=/path/to/another/checkout adds that checkout's toolhost as
 # "before" (for a before/after table from one run); WORK ("read256k read1m upload stat").
 # Everything listens on 127.0.0.1 only; every loop is bounded by ROUNDS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${ROUNDS:-5}
-works=${WORK:-"read1m read256k upload stat"}
+works=${WORK:-"read1m read256k upload stat list"}
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -48,13 +51,17 @@ start_toolhost toolhost "$PWD"
 port=$(free_port)
 node --import tsx bench/compare/bare-grpc-js.ts --listen "127.0.0.1:$port" --root "$work/root" 2>"$work/grpc-js.log" &
 pid[grpc-js]=$!; pids+=("$!"); addr[grpc-js]=127.0.0.1:$port; wait_port "$port"
+port=$(free_port)
+node --import tsx bench/compare/raw-http2.ts --listen "127.0.0.1:$port" --root "$work/root" 2>"$work/node-h2.log" &
+pid[node-h2]=$!; pids+=("$!"); addr[node-h2]=127.0.0.1:$port; wait_port "$port"
 servers="grpc-go toolhost"
 if [ -n "${BEFORE:-}" ]; then start_toolhost before "$BEFORE"; servers="$servers before"; fi
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
 declare -A hwm0
-for s in $servers; do
+readers="$servers node-h2"
+for s in $readers; do
   "$work/bin/readbench" -addr "${addr[$s]}" -rounds 1 >/dev/null # warm-up: page cache, JIT
   hwm0[$s]=$(hwm_kib "${pid[$s]}")
 done
@@ -68,15 +75,20 @@ run_one() { # server work -> prints "server work value unit"
     stat) .tools/bin/ghz --insecure --protoset "$protoset" --call toolhost.files.v1.FileTools.StatFile \
             -d '{"path":"small.txt"}' -n 5000 -c 16 --connections 1 -O json "$a" 2>/dev/null |
             node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).rps.toFixed(0)))' ;;
+    list) .tools/bin/ghz --insecure --protoset "$protoset" --call toolhost.files.v1.FileTools.ListTools \
+            -d '{}' -n 5000 -c 16 --connections 1 -O json "$a" 2>/dev/null |
+            node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).rps.toFixed(0)))' ;;
   esac
 }
-ops() { case $1 in stat) echo 5000 ;; *) echo 1 ;; esac; }
+ops() { case $1 in stat | list) echo 5000 ;; *) echo 1 ;; esac; }
 
 hz=$(getconf CLK_TCK)
 for round in $(seq 1 "$rounds"); do
   for w in $works; do
-    # The bare grpc-js server only answers StatFile.
-    for s in $servers $( [ "$w" = stat ] && echo grpc-js ); do
+    # The bare grpc-js server only answers StatFile, the raw node:http2 one only ReadFile.
+    extra=""; case $w in stat | list) extra=grpc-js ;; read*) extra=node-h2 ;; esac
+    for s in $servers $extra; do
+      [ "$w" = list ] && [ "$s" = grpc-go ] && continue
       before=$(cpu_ticks "${pid[$s]}")
       value=$(run_one "$s" "$w")
       after=$(cpu_ticks "${pid[$s]}")
@@ -84,12 +96,12 @@ for round in $(seq 1 "$rounds"); do
     done
   done
 done | tee "$work/results.txt" >&2
-for s in $servers; do echo "hwm $s $(( $(hwm_kib "${pid[$s]}") - ${hwm0[$s]} ))"; done >>"$work/results.txt"
+for s in $readers; do echo "hwm $s $(( $(hwm_kib "${pid[$s]}") - ${hwm0[$s]} ))"; done >>"$work/results.txt"
 
 # Fan-out: 64 concurrent reads of a 64 MiB file over one connection; the growth of VmRSS over
 # the server's RSS just before, sampled every 50 ms.
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
-for s in $servers; do
+for s in $readers; do
   base=$(rss_kib "${pid[$s]}"); peak=$base
   "$work/bin/readbench" -addr "${addr[$s]}" -path 64m.bin -parallel 64 -rounds 1 >"$work/fanout-$s.txt" &
   reader=$!

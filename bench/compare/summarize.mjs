@@ -18,7 +18,8 @@ for (const [server, work, value, ticks, ops] of rows) {
   entry.cpu.push(Number(ticks) / Number(hz) / Number(ops));
   by.set(key, entry);
 }
-const unit = (work) => (work === "stat" ? "req/s" : "MB/s");
+const unary = (work) => work === "stat" || work === "list";
+const unit = (work) => (unary(work) ? "req/s" : "MB/s");
 console.log("| work | server | min | median | max | median / grpc-go | slowest / grpc-go median | median / bare grpc-js | server CPU per op |");
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const e of by.values()) {
@@ -27,8 +28,8 @@ for (const e of by.values()) {
   const bare = by.get(`${e.work} grpc-js`);
   const bareText = bare ? (median(e.values) / median(bare.values)).toFixed(2) : "";
   const cpu = median(e.cpu);
-  const cpuText = e.work === "stat" ? `${(cpu * 1e6).toFixed(0)} µs` : `${(cpu * 1000).toFixed(0)} ms`;
-  console.log(`| ${e.work} | ${e.server} | ${Math.min(...e.values).toFixed(0)} | ${median(e.values).toFixed(0)} ${unit(e.work)} | ${Math.max(...e.values).toFixed(0)} | ${(median(e.values) / refMedian).toFixed(2)} | ${(Math.min(...e.values) / refMedian).toFixed(2)} | ${bareText} | ${cpuText} |`);
+  const cpuText = unary(e.work) ? `${(cpu * 1e6).toFixed(0)} µs` : `${(cpu * 1000).toFixed(0)} ms`;
+  console.log(`| ${e.work} | ${e.server} | ${Math.min(...e.values).toFixed(0)} | ${median(e.values).toFixed(0)} ${unit(e.work)} | ${Math.max(...e.values).toFixed(0)} | ${ref ? (median(e.values) / refMedian).toFixed(2) : ""} | ${ref ? (Math.min(...e.values) / refMedian).toFixed(2) : ""} | ${bareText} | ${cpuText} |`);
 }
 for (const [server, kib, mbps] of fanout) console.log(`64 concurrent 64 MiB reads over one connection, ${server}: RSS +${(kib / 1024).toFixed(0)} MiB, ${mbps.toFixed(0)} MB/s in all`);
 for (const [server, kib] of hwm) console.log(`peak RSS growth over the run, ${server}: +${(kib / 1024).toFixed(0)} MiB`);

@@ -1,0 +1,64 @@
+// The TypeScript half of bench/mcp/small-calls.sh: the same three small calls, one at a time,
+// against the MCP reference filesystem server (@modelcontextprotocol/server-filesystem over stdio,
+// through the MCP SDK client) and against toolhost through the TypeScript Connect client
+// (clients/ts), interleaved call by call. Prints "server work milliseconds" per call.
+//
+// Usage: node --import tsx bench/mcp/ts-and-mcp.ts --toolhost ADDR --mcp-server JS --dir DIR --rounds N
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createClient } from "../../clients/ts/src/index.js";
+import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
+
+const { values } = parseArgs({
+  options: { toolhost: { type: "string" }, "mcp-server": { type: "string" }, dir: { type: "string" }, rounds: { type: "string" } },
+});
+const dir = values.dir ?? ".";
+const rounds = Number(values.rounds ?? "20");
+
+const mcp = new Client({ name: "toolhost-bench", version: "0" });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [values["mcp-server"] ?? "", dir], stderr: "ignore",
+  maxBufferSize: 64 << 20 })); // the SDK's default 10 MiB line cap is under a 10 MB file's JSON answer
+const toolhost = createClient(values.toolhost ?? "127.0.0.1:50051").files;
+
+/** textOf checks that an MCP tool answered without error and returns its text length. */
+function textOf(result: Awaited<ReturnType<Client["callTool"]>>): number {
+  if (result.isError) throw new Error(JSON.stringify(result.content).slice(0, 300));
+  return (result.content as { text: string }[]).reduce((n, c) => n + c.text.length, 0);
+}
+
+/** tsRead reads a text file through toolhost's ReadFile stream and returns its length. */
+async function tsRead(file: string): Promise<number> {
+  let n = 0;
+  for await (const m of toolhost.readFile({ path: file, mode: ReadMode.TEXT })) if (m.part.case === "text") n += m.part.value.length;
+  return n;
+}
+
+/** edit is the r-th round's replacement: the marker flips each round, so the file keeps its size. */
+const edit = (r: number) => (r % 2 === 0 ? { oldText: "alpha-marker", newText: "omega-marker" } : { oldText: "omega-marker", newText: "alpha-marker" });
+type Work = "read35k" | "edit4k" | "read10m";
+const calls: Record<"mcp" | "ts", Record<Work, (round: number) => Promise<unknown>>> = {
+  mcp: {
+    read35k: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "35k.txt") } })),
+    edit4k: async (r) => textOf(await mcp.callTool({ name: "edit_file", arguments: {
+      path: path.join(dir, "edit-mcp.txt"), edits: [edit(r)] } })),
+    read10m: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "10m.txt") } })),
+  },
+  ts: {
+    read35k: () => tsRead("35k.txt"),
+    edit4k: (r) => toolhost.editFile({ path: "edit-ts.txt", edits: [{ kind: { case: "replace", value: edit(r) } }] }),
+    read10m: () => tsRead("10m.txt"),
+  },
+};
+for (let round = -1; round < rounds; round++) { // round -1 warms both up and is not printed
+  for (const work of ["read35k", "edit4k", "read10m"] as const) {
+    for (const server of ["mcp", "ts"] as const) {
+      const start = performance.now();
+      await calls[server][work](round + 1);
+      if (round >= 0) console.log(`${server} ${work} ${(performance.now() - start).toFixed(3)}`);
+    }
+  }
+}
+await mcp.close();
+process.exit(0);
