@@ -15,6 +15,11 @@ export class ByteGate {
 
   constructor(readonly bound: number) {}
 
+  /** heldBytes is what is taken now. */
+  get heldBytes(): number {
+    return this.held;
+  }
+
   /** tryTake takes `bytes` if they fit now and tells whether it did. */
   tryTake(bytes: number): boolean {
     if (this.held > 0 && this.held + bytes > this.bound) {
