@@ -24,20 +24,39 @@ const maxCachedScopes = 1024;
  */
 export class ScopeSandboxes {
   readonly #cache = new Map<string, Promise<Sandbox>>();
+  /** The sandboxes of #cache that are built, by the same keys, for callers that need no promise. */
+  readonly #built = new Map<string, Sandbox>();
 
   constructor(private readonly server: ServerRoots) {}
 
   /** sandboxFor returns the (cached) sandbox of a scope. */
   sandboxFor(scope: Scope): Promise<Sandbox> {
-    const key = scope.roots === undefined ? "*" : JSON.stringify(scope.roots.map((r) => [r.path, r.readOnly]));
+    const key = keyOf(scope);
     let sandbox = this.#cache.get(key);
     if (sandbox === undefined) {
-      if (this.#cache.size >= maxCachedScopes) this.#cache.clear();
-      sandbox = this.#build(scope);
-      this.#cache.set(key, sandbox);
-      sandbox.catch(() => this.#cache.delete(key));
+      if (this.#cache.size >= maxCachedScopes) {
+        this.#cache.clear();
+        this.#built.clear();
+      }
+      const building = this.#build(scope);
+      sandbox = building;
+      this.#cache.set(key, building);
+      building.then(
+        (built) => {
+          if (this.#cache.get(key) === building) this.#built.set(key, built);
+        },
+        () => this.#cache.delete(key),
+      );
     }
     return sandbox;
+  }
+
+  /**
+   * builtSandboxFor is the scope's sandbox if it is already built, else undefined: the admission
+   * of every call asks for it, and a settled promise still costs a turn of the microtask queue.
+   */
+  builtSandboxFor(scope: Scope): Sandbox | undefined {
+    return this.#built.get(keyOf(scope));
   }
 
   async #build(scope: Scope): Promise<Sandbox> {
@@ -51,6 +70,10 @@ export class ScopeSandboxes {
     const sandbox = await createSandbox(roots, options);
     return scopeReadOnly.size === 0 ? sandbox : withScopeRefusals(sandbox, scopeReadOnly, roots);
   }
+}
+
+function keyOf(scope: Scope): string {
+  return scope.roots === undefined ? "*" : JSON.stringify(scope.roots.map((r) => [r.path, r.readOnly]));
 }
 
 /**

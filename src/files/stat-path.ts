@@ -49,6 +49,9 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
       return { ...base, type: "file", size: stats.size };
     }
     const file = await sandbox.reopenForRead(entry);
+    // The O_PATH handle is done with: its close runs beside the read instead of after it (a
+    // second close() waits for the first and closes nothing twice).
+    void entry.handle.close().catch(() => undefined);
     try {
       const head = await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes), signal);
       return {

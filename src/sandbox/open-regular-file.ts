@@ -1,3 +1,4 @@
+import { fstatSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { fsError } from "./fs-error.js";
 import { openVerified } from "./open-verified.js";
@@ -28,7 +29,7 @@ export async function openVerifiedForReading(entry: VerifiedEntry, allowHardLink
     throw fsError(err, resolved.clientPath);
   }
   try {
-    const opened = await handle.stat();
+    const opened = fstatSync(handle.fd); // from the kernel's memory, see handleRealPathSync
     if (opened.dev !== stats.dev || opened.ino !== stats.ino) {
       throw changedError(resolved.clientPath); // cannot happen through /proc; checked all the same
     }

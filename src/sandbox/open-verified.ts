@@ -1,4 +1,4 @@
-import type { Stats } from "node:fs";
+import { fstatSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { errnoCode, fsError } from "./fs-error.js";
 import { openPathHandle } from "./path-handle.js";
@@ -6,7 +6,7 @@ import type { Resolution } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot, VerifiedEntry } from "./sandbox.js";
 import { changedError, notFoundError, replacedError } from "./sandbox-errors.js";
-import { deletedEntry, handleRealPath } from "./verify-handle.js";
+import { deletedEntry, handleRealPathSync } from "./verify-handle.js";
 
 
 /**
@@ -30,8 +30,10 @@ export async function openVerified(roots: readonly SandboxRoot[], resolution: Re
     throw fsError(err, resolved.clientPath);
   }
   try {
-    const stats = await handle.stat();
-    await verifyLocation(roots, handle, stats, resolution);
+    // Synchronous: the fstat of a descriptor just opened is answered from the kernel's memory (see
+    // handleRealPathSync).
+    const stats = fstatSync(handle.fd);
+    verifyLocation(roots, handle, stats, resolution);
     if (stats.isSymbolicLink()) {
       // The resolved real path has no link in it; one there now was put there since.
       throw changedError(resolved.clientPath);
@@ -50,10 +52,10 @@ export async function openVerified(roots: readonly SandboxRoot[], resolution: Re
  * one, looked at by name under a swap. Without /proc (not Linux) the same-inode comparison with
  * the resolution is all there is.
  */
-async function verifyLocation(roots: readonly SandboxRoot[], handle: FileHandle, stats: Stats, resolution: Resolution): Promise<void> {
+function verifyLocation(roots: readonly SandboxRoot[], handle: FileHandle, stats: Stats, resolution: Resolution): void {
   const { clientPath } = resolution.resolved;
   const sameInode = resolution.stats !== undefined && resolution.stats.dev === stats.dev && resolution.stats.ino === stats.ino;
-  const location = await handleRealPath(handle.fd);
+  const location = handleRealPathSync(handle.fd);
   if (location === undefined) {
     if (!sameInode) throw changedError(clientPath);
     return;

@@ -1,8 +1,6 @@
 import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { fstat } from "node:fs";
-import { readlink } from "node:fs/promises";
-import { promisify } from "node:util";
+import { fstatSync, readlinkSync } from "node:fs";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot } from "./sandbox.js";
 
@@ -37,8 +35,6 @@ export function procFdPath(fd: number): string {
 /** deletedEntry is what handleRealPath returns for a descriptor whose file or directory was removed. */
 export const deletedEntry = Symbol("deleted");
 
-const fstatFd = promisify(fstat);
-
 /**
  * handleRealPath reads an open descriptor's real path from /proc/self/fd/N; undefined where /proc
  * is not mounted (non-Linux), which callers must treat as "cannot tell", and deletedEntry when
@@ -48,15 +44,25 @@ const fstatFd = promisify(fstat);
  * can have that very name, and stripping the suffix then names a different place (the root
  * "/w" for a directory "/w (deleted)" beside it). The link count tells the two apart: zero only
  * once the entry is really gone.
+ *
+ * Both calls are synchronous on purpose: a readlink of /proc/self/fd/N and an fstat of a held
+ * descriptor are answered from the kernel's memory, never from a disk, and a thread-pool round
+ * trip for each cost more CPU than the call itself (StatFile made 9 round trips to the bare
+ * server's 5; see bench/README.md, compare).
  */
 export async function handleRealPath(fd: number): Promise<string | undefined | typeof deletedEntry> {
+  return handleRealPathSync(fd);
+}
+
+/** handleRealPathSync is handleRealPath without the promise. */
+export function handleRealPathSync(fd: number): string | undefined | typeof deletedEntry {
   let target: string;
   try {
-    target = await readlink(procFdPath(fd));
+    target = readlinkSync(procFdPath(fd));
   } catch {
     return undefined;
   }
-  if (target.endsWith(" (deleted)") && (await fstatFd(fd)).nlink === 0) {
+  if (target.endsWith(" (deleted)") && fstatSync(fd).nlink === 0) {
     return deletedEntry;
   }
   return target;

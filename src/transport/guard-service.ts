@@ -23,11 +23,21 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
       continue;
     }
     const streaming = method.methodKind !== "unary";
-    const admit = (ctx: HandlerContext) => authenticateCall(gate, ctx, streaming).catch((err: unknown) => Promise.reject(refusal(err)));
+    // Admission is synchronous on the hot path (authenticate-call.ts); a refusal, thrown or
+    // rejected, becomes the mapped error either way.
+    const admit = (ctx: HandlerContext): (() => void) | Promise<() => void> => {
+      try {
+        const admitted = authenticateCall(gate, ctx, streaming);
+        return typeof admitted === "function" ? admitted : admitted.catch((err: unknown) => Promise.reject(refusal(err)));
+      } catch (err) {
+        throw refusal(err);
+      }
+    };
     wrapped[method.localName] =
       method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming"
         ? async function* (input: unknown, ctx: HandlerContext) {
-            const release = await admit(ctx);
+            const admitted = admit(ctx);
+            const release = typeof admitted === "function" ? admitted : await admitted;
             try {
               yield* fn.call(impl, input, ctx) as AsyncIterable<unknown>;
             } finally {
@@ -35,7 +45,8 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
             }
           }
         : async (input: unknown, ctx: HandlerContext) => {
-            const release = await admit(ctx);
+            const admitted = admit(ctx);
+            const release = typeof admitted === "function" ? admitted : await admitted;
             try {
               return await fn.call(impl, input, ctx);
             } finally {

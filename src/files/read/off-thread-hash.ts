@@ -98,7 +98,7 @@ export class OffThreadSha256 {
   private remote = false;
 
   /** offThread false hashes everything here (small chunks, where a message per chunk costs more). */
-  constructor(private readonly offThread = true) {}
+  constructor(readonly offThread = true) {}
 
   /** update adds `chunk` to the hash; the promise settles when the chunk's memory is free again. */
   update(chunk: Uint8Array): Promise<void> | undefined {

@@ -5,6 +5,7 @@ import type { NormalizedReadRequest } from "./normalize-read-request.js";
 import { OffThreadSha256 } from "./off-thread-hash.js";
 import { readInfo } from "./read-info.js";
 import { readRange } from "./read-range.js";
+import { hashingGate } from "./read-memory-budget.js";
 import type { ReadPart } from "./read-types.js";
 
 /** offThreadMinChunk is the chunk size from which hashing moves to a worker thread. */
@@ -45,10 +46,23 @@ export async function* readBytes(
   let finished = false;
   try {
     for await (const chunk of readRange(file.handle, request.byteOffset, end, request.chunkSize, signal)) {
+      // Room in the hash worker's queue is shared by every read (read-memory-budget.ts); a chunk
+      // hashed here on the event loop gives it back at once.
+      const room = hash.offThread ? chunk.byteLength : 0;
+      if (room > 0) {
+        await hashingGate.take(room);
+      }
       const hashed = hash.update(chunk);
       if (hashed !== undefined) {
         retainChunk(chunk);
-        hashing.push(hashed.then(() => releaseChunk(chunk)));
+        hashing.push(
+          hashed.then(() => {
+            releaseChunk(chunk);
+            hashingGate.give(room);
+          }),
+        );
+      } else if (room > 0) {
+        hashingGate.give(room);
       }
       bytesSent += chunk.length;
       yield { case: "data", value: chunk };

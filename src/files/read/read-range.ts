@@ -1,6 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { abortable, throwIfAborted } from "./abortable.js";
 import { allocateChunk, trimChunk } from "./chunk-buffers.js";
+import { readAheadGate } from "./read-memory-budget.js";
 
 /**
  * readRange yields the bytes of [start, end) of an open file (end undefined: to the end of the
@@ -32,19 +33,31 @@ export async function* readRange(
     return handle.read(buffer, 0, length, at).then(({ bytesRead }) => trimChunk(buffer, bytesRead));
   };
   let pending = readAt(position);
+  // Bytes of `pending` counted in readAheadGate: a read started before the consumer asked for
+  // it is held while the consumer waits (e.g. for room on its connection), so across all reads
+  // such chunks are bounded; past the bound the next chunk is read only when asked for.
+  let ahead = 0;
   try {
     while (pending !== undefined) {
       const chunk = await abortable(pending, signal);
       pending = undefined;
+      readAheadGate.give(ahead);
+      ahead = 0;
       if (chunk.length === 0) {
         return;
       }
       position += chunk.length;
-      pending = readAt(position);
+      const nextLength = end === undefined ? chunkSize : Math.min(chunkSize, end - position);
+      if (nextLength > 0 && readAheadGate.tryTake(nextLength)) {
+        ahead = nextLength;
+        pending = readAt(position);
+      }
       yield chunk;
       throwIfAborted(signal);
+      pending ??= readAt(position);
     }
   } finally {
+    readAheadGate.give(ahead);
     // An abandoned read-ahead must not become an unhandled rejection; the handle's owner closes
     // the handle, and close() waits for this read to finish.
     pending?.catch(() => undefined);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, createHandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import { peerValuesFromCertificate } from "../peer-identity.js";
 import type { Metadata, ServerUnaryCall } from "@grpc/grpc-js";
 
@@ -9,8 +9,8 @@ export type SurfaceCall = Pick<ServerUnaryCall<Buffer, Buffer>, "metadata" | "ge
   once(event: "cancelled", listener: () => void): unknown;
 };
 
-/** HandlerContextController is the HandlerContext with the abort that Connect does not export by name. */
-type HandlerContextController = ReturnType<typeof createHandlerContext>;
+/** HandlerContextController is a HandlerContext with the abort the adapter calls. */
+type HandlerContextController = HandlerContext & { abort(reason: unknown): void };
 
 /**
  * CallContext is the per-call state the grpc-js adapter keeps: the Connect HandlerContext the
@@ -50,26 +50,21 @@ export function createCallContext(
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   const timeoutMs = Number.isFinite(deadlineMs) ? Math.max(0, deadlineMs - Date.now()) : undefined;
-  const controller = new AbortController();
-  const handler = createHandlerContext({
+  const handler = new GrpcHandlerContext(
     service,
     method,
-    protocolName: "grpc",
-    requestMethod: "POST",
-    url: `/${service.typeName}/${method.name}`,
-    timeoutMs,
-    shutdownSignal,
-    requestSignal: controller.signal,
     requestHeader,
     // The client certificate grpc-js verified (only a verified one is handed over), for mTLS.
-    contextValues: peerValuesFromCertificate(call.getAuthContext().sslPeerCertificate),
-  });
+    peerValuesFromCertificate(call.getAuthContext().sslPeerCertificate),
+    timeoutMs,
+    shutdownSignal,
+  );
   // grpc-js emits 'cancelled' at the end of every call, even one that succeeded; the error (and
   // its stack) is built only for a call that has not ended yet, once per real cancel.
   let ended = false;
   const cancel = () => {
     if (!ended) {
-      controller.abort(new ConnectError("The client cancelled the call or its deadline passed.", Code.Canceled));
+      handler.abort(new ConnectError("The client cancelled the call or its deadline passed.", Code.Canceled));
     }
   };
   call.once("cancelled", cancel);
@@ -79,13 +74,78 @@ export function createCallContext(
     startedAt: process.hrtime.bigint(),
     bytesIn: 0,
     bytesOut: 0,
-    // Through the context's own abort, which also clears its deadline timer; aborting only the
-    // request signal would leave one timer per call pending until the deadline passes.
     end: () => {
       ended = true;
       handler.abort(callEnded);
     },
   };
+}
+
+/**
+ * GrpcHandlerContext is the Connect HandlerContext of one grpc-js call, with one AbortController
+ * where Connect's createHandlerContext makes three (its own, a deadline one and a linked one,
+ * with a listener on each) and copies every Headers: that plumbing was ~10% of the busy time of
+ * a StatFile call. The signal aborts on a client cancel, at the deadline, at server shutdown and
+ * at the end of the call, as Connect's does; abort() also clears the deadline timer and the
+ * shutdown listener, so nothing of a finished call stays pending.
+ */
+class GrpcHandlerContext implements HandlerContext {
+  readonly protocolName = "grpc";
+  readonly requestMethod = "POST";
+  readonly signal: AbortSignal;
+  readonly timeoutMs: () => number | undefined;
+  readonly #controller = new AbortController();
+  readonly #shutdownSignal: AbortSignal;
+  readonly #onShutdown = () => this.abort(this.#shutdownSignal.reason);
+  #timer: NodeJS.Timeout | undefined;
+  #responseHeader: Headers | undefined;
+  #responseTrailer: Headers | undefined;
+
+  constructor(
+    readonly service: DescService,
+    readonly method: DescMethod,
+    readonly requestHeader: Headers,
+    readonly values: ContextValues,
+    timeout: number | undefined,
+    shutdownSignal: AbortSignal,
+  ) {
+    this.signal = this.#controller.signal;
+    this.#shutdownSignal = shutdownSignal;
+    if (timeout === undefined) {
+      this.timeoutMs = () => undefined;
+    } else {
+      const at = Date.now() + timeout;
+      this.timeoutMs = () => at - Date.now();
+      this.#timer = setTimeout(() => this.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)), timeout);
+    }
+    if (shutdownSignal.aborted) {
+      this.abort(shutdownSignal.reason);
+    } else {
+      shutdownSignal.addEventListener("abort", this.#onShutdown, { once: true });
+    }
+  }
+
+  get url(): string {
+    return `/${this.service.typeName}/${this.method.name}`;
+  }
+
+  /** The grpc-js adapter sends no handler-set headers; made on first use only. */
+  get responseHeader(): Headers {
+    return (this.#responseHeader ??= new Headers());
+  }
+
+  get responseTrailer(): Headers {
+    return (this.#responseTrailer ??= new Headers());
+  }
+
+  /** abort aborts the signal (once) and drops the deadline timer and the shutdown listener. */
+  abort(reason: unknown): void {
+    clearTimeout(this.#timer);
+    this.#shutdownSignal.removeEventListener("abort", this.#onShutdown);
+    if (!this.signal.aborted) {
+      this.#controller.abort(reason);
+    }
+  }
 }
 
 function headersFromMetadata(metadata: Metadata): Headers {
