@@ -36,7 +36,7 @@ Feature: Skill file tool registry
 
   Scenario: Register all skill file tools
     Given a skill file tools registry
-    Then the skill registry should contain 17 tools
+    Then the skill registry should contain 18 tools
     And the skill registry should contain tool "skill/file-read"
     And the skill registry should contain tool "skill/file-write"
     And the skill registry should contain tool "skill/file-edit"

@@ -4,7 +4,6 @@ import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.j
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import type { TierName } from "../auth/tier.js";
 import { fileToolDescriptors } from "./file-tools/file-tool-descriptors.js";
-import { listRootsDescriptor } from "./file-tools/list-roots-descriptor.js";
 
 /** tierName maps the proto Tier to the auth layer's name; unspecified reads as TIER_READ. */
 export function tierName(tier: Tier): TierName {
@@ -51,7 +50,7 @@ export function methodTiers(): (path: string) => TierName {
   for (const name of untooledReadMethods) {
     tiers.set(`/${FileTools.typeName}/${name}`, "read");
   }
-  for (const descriptor of [...fileToolDescriptors, listRootsDescriptor]) {
+  for (const descriptor of fileToolDescriptors) {
     if (descriptor.method !== "") tiers.set(descriptor.method, tierName(descriptor.tier));
   }
   for (const [method, sameAs] of Object.entries(sameTierAs)) {

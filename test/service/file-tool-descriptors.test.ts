@@ -48,6 +48,7 @@ describe("file tool descriptors", () => {
         ["skill/file-delete", "/toolhost.files.v1.FileTools/DeleteFile", false, true, "builtin"],
         ["skill/file-stat", "/toolhost.files.v1.FileTools/StatFile", true, false, "builtin"],
         ["skill/file-list", "/toolhost.files.v1.FileTools/ListDirectory", true, false, "builtin"],
+        ["skill/file-roots", "/toolhost.files.v1.FileTools/ListRoots", true, false, "builtin"],
         ["skill/file-apply-patch", "/toolhost.files.v1.FileTools/ApplyPatch", false, true, "builtin"],
         ["skill/file-history", "/toolhost.files.v1.FileTools/ListFileHistory", true, false, "builtin"],
         ["skill/file-restore", "/toolhost.files.v1.FileTools/RestoreFile", false, true, "builtin"],

@@ -5,6 +5,7 @@ import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb
 import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
 import { ListDirectoryRequestSchema, StatFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
 import { ListFileHistoryRequestSchema, RestoreFileRequestSchema, UndoLastChangeRequestSchema } from "../../../gen/ts/toolhost/files/v1/history_pb.js";
+import { ListRootsRequestSchema } from "../../../gen/ts/toolhost/files/v1/roots_pb.js";
 import { ApplyPatchRequestSchema } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { functionNameOf } from "../function-name.js";
 import { ReadFilesRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_files_pb.js";
@@ -146,6 +147,8 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Get a path's metadata: type (file, directory, symlink), size, permissions, modification time, whether it is binary, and optionally its SHA-256. Never changes anything."),
   descriptor("skill/file-list", "ListDirectory", ListDirectoryRequestSchema, Tier.READ,
     "List a directory's entries (name, type, size, modification time), optionally recursively and filtered by a glob, a page at a time. Never changes anything."),
+  descriptor("skill/file-roots", "ListRoots", ListRootsRequestSchema, Tier.READ,
+    "List the directories this caller may work in, each with whether it is read-only for the caller. A relative path resolves against the first. Never changes anything."),
   descriptor("skill/file-apply-patch", "ApplyPatch", ApplyPatchRequestSchema, Tier.EDIT,
     "Apply a multi-file patch in the \"*** Begin Patch\" format (add, delete, update and move files), all files or none; dry_run returns the diffs without changing anything."),
   descriptor("skill/file-history", "ListFileHistory", ListFileHistoryRequestSchema, Tier.READ,
