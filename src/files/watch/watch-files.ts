@@ -83,7 +83,19 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
     pending = [];
     // One send chain, so events keep their order although each is checked asynchronously.
     for (const change of coalesceChanges(batch)) sending = sending.then(() => verifyAndSend(change));
-    if (ended) void sending.then(() => queue.end());
+    if (ended) {
+      void sending.then(() => queue.end());
+    } else if (!topIsFile && batch.some((change) => change.type === "deleted")) {
+      // chokidar does not always report the watched folder's own removal (it may report only
+      // the entries inside it): after deletions, whether the folder itself is still there is
+      // checked, and the stream ends as it would on that event.
+      void stat(top).catch(() => {
+        if (!ended) {
+          ended = true;
+          flushNow();
+        }
+      });
+    }
   };
   // Each event is checked before it is sent: chokidar watches by name, and a folder swapped for
   // a link to outside for an instant can make it report outside entries under inside names. An
