@@ -1,5 +1,5 @@
-import picomatch from "picomatch";
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { compileGlob } from "../glob/compile-glob.js";
 
 /** maxGlobs is the most include (or exclude) globs one request may give. */
 export const maxGlobs = 64;
@@ -15,14 +15,14 @@ export const maxGlobBraces = 8;
 export type PathMatcher = (relativePath: string, name: string) => boolean;
 
 /**
- * compileGlobs builds a matcher for a list of client globs, with bounds on their number, length
- * and brace groups, and extglobs off (their alternations compile to backtracking regexes). A glob
+ * compileGlobs builds a matcher for a list of client globs (SearchFiles' and WatchFiles' include
+ * and exclude), with bounds on their number, length and brace groups; each glob is compiled by
+ * the shared compileGlob, so it runs without backtracking and extglobs are refused. A glob
  * without "/" matches an entry's name at any depth, as in .gitignore; one with "/" matches the
- * whole relative path.
- *
- * A local wrapper so that the shared safe glob compiler (src/files/glob/) can replace it.
+ * whole relative path. Hidden entries match like any other: the walkers drop them unless the
+ * client asked for them. `budgetMs` is compileGlob's (Infinity for a watch, which never ends).
  */
-export function compileGlobs(field: string, globs: readonly string[], dot: boolean): PathMatcher | undefined {
+export function compileGlobs(field: string, globs: readonly string[], budgetMs?: number): PathMatcher | undefined {
   if (globs.length === 0) return undefined;
   if (globs.length > maxGlobs) {
     throw new ToolhostError("PATTERN_TOO_COMPLEX", `${field} has ${globs.length} globs; at most ${maxGlobs} are allowed.`, { field });
@@ -38,8 +38,7 @@ export function compileGlobs(field: string, globs: readonly string[], dot: boole
         { field },
       );
     }
-    const matcher = picomatch(glob, { dot, noextglob: true, maxLength: maxGlobLength });
-    (glob.includes("/") ? byPath : byName).push(matcher);
+    (glob.includes("/") ? byPath : byName).push(compileGlob(glob, { field, budgetMs }));
   }
   return (relativePath, name) => byName.some((m) => m(name)) || byPath.some((m) => m(relativePath));
 }

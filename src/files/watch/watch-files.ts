@@ -37,8 +37,8 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, limit
   const top = resolved.realPath;
   const topIsFile = await stat(top).then((s) => s.isFile(), () => false);
   const includeHidden = request.includeHidden === true;
-  const include = compileGlobs("include", request.include ?? [], includeHidden);
-  const exclude = compileGlobs("exclude", request.exclude ?? [], true);
+  const include = compileGlobs("include", request.include ?? [], Infinity);
+  const exclude = compileGlobs("exclude", request.exclude ?? [], Infinity);
   const queue = new EventQueue<WatchEventValue>(limits.watchQueueEvents, { type: "overflow" });
   const folders = new Set<string>();
   const inodes = new Map<string, { ino: number; kind: EntryKind }>();
