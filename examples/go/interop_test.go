@@ -339,3 +339,42 @@ func TestWatchFilesReportsAWrite(t *testing.T) {
 		t.Fatalf("WatchFiles event = %v, want CREATED %s, a file of 8 bytes", event, name)
 	}
 }
+
+// TestApplyPatchHistoryAndUndo applies a two-file patch, lists the history it left, undoes the
+// last change of one file, and checks that a patch whose second file does not apply changes
+// neither (PATCH_FAILED). File names of their own per run.
+func TestApplyPatchHistoryAndUndo(t *testing.T) {
+	conn, ctx := dial(t)
+	client := filesv1.NewFileToolsClient(conn)
+	suffix := strconv.FormatInt(time.Now().UnixNano(), 36)
+	a, b := "go-patch-a-"+suffix+".txt", "go-patch-b-"+suffix+".txt"
+	t.Cleanup(func() {
+		client.DeleteFile(context.Background(), &filesv1.DeleteFileRequest{Path: a})
+		client.DeleteFile(context.Background(), &filesv1.DeleteFileRequest{Path: b})
+	})
+	if _, err := client.WriteFile(ctx, &filesv1.WriteFileRequest{Path: a, Content: &filesv1.WriteFileRequest_Text{Text: "one\n"}}); err != nil {
+		t.Fatalf("WriteFile: %v", err)
+	}
+	patch := "*** Begin Patch\n*** Update File: " + a + "\n@@\n-one\n+two\n*** Add File: " + b + "\n+new\n*** End Patch"
+	applied, err := client.ApplyPatch(ctx, &filesv1.ApplyPatchRequest{Patch: patch})
+	if err != nil || !applied.GetApplied() || len(applied.GetFiles()) != 2 {
+		t.Fatalf("ApplyPatch: %v %v", err, applied)
+	}
+	history, err := client.ListFileHistory(ctx, &filesv1.ListFileHistoryRequest{Path: a})
+	if err != nil || len(history.GetChanges()) != 2 || history.GetChanges()[0].GetOperation() != filesv1.ChangeOperation_CHANGE_OPERATION_PATCH {
+		t.Fatalf("ListFileHistory: %v %v", err, history)
+	}
+	if _, err := client.UndoLastChange(ctx, &filesv1.UndoLastChangeRequest{Path: a}); err != nil {
+		t.Fatalf("UndoLastChange: %v", err)
+	}
+	if text, _, err := readFile(ctx, client, a); err != nil || text != "one\n" {
+		t.Fatalf("after undo: %q, %v; want \"one\\n\"", text, err)
+	}
+	bad := "*** Begin Patch\n*** Update File: " + a + "\n@@\n-one\n+three\n*** Update File: " + b + "\n@@\n-absent\n+x\n*** End Patch"
+	if _, err := client.ApplyPatch(ctx, &filesv1.ApplyPatchRequest{Patch: bad}); reasonOf(err) != "PATCH_FAILED" {
+		t.Fatalf("ApplyPatch of a failing patch: %v, want PATCH_FAILED", err)
+	}
+	if text, _, err := readFile(ctx, client, a); err != nil || text != "one\n" {
+		t.Fatalf("after the failed patch: %q, %v; want \"one\\n\" unchanged", text, err)
+	}
+}

@@ -21,7 +21,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from toolhost.files.v1 import file_tools_pb2, file_tools_pb2_grpc, read_files_pb2, read_pb2, search_pb2, stat_pb2, tree_pb2, watch_pb2, write_pb2
+from toolhost.files.v1 import file_tools_pb2, file_tools_pb2_grpc, history_pb2, patch_pb2, read_files_pb2, read_pb2, search_pb2, stat_pb2, tree_pb2, watch_pb2, write_pb2
 
 # A deadline only so that a hung server fails a test instead of hanging it.
 TIMEOUT = 60
@@ -187,3 +187,26 @@ def test_watch_files_reports_a_write(files):
         assert (event.type, event.path, event.file_type, event.size) == (watch_pb2.WATCH_EVENT_TYPE_CREATED, name, stat_pb2.FILE_TYPE_FILE, 8)
     finally:
         stream.cancel()
+
+
+def test_apply_patch_history_and_undo(files):
+    """Applies a two-file patch, lists the history it left, and undoes the last change of one
+    file; a patch whose second file does not apply changes neither (file names of their own)."""
+    a = f"py-patch-{uuid.uuid4().hex[:8]}.txt"
+    b = f"py-patch-{uuid.uuid4().hex[:8]}.txt"
+    files.WriteFile(write_pb2.WriteFileRequest(path=a, text="one\n"), timeout=TIMEOUT)
+    patch = f"*** Begin Patch\n*** Update File: {a}\n@@\n-one\n+two\n*** Add File: {b}\n+new\n*** End Patch"
+    applied = files.ApplyPatch(patch_pb2.ApplyPatchRequest(patch=patch), timeout=TIMEOUT)
+    assert applied.applied and [f.operation for f in applied.files] == [patch_pb2.PATCH_FILE_OPERATION_UPDATE, patch_pb2.PATCH_FILE_OPERATION_ADD]
+    changes = files.ListFileHistory(history_pb2.ListFileHistoryRequest(path=a), timeout=TIMEOUT).changes
+    assert [c.operation for c in changes] == [history_pb2.CHANGE_OPERATION_PATCH, history_pb2.CHANGE_OPERATION_WRITE]
+    files.UndoLastChange(history_pb2.UndoLastChangeRequest(path=a), timeout=TIMEOUT)
+    text = "".join(m.text for m in files.ReadFile(read_pb2.ReadFileRequest(path=a), timeout=TIMEOUT))
+    assert text == "one\n"
+    bad = f"*** Begin Patch\n*** Update File: {a}\n@@\n-one\n+three\n*** Update File: {b}\n@@\n-absent\n+x\n*** End Patch"
+    with pytest.raises(grpc.RpcError) as caught:
+        files.ApplyPatch(patch_pb2.ApplyPatchRequest(patch=bad), timeout=TIMEOUT)
+    assert error_reason(caught.value) == "PATCH_FAILED"
+    assert "".join(m.text for m in files.ReadFile(read_pb2.ReadFileRequest(path=a), timeout=TIMEOUT)) == "one\n"
+    files.DeleteFile(write_pb2.DeleteFileRequest(path=a), timeout=TIMEOUT)
+    files.DeleteFile(write_pb2.DeleteFileRequest(path=b), timeout=TIMEOUT)
