@@ -14,6 +14,7 @@ import type { HostedService } from "./grpc-server.js";
 import { isLoopbackHost } from "../config/is-loopback-host.js";
 import { guardLoopbackHost } from "./loopback-host-guard.js";
 import { createHttpCallRecorder } from "./observability/http-call-recorder.js";
+import { boundHttpBodies } from "./http-body-budget.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -69,7 +70,8 @@ export async function startHttpHost(
     onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
   const gated = authenticator === undefined ? handler : httpAuthGate(authenticator, refused, handler);
   const recorded = recorder.wrap(gated);
-  const serve = isLoopbackHost(host) ? guardLoopbackHost(recorded) : recorded;
+  const bounded = boundHttpBodies(limits, refused, recorded);
+  const serve = isLoopbackHost(host) ? guardLoopbackHost(bounded) : bounded;
   const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

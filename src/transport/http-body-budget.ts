@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ConnectError } from "@connectrpc/connect";
+import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
+import { ToolhostError } from "../errors/toolhost-error.js";
+import { toConnectError } from "../service/error-mapping.js";
+
+/** HttpHandler is a node:http request listener. */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** retryAfterMs is the hint given to a request refused for want of receive buffer. */
+const retryAfterMs = 1000;
+
+/**
+ * boundHttpBodies keeps the request bodies the HTTP listener holds at once under
+ * `limits.max_receive_buffer_bytes`, as the gRPC listener's stream guard does for its streams.
+ *
+ * connect-node reads a whole request body (up to `max_receive_message_bytes`) into memory before
+ * the handler sees it, so without a bound a thousand connections each sending 16 MiB slowly would
+ * hold 16 GB. Each request claims its `content-length` (or, without one, the receive limit) from
+ * the listener's budget before its body is read, and gives it back when its response ends. A
+ * request that does not fit is answered at once, before its body is read, with
+ * RESOURCE_EXHAUSTED `QUOTA_EXCEEDED` and `retry_after_ms`, and its connection is closed. One
+ * request is always let in when none is held, so a single body larger than the budget still passes.
+ */
+export function boundHttpBodies(
+  limits: { readonly maxReceiveBufferBytes: number; readonly maxReceiveMessageBytes: number },
+  onRefused: (req: IncomingMessage, error: ConnectError) => void,
+  handler: HttpHandler,
+): HttpHandler {
+  let held = 0;
+  return (req, res) => {
+    const claim = bodyClaim(req, limits.maxReceiveMessageBytes);
+    if (claim > 0 && held > 0 && held + claim > limits.maxReceiveBufferBytes) {
+      const error = toConnectError(
+        new ToolhostError(
+          "QUOTA_EXCEEDED",
+          `The server is receiving as many request bytes as limits.max_receive_buffer_bytes (${limits.maxReceiveBufferBytes}) allows; retry in about ${retryAfterMs} ms, or send smaller requests.`,
+          { limit: String(limits.maxReceiveBufferBytes), retry_after_ms: String(retryAfterMs) },
+        ),
+      );
+      onRefused(req, error);
+      refuse(req, res, error);
+      return;
+    }
+    held += claim;
+    let released = false;
+    res.once("close", () => {
+      if (!released) {
+        released = true;
+        held -= claim;
+      }
+    });
+    handler(req, res);
+  };
+}
+
+/** bodyClaim is what a request may hold of the budget: its declared length, else the receive limit. */
+function bodyClaim(req: IncomingMessage, maxMessageBytes: number): number {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") {
+    return 0;
+  }
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && /^\d{1,16}$/.test(declared)) {
+    return Math.min(Number(declared), maxMessageBytes);
+  }
+  return maxMessageBytes;
+}
+
+/**
+ * refuse answers without reading the body: a trailers-only gRPC-Web response to gRPC-Web
+ * clients, Connect's JSON error (HTTP 429) to everything else; either way the connection closes.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, error: ConnectError): void {
+  const contentType = String(req.headers["content-type"] ?? "");
+  if (contentType.startsWith("application/grpc-web")) {
+    res.writeHead(200, {
+      "content-type": contentType.startsWith("application/grpc-web-text") ? "application/grpc-web-text+proto" : "application/grpc-web+proto",
+      "grpc-status": String(error.code),
+      "grpc-message": encodeURIComponent(error.rawMessage),
+      connection: "close",
+    });
+    res.end();
+    return;
+  }
+  const body = Buffer.from(errorToJsonBytes(error, {}));
+  res.writeHead(429, { "content-type": "application/json", "content-length": body.byteLength, "retry-after": String(Math.ceil(retryAfterMs / 1000)), connection: "close" });
+  res.end(body);
+}
