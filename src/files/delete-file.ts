@@ -9,6 +9,7 @@ import { describeFileType } from "./write/file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./write/fs-ops.js";
 import { acquireFileLock, type FileLock } from "./write/file-lock.js";
 import { withPathLock } from "./write/path-lock.js";
+import { syncDirectory } from "./tree/sync-directory.js";
 import { checkPreconditions, currentSha256, parsePreconditions } from "./write/preconditions.js";
 import { openTargetDirectory, type TargetDirectory } from "./write/target-directory.js";
 import { toWriteError } from "./write/write-error.js";
@@ -70,7 +71,7 @@ export async function deleteFile(sandbox: Sandbox, options: DeleteFileOptions): 
         }
         throw toWriteError(err, clientPath, "delete");
       }
-      await syncAfterDelete(ops, dir.handle, clientPath);
+      await syncDirectory(ops, dir.handle, clientPath, "was deleted");
       return { existed: true };
     } finally {
       await lock?.release();
@@ -118,19 +119,5 @@ async function hashOf(sandbox: Sandbox, victim: string, stats: Stats, clientPath
     return await sha256OfHandle(handle);
   } finally {
     await handle.close();
-  }
-}
-
-async function syncAfterDelete(ops: AtomicFsOps, dir: TargetDirectory["handle"], clientPath: string): Promise<void> {
-  try {
-    await ops.fsyncDir(dir);
-  } catch (err) {
-    const code = errnoCode(err) ?? "unknown error";
-    throw new ToolhostError(
-      "IO_ERROR",
-      `'${clientPath}' was deleted, but syncing its directory failed (${code}), so the deletion may not survive a crash; check the disk.`,
-      { path: clientPath, errno: code, committed: "true" },
-      { cause: err },
-    );
   }
 }

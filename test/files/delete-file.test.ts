@@ -87,7 +87,7 @@ describe("deleteFile", () => {
     const fsOps = { ...nodeFsOps, fsyncDir: async () => Promise.reject(Object.assign(new Error("injected"), { code: "EIO" })) };
     await assert.rejects(deleteFile(sandbox, { path: "d.txt", fsOps }), (err: unknown) => {
       assert.ok(isToolhostError(err, "IO_ERROR"));
-      assert.equal(err.message, "'d.txt' was deleted, but syncing its directory failed (EIO), so the deletion may not survive a crash; check the disk.");
+      assert.equal(err.message, "'d.txt' was deleted, but syncing its directory failed (EIO), so the change may not survive a crash; check the disk.");
       return true;
     });
   });
