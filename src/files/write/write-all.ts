@@ -65,15 +65,15 @@ export async function writeAll(
   try {
     for await (const chunk of chunks) {
       signal?.throwIfAborted();
+      while (writing.length > 0 && bytesWriting + chunk.byteLength > maxBytesWriting) {
+        await settleOldest();
+      }
       const written = writeFully(ops, handle, chunk, size);
       // Handled here and awaited in order later: a failure must not be an unhandled rejection.
       written.catch(() => undefined);
       writing.push({ chunk, written });
       bytesWriting += chunk.byteLength;
       size += chunk.byteLength;
-      while (writing.length > 0 && bytesWriting > maxBytesWriting) {
-        await settleOldest();
-      }
     }
     while (writing.length > 0) {
       await settleOldest();
