@@ -15,7 +15,13 @@ parentPort.on("message", (m) => {
     let hash = hashes.get(m.id);
     if (hash === undefined) { hash = createHash("sha256"); hashes.set(m.id, hash); }
     hash.update(new Uint8Array(m.memory, m.offset, m.length));
-    parentPort.postMessage({ id: m.id, op: "updated" });
+    if (m.memory instanceof SharedArrayBuffer) {
+      parentPort.postMessage({ id: m.id, op: "updated" });
+    } else {
+      // A moved chunk goes back to die young on the main thread: this thread allocates too little
+      // to collect garbage often, and would hold tens of MiB of hashed chunks until it did.
+      parentPort.postMessage({ id: m.id, op: "updated", memory: m.memory }, [m.memory]);
+    }
   } else if (m.op === "digest") {
     const hash = hashes.get(m.id) ?? createHash("sha256");
     hashes.delete(m.id);
