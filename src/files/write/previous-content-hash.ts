@@ -1,5 +1,6 @@
 import type { BigIntStats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
 import { OffThreadSha256 } from "../read/off-thread-hash.js";
@@ -7,6 +8,9 @@ import { hashOpened } from "./commit-write.js";
 
 /** readSize is how much of the file each read takes in for the hash worker. */
 const readSize = 1024 * 1024;
+
+/** readsHashing is how many reads may wait for the hash worker at once. */
+const readsHashing = 4;
 
 /**
  * settledMarginNs is how long before the hash started the file must have last changed (its
@@ -32,7 +36,8 @@ interface EarlyHash {
  * `hashCurrent` opens the very file the rename replaces and uses the early hash only if that file
  * is the one hashed (same device and inode) and has not changed since: same size, mtime and
  * ctime as before and after hashing, and a ctime that was settledMarginNs old when hashing began
- * (a write in place updates ctime). Otherwise, or if the early hash failed, it hashes the file
+ * (a write in place updates ctime; a file changed just before, as by a previous upload, is
+ * waited for once). Otherwise, or if the early hash failed, it hashes the file
  * then, as commitWrite does by default. Writes through a shared memory mapping to pages that are
  * already dirty do not update ctime; such a writer racing an upload could go unnoticed, as it
  * could by racing the commit-time hash.
@@ -69,11 +74,15 @@ export class PreviousContentHash {
 }
 
 async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSignal): Promise<EarlyHash | undefined> {
-  const startedNs = BigInt(Date.now()) * 1_000_000n;
   const opened = await sandbox.openForRead(clientPath);
   try {
-    const before = await opened.handle.stat({ bigint: true });
-    if (!before.isFile() || before.ctimeNs > startedNs - settledMarginNs) {
+    let before = await settledStats(opened.handle);
+    if (before === undefined) {
+      // Changed just now (e.g. by the previous upload): wait until a change would show, once.
+      await sleep(Number(settledMarginNs / 1_000_000n), undefined, { signal }).catch(() => undefined);
+      before = signal.aborted ? undefined : await settledStats(opened.handle);
+    }
+    if (before === undefined || !before.isFile()) {
       return undefined;
     }
     const sha256 = await hashHandle(opened.handle, signal);
@@ -84,29 +93,53 @@ async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSign
   }
 }
 
-/** hashHandle hashes a file on the hash worker, one read in shared memory at a time. */
+/**
+ * hashHandle hashes a file on the hash worker, reading the next pieces into shared memory while
+ * the worker hashes earlier ones (at most readsHashing, so readsHashing MiB per upload).
+ */
 async function hashHandle(handle: FileHandle, signal: AbortSignal): Promise<string | undefined> {
   const hash = new OffThreadSha256();
+  const hashing: Array<{ readonly buffer: Buffer; readonly done: Promise<void> | undefined }> = [];
   let position = 0;
-  for (;;) {
-    if (signal.aborted) {
-      hash.discard();
-      return undefined;
+  let digesting = false;
+  try {
+    for (;;) {
+      if (signal.aborted) {
+        return undefined;
+      }
+      const buffer = allocateChunk(readSize);
+      const { bytesRead } = await handle.read(buffer, 0, readSize, position);
+      if (bytesRead === 0) {
+        releaseChunk(buffer);
+        break;
+      }
+      hashing.push({ buffer, done: hash.update(buffer.subarray(0, bytesRead)) });
+      position += bytesRead;
+      while (hashing.length >= readsHashing) {
+        const oldest = hashing.shift()!;
+        await oldest.done;
+        releaseChunk(oldest.buffer);
+      }
     }
-    const buffer = allocateChunk(readSize);
-    const { bytesRead } = await handle.read(buffer, 0, readSize, position).catch((err: unknown) => {
+    for (const { buffer, done } of hashing.splice(0)) {
+      await done;
       releaseChunk(buffer);
-      hash.discard();
-      throw err;
-    });
-    if (bytesRead === 0) {
-      releaseChunk(buffer);
-      return hash.digest();
     }
-    await hash.update(buffer.subarray(0, bytesRead));
-    releaseChunk(buffer);
-    position += bytesRead;
+    digesting = true;
+    return await hash.digest();
+  } finally {
+    if (!digesting) {
+      // Stopped early: the worker forgets the hash; buffers it may still read are left to the GC.
+      hash.discard();
+    }
   }
+}
+
+/** settledStats is the fstat of `handle` if its last change is settledMarginNs old, else undefined. */
+async function settledStats(handle: FileHandle): Promise<BigIntStats | undefined> {
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  const stats = await handle.stat({ bigint: true });
+  return stats.ctimeNs < nowNs - settledMarginNs ? stats : undefined;
 }
 
 /** sameContent tells whether two fstats show the same file with no change between them. */
