@@ -107,6 +107,15 @@ describe("uploadFile previous_sha256", () => {
     assert.equal(result.created, false);
   });
 
+  it("is the hash of the file replaced when an upload ends before the early hash began", async () => {
+    const { root, sandbox } = await writeFixture();
+    const old = Buffer.alloc(2 * MiB, "o");
+    await fsWriteFile(path.join(root, "f.bin"), old); // Just changed: the early hash waits first.
+    const result = await uploadFile(sandbox, { path: "f.bin" }, yieldAll([Buffer.from("new")]));
+    assert.equal(result.previousSha256, sha256Hex(old));
+    assert.equal(await readFile(path.join(root, "f.bin"), "utf8"), "new");
+  });
+
   it("is the hash of what the file holds at commit when it is written in place during the upload", async () => {
     const { root, sandbox } = await writeFixture();
     const target = path.join(root, "f.bin");

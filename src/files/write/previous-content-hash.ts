@@ -9,6 +9,9 @@ import { hashOpened } from "./commit-write.js";
 /** readSize is how much of the file each read takes in for the hash worker. */
 const readSize = 1024 * 1024;
 
+/** minEarlyBytes is the size from which the old file is hashed early; smaller ones hash at commit in no time. */
+const minEarlyBytes = 1024 * 1024;
+
 /** readsHashing is how many reads may wait for the hash worker at once. */
 const readsHashing = 4;
 
@@ -37,21 +40,27 @@ interface EarlyHash {
  * is the one hashed (same device and inode) and has not changed since: same size, mtime and
  * ctime as before and after hashing, and a ctime that was settledMarginNs old when hashing began
  * (a write in place updates ctime; a file changed just before, as by a previous upload, is
- * waited for once). Otherwise, or if the early hash failed, it hashes the file
+ * waited for once). Otherwise, or if the early hash failed or had not begun, it hashes the file
  * then, as commitWrite does by default. Writes through a shared memory mapping to pages that are
  * already dirty do not update ctime; such a writer racing an upload could go unnoticed, as it
  * could by racing the commit-time hash.
  */
 export class PreviousContentHash {
   private readonly aborted = new AbortController();
+  /** hashing turns true once the early hash reads the file (it is past its wait). */
+  private readonly state = { hashing: false };
   private readonly early: Promise<EarlyHash | undefined>;
 
   constructor(sandbox: Sandbox, clientPath: string) {
-    this.early = hashEarly(sandbox, clientPath, this.aborted.signal).catch(() => undefined);
+    this.early = hashEarly(sandbox, clientPath, this.aborted.signal, this.state).catch(() => undefined);
   }
 
   /** hashCurrent is commitWrite's hashCurrent: the early hash if it is still right, else a fresh one. */
   readonly hashCurrent = async (openCurrent: () => Promise<FileHandle>): Promise<string> => {
+    if (!this.state.hashing) {
+      // A short upload that ends before the early hash began: hashing now is no slower.
+      this.stop();
+    }
     const early = await this.early;
     if (early === undefined) {
       return hashOpened(openCurrent);
@@ -73,18 +82,22 @@ export class PreviousContentHash {
   }
 }
 
-async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSignal): Promise<EarlyHash | undefined> {
+async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSignal, state: { hashing: boolean }): Promise<EarlyHash | undefined> {
   const opened = await sandbox.openForRead(clientPath);
   try {
+    if (opened.stats.size < minEarlyBytes) {
+      return undefined;
+    }
     let before = await settledStats(opened.handle);
     if (before === undefined) {
       // Changed just now (e.g. by the previous upload): wait until a change would show, once.
       await sleep(Number(settledMarginNs / 1_000_000n), undefined, { signal }).catch(() => undefined);
       before = signal.aborted ? undefined : await settledStats(opened.handle);
     }
-    if (before === undefined || !before.isFile()) {
+    if (before === undefined || !before.isFile() || signal.aborted) {
       return undefined;
     }
+    state.hashing = true;
     const sha256 = await hashHandle(opened.handle, signal);
     const after = await opened.handle.stat({ bigint: true });
     return sha256 !== undefined && sameContent(before, after) ? { sha256, stats: before } : undefined;
