@@ -15,7 +15,13 @@ parentPort.on("message", (m) => {
     let hash = hashes.get(m.id);
     if (hash === undefined) { hash = createHash("sha256"); hashes.set(m.id, hash); }
     hash.update(new Uint8Array(m.memory, m.offset, m.length));
-    parentPort.postMessage({ id: m.id, op: "updated" });
+    if (m.memory instanceof SharedArrayBuffer) {
+      parentPort.postMessage({ id: m.id, op: "updated" });
+    } else {
+      // A moved chunk goes back to die young on the main thread: this thread allocates too little
+      // to collect garbage often, and would hold tens of MiB of hashed chunks until it did.
+      parentPort.postMessage({ id: m.id, op: "updated", memory: m.memory }, [m.memory]);
+    }
   } else if (m.op === "digest") {
     const hash = hashes.get(m.id) ?? createHash("sha256");
     hashes.delete(m.id);
@@ -38,11 +44,37 @@ const waiters = new Map<number, Waiter>();
 /** outstanding counts requests awaiting an answer; the worker keeps the process alive only then. */
 let outstanding = 0;
 
-function post(target: Worker, message: object): void {
+function post(target: Worker, message: object, transfer: ArrayBuffer[] = []): void {
   if (outstanding++ === 0) {
     target.ref();
   }
-  target.postMessage(message);
+  target.postMessage(message, transfer);
+}
+
+/** handedOver holds chunks whose producer gave up their memory (see handOver). */
+const handedOver = new WeakSet<Uint8Array>();
+
+/**
+ * handOver marks `chunk` as given up by its producer: nothing reads or reuses its memory once it
+ * has been consumed, so an OffThreadSha256 may move (transfer) that memory to the hash worker
+ * instead of copying it. UploadFile's request chunks are: each is a view of a buffer grpc-js
+ * allocated for that one message.
+ */
+export function handOver(chunk: Uint8Array): void {
+  handedOver.add(chunk);
+}
+
+/** isHandedOver tells whether `chunk` was handed over (handOver). */
+export function isHandedOver(chunk: Uint8Array): boolean {
+  return handedOver.has(chunk);
+}
+
+/** maxSlack is how much larger than a chunk its ArrayBuffer may be for it to be moved: the framing. */
+const maxSlack = 64;
+
+/** movable tells whether `chunk`'s memory is its own, so that transferring it takes nothing else along. */
+function movable(chunk: Uint8Array): chunk is Uint8Array & { buffer: ArrayBuffer } {
+  return chunk.buffer instanceof ArrayBuffer && chunk.buffer.byteLength - chunk.byteLength <= maxSlack;
 }
 
 function answered(): void {
@@ -88,9 +120,9 @@ function hashWorker(): Worker {
  * next chunk and writing this one to the socket instead of stalling both.
  *
  * Only chunks in shared memory (SharedArrayBuffer, see chunk-buffers.ts) go to the worker, which
- * reads them in place; `update` returns a promise that settles once the worker is done with the
- * chunk, after which its memory may be reused. Anything else, or every chunk if the worker
- * cannot start, is hashed here on the calling thread, in order.
+ * reads them in place, or chunks moved there (update's `move`); `update` returns a promise that
+ * settles once the worker is done with the chunk, after which its memory may be reused. Anything
+ * else, or every chunk if the worker cannot start, is hashed here on the calling thread, in order.
  */
 export class OffThreadSha256 {
   private readonly id = nextId++;
@@ -100,9 +132,14 @@ export class OffThreadSha256 {
   /** offThread false hashes everything here (small chunks, where a message per chunk costs more). */
   constructor(readonly offThread = true) {}
 
-  /** update adds `chunk` to the hash; the promise settles when the chunk's memory is free again. */
-  update(chunk: Uint8Array): Promise<void> | undefined {
-    if (this.offThread && this.local === undefined && chunk.buffer instanceof SharedArrayBuffer) {
+  /**
+   * update adds `chunk` to the hash; the promise settles when the chunk's memory is free again.
+   * With `move`, a chunk whose ArrayBuffer holds little else (a handed-over message) is
+   * transferred to the worker: it is detached here and must not be read again.
+   */
+  update(chunk: Uint8Array, move = false): Promise<void> | undefined {
+    const moving = move && movable(chunk);
+    if (this.offThread && this.local === undefined && (moving || chunk.buffer instanceof SharedArrayBuffer)) {
       const target = tryWorker();
       if (target !== undefined) {
         this.remote = true;
@@ -112,7 +149,7 @@ export class OffThreadSha256 {
           waiters.set(this.id, waiter);
         }
         const done = new Promise<void>((resolve) => waiter.updated.push(resolve));
-        post(target, { op: "update", id: this.id, memory: chunk.buffer, offset: chunk.byteOffset, length: chunk.byteLength });
+        post(target, { op: "update", id: this.id, memory: chunk.buffer, offset: chunk.byteOffset, length: chunk.byteLength }, moving ? [chunk.buffer as ArrayBuffer] : []);
         return done;
       }
     }

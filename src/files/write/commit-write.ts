@@ -42,6 +42,11 @@ export interface CommitWriteOptions {
   readonly fsOps?: AtomicFsOps | undefined;
   /** Most directory levels below its root the file may lie at; default defaultMaxPathDepth. */
   readonly maxPathDepth?: number | undefined;
+  /**
+   * Hashes the file the commit replaces, given the opener of that very file (see CommitCheck);
+   * default hashOpened. UploadFile passes one that reuses a hash taken while its bytes arrived.
+   */
+  readonly hashCurrent?: ((openCurrent: () => Promise<FileHandle>) => Promise<string>) | undefined;
 }
 
 /** defaultMaxPathDepth is limits.max_path_depth's default. */
@@ -80,7 +85,7 @@ export async function commitWrite(
     lockAcrossProcesses: options.preconditions.ifSha256 !== undefined || options.preconditions.mustNotExist === true,
     beforeCommit: async ({ current, written, openCurrent }) => {
       options.checkWritten?.(written);
-      previousSha256 = current === undefined ? undefined : await hashOpened(openCurrent);
+      previousSha256 = current === undefined ? undefined : await (options.hashCurrent ?? hashOpened)(openCurrent);
       checkPreconditions(clientPath, options.preconditions, previousSha256);
     },
   });

@@ -5,6 +5,7 @@ import type { WrittenContent } from "./atomic-write.js";
 import { commitWrite, parseFileMode, type WriteResult, type WriteTargetOptions } from "./commit-write.js";
 import type { AtomicFsOps } from "./fs-ops.js";
 import { parsePreconditions } from "./preconditions.js";
+import { PreviousContentHash } from "./previous-content-hash.js";
 
 /** UploadHeaderOptions is an UploadFile header in domain terms. */
 export interface UploadHeaderOptions extends WriteTargetOptions {
@@ -42,15 +43,22 @@ export async function uploadFile(
   }
   const resolved = await sandbox.resolveForWrite(clientPath);
   const source = expectedSize === undefined ? chunks : stopPastSize(chunks, expectedSize, clientPath);
-  return commitWrite(sandbox, resolved, source, {
-    mode,
-    createParents: header.createParents ?? true,
-    preconditions,
-    maxPathDepth: header.maxPathDepth,
-    signal: run.signal,
-    fsOps: run.fsOps,
-    checkWritten: (written) => checkUpload(clientPath, written, expectedSize, expectedSha256),
-  });
+  // The content replaced is hashed while the new bytes arrive, not after (previous-content-hash.ts).
+  const previous = resolved.exists ? new PreviousContentHash(sandbox, clientPath) : undefined;
+  try {
+    return await commitWrite(sandbox, resolved, source, {
+      mode,
+      createParents: header.createParents ?? true,
+      preconditions,
+      maxPathDepth: header.maxPathDepth,
+      signal: run.signal,
+      fsOps: run.fsOps,
+      checkWritten: (written) => checkUpload(clientPath, written, expectedSize, expectedSha256),
+      hashCurrent: previous?.hashCurrent,
+    });
+  } finally {
+    previous?.stop();
+  }
 }
 
 /** stopPastSize fails the upload as soon as more bytes arrive than announced, not at the end. */

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
-import { OffThreadSha256 } from "../read/off-thread-hash.js";
+import { isHandedOver, OffThreadSha256 } from "../read/off-thread-hash.js";
 import type { AtomicFsOps } from "./fs-ops.js";
 
 /** WrittenContent describes the bytes staged in the temporary file. */
@@ -12,16 +12,32 @@ export interface WrittenContent {
 /** offThreadMinChunk is the chunk size from which the sha256 moves to the hash worker. */
 const offThreadMinChunk = 64 * 1024;
 
-/** maxChunksHashing is how many chunk copies the hash worker may be behind the writes. */
+/** maxChunksHashing is how many chunks the hash worker may be behind the writes. */
 const maxChunksHashing = 2;
+
+/**
+ * maxBytesWriting is how many bytes of chunks may be in write(2) at once (at least one chunk
+ * always is): enough that the next message is taken in while the disk writes the last ones, so
+ * disk and network overlap instead of taking turns, and small enough that a slow disk holds at
+ * most this much of a call's memory before the request stream stops reading.
+ */
+const maxBytesWriting = 4 * 1024 * 1024;
+
+/** Writing is one chunk whose write(2) calls are under way. */
+interface Writing {
+  readonly chunk: Uint8Array;
+  readonly written: Promise<void>;
+}
 
 /**
  * writeAll writes every chunk of `source` into the temporary file, hashing as it goes, and stops
  * at the first chunk after `signal` aborts.
  *
- * Chunks of 64 KiB and more are hashed on the hash worker (off-thread-hash.ts) from a copy in
- * shared memory: the copy costs a tenth of hashing on this thread, which, for an upload, was over
- * half of the event loop's busy time and kept grpc-js from taking in the next message.
+ * Each chunk is written at its own offset as soon as it arrives, up to maxBytesWriting at once,
+ * and hashed, in order, once its write is done. Chunks of 64 KiB and more are hashed on the hash
+ * worker (off-thread-hash.ts): a chunk its producer handed over (handOver) is moved there without
+ * a copy, any other is copied into shared memory first. Hashing on this thread was over half of
+ * the event loop's busy time for an upload and kept grpc-js from taking in the next message.
  */
 export async function writeAll(
   ops: AtomicFsOps,
@@ -31,35 +47,67 @@ export async function writeAll(
 ): Promise<WrittenContent> {
   const hash = new OffThreadSha256();
   const hashing: Array<Promise<void>> = [];
+  const writing: Writing[] = [];
+  let bytesWriting = 0;
   let size = 0;
   let finished = false;
   const chunks: AsyncIterable<Uint8Array> | Uint8Array[] = source instanceof Uint8Array ? [source] : source;
+  /** settleOldest waits for the oldest write, then hashes its chunk (so hashes stay in order). */
+  const settleOldest = async () => {
+    const oldest = writing.shift()!;
+    bytesWriting -= oldest.chunk.byteLength;
+    await oldest.written;
+    hashChunk(hash, oldest.chunk, hashing);
+    while (hashing.length > maxChunksHashing) {
+      await hashing.shift();
+    }
+  };
   try {
     for await (const chunk of chunks) {
       signal?.throwIfAborted();
+      while (writing.length > 0 && bytesWriting + chunk.byteLength > maxBytesWriting) {
+        await settleOldest();
+      }
       const written = writeFully(ops, handle, chunk, size);
-      if (chunk.byteLength >= offThreadMinChunk) {
-        const shared = allocateChunk(chunk.byteLength);
-        shared.set(chunk);
-        const hashed = hash.update(shared);
-        hashing.push(hashed === undefined ? Promise.resolve() : hashed.then(() => releaseChunk(shared)));
-      } else {
-        hash.update(chunk);
-      }
-      await written;
+      // Handled here and awaited in order later: a failure must not be an unhandled rejection.
+      written.catch(() => undefined);
+      writing.push({ chunk, written });
+      bytesWriting += chunk.byteLength;
       size += chunk.byteLength;
-      while (hashing.length > maxChunksHashing) {
-        await hashing.shift();
-      }
+    }
+    while (writing.length > 0) {
+      await settleOldest();
     }
     signal?.throwIfAborted();
     finished = true;
   } finally {
     if (!finished) {
+      // No write may still be running once the caller closes the file (a reused descriptor).
+      await Promise.allSettled(writing.map((w) => w.written));
       hash.discard();
     }
   }
+  await Promise.all(hashing);
   return { size, sha256: await hash.digest() };
+}
+
+/** hashChunk adds one written chunk to `hash`, queueing the worker's acknowledgement on `hashing`. */
+function hashChunk(hash: OffThreadSha256, chunk: Uint8Array, hashing: Array<Promise<void>>): void {
+  if (chunk.byteLength < offThreadMinChunk) {
+    hash.update(chunk);
+    return;
+  }
+  if (isHandedOver(chunk)) {
+    const moved = hash.update(chunk, true);
+    if (moved !== undefined) {
+      hashing.push(moved);
+    }
+    return;
+  }
+  const shared = allocateChunk(chunk.byteLength);
+  shared.set(chunk);
+  const hashed = hash.update(shared);
+  hashing.push(hashed === undefined ? Promise.resolve() : hashed.then(() => releaseChunk(shared)));
 }
 
 /** writeFully writes all of `chunk` at `position`: write(2) may write less than asked. */

@@ -3,6 +3,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { UploadFileResponseSchema, type UploadFileRequest, type UploadHeader } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { handOver } from "../../files/read/off-thread-hash.js";
 import { uploadFile } from "../../files/write/upload-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 import { recordedChange } from "./recorded-change.js";
@@ -58,6 +59,9 @@ async function* dataChunks(iterator: AsyncIterator<UploadFileRequest>): AsyncGen
       throw new ToolhostError("INVALID_ARGUMENT", "UploadFile got a second header; send one header, then only data messages.", { field: "header" });
     }
     if (part.case === "data" && part.value.byteLength > 0) {
+      // Each chunk views a buffer grpc-js allocated for this one message, and nothing here reads
+      // it again: the upload may move it to the hash worker instead of copying it.
+      handOver(part.value);
       yield part.value;
     }
   }

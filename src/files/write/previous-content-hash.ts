@@ -1,0 +1,161 @@
+import type { BigIntStats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Sandbox } from "../../sandbox/sandbox.js";
+import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
+import { OffThreadSha256 } from "../read/off-thread-hash.js";
+import { hashOpened } from "./commit-write.js";
+
+/** readSize is how much of the file each read takes in for the hash worker. */
+const readSize = 1024 * 1024;
+
+/** minEarlyBytes is the size from which the old file is hashed early; smaller ones hash at commit in no time. */
+const minEarlyBytes = 1024 * 1024;
+
+/** readsHashing is how many reads may wait for the hash worker at once. */
+const readsHashing = 4;
+
+/**
+ * settledMarginNs is how long before the hash started the file must have last changed (its
+ * ctime) for the early hash to be trusted. The kernel stamps ctime from a coarse clock (one tick,
+ * at most 10 ms, behind the real one), so a change in the same tick as the one before it can
+ * leave ctime as it was; a file unchanged for 100 ms has ctimes from a tick that is over, and
+ * any later change gives it a newer one.
+ */
+const settledMarginNs = 100_000_000n;
+
+/** EarlyHash is the outcome of hashing the file in the background, with its identity around it. */
+interface EarlyHash {
+  readonly sha256: string;
+  readonly stats: BigIntStats;
+}
+
+/**
+ * PreviousContentHash hashes the file an upload will replace while the upload's bytes are still
+ * arriving, so that the commit does not stop to read and hash the old content (for a 256 MiB
+ * file, ~120 ms of the event loop plus the reads, at the end of every overwriting upload).
+ *
+ * The early hash reads through the sandbox's verified handle, on the hash worker. At commit time
+ * `hashCurrent` opens the very file the rename replaces and uses the early hash only if that file
+ * is the one hashed (same device and inode) and has not changed since: same size, mtime and
+ * ctime as before and after hashing, and a ctime that was settledMarginNs old when hashing began
+ * (a write in place updates ctime; a file changed just before, as by a previous upload, is
+ * waited for once). Otherwise, or if the early hash failed or had not begun, it hashes the file
+ * then, as commitWrite does by default. Writes through a shared memory mapping to pages that are
+ * already dirty do not update ctime; such a writer racing an upload could go unnoticed, as it
+ * could by racing the commit-time hash.
+ */
+export class PreviousContentHash {
+  private readonly aborted = new AbortController();
+  /** hashing turns true once the early hash reads the file (it is past its wait). */
+  private readonly state = { hashing: false };
+  private readonly early: Promise<EarlyHash | undefined>;
+
+  constructor(sandbox: Sandbox, clientPath: string) {
+    this.early = hashEarly(sandbox, clientPath, this.aborted.signal, this.state).catch(() => undefined);
+  }
+
+  /** hashCurrent is commitWrite's hashCurrent: the early hash if it is still right, else a fresh one. */
+  readonly hashCurrent = async (openCurrent: () => Promise<FileHandle>): Promise<string> => {
+    if (!this.state.hashing) {
+      // A short upload that ends before the early hash began: hashing now is no slower.
+      this.stop();
+    }
+    const early = await this.early;
+    if (early === undefined) {
+      return hashOpened(openCurrent);
+    }
+    const handle = await openCurrent();
+    try {
+      if (sameContent(early.stats, await handle.stat({ bigint: true }))) {
+        return early.sha256;
+      }
+    } finally {
+      await handle.close();
+    }
+    return hashOpened(openCurrent);
+  };
+
+  /** stop ends an early hash still running (the upload failed); its file is closed. */
+  stop(): void {
+    this.aborted.abort();
+  }
+}
+
+async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSignal, state: { hashing: boolean }): Promise<EarlyHash | undefined> {
+  const opened = await sandbox.openForRead(clientPath);
+  try {
+    if (opened.stats.size < minEarlyBytes) {
+      return undefined;
+    }
+    let before = await settledStats(opened.handle);
+    if (before === undefined) {
+      // Changed just now (e.g. by the previous upload): wait until a change would show, once.
+      await sleep(Number(settledMarginNs / 1_000_000n), undefined, { signal }).catch(() => undefined);
+      before = signal.aborted ? undefined : await settledStats(opened.handle);
+    }
+    if (before === undefined || !before.isFile() || signal.aborted) {
+      return undefined;
+    }
+    state.hashing = true;
+    const sha256 = await hashHandle(opened.handle, signal);
+    const after = await opened.handle.stat({ bigint: true });
+    return sha256 !== undefined && sameContent(before, after) ? { sha256, stats: before } : undefined;
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+/**
+ * hashHandle hashes a file on the hash worker, reading the next pieces into shared memory while
+ * the worker hashes earlier ones (at most readsHashing, so readsHashing MiB per upload).
+ */
+async function hashHandle(handle: FileHandle, signal: AbortSignal): Promise<string | undefined> {
+  const hash = new OffThreadSha256();
+  const hashing: Array<{ readonly buffer: Buffer; readonly done: Promise<void> | undefined }> = [];
+  let position = 0;
+  let digesting = false;
+  try {
+    for (;;) {
+      if (signal.aborted) {
+        return undefined;
+      }
+      const buffer = allocateChunk(readSize);
+      const { bytesRead } = await handle.read(buffer, 0, readSize, position);
+      if (bytesRead === 0) {
+        releaseChunk(buffer);
+        break;
+      }
+      hashing.push({ buffer, done: hash.update(buffer.subarray(0, bytesRead)) });
+      position += bytesRead;
+      while (hashing.length >= readsHashing) {
+        const oldest = hashing.shift()!;
+        await oldest.done;
+        releaseChunk(oldest.buffer);
+      }
+    }
+    for (const { buffer, done } of hashing.splice(0)) {
+      await done;
+      releaseChunk(buffer);
+    }
+    digesting = true;
+    return await hash.digest();
+  } finally {
+    if (!digesting) {
+      // Stopped early: the worker forgets the hash; buffers it may still read are left to the GC.
+      hash.discard();
+    }
+  }
+}
+
+/** settledStats is the fstat of `handle` if its last change is settledMarginNs old, else undefined. */
+async function settledStats(handle: FileHandle): Promise<BigIntStats | undefined> {
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  const stats = await handle.stat({ bigint: true });
+  return stats.ctimeNs < nowNs - settledMarginNs ? stats : undefined;
+}
+
+/** sameContent tells whether two fstats show the same file with no change between them. */
+function sameContent(a: BigIntStats, b: BigIntStats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
