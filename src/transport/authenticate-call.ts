@@ -26,7 +26,7 @@ export interface CallGate {
  */
 export function authenticateCall(gate: CallGate, context: HandlerContext, streaming: boolean): (() => void) | Promise<() => void> {
   const principal = gate.authenticator.authenticate({
-    authorization: context.requestHeader.get("authorization"),
+    authorization: headerOf(context, "authorization"),
     certificateIdentity: context.values.get(peerIdentityKey),
   });
   const path = `/${context.service.typeName}/${context.method.name}`;
@@ -55,4 +55,13 @@ export function authenticateCall(gate: CallGate, context: HandlerContext, stream
       throw err;
     },
   );
+}
+
+/**
+ * headerOf reads one request header: through the grpc-js context's headerValue when it has one
+ * (no Headers copy of the metadata per call, see call-context.ts), else from requestHeader.
+ */
+function headerOf(context: HandlerContext, name: string): string | null {
+  const direct = (context as Partial<{ headerValue(name: string): string | null }>).headerValue;
+  return typeof direct === "function" ? direct.call(context, name) : context.requestHeader.get(name);
 }

@@ -9,15 +9,13 @@ export type SurfaceCall = Pick<ServerUnaryCall<Buffer, Buffer>, "metadata" | "ge
   once(event: "cancelled", listener: () => void): unknown;
 };
 
-/** HandlerContextController is a HandlerContext with the abort the adapter calls. */
-type HandlerContextController = HandlerContext & { abort(reason: unknown): void };
 
 /**
  * CallContext is the per-call state the grpc-js adapter keeps: the Connect HandlerContext the
  * handler sees, and the counters the call log reports.
  */
 export interface CallContext {
-  readonly handler: HandlerContextController;
+  readonly handler: GrpcHandlerContext;
   readonly requestId: string;
   readonly startedAt: bigint;
   bytesIn: number;
@@ -45,88 +43,91 @@ export function createCallContext(
   call: SurfaceCall,
   shutdownSignal: AbortSignal,
 ): CallContext {
-  const requestHeader = headersFromMetadata(call.metadata);
-  const requestId = requestHeader.get("x-request-id") ?? randomUUID();
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
-  const timeoutMs = Number.isFinite(deadlineMs) ? Math.max(0, deadlineMs - Date.now()) : undefined;
   const handler = new GrpcHandlerContext(
     service,
     method,
-    requestHeader,
+    call,
     // The client certificate grpc-js verified (only a verified one is handed over), for mTLS.
     peerValuesFromCertificate(call.getAuthContext().sslPeerCertificate),
-    timeoutMs,
+    Number.isFinite(deadlineMs) ? deadlineMs : undefined,
     shutdownSignal,
   );
-  // grpc-js emits 'cancelled' at the end of every call, even one that succeeded; the error (and
-  // its stack) is built only for a call that has not ended yet, once per real cancel.
-  let ended = false;
-  const cancel = () => {
-    if (!ended) {
-      handler.abort(new ConnectError("The client cancelled the call or its deadline passed.", Code.Canceled));
-    }
-  };
-  call.once("cancelled", cancel);
   return {
     handler,
-    requestId,
+    requestId: handler.headerValue("x-request-id") ?? randomUUID(),
     startedAt: process.hrtime.bigint(),
     bytesIn: 0,
     bytesOut: 0,
-    end: () => {
-      ended = true;
-      handler.abort(callEnded);
-    },
+    end: () => handler.end(),
   };
 }
 
 /**
- * GrpcHandlerContext is the Connect HandlerContext of one grpc-js call, with one AbortController
- * where Connect's createHandlerContext makes three (its own, a deadline one and a linked one,
- * with a listener on each) and copies every Headers: that plumbing was ~10% of the busy time of
- * a StatFile call. The signal aborts on a client cancel, at the deadline, at server shutdown and
- * at the end of the call, as Connect's does; abort() also clears the deadline timer and the
- * shutdown listener, so nothing of a finished call stays pending.
+ * GrpcHandlerContext is the Connect HandlerContext of one grpc-js call, with at most one
+ * AbortController where Connect's createHandlerContext makes three (its own, a deadline one and
+ * a linked one, with a listener on each) and copies every Headers: that plumbing was ~10% of the
+ * busy time of a StatFile call.
+ *
+ * The signal, and everything that can abort it (the deadline timer, the shutdown listener, the
+ * 'cancelled' listener), is made on first use of `signal` only: a handler that answers without
+ * looking at it (ListTools, a StatFile of a small file) costs none of them. A signal made later
+ * starts aborted if the call was already cancelled, past its deadline, shut down or ended, so
+ * what a handler sees is the same either way. The request headers are copied into a Headers on
+ * first use too; headerValue reads one from the grpc-js metadata without the copy.
  */
-class GrpcHandlerContext implements HandlerContext {
+export class GrpcHandlerContext implements HandlerContext {
   readonly protocolName = "grpc";
   readonly requestMethod = "POST";
-  readonly signal: AbortSignal;
-  readonly timeoutMs: () => number | undefined;
-  readonly #controller = new AbortController();
+  readonly #call: SurfaceCall;
+  readonly #deadlineAt: number | undefined;
   readonly #shutdownSignal: AbortSignal;
-  readonly #onShutdown = () => this.abort(this.#shutdownSignal.reason);
+  #controller: AbortController | undefined;
+  /** Set once the signal aborted or, before there is one, once it would have. */
+  #aborted = false;
+  #reason: unknown;
+  #ended = false;
   #timer: NodeJS.Timeout | undefined;
+  #onShutdown: (() => void) | undefined;
+  #requestHeader: Headers | undefined;
   #responseHeader: Headers | undefined;
   #responseTrailer: Headers | undefined;
 
   constructor(
     readonly service: DescService,
     readonly method: DescMethod,
-    readonly requestHeader: Headers,
+    call: SurfaceCall,
     readonly values: ContextValues,
-    timeout: number | undefined,
+    deadlineAt: number | undefined,
     shutdownSignal: AbortSignal,
   ) {
-    this.signal = this.#controller.signal;
+    this.#call = call;
+    this.#deadlineAt = deadlineAt;
     this.#shutdownSignal = shutdownSignal;
-    if (timeout === undefined) {
-      this.timeoutMs = () => undefined;
-    } else {
-      const at = Date.now() + timeout;
-      this.timeoutMs = () => at - Date.now();
-      this.#timer = setTimeout(() => this.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)), timeout);
-    }
-    if (shutdownSignal.aborted) {
-      this.abort(shutdownSignal.reason);
-    } else {
-      shutdownSignal.addEventListener("abort", this.#onShutdown, { once: true });
-    }
   }
 
   get url(): string {
     return `/${this.service.typeName}/${this.method.name}`;
+  }
+
+  get requestHeader(): Headers {
+    return (this.#requestHeader ??= headersFromMetadata(this.#call.metadata));
+  }
+
+  /** headerValue is requestHeader.get(name) for a lowercase name, read without building the Headers. */
+  headerValue(name: string): string | null {
+    const value = this.#call.metadata.get(name);
+    if (value.length === 0) {
+      return null;
+    }
+    // As Headers.get: repeated values joined; binary values have no Headers form.
+    const texts = value.filter((v): v is string => typeof v === "string");
+    return texts.length === 0 ? null : texts.join(", ");
+  }
+
+  timeoutMs(): number | undefined {
+    return this.#deadlineAt === undefined ? undefined : this.#deadlineAt - Date.now();
   }
 
   /** The grpc-js adapter sends no handler-set headers; made on first use only. */
@@ -138,14 +139,74 @@ class GrpcHandlerContext implements HandlerContext {
     return (this.#responseTrailer ??= new Headers());
   }
 
-  /** abort aborts the signal (once) and drops the deadline timer and the shutdown listener. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) {
+        this.#controller.abort(this.#reason);
+      } else {
+        this.#arm();
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /** abort aborts the signal (once, made or not yet) and drops the deadline timer and the listeners. */
   abort(reason: unknown): void {
+    if (this.#aborted) {
+      return;
+    }
+    this.#aborted = true;
+    this.#reason = reason;
     clearTimeout(this.#timer);
-    this.#shutdownSignal.removeEventListener("abort", this.#onShutdown);
-    if (!this.signal.aborted) {
-      this.#controller.abort(reason);
+    if (this.#onShutdown !== undefined) {
+      this.#shutdownSignal.removeEventListener("abort", this.#onShutdown);
+    }
+    this.#controller?.abort(reason);
+  }
+
+  /** end aborts the signal of a call that ended, with the shared reason callEnded. */
+  end(): void {
+    this.#ended = true;
+    this.abort(callEnded);
+  }
+
+  /** #arm links a new signal to what aborts it: shutdown, the client's cancel, the deadline. */
+  #arm(): void {
+    if (this.#shutdownSignal.aborted) {
+      this.abort(this.#shutdownSignal.reason);
+      return;
+    }
+    this.#onShutdown = () => this.abort(this.#shutdownSignal.reason);
+    this.#shutdownSignal.addEventListener("abort", this.#onShutdown, { once: true });
+    // grpc-js emits 'cancelled' at the end of every call, even one that succeeded; the error (and
+    // its stack) is built only for a call that has not ended yet, once per real cancel.
+    if (this.#call.cancelled) {
+      this.abort(cancelledError());
+      return;
+    }
+    this.#call.once("cancelled", () => {
+      if (!this.#ended) {
+        this.abort(cancelledError());
+      }
+    });
+    if (this.#deadlineAt !== undefined) {
+      const left = this.#deadlineAt - Date.now();
+      if (left <= 0) {
+        this.abort(timedOutError());
+      } else {
+        this.#timer = setTimeout(() => this.abort(timedOutError()), left);
+      }
     }
   }
+}
+
+function cancelledError(): ConnectError {
+  return new ConnectError("The client cancelled the call or its deadline passed.", Code.Canceled);
+}
+
+function timedOutError(): ConnectError {
+  return new ConnectError("the operation timed out", Code.DeadlineExceeded);
 }
 
 function headersFromMetadata(metadata: Metadata): Headers {

@@ -126,21 +126,38 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
   };
 
   // The single response of a unary or client-streaming call: encoded and sent, or the error's
-  // status with its details.
-  const respond = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, run: () => Promise<unknown>) => {
-    void run().then(
-      (response) => {
-        const bytes = encodeMessage(method.output, response);
-        context.bytesOut = bytes.byteLength;
-        callback(null, bytes);
-        finish(call, context, grpcStatus.OK);
-      },
-      (err: unknown) => {
-        const error = asConnectError(err);
-        callback(statusFromError(error));
-        finish(call, context, error.code, error);
-      },
-    );
+  // status with its details. A handler that answers synchronously (ListTools) is answered in the
+  // same tick, with no promise made for it.
+  const respond = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, run: () => unknown) => {
+    const succeed = (response: unknown) => {
+      let bytes: Buffer;
+      try {
+        bytes = encodeMessage(method.output, response);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      context.bytesOut = bytes.byteLength;
+      callback(null, bytes);
+      finish(call, context, grpcStatus.OK);
+    };
+    const fail = (err: unknown) => {
+      const error = asConnectError(err);
+      callback(statusFromError(error));
+      finish(call, context, error.code, error);
+    };
+    let result: unknown;
+    try {
+      result = run();
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(succeed, fail);
+    } else {
+      succeed(result);
+    }
   };
 
   switch (method.methodKind) {
@@ -148,13 +165,13 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
       return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
         const context = begin(call);
         context.bytesIn = call.request.byteLength;
-        respond(call, callback, context, async () => handler(decodeRequest(method.input, call.request), context.handler));
+        respond(call, callback, context, () => handler(decodeRequest(method.input, call.request), context.handler));
       };
     case "client_streaming":
       return (call: ServerReadableStream<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
         const context = begin(call);
         const requests = requestStream(call, method.input, context);
-        respond(call, callback, context, async () => handler(requests, context.handler));
+        respond(call, callback, context, () => handler(requests, context.handler));
       };
     case "server_streaming":
     case "bidi_streaming":
