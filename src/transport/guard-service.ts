@@ -24,11 +24,12 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
       continue;
     }
     const streaming = method.methodKind !== "unary";
+    const tier = gate.methodTier(`/${service.typeName}/${method.name}`);
     // Admission is synchronous on the hot path (authenticate-call.ts); a refusal, thrown or
     // rejected, becomes the mapped error either way.
     const admit = (ctx: HandlerContext): (() => void) | Promise<() => void> => {
       try {
-        const admitted = authenticateCall(gate, ctx, streaming);
+        const admitted = authenticateCall(gate, ctx, streaming, tier);
         return typeof admitted === "function" ? admitted : admitted.catch((err: unknown) => Promise.reject(refusal(err)));
       } catch (err) {
         throw refusal(err);
