@@ -117,32 +117,34 @@ export class GrpcHandlerContext implements HandlerContext {
     this.abort(callEnded);
   }
 
-  /** #arm links a new signal to what aborts it: shutdown, the client's cancel, the deadline. */
+  /** #arm links a new signal to what aborts it: shutdown, the deadline, the client's cancel. */
   #arm(): void {
     if (this.#shutdownSignal.aborted) {
       this.abort(this.#shutdownSignal.reason);
       return;
     }
-    this.#onShutdown = () => this.abort(this.#shutdownSignal.reason);
-    this.#shutdownSignal.addEventListener("abort", this.#onShutdown, { once: true });
+    // A deadline that passed before the signal was made reads as what it is, not as the cancel
+    // grpc-js reports for it.
+    const left = this.#deadlineAt === undefined ? undefined : this.#deadlineAt - Date.now();
+    if (left !== undefined && left <= 0) {
+      this.abort(timedOutError());
+      return;
+    }
     // grpc-js emits 'cancelled' at the end of every call, even one that succeeded; the error (and
     // its stack) is built only for a call that has not ended yet, once per real cancel.
     if (this.#call.cancelled) {
       this.abort(cancelledError());
       return;
     }
+    this.#onShutdown = () => this.abort(this.#shutdownSignal.reason);
+    this.#shutdownSignal.addEventListener("abort", this.#onShutdown, { once: true });
     this.#call.once("cancelled", () => {
       if (!this.#ended) {
         this.abort(cancelledError());
       }
     });
-    if (this.#deadlineAt !== undefined) {
-      const left = this.#deadlineAt - Date.now();
-      if (left <= 0) {
-        this.abort(timedOutError());
-      } else {
-        this.#timer = setTimeout(() => this.abort(timedOutError()), left);
-      }
+    if (left !== undefined) {
+      this.#timer = setTimeout(() => this.abort(timedOutError()), left);
     }
   }
 }
