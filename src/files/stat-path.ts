@@ -40,16 +40,14 @@ export interface PathStat {
  */
 export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: AbortSignal): Promise<PathStat> {
   const entry = await sandbox.openEntry(request.path);
+  const symlink = entry.resolved.isSymlink;
   let file: OpenedFile;
-  let base: Omit<PathStat, "type" | "size">;
   try {
     const { stats } = entry;
-    base = { path: request.path, symlink: entry.resolved.isSymlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime };
-    if (!stats.isFile()) {
-      return { ...base, type: fileKindOf(stats), size: 0 };
-    }
-    if (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true) {
-      return { ...base, type: "file", size: stats.size };
+    if (!stats.isFile() || (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true)) {
+      const type = stats.isFile() ? "file" : fileKindOf(stats);
+      const size = type === "file" ? stats.size : 0;
+      return { path: request.path, symlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime, type, size };
     }
     file = await sandbox.reopenForRead(entry);
   } finally {
@@ -60,7 +58,8 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
     const head = await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes));
     throwIfAborted(signal);
     return {
-      ...base,
+      path: request.path,
+      symlink,
       type: "file",
       size: file.stats.size,
       mode: file.stats.mode & 0o7777,
