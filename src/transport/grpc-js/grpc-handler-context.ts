@@ -61,15 +61,14 @@ export class GrpcHandlerContext implements HandlerContext {
     return (this.#requestHeader ??= headersFromMetadata(this.#call.metadata));
   }
 
-  /** headerValue is requestHeader.get(name) for a lowercase name, read without building the Headers. */
+  /**
+   * headerValue is requestHeader.get(name) for a lowercase name, read without building the
+   * Headers: the first value, as requestHeader holds (and the auth interceptor reads); binary
+   * values have no Headers form.
+   */
   headerValue(name: string): string | null {
-    const value = this.#call.metadata.get(name);
-    if (value.length === 0) {
-      return null;
-    }
-    // As Headers.get: repeated values joined; binary values have no Headers form.
-    const texts = value.filter((v): v is string => typeof v === "string");
-    return texts.length === 0 ? null : texts.join(", ");
+    const first = this.#call.metadata.get(name)[0];
+    return typeof first === "string" ? first : null;
   }
 
   timeoutMs(): number | undefined {
