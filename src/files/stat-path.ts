@@ -1,4 +1,5 @@
-import type { Sandbox } from "../sandbox/sandbox.js";
+import type { OpenedFile, Sandbox } from "../sandbox/sandbox.js";
+import { throwIfAborted } from "./read/abortable.js";
 import { fileKindOf, type FileKind } from "./file-kind.js";
 import { binarySampleBytes, detectBinary } from "./read/detect-binary.js";
 import { sha256OfHandle } from "./read/hash-file.js";
@@ -39,34 +40,34 @@ export interface PathStat {
  */
 export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: AbortSignal): Promise<PathStat> {
   const entry = await sandbox.openEntry(request.path);
+  const symlink = entry.resolved.isSymlink;
+  let file: OpenedFile;
   try {
     const { stats } = entry;
-    const base = { path: request.path, symlink: entry.resolved.isSymlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime };
-    if (!stats.isFile()) {
-      return { ...base, type: fileKindOf(stats), size: 0 };
+    if (!stats.isFile() || (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true)) {
+      const type = stats.isFile() ? "file" : fileKindOf(stats);
+      const size = type === "file" ? stats.size : 0;
+      return { path: request.path, symlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime, type, size };
     }
-    if (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true) {
-      return { ...base, type: "file", size: stats.size };
-    }
-    const file = await sandbox.reopenForRead(entry);
-    // The O_PATH handle is done with: its close runs beside the read instead of after it (a
-    // second close() waits for the first and closes nothing twice).
-    void entry.handle.close().catch(() => undefined);
-    try {
-      const head = await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes), signal);
-      return {
-        ...base,
-        type: "file",
-        size: file.stats.size,
-        mode: file.stats.mode & 0o7777,
-        modified: file.stats.mtime,
-        binary: detectBinary(head).binary,
-        sha256: request.includeSha256 === true ? await sha256OfHandle(file.handle, signal) : "",
-      };
-    } finally {
-      await file.handle.close();
-    }
+    file = await sandbox.reopenForRead(entry);
   } finally {
-    await entry.handle.close();
+    entry.handle.close(); // synchronous: an O_PATH close never reaches the filesystem
+  }
+  try {
+    // One read of at most 8 KiB: the signal is checked after it rather than raced with it.
+    const head = await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes));
+    throwIfAborted(signal);
+    return {
+      path: request.path,
+      symlink,
+      type: "file",
+      size: file.stats.size,
+      mode: file.stats.mode & 0o7777,
+      modified: file.stats.mtime,
+      binary: detectBinary(head).binary,
+      sha256: request.includeSha256 === true ? await sha256OfHandle(file.handle, signal) : "",
+    };
+  } finally {
+    await file.handle.close();
   }
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import { errnoCode } from "./fs-error.js";
 import { openRegularFile, openVerifiedForReading } from "./open-regular-file.js";
+import { openDirect } from "./open-direct.js";
 import { openVerified } from "./open-verified.js";
 import { resolveEntryInRoots } from "./resolve-entry.js";
 import { resolveInRoots } from "./resolve-in-roots.js";
@@ -46,7 +47,9 @@ export async function createSandbox(
   }
   const frozen = Object.freeze(real);
   const allowHardLinks = options.allowHardLinks === true;
-  const openEntry = async (clientPath: string) => openVerified(frozen, await resolveInRoots(frozen, clientPath));
+  // The direct open first (one round trip); the walk for links, failures and anything outside.
+  const openEntry = async (clientPath: string) =>
+    (await openDirect(frozen, clientPath)) ?? openVerified(frozen, await resolveInRoots(frozen, clientPath));
   const sandbox: Sandbox = {
     roots: frozen,
     allowHardLinks,
@@ -77,9 +80,18 @@ export async function createSandbox(
       return openVerifiedForReading(entry, allowHardLinks);
     },
     async openForRead(clientPath) {
-      const resolution = await resolveInRoots(frozen, clientPath);
-      refuseDirectorySlash(clientPath);
-      return openRegularFile(frozen, resolution, allowHardLinks);
+      const entry = await openDirect(frozen, clientPath);
+      if (entry === undefined) {
+        const resolution = await resolveInRoots(frozen, clientPath);
+        refuseDirectorySlash(clientPath);
+        return openRegularFile(frozen, resolution, allowHardLinks);
+      }
+      try {
+        refuseDirectorySlash(clientPath);
+        return await openVerifiedForReading(entry, allowHardLinks);
+      } finally {
+        entry.handle.close();
+      }
     },
     contains(realPath) {
       return rootContaining(frozen, realPath) !== undefined;

@@ -49,6 +49,6 @@ export async function openRegularFile(roots: readonly SandboxRoot[], resolution:
   try {
     return await openVerifiedForReading(entry, allowHardLinks);
   } finally {
-    await entry.handle.close();
+    entry.handle.close();
   }
 }

@@ -1,7 +1,6 @@
 import { fstatSync, type Stats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { errnoCode, fsError } from "./fs-error.js";
-import { openPathHandle } from "./path-handle.js";
+import { openPath, type PathHandle } from "./path-handle.js";
 import type { Resolution } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot, VerifiedEntry } from "./sandbox.js";
@@ -21,9 +20,9 @@ export async function openVerified(roots: readonly SandboxRoot[], resolution: Re
   if (!resolved.exists) {
     throw notFoundError(resolved.clientPath);
   }
-  let handle: FileHandle;
+  let handle: PathHandle;
   try {
-    handle = await openPathHandle(resolved.realPath);
+    handle = await openPath(resolved.realPath);
   } catch (err) {
     // Gone since the resolution looked: removed or renamed away by another process.
     if (errnoCode(err) === "ENOENT") throw replacedError(resolved.clientPath);
@@ -40,7 +39,7 @@ export async function openVerified(roots: readonly SandboxRoot[], resolution: Re
     }
     return { resolved, handle, stats };
   } catch (err) {
-    await handle.close();
+    handle.close();
     throw fsError(err, resolved.clientPath);
   }
 }
@@ -52,7 +51,7 @@ export async function openVerified(roots: readonly SandboxRoot[], resolution: Re
  * one, looked at by name under a swap. Without /proc (not Linux) the same-inode comparison with
  * the resolution is all there is.
  */
-function verifyLocation(roots: readonly SandboxRoot[], handle: FileHandle, stats: Stats, resolution: Resolution): void {
+function verifyLocation(roots: readonly SandboxRoot[], handle: PathHandle, stats: Stats, resolution: Resolution): void {
   const { clientPath } = resolution.resolved;
   const sameInode = resolution.stats !== undefined && resolution.stats.dev === stats.dev && resolution.stats.ino === stats.ino;
   const location = handleRealPathSync(handle.fd);

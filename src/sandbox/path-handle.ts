@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { closeSync, constants, open as openCallback } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { procFdPath } from "./verify-handle.js";
 
@@ -20,12 +20,49 @@ export function openPathHandle(path: string, options: { follow?: boolean; direct
 }
 
 /**
+ * PathHandle is an O_PATH descriptor the sandbox holds: `fd` for fstat, /proc/self/fd/N and the
+ * reopen, and a synchronous, idempotent close. Closing an O_PATH descriptor never reaches the
+ * filesystem (no flush, no release: the kernel drops a dentry reference), so it is done on the
+ * calling thread: a thread-pool round trip for it cost more than the close (it was one of
+ * StatFile's six round trips).
+ */
+export class PathHandle {
+  #fd: number;
+
+  constructor(fd: number) {
+    this.#fd = fd;
+  }
+
+  get fd(): number {
+    return this.#fd;
+  }
+
+  /** close closes the descriptor once; later calls do nothing. */
+  close(): void {
+    if (this.#fd >= 0) {
+      const fd = this.#fd;
+      this.#fd = -1;
+      closeSync(fd);
+    }
+  }
+}
+
+/**
+ * openPath opens `path` with O_PATH as openPathHandle does, into a PathHandle (one thread-pool
+ * round trip for the lookup, which may read directories from disk; none for the close).
+ */
+export function openPath(path: string, options: { follow?: boolean; directory?: boolean } = {}): Promise<PathHandle> {
+  const flags = O_PATH | (options.follow === true ? 0 : constants.O_NOFOLLOW) | (options.directory === true ? constants.O_DIRECTORY : 0);
+  return new Promise((resolve, reject) => openCallback(path, flags, (err, fd) => (err ? reject(err) : resolve(new PathHandle(fd)))));
+}
+
+/**
  * reopenForReading opens the entry a verified O_PATH handle holds for reading, through
  * /proc/self/fd/N: the kernel reopens that very inode, with no second lookup by name, so nothing
  * swapped in since the verification can be opened instead. O_NONBLOCK keeps a FIFO (which
  * callers refuse before this, from fstat) from ever blocking a worker thread.
  */
-export function reopenForReading(handle: FileHandle): Promise<FileHandle> {
+export function reopenForReading(handle: { readonly fd: number }): Promise<FileHandle> {
   return open(procFdPath(handle.fd), constants.O_RDONLY | constants.O_NONBLOCK);
 }
 

@@ -30,15 +30,7 @@ const maxLinks = 40;
  * outside the roots is reported as traversal, so errors never reveal what exists out there.
  */
 export async function resolveInRoots(roots: readonly SandboxRoot[], clientPath: string): Promise<Resolution> {
-  if (clientPath.length === 0) {
-    throw emptyPathError();
-  }
-  if (clientPath.includes("\0")) {
-    throw nulByteError(clientPath);
-  }
-  if (Buffer.byteLength(clientPath) > maxPathBytes) {
-    throw pathTooLongError(clientPath);
-  }
+  checkClientPath(clientPath);
   const { root, absolutePath } = lexicalLocation(roots, clientPath);
   const components = path.relative(root.path, absolutePath).split(path.sep).filter((c) => c !== "");
   const walk = await walkLinks(root.path, components);
@@ -60,6 +52,19 @@ export async function resolveInRoots(roots: readonly SandboxRoot[], clientPath: 
     },
     stats: walk.stats,
   };
+}
+
+/** checkClientPath refuses an empty path, a NUL byte and a path over maxPathBytes, before any lookup. */
+export function checkClientPath(clientPath: string): void {
+  if (clientPath.length === 0) {
+    throw emptyPathError();
+  }
+  if (clientPath.includes("\0")) {
+    throw nulByteError(clientPath);
+  }
+  if (clientPath.length * 3 > maxPathBytes && Buffer.byteLength(clientPath) > maxPathBytes) {
+    throw pathTooLongError(clientPath);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
-
+import type { PathHandle } from "./path-handle.js";
 
 /**
  * SandboxRoot is one allow-listed directory: `path` is absolute and already a real path.
@@ -106,10 +106,10 @@ export interface Sandbox {
 /**
  * VerifiedEntry is what a client path names, held by an O_PATH descriptor whose real path the
  * kernel reported inside the roots. `stats` is the fstat of that descriptor: the entry itself,
- * never a name looked up again. The caller closes `handle`.
+ * never a name looked up again. The caller closes `handle` (synchronously: see PathHandle).
  */
 export interface VerifiedEntry {
   readonly resolved: ResolvedPath;
-  readonly handle: FileHandle;
+  readonly handle: PathHandle;
   readonly stats: Stats;
 }

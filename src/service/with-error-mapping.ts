@@ -5,8 +5,17 @@ import { toConnectError } from "./error-mapping.js";
 type AnyImpl = (input: unknown, context: HandlerContext) => unknown;
 
 /**
+ * unmappedImpl is the property of a unary method withErrorMapping wrapped that holds the method
+ * as it was, unwrapped, with `this` bound. guardService calls that one directly and maps its
+ * errors itself, so a guarded call has one wrapper with one promise rather than two.
+ */
+export const unmappedImpl: unique symbol = Symbol("unmappedImpl");
+
+/**
  * withErrorMapping wraps every method of a ServiceImpl so that whatever it throws, before or
- * during a stream, reaches the transport as a ConnectError made by toConnectError.
+ * during a stream, reaches the transport as a ConnectError made by toConnectError. A unary
+ * method that answers synchronously still does (no promise made for it); any failure comes back
+ * as a rejected promise.
  */
 export function withErrorMapping<S extends DescService>(service: S, impl: ServiceImpl<S>): ServiceImpl<S> {
   const wrapped: Record<string, AnyImpl> = {};
@@ -16,22 +25,33 @@ export function withErrorMapping<S extends DescService>(service: S, impl: Servic
       continue;
     }
     const call: AnyImpl = (input, ctx) => fn.call(impl, input, ctx);
-    wrapped[method.localName] =
-      method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming"
-        ? async function* (input: unknown, ctx: HandlerContext) {
-            try {
-              yield* call(input, ctx) as AsyncIterable<unknown>;
-            } catch (err) {
-              throw toConnectError(err);
-            }
-          }
-        : async (input: unknown, ctx: HandlerContext) => {
-            try {
-              return await call(input, ctx);
-            } catch (err) {
-              throw toConnectError(err);
-            }
-          };
+    if (method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming") {
+      wrapped[method.localName] = async function* (input: unknown, ctx: HandlerContext) {
+        try {
+          yield* call(input, ctx) as AsyncIterable<unknown>;
+        } catch (err) {
+          throw toConnectError(err);
+        }
+      };
+      continue;
+    }
+    const mapped: AnyImpl & { [unmappedImpl]?: AnyImpl } = (input, ctx) => {
+      let result: unknown;
+      try {
+        result = call(input, ctx);
+      } catch (err) {
+        return Promise.reject(toConnectError(err));
+      }
+      return result instanceof Promise ? result.catch(rejectMapped) : result;
+    };
+    if (method.methodKind === "unary") {
+      mapped[unmappedImpl] = call;
+    }
+    wrapped[method.localName] = mapped;
   }
   return wrapped as unknown as ServiceImpl<S>;
+}
+
+function rejectMapped(err: unknown): never {
+  throw toConnectError(err);
 }

@@ -4,7 +4,9 @@ import type { Quotas } from "../auth/quotas.js";
 import type { ScopeSandboxes } from "../auth/scope-sandboxes.js";
 import { tierAllows, type TierName } from "../auth/tier.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
-import { callerKey } from "../service/caller.js";
+import { callerKey, type Caller } from "../service/caller.js";
+import type { Principal } from "../auth/principal.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
 import { peerIdentityKey } from "./peer-identity.js";
 
 /** CallGate is what authenticateCall needs: who may call, what each method needs, and the quotas. */
@@ -24,13 +26,18 @@ export interface CallGate {
  * ends (at once, without a promise, when the scope's sandbox is built). Refusals are
  * ToolhostErrors, thrown or rejected: UNAUTHENTICATED, TOKEN_EXPIRED, OUT_OF_SCOPE, QUOTA_EXCEEDED.
  */
-export function authenticateCall(gate: CallGate, context: HandlerContext, streaming: boolean): (() => void) | Promise<() => void> {
+export function authenticateCall(
+  gate: CallGate,
+  context: HandlerContext,
+  streaming: boolean,
+  /** The method's tier when the caller knows it already (guardService looks it up once per method). */
+  methodTier?: TierName,
+): (() => void) | Promise<() => void> {
   const principal = gate.authenticator.authenticate({
-    authorization: context.requestHeader.get("authorization"),
+    authorization: headerOf(context, "authorization"),
     certificateIdentity: context.values.get(peerIdentityKey),
   });
-  const path = `/${context.service.typeName}/${context.method.name}`;
-  const needed = gate.methodTier(path);
+  const needed = methodTier ?? gate.methodTier(`/${context.service.typeName}/${context.method.name}`);
   if (!tierAllows(principal.scope.maxTier, needed)) {
     throw new ToolhostError(
       "OUT_OF_SCOPE",
@@ -42,7 +49,7 @@ export function authenticateCall(gate: CallGate, context: HandlerContext, stream
   // Synchronous once the scope's sandbox is built (every call but a new scope's first).
   const built = gate.sandboxes.builtSandboxFor(principal.scope);
   if (built !== undefined) {
-    context.values.set(callerKey, { principal, sandbox: built });
+    context.values.set(callerKey, callerOf(principal, built));
     return release;
   }
   return gate.sandboxes.sandboxFor(principal.scope).then(
@@ -55,4 +62,25 @@ export function authenticateCall(gate: CallGate, context: HandlerContext, stream
       throw err;
     },
   );
+}
+
+/**
+ * headerOf reads one request header: through the grpc-js context's headerValue when it has one
+ * (no Headers copy of the metadata per call, see call-context.ts), else from requestHeader.
+ */
+function headerOf(context: HandlerContext, name: string): string | null {
+  const direct = (context as Partial<{ headerValue(name: string): string | null }>).headerValue;
+  return typeof direct === "function" ? direct.call(context, name) : context.requestHeader.get(name);
+}
+
+/** callers keeps one frozen Caller per principal and its scope's sandbox, instead of one per call. */
+const callers = new WeakMap<Principal, Caller>();
+
+function callerOf(principal: Principal, sandbox: Sandbox): Caller {
+  let caller = callers.get(principal);
+  if (caller === undefined || caller.sandbox !== sandbox) {
+    caller = Object.freeze({ principal, sandbox });
+    callers.set(principal, caller);
+  }
+  return caller;
 }

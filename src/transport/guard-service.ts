@@ -5,6 +5,7 @@ import { RetryInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { retryAfterMs } from "../auth/quotas.js";
 import { isToolhostError } from "../errors/toolhost-error.js";
 import { toConnectError } from "../service/error-mapping.js";
+import { unmappedImpl } from "../service/with-error-mapping.js";
 import { authenticateCall, type CallGate } from "./authenticate-call.js";
 
 type AnyImpl = (input: unknown, context: HandlerContext) => unknown;
@@ -23,36 +24,66 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
       continue;
     }
     const streaming = method.methodKind !== "unary";
+    const tier = gate.methodTier(`/${service.typeName}/${method.name}`);
     // Admission is synchronous on the hot path (authenticate-call.ts); a refusal, thrown or
     // rejected, becomes the mapped error either way.
     const admit = (ctx: HandlerContext): (() => void) | Promise<() => void> => {
       try {
-        const admitted = authenticateCall(gate, ctx, streaming);
+        const admitted = authenticateCall(gate, ctx, streaming, tier);
         return typeof admitted === "function" ? admitted : admitted.catch((err: unknown) => Promise.reject(refusal(err)));
       } catch (err) {
         throw refusal(err);
       }
     };
-    wrapped[method.localName] =
-      method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming"
-        ? async function* (input: unknown, ctx: HandlerContext) {
-            const admitted = admit(ctx);
-            const release = typeof admitted === "function" ? admitted : await admitted;
-            try {
-              yield* fn.call(impl, input, ctx) as AsyncIterable<unknown>;
-            } finally {
-              release();
-            }
-          }
-        : async (input: unknown, ctx: HandlerContext) => {
-            const admitted = admit(ctx);
-            const release = typeof admitted === "function" ? admitted : await admitted;
-            try {
-              return await fn.call(impl, input, ctx);
-            } finally {
-              release();
-            }
-          };
+    if (method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming") {
+      wrapped[method.localName] = async function* (input: unknown, ctx: HandlerContext) {
+        const admitted = admit(ctx);
+        const release = typeof admitted === "function" ? admitted : await admitted;
+        try {
+          yield* fn.call(impl, input, ctx) as AsyncIterable<unknown>;
+        } finally {
+          release();
+        }
+      };
+      continue;
+    }
+    // A unary method error-mapped by withErrorMapping is called unwrapped and its errors mapped
+    // here: one layer, and no promise at all for an answer given synchronously (ListTools).
+    const unmapped = (fn as AnyImpl & { [unmappedImpl]?: AnyImpl })[unmappedImpl];
+    const inner: AnyImpl = unmapped ?? ((input, ctx) => fn.call(impl, input, ctx));
+    const mapError = unmapped === undefined ? (err: unknown) => err : toConnectError;
+    const run = (release: () => void, input: unknown, ctx: HandlerContext): unknown => {
+      let result: unknown;
+      try {
+        result = inner(input, ctx);
+      } catch (err) {
+        release();
+        return Promise.reject(mapError(err));
+      }
+      if (!(result instanceof Promise)) {
+        release();
+        return result;
+      }
+      return result.then(
+        (value: unknown) => {
+          release();
+          return value;
+        },
+        (err: unknown) => {
+          release();
+          throw mapError(err);
+        },
+      );
+    };
+    wrapped[method.localName] = (input: unknown, ctx: HandlerContext) => {
+      let admitted: (() => void) | Promise<() => void>;
+      try {
+        admitted = admit(ctx);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return typeof admitted === "function" ? run(admitted, input, ctx) : admitted.then((release) => run(release, input, ctx));
+    };
   }
   return wrapped as unknown as ServiceImpl<S>;
 }

@@ -1,5 +1,6 @@
 import type { PeerCertificate, TLSSocket } from "node:tls";
 import { createContextKey, createContextValues, type ContextValues } from "@connectrpc/connect";
+import { ContextValueMap } from "./context-value-map.js";
 
 /**
  * peerIdentityKey is the HandlerContext value holding the identity of the client certificate the
@@ -34,5 +35,5 @@ export function peerValues(socket: unknown): ContextValues {
 
 /** peerValuesFromCertificate is peerValues for a transport that hands over the verified certificate. */
 export function peerValuesFromCertificate(cert: PeerCertificate | undefined): ContextValues {
-  return createContextValues().set(peerIdentityKey, certificateIdentity(cert));
+  return new ContextValueMap().set(peerIdentityKey, certificateIdentity(cert));
 }

@@ -39,6 +39,13 @@ const impl = {
     if (req.value === "crash") {
       throw new Error("EIO: i/o error, open '/secret/outside/roots'");
     }
+    if (req.value === "look-late") {
+      // Asks for its signal only after the client has given up (cancel or deadline).
+      return sleep(400).then(() => {
+        seen.signals.push(ctx.signal);
+        return { value: "late" };
+      });
+    }
     if (req.value === "wait") {
       seen.signals.push(ctx.signal);
       return new Promise<Str>((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)));
@@ -179,6 +186,29 @@ describe("grpc-js adapter", () => {
     const signal = seen.signals.at(-1)!;
     await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener("abort", resolve)));
     assert.equal(signal.aborted, true);
+  });
+
+  it("gives a handler that first asks for its signal after the client cancelled an aborted one", async () => {
+    const controller = new AbortController();
+    const call = client.unary({ value: "look-late" }, { signal: controller.signal });
+    await sleep(50);
+    controller.abort();
+    await assert.rejects(call, (e: unknown) => ConnectError.from(e).code === Code.Canceled);
+    const before = seen.signals.length;
+    for (let i = 0; i < 100 && seen.signals.length === before; i++) await sleep(20);
+    const signal = seen.signals.at(-1)!;
+    assert.equal(signal.aborted, true);
+    assert.equal(ConnectError.from(signal.reason).code, Code.Canceled);
+  });
+
+  it("gives a handler that first asks for its signal after its deadline an aborted one, as DEADLINE_EXCEEDED", async () => {
+    const err = await client.unary({ value: "look-late" }, { timeoutMs: 100 }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    assert.equal(err.code, Code.DeadlineExceeded);
+    const before = seen.signals.length;
+    for (let i = 0; i < 100 && seen.signals.length === before; i++) await sleep(20);
+    const signal = seen.signals.at(-1)!;
+    assert.equal(signal.aborted, true);
+    assert.equal(ConnectError.from(signal.reason).code, Code.DeadlineExceeded);
   });
 
   it("does not commit a client stream the client cancelled", async () => {

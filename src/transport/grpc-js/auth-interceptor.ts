@@ -15,7 +15,9 @@ import { statusFromError } from "./status-from-error.js";
 export function authInterceptor(authenticator: Authenticator, onCallEnd: (record: CallRecord) => void): ServerInterceptor {
   return (descriptor, call) => {
     if (!authenticator.enabled || descriptor.path.startsWith("/grpc.health.v1.")) {
-      return new ServerInterceptingCall(call);
+      // Nothing to check: the call itself is the next one (grpc-js chains whatever an interceptor
+      // returns, see preframed-interceptor.ts), not a pass-through wrapper with a hop per event.
+      return call as ServerInterceptingCall;
     }
     return new ServerInterceptingCall(call, {
       start: (next) => {

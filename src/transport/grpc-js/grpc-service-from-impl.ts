@@ -102,9 +102,10 @@ export function grpcServiceFromImpl<S extends DescService>(
 
 function adaptMethod(service: DescService, method: DescMethod, handler: Impl, options: AdapterOptions) {
   const { connections, processBudget } = sharedBudgets(options);
+  const path = `/${service.typeName}/${method.name}`;
   const begin = (call: SurfaceCall): CallContext => {
     const context = createCallContext(service, method, call, options.shutdownSignal);
-    options.onCallStart?.(`/${service.typeName}/${method.name}`);
+    options.onCallStart?.(path);
     const header = new Metadata();
     header.set("x-request-id", context.requestId);
     call.sendMetadata(header);
@@ -113,7 +114,7 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
   const finish = (call: SurfaceCall, context: CallContext, code: number, error?: Error) => {
     context.end();
     options.onCallEnd({
-      method: `/${service.typeName}/${method.name}`,
+      method: path,
       peer: call.getPeer(),
       code,
       durationMs: Number(process.hrtime.bigint() - context.startedAt) / 1e6,
@@ -126,21 +127,42 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
   };
 
   // The single response of a unary or client-streaming call: encoded and sent, or the error's
-  // status with its details.
-  const respond = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, run: () => Promise<unknown>) => {
-    void run().then(
-      (response) => {
-        const bytes = encodeMessage(method.output, response);
-        context.bytesOut = bytes.byteLength;
-        callback(null, bytes);
-        finish(call, context, grpcStatus.OK);
-      },
-      (err: unknown) => {
-        const error = asConnectError(err);
-        callback(statusFromError(error));
-        finish(call, context, error.code, error);
-      },
-    );
+  // status with its details. A handler that answers synchronously (ListTools) is answered in the
+  // same tick, with no promise made for it. No function is made per call on this path but the
+  // two a promise's then() needs (under tsx every named closure costs a defineProperty too).
+  const succeed = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, response: unknown) => {
+    let bytes: Buffer;
+    try {
+      bytes = encodeMessage(method.output, response);
+    } catch (err) {
+      fail(call, callback, context, err);
+      return;
+    }
+    context.bytesOut = bytes.byteLength;
+    callback(null, bytes);
+    finish(call, context, grpcStatus.OK);
+  };
+  const fail = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, err: unknown) => {
+    const error = asConnectError(err);
+    callback(statusFromError(error));
+    finish(call, context, error.code, error);
+  };
+  const respond = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, input: unknown) => {
+    let result: unknown;
+    try {
+      result = handler(input, context.handler);
+    } catch (err) {
+      fail(call, callback, context, err);
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (response: unknown) => succeed(call, callback, context, response),
+        (err: unknown) => fail(call, callback, context, err),
+      );
+    } else {
+      succeed(call, callback, context, result);
+    }
   };
 
   switch (method.methodKind) {
@@ -148,13 +170,19 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
       return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
         const context = begin(call);
         context.bytesIn = call.request.byteLength;
-        respond(call, callback, context, async () => handler(decodeRequest(method.input, call.request), context.handler));
+        let input: unknown;
+        try {
+          input = decodeRequest(method.input, call.request);
+        } catch (err) {
+          fail(call, callback, context, err);
+          return;
+        }
+        respond(call, callback, context, input);
       };
     case "client_streaming":
       return (call: ServerReadableStream<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
         const context = begin(call);
-        const requests = requestStream(call, method.input, context);
-        respond(call, callback, context, async () => handler(requests, context.handler));
+        respond(call, callback, context, requestStream(call, method.input, context));
       };
     case "server_streaming":
     case "bidi_streaming":
