@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { isInside } from "../../sandbox/root-containing.js";
@@ -20,10 +21,58 @@ const regexCache = new Map<string, RegExp>();
 
 parentPort!.on("message", (batch: MatchBatch) => {
   const regex = regexFor(batch.spec);
-  const outcomes = batch.files.map((job) => matchFile(job, batch, regex));
+  const required = requiredBytes(batch.spec);
+  const outcomes = batch.files.map((job) => matchFile(job, batch, regex, required));
+  discardFoldersOutside(batch, outcomes);
   const result: BatchResult = { id: batch.id, outcomes };
   parentPort!.postMessage(result);
 });
+
+/**
+ * discardFoldersOutside checks, once per folder and after its files were read, that the folder a
+ * batch's files were opened in still lies inside the roots; the outcomes of a folder that does
+ * not are replaced by "outside" skips.
+ *
+ * Why once per folder and not once per file: a file opened as /proc/self/fd/DIRFD/NAME with
+ * O_NOFOLLOW is an entry of the held folder inode itself (a link in its place fails with ELOOP).
+ * That folder's real path was verified when the walk opened it. The only way such a file can lie
+ * outside the roots is that the folder was renamed out of them meanwhile; this check, made after
+ * the reads, catches a folder that is still out. One moved out and back between two checks gives
+ * nothing a per-file check would deny: whoever can rename it can as well move whatever it holds
+ * back inside the roots, where the search may read it anyway. Hard-linked files are skipped
+ * (nlink != 1), so no file reaches outside through a second name.
+ */
+function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[]): void {
+  const verdicts = new Map<number, boolean>();
+  for (let i = 0; i < batch.files.length; i++) {
+    const dirFd = batch.files[i]!.dirFd;
+    if (dirFd === undefined) continue; // a file the caller opened and verified itself
+    let inside = verdicts.get(dirFd);
+    if (inside === undefined) {
+      inside = folderInside(dirFd, batch.roots);
+      verdicts.set(dirFd, inside);
+    }
+    if (!inside) outcomes[i] = { status: "skipped", why: "outside" };
+  }
+}
+
+function folderInside(dirFd: number, roots: readonly string[]): boolean {
+  try {
+    const real = readlinkSync(`/proc/self/fd/${dirFd}`);
+    return roots.some((root) => isInside(root, real));
+  } catch {
+    return false; // no /proc: cannot verify, so do not use
+  }
+}
+
+let requiredCache: { readonly text: string; readonly bytes: Buffer } | undefined;
+
+/** requiredBytes is the spec's literal as UTF-8 bytes (encoded once, not per file). */
+function requiredBytes(spec: MatchSpec): Buffer | undefined {
+  if (spec.literal === undefined) return undefined;
+  if (requiredCache?.text !== spec.literal) requiredCache = { text: spec.literal, bytes: Buffer.from(spec.literal, "utf8") };
+  return requiredCache.bytes;
+}
 
 function regexFor(spec: MatchSpec): RegExp {
   const key = `${spec.flags}/${spec.source}`;
@@ -36,7 +85,7 @@ function regexFor(spec: MatchSpec): RegExp {
   return regex;
 }
 
-function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome {
+function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp, required: Buffer | undefined): FileOutcome {
   let fd: number;
   if (job.fd !== undefined) {
     fd = job.fd;
@@ -48,16 +97,14 @@ function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome 
     }
     Atomics.store(openFd, 0, fd);
   }
-  let content: Buffer;
+  let content: Buffer | undefined;
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { status: "skipped", why: "not-regular" };
     // A second name may lie outside the roots, and nothing can tell where it is: skip.
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
-    const real = readlinkSync(`/proc/self/fd/${fd}`);
-    if (!batch.roots.some((root) => isInside(root, real))) return { status: "skipped", why: "outside" };
-    content = readAll(fd, stats.size, batch.maxFileBytes);
+    content = readText(fd, stats.size, batch.maxFileBytes);
   } catch {
     return { status: "skipped", why: "unreadable" };
   } finally {
@@ -66,11 +113,13 @@ function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome 
       closeSync(fd);
     }
   }
-  if (isBinary(content)) return { status: "skipped", why: "binary" };
-  if (batch.spec.literal !== undefined && content.indexOf(batch.spec.literal) === -1) {
+  if (content === undefined) return { status: "skipped", why: "binary" };
+  if (required !== undefined && content.indexOf(required) === -1) {
     return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
   }
-  const found = matchContent(content.toString("utf8"), regex, batch.spec, batch.skip, batch.cap);
+  // Pure ASCII decodes the same as latin1, which is a plain byte copy: far cheaper than UTF-8.
+  const text = isAscii(content) ? content.toString("latin1") : content.toString("utf8");
+  const found = matchContent(text, regex, batch.spec, batch.skip, batch.cap);
   return { status: "searched", bytes: content.length, found };
 }
 
@@ -80,27 +129,32 @@ function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome 
  */
 let scratch = Buffer.allocUnsafe(1024 * 1024);
 
-/** readAll reads a file from its start: its fstat size (less if it shrank since), at most the limit. */
-function readAll(fd: number, size: number, limit: number): Buffer {
+/** firstReadBytes is the first read of a file: most files in one call, binary ones stop there. */
+const firstReadBytes = 64 * 1024;
+
+/**
+ * readText reads a file from its start: its fstat size (less if it shrank since), at most the
+ * limit; undefined when its first bytes are binary, then read no further (a 40 MB executable
+ * costs one 64 KiB read, not 40 MB).
+ */
+function readText(fd: number, size: number, limit: number): Buffer | undefined {
   const wanted = Math.min(limit, size + 1);
-  if (scratch.length < wanted) scratch = Buffer.allocUnsafe(wanted);
-  let buffer = scratch.length > limit ? scratch.subarray(0, limit) : scratch;
+  if (scratch.length < wanted) scratch = Buffer.allocUnsafe(Math.max(wanted, Math.min(limit, scratch.length * 2)));
+  const buffer = scratch.subarray(0, wanted);
   let length = 0;
+  let sampled = false;
   for (;;) {
-    if (length === buffer.length) {
-      if (buffer.length >= limit) break;
-      const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2 + 4096));
-      buffer.copy(grown, 0, 0, length);
-      buffer = grown;
-      scratch = grown;
-    }
-    const n = readSync(fd, buffer, length, buffer.length - length, length);
+    const n = readSync(fd, buffer, length, Math.min(buffer.length - length, sampled ? buffer.length : firstReadBytes - length), length);
     length += n;
-    if (n === 0 || length === size) break; // its fstat size read: no extra call to see the end
+    const ended = n === 0 || length >= size || length === buffer.length; // fstat size read: no extra call to see the end
+    if (!sampled && (ended || length >= binarySampleBytes)) {
+      if (isBinary(buffer.subarray(0, length))) return undefined;
+      sampled = true;
+    }
+    if (ended) break;
   }
   return buffer.subarray(0, length);
 }
-
 /** controlByte matches a byte detectBinary counts as control (NUL included), in a latin1 string. */
 const controlByte = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
 
