@@ -1,8 +1,9 @@
 import { closeSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { BatchResult, MatchBatch } from "./match-job.js";
+import { startWorker } from "./start-worker.js";
 
 /** Task is a batch waiting for, or running on, a worker. */
 interface Task {
@@ -67,7 +68,7 @@ export class MatchPool {
   #spawn(): Slot {
     const openFd = new Int32Array(new SharedArrayBuffer(4));
     openFd[0] = -1;
-    const worker = startWorker(openFd.buffer as SharedArrayBuffer);
+    const worker = startWorker("./match-worker", { openFd: openFd.buffer as SharedArrayBuffer });
     const slot: Slot = { worker, openFd, task: undefined, timer: undefined };
     worker.on("message", (result: BatchResult) => {
       const task = slot.task;
@@ -129,20 +130,6 @@ export class MatchPool {
 
 function defaultPoolSize(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
-}
-
-/**
- * startWorker starts match-worker: the compiled .js next to this module, or, when running from
- * TypeScript sources under tsx (tests), the .ts file through tsx's loader, which Node 20 does not
- * install in worker threads by itself.
- */
-function startWorker(openFd: SharedArrayBuffer): Worker {
-  const fromSource = import.meta.url.endsWith(".ts");
-  const url = new URL(fromSource ? "./match-worker.ts" : "./match-worker.js", import.meta.url);
-  if (!fromSource) return new Worker(url, { workerData: { openFd } });
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: { openFd } });
 }
 
 let shared: MatchPool | undefined;
