@@ -7,7 +7,7 @@ export interface MatchSpec {
   readonly source: string;
   /** RegExp flags besides "g" and "m" ("i", "u"). */
   readonly flags: string;
-  /** For a case-sensitive literal: the UTF-8 bytes a file must contain to be decoded at all. */
+  /** Text every match contains (see requiredLiteral): a file without its UTF-8 bytes is not decoded. */
   readonly literal: string | undefined;
   /** "content" returns lines; "files" stops at the first match; "count" counts lines. */
   readonly mode: "content" | "files" | "count";
