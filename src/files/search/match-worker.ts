@@ -4,7 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { isInside } from "../../sandbox/root-containing.js";
 import { binarySampleBytes, detectBinary } from "../read/detect-binary.js";
 import { matchContent } from "./match-content.js";
-import type { BatchResult, FileJob, FileOutcome, MatchBatch } from "./match-job.js";
+import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
 
 /**
@@ -22,9 +22,23 @@ const regexCache = new Map<string, RegExp>();
 parentPort!.on("message", (batch: MatchBatch) => {
   const regex = regexFor(batch.spec);
   const required = requiredBytes(batch.spec);
-  const outcomes = batch.files.map((job) => matchFile(job, batch, regex, required));
-  discardFoldersOutside(batch, outcomes);
-  const result: BatchResult = { id: batch.id, outcomes };
+  const { fds, borrowed } = batch.files;
+  const names = fileNames(batch.files);
+  const outcomes: FileOutcome[] = [];
+  for (let i = 0; i < fds.length; i++) outcomes.push(matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required));
+  if (!borrowed) discardFoldersOutside(batch, outcomes);
+  const result: BatchResult = { id: batch.id, codes: new Uint8Array(fds.length), bytes: new Float64Array(fds.length), matched: [], found: [] };
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === "skipped") {
+      result.codes[i] = outcomeCodes.indexOf(outcome.why);
+    } else {
+      result.bytes[i] = outcome.bytes;
+      if (outcome.found.count > 0 || outcome.found.more) {
+        result.matched.push(i);
+        result.found.push(outcome.found);
+      }
+    }
+  });
   parentPort!.postMessage(result);
 });
 
@@ -44,9 +58,8 @@ parentPort!.on("message", (batch: MatchBatch) => {
  */
 function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[]): void {
   const verdicts = new Map<number, boolean>();
-  for (let i = 0; i < batch.files.length; i++) {
-    const dirFd = batch.files[i]!.dirFd;
-    if (dirFd === undefined) continue; // a file the caller opened and verified itself
+  for (let i = 0; i < batch.files.fds.length; i++) {
+    const dirFd = batch.files.fds[i]!;
     let inside = verdicts.get(dirFd);
     if (inside === undefined) {
       inside = folderInside(dirFd, batch.roots);
@@ -85,13 +98,14 @@ function regexFor(spec: MatchSpec): RegExp {
   return regex;
 }
 
-function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp, required: Buffer | undefined): FileOutcome {
-  let fd: number;
-  if (job.fd !== undefined) {
-    fd = job.fd;
-  } else {
+/**
+ * matchFile opens, checks, reads and matches one file: `name` in the folder `fd`, or the
+ * borrowed file `fd` itself when no name is given.
+ */
+function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer | undefined): FileOutcome {
+  if (name !== undefined) {
     try {
-      fd = openSync(`/proc/self/fd/${job.dirFd}/${job.name}`, openFlags);
+      fd = openSync(`/proc/self/fd/${fd}/${name}`, openFlags);
     } catch {
       return { status: "skipped", why: "unreadable" }; // a link swapped in (ELOOP), gone, denied
     }
@@ -104,18 +118,21 @@ function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp, required: Buf
     // A second name may lie outside the roots, and nothing can tell where it is: skip.
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
-    content = readText(fd, stats.size, batch.maxFileBytes);
+    content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
   } catch {
     return { status: "skipped", why: "unreadable" };
   } finally {
-    if (job.fd === undefined) {
+    if (name !== undefined) {
       Atomics.store(openFd, 0, -1);
       closeSync(fd);
     }
   }
   if (content === undefined) return { status: "skipped", why: "binary" };
-  if (required !== undefined && content.indexOf(required) === -1) {
-    return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
+  if (required !== undefined) {
+    // A file without the text every match contains cannot match: no decoding, no full binary
+    // test (its NUL test was made on the first chunk). One that may match gets the full test.
+    if (content.indexOf(required) === -1) return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
+    if (isBinary(content.subarray(0, binarySampleBytes))) return { status: "skipped", why: "binary" };
   }
   // Pure ASCII decodes the same as latin1, which is a plain byte copy: far cheaper than UTF-8.
   const text = isAscii(content) ? content.toString("latin1") : content.toString("utf8");
@@ -135,9 +152,10 @@ const firstReadBytes = 64 * 1024;
 /**
  * readText reads a file from its start: its fstat size (less if it shrank since), at most the
  * limit; undefined when its first bytes are binary, then read no further (a 40 MB executable
- * costs one 64 KiB read, not 40 MB).
+ * costs one 64 KiB read, not 40 MB). `fullCheck` false tests the first bytes for NUL only (as
+ * ripgrep does); the caller then makes the full test if the file may match.
  */
-function readText(fd: number, size: number, limit: number): Buffer | undefined {
+function readText(fd: number, size: number, limit: number, fullCheck: boolean): Buffer | undefined {
   const wanted = Math.min(limit, size + 1);
   if (scratch.length < wanted) scratch = Buffer.allocUnsafe(Math.max(wanted, Math.min(limit, scratch.length * 2)));
   const buffer = scratch.subarray(0, wanted);
@@ -148,7 +166,8 @@ function readText(fd: number, size: number, limit: number): Buffer | undefined {
     length += n;
     const ended = n === 0 || length >= size || length === buffer.length; // fstat size read: no extra call to see the end
     if (!sampled && (ended || length >= binarySampleBytes)) {
-      if (isBinary(buffer.subarray(0, length))) return undefined;
+      const sample = buffer.subarray(0, Math.min(length, binarySampleBytes));
+      if (fullCheck ? isBinary(sample) : sample.indexOf(0) !== -1) return undefined;
       sampled = true;
     }
     if (ended) break;

@@ -3,7 +3,7 @@ import { notFoundError } from "../../sandbox/sandbox-errors.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { throwIfAborted } from "../read/abortable.js";
 import { HeldDirectory } from "./held-directory.js";
-import type { BatchResult, FileJob, FileOutcome, MatchBatch } from "./match-job.js";
+import { fileNames, outcomeAt, type BatchResult, type FileList, type FileOutcome, type MatchBatch } from "./match-job.js";
 import { sharedMatchPool, type MatchPool } from "./match-pool.js";
 import { planSearch, type SearchPlan } from "./normalize-search-request.js";
 import type { SearchEvent, SearchLimits, SearchRequest } from "./search-types.js";
@@ -19,10 +19,9 @@ export type { SearchEvent, SearchLimits, SearchRequest, SearchSummaryValue } fro
 /** InFlight is a batch sent to the pool, with what is needed to report and release it. */
 interface InFlight {
   readonly result: Promise<BatchResult>;
-  readonly jobs: readonly FileJob[];
-  /** Each file's path as the client sees it, or relative to the walk's start (see `walked`). */
-  readonly paths: readonly string[];
-  readonly walked: boolean;
+  readonly files: FileList;
+  /** The client path of file `index` (called for files with matches only). */
+  readonly pathOf: (index: number) => string;
   /** Folder descriptors to close once the batch was answered (see WalkBatch). */
   readonly close: readonly number[];
 }
@@ -51,16 +50,24 @@ export async function* searchFiles(
   const roots = sandbox.roots.map((root) => root.path);
   const totals = { filesScanned: 0, filesMatched: 0, matches: 0, bytesScanned: 0, filesSkipped: 0, limitReached: false };
   const window: InFlight[] = [];
-  const send = (jobs: readonly FileJob[], paths: readonly string[], walked: boolean, close: readonly number[], skip = 0): InFlight => {
-    if (jobs.length === 0) return { result: Promise.resolve({ id: 0, outcomes: [] }), jobs, paths, walked, close };
+  const send = (files: FileList, pathOf: (index: number) => string, close: readonly number[], skip = 0): InFlight => {
+    if (files.fds.length === 0) return { result: Promise.resolve(emptyResult), files, pathOf, close };
     const remaining = plan.maxMatches - totals.matches;
     const cap = Math.max(1, Math.min(plan.linesPerBatch, remaining, plan.maxMatchesPerFile > 0 ? plan.maxMatchesPerFile - skip : Infinity));
-    const batch: MatchBatch = { id: 0, spec: plan.spec, files: jobs, roots, maxFileBytes: plan.maxFileBytes, skip, cap };
+    const batch: MatchBatch = { id: 0, spec: plan.spec, files, roots, maxFileBytes: plan.maxFileBytes, skip, cap };
     const result = pool.run(batch, plan.budgetMs);
     result.catch(() => undefined);
-    return { result, jobs, paths, walked, close };
+    return { result, files, pathOf, close };
   };
-  const sendWalked = (batch: WalkBatch): InFlight => send(batch.jobs, batch.paths, true, batch.close);
+  const sendWalked = (batch: WalkBatch): InFlight => {
+    let names: string[] | undefined;
+    const pathOf = (index: number): string => {
+      names ??= fileNames(batch.files);
+      const folder = batch.folderPaths[batch.folderFds.indexOf(batch.files.fds[index]!)]!;
+      return path.posix.join(plan.clientPath, folder, names[index]!);
+    };
+    return send(batch.files, pathOf, batch.close);
+  };
 
   let single: Awaited<ReturnType<Sandbox["openForRead"]>> | undefined;
   let top: HeldDirectory | undefined;
@@ -69,7 +76,7 @@ export async function* searchFiles(
     top = await HeldDirectory.openVerified(resolved.realPath, roots);
     if (top === undefined) {
       single = await sandbox.openForRead(plan.clientPath); // not a folder: search the one file
-      window.push(send([{ fd: single.handle.fd }], [plan.clientPath], false, []));
+      window.push(send({ fds: Int32Array.of(single.handle.fd), names: "", borrowed: true }, () => plan.clientPath, []));
     } else {
       const inherited = plan.useIgnoreFiles ? await ancestorIgnoreLayers(sandbox.roots, resolved.realPath) : [];
       throwIfAborted(signal);
@@ -98,14 +105,18 @@ export async function* searchFiles(
       if (head === undefined) break;
       try {
         const result = await head.result;
-        for (let i = 0; i < head.jobs.length; i++) {
-          const outcome = result.outcomes[i]!;
-          if (outcome.status !== "searched" || outcome.found.count === 0) {
-            count(totals, outcome);
+        let nextMatched = 0;
+        for (let i = 0; i < result.codes.length; i++) {
+          if (result.matched[nextMatched] !== i) {
+            count(totals, result, i);
             continue;
           }
-          const clientPath = head.walked ? path.posix.join(plan.clientPath, head.paths[i]!) : head.paths[i]!;
-          yield* report(plan, totals, outcome, clientPath, async (skip) => (await send([head.jobs[i]!], [head.paths[i]!], head.walked, [], skip).result).outcomes[0]!);
+          nextMatched++;
+          const again = async (skip: number): Promise<FileOutcome> => {
+            const one = head.files.borrowed ? head.files : { fds: Int32Array.of(head.files.fds[i]!), names: fileNames(head.files)[i]!, borrowed: false };
+            return outcomeAt(await send(one, head.pathOf, [], skip).result, 0);
+          };
+          yield* report(plan, totals, outcomeAt(result, i), head.pathOf(i), again);
           if (totals.limitReached && totals.matches >= plan.maxMatches) break;
         }
       } finally {
@@ -134,14 +145,16 @@ async function drain(window: InFlight[]): Promise<void> {
 type Totals = { filesScanned: number; filesMatched: number; matches: number; bytesScanned: number; filesSkipped: number; limitReached: boolean };
 
 /** count adds a file without matches to the totals. */
-function count(totals: Totals, outcome: FileOutcome): void {
-  if (outcome.status === "skipped") {
+function count(totals: Totals, result: BatchResult, index: number): void {
+  if (result.codes[index] !== 0) {
     totals.filesSkipped++;
   } else {
     totals.filesScanned++;
-    totals.bytesScanned += outcome.bytes;
+    totals.bytesScanned += result.bytes[index]!;
   }
 }
+
+const emptyResult: BatchResult = { id: 0, codes: new Uint8Array(0), bytes: new Float64Array(0), matched: [], found: [] };
 
 /**
  * report turns one file's outcome into events and totals; when the file has more matching lines

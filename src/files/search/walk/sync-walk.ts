@@ -22,6 +22,17 @@ export interface SyncWalkOptions {
 /** Stopped unwinds a walk whose caller asked it to stop. */
 class Stopped extends Error {}
 
+/** Building is a batch being filled. */
+interface Building {
+  readonly fds: number[];
+  readonly names: string[];
+  readonly folderFds: number[];
+  readonly folderPaths: string[];
+  readonly close: number[];
+}
+
+const building = (): Building => ({ fds: [], names: [], folderFds: [], folderPaths: [], close: [] });
+
 /**
  * SyncWalk walks a folder tree synchronously (it runs on a walk worker thread, where blocking
  * calls cost no event loop and skip the thread-pool hops of async ones), depth-first in name
@@ -40,7 +51,7 @@ class Stopped extends Error {}
  * exclude globs skip files and folders, include globs select files.
  */
 export class SyncWalk {
-  #batch: WalkBatch = { kind: "batch", jobs: [], paths: [], close: [] };
+  #batch: Building = building();
   readonly #held = new Set<number>();
   /** Folders whose files went into a batch (posted or being built). */
   readonly #referenced = new Set<number>();
@@ -61,7 +72,7 @@ export class SyncWalk {
     try {
       const inherited = this.options.inherited.reduce((rules, layer) => rules.above(layer.prefix, layer.texts), IgnoreRules.none());
       this.#folder(topFd, "", inherited, 0);
-      if (this.#batch.jobs.length > 0 || this.#batch.close.length > 0) this.#flush();
+      if (this.#batch.fds.length > 0 || this.#batch.close.length > 0) this.#flush();
     } catch (err) {
       if (!(err instanceof Stopped)) error = err;
     }
@@ -88,10 +99,15 @@ export class SyncWalk {
       if (isDirectory) {
         folders.push(name);
       } else if (options.include === undefined || options.include(relative, name)) {
-        this.#batch.jobs.push({ dirFd: fd, name });
-        this.#batch.paths.push(relative);
+        const batch = this.#batch;
+        if (batch.folderFds[batch.folderFds.length - 1] !== fd) {
+          batch.folderFds.push(fd);
+          batch.folderPaths.push(relativeDir);
+        }
+        batch.fds.push(fd);
+        batch.names.push(name);
         this.#referenced.add(fd);
-        if (this.#batch.jobs.length >= walkBatchFiles) this.#flush();
+        if (batch.fds.length >= walkBatchFiles) this.#flush();
       }
     }
     if (depth >= maxWalkDepth) return;
@@ -137,9 +153,15 @@ export class SyncWalk {
   }
 
   #flush(): void {
-    const batch = this.#batch;
-    this.#batch = { kind: "batch", jobs: [], paths: [], close: [] };
-    this.post(batch);
+    const b = this.#batch;
+    this.#batch = building();
+    this.post({
+      kind: "batch",
+      files: { fds: Int32Array.from(b.fds), names: b.names.join("\0"), borrowed: false },
+      folderFds: b.folderFds,
+      folderPaths: b.folderPaths,
+      close: b.close,
+    });
   }
 }
 

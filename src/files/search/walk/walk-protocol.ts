@@ -1,4 +1,4 @@
-import type { FileJob } from "../match-job.js";
+import type { FileList } from "../match-job.js";
 
 /** IgnoreLayer is the rules of one folder above a walk's start: its ignore files' texts. */
 export interface IgnoreLayer {
@@ -32,9 +32,10 @@ export interface WalkRequest {
 /** WalkBatch is up to walkBatchFiles files to search, from one folder or more, in walk order. */
 export interface WalkBatch {
   readonly kind: "batch";
-  readonly jobs: FileJob[];
-  /** Each file's path relative to the walk's start. */
-  readonly paths: string[];
+  readonly files: FileList;
+  /** The batch's folders (descriptors as in `files.fds`) and their paths relative to the start. */
+  readonly folderFds: number[];
+  readonly folderPaths: string[];
   /**
    * Folder descriptors the receiver closes once this batch (and so every earlier one) was
    * searched: the folders whose walk is over and whose files were in this batch or earlier ones.
