@@ -78,12 +78,14 @@ function folderInside(dirFd: number, roots: readonly string[]): boolean {
   }
 }
 
-let requiredCache: { readonly text: string; readonly bytes: Buffer } | undefined;
+let requiredCache: { readonly key: string; readonly bytes: Buffer[] | undefined } | undefined;
 
-/** requiredBytes is the spec's literal as UTF-8 bytes (encoded once, not per file). */
-function requiredBytes(spec: MatchSpec): Buffer | undefined {
-  if (spec.literal === undefined) return undefined;
-  if (requiredCache?.text !== spec.literal) requiredCache = { text: spec.literal, bytes: Buffer.from(spec.literal, "utf8") };
+/** requiredBytes is the spec's required texts as UTF-8 bytes (encoded once, not per file). */
+function requiredBytes(spec: MatchSpec): Buffer[] | undefined {
+  const key = spec.required.join("\0");
+  if (requiredCache?.key !== key) {
+    requiredCache = { key, bytes: spec.required.length === 0 ? undefined : spec.required.map((t) => Buffer.from(t, "utf8")) };
+  }
   return requiredCache.bytes;
 }
 
@@ -102,7 +104,7 @@ function regexFor(spec: MatchSpec): RegExp {
  * matchFile opens, checks, reads and matches one file: `name` in the folder `fd`, or the
  * borrowed file `fd` itself when no name is given.
  */
-function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer | undefined): FileOutcome {
+function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
   if (name !== undefined) {
     try {
       fd = openSync(`/proc/self/fd/${fd}/${name}`, openFlags);
@@ -131,7 +133,7 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
   if (required !== undefined) {
     // A file without the text every match contains cannot match: no decoding, no full binary
     // test (its NUL test was made on the first chunk). One that may match gets the full test.
-    if (content.indexOf(required) === -1) return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
+    if (required.some((bytes) => content.indexOf(bytes) === -1)) return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
     if (isBinary(content.subarray(0, binarySampleBytes))) return { status: "skipped", why: "binary" };
   }
   // Pure ASCII decodes the same as latin1, which is a plain byte copy: far cheaper than UTF-8.
@@ -146,6 +148,9 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
  */
 let scratch = Buffer.allocUnsafe(1024 * 1024);
 
+/** maxScratchBytes is the largest read buffer kept from file to file (larger files get their own). */
+const maxScratchBytes = 8 * 1024 * 1024;
+
 /** firstReadBytes is the first read of a file: most files in one call, binary ones stop there. */
 const firstReadBytes = 64 * 1024;
 
@@ -157,14 +162,21 @@ const firstReadBytes = 64 * 1024;
  */
 function readText(fd: number, size: number, limit: number, fullCheck: boolean): Buffer | undefined {
   const wanted = Math.min(limit, size + 1);
-  if (scratch.length < wanted) scratch = Buffer.allocUnsafe(Math.max(wanted, Math.min(limit, scratch.length * 2)));
-  const buffer = scratch.subarray(0, wanted);
+  let buffer = scratch.subarray(0, Math.min(wanted, scratch.length));
   let length = 0;
   let sampled = false;
   for (;;) {
+    if (length === buffer.length) {
+      if (length >= wanted) break;
+      // Grown only now, after the binary test: a large binary file never gets a large buffer.
+      const grown = Buffer.allocUnsafe(wanted);
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+      if (wanted <= maxScratchBytes) scratch = grown;
+    }
     const n = readSync(fd, buffer, length, Math.min(buffer.length - length, sampled ? buffer.length : firstReadBytes - length), length);
     length += n;
-    const ended = n === 0 || length >= size || length === buffer.length; // fstat size read: no extra call to see the end
+    const ended = n === 0 || length >= size; // fstat size read: no extra call to see the end
     if (!sampled && (ended || length >= binarySampleBytes)) {
       const sample = buffer.subarray(0, Math.min(length, binarySampleBytes));
       if (fullCheck ? isBinary(sample) : sample.indexOf(0) !== -1) return undefined;
@@ -174,6 +186,7 @@ function readText(fd: number, size: number, limit: number, fullCheck: boolean): 
   }
   return buffer.subarray(0, length);
 }
+
 /** controlByte matches a byte detectBinary counts as control (NUL included), in a latin1 string. */
 const controlByte = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { defaultLimits } from "../../../src/config/config.js";
 import { planSearch } from "../../../src/files/search/normalize-search-request.js";
-import { requiredLiteral } from "../../../src/files/search/required-literal.js";
+import { requiredTexts } from "../../../src/files/search/required-texts.js";
 import { runSearch, searchRoot } from "./search-fixture.js";
 
 /** rng is a small deterministic generator (mulberry32): the same cases on every run. */
@@ -52,27 +52,27 @@ function text(next: () => number): Buffer {
 }
 
 describe("SearchFiles' regex prefilter", () => {
-  it("takes the longest run of plain characters every match must contain", () => {
-    const cases: [string, string, string | undefined][] = [
-      ["function [a-z]+Sync\\(", "u", "function "],
-      ["foo|barbaz", "", undefined],
-      ["(foo|bar)baz", "", "baz"],
-      ["ab?cd", "", "cd"],
-      ["x{0,}yz", "", "yz"],
-      ["x*yz", "", "yz"],
-      ["(?:abc)+d", "", "abc"],
-      ["a\\.b\\/c", "", "a.b/c"],
-      ["(?<=abc)de", "u", "de"],
-      ["(?=xyz)d", "", "d"],
-      ["(ab)\\1", "", "ab"],
-      ["\\d+foo\\b", "", "foo"],
-      ["[abc]+", "", undefined],
-      ["abc", "i", undefined],
-      ["caf\\u00e9", "u", "café"],
-      ["\\uD83D", "", undefined],
-      ["ab\\uFFFDcd", "u", "ab"],
+  it("takes the runs of plain characters every match must contain, likeliest rare first", () => {
+    const cases: [string, string, string[]][] = [
+      ["function [a-z]+Sync\\(", "u", ["Sync(", "function "]],
+      ["foo|barbaz", "", []],
+      ["(foo|bar)baz", "", ["baz"]],
+      ["ab?cd", "", ["cd", "a"]],
+      ["x{0,}yz", "", ["yz"]],
+      ["x*yz", "", ["yz"]],
+      ["(?:abc)+d", "", ["abc", "d"]],
+      ["a\\.b\\/c", "", ["a.b/c"]],
+      ["(?<=abc)de", "u", ["de"]],
+      ["(?=xyz)d", "", ["d"]],
+      ["(ab)\\1", "", ["ab"]],
+      ["\\d+foo\\b", "", ["foo"]],
+      ["[abc]+", "", []],
+      ["abc", "i", []],
+      ["caf\\u00e9", "u", ["café"]],
+      ["\\uD83D", "", []],
+      ["ab\\uFFFDcd", "u", ["ab", "cd"]],
     ];
-    for (const [source, flags, expected] of cases) assert.equal(requiredLiteral(source, flags), expected, `/${source}/${flags}`);
+    for (const [source, flags, expected] of cases) assert.deepEqual(requiredTexts(source, flags), expected, `/${source}/${flags}`);
   });
 
   it("never drops a file the full regular expression matches (random patterns and texts)", () => {
@@ -97,17 +97,18 @@ describe("SearchFiles' regex prefilter", () => {
         continue; // not a valid regular expression
       }
       const regex = new RegExp(plan.spec.source, `gm${plan.spec.flags}`);
-      const literal = plan.spec.literal === undefined ? undefined : Buffer.from(plan.spec.literal, "utf8");
+      const required = plan.spec.required.map((t) => Buffer.from(t, "utf8"));
       for (let t = 0; t < 40; t++) {
         const bytes = t === 0 && request.regex === false ? Buffer.from(source, "utf8") : text(next);
         regex.lastIndex = 0;
         const matches = regex.test(bytes.toString("utf8"));
         checked++;
-        if (literal === undefined) continue;
-        if (!bytes.includes(literal)) filtered++;
+        if (required.length === 0) continue;
+        const passes = required.every((r) => bytes.includes(r));
+        if (!passes) filtered++;
         if (!matches) continue;
         matched++;
-        assert.ok(bytes.includes(literal), `/${plan.spec.source}/${plan.spec.flags} matches ${JSON.stringify(bytes.toString("utf8"))} (${bytes.toString("hex")}) but the prefilter wants ${JSON.stringify(plan.spec.literal)}`);
+        assert.ok(passes, `/${plan.spec.source}/${plan.spec.flags} matches ${JSON.stringify(bytes.toString("utf8"))} (${bytes.toString("hex")}) but the prefilter wants ${JSON.stringify(plan.spec.required)}`);
       }
     }
     // The property was exercised: many matching texts had a prefilter, and it dropped others.

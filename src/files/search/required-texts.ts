@@ -1,11 +1,14 @@
 import regexpTree from "regexp-tree";
 import type { AstNode } from "regexp-tree/ast";
 
+/** maxRequiredTexts is the most required texts a file is tested for. */
+const maxRequiredTexts = 4;
+
 /**
- * requiredLiteral returns a piece of text every match of a regular expression contains (the
- * longest run of plain characters the pattern must match in sequence), or undefined when there is
- * none to be sure of: a file whose bytes do not contain its UTF-8 encoding cannot match, so it
- * need not be decoded or matched at all (ripgrep does the same).
+ * requiredTexts returns pieces of text every match of a regular expression contains (the runs of
+ * plain characters the pattern must match in sequence), likeliest to be rare first; none when
+ * there is none to be sure of. A file whose bytes lack the UTF-8 encoding of any of them cannot
+ * match, so it need not be decoded or matched at all (ripgrep does the same with one).
  *
  * Conservative by construction: only characters matched by themselves count (no classes, escapes
  * like \d, dots or assertions), concatenated only when they are adjacent in one sequence;
@@ -14,21 +17,31 @@ import type { AstNode } from "regexp-tree/ast";
  * none (their bytes vary), nor do patterns the parser does not understand. Lone surrogates and
  * U+FFFD break a run too: they stand for bytes that are not their UTF-8 encoding.
  */
-export function requiredLiteral(source: string, flags: string): string | undefined {
-  if (flags.includes("i")) return undefined;
+export function requiredTexts(source: string, flags: string): string[] {
+  if (flags.includes("i")) return [];
   let body: AstNode;
   try {
     body = regexpTree.parse(`/${source}/${flags}`).body as AstNode;
   } catch {
-    return undefined; // syntax the parser does not know: no prefilter, the full match decides
+    return []; // syntax the parser does not know: no prefilter, the full match decides
   }
-  let best = "";
+  const pieces = new Set<string>();
   for (const run of runs(body)) {
     for (const piece of run.split(/\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/)) {
-      if (Buffer.byteLength(piece) > Buffer.byteLength(best)) best = piece;
+      if (piece !== "") pieces.add(piece);
     }
   }
-  return best === "" ? undefined : best;
+  return [...pieces].sort((a, b) => rarity(b) - rarity(a)).slice(0, maxRequiredTexts);
+}
+
+/**
+ * rarity guesses how rare a text is in files: lower-case letters, digits and spaces are common,
+ * anything else counts four times. Only the order of the tests depends on it, never a result.
+ */
+function rarity(text: string): number {
+  let score = 0;
+  for (const c of text) score += /[a-z0-9 ]/.test(c) ? 1 : 4;
+  return score;
 }
 
 /** runs lists runs of plain characters a node must match in sequence (each one is required). */
