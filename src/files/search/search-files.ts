@@ -12,7 +12,7 @@ import { closeAll, WalkFeed } from "./walk/walk-feed.js";
 import type { WalkBatch } from "./walk/walk-protocol.js";
 
 /** stagedBatches is how many batches the walk may prepare ahead of the workers. */
-const stagedBatches = 16;
+export const stagedBatches = 8;
 
 export type { SearchEvent, SearchLimits, SearchRequest, SearchSummaryValue } from "./search-types.js";
 

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, it } from "node:test";
+import { defaultLimits } from "../../../src/config/config.js";
+import { searchFiles, stagedBatches } from "../../../src/files/search/search-files.js";
+import { maxWalkDepth, walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
+import { runSearch, searchRoot } from "./search-fixture.js";
+
+const openFds = async (): Promise<number> => (await readdir("/proc/self/fd")).length;
+
+describe("searchFiles: the walk's bounds", () => {
+  it(`enters folders down to ${maxWalkDepth} levels below the start, no deeper`, async () => {
+    const files: Record<string, string> = {};
+    for (let level = 0; level <= maxWalkDepth + 5; level++) files[`${"d/".repeat(level)}hit.txt`] = "needle\n";
+    const { sandbox } = await searchRoot(files);
+    const run = await runSearch(sandbox, { pattern: "needle" });
+    assert.equal(run.matches.length, maxWalkDepth + 1);
+    assert.equal(run.matches.at(-1)?.path, `${"d/".repeat(maxWalkDepth)}hit.txt`);
+  });
+
+  it("holds a bounded number of descriptors while the consumer does not pull, and finds everything after", async () => {
+    const folders = 3000;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < folders; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
+    const { sandbox } = await searchRoot(files);
+    await runSearch(sandbox, { pattern: "warm-up" }); // start the workers
+    const baseline = await openFds();
+    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits);
+    const first = await search.next();
+    assert.equal(first.value?.kind, "match");
+    await sleep(300); // the walk runs ahead as far as it may
+    const held = (await openFds()) - baseline;
+    // At most the folder chain plus one folder per file of every batch staged or in flight
+    // (staged, 4 per match worker in flight, one being built): far below one per folder.
+    const bound = maxWalkDepth + 1 + walkBatchFiles * (stagedBatches + 4 * 4 + 1);
+    assert.ok(held < Math.min(bound, folders * 0.8), `${held} descriptors held while paused`);
+    let matches = 1;
+    for await (const event of search) if (event.kind === "match") matches++;
+    assert.equal(matches, folders);
+    assert.equal(await openFds(), baseline);
+  });
+});
