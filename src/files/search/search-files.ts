@@ -80,7 +80,7 @@ export async function* searchFiles(
     } else {
       const inherited = plan.useIgnoreFiles ? await ancestorIgnoreLayers(sandbox.roots, resolved.realPath) : [];
       throwIfAborted(signal);
-      feed = new WalkFeed({
+      feed = await WalkFeed.start({
         topFd: top.fd,
         roots,
         include: request.include ?? [],
@@ -89,7 +89,7 @@ export async function* searchFiles(
         includeHidden: plan.includeHidden,
         inherited,
         capacity: stagedBatches,
-      });
+      }, signal);
     }
     const depth = pool.size * 4;
     for (;;) {

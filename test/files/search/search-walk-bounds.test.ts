@@ -5,9 +5,11 @@ import { describe, it } from "node:test";
 import { defaultLimits } from "../../../src/config/config.js";
 import { searchFiles, stagedBatches } from "../../../src/files/search/search-files.js";
 import { maxWalkDepth, walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
+import { maxWalkers, walkThreads } from "../../../src/files/search/walk/walker-pool.js";
 import { runSearch, searchRoot } from "./search-fixture.js";
 
 const openFds = async (): Promise<number> => (await readdir("/proc/self/fd")).length;
+const threads = async (): Promise<number> => (await readdir("/proc/self/task")).length;
 
 describe("searchFiles: the walk's bounds", () => {
   it(`enters folders down to ${maxWalkDepth} levels below the start, no deeper`, async () => {
@@ -39,5 +41,34 @@ describe("searchFiles: the walk's bounds", () => {
     for await (const event of search) if (event.kind === "match") matches++;
     assert.equal(matches, folders);
     assert.equal(await openFds(), baseline);
+  });
+
+  it(`runs at most ${maxWalkers} walk threads however many searches are paused, and the others wait their turn`, async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
+    const { sandbox } = await searchRoot(files);
+    await runSearch(sandbox, { pattern: "warm-up" });
+    const baseline = await threads();
+    const searches = Array.from({ length: maxWalkers + 10 }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits));
+    try {
+      const firsts = searches.map((s) => s.next()); // each search starts, then nobody pulls
+      await sleep(1500);
+      // One walk thread per running search, up to maxWalkers (plus the idle ones kept). The
+      // process's own count is looser: under tsx each worker may still have its loader's hooks
+      // thread, and libuv's pool may start; one walk thread per search would pass neither.
+      assert.ok(walkThreads() <= maxWalkers + 2, `${walkThreads()} walk threads with ${searches.length} searches paused`);
+      const extra = (await threads()) - baseline;
+      assert.ok(extra <= 2 * maxWalkers + 4, `${extra} more threads with ${searches.length} searches paused`);
+      const counts = await Promise.all(
+        searches.map(async (search, i) => {
+          let matches = (await firsts[i])!.value?.kind === "match" ? 1 : 0;
+          for await (const event of search) if (event.kind === "match") matches++;
+          return matches;
+        }),
+      );
+      assert.deepEqual(counts, searches.map(() => 1500));
+    } finally {
+      await Promise.all(searches.map((search) => search.return(undefined).catch(() => undefined)));
+    }
   });
 });

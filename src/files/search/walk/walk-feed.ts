@@ -2,12 +2,8 @@ import { closeSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
 import { ToolhostError } from "../../../errors/toolhost-error.js";
 import type { ErrorReason } from "../../../errors/error-catalog.js";
-import { startWorker } from "../start-worker.js";
 import type { WalkBatch, WalkEnd, WalkMessage, WalkRequest } from "./walk-protocol.js";
-
-/** maxIdleWalkers is how many finished walk workers are kept for the next searches. */
-const maxIdleWalkers = 2;
-const idle: Worker[] = [];
+import { acquireWalker, releaseWalker } from "./walker-pool.js";
 
 /**
  * WalkFeed runs one walk on a walk worker thread and hands its batches over in walk order. The
@@ -25,9 +21,13 @@ export class WalkFeed {
   #crashed = false;
   #wake: (() => void) | undefined;
 
-  constructor(request: Omit<WalkRequest, "control">) {
-    this.#worker = idle.pop() ?? startWalker();
-    this.#worker.ref(); // a walk under way keeps the process alive, as any pending I/O does
+  /** start waits for a walk worker (see maxWalkers) and starts the walk on it. */
+  static async start(request: Omit<WalkRequest, "control">, signal: AbortSignal | undefined): Promise<WalkFeed> {
+    return new WalkFeed(await acquireWalker(signal), request);
+  }
+
+  private constructor(worker: Worker, request: Omit<WalkRequest, "control">) {
+    this.#worker = worker;
     this.#ended = new Promise<void>((resolve) => {
       const finish = (end: WalkEnd): void => {
         if (this.#end !== undefined) return;
@@ -87,13 +87,7 @@ export class WalkFeed {
     await this.#ended;
     for (const batch of this.#queue.splice(0)) closeAll(batch.close);
     closeAll(this.#end?.close ?? []);
-    if (this.#crashed) return;
-    if (idle.length < maxIdleWalkers) {
-      this.#worker.unref(); // an idle walker must not keep the process alive
-      idle.push(this.#worker);
-    } else {
-      await this.#worker.terminate();
-    }
+    releaseWalker(this.#crashed ? undefined : this.#worker);
   }
 
   #wakeTaker(): void {
@@ -112,10 +106,4 @@ export function closeAll(fds: readonly number[]): void {
       // already closed: nothing to do
     }
   }
-}
-
-function startWalker(): Worker {
-  // The walk's folder descriptors are closed by this thread, once searched: the walker must not
-  // track them as its own (Node would close them all when it exits).
-  return startWorker("./walk/walk-worker", undefined, { trackUnmanagedFds: false });
 }
