@@ -59,6 +59,13 @@ describe("searchFiles: the walk's bounds", () => {
       assert.ok(walkThreads() <= maxWalkers + 2, `${walkThreads()} walk threads with ${searches.length} searches paused`);
       const extra = (await threads()) - baseline;
       assert.ok(extra <= 2 * maxWalkers + 4, `${extra} more threads with ${searches.length} searches paused`);
+      // A search waiting for a walk thread ends at once when cancelled.
+      const controller = new AbortController();
+      const waiting = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits, controller.signal).next();
+      await sleep(50);
+      controller.abort();
+      await assert.rejects(Promise.race([waiting, sleep(5000)])); // not settled in 5 s: fails
+
       const counts = await Promise.all(
         searches.map(async (search, i) => {
           let matches = (await firsts[i])!.value?.kind === "match" ? 1 : 0;
