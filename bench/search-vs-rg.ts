@@ -9,7 +9,9 @@
 // files skipped, symlinks not followed (rg --no-ignore --hidden, grep -rI, toolhost no_ignore +
 // include_hidden), every matching line with its line number written out (rg and grep to
 // /dev/null, toolhost streamed to this process's generated Connect client). The toolhost
-// server runs as its own process; its peak memory (VmHWM) is read from /proc at the end.
+// server runs as its own process; its peak memory (VmHWM) is read from /proc at the end. CPU
+// time (user + system, all threads; rg's and grep's from the shell's `times`) is printed too:
+// on a loaded machine it moves far less than wall time.
 // Needs ripgrep: apt-get install -y ripgrep.
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
@@ -37,15 +39,30 @@ function canDropCaches(): boolean {
   return spawnSync("sh", ["-c", "sync && echo 3 > /proc/sys/vm/drop_caches"]).status === 0;
 }
 
-function timeCommand(cmd: string, args: string[]): { ms: number; lines: number } {
+/**
+ * timeCommand runs a tool, counting its output lines; `cpu` is the CPU time (user + system) of
+ * the tool (and wc), from the shell's `times`: unlike wall time, hardly moved by other load.
+ */
+function timeCommand(cmd: string, args: string[]): { ms: number; lines: number; cpu: number } {
   const started = process.hrtime.bigint();
-  const result = spawnSync("sh", ["-c", `${[cmd, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")} | wc -l`], { encoding: "utf8", maxBuffer: 1 << 20 });
-  return { ms: Number(process.hrtime.bigint() - started) / 1e6, lines: Number(result.stdout.trim()) };
+  const result = spawnSync("sh", ["-c", `${[cmd, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")} | wc -l; times`], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const out = result.stdout.trim().split("\n");
+  const seconds = [...(out.at(-1) ?? "").matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return { ms, lines: Number(out[0]), cpu: (seconds.reduce((a, b) => a + b, 0) || NaN) * 1000 };
+}
+
+/** serverCpuMs is the server process's CPU time so far (all its threads), from /proc. */
+async function serverCpuMs(): Promise<number> {
+  const stat = await readFile(`/proc/${server.pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s ticks
 }
 
 let peakRss = 0;
-async function timeToolhost(pattern: string, regex: boolean): Promise<{ ms: number; lines: number; files: number }> {
+async function timeToolhost(pattern: string, regex: boolean): Promise<{ ms: number; lines: number; files: number; cpu: number }> {
   const sampler = setInterval(() => void readRss().then((kb) => (peakRss = Math.max(peakRss, kb))), 20);
+  const cpuBefore = await serverCpuMs();
   const started = process.hrtime.bigint();
   let lines = 0;
   let files = 0;
@@ -53,8 +70,9 @@ async function timeToolhost(pattern: string, regex: boolean): Promise<{ ms: numb
     if (m.result.case === "match") lines++;
     if (m.result.case === "summary") files = Number(m.result.value.filesScanned);
   }
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
   clearInterval(sampler);
-  return { ms: Number(process.hrtime.bigint() - started) / 1e6, lines, files };
+  return { ms, lines, files, cpu: (await serverCpuMs()) - cpuBefore };
 }
 
 async function readRss(): Promise<number> {
@@ -70,6 +88,7 @@ await timeToolhost("warm-up", false); // start the match workers, read the tree 
 for (const p of patterns) {
   for (const cache of cold ? ["warm", "cold"] : ["warm"]) {
     const t = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[] };
+    const cpu = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[] };
     let counts = "";
     for (let r = 0; r < rounds; r++) {
       if (cache === "cold") canDropCaches();
@@ -81,12 +100,20 @@ for (const p of patterns) {
       t.rg.push(rg.ms);
       t.grep.push(grep.ms);
       t.toolhost.push(th.ms);
+      cpu.rg.push(rg.cpu);
+      cpu.grep.push(grep.cpu);
+      cpu.toolhost.push(th.cpu);
       counts = `lines: rg ${rg.lines}, grep ${grep.lines}, toolhost ${th.lines} (${th.files} files scanned)`;
     }
     const [rg, grep, th] = [median(t.rg), median(t.grep), median(t.toolhost)];
     console.log(
       `${p.name.padEnd(7)} ${cache}: rg ${rg.toFixed(0)} ms, grep -r ${grep.toFixed(0)} ms, toolhost ${th.toFixed(0)} ms; ` +
         `toolhost/rg ${(th / rg).toFixed(2)}x, toolhost/grep ${(th / grep).toFixed(2)}x; ${counts}`,
+    );
+    const [crg, cgrep, cth] = [median(cpu.rg), median(cpu.grep), median(cpu.toolhost)];
+    console.log(
+      `${" ".repeat(7)} ${cache} CPU time (user + system): rg ${crg.toFixed(0)} ms, grep -r ${cgrep.toFixed(0)} ms, toolhost server ${cth.toFixed(0)} ms; ` +
+        `toolhost/rg ${(cth / crg).toFixed(2)}x, toolhost/grep ${(cth / cgrep).toFixed(2)}x`,
     );
   }
 }

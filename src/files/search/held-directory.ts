@@ -5,10 +5,10 @@ import { isInside } from "../../sandbox/root-containing.js";
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
- * HeldDirectory is a directory of a walk held open by descriptor, with a reference count: the
- * walker holds one reference while it lists and descends, and each batch of files sent to a
- * match worker (which opens them as /proc/self/fd/N/name) holds one until it is answered, so the
- * descriptor number can never be reused under a worker.
+ * HeldDirectory is a verified directory held open by descriptor, with a reference count (the
+ * descriptor is closed with the last reference, so its number cannot be reused under a user):
+ * a search's start folder (the walk worker opens everything below it through its descriptor),
+ * the folders above it whose ignore files apply, and WatchFiles' folders.
  */
 export class HeldDirectory {
   #refs = 1;

@@ -1,20 +1,30 @@
 import type { ContentMatches, MatchSpec } from "./match-spec.js";
 
 /**
- * FileJob names one file for a match worker: an entry of a directory the walker holds open
- * (opened by the worker as /proc/self/fd/dirFd/name, never following a link), or a file the
- * caller already opened and verified (`fd`, borrowed: the worker neither reopens nor closes it).
+ * FileList names the files of one batch compactly (a typed array and one string cross threads far
+ * cheaper than an object per file): entries of folders the walk holds open, which the worker
+ * opens as /proc/self/fd/DIRFD/NAME never following a link; or, when `borrowed`, files the caller
+ * already opened and verified (the worker neither reopens nor closes them).
  */
-export type FileJob =
-  | { readonly dirFd: number; readonly name: string; readonly fd?: undefined }
-  | { readonly fd: number; readonly dirFd?: undefined; readonly name?: undefined };
+export interface FileList {
+  /** Per file: its folder's descriptor, or with `borrowed` the file's own. */
+  readonly fds: Int32Array;
+  /** The files' names joined by "\0" (no name holds NUL or "/"); "" when `borrowed`. */
+  readonly names: string;
+  readonly borrowed: boolean;
+}
+
+/** fileNames splits a FileList's names. */
+export function fileNames(files: FileList): string[] {
+  return files.borrowed ? [] : files.names.split("\0");
+}
 
 /** MatchBatch is one message to a match worker: files of one search, matched with one spec. */
 export interface MatchBatch {
   readonly id: number;
   readonly spec: MatchSpec;
-  readonly files: readonly FileJob[];
-  /** Real paths of the roots: a file whose opened handle lies elsewhere is skipped. */
+  readonly files: FileList;
+  /** Real paths of the roots: a folder whose handle lies elsewhere has its files skipped. */
   readonly roots: readonly string[];
   /** Files larger than this are skipped unread. */
   readonly maxFileBytes: number;
@@ -27,13 +37,32 @@ export interface MatchBatch {
 /** SkipReason says why a file was not searched. */
 export type SkipReason = "binary" | "too-large" | "not-regular" | "hard-linked" | "outside" | "unreadable";
 
+/** outcomeCodes are BatchResult codes: 0 is searched, the others a SkipReason. */
+export const outcomeCodes = ["searched", "binary", "too-large", "not-regular", "hard-linked", "outside", "unreadable"] as const;
+
 /** FileOutcome is what a worker found for one file of a batch. */
 export type FileOutcome =
   | { readonly status: "searched"; readonly bytes: number; readonly found: ContentMatches }
   | { readonly status: "skipped"; readonly why: SkipReason };
 
-/** BatchResult is a worker's answer to one MatchBatch, outcomes in the batch's order. */
+/**
+ * BatchResult is a worker's answer to one MatchBatch, compact: per file an outcome code and the
+ * bytes searched, and the matches of the files that have some (`matched` holds their indexes).
+ */
 export interface BatchResult {
   readonly id: number;
-  readonly outcomes: readonly FileOutcome[];
+  readonly codes: Uint8Array;
+  readonly bytes: Float64Array;
+  readonly matched: number[];
+  readonly found: ContentMatches[];
+}
+
+const noMatches: ContentMatches = { lines: [], count: 0, more: false };
+
+/** outcomeAt rebuilds one file's FileOutcome from a BatchResult. */
+export function outcomeAt(result: BatchResult, index: number): FileOutcome {
+  const code = result.codes[index]!;
+  if (code !== 0) return { status: "skipped", why: outcomeCodes[code] as SkipReason };
+  const at = result.matched.indexOf(index);
+  return { status: "searched", bytes: result.bytes[index]!, found: at === -1 ? noMatches : result.found[at]! };
 }

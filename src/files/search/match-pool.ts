@@ -1,8 +1,9 @@
 import { closeSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { BatchResult, MatchBatch } from "./match-job.js";
+import { startWorker } from "./start-worker.js";
 
 /** Task is a batch waiting for, or running on, a worker. */
 interface Task {
@@ -16,9 +17,16 @@ interface Task {
 interface Slot {
   readonly worker: Worker;
   readonly openFd: Int32Array;
-  task: Task | undefined;
+  /** Batches posted to the worker, the running one first (at most tasksPerWorker). */
+  readonly tasks: Task[];
   timer: NodeJS.Timeout | undefined;
 }
+
+/**
+ * tasksPerWorker is how many batches a worker is given at once: the next one waits in its port,
+ * so it starts at once instead of after a round trip through this thread.
+ */
+const tasksPerWorker = 2;
 
 /**
  * MatchPool runs MatchBatches on worker threads, so that matching never blocks the event loop
@@ -54,25 +62,39 @@ export class MatchPool {
 
   #dispatch(): void {
     while (this.#queue.length > 0) {
-      let slot = this.#slots.find((s) => s.task === undefined);
+      let slot = this.#slots.find((s) => s.tasks.length === 0);
       if (slot === undefined && this.#slots.length < this.size) slot = this.#spawn();
+      slot ??= this.#slots.find((s) => s.tasks.length < tasksPerWorker);
       if (slot === undefined) return;
       const task = this.#queue.shift()!;
-      slot.task = task;
-      slot.timer = setTimeout(() => this.#overrun(slot!), task.budgetMs);
+      slot.tasks.push(task);
+      if (slot.tasks.length === 1) this.#startTimer(slot);
       slot.worker.postMessage(task.batch);
     }
+  }
+
+  /** startTimer gives the slot's running batch its time budget. */
+  #startTimer(slot: Slot): void {
+    const task = slot.tasks[0];
+    slot.timer = task === undefined ? undefined : setTimeout(() => this.#overrun(slot), task.budgetMs);
+  }
+
+  /** requeue puts the batches waiting behind a lost worker's running one back at the queue's head. */
+  #requeue(slot: Slot): void {
+    this.#queue.unshift(...slot.tasks.splice(0));
   }
 
   #spawn(): Slot {
     const openFd = new Int32Array(new SharedArrayBuffer(4));
     openFd[0] = -1;
-    const worker = startWorker(openFd.buffer as SharedArrayBuffer);
-    const slot: Slot = { worker, openFd, task: undefined, timer: undefined };
+    // The pool closes the one descriptor a terminated worker held (openFd); Node must not close
+    // the numbers the worker once opened, which may by then name other files.
+    const worker = startWorker("./match-worker", { openFd: openFd.buffer as SharedArrayBuffer }, { trackUnmanagedFds: false });
+    const slot: Slot = { worker, openFd, tasks: [], timer: undefined };
     worker.on("message", (result: BatchResult) => {
-      const task = slot.task;
       clearTimeout(slot.timer);
-      slot.task = undefined;
+      const task = slot.tasks.shift();
+      this.#startTimer(slot);
       task?.resolve(result);
       this.#dispatch();
     });
@@ -84,8 +106,8 @@ export class MatchPool {
   }
 
   #overrun(slot: Slot): void {
-    const task = slot.task;
-    slot.task = undefined;
+    const task = slot.tasks.shift();
+    this.#requeue(slot);
     void this.#kill(slot);
     task?.reject(
       new ToolhostError(
@@ -102,9 +124,13 @@ export class MatchPool {
     this.#slots.splice(index, 1);
     clearTimeout(slot.timer);
     this.#closeHeldFd(slot);
-    slot.task?.reject(err);
-    slot.task = undefined;
-    if (!this.#closed) this.#dispatch();
+    slot.tasks.shift()?.reject(err);
+    if (this.#closed) {
+      for (const task of slot.tasks.splice(0)) task.reject(err);
+    } else {
+      this.#requeue(slot);
+      this.#dispatch();
+    }
   }
 
   async #kill(slot: Slot): Promise<void> {
@@ -129,20 +155,6 @@ export class MatchPool {
 
 function defaultPoolSize(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
-}
-
-/**
- * startWorker starts match-worker: the compiled .js next to this module, or, when running from
- * TypeScript sources under tsx (tests), the .ts file through tsx's loader, which Node 20 does not
- * install in worker threads by itself.
- */
-function startWorker(openFd: SharedArrayBuffer): Worker {
-  const fromSource = import.meta.url.endsWith(".ts");
-  const url = new URL(fromSource ? "./match-worker.ts" : "./match-worker.js", import.meta.url);
-  if (!fromSource) return new Worker(url, { workerData: { openFd } });
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: { openFd } });
 }
 
 let shared: MatchPool | undefined;

@@ -7,8 +7,8 @@ export interface MatchSpec {
   readonly source: string;
   /** RegExp flags besides "g" and "m" ("i", "u"). */
   readonly flags: string;
-  /** For a case-sensitive literal: the UTF-8 bytes a file must contain to be decoded at all. */
-  readonly literal: string | undefined;
+  /** Texts every match contains (see requiredTexts): a file lacking one's UTF-8 bytes is not decoded. */
+  readonly required: readonly string[];
   /** "content" returns lines; "files" stops at the first match; "count" counts lines. */
   readonly mode: "content" | "files" | "count";
   readonly contextBefore: number;

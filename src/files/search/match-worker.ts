@@ -1,9 +1,10 @@
+import { isAscii } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { isInside } from "../../sandbox/root-containing.js";
 import { binarySampleBytes, detectBinary } from "../read/detect-binary.js";
 import { matchContent } from "./match-content.js";
-import type { BatchResult, FileJob, FileOutcome, MatchBatch } from "./match-job.js";
+import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
 
 /**
@@ -20,10 +21,73 @@ const regexCache = new Map<string, RegExp>();
 
 parentPort!.on("message", (batch: MatchBatch) => {
   const regex = regexFor(batch.spec);
-  const outcomes = batch.files.map((job) => matchFile(job, batch, regex));
-  const result: BatchResult = { id: batch.id, outcomes };
+  const required = requiredBytes(batch.spec);
+  const { fds, borrowed } = batch.files;
+  const names = fileNames(batch.files);
+  const outcomes: FileOutcome[] = [];
+  for (let i = 0; i < fds.length; i++) outcomes.push(matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required));
+  if (!borrowed) discardFoldersOutside(batch, outcomes);
+  const result: BatchResult = { id: batch.id, codes: new Uint8Array(fds.length), bytes: new Float64Array(fds.length), matched: [], found: [] };
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === "skipped") {
+      result.codes[i] = outcomeCodes.indexOf(outcome.why);
+    } else {
+      result.bytes[i] = outcome.bytes;
+      if (outcome.found.count > 0 || outcome.found.more) {
+        result.matched.push(i);
+        result.found.push(outcome.found);
+      }
+    }
+  });
   parentPort!.postMessage(result);
 });
+
+/**
+ * discardFoldersOutside checks, once per folder and after its files were read, that the folder a
+ * batch's files were opened in still lies inside the roots; the outcomes of a folder that does
+ * not are replaced by "outside" skips.
+ *
+ * Why once per folder and not once per file: a file opened as /proc/self/fd/DIRFD/NAME with
+ * O_NOFOLLOW is an entry of the held folder inode itself (a link in its place fails with ELOOP).
+ * That folder's real path was verified when the walk opened it. The only way such a file can lie
+ * outside the roots is that the folder was renamed out of them meanwhile; this check, made after
+ * the reads, catches a folder that is still out. One moved out and back between two checks gives
+ * nothing a per-file check would deny: whoever can rename it can as well move whatever it holds
+ * back inside the roots, where the search may read it anyway. Hard-linked files are skipped
+ * (nlink != 1), so no file reaches outside through a second name.
+ */
+function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[]): void {
+  const verdicts = new Map<number, boolean>();
+  for (let i = 0; i < batch.files.fds.length; i++) {
+    const dirFd = batch.files.fds[i]!;
+    let inside = verdicts.get(dirFd);
+    if (inside === undefined) {
+      inside = folderInside(dirFd, batch.roots);
+      verdicts.set(dirFd, inside);
+    }
+    if (!inside) outcomes[i] = { status: "skipped", why: "outside" };
+  }
+}
+
+function folderInside(dirFd: number, roots: readonly string[]): boolean {
+  try {
+    const real = readlinkSync(`/proc/self/fd/${dirFd}`);
+    return roots.some((root) => isInside(root, real));
+  } catch {
+    return false; // no /proc: cannot verify, so do not use
+  }
+}
+
+let requiredCache: { readonly key: string; readonly bytes: Buffer[] | undefined } | undefined;
+
+/** requiredBytes is the spec's required texts as UTF-8 bytes (encoded once, not per file). */
+function requiredBytes(spec: MatchSpec): Buffer[] | undefined {
+  const key = spec.required.join("\0");
+  if (requiredCache?.key !== key) {
+    requiredCache = { key, bytes: spec.required.length === 0 ? undefined : spec.required.map((t) => Buffer.from(t, "utf8")) };
+  }
+  return requiredCache.bytes;
+}
 
 function regexFor(spec: MatchSpec): RegExp {
   const key = `${spec.flags}/${spec.source}`;
@@ -36,41 +100,45 @@ function regexFor(spec: MatchSpec): RegExp {
   return regex;
 }
 
-function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome {
-  let fd: number;
-  if (job.fd !== undefined) {
-    fd = job.fd;
-  } else {
+/**
+ * matchFile opens, checks, reads and matches one file: `name` in the folder `fd`, or the
+ * borrowed file `fd` itself when no name is given.
+ */
+function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
+  if (name !== undefined) {
     try {
-      fd = openSync(`/proc/self/fd/${job.dirFd}/${job.name}`, openFlags);
+      fd = openSync(`/proc/self/fd/${fd}/${name}`, openFlags);
     } catch {
       return { status: "skipped", why: "unreadable" }; // a link swapped in (ELOOP), gone, denied
     }
     Atomics.store(openFd, 0, fd);
   }
-  let content: Buffer;
+  let content: Buffer | undefined;
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return { status: "skipped", why: "not-regular" };
     // A second name may lie outside the roots, and nothing can tell where it is: skip.
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
-    const real = readlinkSync(`/proc/self/fd/${fd}`);
-    if (!batch.roots.some((root) => isInside(root, real))) return { status: "skipped", why: "outside" };
-    content = readAll(fd, stats.size, batch.maxFileBytes);
+    content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
   } catch {
     return { status: "skipped", why: "unreadable" };
   } finally {
-    if (job.fd === undefined) {
+    if (name !== undefined) {
       Atomics.store(openFd, 0, -1);
       closeSync(fd);
     }
   }
-  if (isBinary(content)) return { status: "skipped", why: "binary" };
-  if (batch.spec.literal !== undefined && content.indexOf(batch.spec.literal) === -1) {
-    return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
+  if (content === undefined) return { status: "skipped", why: "binary" };
+  if (required !== undefined) {
+    // A file without the text every match contains cannot match: no decoding, no full binary
+    // test (its NUL test was made on the first chunk). One that may match gets the full test.
+    if (required.some((bytes) => content.indexOf(bytes) === -1)) return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
+    if (isBinary(content.subarray(0, binarySampleBytes))) return { status: "skipped", why: "binary" };
   }
-  const found = matchContent(content.toString("utf8"), regex, batch.spec, batch.skip, batch.cap);
+  // Pure ASCII decodes the same as latin1, which is a plain byte copy: far cheaper than UTF-8.
+  const text = isAscii(content) ? content.toString("latin1") : content.toString("utf8");
+  const found = matchContent(text, regex, batch.spec, batch.skip, batch.cap);
   return { status: "searched", bytes: content.length, found };
 }
 
@@ -80,23 +148,41 @@ function matchFile(job: FileJob, batch: MatchBatch, regex: RegExp): FileOutcome 
  */
 let scratch = Buffer.allocUnsafe(1024 * 1024);
 
-/** readAll reads a file from its start: its fstat size (less if it shrank since), at most the limit. */
-function readAll(fd: number, size: number, limit: number): Buffer {
+/** maxScratchBytes is the largest read buffer kept from file to file (larger files get their own). */
+const maxScratchBytes = 8 * 1024 * 1024;
+
+/** firstReadBytes is the first read of a file: most files in one call, binary ones stop there. */
+const firstReadBytes = 64 * 1024;
+
+/**
+ * readText reads a file from its start: its fstat size (less if it shrank since), at most the
+ * limit; undefined when its first bytes are binary, then read no further (a 40 MB executable
+ * costs one 64 KiB read, not 40 MB). `fullCheck` false tests the first bytes for NUL only (as
+ * ripgrep does); the caller then makes the full test if the file may match.
+ */
+function readText(fd: number, size: number, limit: number, fullCheck: boolean): Buffer | undefined {
   const wanted = Math.min(limit, size + 1);
-  if (scratch.length < wanted) scratch = Buffer.allocUnsafe(wanted);
-  let buffer = scratch.length > limit ? scratch.subarray(0, limit) : scratch;
+  let buffer = scratch.subarray(0, Math.min(wanted, scratch.length));
   let length = 0;
+  let sampled = false;
   for (;;) {
     if (length === buffer.length) {
-      if (buffer.length >= limit) break;
-      const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2 + 4096));
+      if (length >= wanted) break;
+      // Grown only now, after the binary test: a large binary file never gets a large buffer.
+      const grown = Buffer.allocUnsafe(wanted);
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
-      scratch = grown;
+      if (wanted <= maxScratchBytes) scratch = grown;
     }
-    const n = readSync(fd, buffer, length, buffer.length - length, length);
+    const n = readSync(fd, buffer, length, Math.min(buffer.length - length, sampled ? buffer.length : firstReadBytes - length), length);
     length += n;
-    if (n === 0 || length === size) break; // its fstat size read: no extra call to see the end
+    const ended = n === 0 || length >= size; // fstat size read: no extra call to see the end
+    if (!sampled && (ended || length >= binarySampleBytes)) {
+      const sample = buffer.subarray(0, Math.min(length, binarySampleBytes));
+      if (fullCheck ? isBinary(sample) : sample.indexOf(0) !== -1) return undefined;
+      sampled = true;
+    }
+    if (ended) break;
   }
   return buffer.subarray(0, length);
 }

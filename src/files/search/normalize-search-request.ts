@@ -1,6 +1,7 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { MatchSpec } from "./match-spec.js";
 import { compileGlobs, type PathMatcher } from "./path-globs.js";
+import { requiredTexts } from "./required-texts.js";
 import type { SearchLimits, SearchMode, SearchRequest } from "./search-types.js";
 
 /** maxPatternLength is the longest pattern accepted, in characters. */
@@ -62,7 +63,7 @@ export function planSearch(request: SearchRequest, limits: SearchLimits): Search
     spec: {
       source,
       flags,
-      literal: literal && request.caseInsensitive !== true && request.wholeWord !== true ? pattern : undefined,
+      required: requiredTexts(source, flags),
       mode,
       contextBefore,
       contextAfter,

@@ -2,27 +2,29 @@ import path from "node:path";
 import { rootContaining } from "../../sandbox/root-containing.js";
 import type { SandboxRoot } from "../../sandbox/sandbox.js";
 import { HeldDirectory } from "./held-directory.js";
-import { IgnoreRules } from "./ignore-rules.js";
 import { readIgnoreFiles } from "./read-ignore-files.js";
+import type { IgnoreLayer } from "./walk/walk-protocol.js";
 
 /**
- * ancestorIgnoreRules reads the .gitignore and .ignore files of the folders between the root
+ * ancestorIgnoreLayers reads the .gitignore and .ignore files of the folders between the root
  * holding `start` and `start` itself (the root included, `start` excluded: the walk reads its
- * own), as git applies a repository's upper ignore files to a sub-folder. Each folder is opened
- * relative to its verified parent, never following a link; one that fails stops the climb down.
+ * own), as git applies a repository's upper ignore files to a sub-folder; farthest first, as
+ * IgnoreRules.above takes them. Each folder is opened relative to its verified parent, never
+ * following a link; one that fails stops the climb down.
  */
-export async function ancestorIgnoreRules(roots: readonly SandboxRoot[], start: string): Promise<IgnoreRules> {
-  let rules = IgnoreRules.none();
+export async function ancestorIgnoreLayers(roots: readonly SandboxRoot[], start: string): Promise<IgnoreLayer[]> {
+  const layers: IgnoreLayer[] = [];
   const root = rootContaining(roots, start);
-  if (root === undefined || root.path === start) return rules;
+  if (root === undefined || root.path === start) return layers;
   const rootPaths = roots.map((r) => r.path);
   const parts = path.relative(root.path, start).split(path.sep);
   let dir = await HeldDirectory.openVerified(root.path, rootPaths);
   for (let i = 0; dir !== undefined; i++) {
-    rules = rules.above(parts.slice(i).join("/"), await readIgnoreFiles(dir, undefined));
+    const texts = await readIgnoreFiles(dir, undefined);
+    if (texts.length > 0) layers.push({ prefix: parts.slice(i).join("/"), texts });
     const child = i + 1 < parts.length ? await dir.openChild(parts[i]!, rootPaths) : undefined;
     await dir.release();
     dir = child;
   }
-  return rules;
+  return layers;
 }

@@ -1,0 +1,26 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } from "node:fs";
+import { ignoreFileNames, maxIgnoreFileBytes } from "../ignore-rules.js";
+
+/**
+ * readIgnoreFilesSync returns the text of a folder's .gitignore and .ignore, read through the
+ * folder's descriptor without following links, for the synchronous walk (readIgnoreFiles is the
+ * same for the async callers); only names listed in `entries` as plain files are opened, and one
+ * that is hard-linked, over maxIgnoreFileBytes or unreadable is left out (its rules do not apply).
+ */
+export function readIgnoreFilesSync(dirFd: number, entries: readonly Dirent[]): string[] {
+  const texts: string[] = [];
+  for (const name of ignoreFileNames) {
+    if (!entries.some((e) => e.name === name && e.isFile())) continue;
+    let fd: number | undefined;
+    try {
+      fd = openSync(`/proc/self/fd/${dirFd}/${name}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      const stats = fstatSync(fd);
+      if (stats.isFile() && stats.nlink === 1 && stats.size <= maxIgnoreFileBytes) texts.push(readFileSync(fd, "utf8"));
+    } catch {
+      // unreadable: its rules are not applied
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+  return texts;
+}

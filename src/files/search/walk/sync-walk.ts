@@ -1,0 +1,175 @@
+import { closeSync, constants, openSync, readdirSync, readlinkSync, type Dirent } from "node:fs";
+import { isInside } from "../../../sandbox/root-containing.js";
+import { IgnoreRules } from "../ignore-rules.js";
+import type { PathMatcher } from "../path-globs.js";
+import { readIgnoreFilesSync } from "./read-ignore-files-sync.js";
+import { maxWalkDepth, walkBatchCloses, walkBatchFiles, type IgnoreLayer, type WalkBatch } from "./walk-protocol.js";
+
+/** O_PATH opens a folder to hold and name it, without reading it (Linux). */
+const O_PATH = 0o10000000;
+const folderFlags = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/** SyncWalkOptions choose which entries a walk hands over, compiled from a WalkRequest. */
+export interface SyncWalkOptions {
+  readonly roots: readonly string[];
+  readonly include: PathMatcher | undefined;
+  readonly exclude: PathMatcher | undefined;
+  readonly useIgnoreFiles: boolean;
+  readonly includeHidden: boolean;
+  readonly inherited: readonly IgnoreLayer[];
+}
+
+/** Stopped unwinds a walk whose caller asked it to stop. */
+class Stopped extends Error {}
+
+/** Building is a batch being filled. */
+interface Building {
+  readonly fds: number[];
+  readonly names: string[];
+  readonly folderFds: number[];
+  readonly folderPaths: string[];
+  readonly close: number[];
+}
+
+const building = (): Building => ({ fds: [], names: [], folderFds: [], folderPaths: [], close: [] });
+
+/**
+ * SyncWalk walks a folder tree synchronously (it runs on a walk worker thread, where blocking
+ * calls cost no event loop and skip the thread-pool hops of async ones), depth-first in name
+ * order, through verified folder descriptors only: each sub-folder is opened relative to its
+ * parent's descriptor without following a link, and kept only if the kernel's record of it lies
+ * inside the roots. Files to search are handed to `post` in batches of walkBatchFiles.
+ *
+ * Descriptors: the walk holds its current chain of folders (at most maxWalkDepth) and hands each
+ * folder whose files went into a batch to the receiver, in the `close` list of a later batch, once
+ * its subtree is walked; a folder none of whose files is searched is closed at once. Whatever it
+ * still holds when it ends (stopped, failed) is returned by run() for the receiver to close after
+ * the batches in flight are answered, so no descriptor a worker may still use is ever closed.
+ *
+ * Symlinks are never followed; hidden entries are skipped unless includeHidden, .git folders
+ * always; .gitignore and .ignore rules apply (the ancestors' too) unless useIgnoreFiles is off;
+ * exclude globs skip files and folders, include globs select files.
+ */
+export class SyncWalk {
+  #batch: Building = building();
+  readonly #held = new Set<number>();
+  /** Folders whose files went into a batch (posted or being built). */
+  readonly #referenced = new Set<number>();
+
+  constructor(
+    private readonly options: SyncWalkOptions,
+    private readonly post: (batch: WalkBatch) => void,
+    private readonly stopped: () => boolean,
+  ) {}
+
+  /**
+   * run walks the tree below `topFd` (which the caller holds and closes) and returns the
+   * descriptors the walk still held when it ended, for the caller to close; it throws what
+   * the walk threw (a glob over its time budget), never for a stop.
+   */
+  run(topFd: number): { close: number[]; error?: unknown } {
+    let error: unknown;
+    try {
+      const inherited = this.options.inherited.reduce((rules, layer) => rules.above(layer.prefix, layer.texts), IgnoreRules.none());
+      this.#folder(topFd, "", inherited, 0);
+      if (this.#batch.fds.length > 0 || this.#batch.close.length > 0) this.#flush();
+    } catch (err) {
+      if (!(err instanceof Stopped)) error = err;
+    }
+    const close = [...this.#batch.close, ...this.#held];
+    this.#held.clear();
+    return { close, error };
+  }
+
+  #folder(fd: number, relativeDir: string, inherited: IgnoreRules, depth: number): void {
+    if (this.stopped()) throw new Stopped();
+    const entries = list(fd);
+    if (entries === undefined) return; // unreadable or removed meanwhile: one folder must not fail the search
+    const options = this.options;
+    const rules = options.useIgnoreFiles ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries)) : inherited;
+    const folders: string[] = [];
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name === ".git" || (!options.includeHidden && name.startsWith("."))) continue;
+      const relative = relativeDir === "" ? name : `${relativeDir}/${name}`;
+      const isDirectory = entry.isDirectory();
+      if (!isDirectory && !entry.isFile()) continue; // links, FIFOs, sockets, devices
+      if (options.exclude?.(relative, name) === true) continue;
+      if (rules.ignores(relative, isDirectory)) continue;
+      if (isDirectory) {
+        folders.push(name);
+      } else if (options.include === undefined || options.include(relative, name)) {
+        const batch = this.#batch;
+        if (batch.folderFds[batch.folderFds.length - 1] !== fd) {
+          batch.folderFds.push(fd);
+          batch.folderPaths.push(relativeDir);
+        }
+        batch.fds.push(fd);
+        batch.names.push(name);
+        this.#referenced.add(fd);
+        if (batch.fds.length >= walkBatchFiles) this.#flush();
+      }
+    }
+    if (depth >= maxWalkDepth) return;
+    for (const name of folders) {
+      const child = this.#openChild(fd, name);
+      if (child === undefined) continue; // swapped for a link, gone, or outside: skipped
+      this.#folder(child, relativeDir === "" ? name : `${relativeDir}/${name}`, rules, depth + 1);
+      this.#done(child);
+    }
+  }
+
+  /** openChild opens a sub-folder by its parent's descriptor and keeps it if inside the roots. */
+  #openChild(parentFd: number, name: string): number | undefined {
+    let fd: number;
+    try {
+      fd = openSync(`/proc/self/fd/${parentFd}/${name}`, folderFlags);
+    } catch {
+      return undefined;
+    }
+    this.#held.add(fd);
+    let inside = false;
+    try {
+      const real = readlinkSync(`/proc/self/fd/${fd}`);
+      inside = this.options.roots.some((root) => isInside(root, real));
+    } catch {
+      // no /proc: cannot verify, so do not use
+    }
+    if (inside) return fd;
+    this.#held.delete(fd);
+    closeSync(fd);
+    return undefined;
+  }
+
+  /** done gives up a walked folder: closed now, or handed over behind the batches using it. */
+  #done(fd: number): void {
+    this.#held.delete(fd);
+    if (!this.#referenced.delete(fd)) {
+      closeSync(fd);
+      return;
+    }
+    this.#batch.close.push(fd);
+    if (this.#batch.close.length >= walkBatchCloses) this.#flush();
+  }
+
+  #flush(): void {
+    const b = this.#batch;
+    this.#batch = building();
+    this.post({
+      kind: "batch",
+      files: { fds: Int32Array.from(b.fds), names: b.names.join("\0"), borrowed: false },
+      folderFds: b.folderFds,
+      folderPaths: b.folderPaths,
+      close: b.close,
+    });
+  }
+}
+
+/** list reads a folder's entries through its descriptor, sorted by name; undefined if unreadable. */
+function list(fd: number): Dirent[] | undefined {
+  try {
+    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+}

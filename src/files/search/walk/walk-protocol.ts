@@ -1,0 +1,62 @@
+import type { FileList } from "../match-job.js";
+
+/** IgnoreLayer is the rules of one folder above a walk's start: its ignore files' texts. */
+export interface IgnoreLayer {
+  /** The path from that folder down to the walk's start. */
+  readonly prefix: string;
+  readonly texts: readonly string[];
+}
+
+/**
+ * WalkRequest starts one walk on a walk worker: plain data (the globs as the client gave them,
+ * compiled in the worker), so it crosses by structured clone.
+ */
+export interface WalkRequest {
+  /** The verified start folder's descriptor; the caller keeps it open until the walk is over. */
+  readonly topFd: number;
+  readonly roots: readonly string[];
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  readonly useIgnoreFiles: boolean;
+  readonly includeHidden: boolean;
+  /** Rules of the ignore files above the start, farthest first (see ancestorIgnoreLayers). */
+  readonly inherited: readonly IgnoreLayer[];
+  /**
+   * Two Int32 slots shared with the caller: [0] batches posted and not yet taken (the walker
+   * waits while it is at `capacity`), [1] set to 1 to stop the walk.
+   */
+  readonly control: SharedArrayBuffer;
+  readonly capacity: number;
+}
+
+/** WalkBatch is up to walkBatchFiles files to search, from one folder or more, in walk order. */
+export interface WalkBatch {
+  readonly kind: "batch";
+  readonly files: FileList;
+  /** The batch's folders (descriptors as in `files.fds`) and their paths relative to the start. */
+  readonly folderFds: number[];
+  readonly folderPaths: string[];
+  /**
+   * Folder descriptors the receiver closes once this batch (and so every earlier one) was
+   * searched: the folders whose walk is over and whose files were in this batch or earlier ones.
+   */
+  readonly close: number[];
+}
+
+/** WalkEnd is a walk's last message. */
+export interface WalkEnd {
+  readonly kind: "end";
+  /** Descriptors the walk still held: the receiver closes them once no batch in flight needs them. */
+  readonly close: readonly number[];
+  /** A ToolhostError's reason, message and metadata, or a plain message, when the walk failed. */
+  readonly error?: { readonly reason?: string; readonly message: string; readonly metadata?: Record<string, string> };
+}
+
+export type WalkMessage = WalkBatch | WalkEnd;
+
+/** walkBatchFiles is the most files in one batch (one message to a match worker). */
+export const walkBatchFiles = 64;
+/** walkBatchCloses is the most folder descriptors a batch hands over to be closed. */
+export const walkBatchCloses = 64;
+/** maxWalkDepth is the deepest folder level a search enters below its start (one descriptor each). */
+export const maxWalkDepth = 64;

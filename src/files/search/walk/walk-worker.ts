@@ -1,0 +1,49 @@
+import { parentPort } from "node:worker_threads";
+import { ToolhostError } from "../../../errors/toolhost-error.js";
+import { compileGlobs } from "../path-globs.js";
+import { SyncWalk } from "./sync-walk.js";
+import type { WalkBatch, WalkEnd, WalkRequest } from "./walk-protocol.js";
+
+/**
+ * The walk worker: runs one SyncWalk per WalkRequest it is sent, posting its batches and then
+ * one WalkEnd. While `capacity` batches are posted and not taken it waits on the shared counter
+ * (bounded memory and descriptors however big the tree); the stop slot ends the walk at the next
+ * folder or wait. The globs are compiled here from the request's strings (functions do not cross
+ * threads), by the same compileGlobs the request was validated with.
+ */
+parentPort!.on("message", (request: WalkRequest) => {
+  const control = new Int32Array(request.control);
+  const stopped = (): boolean => Atomics.load(control, 1) === 1;
+  const post = (batch: WalkBatch): void => {
+    Atomics.add(control, 0, 1);
+    parentPort!.postMessage(batch);
+    for (let staged = Atomics.load(control, 0); staged >= request.capacity && !stopped(); staged = Atomics.load(control, 0)) {
+      Atomics.wait(control, 0, staged, 100);
+    }
+  };
+  let end: WalkEnd;
+  try {
+    const walk = new SyncWalk(
+      {
+        roots: request.roots,
+        include: compileGlobs("include", request.include),
+        exclude: compileGlobs("exclude", request.exclude),
+        useIgnoreFiles: request.useIgnoreFiles,
+        includeHidden: request.includeHidden,
+        inherited: request.inherited,
+      },
+      post,
+      stopped,
+    );
+    const { close, error } = walk.run(request.topFd);
+    end = { kind: "end", close, error: error === undefined ? undefined : describe(error) };
+  } catch (err) {
+    end = { kind: "end", close: [], error: describe(err) };
+  }
+  parentPort!.postMessage(end);
+});
+
+function describe(err: unknown): NonNullable<WalkEnd["error"]> {
+  if (err instanceof ToolhostError) return { reason: err.reason, message: err.message, metadata: { ...err.metadata } };
+  return { message: err instanceof Error ? err.message : String(err) };
+}

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, it } from "node:test";
+import { defaultLimits } from "../../../src/config/config.js";
+import { searchFiles, stagedBatches } from "../../../src/files/search/search-files.js";
+import { maxWalkDepth, walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
+import { maxWalkers, walkThreads } from "../../../src/files/search/walk/walker-pool.js";
+import { runSearch, searchRoot } from "./search-fixture.js";
+
+const openFds = async (): Promise<number> => (await readdir("/proc/self/fd")).length;
+const threads = async (): Promise<number> => (await readdir("/proc/self/task")).length;
+
+describe("searchFiles: the walk's bounds", () => {
+  it(`enters folders down to ${maxWalkDepth} levels below the start, no deeper`, async () => {
+    const files: Record<string, string> = {};
+    for (let level = 0; level <= maxWalkDepth + 5; level++) files[`${"d/".repeat(level)}hit.txt`] = "needle\n";
+    const { sandbox } = await searchRoot(files);
+    const run = await runSearch(sandbox, { pattern: "needle" });
+    assert.equal(run.matches.length, maxWalkDepth + 1);
+    assert.equal(run.matches.at(-1)?.path, `${"d/".repeat(maxWalkDepth)}hit.txt`);
+  });
+
+  it("holds a bounded number of descriptors while the consumer does not pull, and finds everything after", async () => {
+    const folders = 3000;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < folders; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
+    const { sandbox } = await searchRoot(files);
+    await runSearch(sandbox, { pattern: "warm-up" }); // start the workers
+    const baseline = await openFds();
+    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits);
+    const first = await search.next();
+    assert.equal(first.value?.kind, "match");
+    await sleep(300); // the walk runs ahead as far as it may
+    const held = (await openFds()) - baseline;
+    // At most the folder chain plus one folder per file of every batch staged or in flight
+    // (staged, 4 per match worker in flight, one being built): far below one per folder.
+    const bound = maxWalkDepth + 1 + walkBatchFiles * (stagedBatches + 4 * 4 + 1);
+    assert.ok(held < Math.min(bound, folders * 0.8), `${held} descriptors held while paused`);
+    let matches = 1;
+    for await (const event of search) if (event.kind === "match") matches++;
+    assert.equal(matches, folders);
+    assert.equal(await openFds(), baseline);
+  });
+
+  it(`runs at most ${maxWalkers} walk threads however many searches are paused, and the others wait their turn`, async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
+    const { sandbox } = await searchRoot(files);
+    await runSearch(sandbox, { pattern: "warm-up" });
+    const baseline = await threads();
+    const searches = Array.from({ length: maxWalkers + 10 }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits));
+    try {
+      const firsts = searches.map((s) => s.next()); // each search starts, then nobody pulls
+      await sleep(1500);
+      // One walk thread per running search, up to maxWalkers (plus the idle ones kept). The
+      // process's own count is looser: under tsx each worker may still have its loader's hooks
+      // thread, and libuv's pool may start; one walk thread per search would pass neither.
+      assert.ok(walkThreads() <= maxWalkers + 2, `${walkThreads()} walk threads with ${searches.length} searches paused`);
+      const extra = (await threads()) - baseline;
+      assert.ok(extra <= 2 * maxWalkers + 4, `${extra} more threads with ${searches.length} searches paused`);
+      // A search waiting for a walk thread ends at once when cancelled.
+      const controller = new AbortController();
+      const waiting = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits, controller.signal).next();
+      await sleep(50);
+      controller.abort();
+      await assert.rejects(Promise.race([waiting, sleep(5000)])); // not settled in 5 s: fails
+
+      const counts = await Promise.all(
+        searches.map(async (search, i) => {
+          let matches = (await firsts[i])!.value?.kind === "match" ? 1 : 0;
+          for await (const event of search) if (event.kind === "match") matches++;
+          return matches;
+        }),
+      );
+      assert.deepEqual(counts, searches.map(() => 1500));
+    } finally {
+      await Promise.all(searches.map((search) => search.return(undefined).catch(() => undefined)));
+    }
+  });
+});
