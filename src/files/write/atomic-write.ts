@@ -99,14 +99,17 @@ export async function atomicWrite(
   let handle: FileHandle | undefined;
   let tempCreated = false;
   let renamed = false;
+  let synced: Promise<void> | undefined;
   try {
     handle = await ops.openExclusive(temp, 0o600);
     tempCreated = true;
     const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal));
-    await ops.fsync(handle);
     const staged = handle;
-    const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
-      const current = await ops.statTarget(final);
+    // The fsync runs while the target is stat'ed and checked (under the locks); the rename waits
+    // for both, so the temporary file is still on disk before it is renamed.
+    synced = ops.fsync(staged);
+    synced.catch(() => undefined); // Observed below; a failure while waiting for the lock is not unhandled.
+    const check = async (current: Stats | undefined): Promise<void> => {
       if (current !== undefined && !current.isFile()) {
         throw new ToolhostError(
           "NOT_A_REGULAR_FILE",
@@ -115,11 +118,14 @@ export async function atomicWrite(
         );
       }
       await options.beforeCommit?.({ current, written, openCurrent: () => open(final, readFlags) });
+    };
+    const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
+      const current = await ops.statTarget(final);
+      await bothSettled(synced, check(current));
       options.signal?.throwIfAborted();
       await applyOwnerAndMode(ops, staged, current, options.mode);
       handle = undefined;
-      await ops.close(staged);
-      await lock?.assertHeld();
+      await bothSettled(ops.close(staged), lock?.assertHeld());
       await renameStaged(ops, temp, final, options.displayPath);
       renamed = true;
       await syncDirectoryAfterRename(ops, dir.handle, options.displayPath);
@@ -138,6 +144,8 @@ export async function atomicWrite(
       }
     }, options);
   } catch (err) {
+    // An fsync still in flight (the write failed while waiting for the path lock) ends first.
+    await synced?.catch(() => undefined);
     if (handle !== undefined) {
       await ops.close(handle).catch(() => undefined); // The write already failed; its error is the one to report.
     }
@@ -149,6 +157,17 @@ export async function atomicWrite(
   } finally {
     await dir.close();
   }
+}
+
+/**
+ * bothSettled waits for both operations to finish, then throws the first one's error, else the
+ * second's: unlike Promise.all, neither is still running on a handle the caller goes on to
+ * close or a file it removes after a failure.
+ */
+async function bothSettled(first: Promise<unknown> | undefined, second: Promise<unknown> | undefined): Promise<void> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === "rejected") throw a.reason;
+  if (b.status === "rejected") throw b.reason;
 }
 
 /**
