@@ -1,6 +1,7 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
+import { readAtMost } from "../read-at-most.js";
 import { hashOpened } from "../write/commit-write.js";
 import { atomicWrite } from "../write/atomic-write.js";
 import type { AtomicFsOps } from "../write/fs-ops.js";
@@ -97,7 +98,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         // file) can still change the file between the read and the rename. The edit must replace
         // exactly what it was computed from, or nothing.
         beforeCommit: async ({ current, openCurrent }) => {
-          const [now] = await Promise.all([current === undefined ? undefined : hashOpened(openCurrent), stored]);
+          const [now] = await Promise.all([current === undefined ? undefined : hashOpened(openCurrent, current.size), stored]);
           if (now !== previousSha256) {
             throw new ToolhostError(
               "PRECONDITION_FAILED",
@@ -122,12 +123,20 @@ async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: n
     if (opened.stats.size > maxEditBytes) {
       throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
     }
-    const bytes = await opened.handle.readFile();
-    // The file may have grown since fstat; the limit holds for what was actually read.
-    if (bytes.byteLength > maxEditBytes) {
-      throw tooLarge(clientPath, bytes.byteLength, maxEditBytes);
+    // One read of a byte more than fstat said: a short read is the end of the file (no second
+    // fstat and read to find it, as readFile would). Only if the file grew meanwhile is the rest
+    // read, still within the limit, which holds for what was actually read.
+    const first = Buffer.allocUnsafe(opened.stats.size + 1);
+    const { bytesRead } = await opened.handle.read(first, 0, first.length, 0);
+    if (bytesRead < first.length) {
+      return first.subarray(0, bytesRead);
     }
-    return bytes;
+    const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
+    if (more) {
+      const grown = await opened.handle.stat().then((s) => s.size, () => maxEditBytes + 1);
+      throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
+    }
+    return content;
   } finally {
     await opened.handle.close();
   }
