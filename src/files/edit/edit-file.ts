@@ -72,7 +72,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // The cross-process lock (every replica honours it) is held from the read to the rename, so
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
-  return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock) => {
+  return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
     const original = await readForEdit(sandbox, clientPath, options.maxEditBytes);
     const previousSha256 = sha256Hex(original);
     checkPreconditions(clientPath, preconditions, previousSha256);
@@ -93,6 +93,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         roots: sandbox.roots,
         fsOps: options.fsOps,
         heldLock,
+        directory,
         lockAcrossProcesses: true,
         // The lock orders this process's writers; another process (or a path swapped to another
         // file) can still change the file between the read and the rename. The edit must replace

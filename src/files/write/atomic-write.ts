@@ -8,7 +8,7 @@ import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
 import { withPathLock } from "./path-lock.js";
-import { openTargetDirectory } from "./target-directory.js";
+import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
 import { writeAll, type WrittenContent } from "./write-all.js";
 import { toWriteError } from "./write-error.js";
@@ -49,6 +49,11 @@ export interface AtomicWriteOptions {
   readonly lockAcrossProcesses?: boolean | undefined;
   /** A cross-process lock on the target the caller already holds (EditFile, from its read on). */
   readonly heldLock?: FileLock | undefined;
+  /**
+   * The target's directory, already opened and verified by the caller, who closes it (EditFile's,
+   * opened for its lock); atomicWrite opens its own when unset. Not with createParents.
+   */
+  readonly directory?: TargetDirectory | undefined;
   /** Aborting stops the write before the rename and cleans up. */
   readonly signal?: AbortSignal | undefined;
   /** The filesystem calls, replaceable for fault injection. */
@@ -90,9 +95,12 @@ export async function atomicWrite(
   options: AtomicWriteOptions,
 ): Promise<AtomicWriteResult> {
   const ops = options.fsOps ?? nodeFsOps;
-  const dir = await openTargetDirectory(ops, path.dirname(target), options).catch((err: unknown) => {
-    throw toWriteError(err, options.displayPath, "write");
-  });
+  const borrowed = options.directory;
+  const dir =
+    borrowed ??
+    (await openTargetDirectory(ops, path.dirname(target), options).catch((err: unknown) => {
+      throw toWriteError(err, options.displayPath, "write");
+    }));
   const tempName = tempFileName();
   const temp = dir.entry(tempName);
   const final = dir.entry(path.basename(target));
@@ -155,7 +163,9 @@ export async function atomicWrite(
     }
     throw withTempNote(toWriteError(err, options.displayPath, "write"), tempLeft ? tempName : undefined);
   } finally {
-    await dir.close();
+    if (borrowed === undefined) {
+      await dir.close();
+    }
   }
 }
 
