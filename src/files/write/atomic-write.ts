@@ -129,9 +129,10 @@ export async function atomicWrite(
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
       const current = await ops.statTarget(final);
-      await bothSettled(synced, check(current));
+      // The temporary file gets its mode while the target is checked: a check that fails
+      // removes it anyway.
+      await bothSettled(synced, bothSettled(check(current), applyOwnerAndMode(ops, staged, current, options.mode)));
       options.signal?.throwIfAborted();
-      await applyOwnerAndMode(ops, staged, current, options.mode);
       handle = undefined;
       await bothSettled(ops.close(staged), lock?.assertHeld());
       await renameStaged(ops, temp, final, options.displayPath);
