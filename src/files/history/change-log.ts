@@ -11,6 +11,14 @@ import type { ChangeRecord, FileKey } from "./history-types.js";
  */
 const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
 
+/** LogReservation is a log's turn and lock taken for one record (ChangeLog.reserve). */
+export interface LogReservation {
+  /** append writes the record and releases the lock; it rejects when either fails. */
+  append(record: ChangeRecord): Promise<void>;
+  /** cancel releases the lock without writing; it never rejects. */
+  cancel(): Promise<void>;
+}
+
 /** missing tells whether a folder is gone. */
 async function missing(dir: string): Promise<boolean> {
   return stat(dir).then(() => false, () => true);
@@ -46,42 +54,62 @@ export class ChangeLog {
    * lost with the old log.
    */
   async append(key: FileKey, record: ChangeRecord): Promise<void> {
-    const file = this.logPath(key);
-    const previous = this.queues.get(file) ?? Promise.resolve();
-    const mine = previous.then(() => this.appendLocked(file, key, record));
-    const settled = mine.catch(() => undefined);
-    this.queues.set(file, settled);
-    try {
-      await mine;
-    } finally {
-      if (this.queues.get(file) === settled) this.queues.delete(file);
-    }
+    await this.reserve(key).append(record);
   }
 
-  private async appendLocked(file: string, key: FileKey, record: ChangeRecord): Promise<void> {
-    const lock = await this.lock(file, key);
-    try {
-      const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
-      let stats;
+  /**
+   * reserve takes the log's turn and lock for one record now, and writes it later: a change that
+   * knows which file it changes before it commits (EditFile) takes the lock while it commits, and
+   * appends right after. Exactly one of `append` or `cancel` must follow; the turn and the lock
+   * are held until then (nothing waits for the reservation inside the change's own locks, so no
+   * one waits in a circle).
+   */
+  reserve(key: FileKey): LogReservation {
+    const file = this.logPath(key);
+    const previous = this.queues.get(file) ?? Promise.resolve();
+    let finish = (): void => undefined;
+    const turn = new Promise<void>((resolve) => (finish = resolve));
+    this.queues.set(file, turn);
+    const locked = previous.then(() => this.lock(file, key));
+    locked.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
+    let ended = false;
+    const end = async (record: ChangeRecord | undefined): Promise<void> => {
+      if (ended) return;
+      ended = true;
       try {
-        await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
-        // The size and inode are read together with the sync, for the bound below.
-        [stats] = await Promise.all([handle.stat(), handle.sync()]);
+        const lock = await locked;
+        try {
+          if (record !== undefined) await this.appendHeld(file, key, record, lock);
+        } finally {
+          await lock.release();
+        }
       } finally {
-        await handle.close();
+        finish();
+        if (this.queues.get(file) === turn) this.queues.delete(file);
       }
-      if (this.atMost(file, stats.ino, stats.size) <= 2 * this.maxEntries) {
-        return;
-      }
-      const records = await this.read(key);
-      this.counted.set(file, { ino: stats.ino, size: stats.size, records: records.length });
-      if (records.length > 2 * this.maxEntries) {
-        this.counted.delete(file);
-        await lock.assertHeld();
-        await this.rewrite(file, key, records.slice(-this.maxEntries));
-      }
+    };
+    return { append: (record) => end(record), cancel: () => end(undefined).catch(() => undefined) };
+  }
+
+  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock): Promise<void> {
+    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
+    let stats;
+    try {
+      await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
+      // The size and inode are read together with the sync, for the bound below.
+      [stats] = await Promise.all([handle.stat(), handle.sync()]);
     } finally {
-      await lock.release();
+      await handle.close();
+    }
+    if (this.atMost(file, stats.ino, stats.size) <= 2 * this.maxEntries) {
+      return;
+    }
+    const records = await this.read(key);
+    this.counted.set(file, { ino: stats.ino, size: stats.size, records: records.length });
+    if (records.length > 2 * this.maxEntries) {
+      this.counted.delete(file);
+      await lock.assertHeld();
+      await this.rewrite(file, key, records.slice(-this.maxEntries));
     }
   }
 

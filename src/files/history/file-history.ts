@@ -3,7 +3,7 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { readAtMost } from "../read-at-most.js";
 import { BlobStore } from "./blob-store.js";
-import { ChangeLog } from "./change-log.js";
+import { ChangeLog, type LogReservation } from "./change-log.js";
 import type { ChangeRecord, FileKey, HistoryConfig } from "./history-types.js";
 
 /** CapturedContent is what a file held just before a change: its hash and size, if it existed. */
@@ -94,6 +94,14 @@ export class FileHistory {
   /** record appends one change to the file's log. */
   async record(key: FileKey, record: ChangeRecord): Promise<void> {
     await this.log.append(key, record);
+  }
+
+  /**
+   * reserveRecord takes the file's log lock now for a change about to commit, so that its line
+   * is written right after (see ChangeLog.reserve); exactly one of append or cancel must follow.
+   */
+  reserveRecord(key: FileKey): LogReservation {
+    return this.log.reserve(key);
   }
 
   /** list returns a file's changes within the age bound, newest first, at most `limit`. */

@@ -6,8 +6,7 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import { editFile } from "../../files/edit/edit-file.js";
 import type { TextEdit } from "../../files/edit/edit-types.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
-import type { CapturedContent } from "../../files/history/file-history.js";
-import type { ResolvedPath } from "../../sandbox/sandbox.js";
+import { ChangeRecording } from "../../files/history/change-recording.js";
 
 /**
  * editFileHandler serves FileTools.EditFile, recorded in the change history like every change
@@ -17,36 +16,31 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
     const edits = request.edits.map((edit, i) => toTextEdit(edit, i + 1));
-    const history = request.dryRun ? undefined : deps.history;
-    // The content before is captured from what the edit itself reads under its locks (no second
-    // open and read of the file), stored while the new content is computed and written.
-    let captured: CapturedContent | undefined;
-    const beforeChange =
-      history === undefined
-        ? undefined
-        : async (original: Buffer, resolved: ResolvedPath) => {
-            captured = await history.captureContent(history.keyFor(resolved), original).catch(() => undefined);
-          };
-    const result = await editFile(sandbox, {
-      path: request.path,
-      edits,
-      dryRun: request.dryRun,
-      ifSha256: request.ifSha256,
-      maxEditBytes: deps.limits.maxEditBytes,
-      limits: {
-        maxEdits: deps.limits.maxEditsPerCall,
-        maxDiffBytes: deps.limits.maxEditDiffBytes,
-        diffTimeoutMs: deps.limits.editDiffTimeoutMs,
-      },
-      signal: context.signal,
-      beforeChange,
-    });
-    if (history !== undefined && captured !== undefined && result.applied) {
-      // As recordedChange: a log line that cannot be written is dropped, the edit is on disk.
-      const record = { time: Date.now(), operation: "edit" as const, caller: deps.callerOf?.(context) ?? "anonymous", before: result.previousSha256, after: result.sha256, sizeBefore: captured.size };
-      await history.record(captured.key, record).catch(() => undefined);
+    // The content before comes from what the edit reads under its locks, stored (and the log's
+    // lock taken) while the new content is computed and written. A dry run is not recorded.
+    const recording = request.dryRun || deps.history === undefined ? undefined : new ChangeRecording(deps.history);
+    try {
+      const result = await editFile(sandbox, {
+        path: request.path,
+        edits,
+        dryRun: request.dryRun,
+        ifSha256: request.ifSha256,
+        maxEditBytes: deps.limits.maxEditBytes,
+        limits: {
+          maxEdits: deps.limits.maxEditsPerCall,
+          maxDiffBytes: deps.limits.maxEditDiffBytes,
+          diffTimeoutMs: deps.limits.editDiffTimeoutMs,
+        },
+        signal: context.signal,
+        beforeChange: recording?.capture,
+      });
+      if (result.applied) {
+        await recording?.record({ operation: "edit", caller: deps.callerOf?.(context) ?? "anonymous", before: result.previousSha256, after: result.sha256 });
+      }
+      return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
+    } finally {
+      await recording?.end();
     }
-    return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
 }
 
