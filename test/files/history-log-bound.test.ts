@@ -32,6 +32,20 @@ describe("the per-file change log, bounded without reading it back on every appe
     assert.equal(changes[0]?.sha256After, sha256Hex(await readFile(join(server.root, "e.txt"))));
   });
 
+  it("a failed edit writes no entry and leaves no lock in the log folder; the next edit is recorded", async () => {
+    await writeFile(join(server.root, "f.txt"), "one two\n");
+    await server.fileTools.editFile({ path: "f.txt", edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "1" } } }] });
+    const failed = await server.fileTools
+      .editFile({ path: "f.txt", edits: [{ kind: { case: "replace", value: { oldText: "absent", newText: "x" } } }] })
+      .then(() => "applied", (err: Error) => err.message);
+    assert.match(failed, /not found/);
+    assert.deepEqual((await readdir(join(dir, "log"))).filter((n) => !n.endsWith(".jsonl")), [], "no lock file left");
+    await server.fileTools.editFile({ path: "f.txt", edits: [{ kind: { case: "replace", value: { oldText: "two", newText: "2" } } }] });
+    const { changes } = await server.fileTools.listFileHistory({ path: "f.txt", limit: 10 });
+    assert.deepEqual(changes.map((c) => c.sha256After), [sha256Hex("1 2\n"), sha256Hex("1 two\n")]);
+    assert.equal(changes[1]?.beforeAvailable, true);
+  });
+
   it("records the next change after the log folder was removed", async () => {
     await rm(join(dir, "log"), { recursive: true });
     await server.fileTools.writeFile({ path: "w.txt", content: { case: "text", value: "after the folder went\n" } });
