@@ -2,6 +2,8 @@ import { isUtf8 } from "node:buffer";
 import type { Limits } from "../../config/config.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { OpenedFile } from "../../sandbox/sandbox.js";
+import type { FileHandle } from "node:fs/promises";
+import { abortable } from "./abortable.js";
 import { allocateChunk, releaseChunk, trimChunk } from "./chunk-buffers.js";
 import { incompleteTailStart, Utf8ChunkDecoder } from "./decode-utf8-chunks.js";
 import { cutTextChunks } from "./cut-text-chunks.js";
@@ -42,7 +44,10 @@ export async function* readText(
   signal?: AbortSignal,
 ): AsyncGenerator<ReadPart, void, undefined> {
   const size = file.stats.size;
-  const head = await readHead(file.handle, Math.min(size, binarySampleBytes), signal);
+  // A whole file of at most one chunk is read once: its first bytes are the binary sample.
+  const small = request.offset === 0 && request.limit === undefined && request.tailLines === undefined && size > 0 && size <= request.chunkSize;
+  const whole = small ? await readWhole(file.handle, size, signal) : undefined;
+  const head = whole !== undefined ? whole.subarray(0, binarySampleBytes) : await readHead(file.handle, Math.min(size, binarySampleBytes), signal);
   const verdict = detectBinary(head);
   if (verdict.binary) {
     throw new ToolhostError(
@@ -100,7 +105,8 @@ export async function* readText(
   }
   let finished = false;
   try {
-    for await (const raw of readRange(file.handle, span.start, span.end, request.chunkSize, signal)) {
+    const chunks = whole !== undefined ? only(from === 0 ? whole : whole.subarray(from)) : readRange(file.handle, span.start, span.end, request.chunkSize, signal);
+    for await (const raw of chunks) {
       rawRead += raw.length;
       for (let i = raw.indexOf(newline); i !== -1; i = raw.indexOf(newline, i + 1)) {
         newlines++;
@@ -179,4 +185,23 @@ function characterStart(bytes: Uint8Array, at: number): number {
     start--;
   }
   return start;
+}
+
+/** readWhole reads a file of `size` bytes (at most one chunk) into one chunk buffer; shorter if it shrank. */
+async function readWhole(handle: FileHandle, size: number, signal: AbortSignal | undefined): Promise<Buffer> {
+  const chunk = allocateChunk(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await abortable(handle.read(chunk, filled, size - filled, filled), signal);
+    if (bytesRead === 0) {
+      break;
+    }
+    filled += bytesRead;
+  }
+  return trimChunk(chunk, filled);
+}
+
+/** only yields one chunk, the way readRange yields many. */
+async function* only(chunk: Uint8Array): AsyncGenerator<Uint8Array, void, undefined> {
+  yield chunk;
 }
