@@ -5,6 +5,7 @@ import type { OpenedFile } from "../../sandbox/sandbox.js";
 import type { FileHandle } from "node:fs/promises";
 import { abortable } from "./abortable.js";
 import { allocateChunk, releaseChunk, trimChunk } from "./chunk-buffers.js";
+import { countNewlines } from "./count-newlines.js";
 import { incompleteTailStart, Utf8ChunkDecoder } from "./decode-utf8-chunks.js";
 import { cutTextChunks } from "./cut-text-chunks.js";
 import { binarySampleBytes, detectBinary } from "./detect-binary.js";
@@ -108,9 +109,7 @@ export async function* readText(
     const chunks = whole !== undefined ? only(from === 0 ? whole : whole.subarray(from)) : readRange(file.handle, span.start, span.end, request.chunkSize, signal);
     for await (const raw of chunks) {
       rawRead += raw.length;
-      for (let i = raw.indexOf(newline); i !== -1; i = raw.indexOf(newline, i + 1)) {
-        newlines++;
-      }
+      newlines += countNewlines(raw);
       lastByte = raw[raw.length - 1];
       let chunk = carry === undefined ? raw : joinChunks(carry, raw);
       carry = undefined;
