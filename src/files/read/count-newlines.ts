@@ -5,8 +5,8 @@ const low7 = 0x7f7f7f7f;
 /**
  * countNewlines returns how many LF bytes `bytes` holds.
  *
- * Hand-written because nothing built in counts bytes: `indexOf` once per line was ~5% of a 10 MB
- * text read's main-thread time (135k calls). This looks at four bytes at a time (the classic
+ * Hand-written because nothing built in counts bytes: `indexOf` once per line was among the largest
+ * main-thread costs of a 10 MB text read (135k calls). This looks at four bytes at a time (the classic
  * "which bytes are zero" bit trick on the word XOR 0x0a0a0a0a, exact, with no false positives),
  * about 1.5x faster than an `indexOf` per line on 77-byte lines and independent of line length.
  */
