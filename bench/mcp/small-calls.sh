@@ -3,10 +3,11 @@
 # (@modelcontextprotocol/server-filesystem over stdio, driven by the MCP SDK client) and toolhost
 # (through the generated Go client, bench/go/smallcalls, and the TypeScript Connect client):
 # a 35 KB text read, a single-replacement edit of a 4 KB file, a 10 MB text read. Prints the
-# median latency of each and the ratio toolhost / MCP.
+# median latency of each and the ratio toolhost / MCP. The MCP client, the TS client and the Go
+# client each run in a process of their own, block after block.
 #
 # The MCP server is installed into a scratch prefix (MCP_PREFIX, default /tmp/toolhost-bench-mcp),
-# never into the project. Env: ROUNDS per block (default 7), BLOCKS (default 3; the TS/MCP and
+# never into the project. Env: ROUNDS per block (default 7), BLOCKS (default 3; the MCP, TS and
 # Go clients take turns block by block). Everything listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,7 +40,9 @@ pids+=("$!")
 for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 
 for _ in $(seq 1 "$blocks"); do
-  node --import tsx bench/mcp/ts-and-mcp.ts --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds"
+  for only in mcp ts; do # each client in a process of its own
+    node --import tsx bench/mcp/ts-and-mcp.ts --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds" --only "$only"
+  done
   "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
 done | tee "$work/results.txt" >&2
 node - "$work/results.txt" <<'JS'

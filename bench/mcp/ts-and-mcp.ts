@@ -3,7 +3,7 @@
 // through the MCP SDK client) and against toolhost through the TypeScript Connect client
 // (clients/ts), interleaved call by call. Prints "server work milliseconds" per call.
 //
-// Usage: node --import tsx bench/mcp/ts-and-mcp.ts --toolhost ADDR --mcp-server JS --dir DIR --rounds N
+// Usage: node --import tsx bench/mcp/ts-and-mcp.ts --toolhost ADDR --mcp-server JS --dir DIR --rounds N [--only mcp|ts]
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,13 +12,16 @@ import { createClient } from "../../clients/ts/src/index.js";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 
 const { values } = parseArgs({
-  options: { toolhost: { type: "string" }, "mcp-server": { type: "string" }, dir: { type: "string" }, rounds: { type: "string" } },
+  options: { toolhost: { type: "string" }, "mcp-server": { type: "string" }, dir: { type: "string" }, rounds: { type: "string" }, only: { type: "string" } },
 });
+// --only mcp|ts: one client in this process, so that neither pays for the other's garbage (the
+// MCP client's 10 MB read leaves ~60 MB of JSON behind); small-calls.sh runs one of each in turn.
+const servers: readonly ("mcp" | "ts")[] = values.only === "mcp" || values.only === "ts" ? [values.only] : ["mcp", "ts"];
 const dir = values.dir ?? ".";
 const rounds = Number(values.rounds ?? "20");
 
 const mcp = new Client({ name: "toolhost-bench", version: "0" });
-await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [values["mcp-server"] ?? "", dir], stderr: "ignore",
+if (servers.includes("mcp")) await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [values["mcp-server"] ?? "", dir], stderr: "ignore",
   maxBufferSize: 64 << 20 })); // the SDK's default 10 MiB line cap is under a 10 MB file's JSON answer
 const toolhost = createClient(values.toolhost ?? "127.0.0.1:50051").files;
 
@@ -53,12 +56,12 @@ const calls: Record<"mcp" | "ts", Record<Work, (round: number) => Promise<unknow
 };
 for (let round = -1; round < rounds; round++) { // round -1 warms both up and is not printed
   for (const work of ["read35k", "edit4k", "read10m"] as const) {
-    for (const server of ["mcp", "ts"] as const) {
+    for (const server of servers) {
       const start = performance.now();
       await calls[server][work](round + 1);
       if (round >= 0) console.log(`${server} ${work} ${(performance.now() - start).toFixed(3)}`);
     }
   }
 }
-await mcp.close();
+if (servers.includes("mcp")) await mcp.close();
 process.exit(0);

@@ -6,6 +6,9 @@ import type { EditLimits } from "./edit-limits.js";
 import type { TextEdit } from "./edit-types.js";
 import { decodeForEdit, encodeAfterEdit } from "./text-content.js";
 
+/** yieldFromBytes is the size (before and after together) from which an edit yields to the event loop around its diff. */
+const yieldFromBytes = 64 * 1024;
+
 /** ComputedEdit is an edit worked out in memory: the bytes to write and what the reply says. */
 export interface ComputedEdit {
   readonly bytes: Buffer;
@@ -36,10 +39,12 @@ export async function computeEdit(
     return { bytes, changed, replacements: edited.replacements, diff: "", diffTruncated: false };
   }
   // The diff is the other long step: let waiting calls run first, and skip it for a dead call.
-  await yieldToLoop();
+  // A small file's diff takes less than a turn of the event loop, so it does not wait for one.
+  const long = original.byteLength + bytes.byteLength > yieldFromBytes;
+  if (long) await yieldToLoop();
   throwIfAborted(signal);
   const diff = boundedDiff(clientPath, decoded.text, edited.text, { maxBytes: limits.maxDiffBytes, timeoutMs: limits.diffTimeoutMs });
-  await yieldToLoop();
+  if (long) await yieldToLoop();
   throwIfAborted(signal);
   return { bytes, changed, replacements: edited.replacements, diff: diff.diff, diffTruncated: diff.truncated };
 }

@@ -1,9 +1,28 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { acquireFileLock } from "../write/file-lock.js";
+import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
+
+/**
+ * minLineBytes is the length of the shortest line a record can be written as (every field empty
+ * or zero), so that a log's size bounds its number of records.
+ */
+const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
+
+/** LogReservation is a log's turn and lock taken for one record (ChangeLog.reserve). */
+export interface LogReservation {
+  /** append writes the record and releases the lock; it rejects when either fails. */
+  append(record: ChangeRecord): Promise<void>;
+  /** cancel releases the lock without writing; it never rejects. */
+  cancel(): Promise<void>;
+}
+
+/** missing tells whether a folder is gone. */
+async function missing(dir: string): Promise<boolean> {
+  return stat(dir).then(() => false, () => true);
+}
 
 /**
  * ChangeLog keeps one append-only JSON-lines log per file under log/, named by the SHA-256 of
@@ -13,6 +32,9 @@ import type { ChangeRecord, FileKey } from "./history-types.js";
  */
 export class ChangeLog {
   private readonly queues = new Map<string, Promise<void>>();
+  /** counted is, per log file, the record count last read and the inode and size it had then. */
+  private readonly counted = new Map<string, { ino: number; size: number; records: number }>();
+  private made: Promise<void> | undefined;
 
   constructor(
     private readonly dir: string,
@@ -32,37 +54,96 @@ export class ChangeLog {
    * lost with the old log.
    */
   async append(key: FileKey, record: ChangeRecord): Promise<void> {
+    await this.reserve(key).append(record);
+  }
+
+  /**
+   * reserve takes the log's turn and lock for one record now, and writes it later: a change that
+   * knows which file it changes before it commits (EditFile) takes the lock while it commits, and
+   * appends right after. Exactly one of `append` or `cancel` must follow; the turn and the lock
+   * are held until then (nothing waits for the reservation inside the change's own locks, so no
+   * one waits in a circle).
+   */
+  reserve(key: FileKey): LogReservation {
     const file = this.logPath(key);
     const previous = this.queues.get(file) ?? Promise.resolve();
-    const mine = previous.then(() => this.appendLocked(file, key, record));
-    const settled = mine.catch(() => undefined);
-    this.queues.set(file, settled);
+    let finish = (): void => undefined;
+    const turn = new Promise<void>((resolve) => (finish = resolve));
+    this.queues.set(file, turn);
+    const locked = previous.then(() => this.lock(file, key));
+    locked.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
+    let ended = false;
+    const end = async (record: ChangeRecord | undefined): Promise<void> => {
+      if (ended) return;
+      ended = true;
+      try {
+        const lock = await locked;
+        try {
+          if (record !== undefined) await this.appendHeld(file, key, record, lock);
+        } finally {
+          await lock.release();
+        }
+      } finally {
+        finish();
+        if (this.queues.get(file) === turn) this.queues.delete(file);
+      }
+    };
+    return { append: (record) => end(record), cancel: () => end(undefined).catch(() => undefined) };
+  }
+
+  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock): Promise<void> {
+    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
+    let stats;
     try {
-      await mine;
+      await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
+      // The size and inode are read together with the sync, for the bound below.
+      [stats] = await Promise.all([handle.stat(), handle.sync()]);
     } finally {
-      if (this.queues.get(file) === settled) this.queues.delete(file);
+      await handle.close();
+    }
+    if (this.atMost(file, stats.ino, stats.size) <= 2 * this.maxEntries) {
+      return;
+    }
+    const records = await this.read(key);
+    this.counted.set(file, { ino: stats.ino, size: stats.size, records: records.length });
+    if (records.length > 2 * this.maxEntries) {
+      this.counted.delete(file);
+      await lock.assertHeld();
+      await this.rewrite(file, key, records.slice(-this.maxEntries));
     }
   }
 
-  private async appendLocked(file: string, key: FileKey, record: ChangeRecord): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const lock = await acquireFileLock({ entry: (name) => join(this.dir, name) }, basename(file), { displayPath: `history log of ${key.relative}` });
+  /**
+   * lock takes the log's lock file; the log folder is made on the first append (and again should
+   * it have been removed since), not on every one.
+   */
+  private async lock(file: string, key: FileKey): Promise<FileLock> {
+    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name) }, basename(file), { displayPath: `history log of ${key.relative}` });
+    this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
+    await this.made.catch(() => (this.made = undefined));
     try {
-      const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
-      try {
-        await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      const records = await this.read(key);
-      if (records.length > 2 * this.maxEntries) {
-        await lock.assertHeld();
-        await this.rewrite(file, key, records.slice(-this.maxEntries));
-      }
-    } finally {
-      await lock.release();
+      return await take();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT" && !(await missing(this.dir))) throw err;
+      await mkdir(this.dir, { recursive: true });
+      return take();
     }
+  }
+
+  /**
+   * atMost bounds how many records a log of this inode and size holds without reading it: no
+   * line is shorter than minLineBytes, so a log never counted holds at most size / minLineBytes,
+   * and one counted before (same inode: not cut and renamed since, here or by a replica) at most
+   * what it held then plus what the bytes appended since can hold.
+   *
+   * Reading and parsing the whole log after every append was most of a history record's cost.
+   */
+  private atMost(file: string, ino: number, size: number): number {
+    const known = this.counted.get(file);
+    if (known !== undefined && known.ino === ino && known.size <= size) {
+      return known.records + Math.floor((size - known.size) / minLineBytes);
+    }
+    return Math.floor(size / minLineBytes);
   }
 
   /** read returns a file's records, oldest first, skipping any line a crash tore. */

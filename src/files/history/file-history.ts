@@ -3,7 +3,7 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { readAtMost } from "../read-at-most.js";
 import { BlobStore } from "./blob-store.js";
-import { ChangeLog } from "./change-log.js";
+import { ChangeLog, type LogReservation } from "./change-log.js";
 import type { ChangeRecord, FileKey, HistoryConfig } from "./history-types.js";
 
 /** CapturedContent is what a file held just before a change: its hash and size, if it existed. */
@@ -42,8 +42,7 @@ export class FileHistory {
 
   /** keyOf names the file a client path leads to: its root and its real path inside it. */
   async keyOf(sandbox: Sandbox, clientPath: string): Promise<FileKey> {
-    const resolved = await sandbox.resolve(clientPath);
-    return { root: resolved.root.path, relative: relative(resolved.root.path, resolved.realPath) };
+    return this.keyFor(await sandbox.resolve(clientPath));
   }
 
   /**
@@ -73,9 +72,36 @@ export class FileHistory {
     }
   }
 
+  /** keyFor names the file a resolved path leads to, as keyOf does, without resolving it again. */
+  keyFor(resolved: { readonly root: { readonly path: string }; readonly realPath: string }): FileKey {
+    return { root: resolved.root.path, relative: relative(resolved.root.path, resolved.realPath) };
+  }
+
+  /**
+   * captureContent stores content a change has already read through the sandbox (EditFile reads
+   * the file under its locks anyway), as capture would have read it: one over maxFileBytes is
+   * captured by size only.
+   */
+  async captureContent(key: FileKey, content: Uint8Array): Promise<CapturedContent> {
+    if (content.length > this.config.maxFileBytes) {
+      return { key, existed: true, sha256: "", size: content.length };
+    }
+    const { sha256, added } = await this.blobs.put(content);
+    if (added) this.grow(content.length);
+    return { key, existed: true, sha256, size: content.length };
+  }
+
   /** record appends one change to the file's log. */
   async record(key: FileKey, record: ChangeRecord): Promise<void> {
     await this.log.append(key, record);
+  }
+
+  /**
+   * reserveRecord takes the file's log lock now for a change about to commit, so that its line
+   * is written right after (see ChangeLog.reserve); exactly one of append or cancel must follow.
+   */
+  reserveRecord(key: FileKey): LogReservation {
+    return this.log.reserve(key);
   }
 
   /** list returns a file's changes within the age bound, newest first, at most `limit`. */

@@ -100,8 +100,8 @@ async function tryCreate(lockPath: string, staleMs: number, displayPath: string)
   }
   let mine: Stats;
   try {
-    await handle.writeFile(JSON.stringify({ identity: writerIdentity(), pid: process.pid }));
-    mine = await handle.stat();
+    // The inode that identifies the lock as ours does not wait for its content.
+    [, mine] = await Promise.all([handle.writeFile(JSON.stringify({ identity: writerIdentity(), pid: process.pid })), handle.stat()]);
   } catch (err) {
     await handle.close().catch(() => undefined);
     await unlink(lockPath).catch(() => undefined);
@@ -131,10 +131,11 @@ async function tryCreate(lockPath: string, staleMs: number, displayPath: string)
       if (released) return;
       released = true;
       clearInterval(refresh);
-      if (await stillMine()) {
-        await unlink(lockPath).catch(() => undefined); // Left behind, it goes stale and is taken over.
-      }
-      await handle.close().catch(() => undefined);
+      // The lock is the file, not the descriptor: it is closed while the file is checked and removed.
+      const removed = stillMine().then(async (ours) => {
+        if (ours) await unlink(lockPath).catch(() => undefined); // Left behind, it goes stale and is taken over.
+      });
+      await Promise.all([removed, handle.close().catch(() => undefined)]);
     },
   };
 }

@@ -6,15 +6,21 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import { editFile } from "../../files/edit/edit-file.js";
 import type { TextEdit } from "../../files/edit/edit-types.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
-import { recordedChange } from "./recorded-change.js";
+import { ChangeRecording } from "../../files/history/change-recording.js";
 
-/** editFileHandler serves FileTools.EditFile. */
+/**
+ * editFileHandler serves FileTools.EditFile, recorded in the change history like every change
+ * (see recordedChange): the content before is stored before the edit commits, the log line after.
+ */
 export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["editFile"] {
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
     const edits = request.edits.map((edit, i) => toTextEdit(edit, i + 1));
-    const edit = () =>
-      editFile(sandbox, {
+    // The content before comes from what the edit reads under its locks, stored (and the log's
+    // lock taken) while the new content is computed and written. A dry run is not recorded.
+    const recording = request.dryRun || deps.history === undefined ? undefined : new ChangeRecording(deps.history);
+    try {
+      const result = await editFile(sandbox, {
         path: request.path,
         edits,
         dryRun: request.dryRun,
@@ -26,10 +32,15 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
           diffTimeoutMs: deps.limits.editDiffTimeoutMs,
         },
         signal: context.signal,
+        beforeChange: recording?.capture,
       });
-    const run = request.dryRun ? edit : () => recordedChange(deps, context, sandbox, request.path, "edit", edit, (r) => ({ committed: r.applied, before: r.previousSha256, after: r.sha256 }));
-    const result = await run();
-    return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
+      if (result.applied) {
+        await recording?.record({ operation: "edit", caller: deps.callerOf?.(context) ?? "anonymous", before: result.previousSha256, after: result.sha256 });
+      }
+      return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
+    } finally {
+      await recording?.end();
+    }
   };
 }
 
