@@ -39,7 +39,7 @@ pids+=("$!")
 for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 
 for _ in $(seq 1 "$blocks"); do
-  node --import tsx bench/mcp/ts-and-mcp.ts --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds"
+  node --expose-gc --import tsx bench/mcp/ts-and-mcp.ts --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds"
   "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
 done | tee "$work/results.txt" >&2
 node - "$work/results.txt" <<'JS'

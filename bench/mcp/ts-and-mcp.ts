@@ -3,7 +3,7 @@
 // through the MCP SDK client) and against toolhost through the TypeScript Connect client
 // (clients/ts), interleaved call by call. Prints "server work milliseconds" per call.
 //
-// Usage: node --import tsx bench/mcp/ts-and-mcp.ts --toolhost ADDR --mcp-server JS --dir DIR --rounds N
+// Usage: node --expose-gc --import tsx bench/mcp/ts-and-mcp.ts --toolhost ADDR --mcp-server JS --dir DIR --rounds N
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -38,6 +38,8 @@ async function tsRead(file: string): Promise<number> {
 /** edit is the r-th round's replacement: the marker flips each round, so the file keeps its size. */
 const edit = (r: number) => (r % 2 === 0 ? { oldText: "alpha-marker", newText: "omega-marker" } : { oldText: "omega-marker", newText: "alpha-marker" });
 type Work = "read35k" | "edit4k" | "read10m";
+/** collectGarbage is global.gc when node runs with --expose-gc (small-calls.sh does). */
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
 const calls: Record<"mcp" | "ts", Record<Work, (round: number) => Promise<unknown>>> = {
   mcp: {
     read35k: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "35k.txt") } })),
@@ -54,6 +56,9 @@ const calls: Record<"mcp" | "ts", Record<Work, (round: number) => Promise<unknow
 for (let round = -1; round < rounds; round++) { // round -1 warms both up and is not printed
   for (const work of ["read35k", "edit4k", "read10m"] as const) {
     for (const server of ["mcp", "ts"] as const) {
+      // Both clients share this process: collect the previous call's garbage (the MCP client's
+      // 10 MB of JSON, or toolhost's strings) first, so that no call pays for another's.
+      collectGarbage?.();
       const start = performance.now();
       await calls[server][work](round + 1);
       if (round >= 0) console.log(`${server} ${work} ${(performance.now() - start).toFixed(3)}`);

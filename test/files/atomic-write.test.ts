@@ -57,6 +57,21 @@ describe("atomicWrite fault injection", () => {
     });
   }
 
+  it("a slow fsync that fails while a guard checks the target: the fsync's error, the target as it was, and the guard ran", async () => {
+    const dir = await tempDir();
+    const target = path.join(dir, "notes.txt");
+    await writeFile(target, "old content");
+    let guarded = 0;
+    const ops: AtomicFsOps = { ...nodeFsOps, fsync: async () => { await new Promise((r) => setTimeout(r, 30)); throw injected("EIO"); } };
+    await assert.rejects(
+      atomicWrite(target, Buffer.from("new content"), { displayPath: "notes.txt", fsOps: ops, beforeCommit: async () => { guarded++; } }),
+      (err: unknown) => isToolhostError(err, "IO_ERROR") && /EIO/.test(err.message),
+    );
+    assert.equal(guarded, 1, "the guard ran while the fsync was in flight");
+    assert.equal(await readFile(target, "utf8"), "old content");
+    assert.deepEqual(await tempFilesIn(dir), []);
+  });
+
   it("a failing directory fsync after the rename reports the error and leaves the new content, no temporary file", async () => {
     const dir = await tempDir();
     const target = path.join(dir, "notes.txt");

@@ -1,6 +1,7 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import type { Sandbox } from "../../sandbox/sandbox.js";
+import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
+import { readAtMost } from "../read-at-most.js";
 import { hashOpened } from "../write/commit-write.js";
 import { atomicWrite } from "../write/atomic-write.js";
 import type { AtomicFsOps } from "../write/fs-ops.js";
@@ -25,6 +26,13 @@ export interface EditFileOptions {
   /** A cancelled call stops computing and writes nothing. */
   readonly signal?: AbortSignal | undefined;
   readonly fsOps?: AtomicFsOps | undefined;
+  /**
+   * beforeChange is handed the content the edit read (under its locks) and the resolved path, as
+   * soon as it is read; it runs while the new content is computed and written, and the rename
+   * waits for it (the change history stores the content before here). Not called for a dry run.
+   * It must not throw.
+   */
+  readonly beforeChange?: ((original: Buffer, resolved: ResolvedPath) => Promise<void>) | undefined;
 }
 
 /** EditFileResult says what an edit did or, for a dry run, would do. */
@@ -64,41 +72,48 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // The cross-process lock (every replica honours it) is held from the read to the rename, so
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
-  return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock) => {
+  return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
     const original = await readForEdit(sandbox, clientPath, options.maxEditBytes);
     const previousSha256 = sha256Hex(original);
     checkPreconditions(clientPath, preconditions, previousSha256);
-    const { bytes, changed, ...edited } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
-    const result = {
-      ...edited,
-      sha256: sha256Hex(bytes),
-      size: bytes.byteLength,
-      previousSha256,
-    };
-    if (options.dryRun === true || !changed) {
-      return { ...result, applied: false };
+    const stored = options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
+    try {
+      const { bytes, changed, ...edited } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
+      const result = {
+        ...edited,
+        sha256: sha256Hex(bytes),
+        size: bytes.byteLength,
+        previousSha256,
+      };
+      if (options.dryRun === true || !changed) {
+        return { ...result, applied: false };
+      }
+      await atomicWrite(resolved.realPath, bytes, {
+        displayPath: clientPath,
+        roots: sandbox.roots,
+        fsOps: options.fsOps,
+        heldLock,
+        directory,
+        lockAcrossProcesses: true,
+        // The lock orders this process's writers; another process (or a path swapped to another
+        // file) can still change the file between the read and the rename. The edit must replace
+        // exactly what it was computed from, or nothing.
+        beforeCommit: async ({ current, openCurrent }) => {
+          const [now] = await Promise.all([current === undefined ? undefined : hashOpened(openCurrent, current.size), stored]);
+          if (now !== previousSha256) {
+            throw new ToolhostError(
+              "PRECONDITION_FAILED",
+              `'${clientPath}' changed while it was being edited (it had sha256 ${previousSha256}, now ${now ?? "no file"}); nothing was written: re-read it and retry the edit.`,
+              { path: clientPath, expected_sha256: previousSha256, actual_sha256: now ?? "" },
+            );
+          }
+        },
+      });
+      return { ...result, applied: true };
+    } finally {
+      // Whatever the outcome, the call returns only once the history capture is done.
+      await stored;
     }
-    await atomicWrite(resolved.realPath, bytes, {
-      displayPath: clientPath,
-      roots: sandbox.roots,
-      fsOps: options.fsOps,
-      heldLock,
-      lockAcrossProcesses: true,
-      // The lock orders this process's writers; another process (or a path swapped to another
-      // file) can still change the file between the read and the rename. The edit must replace
-      // exactly what it was computed from, or nothing.
-      beforeCommit: async ({ current, openCurrent }) => {
-        const now = current === undefined ? undefined : await hashOpened(openCurrent);
-        if (now !== previousSha256) {
-          throw new ToolhostError(
-            "PRECONDITION_FAILED",
-            `'${clientPath}' changed while it was being edited (it had sha256 ${previousSha256}, now ${now ?? "no file"}); nothing was written: re-read it and retry the edit.`,
-            { path: clientPath, expected_sha256: previousSha256, actual_sha256: now ?? "" },
-          );
-        }
-      },
-    });
-    return { ...result, applied: true };
   }), locked);
 }
 
@@ -109,12 +124,20 @@ async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: n
     if (opened.stats.size > maxEditBytes) {
       throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
     }
-    const bytes = await opened.handle.readFile();
-    // The file may have grown since fstat; the limit holds for what was actually read.
-    if (bytes.byteLength > maxEditBytes) {
-      throw tooLarge(clientPath, bytes.byteLength, maxEditBytes);
+    // One read of a byte more than fstat said: a short read is the end of the file (no second
+    // fstat and read to find it, as readFile would). Only if the file grew meanwhile is the rest
+    // read, still within the limit, which holds for what was actually read.
+    const first = Buffer.allocUnsafe(opened.stats.size + 1);
+    const { bytesRead } = await opened.handle.read(first, 0, first.length, 0);
+    if (bytesRead < first.length) {
+      return first.subarray(0, bytesRead);
     }
-    return bytes;
+    const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
+    if (more) {
+      const grown = await opened.handle.stat().then((s) => s.size, () => maxEditBytes + 1);
+      throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
+    }
+    return content;
   } finally {
     await opened.handle.close();
   }

@@ -1,9 +1,20 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open, readFile, rename } from "node:fs/promises";
+import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { acquireFileLock } from "../write/file-lock.js";
+import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
+
+/**
+ * minLineBytes is the length of the shortest line a record can be written as (every field empty
+ * or zero), so that a log's size bounds its number of records.
+ */
+const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
+
+/** missing tells whether a folder is gone. */
+async function missing(dir: string): Promise<boolean> {
+  return stat(dir).then(() => false, () => true);
+}
 
 /**
  * ChangeLog keeps one append-only JSON-lines log per file under log/, named by the SHA-256 of
@@ -13,6 +24,9 @@ import type { ChangeRecord, FileKey } from "./history-types.js";
  */
 export class ChangeLog {
   private readonly queues = new Map<string, Promise<void>>();
+  /** counted is, per log file, the record count last read and the inode and size it had then. */
+  private readonly counted = new Map<string, { ino: number; size: number; records: number }>();
+  private made: Promise<void> | undefined;
 
   constructor(
     private readonly dir: string,
@@ -45,24 +59,63 @@ export class ChangeLog {
   }
 
   private async appendLocked(file: string, key: FileKey, record: ChangeRecord): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const lock = await acquireFileLock({ entry: (name) => join(this.dir, name) }, basename(file), { displayPath: `history log of ${key.relative}` });
+    const lock = await this.lock(file, key);
     try {
       const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
+      let stats;
       try {
         await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
-        await handle.sync();
+        // The size and inode are read together with the sync, for the bound below.
+        [stats] = await Promise.all([handle.stat(), handle.sync()]);
       } finally {
         await handle.close();
       }
+      if (this.atMost(file, stats.ino, stats.size) <= 2 * this.maxEntries) {
+        return;
+      }
       const records = await this.read(key);
+      this.counted.set(file, { ino: stats.ino, size: stats.size, records: records.length });
       if (records.length > 2 * this.maxEntries) {
+        this.counted.delete(file);
         await lock.assertHeld();
         await this.rewrite(file, key, records.slice(-this.maxEntries));
       }
     } finally {
       await lock.release();
     }
+  }
+
+  /**
+   * lock takes the log's lock file; the log folder is made on the first append (and again should
+   * it have been removed since), not on every one.
+   */
+  private async lock(file: string, key: FileKey): Promise<FileLock> {
+    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name) }, basename(file), { displayPath: `history log of ${key.relative}` });
+    this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
+    await this.made.catch(() => (this.made = undefined));
+    try {
+      return await take();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT" && !(await missing(this.dir))) throw err;
+      await mkdir(this.dir, { recursive: true });
+      return take();
+    }
+  }
+
+  /**
+   * atMost bounds how many records a log of this inode and size holds without reading it: no
+   * line is shorter than minLineBytes, so a log never counted holds at most size / minLineBytes,
+   * and one counted before (same inode: not cut and renamed since, here or by a replica) at most
+   * what it held then plus what the bytes appended since can hold.
+   *
+   * Reading and parsing the whole log after every append was most of a history record's cost.
+   */
+  private atMost(file: string, ino: number, size: number): number {
+    const known = this.counted.get(file);
+    if (known !== undefined && known.ino === ino && known.size <= size) {
+      return known.records + Math.floor((size - known.size) / minLineBytes);
+    }
+    return Math.floor(size / minLineBytes);
   }
 
   /** read returns a file's records, oldest first, skipping any line a crash tore. */

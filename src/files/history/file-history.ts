@@ -42,8 +42,7 @@ export class FileHistory {
 
   /** keyOf names the file a client path leads to: its root and its real path inside it. */
   async keyOf(sandbox: Sandbox, clientPath: string): Promise<FileKey> {
-    const resolved = await sandbox.resolve(clientPath);
-    return { root: resolved.root.path, relative: relative(resolved.root.path, resolved.realPath) };
+    return this.keyFor(await sandbox.resolve(clientPath));
   }
 
   /**
@@ -71,6 +70,25 @@ export class FileHistory {
     } finally {
       await opened.handle.close();
     }
+  }
+
+  /** keyFor names the file a resolved path leads to, as keyOf does, without resolving it again. */
+  keyFor(resolved: { readonly root: { readonly path: string }; readonly realPath: string }): FileKey {
+    return { root: resolved.root.path, relative: relative(resolved.root.path, resolved.realPath) };
+  }
+
+  /**
+   * captureContent stores content a change has already read through the sandbox (EditFile reads
+   * the file under its locks anyway), as capture would have read it: one over maxFileBytes is
+   * captured by size only.
+   */
+  async captureContent(key: FileKey, content: Uint8Array): Promise<CapturedContent> {
+    if (content.length > this.config.maxFileBytes) {
+      return { key, existed: true, sha256: "", size: content.length };
+    }
+    const { sha256, added } = await this.blobs.put(content);
+    if (added) this.grow(content.length);
+    return { key, existed: true, sha256, size: content.length };
   }
 
   /** record appends one change to the file's log. */

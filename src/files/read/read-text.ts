@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
+import { isUtf8 } from "node:buffer";
 import type { Limits } from "../../config/config.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { OpenedFile } from "../../sandbox/sandbox.js";
-import { Utf8ChunkDecoder } from "./decode-utf8-chunks.js";
+import { allocateChunk, releaseChunk, trimChunk } from "./chunk-buffers.js";
+import { incompleteTailStart, Utf8ChunkDecoder } from "./decode-utf8-chunks.js";
 import { cutTextChunks } from "./cut-text-chunks.js";
 import { binarySampleBytes, detectBinary } from "./detect-binary.js";
 import { locateLines } from "./locate-lines.js";
@@ -11,14 +12,24 @@ import type { NormalizedReadRequest } from "./normalize-read-request.js";
 import { readHead, readRange } from "./read-range.js";
 import { readInfo } from "./read-info.js";
 import type { ReadPart } from "./read-types.js";
+import { StreamHash } from "./stream-hash.js";
+import { utf8TextPart } from "./text-part.js";
 
 const utf8Bom = [0xef, 0xbb, 0xbf] as const;
 const newline = 0x0a;
+
+/** A text read hashes on the worker thread from this many bytes, in chunks of at least offThreadMinChunk. */
+const offThreadMinSpan = 256 * 1024;
+const offThreadMinChunk = 64 * 1024;
 
 /**
  * readText streams an opened file as UTF-8 text: refuses binary content and content over
  * limits.maxTextBytes before sending anything, strips a BOM, returns the asked line range, and
  * never splits a character across chunks.
+ *
+ * Valid UTF-8 is sent as the very bytes read (utf8TextPart), in chunk buffers a transport can
+ * frame in place; only a chunk with invalid sequences is decoded (U+FFFD) and encoded again. The
+ * sha256 of a read over offThreadMinSpan is computed on the hash worker (StreamHash).
  *
  * The size limit applies to the raw bytes of what would be sent (the whole file, or the line
  * range), so a file over the limit can still be read a range at a time. The file is read as of
@@ -56,33 +67,69 @@ export async function* readText(
 
   yield { case: "info", value: readInfo(file, request.path, "text", bom) };
 
-  const hash = createHash("sha256");
+  // A read of more than a few chunks hashes on the worker, overlapped with reading and sending.
+  const hash = new StreamHash(spanBytes >= offThreadMinSpan && request.chunkSize >= offThreadMinChunk);
   const decoder = new Utf8ChunkDecoder();
   let bytesSent = 0;
   let rawRead = 0;
   let newlines = 0;
   let lastByte: number | undefined;
-  const emit = (utf8: Uint8Array): void => {
-    hash.update(utf8);
-    bytesSent += utf8.length;
-  };
-  for await (const chunk of readRange(file.handle, span.start, span.end, request.chunkSize, signal)) {
-    rawRead += chunk.length;
-    for (let i = chunk.indexOf(newline); i !== -1; i = chunk.indexOf(newline, i + 1)) {
-      newlines++;
+  // The start of a character cut by the end of the previous chunk (at most 3 bytes).
+  let carry: Uint8Array | undefined;
+  async function* send(bytes: Uint8Array, final: boolean): AsyncGenerator<ReadPart, void, undefined> {
+    if (bytes.length === 0) {
+      return;
     }
-    lastByte = chunk[chunk.length - 1];
-    for (const piece of cutTextChunks(decoder.decode(chunk), request.chunkSize)) {
+    if (isUtf8(bytes)) {
+      // Valid: the bytes are sent as they are, never decoded (see utf8TextPart).
+      await hash.update(bytes);
+      bytesSent += bytes.length;
+      yield utf8TextPart(bytes);
+      await hash.settle();
+      return;
+    }
+    const decoded = decoder.decode(bytes, final);
+    releaseChunk(bytes);
+    for (const piece of cutTextChunks(decoded, request.chunkSize)) {
       if (piece.text.length > 0) {
-        emit(piece.utf8);
+        await hash.update(piece.utf8);
+        bytesSent += piece.utf8.length;
         yield { case: "text", value: piece.text };
       }
     }
   }
-  for (const piece of cutTextChunks(decoder.end(), request.chunkSize)) {
-    if (piece.text.length > 0) {
-      emit(piece.utf8);
-      yield { case: "text", value: piece.text };
+  let finished = false;
+  try {
+    for await (const raw of readRange(file.handle, span.start, span.end, request.chunkSize, signal)) {
+      rawRead += raw.length;
+      for (let i = raw.indexOf(newline); i !== -1; i = raw.indexOf(newline, i + 1)) {
+        newlines++;
+      }
+      lastByte = raw[raw.length - 1];
+      let chunk = carry === undefined ? raw : joinChunks(carry, raw);
+      carry = undefined;
+      const cut = incompleteTailStart(chunk);
+      if (cut < chunk.length) {
+        carry = Uint8Array.prototype.slice.call(chunk, cut);
+        chunk = trimChunk(chunk as Buffer, cut);
+      }
+      // A carried character can make a chunk longer than the chunk size: its last characters
+      // (a few bytes) then go in a chunk of their own.
+      const over = chunk.length > request.chunkSize ? characterStart(chunk, request.chunkSize) : chunk.length;
+      const rest = over < chunk.length ? Uint8Array.prototype.slice.call(chunk, over) : undefined;
+      yield* send(rest === undefined ? chunk : trimChunk(chunk as Buffer, over), false);
+      if (rest !== undefined) {
+        yield* send(rest, false);
+      }
+    }
+    if (carry !== undefined) {
+      // A character cut by the end of the file: invalid, replaced by U+FFFD.
+      yield* send(carry, true);
+    }
+    finished = true;
+  } finally {
+    if (!finished) {
+      hash.discard();
     }
   }
   const linesSent = newlines + (lastByte !== undefined && lastByte !== newline ? 1 : 0);
@@ -90,7 +137,7 @@ export async function* readText(
     case: "summary",
     value: {
       bytesSent,
-      sha256: hash.digest("hex"),
+      sha256: await hash.digest(),
       eof: span.start + rawRead >= size || rawRead < spanBytes,
       linesSent,
       // A tail read does not count the lines before it, so it cannot say where it ends: 0.
@@ -110,4 +157,26 @@ function tooLarge(path: string, bytes: number, limit: number, wholeFile: boolean
     `${what}: ${bytes} bytes, over the limit of ${limit} bytes; ${hint}.`,
     { path, size: String(bytes), limit: String(limit) },
   );
+}
+
+/** joinChunks puts the carried start of a character in front of the next chunk, in a chunk buffer of its own. */
+function joinChunks(carry: Uint8Array, chunk: Uint8Array): Buffer {
+  const joined = allocateChunk(carry.length + chunk.length);
+  joined.set(carry, 0);
+  joined.set(chunk, carry.length);
+  releaseChunk(chunk);
+  return joined;
+}
+
+/**
+ * characterStart returns the start of the character at `at`, looking back at most 3 bytes (the
+ * longest a character's continuation is): in invalid text, where a longer run of continuation
+ * bytes can occur, each of them is replaced on its own, wherever the cut.
+ */
+function characterStart(bytes: Uint8Array, at: number): number {
+  let start = at;
+  while (start > at - 3 && start > 0 && (bytes[start]! & 0xc0) === 0x80) {
+    start--;
+  }
+  return start;
 }

@@ -8,7 +8,7 @@ import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
 import { withPathLock } from "./path-lock.js";
-import { openTargetDirectory } from "./target-directory.js";
+import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
 import { writeAll, type WrittenContent } from "./write-all.js";
 import { toWriteError } from "./write-error.js";
@@ -49,6 +49,11 @@ export interface AtomicWriteOptions {
   readonly lockAcrossProcesses?: boolean | undefined;
   /** A cross-process lock on the target the caller already holds (EditFile, from its read on). */
   readonly heldLock?: FileLock | undefined;
+  /**
+   * The target's directory, already opened and verified by the caller, who closes it (EditFile's,
+   * opened for its lock); atomicWrite opens its own when unset. Not with createParents.
+   */
+  readonly directory?: TargetDirectory | undefined;
   /** Aborting stops the write before the rename and cleans up. */
   readonly signal?: AbortSignal | undefined;
   /** The filesystem calls, replaceable for fault injection. */
@@ -90,23 +95,29 @@ export async function atomicWrite(
   options: AtomicWriteOptions,
 ): Promise<AtomicWriteResult> {
   const ops = options.fsOps ?? nodeFsOps;
-  const dir = await openTargetDirectory(ops, path.dirname(target), options).catch((err: unknown) => {
-    throw toWriteError(err, options.displayPath, "write");
-  });
+  const borrowed = options.directory;
+  const dir =
+    borrowed ??
+    (await openTargetDirectory(ops, path.dirname(target), options).catch((err: unknown) => {
+      throw toWriteError(err, options.displayPath, "write");
+    }));
   const tempName = tempFileName();
   const temp = dir.entry(tempName);
   const final = dir.entry(path.basename(target));
   let handle: FileHandle | undefined;
   let tempCreated = false;
   let renamed = false;
+  let synced: Promise<void> | undefined;
   try {
     handle = await ops.openExclusive(temp, 0o600);
     tempCreated = true;
     const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal));
-    await ops.fsync(handle);
     const staged = handle;
-    const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
-      const current = await ops.statTarget(final);
+    // The fsync runs while the target is stat'ed and checked (under the locks); the rename waits
+    // for both, so the temporary file is still on disk before it is renamed.
+    synced = ops.fsync(staged);
+    synced.catch(() => undefined); // Observed below; a failure while waiting for the lock is not unhandled.
+    const check = async (current: Stats | undefined): Promise<void> => {
       if (current !== undefined && !current.isFile()) {
         throw new ToolhostError(
           "NOT_A_REGULAR_FILE",
@@ -115,11 +126,14 @@ export async function atomicWrite(
         );
       }
       await options.beforeCommit?.({ current, written, openCurrent: () => open(final, readFlags) });
+    };
+    const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
+      const current = await ops.statTarget(final);
+      await bothSettled(synced, check(current));
       options.signal?.throwIfAborted();
       await applyOwnerAndMode(ops, staged, current, options.mode);
       handle = undefined;
-      await ops.close(staged);
-      await lock?.assertHeld();
+      await bothSettled(ops.close(staged), lock?.assertHeld());
       await renameStaged(ops, temp, final, options.displayPath);
       renamed = true;
       await syncDirectoryAfterRename(ops, dir.handle, options.displayPath);
@@ -138,6 +152,8 @@ export async function atomicWrite(
       }
     }, options);
   } catch (err) {
+    // An fsync still in flight (the write failed while waiting for the path lock) ends first.
+    await synced?.catch(() => undefined);
     if (handle !== undefined) {
       await ops.close(handle).catch(() => undefined); // The write already failed; its error is the one to report.
     }
@@ -147,8 +163,21 @@ export async function atomicWrite(
     }
     throw withTempNote(toWriteError(err, options.displayPath, "write"), tempLeft ? tempName : undefined);
   } finally {
-    await dir.close();
+    if (borrowed === undefined) {
+      await dir.close();
+    }
   }
+}
+
+/**
+ * bothSettled waits for both operations to finish, then throws the first one's error, else the
+ * second's: unlike Promise.all, neither is still running on a handle the caller goes on to
+ * close or a file it removes after a failure.
+ */
+async function bothSettled(first: Promise<unknown> | undefined, second: Promise<unknown> | undefined): Promise<void> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === "rejected") throw a.reason;
+  if (b.status === "rejected") throw b.reason;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { atomicWrite, type WrittenContent } from "./atomic-write.js";
 import type { AtomicFsOps } from "./fs-ops.js";
-import { sha256OfHandle } from "../content-hash.js";
+import { sha256Hex, sha256OfHandle } from "../content-hash.js";
 import { checkPreconditions, type Preconditions } from "./preconditions.js";
 
 /** WriteTargetOptions are what WriteFile and an UploadFile header share: where and under what conditions. */
@@ -80,7 +80,7 @@ export async function commitWrite(
     lockAcrossProcesses: options.preconditions.ifSha256 !== undefined || options.preconditions.mustNotExist === true,
     beforeCommit: async ({ current, written, openCurrent }) => {
       options.checkWritten?.(written);
-      previousSha256 = current === undefined ? undefined : await hashOpened(openCurrent);
+      previousSha256 = current === undefined ? undefined : await hashOpened(openCurrent, current.size);
       checkPreconditions(clientPath, options.preconditions, previousSha256);
     },
   });
@@ -109,10 +109,24 @@ function abridge(clientPath: string): string {
   return clientPath.length <= 200 ? clientPath : `${clientPath.slice(0, 96)}...${clientPath.slice(-96)}`;
 }
 
-/** hashOpened hashes the file `open` opens, closing it again. */
-export async function hashOpened(open: () => Promise<FileHandle>): Promise<string> {
+/** smallFileBytes is the size up to which hashOpened reads a file in one read. */
+const smallFileBytes = 1024 * 1024;
+
+/**
+ * hashOpened hashes the file `open` opens, closing it again. Given the size a stat just saw, a
+ * small file is read with one read of a byte more: a short read is its end, found without a
+ * second read; a file that grew since is hashed to its end as any other.
+ */
+export async function hashOpened(open: () => Promise<FileHandle>, sizeHint?: number): Promise<string> {
   const handle = await open();
   try {
+    if (sizeHint !== undefined && sizeHint < smallFileBytes) {
+      const buffer = Buffer.allocUnsafe(sizeHint + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead < buffer.length) {
+        return sha256Hex(buffer.subarray(0, bytesRead));
+      }
+    }
     return await sha256OfHandle(handle);
   } finally {
     await handle.close();

@@ -3,7 +3,7 @@ import { errnoCode } from "../../sandbox/fs-error.js";
 import type { SandboxRoot } from "../../sandbox/sandbox.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { nodeFsOps } from "./fs-ops.js";
-import { openTargetDirectory } from "./target-directory.js";
+import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { toWriteError } from "./write-error.js";
 
 /** WithFileLockOptions say where the target may lie and how to name it to the client. */
@@ -18,13 +18,20 @@ export interface WithFileLockOptions {
  * made in its directory opened and verified like every write's. When that directory does not
  * exist there is nothing to lock, and `fn` runs with undefined (its own read then reports the
  * missing file). The lock is released and the directory closed however `fn` ends.
+ *
+ * `fn` is also handed that directory, opened and verified, so that the write it makes there
+ * (atomicWrite's `directory`) need not open and verify it a second time.
  */
-export async function withFileLock<T>(realPath: string, options: WithFileLockOptions, fn: (lock: FileLock | undefined) => Promise<T>): Promise<T> {
+export async function withFileLock<T>(
+  realPath: string,
+  options: WithFileLockOptions,
+  fn: (lock: FileLock | undefined, directory: TargetDirectory | undefined) => Promise<T>,
+): Promise<T> {
   let dir;
   try {
     dir = await openTargetDirectory(nodeFsOps, path.dirname(realPath), options);
   } catch (err) {
-    if (errnoCode(err) === "ENOENT") return fn(undefined);
+    if (errnoCode(err) === "ENOENT") return fn(undefined, undefined);
     throw toWriteError(err, options.displayPath, "write");
   }
   try {
@@ -32,7 +39,7 @@ export async function withFileLock<T>(realPath: string, options: WithFileLockOpt
       throw toWriteError(err, options.displayPath, "write");
     });
     try {
-      return await fn(lock);
+      return await fn(lock, dir);
     } finally {
       await lock.release();
     }

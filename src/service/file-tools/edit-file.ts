@@ -6,29 +6,46 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import { editFile } from "../../files/edit/edit-file.js";
 import type { TextEdit } from "../../files/edit/edit-types.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
-import { recordedChange } from "./recorded-change.js";
+import type { CapturedContent } from "../../files/history/file-history.js";
+import type { ResolvedPath } from "../../sandbox/sandbox.js";
 
-/** editFileHandler serves FileTools.EditFile. */
+/**
+ * editFileHandler serves FileTools.EditFile, recorded in the change history like every change
+ * (see recordedChange): the content before is stored before the edit commits, the log line after.
+ */
 export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["editFile"] {
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
     const edits = request.edits.map((edit, i) => toTextEdit(edit, i + 1));
-    const edit = () =>
-      editFile(sandbox, {
-        path: request.path,
-        edits,
-        dryRun: request.dryRun,
-        ifSha256: request.ifSha256,
-        maxEditBytes: deps.limits.maxEditBytes,
-        limits: {
-          maxEdits: deps.limits.maxEditsPerCall,
-          maxDiffBytes: deps.limits.maxEditDiffBytes,
-          diffTimeoutMs: deps.limits.editDiffTimeoutMs,
-        },
-        signal: context.signal,
-      });
-    const run = request.dryRun ? edit : () => recordedChange(deps, context, sandbox, request.path, "edit", edit, (r) => ({ committed: r.applied, before: r.previousSha256, after: r.sha256 }));
-    const result = await run();
+    const history = request.dryRun ? undefined : deps.history;
+    // The content before is captured from what the edit itself reads under its locks (no second
+    // open and read of the file), stored while the new content is computed and written.
+    let captured: CapturedContent | undefined;
+    const beforeChange =
+      history === undefined
+        ? undefined
+        : async (original: Buffer, resolved: ResolvedPath) => {
+            captured = await history.captureContent(history.keyFor(resolved), original).catch(() => undefined);
+          };
+    const result = await editFile(sandbox, {
+      path: request.path,
+      edits,
+      dryRun: request.dryRun,
+      ifSha256: request.ifSha256,
+      maxEditBytes: deps.limits.maxEditBytes,
+      limits: {
+        maxEdits: deps.limits.maxEditsPerCall,
+        maxDiffBytes: deps.limits.maxEditDiffBytes,
+        diffTimeoutMs: deps.limits.editDiffTimeoutMs,
+      },
+      signal: context.signal,
+      beforeChange,
+    });
+    if (history !== undefined && captured !== undefined && result.applied) {
+      // As recordedChange: a log line that cannot be written is dropped, the edit is on disk.
+      const record = { time: Date.now(), operation: "edit" as const, caller: deps.callerOf?.(context) ?? "anonymous", before: result.previousSha256, after: result.sha256, sizeBefore: captured.size };
+      await history.record(captured.key, record).catch(() => undefined);
+    }
     return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
 }

@@ -1,5 +1,6 @@
 import { ScalarType, type DescMessage } from "@bufbuild/protobuf";
 import { headroomOf } from "../../files/read/chunk-buffers.js";
+import { textPartBytes } from "../../files/read/text-part.js";
 import { encodeMessage } from "../message-codec.js";
 
 /** grpcPrefixBytes is the size of the gRPC message prefix: a compressed flag and a uint32 length. */
@@ -19,8 +20,9 @@ export interface FramedMessage {
  *
  * A bytes chunk read with headroom (chunk-buffers.ts) gets its protobuf field header and the
  * gRPC prefix written into the spare bytes in front of it, so the frame is a view of the very
- * buffer the file was read into: no copy at all on the read hot path. Anything else is encoded
- * and copied once behind a prefix, as grpc-js itself would.
+ * buffer the file was read into: no copy at all on the read hot path. A text chunk read as valid
+ * UTF-8 (text-part.ts) is framed the same way. Any other chunk is copied once behind its
+ * headers; anything else is encoded and copied once behind a prefix, as grpc-js itself would.
  */
 export function frameMessage(schema: DescMessage, value: unknown): FramedMessage {
   const chunk = bytesChunkOf(schema, value);
@@ -34,6 +36,11 @@ export function frameMessage(schema: DescMessage, value: unknown): FramedMessage
       frame.set(header, grpcPrefixBytes);
       return { frame, chunk: data };
     }
+    const frame = Buffer.allocUnsafe(front + chunk.data.byteLength);
+    writePrefix(frame, header.length + chunk.data.byteLength);
+    frame.set(header, grpcPrefixBytes);
+    frame.set(chunk.data, front);
+    return { frame, chunk: undefined };
   }
   const message = encodeMessage(schema, value);
   const frame = Buffer.allocUnsafe(grpcPrefixBytes + message.byteLength);
@@ -70,11 +77,20 @@ function bytesChunkOf(schema: DescMessage, value: unknown): { fieldNumber: numbe
     return undefined;
   }
   const part = (value as Record<string, { case?: string; value?: unknown } | undefined>)[oneofName];
-  if (part?.case === undefined || !(part.value instanceof Uint8Array)) {
+  if (part?.case === undefined) {
     return undefined;
   }
   const field = schema.fields.find((f) => f.localName === part.case);
-  if (field?.fieldKind !== "scalar" || field.scalar !== ScalarType.BYTES) {
+  if (field?.fieldKind !== "scalar") {
+    return undefined;
+  }
+  // A text chunk whose UTF-8 bytes are known (text-part.ts) is framed from those bytes: a string
+  // field is length-delimited UTF-8 on the wire, exactly like bytes. Its `value` is never read.
+  const text = field.scalar === ScalarType.STRING ? textPartBytes(part) : undefined;
+  if (text !== undefined) {
+    return { fieldNumber: field.number, data: text };
+  }
+  if (field.scalar !== ScalarType.BYTES || !(part.value instanceof Uint8Array)) {
     return undefined;
   }
   return { fieldNumber: field.number, data: part.value };
