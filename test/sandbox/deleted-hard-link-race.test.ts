@@ -56,7 +56,7 @@ describe("a hard link removed while it is being opened", () => {
           const opened = await sandbox.openForRead("a");
           try {
             const { bytesRead, buffer } = await opened.handle.read(Buffer.alloc(64), 0, 64, 0);
-            leaks.push(buffer.subarray(0, bytesRead).toString());
+            leaks.push(`${buffer.subarray(0, bytesRead).toString()} (nlink ${opened.stats.nlink})`);
           } finally {
             await opened.handle.close();
           }
