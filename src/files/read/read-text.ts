@@ -91,7 +91,11 @@ export async function* readText(
       return;
     }
     const decoded = decoder.decode(bytes, final);
-    releaseChunk(bytes);
+    // The decoder may answer with a view of `bytes` (its valid part before a cut character),
+    // which the hash worker reads later: the chunk is then left to the collector, not reused.
+    if (decoded.utf8.buffer !== bytes.buffer) {
+      releaseChunk(bytes);
+    }
     for (const piece of cutTextChunks(decoded, request.chunkSize)) {
       if (piece.text.length > 0) {
         await hash.update(piece.utf8);
