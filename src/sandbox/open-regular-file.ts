@@ -5,7 +5,8 @@ import { openVerified } from "./open-verified.js";
 import type { Resolution } from "./resolve-in-roots.js";
 import { reopenForReading } from "./path-handle.js";
 import type { OpenedFile, SandboxRoot, VerifiedEntry } from "./sandbox.js";
-import { changedError, hardLinkError, notRegularFileError } from "./sandbox-errors.js";
+import { changedError, hardLinkError, notRegularFileError, replacedError } from "./sandbox-errors.js";
+import { deletedEntry, handleRealPathSync } from "./verify-handle.js";
 
 /**
  * openVerifiedForReading turns a verified entry into a file open for reading: it must be a
@@ -32,6 +33,15 @@ export async function openVerifiedForReading(entry: VerifiedEntry, allowHardLink
     const opened = fstatSync(handle.fd); // from the kernel's memory, see handleRealPathSync
     if (opened.dev !== stats.dev || opened.ino !== stats.ino) {
       throw changedError(resolved.clientPath); // cannot happen through /proc; checked all the same
+    }
+    // Checked again, a round trip after the entry's checks: the kernel's unlink lowers the link
+    // count before it removes the name, so an in-root hard link removed at the time of those
+    // checks can pass them as one link with a live name, and leave only its outside name.
+    if (opened.nlink > 1 && !allowHardLinks) {
+      throw hardLinkError(resolved.clientPath, opened.nlink);
+    }
+    if (handleRealPathSync(handle.fd) === deletedEntry) {
+      throw replacedError(resolved.clientPath);
     }
     return { resolved, handle, stats: opened };
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { fstatSync, readlinkSync } from "node:fs";
+import { fstatSync, lstatSync, readlinkSync } from "node:fs";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot } from "./sandbox.js";
 
@@ -62,10 +62,30 @@ export function handleRealPathSync(fd: number): string | undefined | typeof dele
   } catch {
     return undefined;
   }
-  if (target.endsWith(" (deleted)") && fstatSync(fd).nlink === 0) {
+  if (target.endsWith(" (deleted)") && !liveEntryNamed(target, fd)) {
     return deletedEntry;
   }
   return target;
+}
+
+/**
+ * liveEntryNamed tells whether `target` (a /proc link ending in " (deleted)") is the live name of
+ * the descriptor's entry rather than a removed one. The link count alone cannot tell: a file
+ * whose in-root name was removed while another name (a hard link outside) remains has nlink 1,
+ * and its link text still names the root. So the name is looked up, and only the very inode
+ * (an lstat, a hint about a name, compared with the descriptor's own fstat) counts as live.
+ */
+function liveEntryNamed(target: string, fd: number): boolean {
+  const held = fstatSync(fd);
+  if (held.nlink === 0) {
+    return false;
+  }
+  try {
+    const named = lstatSync(target);
+    return named.dev === held.dev && named.ino === held.ino;
+  } catch {
+    return false;
+  }
 }
 
 /**

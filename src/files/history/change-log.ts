@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
+import { mkdir, open, readFile, rename, stat, type FileHandle } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
@@ -22,6 +22,15 @@ export interface LogReservation {
 /** missing tells whether a folder is gone. */
 async function missing(dir: string): Promise<boolean> {
   return stat(dir).then(() => false, () => true);
+}
+
+/** endsTorn tells whether an open log's last byte is something other than a newline (a torn line). */
+async function endsTorn(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(last, 0, 1, size - 1);
+  return bytesRead === 1 && last[0] !== 0x0a;
 }
 
 /**
@@ -92,10 +101,13 @@ export class ChangeLog {
   }
 
   private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock): Promise<void> {
-    const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
+    const handle = await open(file, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, 0o600);
     let stats;
     try {
-      await handle.write(`${JSON.stringify({ ...record, path: key.relative })}\n`);
+      // A log left with a torn last line (a crash or a full disk mid-append) gets a newline
+      // first, so only the torn entry is lost, not this one written onto it.
+      const torn = await endsTorn(handle);
+      await handle.write(`${torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
       // The size and inode are read together with the sync, for the bound below.
       [stats] = await Promise.all([handle.stat(), handle.sync()]);
     } finally {

@@ -26,6 +26,11 @@ export class Utf8ChunkDecoder {
   #replaced = 0;
   readonly #decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
+  /** Whether the start of a character is held for the next call (or for `final`). */
+  get pending(): boolean {
+    return this.#carry.length > 0;
+  }
+
   /** How many invalid sequences were replaced so far. */
   get replacedSequences(): number {
     return this.#replaced;

@@ -83,10 +83,12 @@ export async function* readText(
   // The start of a character cut by the end of the previous chunk (at most 3 bytes).
   let carry: Uint8Array | undefined;
   async function* send(bytes: Uint8Array, final: boolean): AsyncGenerator<ReadPart, void, undefined> {
-    if (bytes.length === 0) {
+    if (bytes.length === 0 && !(final && decoder.pending)) {
       return;
     }
-    if (isUtf8(bytes)) {
+    // Bytes the decoder holds (an invalid chunk ended inside a character) come first: valid bytes
+    // after them go through the decoder too, or the held bytes would be sent late or never.
+    if (!decoder.pending && isUtf8(bytes)) {
       // Valid: the bytes are sent as they are, never decoded (see utf8TextPart).
       await hash.update(bytes);
       bytesSent += bytes.length;
@@ -95,7 +97,11 @@ export async function* readText(
       return;
     }
     const decoded = decoder.decode(bytes, final);
-    releaseChunk(bytes);
+    // The decoder may answer with a view of `bytes` (its valid part before a cut character),
+    // which the hash worker reads later: the chunk is then left to the collector, not reused.
+    if (decoded.utf8.buffer !== bytes.buffer) {
+      releaseChunk(bytes);
+    }
     for (const piece of cutTextChunks(decoded, request.chunkSize)) {
       if (piece.text.length > 0) {
         await hash.update(piece.utf8);
@@ -127,10 +133,9 @@ export async function* readText(
         yield* send(rest, false);
       }
     }
-    if (carry !== undefined) {
-      // A character cut by the end of the file: invalid, replaced by U+FFFD.
-      yield* send(carry, true);
-    }
+    // A character cut by the end of the file (carried here or held by the decoder): invalid,
+    // replaced by U+FFFD.
+    yield* send(carry ?? new Uint8Array(0), true);
     finished = true;
   } finally {
     if (!finished) {
