@@ -1,4 +1,5 @@
 import { constants, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
+import { EventEmitter } from "node:events";
 import type { Server } from "@grpc/grpc-js";
 import { GrpcFrameTracker } from "./grpc-frame-tracker.js";
 
@@ -49,116 +50,191 @@ export function guardStreams(server: Server, options: StreamGuardOptions): boole
   if (!(servers instanceof Map)) {
     return false;
   }
-  const total: GuardCounters = { streams: 0, receiveBytes: 0 };
-  const sessions = new WeakMap<ServerHttp2Session, GuardCounters>();
+  const guard = new StreamGuard(options);
   for (const http2Server of servers.keys()) {
-    const emit = http2Server.emit.bind(http2Server) as (event: string | symbol, ...args: unknown[]) => boolean;
-    http2Server.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
-      if (event !== "stream") {
-        return emit(event, ...args);
-      }
-      const stream = args[0] as ServerHttp2Stream;
-      const session = stream.session as ServerHttp2Session | undefined;
-      if (session === undefined) {
-        return emit(event, ...args);
-      }
-      let counters = sessions.get(session);
-      if (counters === undefined) {
-        counters = { streams: 0, receiveBytes: 0 };
-        sessions.set(session, counters);
-      }
-      // A reset with a code other than CANCEL is reported as an 'error' on the stream itself.
-      stream.on("error", () => undefined);
-      if (counters.streams >= options.maxStreamsPerConnection) {
-        stream.close(NGHTTP2_REFUSED_STREAM);
+    const emit = http2Server.emit;
+    // `arguments` passed on as they came: no array is made for the server's other events.
+    http2Server.emit = function (this: Http2Server, event: string | symbol): boolean {
+      if (event === "stream" && !guard.admit(arguments[1] as ServerHttp2Stream, arguments[2] as IncomingHttpHeaders)) {
         return true;
       }
-      watchStream(stream, args[1] as IncomingHttpHeaders, counters, total, options);
-      return emit(event, ...args);
-    }) as typeof http2Server.emit;
+      return emit.apply(this, arguments as unknown as [string]) as boolean;
+    } as typeof http2Server.emit;
   }
   return true;
 }
 
-function watchStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, session: GuardCounters, total: GuardCounters, options: StreamGuardOptions): void {
-  const single = options.singleRequest(String(headers[":path"] ?? ""));
-  const tracker = new GrpcFrameTracker();
-  let charged = 0;
-  let received = 0;
-  let ended = false;
-  session.streams += 1;
-  total.streams += 1;
-  const charge = (bytes: number) => {
-    session.receiveBytes += bytes - charged;
-    total.receiveBytes += bytes - charged;
-    charged = bytes;
-  };
-  // A fresh timer each time: a cleared Node timer cannot be re-armed with refresh().
-  let timer: NodeJS.Timeout | undefined;
-  const disarm = () => clearTimeout(timer);
-  const arm = () => {
-    disarm();
-    timer = setTimeout(() => {
-      if (!stream.closed) {
-        stream.close(NGHTTP2_CANCEL);
-      }
-    }, options.receiveMessageTimeoutMs);
-    timer.unref();
-  };
-  arm();
-  stream.once("close", () => {
-    disarm();
-    charge(0);
-    session.streams -= 1;
-    total.streams -= 1;
-  });
-  stream.on("data", (data: Buffer) => {
-    if (stream.closed) {
-      return;
+/**
+ * StreamGuard holds the counters of every connection and of the server, and one StreamWatch per
+ * live stream. Streams are timed by one sweep (every quarter of the receive timeout, at most
+ * 1 s, at least 10 ms) over the watches armed, not by a timer each: a stream's timeout then
+ * fires up to a quarter late, and a short unary call costs no timer at all.
+ */
+class StreamGuard {
+  readonly total: GuardCounters = { streams: 0, receiveBytes: 0 };
+  readonly #sessions = new WeakMap<ServerHttp2Session, GuardCounters>();
+  readonly armed = new Set<StreamWatch>();
+  readonly #sweepMs: number;
+  #sweep: NodeJS.Timeout | undefined;
+
+  constructor(readonly options: StreamGuardOptions) {
+    this.#sweepMs = Math.max(10, Math.min(1000, Math.floor(options.receiveMessageTimeoutMs / 4)));
+  }
+
+  /** admit watches a new stream for grpc-js; false when it was refused (over the connection's stream limit). */
+  admit(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): boolean {
+    const session = stream.session as ServerHttp2Session | undefined;
+    if (session === undefined) {
+      return true;
     }
-    received += data.length;
-    const wasInMessage = tracker.inMessage;
-    const completed = tracker.push(data);
-    charge(single ? received : tracker.partialBytes);
-    if (session.receiveBytes > options.maxReceiveBufferBytesPerConnection || total.receiveBytes > options.maxReceiveBufferBytes) {
-      charge(0);
-      stream.close(NGHTTP2_ENHANCE_YOUR_CALM);
-      return;
+    let counters = this.#sessions.get(session);
+    if (counters === undefined) {
+      counters = { streams: 0, receiveBytes: 0 };
+      this.#sessions.set(session, counters);
     }
-    if (!single) {
-      // A streaming request is timed per message: from its first byte until it is whole (the
-      // first message: from the stream's start). Between messages the stream may wait as long
-      // as it likes; it holds no message bytes then.
-      if (completed > 0) {
-        if (tracker.inMessage) {
-          arm();
-        } else {
-          disarm();
+    // A reset with a code other than CANCEL is reported as an 'error' on the stream itself.
+    stream.on("error", ignore);
+    if (counters.streams >= this.options.maxStreamsPerConnection) {
+      stream.close(NGHTTP2_REFUSED_STREAM);
+      return false;
+    }
+    const watch = new StreamWatch(this, stream, counters, this.options.singleRequest(String(headers[":path"] ?? "")));
+    watches.set(stream, watch);
+    stream.once("close", onClose);
+    stream.on("data", onData);
+    stream.emit = guardedEmit;
+    return true;
+  }
+
+  /** arm (re)starts a watch's receive timeout. */
+  arm(watch: StreamWatch): void {
+    watch.deadline = performance.now() + this.options.receiveMessageTimeoutMs;
+    this.armed.add(watch);
+    if (this.#sweep === undefined) {
+      this.#sweep = setInterval(() => this.#sweepArmed(), this.#sweepMs);
+      this.#sweep.unref();
+    }
+  }
+
+  disarm(watch: StreamWatch): void {
+    this.armed.delete(watch);
+  }
+
+  #sweepArmed(): void {
+    const now = performance.now();
+    for (const watch of this.armed) {
+      if (watch.deadline <= now) {
+        this.armed.delete(watch);
+        if (!watch.stream.closed) {
+          watch.stream.close(NGHTTP2_CANCEL);
         }
-      } else if (!wasInMessage && tracker.inMessage && tracker.messages > 0) {
-        arm();
       }
     }
-  });
-  const emit = stream.emit.bind(stream) as (event: string | symbol, ...args: unknown[]) => boolean;
-  stream.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
-    if (event !== "end" || ended) {
-      return emit(event, ...args);
+    if (this.armed.size === 0) {
+      clearInterval(this.#sweep);
+      this.#sweep = undefined;
     }
-    ended = true;
-    disarm();
-    charge(0);
-    if (tracker.inMessage) {
-      refuse(stream, `The request stream ended inside a message: ${tracker.partialBytes} bytes of its last message arrived, not all of it; nothing was committed. Send whole messages and half-close after the last one.`);
-      return false;
-    }
-    if (single && tracker.messages === 0) {
-      refuse(stream, "The request message is missing: the stream half-closed before sending one. Send exactly one request message.");
-      return false;
-    }
-    return emit(event, ...args);
-  }) as typeof stream.emit;
+  }
 }
+
+/** StreamWatch is the guard's state for one stream. */
+class StreamWatch {
+  readonly tracker = new GrpcFrameTracker();
+  charged = 0;
+  received = 0;
+  ended = false;
+  deadline = 0;
+
+  constructor(
+    readonly guard: StreamGuard,
+    readonly stream: ServerHttp2Stream,
+    readonly session: GuardCounters,
+    readonly single: boolean,
+  ) {
+    session.streams += 1;
+    guard.total.streams += 1;
+    guard.arm(this);
+  }
+
+  /** charge sets the bytes this stream holds of its connection's and the server's budgets. */
+  charge(bytes: number): void {
+    this.session.receiveBytes += bytes - this.charged;
+    this.guard.total.receiveBytes += bytes - this.charged;
+    this.charged = bytes;
+  }
+}
+
+/** watches maps each guarded stream to its watch, for the shared listeners below. */
+const watches = new WeakMap<ServerHttp2Stream, StreamWatch>();
+/** streamEmit is the emit every ServerHttp2Stream inherits (EventEmitter's; Readable keeps it). */
+const streamEmit = EventEmitter.prototype.emit;
+
+function ignore(): void {}
+
+function onClose(this: ServerHttp2Stream): void {
+  const watch = watches.get(this);
+  if (watch === undefined) return;
+  watch.guard.disarm(watch);
+  watch.charge(0);
+  watch.session.streams -= 1;
+  watch.guard.total.streams -= 1;
+}
+
+function onData(this: ServerHttp2Stream, data: Buffer): void {
+  const watch = watches.get(this);
+  if (watch === undefined || this.closed) {
+    return;
+  }
+  const { tracker, guard, single } = watch;
+  const options = guard.options;
+  watch.received += data.length;
+  const wasInMessage = tracker.inMessage;
+  const completed = tracker.push(data);
+  watch.charge(single ? watch.received : tracker.partialBytes);
+  if (watch.session.receiveBytes > options.maxReceiveBufferBytesPerConnection || guard.total.receiveBytes > options.maxReceiveBufferBytes) {
+    watch.charge(0);
+    this.close(NGHTTP2_ENHANCE_YOUR_CALM);
+    return;
+  }
+  if (!single) {
+    // A streaming request is timed per message: from its first byte until it is whole (the
+    // first message: from the stream's start). Between messages the stream may wait as long
+    // as it likes; it holds no message bytes then.
+    if (completed > 0) {
+      if (tracker.inMessage) {
+        guard.arm(watch);
+      } else {
+        guard.disarm(watch);
+      }
+    } else if (!wasInMessage && tracker.inMessage && tracker.messages > 0) {
+      guard.arm(watch);
+    }
+  }
+}
+
+/**
+ * guardedEmit replaces a guarded stream's emit: it holds back an 'end' that comes inside a
+ * message, or before the one message a single-request method needs, and answers
+ * INVALID_ARGUMENT instead (grpc-js would report a clean end). Every other event passes as is.
+ */
+function guardedEmit(this: ServerHttp2Stream, event: string | symbol): boolean {
+  const watch = event === "end" ? watches.get(this) : undefined;
+  if (watch !== undefined && !watch.ended) {
+    watch.ended = true;
+    watch.guard.disarm(watch);
+    watch.charge(0);
+    if (watch.tracker.inMessage) {
+      refuse(this, `The request stream ended inside a message: ${watch.tracker.partialBytes} bytes of its last message arrived, not all of it; nothing was committed. Send whole messages and half-close after the last one.`);
+      return false;
+    }
+    if (watch.single && watch.tracker.messages === 0) {
+      refuse(this, "The request message is missing: the stream half-closed before sending one. Send exactly one request message.");
+      return false;
+    }
+  }
+  return streamEmit.apply(this, arguments as unknown as [string]) as boolean;
+}
+
 
 /** refuse ends a stream with INVALID_ARGUMENT, as trailers after grpc-js's headers or trailers-only. */
 function refuse(stream: ServerHttp2Stream, message: string): void {
