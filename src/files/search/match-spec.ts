@@ -9,6 +9,11 @@ export interface MatchSpec {
   readonly flags: string;
   /** Texts every match contains (see requiredTexts): a file lacking one's UTF-8 bytes is not decoded. */
   readonly required: readonly string[];
+  /**
+   * True when every match lies within one line and holds required[0]'s bytes (a case-sensitive
+   * literal without a line break): only the lines holding those bytes need decoding (matchLines).
+   */
+  readonly lineBound: boolean;
   /** "content" returns lines; "files" stops at the first match; "count" counts lines. */
   readonly mode: "content" | "files" | "count";
   readonly contextBefore: number;

@@ -4,6 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { isInside } from "../../sandbox/root-containing.js";
 import { binarySampleBytes, detectBinary } from "../read/detect-binary.js";
 import { matchContent } from "./match-content.js";
+import { matchLines } from "./match-lines.js";
 import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
 
@@ -136,9 +137,13 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     if (required.some((bytes) => content.indexOf(bytes) === -1)) return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
     if (isBinary(content.subarray(0, binarySampleBytes))) return { status: "skipped", why: "binary" };
   }
+  const spec = batch.spec;
+  if (spec.lineBound && required !== undefined && spec.contextBefore === 0 && spec.contextAfter === 0) {
+    return { status: "searched", bytes: content.length, found: matchLines(content, required[0]!, regex, spec, batch.skip, batch.cap) };
+  }
   // Pure ASCII decodes the same as latin1, which is a plain byte copy: far cheaper than UTF-8.
   const text = isAscii(content) ? content.toString("latin1") : content.toString("utf8");
-  const found = matchContent(text, regex, batch.spec, batch.skip, batch.cap);
+  const found = matchContent(text, regex, spec, batch.skip, batch.cap);
   return { status: "searched", bytes: content.length, found };
 }
 

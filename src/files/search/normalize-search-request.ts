@@ -64,6 +64,7 @@ export function planSearch(request: SearchRequest, limits: SearchLimits): Search
       source,
       flags,
       required: requiredTexts(source, flags),
+      lineBound: literal && request.caseInsensitive !== true && !/[\r\n]/.test(pattern),
       mode,
       contextBefore,
       contextAfter,
