@@ -135,6 +135,10 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     if (!stats.isFile()) return { status: "skipped", why: "not-regular" };
     // A second name may lie outside the roots, and nothing can tell where it is: skip.
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
+    // One link, but is it the name this file was opened by? If that name was removed meanwhile
+    // (its /proc link then ends in " (deleted)", for good), the one link left may lie outside.
+    // Checked after the count: a name alive now was alive then, when it was the only one.
+    if (name !== undefined && readlinkSync(`/proc/self/fd/${fd}`).endsWith(" (deleted)")) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
     content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
   } catch {
