@@ -17,7 +17,10 @@ import type { MatchSpec } from "./match-spec.js";
  * none), so that a pool terminating a worker stuck past its time budget can close it.
  */
 const openFd = new Int32Array(workerData.openFd as SharedArrayBuffer);
-const openFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** reopenFlags reopen a held O_PATH entry through its /proc link (which O_NOFOLLOW would refuse). */
+const reopenFlags = constants.O_RDONLY | constants.O_NONBLOCK;
+/** O_PATH opens an entry without opening what it is (Linux): a FIFO or device swapped in feels nothing. */
+const pathFlags = 0o10000000 | constants.O_NOFOLLOW;
 const regexCache = new Map<string, RegExp>();
 
 parentPort!.on("message", (batch: MatchBatch) => {
@@ -107,10 +110,23 @@ function regexFor(spec: MatchSpec): RegExp {
  */
 function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
   if (name !== undefined) {
+    // The entry is held with O_PATH first and reopened for reading only if it is a regular file:
+    // opening a FIFO or device swapped in since the listing has effects (a blocked writer goes on).
+    let held: number;
     try {
-      fd = openSync(`/proc/self/fd/${fd}/${name}`, openFlags);
+      held = openSync(`/proc/self/fd/${fd}/${name}`, pathFlags);
     } catch {
       return { status: "skipped", why: "unreadable" }; // a link swapped in (ELOOP), gone, denied
+    }
+    Atomics.store(openFd, 0, held);
+    try {
+      if (!fstatSync(held).isFile()) return { status: "skipped", why: "not-regular" };
+      fd = openSync(`/proc/self/fd/${held}`, reopenFlags);
+    } catch {
+      return { status: "skipped", why: "unreadable" };
+    } finally {
+      Atomics.store(openFd, 0, -1);
+      closeSync(held);
     }
     Atomics.store(openFd, 0, fd);
   }
@@ -120,6 +136,10 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     if (!stats.isFile()) return { status: "skipped", why: "not-regular" };
     // A second name may lie outside the roots, and nothing can tell where it is: skip.
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
+    // One link, but is it the name this file was opened by? If that name was removed meanwhile
+    // (its /proc link then ends in " (deleted)", for good), the one link left may lie outside.
+    // Checked after the count: a name alive now was alive then, when it was the only one.
+    if (name !== undefined && readlinkSync(`/proc/self/fd/${fd}`).endsWith(" (deleted)")) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
     content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
   } catch {

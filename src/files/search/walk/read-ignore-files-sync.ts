@@ -13,7 +13,14 @@ export function readIgnoreFilesSync(dirFd: number, entries: readonly Dirent[]): 
     if (!entries.some((e) => e.name === name && e.isFile())) continue;
     let fd: number | undefined;
     try {
-      fd = openSync(`/proc/self/fd/${dirFd}/${name}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      // Held with O_PATH and reopened only if regular: a FIFO or device swapped in is never opened.
+      const held = openSync(`/proc/self/fd/${dirFd}/${name}`, 0o10000000 | constants.O_NOFOLLOW);
+      try {
+        if (!fstatSync(held).isFile()) continue;
+        fd = openSync(`/proc/self/fd/${held}`, constants.O_RDONLY | constants.O_NONBLOCK);
+      } finally {
+        closeSync(held);
+      }
       const stats = fstatSync(fd);
       if (stats.isFile() && stats.nlink === 1 && stats.size <= maxIgnoreFileBytes) texts.push(readFileSync(fd, "utf8"));
     } catch {
