@@ -1,8 +1,9 @@
-import { constants, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import path from "node:path";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import { errnoCode } from "../sandbox/fs-error.js";
+import { openIfRegular } from "../sandbox/open-if-regular.js";
+import { changedError } from "../sandbox/sandbox-errors.js";
 import type { ResolvedEntry, Sandbox } from "../sandbox/sandbox.js";
 import { sha256OfHandle } from "./content-hash.js";
 import { describeFileType } from "./write/file-type.js";
@@ -108,13 +109,15 @@ async function hashOf(sandbox: Sandbox, victim: string, stats: Stats, clientPath
   if (stats.isSymbolicLink()) {
     return currentSha256(sandbox, clientPath);
   }
-  let handle;
+  let opened;
   try {
-    handle = await open(victim, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    opened = await openIfRegular(victim);
   } catch (err) {
     if (errnoCode(err) === "ENOENT") return undefined;
     throw toWriteError(err, clientPath, "delete");
   }
+  const handle = opened.handle;
+  if (handle === undefined) throw changedError(clientPath); // swapped for something else since its lstat
   try {
     return await sha256OfHandle(handle);
   } finally {

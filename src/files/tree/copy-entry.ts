@@ -1,7 +1,8 @@
-import { constants, type Stats } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { errnoCode } from "../../sandbox/fs-error.js";
+import { openIfRegular } from "../../sandbox/open-if-regular.js";
 import { createSha256 } from "../content-hash.js";
 import { applyOwnerAndMode } from "../write/owner-mode.js";
 import type { TargetDirectory } from "../write/target-directory.js";
@@ -29,8 +30,6 @@ export interface CopyEntryOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** readFlags open the source: never through a link, never waiting on a FIFO. */
-const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * copyEntryInto copies the file or symbolic link at `from` (named relative to its held parent)
@@ -58,10 +57,11 @@ export async function copyEntryInto(
       staged = true;
       result = { sha256: "", size: 0 };
     } else if (fromStats.isFile()) {
-      const source = await open(from, readFlags);
+      const opened = await openIfRegular(from);
+      if (opened.handle === undefined) throw notFileError(options.sourcePath, opened.stats);
+      const source = opened.handle;
+      const sourceStats = opened.stats;
       try {
-        const sourceStats = await source.stat();
-        if (!sourceStats.isFile()) throw notFileError(options.sourcePath, sourceStats);
         const out = await ops.openExclusive(temp, 0o600);
         staged = true;
         try {

@@ -1,8 +1,9 @@
-import { constants, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { errnoCode } from "../../sandbox/fs-error.js";
+import { openIfRegular } from "../../sandbox/open-if-regular.js";
+import { changedError } from "../../sandbox/sandbox-errors.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { sha256OfHandle } from "../content-hash.js";
 import { withPathLock } from "../write/path-lock.js";
@@ -124,9 +125,11 @@ async function moveHeld(
 async function sourceHash(sandbox: Sandbox, at: string, stats: Stats, clientPath: string): Promise<string | undefined> {
   if (stats.isSymbolicLink()) return currentSha256(sandbox, clientPath).catch(() => undefined);
   if (!stats.isFile()) return undefined;
-  const handle = await open(at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((err: unknown) => {
+  const opened = await openIfRegular(at).catch((err: unknown) => {
     throw toWriteError(err, clientPath, action);
   });
+  const handle = opened.handle;
+  if (handle === undefined) throw changedError(clientPath); // swapped for something else since its lstat
   try {
     return await sha256OfHandle(handle);
   } finally {
