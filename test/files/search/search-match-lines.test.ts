@@ -5,18 +5,9 @@ import { matchContent } from "../../../src/files/search/match-content.js";
 import { matchLines } from "../../../src/files/search/match-lines.js";
 import { planSearch } from "../../../src/files/search/normalize-search-request.js";
 import type { SearchRequest } from "../../../src/files/search/search-types.js";
+import { seededRandom } from "../../support/seeded-random.js";
 
-/** rng is a small deterministic generator (mulberry32): the same cases on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /** Pieces of text around a literal: line breaks (LF, CRLF), multi-byte text, word characters, invalid UTF-8, a BOM. */
 const pieces: Buffer[] = ["ab", "a", "b", " ", "\n", "\r\n", "é", "😀", "_", "x1", "ab\n", "\r", "\uFEFF"].map((s) => Buffer.from(s, "utf8"));

@@ -4,18 +4,9 @@ import { defaultLimits } from "../../../src/config/config.js";
 import { planSearch } from "../../../src/files/search/normalize-search-request.js";
 import { requiredTexts } from "../../../src/files/search/required-texts.js";
 import { runSearch, searchRoot } from "./search-fixture.js";
+import { seededRandom } from "../../support/seeded-random.js";
 
-/** rng is a small deterministic generator (mulberry32): the same cases on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const atoms = ["a", "b", "ab", "é", "😀", "\\uD83D", "\\uFFFD", "\\.", ".", "\\d", "[ab]", "[^a]", "\\x61", "\\n", "\\b", "^", "$", "\\u{1F600}"];
 const quantifiers = ["?", "*", "+", "{0,}", "{1,2}", "{2}", "??", "+?", "{0,1}"];
