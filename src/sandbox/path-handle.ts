@@ -1,6 +1,6 @@
 import { closeSync, constants, open as openCallback } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { procFdPath } from "./verify-handle.js";
+import { procFdPath } from "./proc-fd-path.js";
 
 /**
  * O_PATH is Linux's open flag for a descriptor that only names an entry (Node's fs.constants does

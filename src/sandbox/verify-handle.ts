@@ -3,6 +3,9 @@ import type { FileHandle } from "node:fs/promises";
 import { fstatSync, lstatSync, readlinkSync } from "node:fs";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot } from "./sandbox.js";
+import { procFdPath } from "./proc-fd-path.js";
+
+export { procFdPath };
 
 /**
  * handleIsInRoots tells whether an opened handle's real path lies inside the roots, read from
@@ -27,10 +30,6 @@ export async function handleIsInRoots(
   return rootContaining(roots, target) !== undefined;
 }
 
-/** procFdPath is the /proc path naming an open descriptor, when /proc is available. */
-export function procFdPath(fd: number): string {
-  return `/proc/self/fd/${fd}`;
-}
 
 /** deletedEntry is what handleRealPath returns for a descriptor whose file or directory was removed. */
 export const deletedEntry = Symbol("deleted");

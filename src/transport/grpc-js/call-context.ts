@@ -1,13 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import type { ServerUnaryCall } from "@grpc/grpc-js";
 import { peerValuesFromCertificate } from "../peer-identity.js";
 import { GrpcHandlerContext } from "./grpc-handler-context.js";
+import type { SurfaceCall } from "./surface-call.js";
 
-/** SurfaceCall is what every kind of grpc-js server call offers (grpc-js does not export it). */
-export type SurfaceCall = Pick<ServerUnaryCall<Buffer, Buffer>, "metadata" | "getDeadline" | "getPeer" | "sendMetadata" | "cancelled" | "getAuthContext"> & {
-  once(event: "cancelled", listener: () => void): unknown;
-};
+export type { SurfaceCall } from "./surface-call.js";
 
 /**
  * CallContext is the per-call state the grpc-js adapter keeps: the Connect HandlerContext the

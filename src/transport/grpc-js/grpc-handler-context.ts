@@ -1,7 +1,7 @@
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import type { Metadata } from "@grpc/grpc-js";
-import type { SurfaceCall } from "./call-context.js";
+import type { SurfaceCall } from "./surface-call.js";
 
 /**
  * callEnded is the abort reason of every call that ended normally: the signal aborts at the end
