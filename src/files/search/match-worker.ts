@@ -7,6 +7,7 @@ import { matchContent } from "./match-content.js";
 import { matchLines } from "./match-lines.js";
 import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
+import { O_PATH } from "../../sandbox/path-handle.js";
 
 /**
  * The match worker: opens, verifies, reads and matches the files of each MatchBatch it is sent,
@@ -20,7 +21,7 @@ const openFd = new Int32Array(workerData.openFd as SharedArrayBuffer);
 /** reopenFlags reopen a held O_PATH entry through its /proc link (which O_NOFOLLOW would refuse). */
 const reopenFlags = constants.O_RDONLY | constants.O_NONBLOCK;
 /** O_PATH opens an entry without opening what it is (Linux): a FIFO or device swapped in feels nothing. */
-const pathFlags = 0o10000000 | constants.O_NOFOLLOW;
+const pathFlags = O_PATH | constants.O_NOFOLLOW;
 const regexCache = new Map<string, RegExp>();
 
 parentPort!.on("message", (batch: MatchBatch) => {

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } from "node:fs";
+import { O_PATH } from "../../../sandbox/path-handle.js";
 import { ignoreFileNames, maxIgnoreFileBytes } from "../ignore-rules.js";
 
 /**
@@ -14,7 +15,7 @@ export function readIgnoreFilesSync(dirFd: number, entries: readonly Dirent[]): 
     let fd: number | undefined;
     try {
       // Held with O_PATH and reopened only if regular: a FIFO or device swapped in is never opened.
-      const held = openSync(`/proc/self/fd/${dirFd}/${name}`, 0o10000000 | constants.O_NOFOLLOW);
+      const held = openSync(`/proc/self/fd/${dirFd}/${name}`, O_PATH | constants.O_NOFOLLOW);
       try {
         if (!fstatSync(held).isFile()) continue;
         fd = openSync(`/proc/self/fd/${held}`, constants.O_RDONLY | constants.O_NONBLOCK);
