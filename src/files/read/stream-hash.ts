@@ -30,7 +30,16 @@ export class StreamHash {
     if (room > 0) {
       await hashingGate.take(room);
     }
-    const hashed = this.hash.update(chunk);
+    let hashed: Promise<void> | undefined;
+    try {
+      hashed = this.hash.update(chunk);
+    } catch (err) {
+      // A lost hash worker (HASH_FAILED): the room taken is given back before the read fails.
+      if (room > 0) {
+        hashingGate.give(room);
+      }
+      throw err;
+    }
     if (hashed !== undefined) {
       retainChunk(chunk);
       this.hashing.push(
