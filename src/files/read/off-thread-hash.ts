@@ -88,8 +88,12 @@ function answered(): void {
 
 function hashWorker(): Worker {
   if (worker === undefined) {
-    worker = new Worker(workerSource, { eval: true });
-    worker.on("message", (m: { id: number; op: string; hex?: string }) => {
+    const started = new Worker(workerSource, { eval: true });
+    worker = started;
+    started.on("message", (m: { id: number; op: string; hex?: string }) => {
+      if (worker !== started) {
+        return; // a lost worker's last answers: its hashes have failed already
+      }
       answered();
       const waiter = waiters.get(m.id);
       if (m.op === "updated") {
@@ -102,7 +106,6 @@ function hashWorker(): Worker {
     // A worker that dies (an uncaught error, or terminated) loses every hash in progress: each
     // fails, and is never continued on a new worker, where it would restart from nothing and
     // give a sha256 of only the later bytes.
-    const started = worker;
     started.on("error", (error: Error) => lose(started, error));
     started.on("exit", (code: number) => lose(started, new Error(`the hash worker exited with code ${code}`)));
     // After the listeners: attaching a 'message' listener refs the worker again.
