@@ -8,9 +8,11 @@ import { UploadFileRequestSchema, type UploadFileRequest } from "../../gen/ts/to
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { OffThreadSha256, stopHashWorkerForTests } from "../../src/files/read/off-thread-hash.js";
+import { commitWrite } from "../../src/files/write/commit-write.js";
+import { parsePreconditions } from "../../src/files/write/preconditions.js";
 import { isTempFileName } from "../../src/files/write/temp-files.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { eventually, failureOf, snapshot } from "./write-fixtures.js";
+import { eventually, failureOf, snapshot, writeFixture } from "./write-fixtures.js";
 
 const mib = 1024 * 1024;
 
@@ -78,6 +80,25 @@ describe("the hash worker stops mid-upload", { timeout: 60_000 }, () => {
     assert.equal(response.size, BigInt(expected.length));
     assert.equal(response.sha256, sha256Hex(expected));
     assert.equal(sha256Hex(await readFile(path.join(server.root, "crash.bin"))), sha256Hex(expected));
+  });
+
+  it("any write whose hash worker stops fails with HASH_FAILED naming its path, and changes nothing", async () => {
+    const { root, sandbox } = await writeFixture();
+    await writeFile(path.join(root, "w.bin"), "old content");
+    const before = await snapshot(root);
+    async function* content(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 8; i++) yield chunkOf(i);
+      await eventually(async () => assert.ok((await tempFileSize(root)) >= 5 * mib));
+      assert.ok((await stopHashWorkerForTests()) >= 1);
+      for (let i = 8; i < 12; i++) yield chunkOf(i);
+    }
+    const resolved = await sandbox.resolveForWrite("w.bin");
+    await assert.rejects(commitWrite(sandbox, resolved, content(), { createParents: false, preconditions: parsePreconditions(undefined, undefined) }), (err: unknown) => {
+      assert.ok(isToolhostError(err, "HASH_FAILED"), String(err));
+      assert.equal(err.message, "Cannot write 'w.bin': the server's hashing thread stopped while it hashed the new content, so its sha256 cannot be trusted; nothing was changed. Retry the write.");
+      return true;
+    });
+    assert.deepEqual(await snapshot(root), before);
   });
 
   it("an off-thread hash whose worker stopped refuses more bytes and its digest, instead of restarting", async () => {
