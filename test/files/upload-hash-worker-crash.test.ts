@@ -4,6 +4,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
+import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { UploadFileRequestSchema, type UploadFileRequest } from "../../gen/ts/toolhost/files/v1/write_pb.js";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
@@ -80,6 +81,35 @@ describe("the hash worker stops mid-upload", { timeout: 60_000 }, () => {
     assert.equal(response.size, BigInt(expected.length));
     assert.equal(response.sha256, sha256Hex(expected));
     assert.equal(sha256Hex(await readFile(path.join(server.root, "crash.bin"))), sha256Hex(expected));
+  });
+
+  it("a ReadFile whose hash worker stops fails with HASH_FAILED naming its path, many times over, and reads go on working", async () => {
+    const content = Buffer.concat(Array.from({ length: 24 }, (_, i) => chunkOf(200 + i)));
+    await writeFile(path.join(server.root, "read.bin"), content);
+    // Each failed read must give back its room in the hash queue shared by all reads (16 MiB):
+    // twenty failures of 1 MiB chunks would otherwise leave none, and every later read would wait.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const stream = server.fileTools.readFile({ path: "read.bin", mode: ReadMode.BYTES, chunkSize: mib })[Symbol.asyncIterator]();
+      assert.equal((await stream.next()).value?.part.case, "info");
+      assert.equal((await stream.next()).value?.part.case, "data");
+      assert.ok((await stopHashWorkerForTests()) >= 1);
+      const failure = await failureOf(
+        (async () => {
+          for (let i = 0; i < 100; i++) if ((await stream.next()).done === true) return;
+        })(),
+      );
+      assert.equal(failure.code, Code.Internal);
+      assert.equal(failure.reason, "HASH_FAILED");
+      assert.equal(failure.message, 'Reading "read.bin" failed: the server\'s hashing thread stopped while it hashed the bytes read, so their sha256 cannot be given; read it again.');
+    }
+    let bytes = 0;
+    let sha256 = "";
+    for await (const message of server.fileTools.readFile({ path: "read.bin", mode: ReadMode.BYTES, chunkSize: mib }, { signal: AbortSignal.timeout(20_000) })) {
+      if (message.part.case === "data") bytes += message.part.value.byteLength;
+      if (message.part.case === "summary") sha256 = message.part.value.sha256;
+    }
+    assert.equal(bytes, content.length);
+    assert.equal(sha256, sha256Hex(content));
   });
 
   it("any write whose hash worker stops fails with HASH_FAILED naming its path, and changes nothing", async () => {

@@ -223,6 +223,19 @@ export function startHashWorker(): void {
 }
 
 /**
+ * readHashFailed is the HASH_FAILED a read of `clientPath` fails with when the hash worker stopped
+ * while it hashed the content read (see OffThreadSha256): the summary's sha256 cannot be given.
+ */
+export function readHashFailed(clientPath: string, cause: unknown): ToolhostError {
+  return new ToolhostError(
+    "HASH_FAILED",
+    `Reading "${clientPath}" failed: the server's hashing thread stopped while it hashed the bytes read, so their sha256 cannot be given; read it again.`,
+    { path: clientPath },
+    { cause },
+  );
+}
+
+/**
  * stopHashWorkerForTests terminates the hash worker as a crash would, for tests only (no client
  * can reach it), and returns how many hashes were in progress on it.
  */
