@@ -41,6 +41,7 @@ export const errorCatalog = {
   INVALID_SKILL: { code: "FAILED_PRECONDITION", description: "The skill exists but failed to load; ListSkillErrors says why." },
   FILE_CHANGED: { code: "ABORTED", description: "The file was replaced or removed by another process while it was being opened; retry." },
   NO_SPACE: { code: "RESOURCE_EXHAUSTED", description: "The filesystem is full or over quota." },
+  HASH_FAILED: { code: "INTERNAL", description: "The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call." },
   IO_ERROR: { code: "INTERNAL", description: "The filesystem failed in a way the request did not cause." },
   NOT_IMPLEMENTED: { code: "UNIMPLEMENTED", description: "The method is part of the contract but not served by this build." },
   SHUTTING_DOWN: { code: "UNAVAILABLE", description: "The server is draining; retry on another replica." },

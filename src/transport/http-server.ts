@@ -15,6 +15,7 @@ import { isLoopbackHost } from "../config/is-loopback-host.js";
 import { guardLoopbackHost } from "./loopback-host-guard.js";
 import { createHttpCallRecorder } from "./observability/http-call-recorder.js";
 import { boundHttpBodies } from "./http-body-budget.js";
+import { explainOversizeStreams } from "./http-oversize-stream.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -52,7 +53,7 @@ export async function startHttpHost(
     acceptCompression: [],
     readMaxBytes: limits.maxReceiveMessageBytes,
     shutdownSignal: shutdown.signal,
-    interceptors: [recorder.interceptor],
+    interceptors: [recorder.interceptor, explainOversizeStreams(limits.maxReceiveMessageBytes)],
     contextValues: (req) => peerValues(req.socket),
   });
   const [host, port] = splitHostPort(listen);

@@ -64,12 +64,41 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
       yield { part: { case: "data" as const, value: new Uint8Array(2 * limit) } };
     }
     const err = await files.uploadFile(parts()).catch((e: unknown) => e);
-    assert.equal(errorInfo(err)?.reason, "TOO_LARGE");
-    assert.match(ConnectError.from(err).rawMessage, /smaller chunks/);
+    const info = errorInfo(err);
+    assert.equal(ConnectError.from(err).code, Code.ResourceExhausted);
+    assert.equal(info?.reason, "TOO_LARGE");
+    assert.equal(
+      ConnectError.from(err).rawMessage,
+      `The request message is ${info?.metadata["size"]} bytes, over this server's limit of ${limit} bytes per message (limits.max_receive_message_bytes) for /toolhost.files.v1.FileTools/UploadFile; send the data in smaller chunks.`,
+    );
+    assert.ok(Number(info?.metadata["size"]) > 2 * limit, JSON.stringify(info?.metadata));
     const line = await rpcLine(server, "/toolhost.files.v1.FileTools/UploadFile", 0);
     assert.equal(line["code"], "RESOURCE_EXHAUSTED");
     assert.equal(line["reason"], "TOO_LARGE");
     assert.deepEqual((await readdir(dir)).sort(), ["config.yaml"]);
+  });
+
+  it("over Connect (HTTP listener), an upload chunk over the limit gets the gRPC listener's error and a log line", async () => {
+    const files = createClient(FileTools, createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }));
+    async function* parts() {
+      yield { part: { case: "header" as const, value: { path: "up-http.bin" } } };
+      yield { part: { case: "data" as const, value: new Uint8Array(2 * limit) } };
+    }
+    const err = ConnectError.from(await files.uploadFile(parts()).catch((e: unknown) => e));
+    assert.equal(err.code, Code.ResourceExhausted);
+    const info = errorInfo(err);
+    assert.equal(info?.reason, "TOO_LARGE");
+    assert.equal(info?.metadata["limit"], String(limit));
+    assert.ok(Number(info?.metadata["size"]) > 2 * limit, JSON.stringify(info?.metadata));
+    assert.equal(
+      err.rawMessage,
+      `The request message is ${info?.metadata["size"]} bytes, over this server's limit of ${limit} bytes per message (limits.max_receive_message_bytes) for /toolhost.files.v1.FileTools/UploadFile; send the data in smaller chunks.`,
+    );
+    const line = await rpcLine(server, "/toolhost.files.v1.FileTools/UploadFile", 1);
+    assert.equal(line["code"], "RESOURCE_EXHAUSTED");
+    assert.equal(line["reason"], "TOO_LARGE");
+    assert.deepEqual((await readdir(dir)).sort(), ["config.yaml"]);
+    assert.ok((await files.listTools({})).tools.length >= 4, "the client's next call works");
   });
 
   it("over Connect (HTTP listener): the same error, a log line, and the client's next call works", async () => {

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import { Worker } from "node:worker_threads";
+import { ToolhostError } from "../../errors/toolhost-error.js";
 
 /**
  * workerSource is the hash worker, inline so that it runs the same from src/ under tsx and from
@@ -36,6 +37,8 @@ interface Waiter {
   readonly updated: Array<() => void>;
   digest?: (hex: string) => void;
   fail?: (error: Error) => void;
+  /** Set when the worker stopped with this hash in progress: its state is gone with the worker. */
+  lost?: ToolhostError;
 }
 
 let worker: Worker | undefined;
@@ -85,8 +88,12 @@ function answered(): void {
 
 function hashWorker(): Worker {
   if (worker === undefined) {
-    worker = new Worker(workerSource, { eval: true });
-    worker.on("message", (m: { id: number; op: string; hex?: string }) => {
+    const started = new Worker(workerSource, { eval: true });
+    worker = started;
+    started.on("message", (m: { id: number; op: string; hex?: string }) => {
+      if (worker !== started) {
+        return; // a lost worker's last answers: its hashes have failed already
+      }
       answered();
       const waiter = waiters.get(m.id);
       if (m.op === "updated") {
@@ -96,22 +103,36 @@ function hashWorker(): Worker {
         waiter?.digest?.(m.hex ?? "");
       }
     });
-    // A worker that dies fails every hash in progress rather than leaving its stream waiting.
-    worker.on("error", (error: Error) => {
-      worker = undefined;
-      outstanding = 0;
-      for (const waiter of waiters.values()) {
-        waiter.updated.splice(0).forEach((resolve) => resolve());
-        waiter.fail?.(error);
-      }
-      waiters.clear();
-    });
+    // A worker that dies (an uncaught error, or terminated) loses every hash in progress: each
+    // fails, and is never continued on a new worker, where it would restart from nothing and
+    // give a sha256 of only the later bytes.
+    started.on("error", (error: Error) => lose(started, error));
+    started.on("exit", (code: number) => lose(started, new Error(`the hash worker exited with code ${code}`)));
     // After the listeners: attaching a 'message' listener refs the worker again.
     if (outstanding === 0) {
       worker.unref();
     }
   }
   return worker;
+}
+
+/**
+ * lose fails every hash in progress on `dead` once it stopped, and lets the next hash start a new
+ * worker. Waiting updates are let go (their memory is free: the worker is gone).
+ */
+function lose(dead: Worker, cause: Error): void {
+  if (worker !== dead) {
+    return;
+  }
+  worker = undefined;
+  outstanding = 0;
+  const error = new ToolhostError("HASH_FAILED", "The server's hashing thread stopped while it hashed this content; nothing was changed. Retry the call.", {}, { cause });
+  for (const waiter of waiters.values()) {
+    waiter.lost = error;
+    waiter.updated.splice(0).forEach((resolve) => resolve());
+    waiter.fail?.(error);
+  }
+  waiters.clear();
 }
 
 /**
@@ -127,7 +148,8 @@ function hashWorker(): Worker {
 export class OffThreadSha256 {
   private readonly id = nextId++;
   private local: Hash | undefined;
-  private remote = false;
+  /** This hash's entry while its state lives on the worker; marked lost if the worker stops. */
+  private remote: Waiter | undefined;
 
   /** offThread false hashes everything here (small chunks, where a message per chunk costs more). */
   constructor(readonly offThread = true) {}
@@ -135,25 +157,25 @@ export class OffThreadSha256 {
   /**
    * update adds `chunk` to the hash; the promise settles when the chunk's memory is free again.
    * With `move`, a chunk whose ArrayBuffer holds little else (a handed-over message) is
-   * transferred to the worker: it is detached here and must not be read again.
+   * transferred to the worker: it is detached here and must not be read again. Throws HASH_FAILED
+   * if the worker holding this hash stopped.
    */
   update(chunk: Uint8Array, move = false): Promise<void> | undefined {
+    if (this.remote?.lost !== undefined) {
+      throw this.remote.lost;
+    }
     const moving = move && movable(chunk);
     if (this.offThread && this.local === undefined && (moving || chunk.buffer instanceof SharedArrayBuffer)) {
       const target = tryWorker();
       if (target !== undefined) {
-        this.remote = true;
-        let waiter = waiters.get(this.id);
-        if (waiter === undefined) {
-          waiter = { updated: [] };
-          waiters.set(this.id, waiter);
-        }
+        const waiter = (this.remote ??= { updated: [] });
+        waiters.set(this.id, waiter);
         const done = new Promise<void>((resolve) => waiter.updated.push(resolve));
         post(target, { op: "update", id: this.id, memory: chunk.buffer, offset: chunk.byteOffset, length: chunk.byteLength }, moving ? [chunk.buffer as ArrayBuffer] : []);
         return done;
       }
     }
-    if (this.remote) {
+    if (this.remote !== undefined) {
       // Mixed chunks: hand this one over as a copy, so the order of updates is kept.
       const copy = new Uint8Array(new SharedArrayBuffer(chunk.byteLength));
       copy.set(chunk);
@@ -164,13 +186,18 @@ export class OffThreadSha256 {
     return undefined;
   }
 
-  /** digest returns the lowercase hex SHA-256 of everything passed to update. */
+  /**
+   * digest returns the lowercase hex SHA-256 of everything passed to update; it rejects with
+   * HASH_FAILED if the worker holding this hash stopped first.
+   */
   async digest(): Promise<string> {
-    if (!this.remote) {
+    const waiter = this.remote;
+    if (waiter === undefined) {
       return (this.local ?? createHash("sha256")).digest("hex");
     }
-    const waiter = waiters.get(this.id) ?? { updated: [] };
-    waiters.set(this.id, waiter);
+    if (waiter.lost !== undefined) {
+      throw waiter.lost;
+    }
     return new Promise<string>((resolve, reject) => {
       waiter.digest = resolve;
       waiter.fail = reject;
@@ -180,7 +207,7 @@ export class OffThreadSha256 {
 
   /** discard forgets an unfinished hash (a cancelled stream). */
   discard(): void {
-    if (this.remote) {
+    if (this.remote !== undefined) {
       waiters.delete(this.id);
       worker?.postMessage({ op: "drop", id: this.id });
     }
@@ -193,6 +220,34 @@ export class OffThreadSha256 {
  */
 export function startHashWorker(): void {
   tryWorker();
+}
+
+/**
+ * readHashFailed is the HASH_FAILED a read of `clientPath` fails with when the hash worker stopped
+ * while it hashed the content read (see OffThreadSha256): the summary's sha256 cannot be given.
+ */
+export function readHashFailed(clientPath: string, cause: unknown): ToolhostError {
+  return new ToolhostError(
+    "HASH_FAILED",
+    `Reading "${clientPath}" failed: the server's hashing thread stopped while it hashed the bytes read, so their sha256 cannot be given; read it again.`,
+    { path: clientPath },
+    { cause },
+  );
+}
+
+/**
+ * stopHashWorkerForTests terminates the hash worker as a crash would, for tests only (no client
+ * can reach it), and returns how many hashes were in progress on it.
+ */
+export async function stopHashWorkerForTests(): Promise<number> {
+  const current = worker;
+  if (current === undefined) {
+    return 0;
+  }
+  const inProgress = waiters.size;
+  await current.terminate();
+  lose(current, new Error("terminated by a test"));
+  return inProgress;
 }
 
 function tryWorker(): Worker | undefined {

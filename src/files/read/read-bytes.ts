@@ -2,7 +2,7 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { OpenedFile } from "../../sandbox/sandbox.js";
 import { releaseChunk, retainChunk } from "./chunk-buffers.js";
 import type { NormalizedReadRequest } from "./normalize-read-request.js";
-import { OffThreadSha256 } from "./off-thread-hash.js";
+import { OffThreadSha256, readHashFailed } from "./off-thread-hash.js";
 import { readInfo } from "./read-info.js";
 import { readRange } from "./read-range.js";
 import { hashingGate } from "./read-memory-budget.js";
@@ -52,7 +52,16 @@ export async function* readBytes(
       if (room > 0) {
         await hashingGate.take(room);
       }
-      const hashed = hash.update(chunk);
+      let hashed: Promise<void> | undefined;
+      try {
+        hashed = hash.update(chunk);
+      } catch (err) {
+        // The hash worker stopped (HASH_FAILED): the room taken is given back before the read fails.
+        if (room > 0) {
+          hashingGate.give(room);
+        }
+        throw readHashFailed(request.path, err);
+      }
       if (hashed !== undefined) {
         retainChunk(chunk);
         hashing.push(
@@ -76,7 +85,9 @@ export async function* readBytes(
       hash.discard();
     }
   }
-  const sha256 = await hash.digest();
+  const sha256 = await hash.digest().catch((err: unknown) => {
+    throw readHashFailed(request.path, err);
+  });
   const nextOffset = request.byteOffset + bytesSent;
   yield {
     case: "summary",

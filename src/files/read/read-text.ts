@@ -74,7 +74,7 @@ export async function* readText(
   yield { case: "info", value: readInfo(file, request.path, "text", bom) };
 
   // A read of more than a few chunks hashes on the worker, overlapped with reading and sending.
-  const hash = new StreamHash(spanBytes >= offThreadMinSpan && request.chunkSize >= offThreadMinChunk);
+  const hash = new StreamHash(spanBytes >= offThreadMinSpan && request.chunkSize >= offThreadMinChunk, request.path);
   const decoder = new Utf8ChunkDecoder();
   let bytesSent = 0;
   let rawRead = 0;

@@ -1,5 +1,5 @@
 import { releaseChunk, retainChunk } from "./chunk-buffers.js";
-import { OffThreadSha256 } from "./off-thread-hash.js";
+import { OffThreadSha256, readHashFailed } from "./off-thread-hash.js";
 import { hashingGate } from "./read-memory-budget.js";
 
 /** maxChunksHashing is how many chunks the hash worker may be behind the stream. */
@@ -20,7 +20,11 @@ export class StreamHash {
   private readonly hashing: Array<Promise<void>> = [];
   private finished = false;
 
-  constructor(offThread: boolean) {
+  /** `clientPath` is the path the read names, as the client gave it, for a HASH_FAILED message. */
+  constructor(
+    offThread: boolean,
+    private readonly clientPath: string,
+  ) {
     this.hash = new OffThreadSha256(offThread);
   }
 
@@ -30,7 +34,16 @@ export class StreamHash {
     if (room > 0) {
       await hashingGate.take(room);
     }
-    const hashed = this.hash.update(chunk);
+    let hashed: Promise<void> | undefined;
+    try {
+      hashed = this.hash.update(chunk);
+    } catch (err) {
+      // A lost hash worker (HASH_FAILED): the room taken is given back before the read fails.
+      if (room > 0) {
+        hashingGate.give(room);
+      }
+      throw readHashFailed(this.clientPath, err);
+    }
     if (hashed !== undefined) {
       retainChunk(chunk);
       this.hashing.push(
@@ -54,7 +67,9 @@ export class StreamHash {
   /** digest returns the lowercase hex sha256 of every chunk passed to update. */
   async digest(): Promise<string> {
     this.finished = true;
-    return this.hash.digest();
+    return this.hash.digest().catch((err: unknown) => {
+      throw readHashFailed(this.clientPath, err);
+    });
   }
 
   /** discard forgets an unfinished hash (a stream that failed or was cancelled); no-op after digest. */

@@ -2,7 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { rootContaining } from "../../sandbox/root-containing.js";
 import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
-import { ToolhostError } from "../../errors/toolhost-error.js";
+import { isToolhostError, ToolhostError } from "../../errors/toolhost-error.js";
 import { atomicWrite, type WrittenContent } from "./atomic-write.js";
 import type { AtomicFsOps } from "./fs-ops.js";
 import { sha256Hex, sha256OfHandle } from "../content-hash.js";
@@ -89,8 +89,20 @@ export async function commitWrite(
         current === undefined ? undefined : options.hashCurrent !== undefined ? await options.hashCurrent(openCurrent) : await hashOpened(openCurrent, current.size);
       checkPreconditions(clientPath, options.preconditions, previousSha256);
     },
+  }).catch((err: unknown) => {
+    throw isToolhostError(err, "HASH_FAILED") ? hashFailed(clientPath, err) : err;
   });
   return { created: result.created, size: result.size, sha256: result.sha256, previousSha256: previousSha256 ?? "" };
+}
+
+/** hashFailed is HASH_FAILED for a write of `clientPath`: the hash worker stopped while it hashed the new content. */
+function hashFailed(clientPath: string, cause: unknown): ToolhostError {
+  return new ToolhostError(
+    "HASH_FAILED",
+    `Cannot write '${abridge(clientPath)}': the server's hashing thread stopped while it hashed the new content, so its sha256 cannot be trusted; nothing was changed. Retry the write.`,
+    { path: abridge(clientPath) },
+    { cause },
+  );
 }
 
 /**

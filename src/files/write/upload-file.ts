@@ -1,4 +1,4 @@
-import { ToolhostError } from "../../errors/toolhost-error.js";
+import { isToolhostError, ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { parseSha256Field } from "../content-hash.js";
 import type { WrittenContent } from "./atomic-write.js";
@@ -56,6 +56,16 @@ export async function uploadFile(
       checkWritten: (written) => checkUpload(clientPath, written, expectedSize, expectedSha256),
       hashCurrent: previous?.hashCurrent,
     });
+  } catch (err) {
+    if (isToolhostError(err, "HASH_FAILED")) {
+      throw new ToolhostError(
+        "HASH_FAILED",
+        `Upload of '${clientPath}' failed: the server's hashing thread stopped while it hashed the upload, so its sha256 cannot be trusted; nothing was changed. Resend the file.`,
+        { path: clientPath },
+        { cause: err },
+      );
+    }
+    throw err;
   } finally {
     previous?.stop();
   }

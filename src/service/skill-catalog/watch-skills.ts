@@ -76,6 +76,11 @@ export function watchSkillsHandler(ctx: SkillCatalogContext): ServiceImpl<typeof
     } finally {
       context.signal.removeEventListener("abort", onAbort);
       unsubscribe();
+      if (overflow !== undefined) {
+        // A transport that stops pulling once the call is aborted ends the stream with return():
+        // the overflow is its end too, not a clean one.
+        throw overflow;
+      }
     }
   };
 }

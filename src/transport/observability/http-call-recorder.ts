@@ -5,6 +5,7 @@ import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { explainOversizeUnary } from "../http-oversize-response.js";
+import { releaseParkedWrites } from "../http-release-parked-writes.js";
 import { callerKey } from "../../service/caller.js";
 
 /** HttpCallHooks receive the start and the end of each call on the HTTP listener. */
@@ -23,6 +24,12 @@ interface CallState {
   error?: Error;
   /** The authenticated caller's id, once the call was admitted. */
   caller?: string;
+  /** Lets a streamed response the handler ended write its end and finish (releaseParkedWrites). */
+  release?: () => void;
+  /** Writes the call's record now rather than when the response closes; once only. */
+  record?: () => void;
+  /** Set when the handler ended its streamed call itself, so the record is written as it ends. */
+  endedByServer?: boolean;
 }
 
 const requestIdPattern = /^[\x21-\x7e]{1,128}$/;
@@ -50,15 +57,17 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
     const state: CallState = { requestId: typeof sent === "string" && requestIdPattern.test(sent) ? sent : randomUUID() };
     res.setHeader("x-request-id", state.requestId);
     const socket = req.socket;
-    res.once("close", () => {
+    let recorded = false;
+    state.release = () => releaseParkedWrites(res);
+    state.record = () => {
+      if (recorded || state.method === undefined) {
+        return; // recorded already, or not a call (404, refused Host, CORS preflight)
+      }
+      recorded = true;
       // HTTP/1.1 serves one request at a time per connection: what the socket moved since the
       // previous response on it closed is this request's (the request was read before the
       // handler ran, so counting from here would miss it).
       const before = counted.get(socket) ?? { read: 0, written: 0 };
-      counted.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
-      if (state.method === undefined) {
-        return; // not a call (404, refused Host, CORS preflight): nothing to record
-      }
       hooks.onCallEnd({
         method: state.method,
         peer: socket.remoteAddress === undefined ? "unknown" : `${socket.remoteFamily === "IPv6" ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}`,
@@ -70,6 +79,10 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
         error: state.error,
         caller: state.caller,
       });
+    };
+    res.once("close", () => {
+      state.record?.();
+      counted.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
     });
     if (hooks.oversize) {
       explainOversizeUnary(req, res, { ...hooks.oversize, reachedInterceptor: () => state.method !== undefined }, (method, error) => {
@@ -105,13 +118,27 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
       }
       // A streamed response fails or succeeds while its body is written, after this returns.
       const body = res.message;
+      // A handler that ends its call (a ConnectError other than a cancel as the abort reason)
+      // ends it at once, as on the gRPC listener, even if the client stopped reading: the
+      // response is let write its end, and the call is recorded as it fails.
+      const onAbort = () => {
+        const reason: unknown = req.signal.reason;
+        if (state && reason instanceof ConnectError && reason.code !== Code.Canceled && reason.code !== Code.Aborted) {
+          state.endedByServer = true;
+          state.release?.();
+        }
+      };
+      req.signal.addEventListener("abort", onAbort, { once: true });
       async function* observed() {
         try {
           yield* body;
           if (state) state.code = 0;
         } catch (err) {
           fail(state, err);
+          if (state?.endedByServer) state.record?.();
           throw err;
+        } finally {
+          req.signal.removeEventListener("abort", onAbort);
         }
       }
       return { ...res, message: observed() };

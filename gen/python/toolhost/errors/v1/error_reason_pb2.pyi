@@ -102,6 +102,8 @@ class _ErrorReasonEnumTypeWrapper(google.protobuf.internal.enum_type_wrapper._En
     """INVALID_ARGUMENT: ApplyPatch text is not in the `*** Begin Patch` format; the message names the line."""
     ERROR_REASON_FILE_CHANGED: _ErrorReason.ValueType  # 38
     """ABORTED: The file was replaced or removed by another process while it was being opened; retry."""
+    ERROR_REASON_HASH_FAILED: _ErrorReason.ValueType  # 39
+    """INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason lists the values of google.rpc.ErrorInfo.reason (domain "toolhost") in the style of
@@ -191,4 +193,6 @@ ERROR_REASON_PATCH_INVALID: ErrorReason.ValueType  # 37
 """INVALID_ARGUMENT: ApplyPatch text is not in the `*** Begin Patch` format; the message names the line."""
 ERROR_REASON_FILE_CHANGED: ErrorReason.ValueType  # 38
 """ABORTED: The file was replaced or removed by another process while it was being opened; retry."""
+ERROR_REASON_HASH_FAILED: ErrorReason.ValueType  # 39
+"""INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
 global___ErrorReason = ErrorReason
