@@ -1,4 +1,4 @@
-import type { OpenedFile, Sandbox } from "../sandbox/sandbox.js";
+import type { ReadableFile, Sandbox } from "../sandbox/sandbox.js";
 import { throwIfAborted } from "./read/abortable.js";
 import { fileKindOf, type FileKind } from "./file-kind.js";
 import { binarySampleBytes, detectBinary } from "./read/detect-binary.js";
@@ -41,7 +41,7 @@ export interface PathStat {
 export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: AbortSignal): Promise<PathStat> {
   const entry = await sandbox.openEntry(request.path);
   const symlink = entry.resolved.isSymlink;
-  let file: OpenedFile;
+  let file: ReadableFile;
   try {
     const { stats } = entry;
     if (!stats.isFile() || (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true)) {
@@ -49,7 +49,7 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
       const size = type === "file" ? stats.size : 0;
       return { path: request.path, symlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime, type, size };
     }
-    file = await sandbox.reopenForRead(entry);
+    file = await sandbox.reopenReader(entry);
   } finally {
     entry.handle.close(); // synchronous: an O_PATH close never reaches the filesystem
   }
