@@ -39,11 +39,18 @@ export async function localDeviceOf(realRoot: string): Promise<number | undefine
 /** maxSyncReadBytes is the largest read made on the main thread (one StatFile sample, a small whole file). */
 export const maxSyncReadBytes = 64 * 1024;
 
-/** A synchronous read slower than this went to the disk rather than the page cache. */
-const slowSyncReadMs = 0.25;
-/** After such a read, reads go to the thread pool for this long. */
+/**
+ * A synchronous read that took longer than this may have gone to the device: a cached read of at
+ * most 64 KiB takes 5-20 us. Wall time alone cannot tell (on a loaded machine a cached read
+ * preempted mid-call takes as long: at a 0.25-1 ms bound alone the pause tripped several times a
+ * second at load ~8-15 on 2 cores), so such a read is confirmed by the blocks the process read
+ * from devices (getrusage's ru_inblock, process.resourceUsage().fsRead, ~2 us to ask).
+ */
+const slowSyncReadMs = 0.1;
+/** After a read from the device, reads go to the thread pool for this long. */
 const syncReadPauseMs = 1000;
 let syncReadsResumeAt = 0;
+let blocksReadSeen = process.resourceUsage().fsRead;
 
 /**
  * syncReadAllowed tells whether a read of `length` bytes from a verified descriptor on a local
@@ -51,12 +58,13 @@ let syncReadsResumeAt = 0;
  *
  * Whether the bytes are in the page cache cannot be asked from Node (no preadv2 RWF_NOWAIT, no
  * mincore). A read of at most 64 KiB from the page cache takes 5-20 us, less than a thread-pool
- * round trip; from the disk it takes one device read (~0.1 ms on an SSD, up to ~10 ms on a
+ * round trip; from the disk it takes one device read (~0.1-0.5 ms on an SSD, up to ~10 ms on a
  * spinning disk) during which the event loop waits. The files agents stat and read are mostly
  * ones they or their tools just wrote or read, so almost always cached; and noteSyncRead bounds
- * the other case: once a synchronous read is seen to take longer than a cached one can
- * (slowSyncReadMs), reads go back to the thread pool for a second, so a cold tree costs the event
- * loop at most one device read per second.
+ * the other case: once the process is seen to have read from a device (a slow synchronous read,
+ * and the device block count grew since last looked at), reads go back to the thread pool for a
+ * second, so a cold tree costs the event loop at most one device read per second. (Where the
+ * kernel keeps no block counts, the bound is the 64 KiB alone.)
  */
 export function syncReadAllowed(length: number): boolean {
   return length <= maxSyncReadBytes && (syncReadsResumeAt === 0 || performance.now() >= syncReadsResumeAt);
@@ -65,7 +73,12 @@ export function syncReadAllowed(length: number): boolean {
 /** noteSyncRead records how long a synchronous read begun at `startedAt` (performance.now()) took. */
 export function noteSyncRead(startedAt: number): void {
   const now = performance.now();
-  if (now - startedAt > slowSyncReadMs) {
+  if (now - startedAt <= slowSyncReadMs) {
+    return;
+  }
+  const blocksRead = process.resourceUsage().fsRead;
+  if (blocksRead > blocksReadSeen) {
     syncReadsResumeAt = now + syncReadPauseMs;
   }
+  blocksReadSeen = blocksRead;
 }

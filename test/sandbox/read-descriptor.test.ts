@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { openSync, readlinkSync, statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { open, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 import { procFdPath } from "../../src/sandbox/proc-fd-path.js";
 import { ReadDescriptor } from "../../src/sandbox/read-descriptor.js";
-import { localDeviceOf } from "../../src/sandbox/sync-io-policy.js";
+import { localDeviceOf, syncReadAllowed } from "../../src/sandbox/sync-io-policy.js";
 import { tempDir } from "./sandbox-fixture.js";
 
 /** fdTarget is what descriptor `fd` of this process names now, or undefined when it is closed. */
@@ -69,5 +70,33 @@ describe("ReadDescriptor (the sandbox's reader without thread-pool opens and clo
     const [read] = await Promise.all([handle.read(buffer, 0, buffer.length, 0), handle.close()]);
     assert.equal(read.bytesRead, content.length);
     assert.equal(fdTarget(fd) === path.join(dir, "big.bin"), false);
+  });
+
+  it("after a small read that went to the device, small reads go to the thread pool for a while", async (t) => {
+    const dir = await tempDir("read-descriptor");
+    const file = path.join(dir, "cold.bin");
+    const writing = await open(file, "w");
+    await writing.writeFile(Buffer.alloc(64 * 1024, 5));
+    await writing.sync(); // clean pages can be dropped from the cache; dirty ones cannot
+    await writing.close();
+    // Drop the file's pages from the page cache (POSIX_FADV_DONTNEED), so the next read is a device read.
+    execFileSync("python3", ["-c", "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)", file]);
+    const blocksBefore = process.resourceUsage().fsRead;
+    // Earlier device reads of this process (loading modules) may have paused synchronous reads.
+    for (let i = 0; i < 40 && !syncReadAllowed(64 * 1024); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(syncReadAllowed(64 * 1024), true);
+    const handle = new ReadDescriptor(openSync(file, "r"), true);
+    try {
+      const { bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
+      assert.equal(bytesRead, 64 * 1024);
+    } finally {
+      await handle.close();
+    }
+    if (process.resourceUsage().fsRead === blocksBefore) {
+      t.skip("the page cache kept the file, or this kernel counts no block reads");
+      return;
+    }
+    assert.equal(syncReadAllowed(8), false, "small reads wait for the thread pool after a device read");
+    assert.equal(syncReadAllowed(64 * 1024 + 1), false);
   });
 });
