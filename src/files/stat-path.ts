@@ -1,4 +1,4 @@
-import type { OpenedFile, Sandbox } from "../sandbox/sandbox.js";
+import type { ReadableFile, Sandbox } from "../sandbox/sandbox.js";
 import { throwIfAborted } from "./read/abortable.js";
 import { fileKindOf, type FileKind } from "./file-kind.js";
 import { binarySampleBytes, detectBinary } from "./read/detect-binary.js";
@@ -41,7 +41,7 @@ export interface PathStat {
 export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: AbortSignal): Promise<PathStat> {
   const entry = await sandbox.openEntry(request.path);
   const symlink = entry.resolved.isSymlink;
-  let file: OpenedFile;
+  let file: ReadableFile;
   try {
     const { stats } = entry;
     if (!stats.isFile() || (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true)) {
@@ -49,13 +49,19 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
       const size = type === "file" ? stats.size : 0;
       return { path: request.path, symlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime, type, size };
     }
-    file = await sandbox.reopenForRead(entry);
+    file = await sandbox.reopenReader(entry);
   } finally {
     entry.handle.close(); // synchronous: an O_PATH close never reaches the filesystem
   }
   try {
     // One read of at most 8 KiB: the signal is checked after it rather than raced with it.
-    const head = await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes));
+    const sample = takeSampleBuffer();
+    let binary: boolean;
+    try {
+      binary = detectBinary(await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes), undefined, sample)).binary;
+    } finally {
+      sampleBuffer = sample;
+    }
     throwIfAborted(signal);
     return {
       path: request.path,
@@ -64,10 +70,23 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
       size: file.stats.size,
       mode: file.stats.mode & 0o7777,
       modified: file.stats.mtime,
-      binary: detectBinary(head).binary,
+      binary,
       sha256: request.includeSha256 === true ? await sha256OfHandle(file.handle, signal) : "",
     };
   } finally {
     await file.handle.close();
   }
+}
+
+/**
+ * sampleBuffer is a buffer for the binary sample that no call is using (undefined while one is):
+ * taken and given back around each read, it spares a StatFile an 8 KiB allocation (a buffer of
+ * its own, past Node's pool size) for the collector.
+ */
+let sampleBuffer: Buffer | undefined;
+
+function takeSampleBuffer(): Buffer {
+  const sample = sampleBuffer ?? Buffer.allocUnsafe(binarySampleBytes);
+  sampleBuffer = undefined;
+  return sample;
 }

@@ -4,10 +4,12 @@ import { ToolhostError } from "../errors/toolhost-error.js";
 import { errnoCode } from "./fs-error.js";
 import { openRegularFile, openVerifiedForReading } from "./open-regular-file.js";
 import { openDirect } from "./open-direct.js";
+import { openRegularReader, openVerifiedReader } from "./open-reader.js";
 import { openVerified } from "./open-verified.js";
 import { resolveEntryInRoots } from "./resolve-entry.js";
 import { resolveInRoots } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
+import { localDeviceOf } from "./sync-io-policy.js";
 import type { Sandbox, SandboxRoot } from "./sandbox.js";
 import { readOnlyError, refuseDirectorySlash, refuseReservedName, rootItselfError } from "./write-refusals.js";
 
@@ -37,11 +39,13 @@ export async function createSandbox(
   for (const root of roots) {
     const realPath = await realRoot(root.path);
     const configuredPath = path.resolve(root.path);
+    const localDevice = await localDeviceOf(realPath);
     real.push(
       Object.freeze({
         path: realPath,
         readOnly: root.readOnly || options.readOnly === true,
         ...(configuredPath !== realPath && { configuredPath }),
+        ...(localDevice !== undefined && { localDevice }),
       }),
     );
   }
@@ -78,6 +82,23 @@ export async function createSandbox(
     openEntry,
     reopenForRead(entry) {
       return openVerifiedForReading(entry, allowHardLinks);
+    },
+    async openReader(clientPath) {
+      const entry = await openDirect(frozen, clientPath);
+      if (entry === undefined) {
+        const resolution = await resolveInRoots(frozen, clientPath);
+        refuseDirectorySlash(clientPath);
+        return openRegularReader(frozen, resolution, allowHardLinks);
+      }
+      try {
+        refuseDirectorySlash(clientPath);
+        return await openVerifiedReader(entry, allowHardLinks);
+      } finally {
+        entry.handle.close();
+      }
+    },
+    reopenReader(entry) {
+      return openVerifiedReader(entry, allowHardLinks);
     },
     async openForRead(clientPath) {
       const entry = await openDirect(frozen, clientPath);

@@ -1,5 +1,5 @@
 import { fstatSync } from "node:fs";
-import { openPath, type PathHandle } from "./path-handle.js";
+import { openPath, openPathSync, type PathHandle } from "./path-handle.js";
 import { checkClientPath, lexicalLocation } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot, VerifiedEntry } from "./sandbox.js";
@@ -10,7 +10,7 @@ import { handleRealPathSync } from "./verify-handle.js";
  * not a symlink: it opens the path as placed in its root by name (lexicalLocation) with
  * O_PATH|O_NOFOLLOW, letting the kernel follow any links in the directories, then asks the
  * kernel where the descriptor really is (/proc/self/fd/N) and keeps it only when that real path
- * lies in a root. That is one thread-pool round trip where resolveInRoots makes one lstat per
+ * lies in a root. That is one lookup (on a local filesystem made on the calling thread) where resolveInRoots makes one lstat per
  * component before openVerified opens the result.
  *
  * It returns undefined, holding nothing, for everything else: a final symlink (whose isSymlink
@@ -26,10 +26,11 @@ import { handleRealPathSync } from "./verify-handle.js";
  */
 export async function openDirect(roots: readonly SandboxRoot[], clientPath: string): Promise<VerifiedEntry | undefined> {
   checkClientPath(clientPath);
-  const { absolutePath } = lexicalLocation(roots, clientPath);
+  const { root: lexicalRoot, absolutePath } = lexicalLocation(roots, clientPath);
   let handle: PathHandle;
   try {
-    handle = await openPath(absolutePath);
+    // On a local filesystem without a thread-pool round trip (see sync-io-policy.ts).
+    handle = lexicalRoot.localDevice !== undefined ? openPathSync(absolutePath) : await openPath(absolutePath);
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import { fstatSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { fsError } from "./fs-error.js";
 import { openVerified } from "./open-verified.js";
@@ -16,6 +16,23 @@ import { deletedEntry, handleRealPathSync } from "./verify-handle.js";
  * to close; any failure closes the reopened one.
  */
 export async function openVerifiedForReading(entry: VerifiedEntry, allowHardLinks: boolean): Promise<OpenedFile> {
+  checkReadable(entry, allowHardLinks);
+  let handle: FileHandle;
+  try {
+    handle = await reopenForReading(entry.handle);
+  } catch (err) {
+    throw fsError(err, entry.resolved.clientPath);
+  }
+  try {
+    return { resolved: entry.resolved, handle, stats: checkReopened(entry, handle.fd, allowHardLinks) };
+  } catch (err) {
+    await handle.close();
+    throw fsError(err, entry.resolved.clientPath);
+  }
+}
+
+/** checkReadable refuses, from the verified fstat, anything but a regular file, and hard links unless allowed. */
+export function checkReadable(entry: VerifiedEntry, allowHardLinks: boolean): void {
   const { resolved, stats } = entry;
   if (!stats.isFile()) {
     throw notRegularFileError(resolved.clientPath, stats);
@@ -23,31 +40,25 @@ export async function openVerifiedForReading(entry: VerifiedEntry, allowHardLink
   if (stats.nlink > 1 && !allowHardLinks) {
     throw hardLinkError(resolved.clientPath, stats.nlink);
   }
-  let handle: FileHandle;
-  try {
-    handle = await reopenForReading(entry.handle);
-  } catch (err) {
-    throw fsError(err, resolved.clientPath);
+}
+
+/** checkReopened checks the descriptor reopened from `entry` and returns its fstat. */
+export function checkReopened(entry: VerifiedEntry, fd: number, allowHardLinks: boolean): Stats {
+  const { resolved, stats } = entry;
+  const opened = fstatSync(fd); // from the kernel's memory, see handleRealPathSync
+  if (opened.dev !== stats.dev || opened.ino !== stats.ino) {
+    throw changedError(resolved.clientPath); // cannot happen through /proc; checked all the same
   }
-  try {
-    const opened = fstatSync(handle.fd); // from the kernel's memory, see handleRealPathSync
-    if (opened.dev !== stats.dev || opened.ino !== stats.ino) {
-      throw changedError(resolved.clientPath); // cannot happen through /proc; checked all the same
-    }
-    // Checked again, a round trip after the entry's checks: the kernel's unlink lowers the link
-    // count before it removes the name, so an in-root hard link removed at the time of those
-    // checks can pass them as one link with a live name, and leave only its outside name.
-    if (opened.nlink > 1 && !allowHardLinks) {
-      throw hardLinkError(resolved.clientPath, opened.nlink);
-    }
-    if (handleRealPathSync(handle.fd) === deletedEntry) {
-      throw replacedError(resolved.clientPath);
-    }
-    return { resolved, handle, stats: opened };
-  } catch (err) {
-    await handle.close();
-    throw fsError(err, resolved.clientPath);
+  // Checked again, after the entry's checks: the kernel's unlink lowers the link count before it
+  // removes the name, so an in-root hard link removed at the time of those checks can pass them
+  // as one link with a live name, and leave only its outside name.
+  if (opened.nlink > 1 && !allowHardLinks) {
+    throw hardLinkError(resolved.clientPath, opened.nlink);
   }
+  if (handleRealPathSync(fd) === deletedEntry) {
+    throw replacedError(resolved.clientPath);
+  }
+  return opened;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { closeSync, constants, open as openCallback } from "node:fs";
+import { closeSync, constants, open as openCallback, openSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { procFdPath } from "./proc-fd-path.js";
 
@@ -54,6 +54,15 @@ export class PathHandle {
 export function openPath(path: string, options: { follow?: boolean; directory?: boolean } = {}): Promise<PathHandle> {
   const flags = O_PATH | (options.follow === true ? 0 : constants.O_NOFOLLOW) | (options.directory === true ? constants.O_DIRECTORY : 0);
   return new Promise((resolve, reject) => openCallback(path, flags, (err, fd) => (err ? reject(err) : resolve(new PathHandle(fd)))));
+}
+
+/**
+ * openPathSync is openPath made on the calling thread, for a path on a local filesystem only (see
+ * sync-io-policy.ts): an O_PATH lookup there is answered from the dentry cache, or at worst reads
+ * directory blocks, and never opens or reads the entry itself.
+ */
+export function openPathSync(path: string): PathHandle {
+  return new PathHandle(openSync(path, O_PATH | constants.O_NOFOLLOW));
 }
 
 /**

@@ -13,6 +13,11 @@ export interface SandboxRoot {
    * through a symlink: absolute client paths written in that form are accepted too.
    */
   readonly configuredPath?: string;
+  /**
+   * The root's device (st_dev) when its filesystem is a local one: descriptors on it are opened,
+   * closed and (small reads) read on the calling thread (see sync-io-policy.ts).
+   */
+  readonly localDevice?: number;
 }
 
 /**
@@ -59,6 +64,27 @@ export interface OpenedFile {
 }
 
 /**
+ * ReadHandle is what a reader needs of a descriptor open for reading: positional reads and close.
+ * A FileHandle is one; so is the sandbox's ReadDescriptor.
+ */
+export interface ReadHandle {
+  readonly fd: number;
+  read<T extends Uint8Array>(buffer: T, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * ReadableFile is a regular file opened through the sandbox for reading only: as OpenedFile, with
+ * a ReadHandle. The caller closes `handle`.
+ */
+export interface ReadableFile {
+  readonly resolved: ResolvedPath;
+  readonly handle: ReadHandle;
+  /** fstat of the handle: the file actually opened, not a name. */
+  readonly stats: Stats;
+}
+
+/**
  * Sandbox is the only code that turns a client path into a filesystem path. Every method throws
  * ToolhostError with the reasons of docs/errors.md: EMPTY_PATH, INVALID_PATH, PATH_TRAVERSAL,
  * NOT_FOUND, NOT_A_REGULAR_FILE, READ_ONLY, and ACCESS_DENIED or IO_ERROR when the filesystem
@@ -99,6 +125,14 @@ export interface Sandbox {
    * link, FILE_CHANGED for a file replaced meanwhile.
    */
   openForRead(clientPath: string): Promise<OpenedFile>;
+  /**
+   * As openForRead, with the same checks and errors, into a ReadHandle that costs no thread-pool
+   * round trip to open and close on a local filesystem (ReadDescriptor): for callers that only
+   * read (ReadFile, StatFile).
+   */
+  openReader(clientPath: string): Promise<ReadableFile>;
+  /** As reopenForRead, into a ReadHandle as openReader's. The entry's handle stays the caller's. */
+  reopenReader(entry: VerifiedEntry): Promise<ReadableFile>;
   /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */
   contains(realPath: string): boolean;
 }

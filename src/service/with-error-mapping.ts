@@ -5,9 +5,11 @@ import { toConnectError } from "./error-mapping.js";
 type AnyImpl = (input: unknown, context: HandlerContext) => unknown;
 
 /**
- * unmappedImpl is the property of a unary method withErrorMapping wrapped that holds the method
- * as it was, unwrapped, with `this` bound. guardService calls that one directly and maps its
- * errors itself, so a guarded call has one wrapper with one promise rather than two.
+ * unmappedImpl is the property of a method withErrorMapping wrapped that holds the method as it
+ * was, unwrapped, with `this` bound. guardService calls that one directly and maps its errors
+ * itself, so a guarded call has one wrapper rather than two: one promise for a unary call, one
+ * async generator (not two stacked, each adding its microtask turns to every message) for a
+ * stream.
  */
 export const unmappedImpl: unique symbol = Symbol("unmappedImpl");
 
@@ -26,13 +28,15 @@ export function withErrorMapping<S extends DescService>(service: S, impl: Servic
     }
     const call: AnyImpl = (input, ctx) => fn.call(impl, input, ctx);
     if (method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming") {
-      wrapped[method.localName] = async function* (input: unknown, ctx: HandlerContext) {
+      const streamed: AnyImpl & { [unmappedImpl]?: AnyImpl } = async function* (input: unknown, ctx: HandlerContext) {
         try {
           yield* call(input, ctx) as AsyncIterable<unknown>;
         } catch (err) {
           throw toConnectError(err);
         }
       };
+      streamed[unmappedImpl] = call;
+      wrapped[method.localName] = streamed;
       continue;
     }
     const mapped: AnyImpl & { [unmappedImpl]?: AnyImpl } = (input, ctx) => {

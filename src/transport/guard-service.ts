@@ -35,23 +35,25 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
         throw refusal(err);
       }
     };
+    // A method error-mapped by withErrorMapping is called unwrapped and its errors mapped here:
+    // one layer, and no promise at all for an answer given synchronously (ListTools).
+    const unmapped = (fn as AnyImpl & { [unmappedImpl]?: AnyImpl })[unmappedImpl];
+    const inner: AnyImpl = unmapped ?? ((input, ctx) => fn.call(impl, input, ctx));
+    const mapError = unmapped === undefined ? (err: unknown) => err : toConnectError;
     if (method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming") {
       wrapped[method.localName] = async function* (input: unknown, ctx: HandlerContext) {
         const admitted = admit(ctx);
         const release = typeof admitted === "function" ? admitted : await admitted;
         try {
-          yield* fn.call(impl, input, ctx) as AsyncIterable<unknown>;
+          yield* inner(input, ctx) as AsyncIterable<unknown>;
+        } catch (err) {
+          throw mapError(err);
         } finally {
           release();
         }
       };
       continue;
     }
-    // A unary method error-mapped by withErrorMapping is called unwrapped and its errors mapped
-    // here: one layer, and no promise at all for an answer given synchronously (ListTools).
-    const unmapped = (fn as AnyImpl & { [unmappedImpl]?: AnyImpl })[unmappedImpl];
-    const inner: AnyImpl = unmapped ?? ((input, ctx) => fn.call(impl, input, ctx));
-    const mapError = unmapped === undefined ? (err: unknown) => err : toConnectError;
     const run = (release: () => void, input: unknown, ctx: HandlerContext): unknown => {
       let result: unknown;
       try {

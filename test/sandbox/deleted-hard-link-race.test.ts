@@ -33,42 +33,45 @@ print(n, flush=True)
 `;
 
 describe("a hard link removed while it is being opened", () => {
-  it("never lets a read see the outside file's content through the removed in-root name", async () => {
-    const base = await tempDir("deleted-hard-link");
-    const root = path.join(base, "root");
-    const outside = path.join(base, "outside");
-    await mkdir(root);
-    await mkdir(outside);
-    const secret = path.join(outside, "secret.txt");
-    await writeFile(secret, "outside secret");
-    const sandbox = await createSandbox([{ path: root, readOnly: false }]);
-    const child = spawn("python3", ["-c", linkLoop, secret, path.join(root, "a")], { stdio: ["pipe", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    const exited = once(child, "exit");
-    while (!out.includes("ready")) await new Promise((r) => setTimeout(r, 10));
-    const leaks: string[] = [];
-    const reasons = new Map<string, number>();
-    const until = Date.now() + raceMs;
-    try {
-      for (let i = 0; i < maxAttempts && Date.now() < until; i++) {
-        try {
-          const opened = await sandbox.openForRead("a");
+  for (const open of ["openForRead", "openReader"] as const) {
+    it(`never lets a read (${open}) see the outside file's content through the removed in-root name`, async () => {
+      const base = await tempDir("deleted-hard-link");
+      const root = path.join(base, "root");
+      const outside = path.join(base, "outside");
+      await mkdir(root);
+      await mkdir(outside);
+      const secret = path.join(outside, "secret.txt");
+      await writeFile(secret, "outside secret");
+      const sandbox = await createSandbox([{ path: root, readOnly: false }]);
+      const child = spawn("python3", ["-c", linkLoop, secret, path.join(root, "a")], { stdio: ["pipe", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      const exited = once(child, "exit");
+      while (!out.includes("ready")) await new Promise((r) => setTimeout(r, 10));
+      const leaks: string[] = [];
+      const reasons = new Map<string, number>();
+      const until = Date.now() + raceMs;
+      try {
+        for (let i = 0; i < maxAttempts && Date.now() < until; i++) {
           try {
-            const { bytesRead, buffer } = await opened.handle.read(Buffer.alloc(64), 0, 64, 0);
-            leaks.push(`${buffer.subarray(0, bytesRead).toString()} (nlink ${opened.stats.nlink})`);
-          } finally {
-            await opened.handle.close();
+            const opened = await sandbox[open]("a");
+            try {
+              const buffer = Buffer.alloc(64);
+              const { bytesRead } = await opened.handle.read(buffer, 0, 64, 0);
+              leaks.push(`${buffer.subarray(0, bytesRead).toString()} (nlink ${opened.stats.nlink})`);
+            } finally {
+              await opened.handle.close();
+            }
+          } catch (err) {
+            assert.ok(isToolhostError(err), String(err));
+            reasons.set(err.reason, (reasons.get(err.reason) ?? 0) + 1);
           }
-        } catch (err) {
-          assert.ok(isToolhostError(err), String(err));
-          reasons.set(err.reason, (reasons.get(err.reason) ?? 0) + 1);
         }
+      } finally {
+        child.stdin.end();
+        await exited;
       }
-    } finally {
-      child.stdin.end();
-      await exited;
-    }
-    assert.deepEqual(leaks, [], `reads of the outside file (refusals: ${JSON.stringify([...reasons])})`);
-  });
+      assert.deepEqual(leaks, [], `reads of the outside file (refusals: ${JSON.stringify([...reasons])})`);
+    });
+  }
 });

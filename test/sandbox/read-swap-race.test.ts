@@ -98,6 +98,47 @@ describe("reads under a symlink-swap race", () => {
     }
   });
 
+  it("ReadFile's reader (openReader, synchronous on a local filesystem) never opens or reads the outside file", async () => {
+    const f = await raceFixture();
+    const wire = await fifoTripwire(path.join(f.outside, "x"));
+    try {
+      const { results, errors, swaps } = await race(f, async () => {
+        const file = await f.sandbox.openReader("d/x");
+        try {
+          const buffer = Buffer.alloc(64);
+          const { bytesRead } = await file.handle.read(buffer, 0, 64, 0);
+          return buffer.subarray(0, bytesRead).toString();
+        } finally {
+          await file.handle.close();
+        }
+      });
+      assert.ok(swaps > 100, `the loop swapped (${swaps})`);
+      assert.ok(results.length > 0, "some calls succeeded");
+      assert.deepEqual(results.filter((r) => r !== "inside"), []);
+      for (const err of errors) assert.ok(isToolhostError(err), String(err));
+      assert.equal(wire.tripped(), false, "the outside FIFO was opened");
+    } finally {
+      await wire.close();
+    }
+  });
+
+  it("StatFile without a hash (binary sample read synchronously) never reports or opens an outside entry", async () => {
+    const f = await raceFixture();
+    const wire = await fifoTripwire(path.join(f.outside, "x"));
+    await chmod(path.join(f.outside, "x"), 0o640);
+    try {
+      const { results, errors, swaps } = await race(f, () => statPath(f.sandbox, { path: "d/x" }));
+      assert.ok(swaps > 100, `the loop swapped (${swaps})`);
+      assert.ok(results.length > 0, "some calls succeeded");
+      const leaked = results.filter((r) => r.type !== "file" || r.mode !== 0o644 || r.size !== 6 || r.binary);
+      assert.deepEqual(leaked, [], "no outside metadata came back");
+      for (const err of errors) assert.ok(isToolhostError(err), String(err));
+      assert.equal(wire.tripped(), false, "the outside FIFO was opened");
+    } finally {
+      await wire.close();
+    }
+  });
+
   it("ListDirectory never describes an outside entry through a link, nor lists outside names", async () => {
     const f = await raceFixture();
     const wire = await fifoTripwire(path.join(f.outside, "x"));

@@ -1,4 +1,4 @@
-import type { FileHandle } from "node:fs/promises";
+import type { ReadHandle } from "../../sandbox/sandbox.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { readRange } from "./read-range.js";
 
@@ -22,7 +22,7 @@ const newline = 0x0a;
  * at a time, so a huge file can be read a range at a time in bounded memory.
  */
 export async function locateLines(
-  handle: FileHandle,
+  handle: ReadHandle,
   clientPath: string,
   from: number,
   size: number,

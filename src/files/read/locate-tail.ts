@@ -1,4 +1,4 @@
-import type { FileHandle } from "node:fs/promises";
+import type { ReadHandle } from "../../sandbox/sandbox.js";
 import { throwIfAborted } from "./abortable.js";
 import type { LineSpan } from "./locate-lines.js";
 
@@ -13,7 +13,7 @@ const firstChunk = 16 * 1024;
  * (the caller refuses it as TOO_LARGE): a file of one enormous line is not read whole.
  */
 export async function locateTail(
-  handle: FileHandle,
+  handle: ReadHandle,
   from: number,
   size: number,
   lines: number,

@@ -1,5 +1,5 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import type { OpenedFile } from "../../sandbox/sandbox.js";
+import type { ReadableFile } from "../../sandbox/sandbox.js";
 import { releaseChunk, retainChunk } from "./chunk-buffers.js";
 import type { NormalizedReadRequest } from "./normalize-read-request.js";
 import { OffThreadSha256, readHashFailed } from "./off-thread-hash.js";
@@ -23,7 +23,7 @@ const maxChunksHashing = 2;
  * open, so a growing log can be followed by asking again from next_offset.
  */
 export async function* readBytes(
-  file: OpenedFile,
+  file: ReadableFile,
   request: NormalizedReadRequest,
   signal?: AbortSignal,
 ): AsyncGenerator<ReadPart, void, undefined> {

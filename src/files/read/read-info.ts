@@ -1,8 +1,8 @@
-import type { OpenedFile } from "../../sandbox/sandbox.js";
+import type { ReadableFile } from "../../sandbox/sandbox.js";
 import type { ReadInfo } from "./read-types.js";
 
 /** readInfo builds the first part of a read stream from the opened file's fstat. */
-export function readInfo(file: OpenedFile, clientPath: string, mode: "text" | "bytes", bom: boolean): ReadInfo {
+export function readInfo(file: ReadableFile, clientPath: string, mode: "text" | "bytes", bom: boolean): ReadInfo {
   return {
     path: clientPath,
     size: file.stats.size,

@@ -1,4 +1,4 @@
-import type { FileHandle } from "node:fs/promises";
+import type { ReadHandle } from "../../sandbox/sandbox.js";
 import { abortable, throwIfAborted } from "./abortable.js";
 import { allocateChunk, trimChunk } from "./chunk-buffers.js";
 import { readAheadGate } from "./read-memory-budget.js";
@@ -15,7 +15,7 @@ import { readAheadGate } from "./read-memory-budget.js";
  * returns 0 bytes (the file shrank) ends the range early.
  */
 export async function* readRange(
-  handle: FileHandle,
+  handle: ReadHandle,
   start: number,
   end: number | undefined,
   chunkSize: number,
@@ -64,9 +64,9 @@ export async function* readRange(
   }
 }
 
-/** readHead reads up to `length` bytes from the start of an open file. */
-export async function readHead(handle: FileHandle, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-  const buffer = Buffer.allocUnsafe(length);
+/** readHead reads up to `length` bytes from the start of an open file, into `into` if given (of at least `length` bytes). */
+export async function readHead(handle: ReadHandle, length: number, signal?: AbortSignal, into?: Buffer): Promise<Uint8Array> {
+  const buffer = into ?? Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
     const { bytesRead } = await abortable(handle.read(buffer, filled, length - filled, filled), signal);

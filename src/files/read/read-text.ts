@@ -1,8 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import type { Limits } from "../../config/config.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import type { OpenedFile } from "../../sandbox/sandbox.js";
-import type { FileHandle } from "node:fs/promises";
+import type { ReadableFile, ReadHandle } from "../../sandbox/sandbox.js";
 import { abortable } from "./abortable.js";
 import { allocateChunk, releaseChunk, trimChunk } from "./chunk-buffers.js";
 import { countNewlines } from "./count-newlines.js";
@@ -39,7 +38,7 @@ const offThreadMinChunk = 64 * 1024;
  * its size when it was opened; bytes appended later are not sent.
  */
 export async function* readText(
-  file: OpenedFile,
+  file: ReadableFile,
   request: NormalizedReadRequest,
   limits: Limits,
   signal?: AbortSignal,
@@ -192,7 +191,7 @@ function characterStart(bytes: Uint8Array, at: number): number {
 }
 
 /** readWhole reads a file of `size` bytes (at most one chunk) into one chunk buffer; shorter if it shrank. */
-async function readWhole(handle: FileHandle, size: number, signal: AbortSignal | undefined): Promise<Buffer> {
+async function readWhole(handle: ReadHandle, size: number, signal: AbortSignal | undefined): Promise<Buffer> {
   const chunk = allocateChunk(size);
   let filled = 0;
   while (filled < size) {

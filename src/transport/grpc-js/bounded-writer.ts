@@ -23,6 +23,8 @@ export class BoundedWriter {
   /** Bytes written whose callback has not fired yet; returned by release() if it never does. */
   private unflushed = 0;
   private released = false;
+  /** own and shared, in one array made once rather than per message. */
+  private readonly all: readonly SendBudget[];
 
   constructor(
     private readonly call: Writable,
@@ -31,11 +33,11 @@ export class BoundedWriter {
     private readonly shared: readonly SendBudget[] = [],
   ) {
     this.own = new SendBudget(maxPendingBytes);
+    this.all = [this.own, ...shared];
   }
 
   /** reserve waits until `estimate` more bytes fit every budget, and takes them. */
   async reserve(estimate: number): Promise<void> {
-    const budgets = [this.own, ...this.shared];
     for (;;) {
       if (this.signal.aborted) {
         return;
@@ -49,7 +51,7 @@ export class BoundedWriter {
       }
       await blocker.changed(this.signal);
     }
-    for (const budget of budgets) {
+    for (const budget of this.all) {
       budget.take(estimate);
     }
     this.reserved = estimate;
@@ -106,7 +108,7 @@ export class BoundedWriter {
   }
 
   private giveAll(bytes: number): void {
-    for (const budget of [this.own, ...this.shared]) {
+    for (const budget of this.all) {
       budget.give(bytes);
     }
   }
@@ -114,7 +116,10 @@ export class BoundedWriter {
   private settle(size: number): void {
     const extra = this.reserved - size;
     this.reserved = 0;
-    for (const budget of [this.own, ...this.shared]) {
+    if (extra === 0) {
+      return;
+    }
+    for (const budget of this.all) {
       if (extra > 0) {
         budget.give(extra);
       } else if (extra < 0) {

@@ -23,6 +23,9 @@ export class SendBudget {
   /** give returns bytes (flushed, or a reservation not used) and wakes the writers waiting. */
   give(bytes: number): void {
     this.pending -= bytes;
+    if (this.waiters.size === 0) {
+      return;
+    }
     for (const wake of [...this.waiters]) {
       wake();
     }
