@@ -33,6 +33,12 @@ export interface EditFileOptions {
    * It must not throw.
    */
   readonly beforeChange?: ((original: Buffer, resolved: ResolvedPath) => Promise<void>) | undefined;
+  /**
+   * afterChange is called once the new content is in place (renamed over the file, still under
+   * the locks), alongside the folder's fsync, and the edit returns once it is done: the change
+   * history writes its log line there. Not called when nothing was written. It must not throw.
+   */
+  readonly afterChange?: ((change: { readonly previousSha256: string; readonly sha256: string }) => Promise<void>) | undefined;
 }
 
 /** EditFileResult says what an edit did or, for a dry run, would do. */
@@ -95,6 +101,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         heldLock,
         directory,
         lockAcrossProcesses: true,
+        afterRename: options.afterChange === undefined ? undefined : () => options.afterChange!({ previousSha256, sha256: result.sha256 }).catch(() => undefined),
         // The lock orders this process's writers; another process (or a path swapped to another
         // file) can still change the file between the read and the rename. The edit must replace
         // exactly what it was computed from, or nothing.

@@ -54,6 +54,11 @@ export interface AtomicWriteOptions {
    * opened for its lock); atomicWrite opens its own when unset. Not with createParents.
    */
   readonly directory?: TargetDirectory | undefined;
+  /**
+   * Runs right after the rename, alongside the folder's fsync, and atomicWrite returns once both
+   * are done. It must not throw (what it does is not part of the write's outcome).
+   */
+  readonly afterRename?: (() => Promise<void>) | undefined;
   /** Aborting stops the write before the rename and cleans up. */
   readonly signal?: AbortSignal | undefined;
   /** The filesystem calls, replaceable for fault injection. */
@@ -129,15 +134,20 @@ export async function atomicWrite(
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
       const current = await ops.statTarget(final);
-      // The temporary file gets its mode while the target is checked: a check that fails
-      // removes it anyway.
-      await bothSettled(synced, bothSettled(check(current), applyOwnerAndMode(ops, staged, current, options.mode)));
+      // The temporary file gets its mode, and is closed once synced and given it, while the
+      // target is checked: a check that fails removes it anyway.
+      const closed = bothSettled(synced, applyOwnerAndMode(ops, staged, current, options.mode)).then(() => {
+        handle = undefined;
+        return ops.close(staged);
+      });
+      await bothSettled(closed, check(current));
       options.signal?.throwIfAborted();
-      handle = undefined;
-      await bothSettled(ops.close(staged), lock?.assertHeld());
+      await lock?.assertHeld();
       await renameStaged(ops, temp, final, options.displayPath);
       renamed = true;
-      await syncDirectoryAfterRename(ops, dir.handle, options.displayPath);
+      // The folder's fsync and what the caller does once the new content is in place (EditFile's
+      // history line, with an fsync of its own) run together; the answer waits for both.
+      await bothSettled(syncDirectoryAfterRename(ops, dir.handle, options.displayPath), options.afterRename?.());
       return { ...written, created: current === undefined, previous: current };
     };
     return await withPathLock(target, async () => {
