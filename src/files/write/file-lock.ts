@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, unlinkSync, write, type Stats } from "node:fs";
-import { link, lstat, open, rename, unlink, type FileHandle } from "node:fs/promises";
+import { closeSync, constants, fstatSync, futimesSync, linkSync, lstatSync, openSync, renameSync, unlinkSync, write, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { ToolhostError } from "../../errors/toolhost-error.js";
@@ -186,30 +186,36 @@ function unlinkQuietly(file: string): void {
  * a process of our namespace that has exited. True when the caller should try again at once.
  */
 async function breakIfStale(dir: LockDirectory, lockPath: string, staleMs: number): Promise<boolean> {
-  let seen: Stats;
-  try {
-    seen = await lstat(lockPath);
-  } catch (err) {
-    if (errnoCode(err) === "ENOENT") return true; // Released meanwhile.
-    throw err;
-  }
+  const seen = lstatSync(lockPath, { throwIfNoEntry: false });
+  if (seen === undefined) return true; // Released meanwhile.
   if (Date.now() - seen.mtimeMs <= staleMs && !(await ownerGone(lockPath))) {
     return false;
   }
+  // Look again, and move it aside, in one synchronous step: no other call of this process can
+  // take the lock over or create a fresh one between the look and the rename (so the rename
+  // never moves another waiter's fresh lock aside, leaving the name free for a third meanwhile).
+  const now = lstatSync(lockPath, { throwIfNoEntry: false });
+  if (now === undefined || now.ino !== seen.ino || now.dev !== seen.dev || now.mtimeMs !== seen.mtimeMs) {
+    return true; // Released or taken over since: look again.
+  }
   const aside = dir.entry(tempFileName());
   try {
-    await rename(lockPath, aside);
+    renameSync(lockPath, aside);
   } catch (err) {
     if (errnoCode(err) === "ENOENT") return true;
     throw err;
   }
-  const moved = await lstat(aside).catch(() => undefined);
+  const moved = lstatSync(aside, { throwIfNoEntry: false });
   if (moved !== undefined && (moved.ino !== seen.ino || moved.dev !== seen.dev || moved.mtimeMs !== seen.mtimeMs)) {
-    // Someone took the lock over between our look and the rename: give it back unless a newer
-    // lock stands there by now (link never replaces; that holder's assertHeld then fails).
-    await link(aside, lockPath).catch(() => undefined);
+    // Another process took the lock over between our look and the rename: give it back unless a
+    // newer lock stands there by now (link never replaces; that holder's assertHeld then fails).
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      // A newer lock stands there.
+    }
   }
-  await unlink(aside).catch(() => undefined);
+  unlinkQuietly(aside);
   return true;
 }
 
