@@ -1,3 +1,4 @@
+import type { FileHandle } from "node:fs/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
@@ -79,11 +80,12 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
   return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
-    const original = await readForEdit(sandbox, clientPath, options.maxEditBytes);
-    const previousSha256 = sha256Hex(original);
-    checkPreconditions(clientPath, preconditions, previousSha256);
-    const stored = options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
+    const { content: original, closed } = await readForEdit(sandbox, clientPath, options.maxEditBytes);
+    let stored: Promise<void> | undefined;
     try {
+      const previousSha256 = sha256Hex(original);
+      checkPreconditions(clientPath, preconditions, previousSha256);
+      stored = options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
       const { bytes, changed, ...edited } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
       const result = {
         ...edited,
@@ -118,36 +120,49 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       });
       return { ...result, applied: true };
     } finally {
-      // Whatever the outcome, the call returns only once the history capture is done.
-      await stored;
+      // Whatever the outcome, the call returns only once the history capture is done and the
+      // file read is closed.
+      await Promise.all([stored, closed]);
     }
   }), locked);
 }
 
-/** readForEdit loads a whole file through the sandbox's verified handle, refusing one over the limit. */
-async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<Buffer> {
+/**
+ * readForEdit loads a whole file through the sandbox's verified handle, refusing one over the
+ * limit. The handle is closed in the background once read (`closed`, which never rejects), so
+ * that the edit goes on without waiting a thread-pool round trip for it; the caller awaits
+ * `closed` before it answers.
+ */
+async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<{ content: Buffer; closed: Promise<void> }> {
   const opened = await sandbox.openForRead(clientPath);
+  let content: Buffer;
   try {
-    if (opened.stats.size > maxEditBytes) {
-      throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
-    }
-    // One read of a byte more than fstat said: a short read is the end of the file (no second
-    // fstat and read to find it, as readFile would). Only if the file grew meanwhile is the rest
-    // read, still within the limit, which holds for what was actually read.
-    const first = Buffer.allocUnsafe(opened.stats.size + 1);
-    const { bytesRead } = await opened.handle.read(first, 0, first.length, 0);
-    if (bytesRead < first.length) {
-      return first.subarray(0, bytesRead);
-    }
-    const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
-    if (more) {
-      const grown = await opened.handle.stat().then((s) => s.size, () => maxEditBytes + 1);
-      throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
-    }
-    return content;
-  } finally {
+    content = await readOpened(opened, clientPath, maxEditBytes);
+  } catch (err) {
     await opened.handle.close();
+    throw err;
   }
+  return { content, closed: opened.handle.close().catch(() => undefined) }; // Read already: a failed close loses nothing.
+}
+
+async function readOpened(opened: { handle: FileHandle; stats: { size: number } }, clientPath: string, maxEditBytes: number): Promise<Buffer> {
+  if (opened.stats.size > maxEditBytes) {
+    throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
+  }
+  // One read of a byte more than fstat said: a short read is the end of the file (no second
+  // fstat and read to find it, as readFile would). Only if the file grew meanwhile is the rest
+  // read, still within the limit, which holds for what was actually read.
+  const first = Buffer.allocUnsafe(opened.stats.size + 1);
+  const { bytesRead } = await opened.handle.read(first, 0, first.length, 0);
+  if (bytesRead < first.length) {
+    return first.subarray(0, bytesRead);
+  }
+  const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
+  if (more) {
+    const grown = await opened.handle.stat().then((s) => s.size, () => maxEditBytes + 1);
+    throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
+  }
+  return content;
 }
 
 function tooLarge(clientPath: string, size: number, limit: number): ToolhostError {
