@@ -81,6 +81,8 @@ describe("concurrent edits and their history", () => {
       [ChangeOperation.EDIT, ChangeOperation.EDIT, ChangeOperation.EDIT, ChangeOperation.WRITE],
     );
     assert.equal(changes[0]!.sha256After, sha256Hex(await readFile(join(server.root, "m.txt"))));
+    // The temporary files the failed and no-change edits staged are gone, and every lock released.
+    assert.deepEqual((await readdir(server.root)).filter((n) => n.startsWith(".toolhost-tmp")), []);
     // Every log lock was released: no lock file is left in the log folder.
     assert.deepEqual((await readdir(join(historyDir, "log"))).filter((n) => n.startsWith(".toolhost-tmp")), []);
   });

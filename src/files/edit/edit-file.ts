@@ -5,7 +5,8 @@ import { sha256Hex } from "../content-hash.js";
 import { readAtMost } from "../read-at-most.js";
 import { hashOpened } from "../write/commit-write.js";
 import { atomicWrite } from "../write/atomic-write.js";
-import type { AtomicFsOps } from "../write/fs-ops.js";
+import { nodeFsOps, type AtomicFsOps } from "../write/fs-ops.js";
+import { discardStaged, stageTempFile, type StagedTemp } from "../write/staged-temp.js";
 import { withPathLock } from "../write/path-lock.js";
 import { withFileLock } from "../write/with-file-lock.js";
 import { checkPreconditions, parsePreconditions } from "../write/preconditions.js";
@@ -80,7 +81,18 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
   return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
-    const { content: original, closed } = await readForEdit(sandbox, clientPath, options.maxEditBytes);
+    // The temporary file the write will fill is created while the file is read and the edit
+    // computed; an edit that fails or changes nothing removes it again.
+    const ops = options.fsOps ?? nodeFsOps;
+    let staged = directory !== undefined && options.dryRun !== true ? stageTempFile(ops, directory) : undefined;
+    let read;
+    try {
+      read = await readForEdit(sandbox, clientPath, options.maxEditBytes);
+    } catch (err) {
+      if (staged !== undefined) await discardStaged(ops, directory!, staged);
+      throw err;
+    }
+    const { content: original, closed } = read;
     let stored: Promise<void> | undefined;
     try {
       const previousSha256 = sha256Hex(original);
@@ -96,12 +108,19 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       if (options.dryRun === true || !changed) {
         return { ...result, applied: false };
       }
+      /** takeStaged hands the staged temporary file to the write, which owns it from then on. */
+      const takeStaged = (): StagedTemp | undefined => {
+        const taken = staged;
+        staged = undefined;
+        return taken;
+      };
       await atomicWrite(resolved.realPath, bytes, {
         displayPath: clientPath,
         roots: sandbox.roots,
         fsOps: options.fsOps,
         heldLock,
         directory,
+        staged: takeStaged(),
         lockAcrossProcesses: true,
         afterRename: options.afterChange === undefined ? undefined : () => options.afterChange!({ previousSha256, sha256: result.sha256 }).catch(() => undefined),
         // The lock orders this process's writers; another process (or a path swapped to another
@@ -120,9 +139,9 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       });
       return { ...result, applied: true };
     } finally {
-      // Whatever the outcome, the call returns only once the history capture is done and the
-      // file read is closed.
-      await Promise.all([stored, closed]);
+      // Whatever the outcome, the call returns only once the history capture is done, the file
+      // read is closed and a temporary file no write took over is removed.
+      await Promise.all([stored, closed, staged === undefined ? undefined : discardStaged(ops, directory!, staged)]);
     }
   }), locked);
 }

@@ -8,6 +8,7 @@ import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
 import { withPathLock } from "./path-lock.js";
+import type { StagedTemp } from "./staged-temp.js";
 import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
 import { writeAll, type WrittenContent } from "./write-all.js";
@@ -59,6 +60,11 @@ export interface AtomicWriteOptions {
    * are done. It must not throw (what it does is not part of the write's outcome).
    */
   readonly afterRename?: (() => Promise<void>) | undefined;
+  /**
+   * A temporary file already being created in `directory` (stageTempFile), used instead of
+   * creating one; atomicWrite owns it from the call on (removes it on failure). Only with `directory`.
+   */
+  readonly staged?: StagedTemp | undefined;
   /** Aborting stops the write before the rename and cleans up. */
   readonly signal?: AbortSignal | undefined;
   /** The filesystem calls, replaceable for fault injection. */
@@ -106,7 +112,7 @@ export async function atomicWrite(
     (await openTargetDirectory(ops, path.dirname(target), options).catch((err: unknown) => {
       throw toWriteError(err, options.displayPath, "write");
     }));
-  const tempName = tempFileName();
+  const tempName = options.staged?.name ?? tempFileName();
   const temp = dir.entry(tempName);
   const final = dir.entry(path.basename(target));
   let handle: FileHandle | undefined;
@@ -114,7 +120,7 @@ export async function atomicWrite(
   let renamed = false;
   let synced: Promise<void> | undefined;
   try {
-    handle = await ops.openExclusive(temp, 0o600);
+    handle = await (options.staged?.opened ?? ops.openExclusive(temp, 0o600));
     tempCreated = true;
     const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal));
     const staged = handle;
