@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
@@ -16,9 +16,9 @@ describe("an edit racing a writer outside this process", () => {
     // Another process rewrites the file after the edit read it, just as the edit stages its bytes.
     const fsOps = {
       ...nodeFsOps,
-      openExclusive: async (at: string, mode: number) => {
+      write: async (handle: FileHandle, buffer: Uint8Array, offset: number, length: number, position: number) => {
         await writeFile(file, "someone else\n");
-        return nodeFsOps.openExclusive(at, mode);
+        return nodeFsOps.write(handle, buffer, offset, length, position);
       },
     };
     const err = await editFile(sandbox, { path: "notes.txt", edits: [{ kind: "append", text: "mine\n" }], maxEditBytes: 1 << 20, fsOps }).then(

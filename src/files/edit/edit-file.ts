@@ -1,10 +1,12 @@
+import type { FileHandle } from "node:fs/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
 import { readAtMost } from "../read-at-most.js";
 import { hashOpened } from "../write/commit-write.js";
 import { atomicWrite } from "../write/atomic-write.js";
-import type { AtomicFsOps } from "../write/fs-ops.js";
+import { nodeFsOps, type AtomicFsOps } from "../write/fs-ops.js";
+import { discardStaged, stageTempFile, type StagedTemp } from "../write/staged-temp.js";
 import { withPathLock } from "../write/path-lock.js";
 import { withFileLock } from "../write/with-file-lock.js";
 import { checkPreconditions, parsePreconditions } from "../write/preconditions.js";
@@ -33,6 +35,12 @@ export interface EditFileOptions {
    * It must not throw.
    */
   readonly beforeChange?: ((original: Buffer, resolved: ResolvedPath) => Promise<void>) | undefined;
+  /**
+   * afterChange is called once the new content is in place (renamed over the file, still under
+   * the locks), alongside the folder's fsync, and the edit returns once it is done: the change
+   * history writes its log line there. Not called when nothing was written. It must not throw.
+   */
+  readonly afterChange?: ((change: { readonly previousSha256: string; readonly sha256: string }) => Promise<void>) | undefined;
 }
 
 /** EditFileResult says what an edit did or, for a dry run, would do. */
@@ -73,11 +81,23 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
   return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
-    const original = await readForEdit(sandbox, clientPath, options.maxEditBytes);
-    const previousSha256 = sha256Hex(original);
-    checkPreconditions(clientPath, preconditions, previousSha256);
-    const stored = options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
+    // The temporary file the write will fill is created while the file is read and the edit
+    // computed; an edit that fails or changes nothing removes it again.
+    const ops = options.fsOps ?? nodeFsOps;
+    let staged = directory !== undefined && options.dryRun !== true ? stageTempFile(ops, directory) : undefined;
+    let read;
     try {
+      read = await readForEdit(sandbox, clientPath, options.maxEditBytes);
+    } catch (err) {
+      if (staged !== undefined) await discardStaged(ops, directory!, staged);
+      throw err;
+    }
+    const { content: original, closed } = read;
+    let stored: Promise<void> | undefined;
+    try {
+      const previousSha256 = sha256Hex(original);
+      checkPreconditions(clientPath, preconditions, previousSha256);
+      stored = options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
       const { bytes, changed, ...edited } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
       const result = {
         ...edited,
@@ -88,13 +108,21 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       if (options.dryRun === true || !changed) {
         return { ...result, applied: false };
       }
+      /** takeStaged hands the staged temporary file to the write, which owns it from then on. */
+      const takeStaged = (): StagedTemp | undefined => {
+        const taken = staged;
+        staged = undefined;
+        return taken;
+      };
       await atomicWrite(resolved.realPath, bytes, {
         displayPath: clientPath,
         roots: sandbox.roots,
         fsOps: options.fsOps,
         heldLock,
         directory,
+        staged: takeStaged(),
         lockAcrossProcesses: true,
+        afterRename: options.afterChange === undefined ? undefined : () => options.afterChange!({ previousSha256, sha256: result.sha256 }).catch(() => undefined),
         // The lock orders this process's writers; another process (or a path swapped to another
         // file) can still change the file between the read and the rename. The edit must replace
         // exactly what it was computed from, or nothing.
@@ -111,36 +139,49 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       });
       return { ...result, applied: true };
     } finally {
-      // Whatever the outcome, the call returns only once the history capture is done.
-      await stored;
+      // Whatever the outcome, the call returns only once the history capture is done, the file
+      // read is closed and a temporary file no write took over is removed.
+      await Promise.all([stored, closed, staged === undefined ? undefined : discardStaged(ops, directory!, staged)]);
     }
   }), locked);
 }
 
-/** readForEdit loads a whole file through the sandbox's verified handle, refusing one over the limit. */
-async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<Buffer> {
+/**
+ * readForEdit loads a whole file through the sandbox's verified handle, refusing one over the
+ * limit. The handle is closed in the background once read (`closed`, which never rejects), so
+ * that the edit goes on without waiting a thread-pool round trip for it; the caller awaits
+ * `closed` before it answers.
+ */
+async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<{ content: Buffer; closed: Promise<void> }> {
   const opened = await sandbox.openForRead(clientPath);
+  let content: Buffer;
   try {
-    if (opened.stats.size > maxEditBytes) {
-      throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
-    }
-    // One read of a byte more than fstat said: a short read is the end of the file (no second
-    // fstat and read to find it, as readFile would). Only if the file grew meanwhile is the rest
-    // read, still within the limit, which holds for what was actually read.
-    const first = Buffer.allocUnsafe(opened.stats.size + 1);
-    const { bytesRead } = await opened.handle.read(first, 0, first.length, 0);
-    if (bytesRead < first.length) {
-      return first.subarray(0, bytesRead);
-    }
-    const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
-    if (more) {
-      const grown = await opened.handle.stat().then((s) => s.size, () => maxEditBytes + 1);
-      throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
-    }
-    return content;
-  } finally {
+    content = await readOpened(opened, clientPath, maxEditBytes);
+  } catch (err) {
     await opened.handle.close();
+    throw err;
   }
+  return { content, closed: opened.handle.close().catch(() => undefined) }; // Read already: a failed close loses nothing.
+}
+
+async function readOpened(opened: { handle: FileHandle; stats: { size: number } }, clientPath: string, maxEditBytes: number): Promise<Buffer> {
+  if (opened.stats.size > maxEditBytes) {
+    throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
+  }
+  // One read of a byte more than fstat said: a short read is the end of the file (no second
+  // fstat and read to find it, as readFile would). Only if the file grew meanwhile is the rest
+  // read, still within the limit, which holds for what was actually read.
+  const first = Buffer.allocUnsafe(opened.stats.size + 1);
+  const { bytesRead } = await opened.handle.read(first, 0, first.length, 0);
+  if (bytesRead < first.length) {
+    return first.subarray(0, bytesRead);
+  }
+  const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
+  if (more) {
+    const grown = await opened.handle.stat().then((s) => s.size, () => maxEditBytes + 1);
+    throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
+  }
+  return content;
 }
 
 function tooLarge(clientPath: string, size: number, limit: number): ToolhostError {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { mkdir, open, readFile, rename, stat, type FileHandle } from "node:fs/promises";
+import { closeSync, constants, fstatSync, fsync, open as openCb, read, write } from "node:fs";
+import { promisify } from "node:util";
+import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
@@ -10,6 +11,11 @@ import type { ChangeRecord, FileKey } from "./history-types.js";
  * or zero), so that a log's size bounds its number of records.
  */
 const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
+
+const openAsync = promisify(openCb);
+const readAsync = promisify(read);
+const writeAsync = promisify(write);
+const fsyncAsync = promisify(fsync);
 
 /** LogReservation is a log's turn and lock taken for one record (ChangeLog.reserve). */
 export interface LogReservation {
@@ -24,13 +30,54 @@ async function missing(dir: string): Promise<boolean> {
   return stat(dir).then(() => false, () => true);
 }
 
-/** endsTorn tells whether an open log's last byte is something other than a newline (a torn line). */
-async function endsTorn(handle: FileHandle): Promise<boolean> {
-  const { size } = await handle.stat();
-  if (size === 0) return false;
-  const last = Buffer.alloc(1);
-  const { bytesRead } = await handle.read(last, 0, 1, size - 1);
-  return bytesRead === 1 && last[0] !== 0x0a;
+/** OpenLog is a log opened for one append: its inode, size and whether its last line is torn. */
+interface OpenLog {
+  readonly fd: number;
+  readonly ino: number;
+  readonly size: number;
+  /** True when the last byte is something other than a newline (a torn line). */
+  readonly torn: boolean;
+}
+
+const appendFlags = constants.O_RDWR | constants.O_APPEND;
+
+/**
+ * openLog opens a log for appending and looks at its end; undefined when there is no log yet
+ * and `create` is false (a change that ends up not recording must not leave an empty log).
+ *
+ * A raw descriptor, not a FileHandle, so that it is closed without a thread-pool round trip on
+ * the change's way to its answer (closeLog; nothing is in flight on it by then). Its fstat, a
+ * metadata call answered from the inode cache, is synchronous for the same reason.
+ */
+async function openLog(file: string, create: boolean): Promise<OpenLog | undefined> {
+  let fd: number;
+  try {
+    fd = await openAsync(file, create ? appendFlags | constants.O_CREAT : appendFlags, 0o600);
+  } catch (err) {
+    if (!create && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  try {
+    const { ino, size } = fstatSync(fd);
+    let torn = false;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      const { bytesRead } = await readAsync(fd, last, 0, 1, size - 1);
+      torn = bytesRead === 1 && last[0] !== 0x0a;
+    }
+    return { fd, ino, size, torn };
+  } catch (err) {
+    closeLog(fd);
+    throw err;
+  }
+}
+
+function closeLog(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Its line is written and fsynced already, or the append failed for a reason reported.
+  }
 }
 
 /**
@@ -79,17 +126,31 @@ export class ChangeLog {
     let finish = (): void => undefined;
     const turn = new Promise<void>((resolve) => (finish = resolve));
     this.queues.set(file, turn);
-    const locked = previous.then(() => this.lock(file, key));
-    locked.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
+    // The log is opened and its end looked at as soon as the lock is ours, while the change
+    // commits: once it has, only the line's write and fsync are left to wait for.
+    const ready = previous.then(() => this.lock(file, key)).then(async (lock) => {
+      try {
+        return { lock, log: await openLog(file, false) };
+      } catch (err) {
+        await lock.release();
+        throw err;
+      }
+    });
+    ready.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
     let ended = false;
     const end = async (record: ChangeRecord | undefined): Promise<void> => {
       if (ended) return;
       ended = true;
       try {
-        const lock = await locked;
+        const { lock, log } = await ready;
+        let opened = log;
         try {
-          if (record !== undefined) await this.appendHeld(file, key, record, lock);
+          if (record !== undefined) {
+            opened ??= await openLog(file, true); // The first record of this file: the log is made now.
+            await this.appendHeld(file, key, record, lock, opened!);
+          }
         } finally {
+          if (opened !== undefined) closeLog(opened.fd);
           await lock.release();
         }
       } finally {
@@ -100,24 +161,23 @@ export class ChangeLog {
     return { append: (record) => end(record), cancel: () => end(undefined).catch(() => undefined) };
   }
 
-  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock): Promise<void> {
-    const handle = await open(file, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, 0o600);
-    let stats;
-    try {
-      // A log left with a torn last line (a crash or a full disk mid-append) gets a newline
-      // first, so only the torn entry is lost, not this one written onto it.
-      const torn = await endsTorn(handle);
-      await handle.write(`${torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
-      // The size and inode are read together with the sync, for the bound below.
-      [stats] = await Promise.all([handle.stat(), handle.sync()]);
-    } finally {
-      await handle.close();
+  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock, log: OpenLog): Promise<void> {
+    // A log left with a torn last line (a crash or a full disk mid-append) gets a newline
+    // first, so only the torn entry is lost, not this one written onto it.
+    const line = Buffer.from(`${log.torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
+    const { bytesWritten } = await writeAsync(log.fd, line, 0, line.length, null);
+    if (bytesWritten !== line.length) {
+      throw Object.assign(new Error(`short write to history log (${bytesWritten} of ${line.length} bytes)`), { code: "EIO" });
     }
-    if (this.atMost(file, stats.ino, stats.size) <= 2 * this.maxEntries) {
+    await fsyncAsync(log.fd);
+    // Every appender holds the log's lock, so the log now ends where this line does: its size
+    // is known without another fstat.
+    const size = log.size + line.length;
+    if (this.atMost(file, log.ino, size) <= 2 * this.maxEntries) {
       return;
     }
     const records = await this.read(key);
-    this.counted.set(file, { ino: stats.ino, size: stats.size, records: records.length });
+    this.counted.set(file, { ino: log.ino, size, records: records.length });
     if (records.length > 2 * this.maxEntries) {
       this.counted.delete(file);
       await lock.assertHeld();

@@ -8,6 +8,7 @@ import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
 import { withPathLock } from "./path-lock.js";
+import type { StagedTemp } from "./staged-temp.js";
 import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
 import { writeAll, type WrittenContent } from "./write-all.js";
@@ -54,6 +55,16 @@ export interface AtomicWriteOptions {
    * opened for its lock); atomicWrite opens its own when unset. Not with createParents.
    */
   readonly directory?: TargetDirectory | undefined;
+  /**
+   * Runs right after the rename, alongside the folder's fsync, and atomicWrite returns once both
+   * are done. It must not throw (what it does is not part of the write's outcome).
+   */
+  readonly afterRename?: (() => Promise<void>) | undefined;
+  /**
+   * A temporary file already being created in `directory` (stageTempFile), used instead of
+   * creating one; atomicWrite owns it from the call on (removes it on failure). Only with `directory`.
+   */
+  readonly staged?: StagedTemp | undefined;
   /** Aborting stops the write before the rename and cleans up. */
   readonly signal?: AbortSignal | undefined;
   /** The filesystem calls, replaceable for fault injection. */
@@ -101,7 +112,7 @@ export async function atomicWrite(
     (await openTargetDirectory(ops, path.dirname(target), options).catch((err: unknown) => {
       throw toWriteError(err, options.displayPath, "write");
     }));
-  const tempName = tempFileName();
+  const tempName = options.staged?.name ?? tempFileName();
   const temp = dir.entry(tempName);
   const final = dir.entry(path.basename(target));
   let handle: FileHandle | undefined;
@@ -109,7 +120,7 @@ export async function atomicWrite(
   let renamed = false;
   let synced: Promise<void> | undefined;
   try {
-    handle = await ops.openExclusive(temp, 0o600);
+    handle = await (options.staged?.opened ?? ops.openExclusive(temp, 0o600));
     tempCreated = true;
     const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal));
     const staged = handle;
@@ -129,15 +140,20 @@ export async function atomicWrite(
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
       const current = await ops.statTarget(final);
-      // The temporary file gets its mode while the target is checked: a check that fails
-      // removes it anyway.
-      await bothSettled(synced, bothSettled(check(current), applyOwnerAndMode(ops, staged, current, options.mode)));
+      // The temporary file gets its mode, and is closed once synced and given it, while the
+      // target is checked: a check that fails removes it anyway.
+      const closed = bothSettled(synced, applyOwnerAndMode(ops, staged, current, options.mode)).then(() => {
+        handle = undefined;
+        return ops.close(staged);
+      });
+      await bothSettled(closed, check(current));
       options.signal?.throwIfAborted();
-      handle = undefined;
-      await bothSettled(ops.close(staged), lock?.assertHeld());
+      await lock?.assertHeld();
       await renameStaged(ops, temp, final, options.displayPath);
       renamed = true;
-      await syncDirectoryAfterRename(ops, dir.handle, options.displayPath);
+      // The folder's fsync and what the caller does once the new content is in place (EditFile's
+      // history line, with an fsync of its own) run together; the answer waits for both.
+      await bothSettled(syncDirectoryAfterRename(ops, dir.handle, options.displayPath), options.afterRename?.());
       return { ...written, created: current === undefined, previous: current };
     };
     return await withPathLock(target, async () => {

@@ -17,7 +17,8 @@ export interface WithFileLockOptions {
  * withFileLock runs `fn` holding the cross-process lock on the file at `realPath` (file-lock.ts),
  * made in its directory opened and verified like every write's. When that directory does not
  * exist there is nothing to lock, and `fn` runs with undefined (its own read then reports the
- * missing file). The lock is released and the directory closed however `fn` ends.
+ * missing file). The lock is released and the directory closed (in the background) however
+ * `fn` ends.
  *
  * `fn` is also handed that directory, opened and verified, so that the write it makes there
  * (atomicWrite's `directory`) need not open and verify it a second time.
@@ -44,6 +45,9 @@ export async function withFileLock<T>(
       await lock.release();
     }
   } finally {
-    await dir.close();
+    // Nothing more is done through the directory and its close cannot fail in a way that
+    // matters (TargetDirectory.close never rejects): the answer does not wait a thread-pool
+    // round trip for it.
+    void dir.close();
   }
 }

@@ -10,14 +10,16 @@ import { ChangeRecording } from "../../files/history/change-recording.js";
 
 /**
  * editFileHandler serves FileTools.EditFile, recorded in the change history like every change
- * (see recordedChange): the content before is stored before the edit commits, the log line after.
+ * (see recordedChange): the content before is stored before the edit commits, the log line right
+ * after the rename, written and fsynced while the folder is.
  */
 export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["editFile"] {
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
     const edits = request.edits.map((edit, i) => toTextEdit(edit, i + 1));
     // The content before comes from what the edit reads under its locks, stored (and the log's
-    // lock taken) while the new content is computed and written. A dry run is not recorded.
+    // lock taken, the log opened) while the new content is computed and written. A dry run is
+    // not recorded.
     const recording = request.dryRun || deps.history === undefined ? undefined : new ChangeRecording(deps.history);
     try {
       const result = await editFile(sandbox, {
@@ -33,10 +35,13 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
         },
         signal: context.signal,
         beforeChange: recording?.capture,
+        // The log line is written as soon as the new content is in place, its fsync alongside
+        // the folder's (the call answers once both are done).
+        afterChange:
+          recording === undefined
+            ? undefined
+            : (change) => recording.record({ operation: "edit", caller: deps.callerOf?.(context) ?? "anonymous", before: change.previousSha256, after: change.sha256 }),
       });
-      if (result.applied) {
-        await recording?.record({ operation: "edit", caller: deps.callerOf?.(context) ?? "anonymous", before: result.previousSha256, after: result.sha256 });
-      }
       return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
     } finally {
       await recording?.end();
