@@ -1,0 +1,106 @@
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { createClient } from "../../clients/ts/src/create-client.js";
+import { readBytes, readText, readTo } from "../../clients/ts/src/read-file.js";
+import { uploadStream } from "../../clients/ts/src/upload.js";
+import { errorMetadata, hasReason, reason } from "../../clients/ts/src/error-reason.js";
+import { ErrorReason } from "../../gen/ts/toolhost/errors/v1/error_reason_pb.js";
+import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
+import { startTestServer, type TestServer } from "../support/test-server.js";
+
+// The client's default gRPC transport (its own node:http2 one, "direct") and connect-node's must
+// behave alike: same messages, same errors with the same details, same cancellation.
+for (const grpcTransport of ["direct", "connect-node"] as const) {
+  describe(`@toolhost/client over the ${grpcTransport} gRPC transport`, { timeout: 60_000 }, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer();
+      await writeFile(join(server.root, "three-mib.bin"), Buffer.alloc(3 * 1024 * 1024 + 17, 7));
+      await writeFile(join(server.root, "lines.txt"), "alpha\nbeta\ngamma\n");
+    });
+    after(async () => {
+      await server?.close();
+    });
+
+    it("makes unary, server-streaming and client-streaming calls with the server's answers", async () => {
+      const { files } = createClient(server.address, { grpcTransport });
+      const stat = await files.statFile({ path: "lines.txt" });
+      assert.equal(stat.size, 17n);
+      assert.equal(await readText(files, "lines.txt", { offset: 1, limit: 1 }), "beta\n");
+      const bytes = await readBytes(files, "three-mib.bin");
+      assert.equal(bytes.length, 3 * 1024 * 1024 + 17);
+      assert.ok(bytes.every((b) => b === 7));
+      const sent = Array.from({ length: 40 }, (_, i) => Buffer.alloc(64 * 1024 + i, i));
+      const uploaded = await uploadStream(files, "up.bin", Readable.from(sent));
+      const expected = Buffer.concat(sent);
+      assert.equal(uploaded.size, BigInt(expected.length));
+      assert.deepEqual(await readFile(join(server.root, "up.bin")), expected);
+      assert.equal(uploaded.sha256, createHash("sha256").update(expected).digest("hex"));
+    });
+
+    it("hands a slow reader every byte in order, one message at a time", async () => {
+      const { files } = createClient(server.address, { grpcTransport });
+      const chunks: Uint8Array[] = [];
+      await readTo(files, "three-mib.bin", async (chunk) => {
+        chunks.push(chunk);
+        await new Promise((r) => setTimeout(r, 5));
+      });
+      assert.deepEqual(Buffer.concat(chunks), await readFile(join(server.root, "three-mib.bin")));
+    });
+
+    it("reports a refused call's code, reason and metadata, on unary and streamed calls alike", async () => {
+      const { files } = createClient(server.address, { grpcTransport });
+      const before = await readdir(server.root);
+      const unary = await files.statFile({ path: "../outside.txt" }).catch((e: unknown) => e);
+      assert.ok(unary instanceof ConnectError);
+      assert.equal(unary.code, Code.PermissionDenied);
+      assert.ok(hasReason(unary, ErrorReason.PATH_TRAVERSAL));
+      assert.equal(errorMetadata(unary).path, "../outside.txt");
+      const streamed = await readText(files, "missing.txt").catch((e: unknown) => e);
+      assert.ok(streamed instanceof ConnectError);
+      assert.equal(streamed.code, Code.NotFound);
+      assert.equal(reason(streamed), "NOT_FOUND");
+      assert.deepEqual(await readdir(server.root), before);
+    });
+
+    it("fails with Unavailable when nothing listens, and with Canceled or DeadlineExceeded when told", async () => {
+      const down = createClient("127.0.0.1:1", { grpcTransport });
+      const refused = await down.files.listTools({}).catch((e: unknown) => e);
+      assert.ok(refused instanceof ConnectError);
+      assert.equal(refused.code, Code.Unavailable);
+      assert.equal(reason(refused), undefined);
+
+      const { files } = createClient(server.address, { grpcTransport });
+      const abort = new AbortController();
+      const stream = files.readFile({ path: "three-mib.bin", mode: ReadMode.BYTES }, { signal: abort.signal });
+      const canceled = await (async () => {
+        for await (const _ of stream) abort.abort();
+      })().catch((e: unknown) => e);
+      assert.ok(canceled instanceof ConnectError);
+      assert.equal(canceled.code, Code.Canceled);
+      const late = await files.statFile({ path: "lines.txt" }, { timeoutMs: 0.001 }).catch((e: unknown) => e);
+      assert.ok(late instanceof ConnectError);
+      assert.equal(late.code, Code.DeadlineExceeded);
+      // The connection still serves the next call.
+      assert.equal((await files.statFile({ path: "lines.txt" })).size, 17n);
+    });
+
+    it("runs interceptors with the request's headers and the response's header and trailer", async () => {
+      const seen: string[] = [];
+      const spy: Interceptor = (next) => async (req) => {
+        seen.push(`${req.method.name} auth=${req.header.get("authorization")}`);
+        const res = await next(req);
+        seen.push(`${res.header.get("content-type")} status=${res.trailer.get("grpc-status")}`);
+        return res;
+      };
+      const { files } = createClient(server.address, { grpcTransport, token: "t0k", interceptors: [spy] });
+      await files.statFile({ path: "lines.txt" });
+      assert.deepEqual(seen, ["StatFile auth=Bearer t0k", "application/grpc+proto status=0"]);
+    });
+  });
+}
