@@ -51,6 +51,13 @@ export interface ToolhostClient {
 export function createClient(address: string, options: ClientOptions = {}): ToolhostClient {
   const secure = options.tls !== undefined && options.tls !== false;
   const baseUrl = /^https?:\/\//.test(address) ? address : `${secure ? "https" : "http"}://${address}`;
+  const nodeOptions = tlsSessionOptions(options.tls);
+  if (options.protocol !== "connect" && options.grpcTransport !== "connect-node") {
+    const sessionManager = new WideWindowSessionManager(baseUrl, nodeOptions);
+    const headers = options.token === undefined ? undefined : { authorization: `Bearer ${options.token}` };
+    const transport = createHttp2GrpcTransport({ baseUrl, headers, interceptors: options.interceptors, sessionManager });
+    return { files: createConnectClient(FileTools, transport), skills: createConnectClient(SkillCatalog, transport), transport };
+  }
   const interceptors: Interceptor[] = [];
   if (options.token !== undefined) {
     const header = `Bearer ${options.token}`;
@@ -60,13 +67,10 @@ export function createClient(address: string, options: ClientOptions = {}): Tool
     });
   }
   interceptors.push(...(options.interceptors ?? []));
-  const nodeOptions = tlsSessionOptions(options.tls);
   const transport =
     options.protocol === "connect"
       ? createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors, nodeOptions })
-      : options.grpcTransport === "connect-node"
-        ? createGrpcTransport({ baseUrl, interceptors, sessionManager: new WideWindowSessionManager(baseUrl, nodeOptions) })
-        : createHttp2GrpcTransport({ baseUrl, interceptors, sessionManager: new WideWindowSessionManager(baseUrl, nodeOptions) });
+      : createGrpcTransport({ baseUrl, interceptors, sessionManager: new WideWindowSessionManager(baseUrl, nodeOptions) });
   return { files: createConnectClient(FileTools, transport), skills: createConnectClient(SkillCatalog, transport), transport };
 }
 

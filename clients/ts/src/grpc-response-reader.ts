@@ -26,8 +26,10 @@ export interface ResponseReaderOptions {
  * does not (measured in bench/README.md, section mcp).
  */
 export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
-  readonly header: Headers = new Headers();
-  readonly trailer: Headers = new Headers();
+  #rawHeader: IncomingHttpHeaders = {};
+  #rawTrailer: IncomingHttpHeaders = {};
+  #header: Headers | undefined;
+  #trailer: Headers | undefined;
   /** headers settles when the response headers have arrived, or the call failed before. */
   readonly headers: Promise<void>;
   #headersSettle: { resolve: () => void; reject: (e: unknown) => void } | undefined;
@@ -54,7 +56,9 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
     this.headers.catch(() => {}); // a unary call never awaits it; its failure is reported by next()
     stream.on("response", (headers) => this.#onResponse(headers));
     stream.on("data", (chunk: Buffer) => this.#onData(chunk));
-    stream.on("trailers", (trailers) => copyHeaders(trailers, this.trailer));
+    stream.on("trailers", (trailers) => {
+      this.#rawTrailer = trailers;
+    });
     stream.on("end", () => this.#onEnd());
     stream.on("error", (err) => this.fail(connectErrorFromStream(err)));
     stream.on("close", () => this.#onClose());
@@ -62,6 +66,20 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
     if (signal.aborted) {
       this.#onAbort();
     }
+  }
+
+  /**
+   * header is the response header as Fetch Headers, built on first use: most callers never look,
+   * and filling Headers (undici, validated per field) costs more than the rest of a small call's
+   * response handling.
+   */
+  get header(): Headers {
+    return (this.#header ??= toHeaders(this.#rawHeader));
+  }
+
+  /** trailer is the response trailer (complete once the messages are done), built on first use. */
+  get trailer(): Headers {
+    return (this.#trailer ??= toHeaders(this.#rawTrailer));
   }
 
   /** next resolves with the next serialized message, or done after an OK status. */
@@ -111,11 +129,16 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
   }
 
   #onResponse(headers: IncomingHttpHeaders): void {
-    copyHeaders(headers, this.header);
-    try {
-      this.#headerError = validateResponse(Number(headers[":status"] ?? 0), this.header).headerError;
-    } catch (err) {
-      this.fail(ConnectError.from(err));
+    this.#rawHeader = headers;
+    const contentType = headers["content-type"];
+    const usual = (headers as { ":status"?: unknown })[":status"] === 200 && typeof contentType === "string" && contentType.startsWith("application/grpc") && headers["grpc-status"] === undefined;
+    if (!usual) {
+      // Connect's own checks, for the rare response that is not a plain 200 gRPC one.
+      try {
+        this.#headerError = validateResponse(Number(headers[":status"] ?? 0), this.header).headerError;
+      } catch (err) {
+        this.fail(ConnectError.from(err));
+      }
     }
     this.#headersSettle?.resolve();
   }
@@ -151,7 +174,9 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
       if (this.#headerError !== undefined) {
         throw this.#headerError;
       }
-      validateTrailer(this.trailer, this.header);
+      if ((this.#rawTrailer["grpc-status"] ?? this.#rawHeader["grpc-status"]) !== "0") {
+        validateTrailer(this.trailer, this.header);
+      }
       if (this.#splitter.pendingBytes > 0) {
         throw new ConnectError(`protocol error: the response ended inside a message (${this.#splitter.pendingBytes} bytes)`, Code.Internal);
       }
@@ -183,8 +208,9 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
   }
 }
 
-/** copyHeaders copies node:http2 headers (without pseudo-headers) into a Fetch Headers. */
-function copyHeaders(from: IncomingHttpHeaders, to: Headers): void {
+/** toHeaders copies node:http2 headers (without pseudo-headers) into Fetch Headers. */
+function toHeaders(from: IncomingHttpHeaders): Headers {
+  const to = new Headers();
   for (const [key, value] of Object.entries(from)) {
     if (key.startsWith(":") || value === undefined) {
       continue;
@@ -195,4 +221,5 @@ function copyHeaders(from: IncomingHttpHeaders, to: Headers): void {
       to.append(key, String(value));
     }
   }
+  return to;
 }
