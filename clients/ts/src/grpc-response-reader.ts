@@ -10,8 +10,6 @@ export interface ResponseReaderOptions {
   readonly maxMessageBytes: number;
   /** Queued bytes past which the stream is paused until the caller takes messages. */
   readonly highWaterBytes: number;
-  /** Called on every received chunk (keep-alive bookkeeping of the session). */
-  readonly onBytes?: () => void;
 }
 
 /**
@@ -144,7 +142,6 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
   }
 
   #onData(chunk: Buffer): void {
-    this.#options.onBytes?.();
     if (this.#error !== undefined) {
       return;
     }

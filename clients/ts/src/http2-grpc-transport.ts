@@ -54,7 +54,9 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   /** call runs one call: it opens the stream, hands it to `send`, and returns its response reader. */
   async function call(path: string, headers: OutgoingHttpHeaders, signal: AbortSignal, send: Sender): Promise<GrpcResponseReader> {
     const stream = await sm.request("POST", path, headers, {});
-    const reader = new GrpcResponseReader(stream, signal, { ...readerOptions, onBytes: () => sm.notifyResponseByteRead(stream) });
+    const reader = new GrpcResponseReader(stream, signal, readerOptions);
+    // The session's keep-alive wants to hear of received bytes; once per response is enough.
+    stream.once("response", () => sm.notifyResponseByteRead(stream));
     try {
       await send(stream, reader);
     } catch (err) {
@@ -168,7 +170,8 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
         };
         return response(reader, { stream: true, service: method.parent, method, message: messages });
       };
-      const messages = normalized(method.input, input);
+      // sendSingle and sendAll create() each message; interceptors see them created already.
+      const messages = interceptors.length === 0 ? (input as AsyncIterable<MessageShape<I>>) : normalized(method.input, input);
       const req: StreamRequest<I, O> = { ...request(method, signal.signal, headers, contextValues), stream: true, message: messages };
       try {
         return interceptors.length === 0 ? await next(req, headers) : await intercepted(req, next);
@@ -179,12 +182,30 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   };
 }
 
-/** response adds the reader's header and trailer to a response, as Fetch Headers built on first use. */
+/**
+ * CallResponse is a response whose header and trailer are the reader's, as Fetch Headers built
+ * on first use (a class: defining getters per object is several times slower).
+ */
+class CallResponse<T extends object> {
+  constructor(
+    private readonly reader: GrpcResponseReader,
+    fields: T,
+  ) {
+    Object.assign(this, fields);
+  }
+
+  get header(): Headers {
+    return this.reader.header;
+  }
+
+  get trailer(): Headers {
+    return this.reader.trailer;
+  }
+}
+
+/** response adds the reader's header and trailer to a response's fields. */
 function response<T extends object>(reader: GrpcResponseReader, fields: T): T & { readonly header: Headers; readonly trailer: Headers } {
-  return Object.defineProperties(fields, {
-    header: { get: () => reader.header, enumerable: true },
-    trailer: { get: () => reader.trailer, enumerable: true },
-  }) as T & { readonly header: Headers; readonly trailer: Headers };
+  return new CallResponse(reader, fields) as unknown as T & { readonly header: Headers; readonly trailer: Headers };
 }
 
 /** pathOf is the HTTP path of a call: the method's, unless an interceptor changed the URL. */
@@ -211,8 +232,9 @@ function normalized<I extends DescMessage>(schema: I, input: AsyncIterable<Messa
 /** sendSingle sends the request message(s) of a server-streaming call with its half-close. */
 async function sendSingle<I extends DescMessage>(stream: ClientHttp2Stream, input: AsyncIterable<MessageShape<I>>, schema: I): Promise<void> {
   const frames: Buffer[] = [];
-  for await (const message of input) {
-    frames.push(frameMessage(toBinary(schema, message)));
+  const it = input[Symbol.asyncIterator]();
+  for (let r = await it.next(); !r.done; r = await it.next()) {
+    frames.push(frameMessage(toBinary(schema, create(schema, r.value))));
   }
   stream.end(frames.length === 1 ? frames[0] : Buffer.concat(frames));
 }
@@ -230,7 +252,7 @@ async function sendAll<I extends DescMessage>(stream: ClientHttp2Stream, input: 
       if (stream.destroyed || stream.writableEnded) {
         return;
       }
-      if (!stream.write(frameMessage(toBinary(schema, r.value)))) {
+      if (!stream.write(frameMessage(toBinary(schema, create(schema, r.value))))) {
         await drainOrClose(stream);
       }
     }
