@@ -5,7 +5,12 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { ClientHttp2Stream } from "node:http2";
+import { createClient as createConnectClient } from "@connectrpc/connect";
 import { createClient } from "../../clients/ts/src/create-client.js";
+import { createHttp2GrpcTransport } from "../../clients/ts/src/http2-grpc-transport.js";
+import { WideWindowSessionManager } from "../../clients/ts/src/window-session-manager.js";
+import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { readBytes, readText, readTo } from "../../clients/ts/src/read-file.js";
 import { uploadStream } from "../../clients/ts/src/upload.js";
 import { errorMetadata, hasReason, reason } from "../../clients/ts/src/error-reason.js";
@@ -104,3 +109,64 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
     });
   });
 }
+
+describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    await writeFile(join(server.root, "two-mib.bin"), Buffer.alloc(2 * 1024 * 1024, 3));
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("pauses the HTTP/2 stream while a slow reader holds more than the high-water mark, and resumes it", async () => {
+    const streams: ClientHttp2Stream[] = [];
+    class Spy extends WideWindowSessionManager {
+      override async request(...args: Parameters<WideWindowSessionManager["request"]>): Promise<ClientHttp2Stream> {
+        const stream = await super.request(...args);
+        streams.push(stream);
+        return stream;
+      }
+    }
+    const baseUrl = `http://${server.address}`;
+    const transport = createHttp2GrpcTransport({ baseUrl, sessionManager: new Spy(baseUrl, {}), highWaterBytes: 64 * 1024 });
+    const files = createConnectClient(FileTools, transport);
+    let pausedSeen = 0;
+    const chunks: Uint8Array[] = [];
+    await readTo(files, "two-mib.bin", async (chunk) => {
+      chunks.push(chunk);
+      await new Promise((r) => setTimeout(r, 2));
+      if (streams[0]?.isPaused()) pausedSeen++;
+    });
+    assert.equal(streams.length, 1);
+    assert.ok(pausedSeen > 0, "the stream was never paused");
+    assert.deepEqual(Buffer.concat(chunks), Buffer.alloc(2 * 1024 * 1024, 3));
+  });
+
+  it("stops taking an upload's source once the call is cancelled, and stores nothing", async () => {
+    const { files } = createClient(server.address);
+    const abort = new AbortController();
+    let pulled = 0;
+    let returned = false;
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      try {
+        for (let i = 0; i < 10_000; i++) {
+          pulled++;
+          if (pulled === 3) abort.abort();
+          yield Buffer.alloc(64 * 1024, 1);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+      } finally {
+        returned = true;
+      }
+    }
+    const err = await uploadStream(files, "never.bin", endless(), { signal: abort.signal }).catch((e: unknown) => e);
+    assert.ok(err instanceof ConnectError);
+    assert.equal(err.code, Code.Canceled);
+    for (let i = 0; i < 100 && !returned; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(returned, "the source was not told to stop");
+    assert.ok(pulled < 20, `the source was read on: ${pulled} chunks`);
+    assert.deepEqual((await readdir(server.root)).filter((n) => n.startsWith("never")), []);
+  });
+});

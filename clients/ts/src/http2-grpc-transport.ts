@@ -250,6 +250,7 @@ async function sendAll<I extends DescMessage>(stream: ClientHttp2Stream, input: 
   try {
     for (let r = await it.next(); !r.done; r = await it.next()) {
       if (stream.destroyed || stream.writableEnded) {
+        void it.return?.().catch(() => {});
         return;
       }
       if (!stream.write(frameMessage(toBinary(schema, create(schema, r.value))))) {
