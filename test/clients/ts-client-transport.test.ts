@@ -17,6 +17,10 @@ import { errorMetadata, hasReason, reason } from "../../clients/ts/src/error-rea
 import { ErrorReason } from "../../gen/ts/toolhost/errors/v1/error_reason_pb.js";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { startSecureServer, type SecureServer } from "../support/secure-server.js";
+import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/tls-fixtures.js";
+import { mkdtemp, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
 
 // The client's default gRPC transport (its own node:http2 one, "direct") and connect-node's must
 // behave alike: same messages, same errors with the same details, same cancellation.
@@ -169,4 +173,32 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     assert.ok(pulled < 20, `the source was read on: ${pulled} chunks`);
     assert.deepEqual((await readdir(server.root)).filter((n) => n.startsWith("never")), []);
   });
+});
+
+describe("@toolhost/client over TLS with a token", { timeout: 60_000 }, () => {
+  let tls: TlsFixtures;
+  let server: SecureServer;
+  const token = "th_client-transport-test-token-000000000000";
+  before(async () => {
+    tls = await makeTlsFixtures();
+    const dir = await mkdtemp(join(tmpdir(), "toolhost-ts-tls-"));
+    await mkdir(join(dir, "root"));
+    await writeFile(join(dir, "root/a.txt"), "hello\n");
+    await writeTokensFile(join(dir, "tokens.yaml"), [{ id: "caller", token }]);
+    server = await startSecureServer({ roots: [{ path: join(dir, "root") }], tls, tokensFile: join(dir, "tokens.yaml") });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  for (const grpcTransport of ["direct", "connect-node"] as const) {
+    it(`${grpcTransport}: reads with the right token and is refused Unauthenticated with a wrong one`, async () => {
+      const { files } = createClient(server.address, { grpcTransport, tls: { ca: tls.caCert }, token });
+      assert.equal(await readText(files, "a.txt"), "hello\n");
+      const wrong = createClient(server.address, { grpcTransport, tls: { ca: tls.caCert }, token: "th_wrong-token-0000000000000000000000000000" });
+      const err = await readText(wrong.files, "a.txt").catch((e: unknown) => e);
+      assert.ok(err instanceof ConnectError);
+      assert.equal(err.code, Code.Unauthenticated);
+    });
+  }
 });
