@@ -111,6 +111,20 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
       await files.statFile({ path: "lines.txt" });
       assert.deepEqual(seen, ["StatFile auth=Bearer t0k", "application/grpc+proto status=0"]);
     });
+
+    it("hands onHeader and onTrailer the response's header and trailer, on unary and streamed calls", async () => {
+      const { files } = createClient(server.address, { grpcTransport });
+      const seen: string[] = [];
+      const options = (call: string) => ({
+        onHeader: (h: Headers) => seen.push(`${call} header ${h.get("content-type")}`),
+        onTrailer: (t: Headers) => seen.push(`${call} trailer ${t.get("grpc-status")}`),
+      });
+      await files.statFile({ path: "lines.txt" }, options("stat"));
+      let messages = 0;
+      for await (const _ of files.readFile({ path: "lines.txt", mode: ReadMode.TEXT }, options("read"))) messages++;
+      assert.ok(messages >= 2);
+      assert.deepEqual(seen, ["stat header application/grpc+proto", "stat trailer 0", "read header application/grpc+proto", "read trailer 0"]);
+    });
   });
 }
 

@@ -5,6 +5,7 @@ import { FileTools } from "../gen/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../gen/toolhost/skills/v1/skill_catalog_pb.js";
 import { WideWindowSessionManager } from "./window-session-manager.js";
 import { createHttp2GrpcTransport } from "./http2-grpc-transport.js";
+import { createLeanClient } from "./lean-client.js";
 
 /** TlsOptions are the PEM files (or contents) of a TLS connection to toolhost. */
 export interface TlsOptions {
@@ -56,7 +57,7 @@ export function createClient(address: string, options: ClientOptions = {}): Tool
     const sessionManager = new WideWindowSessionManager(baseUrl, nodeOptions);
     const headers = options.token === undefined ? undefined : { authorization: `Bearer ${options.token}` };
     const transport = createHttp2GrpcTransport({ baseUrl, headers, interceptors: options.interceptors, sessionManager });
-    return { files: createConnectClient(FileTools, transport), skills: createConnectClient(SkillCatalog, transport), transport };
+    return { files: createLeanClient(FileTools, transport), skills: createLeanClient(SkillCatalog, transport), transport };
   }
   const interceptors: Interceptor[] = [];
   if (options.token !== undefined) {
