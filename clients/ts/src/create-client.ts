@@ -30,9 +30,10 @@ export interface ClientOptions {
   readonly interceptors?: Interceptor[];
   /**
    * Which implementation carries the gRPC protocol: "direct" (default), this package's own
-   * node:http2 transport (createHttp2GrpcTransport), or "connect-node", connect-node's
-   * createGrpcTransport. Both share the same wide-window HTTP/2 connection and behave the same;
-   * "direct" adds about 0.3 ms less per call (0.5 ms less in a process's first few hundred calls).
+   * node:http2 transport and clients (createHttp2GrpcTransport, createLeanClient), or
+   * "connect-node", connect-node's createGrpcTransport with Connect's createClient. Both use the
+   * same wide-window HTTP/2 connection and behave the same; "direct" costs the client about
+   * 0.6 ms less CPU per small call in a fresh process (bench/mcp/ts-client-floor.ts).
    */
   readonly grpcTransport?: "direct" | "connect-node";
 }
