@@ -52,6 +52,17 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
       assert.equal(uploaded.sha256, createHash("sha256").update(expected).digest("hex"));
     });
 
+    it("reports an upload refused on its header while the client still sends, and changes nothing", async () => {
+      const { files } = createClient(server.address, { grpcTransport });
+      const chunks = Array.from({ length: 64 }, () => Buffer.alloc(256 * 1024, 9));
+      const err = await uploadStream(files, "lines.txt", Readable.from(chunks), { mustNotExist: true }).catch((e: unknown) => e);
+      assert.ok(err instanceof ConnectError, String(err));
+      assert.equal(err.code, Code.Aborted);
+      assert.equal(reason(err), "PRECONDITION_FAILED");
+      assert.equal(await readFile(join(server.root, "lines.txt"), "utf8"), "alpha\nbeta\ngamma\n");
+      assert.equal((await files.statFile({ path: "lines.txt" })).size, 17n);
+    });
+
     it("hands a slow reader every byte in order, one message at a time", async () => {
       const { files } = createClient(server.address, { grpcTransport });
       const chunks: Uint8Array[] = [];
