@@ -3,9 +3,9 @@ import { createClient as createConnectClient, type Client, type Interceptor, typ
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../gen/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../gen/toolhost/skills/v1/skill_catalog_pb.js";
-import { WideWindowSessionManager } from "./window-session-manager.js";
-import { createHttp2GrpcTransport } from "./http2-grpc-transport.js";
-import { createLeanClient } from "./lean-client.js";
+import { WideWindowSessionManager } from "./transport/window-session-manager.js";
+import { createHttp2GrpcTransport } from "./transport/http2-grpc-transport.js";
+import { createLeanClient } from "./transport/lean-client.js";
 
 /** TlsOptions are the PEM files (or contents) of a TLS connection to toolhost. */
 export interface TlsOptions {

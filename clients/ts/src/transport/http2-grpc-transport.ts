@@ -14,8 +14,10 @@ import {
 } from "@connectrpc/connect";
 import type { Http2SessionManager } from "@connectrpc/connect-node";
 import { callSignal } from "./call-signal.js";
+import { response } from "./call-response.js";
 import { frameMessage } from "./grpc-envelope.js";
 import { GrpcResponseReader } from "./grpc-response-reader.js";
+import { sendAll, sendSingle } from "./grpc-request-writer.js";
 import { connectErrorFromStream } from "./http2-stream-error.js";
 
 /** Http2GrpcTransportOptions configure createHttp2GrpcTransport. */
@@ -182,32 +184,6 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   };
 }
 
-/**
- * CallResponse is a response whose header and trailer are the reader's, as Fetch Headers built
- * on first use (a class: defining getters per object is several times slower).
- */
-class CallResponse<T extends object> {
-  constructor(
-    private readonly reader: GrpcResponseReader,
-    fields: T,
-  ) {
-    Object.assign(this, fields);
-  }
-
-  get header(): Headers {
-    return this.reader.header;
-  }
-
-  get trailer(): Headers {
-    return this.reader.trailer;
-  }
-}
-
-/** response adds the reader's header and trailer to a response's fields. */
-function response<T extends object>(reader: GrpcResponseReader, fields: T): T & { readonly header: Headers; readonly trailer: Headers } {
-  return new CallResponse(reader, fields) as unknown as T & { readonly header: Headers; readonly trailer: Headers };
-}
-
 /** pathOf is the HTTP path of a call: the method's, unless an interceptor changed the URL. */
 function pathOf(url: string, method: AnyMethod): string {
   const path = `/${method.parent.typeName}/${method.name}`;
@@ -227,55 +203,6 @@ function normalized<I extends DescMessage>(schema: I, input: AsyncIterable<Messa
       }
     },
   };
-}
-
-/** sendSingle sends the request message(s) of a server-streaming call with its half-close. */
-async function sendSingle<I extends DescMessage>(stream: ClientHttp2Stream, input: AsyncIterable<MessageShape<I>>, schema: I): Promise<void> {
-  const frames: Buffer[] = [];
-  const it = input[Symbol.asyncIterator]();
-  for (let r = await it.next(); !r.done; r = await it.next()) {
-    frames.push(frameMessage(toBinary(schema, create(schema, r.value))));
-  }
-  stream.end(frames.length === 1 ? frames[0] : Buffer.concat(frames));
-}
-
-/** sendAll writes the request messages of a client- or bidi-streaming call as they come, with back-pressure. */
-async function sendAll<I extends DescMessage>(stream: ClientHttp2Stream, input: AsyncIterable<MessageShape<I>>, schema: I): Promise<void> {
-  const it = input[Symbol.asyncIterator]();
-  let finished = false;
-  // A call that ends early (refused, cancelled) tells the source to stop, as Connect does.
-  stream.once("close", () => {
-    if (!finished) void it.return?.().catch(() => {});
-  });
-  try {
-    for (let r = await it.next(); !r.done; r = await it.next()) {
-      if (stream.destroyed || stream.writableEnded) {
-        void it.return?.().catch(() => {});
-        return;
-      }
-      if (!stream.write(frameMessage(toBinary(schema, create(schema, r.value))))) {
-        await drainOrClose(stream);
-      }
-    }
-  } finally {
-    finished = true;
-  }
-  if (!stream.destroyed && !stream.writableEnded) {
-    stream.end();
-  }
-}
-
-/** drainOrClose waits until the stream can take more data or has closed. */
-function drainOrClose(stream: ClientHttp2Stream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off("drain", done);
-      stream.off("close", done);
-      resolve();
-    };
-    stream.on("drain", done);
-    stream.on("close", done);
-  });
 }
 
 /** nodeHeaders turns Fetch Headers into node:http2 request headers. */
