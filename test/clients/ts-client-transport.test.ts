@@ -9,6 +9,7 @@ import type { ClientHttp2Stream } from "node:http2";
 import { createClient as createConnectClient } from "@connectrpc/connect";
 import { createClient } from "../../clients/ts/src/create-client.js";
 import { createHttp2GrpcTransport } from "../../clients/ts/src/transport/http2-grpc-transport.js";
+import { createLeanClient } from "../../clients/ts/src/transport/lean-client.js";
 import { WideWindowSessionManager } from "../../clients/ts/src/transport/window-session-manager.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { readBytes, readText, readTo } from "../../clients/ts/src/read-file.js";
@@ -171,6 +172,19 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     assert.equal(streams.length, 1);
     assert.ok(pausedSeen > 0, "the stream was never paused");
     assert.deepEqual(Buffer.concat(chunks), Buffer.alloc(2 * 1024 * 1024, 3));
+  });
+
+  it("cancels a streamed read that the caller leaves early, so its stream does not stay open", async () => {
+    const baseUrl = `http://${server.address}`;
+    const sessionManager = new WideWindowSessionManager(baseUrl, {});
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }));
+    for await (const message of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 })) {
+      assert.equal(message.part.case, "info");
+      break;
+    }
+    for (let i = 0; i < 100 && sessionManager.state() !== "idle"; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(sessionManager.state(), "idle");
+    assert.equal((await files.statFile({ path: "two-mib.bin" })).size, 2n * 1024n * 1024n);
   });
 
   it("stops taking an upload's source once the call is cancelled, and stores nothing", async () => {

@@ -168,6 +168,13 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
                 throw signal.error(err);
               }
             },
+            // A caller that stops iterating early (break) cancels the call, so the stream does not
+            // stay open, paused, holding the server's side of it.
+            return: async () => {
+              reader.fail(new ConnectError("the caller stopped reading the response", Code.Canceled));
+              signal.done();
+              return { done: true, value: undefined };
+            },
           }),
         };
         return response(reader, { stream: true, service: method.parent, method, message: messages });

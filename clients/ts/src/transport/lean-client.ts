@@ -7,6 +7,7 @@ import { Code, ConnectError, makeAnyClient, type CallOptions, type Client, type 
  * responses iterated by plain iterator objects. Connect's wraps each streamed response in three
  * nested async generators (and the request in a fourth), a few promise hops per message that in
  * a fresh process cost ~0.2-0.4 ms of a small streamed read (bench/README.md, section mcp).
+ * Leaving a for-await over a streamed response early (break, return, throw) cancels the call.
  */
 export function createLeanClient<S extends DescService>(service: S, transport: Transport): Client<S> {
   return makeAnyClient(service, (descMethod: DescMethod) => {
@@ -88,6 +89,14 @@ function streamed<O extends DescMessage>(start: () => Promise<StreamResponse<Des
             options?.onTrailer?.(res!.trailer);
           }
           return r;
+        },
+        async return(): Promise<IteratorResult<MessageShape<O>>> {
+          // break in a for-await: cancel the call rather than leave its stream open.
+          if (it === undefined) {
+            it = (await response.catch(() => undefined))?.message[Symbol.asyncIterator]();
+          }
+          await it?.return?.();
+          return { done: true, value: undefined };
         },
       };
     },
