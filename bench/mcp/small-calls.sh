@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench:mcp — small calls, one at a time, against the MCP reference filesystem server
 # (@modelcontextprotocol/server-filesystem over stdio, driven by the MCP SDK client) and toolhost
-# (through the generated Go client, bench/go/smallcalls, and the TypeScript Connect client):
+# (through the generated Go client, bench/go/smallcalls, and the TypeScript client, clients/ts, on
+# its own gRPC transport and, for comparison, on connect-node's):
 # a 35 KB text read, a single-replacement edit of a 4 KB file, a 10 MB text read. Prints the
 # median latency of each and the ratio toolhost / MCP. The MCP client, the TS client and the Go
 # client each run in a process of their own, block after block.
@@ -31,7 +32,7 @@ mkdir -p "$work/root" "$work/skills"
 root=$(realpath "$work/root")
 head -c 26000 /dev/urandom | base64 >"$root/35k.txt"                  # ~35 KB of 76-column lines
 head -c 7400000 /dev/urandom | base64 >"$root/10m.txt"                # ~10 MB
-for who in mcp ts go; do { head -c 1500 /dev/urandom | base64; echo alpha-marker; head -c 1500 /dev/urandom | base64; } >"$root/edit-$who.txt"; done
+for who in mcp ts tsc go; do { head -c 1500 /dev/urandom | base64; echo alpha-marker; head -c 1500 /dev/urandom | base64; } >"$root/edit-$who.txt"; done
 
 port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 # shellcheck disable=SC2086 # TOOLHOST_NODE_FLAGS (e.g. --cpu-prof) is a list of node flags
@@ -40,7 +41,7 @@ pids+=("$!")
 for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 
 for _ in $(seq 1 "$blocks"); do
-  for only in mcp ts; do # each client in a process of its own
+  for only in mcp ts tsc; do # each client in a process of its own
     node --import tsx bench/mcp/ts-and-mcp.ts --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds" --only "$only"
   done
   "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
@@ -50,10 +51,10 @@ const rows = require("node:fs").readFileSync(process.argv[2], "utf8").trim().spl
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const by = {};
 for (const [server, work, ms] of rows) ((by[work] ??= {})[server] ??= []).push(Number(ms));
-console.log("| call | MCP server-filesystem | toolhost, Go client | toolhost, TS client | Go / MCP | TS / MCP |");
-console.log("|---|---|---|---|---|---|");
+console.log("| call | MCP server-filesystem | toolhost, Go client | toolhost, TS client | TS client on connect-node | Go / MCP | TS / MCP | TS on connect-node / MCP |");
+console.log("|---|---|---|---|---|---|---|---|");
 for (const [work, s] of Object.entries(by)) {
-  const [m, g, t] = [median(s.mcp), median(s.go), median(s.ts)];
-  console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${t.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(t / m).toFixed(2)} |`);
+  const [m, g, t, c] = [median(s.mcp), median(s.go), median(s.ts), median(s.tsc)];
+  console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${t.toFixed(2)} ms | ${c.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(t / m).toFixed(2)} | ${(c / m).toFixed(2)} |`);
 }
 JS

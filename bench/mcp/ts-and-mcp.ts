@@ -3,7 +3,10 @@
 // through the MCP SDK client) and against toolhost through the TypeScript Connect client
 // (clients/ts), interleaved call by call. Prints "server work milliseconds" per call.
 //
-// Usage: node --import tsx bench/mcp/ts-and-mcp.ts --toolhost ADDR --mcp-server JS --dir DIR --rounds N [--only mcp|ts]
+// `--only tsc` is the same TS client on connect-node's gRPC transport (grpcTransport:
+// "connect-node", the client's default before 2026-11-30), to compare the two in one run.
+//
+// Usage: node --import tsx bench/mcp/ts-and-mcp.ts --toolhost ADDR --mcp-server JS --dir DIR --rounds N [--only mcp|ts|tsc]
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,16 +17,17 @@ import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 const { values } = parseArgs({
   options: { toolhost: { type: "string" }, "mcp-server": { type: "string" }, dir: { type: "string" }, rounds: { type: "string" }, only: { type: "string" } },
 });
-// --only mcp|ts: one client in this process, so that neither pays for the other's garbage (the
+// --only mcp|ts|tsc: one client in this process, so that none pays for another's garbage (the
 // MCP client's 10 MB read leaves ~60 MB of JSON behind); small-calls.sh runs one of each in turn.
-const servers: readonly ("mcp" | "ts")[] = values.only === "mcp" || values.only === "ts" ? [values.only] : ["mcp", "ts"];
+type Who = "mcp" | "ts" | "tsc";
+const servers: readonly Who[] = values.only === "mcp" || values.only === "ts" || values.only === "tsc" ? [values.only] : ["mcp", "ts"];
 const dir = values.dir ?? ".";
 const rounds = Number(values.rounds ?? "20");
 
 const mcp = new Client({ name: "toolhost-bench", version: "0" });
 if (servers.includes("mcp")) await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [values["mcp-server"] ?? "", dir], stderr: "ignore",
   maxBufferSize: 64 << 20 })); // the SDK's default 10 MiB line cap is under a 10 MB file's JSON answer
-const toolhost = createClient(values.toolhost ?? "127.0.0.1:50051").files;
+const toolhost = createClient(values.toolhost ?? "127.0.0.1:50051", { grpcTransport: servers.includes("tsc") ? "connect-node" : "direct" }).files;
 
 /** textOf checks that an MCP tool answered without error and returns its text length. */
 function textOf(result: Awaited<ReturnType<Client["callTool"]>>): number {
@@ -41,18 +45,21 @@ async function tsRead(file: string): Promise<number> {
 /** edit is the r-th round's replacement: the marker flips each round, so the file keeps its size. */
 const edit = (r: number) => (r % 2 === 0 ? { oldText: "alpha-marker", newText: "omega-marker" } : { oldText: "omega-marker", newText: "alpha-marker" });
 type Work = "read35k" | "edit4k" | "read10m";
-const calls: Record<"mcp" | "ts", Record<Work, (round: number) => Promise<unknown>>> = {
+/** toolhostCalls are the three calls through the TS client, editing edit-<who>.txt. */
+const toolhostCalls = (who: string): Record<Work, (round: number) => Promise<unknown>> => ({
+  read35k: () => tsRead("35k.txt"),
+  edit4k: (r) => toolhost.editFile({ path: `edit-${who}.txt`, edits: [{ kind: { case: "replace", value: edit(r) } }] }),
+  read10m: () => tsRead("10m.txt"),
+});
+const calls: Record<Who, Record<Work, (round: number) => Promise<unknown>>> = {
   mcp: {
     read35k: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "35k.txt") } })),
     edit4k: async (r) => textOf(await mcp.callTool({ name: "edit_file", arguments: {
       path: path.join(dir, "edit-mcp.txt"), edits: [edit(r)] } })),
     read10m: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "10m.txt") } })),
   },
-  ts: {
-    read35k: () => tsRead("35k.txt"),
-    edit4k: (r) => toolhost.editFile({ path: "edit-ts.txt", edits: [{ kind: { case: "replace", value: edit(r) } }] }),
-    read10m: () => tsRead("10m.txt"),
-  },
+  ts: toolhostCalls("ts"),
+  tsc: toolhostCalls("tsc"),
 };
 for (let round = -1; round < rounds; round++) { // round -1 warms both up and is not printed
   for (const work of ["read35k", "edit4k", "read10m"] as const) {

@@ -3,7 +3,9 @@ import { createClient as createConnectClient, type Client, type Interceptor, typ
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../gen/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../gen/toolhost/skills/v1/skill_catalog_pb.js";
-import { WideWindowSessionManager } from "./window-session-manager.js";
+import { WideWindowSessionManager } from "./transport/window-session-manager.js";
+import { createHttp2GrpcTransport } from "./transport/http2-grpc-transport.js";
+import { createLeanClient } from "./transport/lean-client.js";
 
 /** TlsOptions are the PEM files (or contents) of a TLS connection to toolhost. */
 export interface TlsOptions {
@@ -26,6 +28,14 @@ export interface ClientOptions {
   readonly protocol?: "grpc" | "connect";
   /** More interceptors, run after the token one. */
   readonly interceptors?: Interceptor[];
+  /**
+   * Which implementation carries the gRPC protocol: "direct" (default), this package's own
+   * node:http2 transport and clients (createHttp2GrpcTransport, createLeanClient), or
+   * "connect-node", connect-node's createGrpcTransport with Connect's createClient. Both use the
+   * same wide-window HTTP/2 connection and behave the same; "direct" costs the client about
+   * 0.6 ms less CPU per small call in a fresh process (bench/mcp/ts-client-floor.ts).
+   */
+  readonly grpcTransport?: "direct" | "connect-node";
 }
 
 /** ToolhostClient holds one connection's typed clients for both services. */
@@ -43,6 +53,13 @@ export interface ToolhostClient {
 export function createClient(address: string, options: ClientOptions = {}): ToolhostClient {
   const secure = options.tls !== undefined && options.tls !== false;
   const baseUrl = /^https?:\/\//.test(address) ? address : `${secure ? "https" : "http"}://${address}`;
+  const nodeOptions = tlsSessionOptions(options.tls);
+  if (options.protocol !== "connect" && options.grpcTransport !== "connect-node") {
+    const sessionManager = new WideWindowSessionManager(baseUrl, nodeOptions);
+    const headers = options.token === undefined ? undefined : { authorization: `Bearer ${options.token}` };
+    const transport = createHttp2GrpcTransport({ baseUrl, headers, interceptors: options.interceptors, sessionManager });
+    return { files: createLeanClient(FileTools, transport), skills: createLeanClient(SkillCatalog, transport), transport };
+  }
   const interceptors: Interceptor[] = [];
   if (options.token !== undefined) {
     const header = `Bearer ${options.token}`;
@@ -52,7 +69,6 @@ export function createClient(address: string, options: ClientOptions = {}): Tool
     });
   }
   interceptors.push(...(options.interceptors ?? []));
-  const nodeOptions = tlsSessionOptions(options.tls);
   const transport =
     options.protocol === "connect"
       ? createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors, nodeOptions })

@@ -5,7 +5,9 @@ export { readBytes, readText, readTo, ReadVerifyError, type ReadOptions, type Re
 export { uploadPath, uploadStream, UploadVerifyError, type UploadOptions } from "./upload.js";
 export { errorDomain, errorMetadata, hasReason, reason, reasonName } from "./error-reason.js";
 export { toSafeNumber, toUint64, type Uint64Input } from "./uint64.js";
-export { WideWindowSessionManager, defaultConnectionWindow, defaultStreamWindow } from "./window-session-manager.js";
+export { createLeanClient } from "./transport/lean-client.js";
+export { createHttp2GrpcTransport, type Http2GrpcTransportOptions } from "./transport/http2-grpc-transport.js";
+export { WideWindowSessionManager, defaultConnectionWindow, defaultStreamWindow } from "./transport/window-session-manager.js";
 export * from "../gen/toolhost/files/v1/file_tools_pb.js";
 export * from "../gen/toolhost/files/v1/read_pb.js";
 export * from "../gen/toolhost/files/v1/write_pb.js";

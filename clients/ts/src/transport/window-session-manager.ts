@@ -1,10 +1,13 @@
 import type { ClientHttp2Stream, ClientSessionOptions, SecureClientSessionOptions } from "node:http2";
 import { Http2SessionManager } from "@connectrpc/connect-node";
 
-/** defaultStreamWindow is the HTTP/2 receive window per stream the client asks for: 4 MiB. */
-export const defaultStreamWindow = 4 * 1024 * 1024;
-/** defaultConnectionWindow is the HTTP/2 receive window per connection: 16 MiB. */
-export const defaultConnectionWindow = 16 * 1024 * 1024;
+/**
+ * defaultStreamWindow is the HTTP/2 receive window per stream the client asks for: 8 MiB, so one
+ * streamed read can reach ~80 MB/s over a 50 ms round trip (4 MiB measured 40 MB/s there).
+ */
+export const defaultStreamWindow = 8 * 1024 * 1024;
+/** defaultConnectionWindow is the HTTP/2 receive window per connection: 32 MiB. */
+export const defaultConnectionWindow = 32 * 1024 * 1024;
 
 /**
  * WideWindowSessionManager is connect-node's Http2SessionManager with large HTTP/2 receive

@@ -1,0 +1,27 @@
+import type { GrpcResponseReader } from "./grpc-response-reader.js";
+
+/**
+ * CallResponse is a response whose header and trailer are the reader's, as Fetch Headers built
+ * on first use (a class: defining getters per object is several times slower).
+ */
+class CallResponse<T extends object> {
+  constructor(
+    private readonly reader: GrpcResponseReader,
+    fields: T,
+  ) {
+    Object.assign(this, fields);
+  }
+
+  get header(): Headers {
+    return this.reader.header;
+  }
+
+  get trailer(): Headers {
+    return this.reader.trailer;
+  }
+}
+
+/** response adds the reader's header and trailer to a response's fields. */
+export function response<T extends object>(reader: GrpcResponseReader, fields: T): T & { readonly header: Headers; readonly trailer: Headers } {
+  return new CallResponse(reader, fields) as unknown as T & { readonly header: Headers; readonly trailer: Headers };
+}
