@@ -1,9 +1,9 @@
 /**
- * maxPausedWalkDescriptors is the most folder descriptors that walks which gave their worker up
- * (their searcher paused) may keep open across the server. A paused walk keeps only the folders
- * of files its searcher already took and has not reported yet (it cannot close those under the
- * match workers); a walk whose folders would not fit keeps its worker instead, so descriptors
- * stay bounded whatever the number of paused searches.
+ * maxPausedWalkDescriptors is the most folder descriptors that searches whose walk gave its
+ * worker up (their client paused) may keep open across the server: those of the files they took
+ * and have not reported yet (no walk may close them under the match workers). A walk whose
+ * searcher's descriptors would not fit keeps its worker instead, so the descriptors of all
+ * searches stay bounded (maxWalkers walking ones, plus this) whatever the number of paused ones.
  */
 let maxPausedWalkDescriptors = 4096;
 

@@ -25,8 +25,9 @@ import { acquireWalker, releaseWalker, walkerPaused, type WalkerHolder } from ".
  * handed over are those of one uninterrupted walk, each once, in walk order. Of the stopped walk's
  * descriptors, those of folders whose files the receiver took (possibly still being searched) are
  * handed over in one closing batch ahead of the new walk's batches; every other one is closed
- * at once. Those kept count against maxPausedWalkDescriptors; a feed that would exceed it keeps
- * its worker.
+ * at once. What its receiver holds while the feed has no worker (those folders and the ones
+ * handed over to close, see closeHandedOver) counts against maxPausedWalkDescriptors until the
+ * feed walks again; a feed that would exceed it keeps its worker.
  */
 export class WalkFeed implements WalkerHolder {
   readonly #request: Omit<WalkRequest, "control" | "resumeAfter">;
@@ -36,6 +37,8 @@ export class WalkFeed implements WalkerHolder {
   readonly #queue: WalkBatch[] = [];
   /** Folder descriptors of batches taken whose closing was not handed over yet. */
   readonly #lent = new Set<number>();
+  /** Descriptors handed over to be closed (in a taken batch's `close`) and not closed yet. */
+  readonly #handedOver = new Set<number>();
   /** Descriptors kept from a run that gave its worker up, handed over in the next closing batch. */
   #kept: number[] = [];
   #run: WalkRun | undefined;
@@ -70,7 +73,8 @@ export class WalkFeed implements WalkerHolder {
   giveUpWalker(): boolean {
     const run = this.#run;
     if (run === undefined || this.#givingUp || this.#closing || this.#end !== undefined) return false;
-    const reserve = this.#lent.size - (this.#lent.has(this.#request.topFd) ? 1 : 0);
+    // What its receiver holds while it has no worker: nothing is added until it walks again.
+    const reserve = this.#lent.size - (this.#lent.has(this.#request.topFd) ? 1 : 0) + this.#handedOver.size;
     if (!reservePausedDescriptors(reserve)) return false;
     this.#reserved = reserve;
     this.#givingUp = true;
@@ -85,7 +89,6 @@ export class WalkFeed implements WalkerHolder {
     if (this.#kept.length > 0) {
       const close = this.#kept;
       this.#kept = [];
-      releasePausedDescriptors(close.length);
       return this.#took({ kind: "batch", files: { fds: new Int32Array(0), names: "", borrowed: false }, folderFds: [], folderPaths: [], close });
     }
     const batch = this.#queue.shift();
@@ -117,6 +120,15 @@ export class WalkFeed implements WalkerHolder {
     this.#run?.stop();
   }
 
+  /**
+   * closeHandedOver closes the descriptors of a taken batch's `close`, once the receiver searched
+   * the batch (and every one before it).
+   */
+  closeHandedOver(fds: readonly number[]): void {
+    for (const fd of fds) this.#handedOver.delete(fd);
+    closeAll(fds);
+  }
+
   /** close stops the walk, waits for its end and closes every descriptor not handed out. */
   async close(): Promise<void> {
     this.#closing = true;
@@ -126,13 +138,14 @@ export class WalkFeed implements WalkerHolder {
     await this.#runOver;
     for (const batch of this.#queue.splice(0)) closeAll(batch.close);
     closeAll(this.#end?.close ?? []);
-    releasePausedDescriptors(this.#kept.length);
     closeAll(this.#kept.splice(0));
+    this.#releaseReserved();
   }
 
   /** attach waits for a worker and starts the walk on it, from the start or where it stopped. */
   async #attach(): Promise<void> {
     const worker = await acquireWalker(this.#signal, this);
+    this.#releaseReserved(); // it walks again: counted with the walks that hold a worker
     const run = new WalkRun(worker, { ...this.#request, resumeAfter: this.#after }, (batch) => this.#onBatch(batch));
     this.#run = run;
     this.#runOver = run.ended.then((end) => this.#onEnd(run, end));
@@ -171,20 +184,26 @@ export class WalkFeed implements WalkerHolder {
         if (this.#lent.has(fd)) kept.push(fd);
         else closeAll([fd]);
       }
-      releasePausedDescriptors(this.#reserved - kept.length);
       this.#kept.push(...kept);
     } else {
-      releasePausedDescriptors(this.#reserved);
+      this.#releaseReserved();
       this.#end = end;
     }
-    this.#reserved = 0;
     this.#wakeTaker();
+  }
+
+  #releaseReserved(): void {
+    releasePausedDescriptors(this.#reserved);
+    this.#reserved = 0;
   }
 
   /** took notes what the receiver now holds and where it stands, and returns the batch. */
   #took(batch: WalkBatch): WalkBatch {
     for (const fd of batch.folderFds) this.#lent.add(fd);
-    for (const fd of batch.close) this.#lent.delete(fd);
+    for (const fd of batch.close) {
+      this.#lent.delete(fd);
+      this.#handedOver.add(fd);
+    }
     const count = batch.files.fds.length;
     if (count > 0) {
       const names = batch.files.names;
