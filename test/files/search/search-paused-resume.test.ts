@@ -3,7 +3,7 @@ import { readdir, readlink } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { defaultLimits } from "../../../src/config/config.js";
-import { searchFiles, type SearchEvent } from "../../../src/files/search/search-files.js";
+import { searchFiles, type SearchEvent, type SearchRequest } from "../../../src/files/search/search-files.js";
 import { maxWalkers, walkersGivenUp } from "../../../src/files/search/walk/walker-pool.js";
 import { seededRandom } from "../../support/seeded-random.js";
 import { runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
@@ -112,14 +112,20 @@ async function insideRoot(root: string): Promise<number> {
 }
 
 describe("searchFiles: a paused search gives its walker up and resumes exactly", { timeout: 120_000 }, () => {
-  it("returns the same results, in the same order, and the same summary as an unpaused run, after giving its walker up twice", async () => {
+  it("returns the same results, in the same order, and the same summary as an unpaused run, after giving its walker up twice (each mode; globs, context, ignore files off, hidden files on)", async () => {
     const { sandbox } = await searchRoot(mixedTree());
-    for (const mode of ["content", "files", "count"] as const) {
-      const reference = await runSearch(sandbox, { pattern: "needle", mode });
+    const requests: (Partial<SearchRequest> & { pattern: string })[] = [
+      { pattern: "needle", mode: "content" },
+      { pattern: "needle", mode: "files" },
+      { pattern: "needle", mode: "count" },
+      { pattern: "NEEDLE", caseInsensitive: true, contextBefore: 1, contextAfter: 1, include: ["*.txt", "*.TXT", "*.log"], exclude: ["e.x", "d_2/*.txt"], noIgnore: true, includeHidden: true },
+    ];
+    for (const request of requests) {
+      const reference = await runSearch(sandbox, request);
       assert.ok(reference.summary.filesMatched > 1000, `${reference.summary.filesMatched} files matched`);
       const givenUpBefore = walkersGivenUp();
       const run = { events: [] as SearchEvent[] };
-      const search = searchFiles(sandbox, { path: "", pattern: "needle", mode }, defaultLimits);
+      const search = searchFiles(sandbox, { path: "", ...request }, defaultLimits);
       let more = true;
       for (let round = 0; round < 2 && more; round++) {
         // More files than the batches in flight hold, so that the search walks (and pauses) again.
@@ -130,7 +136,7 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
       assert.ok(more, "the search was still under way when it gave its walker up");
       assert.ok(walkersGivenUp() - givenUpBefore >= 2, `walkers given up: ${walkersGivenUp() - givenUpBefore}`);
       while (await pull(search, run, 1000));
-      assert.deepEqual(collected(run.events), withoutTime(reference), mode);
+      assert.deepEqual(collected(run.events), withoutTime(reference), JSON.stringify(request));
     }
   });
 
