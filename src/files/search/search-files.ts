@@ -120,13 +120,14 @@ export async function* searchFiles(
           if (totals.limitReached && totals.matches >= plan.maxMatches) break;
         }
       } finally {
-        closeAll(head.close);
+        if (feed === undefined) closeAll(head.close);
+        else feed.closeHandedOver(head.close);
       }
       if (totals.limitReached && totals.matches >= plan.maxMatches) break;
     }
   } finally {
     feed?.stop();
-    await drain(window); // first: the walk's remaining descriptors may be those of batches in flight
+    await drain(window, feed); // first: the walk's remaining descriptors may be those of batches in flight
     await feed?.close();
     await top?.release();
     await single?.handle.close();
@@ -135,10 +136,11 @@ export async function* searchFiles(
 }
 
 /** drain waits for every batch still in flight and closes its folders. */
-async function drain(window: InFlight[]): Promise<void> {
+async function drain(window: InFlight[], feed: WalkFeed | undefined): Promise<void> {
   for (const inFlight of window.splice(0)) {
     await inFlight.result.catch(() => undefined);
-    closeAll(inFlight.close);
+    if (feed === undefined) closeAll(inFlight.close);
+    else feed.closeHandedOver(inFlight.close);
   }
 }
 

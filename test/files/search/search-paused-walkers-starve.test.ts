@@ -7,7 +7,7 @@ import { maxWalkers } from "../../../src/files/search/walk/walker-pool.js";
 import { runSearch, searchRoot } from "./search-fixture.js";
 
 describe("searchFiles: paused searches of one caller and the searches of others", () => {
-  it(`a search of another caller finishes while one caller holds ${maxWalkers} searches paused (its client not reading)`, { todo: "review finding, not fixed: the walk threads are shared by every caller with no fairness; remove this todo with the fix" }, async () => {
+  it(`a search of another caller finishes while one caller holds ${maxWalkers} searches paused (its client not reading)`, async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 1500; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
     const greedy = await searchRoot(files);

@@ -1,4 +1,5 @@
 import type { FileList } from "../match-job.js";
+import type { WalkPosition } from "./walk-position.js";
 
 /** IgnoreLayer is the rules of one folder above a walk's start: its ignore files' texts. */
 export interface IgnoreLayer {
@@ -27,6 +28,11 @@ export interface WalkRequest {
    */
   readonly control: SharedArrayBuffer;
   readonly capacity: number;
+  /**
+   * Where a walk that gave its worker up resumes: the last file its searcher took (see
+   * WalkPosition); the walk hands over only the files after it. Undefined: from the start.
+   */
+  readonly resumeAfter?: WalkPosition | undefined;
 }
 
 /** WalkBatch is up to walkBatchFiles files to search, from one folder or more, in walk order. */

@@ -2,6 +2,7 @@ import { parentPort } from "node:worker_threads";
 import { ToolhostError } from "../../../errors/toolhost-error.js";
 import { compileGlobs } from "../path-globs.js";
 import { SyncWalk } from "./sync-walk.js";
+import { resumeFilters } from "./walk-position.js";
 import type { WalkBatch, WalkEnd, WalkRequest } from "./walk-protocol.js";
 
 /**
@@ -9,7 +10,8 @@ import type { WalkBatch, WalkEnd, WalkRequest } from "./walk-protocol.js";
  * one WalkEnd. While `capacity` batches are posted and not taken it waits on the shared counter
  * (bounded memory and descriptors however big the tree); the stop slot ends the walk at the next
  * folder or wait. The globs are compiled here from the request's strings (functions do not cross
- * threads), by the same compileGlobs the request was validated with.
+ * threads), by the same compileGlobs the request was validated with. A walk resumed after it gave
+ * its worker up (resumeAfter) skips what it handed over before, through those same matchers.
  */
 parentPort!.on("message", (request: WalkRequest) => {
   const control = new Int32Array(request.control);
@@ -23,11 +25,14 @@ parentPort!.on("message", (request: WalkRequest) => {
   };
   let end: WalkEnd;
   try {
+    const include = compileGlobs("include", request.include);
+    const exclude = compileGlobs("exclude", request.exclude);
+    const filters = request.resumeAfter === undefined ? { include, exclude } : resumeFilters(request.resumeAfter, include, exclude);
     const walk = new SyncWalk(
       {
         roots: request.roots,
-        include: compileGlobs("include", request.include),
-        exclude: compileGlobs("exclude", request.exclude),
+        include: filters.include,
+        exclude: filters.exclude,
         useIgnoreFiles: request.useIgnoreFiles,
         includeHidden: request.includeHidden,
         inherited: request.inherited,

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { readdir, readlink } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, it } from "node:test";
+import { defaultLimits } from "../../../src/config/config.js";
+import { searchFiles, type SearchEvent } from "../../../src/files/search/search-files.js";
+import { pausedWalkDescriptors, setPausedWalkDescriptorLimit } from "../../../src/files/search/walk/paused-walk-descriptors.js";
+import { maxWalkers } from "../../../src/files/search/walk/walker-pool.js";
+import type { Sandbox } from "../../../src/sandbox/sandbox.js";
+import { runSearch, searchRoot } from "./search-fixture.js";
+
+/** A tree of 300 folders of 8 files each. */
+function folderTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 2400; i++) files[`d${String(i % 300).padStart(3, "0")}/f${i}.txt`] = "needle\n";
+  return files;
+}
+
+/** insideRoot counts this process's open descriptors that name something under `root`. */
+async function insideRoot(root: string): Promise<number> {
+  let count = 0;
+  for (const fd of await readdir("/proc/self/fd")) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target === root || target.startsWith(`${root}/`)) count++;
+  }
+  return count;
+}
+
+/** paused starts `count` searches and takes each one's first event; the ones still waiting after `waitMs` are cancelled. */
+async function paused(sandbox: Sandbox, count: number, waitMs: number): Promise<{ searches: AsyncGenerator<SearchEvent>[]; started: number }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), waitMs);
+  const searches = Array.from({ length: count }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits, controller.signal));
+  const firsts = await Promise.allSettled(searches.map((s) => s.next()));
+  clearTimeout(timer);
+  return { searches, started: firsts.filter((f) => f.status === "fulfilled").length };
+}
+
+async function end(searches: AsyncGenerator<SearchEvent>[]): Promise<void> {
+  await Promise.all(searches.map((s) => s.return(undefined).catch(() => undefined)));
+}
+
+describe("searchFiles: the descriptors of paused searches", { timeout: 120_000 }, () => {
+  it("counts what searches that gave their walker up hold, and keeps it under the server's bound: one that would exceed it keeps its walker", async () => {
+    const greedy = await searchRoot(folderTree());
+    const others = await searchRoot(folderTree());
+    await runSearch(greedy.sandbox, { pattern: "warm-up" });
+    const base = await insideRoot(greedy.root);
+
+    // Sixteen paused searches, then sixteen more that wait for walkers: every paused one gives its walker up.
+    let first = await paused(greedy.sandbox, maxWalkers, 10_000);
+    assert.equal(first.started, maxWalkers);
+    await sleep(300); // their walks run ahead as far as they may, then wait
+    let second = await paused(others.sandbox, maxWalkers, 10_000);
+    assert.equal(second.started, maxWalkers);
+    const held = pausedWalkDescriptors();
+    // What the counter says is what they hold: their start folders, and the folders of files taken and not reported.
+    assert.equal((await insideRoot(greedy.root)) - base, maxWalkers + held);
+    assert.ok(held > maxWalkers, `${held} descriptors held by paused searches`);
+    await end([...first.searches, ...second.searches]);
+    assert.equal(pausedWalkDescriptors(), 0);
+    assert.equal(await insideRoot(greedy.root), base);
+
+    // With room for about half of that, the others get about half the walkers; the rest wait.
+    const limit = Math.floor(held / 2);
+    const old = setPausedWalkDescriptorLimit(limit);
+    try {
+      first = await paused(greedy.sandbox, maxWalkers, 10_000);
+      await sleep(300);
+      let most = 0;
+      const sampler = setInterval(() => (most = Math.max(most, pausedWalkDescriptors())), 5);
+      second = await paused(others.sandbox, maxWalkers, 2000);
+      clearInterval(sampler);
+      most = Math.max(most, pausedWalkDescriptors());
+      assert.ok(most <= limit, `${most} descriptors held by paused searches, over the bound of ${limit}`);
+      assert.ok(second.started > 0 && second.started < maxWalkers, `${second.started} of ${maxWalkers} searches got a walker`);
+      await end([...first.searches, ...second.searches]);
+    } finally {
+      setPausedWalkDescriptorLimit(old);
+    }
+    assert.equal(pausedWalkDescriptors(), 0);
+    assert.equal(await insideRoot(greedy.root), base);
+  });
+});

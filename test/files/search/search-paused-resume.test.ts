@@ -1,0 +1,161 @@
+import assert from "node:assert/strict";
+import { readdir, readlink } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, it } from "node:test";
+import { defaultLimits } from "../../../src/config/config.js";
+import { searchFiles, type SearchEvent, type SearchRequest } from "../../../src/files/search/search-files.js";
+import { maxWalkers, walkersGivenUp } from "../../../src/files/search/walk/walker-pool.js";
+import { seededRandom } from "../../support/seeded-random.js";
+import { runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
+
+/** A tree of 4000 files at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
+function mixedTree(): Record<string, string> {
+  const random = seededRandom(10);
+  const folders = ["a", "B", "c-1", "d_2", "e.x", "Zed", "a b"];
+  const files: Record<string, string> = {
+    ".gitignore": "*.log\n",
+    "c-1/.ignore": "skip-*\n",
+    ".hidden/x.txt": "needle\n",
+  };
+  for (let i = 0; i < 4000; i++) {
+    const depth = Math.floor(random() * 5);
+    const dirs = Array.from({ length: depth }, () => folders[Math.floor(random() * folders.length)]!);
+    const prefix = i % 97 === 0 ? "skip-" : "";
+    const ext = [".txt", ".md", ".log", ".TXT"][Math.floor(random() * 4)]!;
+    const name = `${prefix}${random() < 0.5 ? "F" : "f"}${Math.floor(random() * 100000)}${ext}`;
+    const body = "needle here\nother\n".repeat(i % 4) + (i % 50 === 0 ? "needle\n".repeat(120) : "") + "tail\n";
+    files[[...dirs, name].join("/")] = body;
+  }
+  return files;
+}
+
+/** A tree of 300 folders of 10 files each: a paused search is searching files of several folders. */
+function folderTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 3000; i++) files[`d${String(i % 300).padStart(3, "0")}/f${i}.txt`] = "needle\n";
+  return files;
+}
+
+/**
+ * pull takes events from a search into `run` until they name `files` more files than before (or
+ * `files` events when counting events); false once the search is over.
+ */
+async function pull(search: AsyncGenerator<SearchEvent>, run: { events: SearchEvent[] }, files: number): Promise<boolean> {
+  const seen = new Set<string>();
+  for (let i = 0; i < 100_000 && seen.size < files; i++) {
+    const next = await search.next();
+    if (next.done === true) return false;
+    run.events.push(next.value);
+    if (next.value.kind !== "summary") seen.add(next.value.path);
+  }
+  return true;
+}
+
+/**
+ * takeWalkers makes the oldest paused search give its walker up: it starts maxWalkers searches of
+ * its own, waits for the first event of each (the last one waits for a walker until the oldest
+ * paused walk gives its own up), then ends them.
+ */
+async function takeWalkers(sandbox: Parameters<typeof searchFiles>[0]): Promise<void> {
+  const others = Array.from({ length: maxWalkers }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits));
+  try {
+    await Promise.all(others.map((s) => s.next()));
+  } finally {
+    await Promise.all(others.map((s) => s.return(undefined).catch(() => undefined)));
+  }
+}
+
+function collected(events: SearchEvent[]): Omit<SearchRun, "summary"> & { summary: unknown } {
+  const matches: SearchRun["matches"] = [];
+  const files: SearchRun["files"] = [];
+  let summary: unknown;
+  for (const event of events) {
+    if (event.kind === "match") {
+      const l = event.line;
+      matches.push({ path: event.path, line: l.lineNumber, column: l.column, text: l.text, truncated: l.truncated, before: l.before.map((b) => b.text), after: l.after.map((a) => a.text), ranges: l.ranges.map(([s, e]) => [s, e]) });
+    } else if (event.kind === "file") {
+      files.push({ path: event.path, matches: event.matches });
+    } else {
+      const { elapsedMs: _, ...rest } = event.summary;
+      summary = rest;
+    }
+  }
+  return { matches, files, summary };
+}
+
+const withoutTime = (run: SearchRun): unknown => {
+  const { elapsedMs: _, ...rest } = run.summary;
+  return { matches: run.matches, files: run.files, summary: rest };
+};
+
+/**
+ * pathFds counts this process's descriptors that name a file or folder (threads' own descriptors,
+ * event polls, pipes and /dev/null, come and go with the walk and match threads and are left out).
+ */
+async function pathFds(): Promise<number> {
+  let count = 0;
+  for (const fd of await readdir("/proc/self/fd")) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target.startsWith("/") && !target.startsWith("/dev/")) count++;
+  }
+  return count;
+}
+
+/** insideRoot counts this process's open descriptors that name something under `root`. */
+async function insideRoot(root: string): Promise<number> {
+  let count = 0;
+  for (const fd of await readdir("/proc/self/fd")) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target === root || target.startsWith(`${root}/`)) count++;
+  }
+  return count;
+}
+
+describe("searchFiles: a paused search gives its walker up and resumes exactly", { timeout: 120_000 }, () => {
+  it("returns the same results, in the same order, and the same summary as an unpaused run, after giving its walker up twice (each mode; globs, context, ignore files off, hidden files on)", async () => {
+    const { sandbox } = await searchRoot(mixedTree());
+    const requests: (Partial<SearchRequest> & { pattern: string })[] = [
+      { pattern: "needle", mode: "content" },
+      { pattern: "needle", mode: "files" },
+      { pattern: "needle", mode: "count" },
+      { pattern: "NEEDLE", caseInsensitive: true, contextBefore: 1, contextAfter: 1, include: ["*.txt", "*.TXT", "*.log"], exclude: ["e.x", "d_2/*.txt"], noIgnore: true, includeHidden: true },
+    ];
+    for (const request of requests) {
+      const reference = await runSearch(sandbox, request);
+      assert.ok(reference.summary.filesMatched > 1000, `${reference.summary.filesMatched} files matched`);
+      const givenUpBefore = walkersGivenUp();
+      const run = { events: [] as SearchEvent[] };
+      const search = searchFiles(sandbox, { path: "", ...request }, defaultLimits);
+      let more = true;
+      for (let round = 0; round < 2 && more; round++) {
+        // More files than the batches in flight hold, so that the search walks (and pauses) again.
+        more = await pull(search, run, 450);
+        await sleep(300); // its walk runs ahead as far as it may, then waits: paused
+        await takeWalkers(sandbox);
+      }
+      assert.ok(more, "the search was still under way when it gave its walker up");
+      assert.ok(walkersGivenUp() - givenUpBefore >= 2, `walkers given up: ${walkersGivenUp() - givenUpBefore}`);
+      while (await pull(search, run, 1000));
+      assert.deepEqual(collected(run.events), withoutTime(reference), JSON.stringify(request));
+    }
+  });
+
+  it("closes every descriptor when a search that gave its walker up is cancelled", async () => {
+    const { root, sandbox } = await searchRoot(folderTree());
+    await takeWalkers(sandbox); // warm up: the walk and match threads exist
+    await sleep(100);
+    const baseline = await pathFds();
+    assert.equal(await insideRoot(root), 0);
+    const givenUpBefore = walkersGivenUp();
+    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits);
+    const run = { events: [] as SearchEvent[] };
+    assert.ok(await pull(search, run, 100));
+    await sleep(300);
+    await takeWalkers(sandbox);
+    assert.ok(walkersGivenUp() > givenUpBefore);
+    assert.ok((await insideRoot(root)) > 0, "the paused search still holds its start folder and the folders it is searching");
+    await search.return(undefined);
+    assert.equal(await insideRoot(root), 0);
+    assert.equal(await pathFds(), baseline);
+  });
+});
