@@ -8,6 +8,9 @@ import { matchLines } from "./match-lines.js";
 import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
 import { O_PATH } from "../../sandbox/path-handle.js";
+import { fsAt } from "../../sandbox/native/fs-at.js";
+import { readFileAt } from "./read-file-at.js";
+import { growScratch, scratch } from "./scratch-buffer.js";
 
 /**
  * The match worker: opens, verifies, reads and matches the files of each MatchBatch it is sent,
@@ -16,6 +19,11 @@ import { O_PATH } from "../../sandbox/path-handle.js";
  *
  * `workerData.openFd` is a shared slot holding the descriptor the worker has open (-1 when
  * none), so that a pool terminating a worker stuck past its time budget can close it.
+ *
+ * With the native addon (fsAt) a file of a held folder is opened, checked, read and closed in
+ * one native call (readFileAt: openat instead of /proc/self/fd/DIR/NAME, the same checks), and
+ * JavaScript only matches; no descriptor is open while JavaScript runs. Without it, or with
+ * TOOLHOST_NATIVE=0, the JavaScript path below does the same through /proc.
  */
 const openFd = new Int32Array(workerData.openFd as SharedArrayBuffer);
 /** reopenFlags reopen a held O_PATH entry through its /proc link (which O_NOFOLLOW would refuse). */
@@ -76,8 +84,8 @@ function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[]): void
 
 function folderInside(dirFd: number, roots: readonly string[]): boolean {
   try {
-    const real = readlinkSync(`/proc/self/fd/${dirFd}`);
-    return roots.some((root) => isInside(root, real));
+    const real = fsAt !== undefined ? fsAt.fdPath(dirFd) : readlinkSync(`/proc/self/fd/${dirFd}`);
+    return real !== null && roots.some((root) => isInside(root, real));
   } catch {
     return false; // no /proc: cannot verify, so do not use
   }
@@ -110,6 +118,10 @@ function regexFor(spec: MatchSpec): RegExp {
  * borrowed file `fd` itself when no name is given.
  */
 function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
+  if (name !== undefined && fsAt !== undefined) {
+    const read = readFileAt(fsAt, fd, name, batch.maxFileBytes, required === undefined, isBinary);
+    return typeof read === "string" ? { status: "skipped", why: read } : matchRead(read, batch, regex, required);
+  }
   if (name !== undefined) {
     // The entry is held with O_PATH first and reopened for reading only if it is a regular file:
     // opening a FIFO or device swapped in since the listing has effects (a blocked writer goes on).
@@ -152,6 +164,11 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     }
   }
   if (content === undefined) return { status: "skipped", why: "binary" };
+  return matchRead(content, batch, regex, required);
+}
+
+/** matchRead matches a file's content (binary-tested on its first chunk only when `required`). */
+function matchRead(content: Buffer, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
   if (required !== undefined) {
     // A file without the text every match contains cannot match: no decoding, no full binary
     // test (its NUL test was made on the first chunk). One that may match gets the full test.
@@ -168,15 +185,6 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
   return { status: "searched", bytes: content.length, found };
 }
 
-/**
- * scratch is the worker's read buffer, reused from file to file (grown as needed, up to the
- * size limit): a search of many files then makes almost no garbage.
- */
-let scratch = Buffer.allocUnsafe(1024 * 1024);
-
-/** maxScratchBytes is the largest read buffer kept from file to file (larger files get their own). */
-const maxScratchBytes = 8 * 1024 * 1024;
-
 /** firstReadBytes is the first read of a file: most files in one call, binary ones stop there. */
 const firstReadBytes = 64 * 1024;
 
@@ -188,17 +196,16 @@ const firstReadBytes = 64 * 1024;
  */
 function readText(fd: number, size: number, limit: number, fullCheck: boolean): Buffer | undefined {
   const wanted = Math.min(limit, size + 1);
-  let buffer = scratch.subarray(0, Math.min(wanted, scratch.length));
+  let buffer = scratch.buffer.subarray(0, Math.min(wanted, scratch.buffer.length));
   let length = 0;
   let sampled = false;
   for (;;) {
     if (length === buffer.length) {
       if (length >= wanted) break;
       // Grown only now, after the binary test: a large binary file never gets a large buffer.
-      const grown = Buffer.allocUnsafe(wanted);
+      const grown = growScratch(wanted);
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
-      if (wanted <= maxScratchBytes) scratch = grown;
     }
     const n = readSync(fd, buffer, length, Math.min(buffer.length - length, sampled ? buffer.length : firstReadBytes - length), length);
     length += n;

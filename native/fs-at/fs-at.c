@@ -1,0 +1,338 @@
+// fs-at: the *at() system calls SearchFiles needs, for Node through N-API (NAPI_VERSION 8, C only,
+// no V8 API, so one binary serves every Node release with that N-API version).
+//
+// Hand-written because Node's fs has no openat/fstatat/getdents on a directory descriptor (every
+// verified open goes through /proc/self/fd/N/NAME, a path lookup through procfs per call) and no
+// maintained npm package exposes them. Built by scripts/build-native.mjs with the system C
+// compiler; src/sandbox/native/fs-at.ts loads it and falls back to the JavaScript path without it.
+//
+// Exports:
+//   readFileAt(dirFd, name, buffer, limit, info) -> length >= 0, or a negative code (below)
+//   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
+//   openDirAt(parentFd, name) -> an O_PATH descriptor of the sub-folder `name`, or -errno
+//   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
+#define _GNU_SOURCE
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+// Codes readFileAt returns; -1..-6 are the match job's outcomeCodes indexes, negated.
+#define CODE_BINARY -1
+#define CODE_TOO_LARGE -2
+#define CODE_NOT_REGULAR -3
+#define CODE_HARD_LINKED -4
+#define CODE_UNREADABLE -6
+#define CODE_NEED_BUFFER -100
+
+#define FIRST_READ_BYTES (64 * 1024)
+#define SAMPLE_BYTES (8 * 1024)
+
+static const char deleted_suffix[] = " (deleted)";
+
+// name_arg copies a JS string argument into `out` (cap bytes); false if it is not a string, too
+// long, empty, or holds "/" or NUL (a name, not a path: it must stay one entry of the folder).
+static int name_arg(napi_env env, napi_value value, char* out, size_t cap) {
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok) return 0;
+  if (len == 0 || len >= cap - 1) return 0;
+  if (memchr(out, '/', len) != NULL || strlen(out) != len) return 0;
+  if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0) return 0;
+  return 1;
+}
+
+static int int_arg(napi_env env, napi_value value, int32_t* out) {
+  return napi_get_value_int32(env, value, out) == napi_ok;
+}
+
+static napi_value make_int(napi_env env, int32_t v) {
+  napi_value r;
+  napi_create_int32(env, v, &r);
+  return r;
+}
+
+static napi_value make_null(napi_env env) {
+  napi_value r;
+  napi_get_null(env, &r);
+  return r;
+}
+
+// proc_fds is /proc/self/fd held (O_PATH), opened once per process: the reopen and the readlink
+// through it look up one component ("N") instead of four ("/proc/self/fd/N"), ~1 us less each.
+// The kernel resolves its entries against this process's descriptor table at each lookup.
+static int proc_fds = -1;
+static pthread_once_t proc_fds_once = PTHREAD_ONCE_INIT;
+
+static void open_proc_fds(void) {
+  proc_fds = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+// proc_fd_dir returns the held /proc/self/fd and sets `name` to FD's entry in it (AT_FDCWD and
+// the full path when /proc/self/fd could not be held).
+static int proc_fd_dir(int fd, char* name, size_t cap) {
+  pthread_once(&proc_fds_once, open_proc_fds);
+  if (proc_fds < 0) {
+    snprintf(name, cap, "/proc/self/fd/%d", fd);
+    return AT_FDCWD;
+  }
+  snprintf(name, cap, "%d", fd);
+  return proc_fds;
+}
+
+// proc_link reads /proc/self/fd/FD into out; its length, or -1.
+static ssize_t proc_link(int fd, char* out, size_t cap) {
+  char path[64];
+  int dir = proc_fd_dir(fd, path, sizeof path);
+  ssize_t n = readlinkat(dir, path, out, cap - 1);
+  if (n < 0 || (size_t)n >= cap - 1) return -1;
+  out[n] = 0;
+  return n;
+}
+
+// read_at opens, verifies and reads the entry `name` of the folder `dirfd`, keeping every check
+// of the JavaScript path (src/files/search/match-worker.ts):
+//  - held with O_PATH|O_NOFOLLOW first (a link in its place is held as the link itself, which fstat
+//    then calls not regular; opening with O_PATH has
+//    no effect on what is opened) and reopened for reading, through /proc/self/fd/HELD, only if
+//    fstat says it is a regular file: a FIFO or device swapped in is never opened;
+//  - more than one link: skipped (a second name may lie outside the roots);
+//  - its one link must be the name it was opened by: the reopened descriptor's /proc link must not
+//    end in " (deleted)". Kept (rather than fstatat(dirfd, name) compared by dev/ino) because the
+//    kernel's mark is for the very entry opened and is final: an entry alive after the link count
+//    was alive at the count, when it was the only link. A name compared by dev/ino could have been
+//    removed and linked again from outside between the count and the compare.
+//  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
+// Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
+// returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
+// info[0] is the fstat size otherwise. No descriptor stays open when it returns.
+static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info) {
+  int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (held < 0) return CODE_UNREADABLE;
+  struct stat st;
+  if (fstat(held, &st) != 0) {
+    close(held);
+    return CODE_UNREADABLE;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(held);
+    return CODE_NOT_REGULAR;
+  }
+  char path[64];
+  int proc = proc_fd_dir(held, path, sizeof path);
+  int fd = openat(proc, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  close(held);
+  if (fd < 0) return CODE_UNREADABLE;
+  int64_t code;
+  // The count (fstat of the held entry, above) came before this check, as it must.
+  if (st.st_nlink != 1) {
+    code = CODE_HARD_LINKED;
+    goto done;
+  }
+  char link[PATH_MAX + 16];
+  ssize_t n = proc_link(fd, link, sizeof link);
+  if (n < 0) {
+    code = CODE_UNREADABLE;
+    goto done;
+  }
+  size_t suffix = sizeof deleted_suffix - 1;
+  if ((size_t)n >= suffix && memcmp(link + n - suffix, deleted_suffix, suffix) == 0) {
+    code = CODE_HARD_LINKED;
+    goto done;
+  }
+  double size = (double)st.st_size;
+  info[0] = size;
+  if (size > limit) {
+    code = CODE_TOO_LARGE;
+    goto done;
+  }
+  double wanted_d = size + 1 < limit ? size + 1 : limit;
+  size_t wanted = (size_t)wanted_d;
+  size_t room = wanted < cap ? wanted : cap;
+  size_t length = 0;
+  int sampled = 0;
+  for (;;) {
+    if (length == room) {
+      if (length >= wanted) break;
+      info[0] = wanted_d;
+      code = CODE_NEED_BUFFER;
+      goto done;
+    }
+    size_t ask = room - length;
+    if (!sampled && length + ask > FIRST_READ_BYTES) ask = length < FIRST_READ_BYTES ? FIRST_READ_BYTES - length : ask;
+    ssize_t got = pread(fd, buf + length, ask, (off_t)length);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      code = CODE_UNREADABLE;
+      goto done;
+    }
+    length += (size_t)got;
+    int ended = got == 0 || (double)length >= size;
+    if (!sampled && (ended || length >= SAMPLE_BYTES)) {
+      size_t sample = length < SAMPLE_BYTES ? length : SAMPLE_BYTES;
+      if (memchr(buf, 0, sample) != NULL) {
+        code = CODE_BINARY;
+        goto done;
+      }
+      sampled = 1;
+    }
+    if (ended) break;
+  }
+  code = (int64_t)length;
+done:
+  close(fd);
+  return code;
+}
+
+// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1)).
+static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
+  size_t argc = 5;
+  napi_value argv[5];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5) goto bad;
+  int32_t dirfd;
+  char name[NAME_MAX + 2];
+  void* data;
+  size_t cap;
+  double limit;
+  napi_typedarray_type type;
+  size_t info_len;
+  void* info;
+  if (!int_arg(env, argv[0], &dirfd) || dirfd < 0) goto bad;
+  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, CODE_UNREADABLE);
+  if (napi_get_buffer_info(env, argv[2], &data, &cap) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[3], &limit) != napi_ok) goto bad;
+  if (napi_get_typedarray_info(env, argv[4], &type, &info_len, &info, NULL, NULL) != napi_ok || type != napi_float64_array || info_len < 1) goto bad;
+  napi_value result;
+  napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info), &result);
+  return result;
+bad:
+  napi_throw_type_error(env, NULL, "readFileAt(dirFd, name, buffer, limit, info)");
+  return NULL;
+}
+
+struct linux_dirent64 {
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+// kind_of classifies an entry as Node's Dirent would (d_type, else lstat): d, f or o.
+static char kind_of(int dirfd, const struct linux_dirent64* e) {
+  unsigned char t = e->d_type;
+  if (t == DT_UNKNOWN) {
+    struct stat st;
+    if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) return 'o';
+    return S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
+  }
+  return t == DT_DIR ? 'd' : t == DT_REG ? 'f' : 'o';
+}
+
+// listDir(dirFd): the folder's entries ("." and ".." left out) read with getdents64 through a
+// descriptor opened as "." relative to dirFd (which may be O_PATH), never by path.
+static napi_value ListDir(napi_env env, napi_callback_info cb) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t dirfd;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || !int_arg(env, argv[0], &dirfd) || dirfd < 0) {
+    napi_throw_type_error(env, NULL, "listDir(dirFd)");
+    return NULL;
+  }
+  int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return make_null(env);
+  size_t size = 0, cap = 16 * 1024;
+  char* out = malloc(cap);
+  char chunk[32 * 1024];
+  int failed = out == NULL;
+  while (!failed) {
+    long got = syscall(SYS_getdents64, fd, chunk, sizeof chunk);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      failed = 1;
+      break;
+    }
+    if (got == 0) break;
+    for (long at = 0; at < got;) {
+      struct linux_dirent64* e = (struct linux_dirent64*)(chunk + at);
+      at += e->d_reclen;
+      const char* nm = e->d_name;
+      if (nm[0] == '.' && (nm[1] == 0 || (nm[1] == '.' && nm[2] == 0))) continue;
+      size_t len = strlen(nm);
+      if (size + len + 2 > cap) {
+        while (size + len + 2 > cap) cap *= 2;
+        char* grown = realloc(out, cap);
+        if (grown == NULL) {
+          failed = 1;
+          break;
+        }
+        out = grown;
+      }
+      out[size++] = kind_of(fd, e);
+      memcpy(out + size, nm, len);
+      size += len;
+      out[size++] = 0;
+    }
+  }
+  close(fd);
+  napi_value result;
+  if (failed || napi_create_string_utf8(env, out, size, &result) != napi_ok) result = make_null(env);
+  free(out);
+  return result;
+}
+
+// openDirAt(parentFd, name): the sub-folder held with O_PATH, never through a link.
+static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
+  size_t argc = 2;
+  napi_value argv[2];
+  int32_t parent;
+  char name[NAME_MAX + 2];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !int_arg(env, argv[0], &parent) || parent < 0) {
+    napi_throw_type_error(env, NULL, "openDirAt(parentFd, name)");
+    return NULL;
+  }
+  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
+  int fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  return make_int(env, fd < 0 ? -errno : fd);
+}
+
+// fdPath(fd): what /proc/self/fd/FD links to, or null.
+static napi_value FdPath(napi_env env, napi_callback_info cb) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t fd;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || !int_arg(env, argv[0], &fd) || fd < 0) {
+    napi_throw_type_error(env, NULL, "fdPath(fd)");
+    return NULL;
+  }
+  char link[PATH_MAX + 16];
+  ssize_t n = proc_link(fd, link, sizeof link);
+  if (n < 0) return make_null(env);
+  napi_value result;
+  if (napi_create_string_utf8(env, link, (size_t)n, &result) != napi_ok) return make_null(env);
+  return result;
+}
+
+static napi_value Init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"listDir", NULL, ListDir, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)

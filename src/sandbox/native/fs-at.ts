@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * FsAt is the optional native addon (native/fs-at/fs-at.c, built into build/native/fs-at.node by
+ * scripts/build-native.mjs): the *at() system calls Node's fs lacks, so that an entry of a held
+ * folder is opened relative to the folder's descriptor instead of through a /proc/self/fd/N/NAME
+ * path lookup, and each file costs one call from JavaScript instead of seven.
+ */
+export interface FsAt {
+  /**
+   * readFileAt holds `name` in the folder `dirFd` with O_PATH|O_NOFOLLOW, reopens it through
+   * /proc only if it is a regular file, skips it if it has more than one link or its entry was
+   * removed (" (deleted)"), and reads it into `buffer` (at most min(limit, size + 1) bytes;
+   * NUL in the first 8 KiB stops at the first chunk). Returns the length read, or a negative
+   * code: -outcomeCodes index (binary, too-large, not-regular, hard-linked, unreadable), or
+   * needBufferCode with info[0] the length wanted. No descriptor stays open.
+   */
+  readFileAt(dirFd: number, name: string, buffer: Buffer, limit: number, info: Float64Array): number;
+  /** listDir lists a folder by its (O_PATH) descriptor: "<kind><name>\0" each, kind d, f or o; null if unreadable. */
+  listDir(dirFd: number): string | null;
+  /** openDirAt holds the sub-folder `name` of `parentFd` with O_PATH|O_DIRECTORY|O_NOFOLLOW: its descriptor, or -errno. */
+  openDirAt(parentFd: number, name: string): number;
+  /** fdPath is the kernel's path of a descriptor (/proc/self/fd/N's target), or null. */
+  fdPath(fd: number): string | null;
+}
+
+/** needBufferCode is readFileAt's answer when `buffer` is smaller than the file needs. */
+export const needBufferCode = -100;
+
+/** addonPaths are where the build puts the addon, seen from src/sandbox/native and dist/src/sandbox/native. */
+function addonPaths(): string[] {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return [path.join(here, "..", "..", "..", "build", "native", "fs-at.node"), path.join(here, "..", "..", "..", "..", "build", "native", "fs-at.node")];
+}
+
+/**
+ * loadFsAt returns the native addon, or undefined when it is switched off (TOOLHOST_NATIVE=0),
+ * not built, not on Linux, or fails to load: every caller then takes its JavaScript path, which
+ * gives the same results.
+ */
+export function loadFsAt(env: NodeJS.ProcessEnv = process.env): FsAt | undefined {
+  if (env["TOOLHOST_NATIVE"] === "0" || process.platform !== "linux") return undefined;
+  const file = addonPaths().find((p) => existsSync(p));
+  if (file === undefined) return undefined;
+  try {
+    return createRequire(import.meta.url)(file) as FsAt;
+  } catch {
+    return undefined;
+  }
+}
+
+/** fsAt is the addon for this thread, loaded once (undefined: use the JavaScript path). */
+export const fsAt: FsAt | undefined = loadFsAt();

@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, constants, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { loadFsAt, needBufferCode, type FsAt } from "../../../src/sandbox/native/fs-at.js";
+import { O_PATH } from "../../../src/sandbox/path-handle.js";
+import { startExchangeLoop } from "../../support/exchange-loop.js";
+
+const built = existsSync(fileURLToPath(new URL("../../../build/native/fs-at.node", import.meta.url)));
+const fsAt = loadFsAt({});
+const skip = built ? false : "build/native/fs-at.node not built (node scripts/build-native.mjs): nothing to test";
+
+/** folder makes a temporary folder with `files` and holds it with O_PATH, as the walk does. */
+function folder(files: Record<string, string | Buffer> = {}): { dir: string; fd: number } {
+  const dir = mkdtempSync(path.join(tmpdir(), "fs-at-"));
+  for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
+  return { dir, fd: openSync(dir, O_PATH | constants.O_DIRECTORY) };
+}
+
+function read(addon: FsAt, fd: number, name: string, size = 1024, limit = 1 << 20): { code: number; text: string; info: number } {
+  const buffer = Buffer.alloc(size);
+  const info = new Float64Array(1);
+  const code = addon.readFileAt(fd, name, buffer, limit, info);
+  return { code, text: code > 0 ? buffer.subarray(0, code).toString() : "", info: info[0]! };
+}
+
+describe("native fs-at addon", { skip }, () => {
+  it("loads when built, and not when TOOLHOST_NATIVE=0", () => {
+    assert.ok(fsAt !== undefined, "built but not loaded");
+    assert.equal(loadFsAt({ TOOLHOST_NATIVE: "0" }), undefined);
+  });
+
+  it("readFileAt reads a regular file of the held folder and says why it skips the others", () => {
+    const outside = folder({ "secret.txt": "SECRET\n" });
+    const { dir, fd } = folder({ "a.txt": "hello\n", "big.txt": "x".repeat(5000), "bin.dat": Buffer.from([104, 0, 105]) });
+    execFileSync("mkfifo", [path.join(dir, "p.fifo")]);
+    symlinkSync(path.join(outside.dir, "secret.txt"), path.join(dir, "link.txt"));
+    linkSync(path.join(outside.dir, "secret.txt"), path.join(dir, "hard.txt"));
+    mkdirSync(path.join(dir, "sub"));
+    const addon = fsAt!;
+    assert.deepEqual(read(addon, fd, "a.txt"), { code: 6, text: "hello\n", info: 6 });
+    assert.equal(read(addon, fd, "bin.dat").code, -1, "binary");
+    assert.equal(read(addon, fd, "big.txt", 1024, 100).code, -2, "too large");
+    assert.equal(read(addon, fd, "p.fifo").code, -3, "a FIFO is not regular (and never opened)");
+    assert.equal(read(addon, fd, "sub").code, -3, "a folder is not regular");
+    assert.equal(read(addon, fd, "hard.txt").code, -4, "hard-linked");
+    assert.equal(read(addon, fd, "link.txt").code, -3, "a symlink is held as itself (O_PATH|O_NOFOLLOW), not followed: not regular");
+    assert.equal(read(addon, fd, "missing").code, -6);
+    for (const bad of ["../" + path.basename(dir) + "/a.txt", "sub/../a.txt", ".", "..", "", "a\0b"]) assert.equal(read(addon, fd, bad).code, -6, `name ${JSON.stringify(bad)}`);
+    assert.deepEqual(read(addon, fd, "big.txt", 1024), { code: needBufferCode, text: "", info: 5001 }, "a buffer too small asks for size + 1");
+    assert.equal(read(addon, fd, "big.txt", 5001).code, 5000);
+    closeSync(fd);
+    closeSync(outside.fd);
+  });
+
+  it("listDir lists entries by kind; openDirAt opens a sub-folder, never a link; fdPath names a descriptor", () => {
+    const outside = folder();
+    const { dir, fd } = folder({ "f.txt": "" });
+    mkdirSync(path.join(dir, "d"));
+    symlinkSync(outside.dir, path.join(dir, "l"));
+    execFileSync("mkfifo", [path.join(dir, "p")]);
+    const addon = fsAt!;
+    const listed = addon.listDir(fd)!.split("\0").filter(Boolean).sort();
+    assert.deepEqual(listed, ["dd", "ff.txt", "ol", "op"]);
+    const sub = addon.openDirAt(fd, "d");
+    assert.ok(sub >= 0);
+    assert.equal(addon.fdPath(sub), path.join(dir, "d"));
+    assert.equal(addon.listDir(sub), "");
+    assert.ok(addon.openDirAt(fd, "l") < 0, "a link to a folder is not opened");
+    assert.ok(addon.openDirAt(fd, "f.txt") < 0, "a file is not a folder");
+    assert.ok(addon.openDirAt(fd, "..") < 0, "no way up");
+    assert.equal(addon.listDir(99999), null);
+    assert.throws(() => addon.readFileAt(-1, "a", Buffer.alloc(1), 1, new Float64Array(1)), TypeError);
+    closeSync(sub);
+    closeSync(fd);
+    closeSync(outside.fd);
+  });
+
+  it("readFileAt never reads outside while a file and a symlink to outside swap names, nor opens a FIFO swapped in", async () => {
+    const outside = folder({ "secret.txt": "SECRET\n" });
+    const { dir, fd } = folder({ "a.txt": "INSIDE\n", "c.txt": "INSIDE\n" });
+    symlinkSync(path.join(outside.dir, "secret.txt"), path.join(dir, "b.txt"));
+    const fifo = path.join(dir, "p.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const writer = spawn("sh", ["-c", 'exec 3>"$1"; echo opened', "sh", fifo], { stdio: ["ignore", "pipe", "ignore"] });
+    let opened = false;
+    writer.stdout.on("data", () => (opened = true));
+    await new Promise((r) => setTimeout(r, 300));
+    const links = await startExchangeLoop(path.join(dir, "a.txt"), path.join(dir, "b.txt"), 20);
+    const fifos = await startExchangeLoop(path.join(dir, "c.txt"), fifo, 20);
+    const counts = { inside: 0, outside: 0, skipped: 0 };
+    try {
+      const deadline = Date.now() + 2000;
+      for (let i = 0; i < 200_000 && Date.now() < deadline && !opened; i++) {
+        for (const name of ["a.txt", "b.txt", "c.txt", "p.fifo"]) {
+          const { code, text } = read(fsAt!, fd, name);
+          if (text.includes("SECRET")) counts.outside++;
+          else if (text.includes("INSIDE")) counts.inside++;
+          else if (code < 0) counts.skipped++;
+        }
+        if (i % 64 === 0) await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      await links.stop();
+      await fifos.stop();
+      writer.kill("SIGKILL");
+      closeSync(fd);
+      closeSync(outside.fd);
+    }
+    assert.ok(counts.inside > 0 && counts.skipped > 0, `the race ran: ${JSON.stringify(counts)}`);
+    assert.equal(counts.outside, 0, "read through the symlink");
+    assert.equal(opened, false, "a FIFO's blocked writer went on: the FIFO was opened");
+  });
+});
