@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +43,13 @@ static const char deleted_suffix[] = " (deleted)";
 
 // name_arg copies a JS string argument into `out` (cap bytes); false if it is not a string, too
 // long, empty, or holds "/" or NUL (a name, not a path: it must stay one entry of the folder).
+// The full length is asked first: napi_get_value_string_utf8 stops before a character that does
+// not fit, so a longer name could otherwise come back cut short to a shorter, existing one.
 static int name_arg(napi_env env, napi_value value, char* out, size_t cap) {
-  size_t len = 0;
-  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok) return 0;
-  if (len == 0 || len >= cap - 1) return 0;
+  size_t full = 0, len = 0;
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &full) != napi_ok) return 0;
+  if (full == 0 || full >= cap - 1) return 0;
+  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok || len != full) return 0;
   if (memchr(out, '/', len) != NULL || strlen(out) != len) return 0;
   if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0) return 0;
   return 1;
@@ -69,26 +71,13 @@ static napi_value make_null(napi_env env) {
   return r;
 }
 
-// proc_fds is /proc/self/fd held (O_PATH), opened once per process: the reopen and the readlink
-// through it look up one component ("N") instead of four ("/proc/self/fd/N"), ~1 us less each.
-// The kernel resolves its entries against this process's descriptor table at each lookup.
-static int proc_fds = -1;
-static pthread_once_t proc_fds_once = PTHREAD_ONCE_INIT;
-
-static void open_proc_fds(void) {
-  proc_fds = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-// proc_fd_dir returns the held /proc/self/fd and sets `name` to FD's entry in it (AT_FDCWD and
-// the full path when /proc/self/fd could not be held).
+// proc_fd_dir sets `name` to /proc/self/fd/FD, looked up from the root at each call. A descriptor
+// of /proc/self/fd held for the process would save ~1 us a lookup, but its number is global: any
+// code of the process closing that number by mistake (a double close) lets the next open take it,
+// and every reopen and readlink would then resolve "N" in whatever folder that is.
 static int proc_fd_dir(int fd, char* name, size_t cap) {
-  pthread_once(&proc_fds_once, open_proc_fds);
-  if (proc_fds < 0) {
-    snprintf(name, cap, "/proc/self/fd/%d", fd);
-    return AT_FDCWD;
-  }
-  snprintf(name, cap, "%d", fd);
-  return proc_fds;
+  snprintf(name, cap, "/proc/self/fd/%d", fd);
+  return AT_FDCWD;
 }
 
 // proc_link reads /proc/self/fd/FD into out; its length, or -1.
