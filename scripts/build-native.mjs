@@ -5,10 +5,16 @@
 //
 //   node scripts/build-native.mjs
 //
+// Next to the addon it writes fs-at.node.sha256: the addon's SHA-256 and its source's. The loader
+// (src/sandbox/native/fs-at.ts) loads only an addon that matches it: a truncated or half-copied
+// .node can crash the process in dlopen (SIGBUS, uncatchable), and a stale one built from an
+// older fs-at.c may not have the functions or codes the TypeScript expects.
+//
 // Headers: /usr/include/node (Debian's nodejs/libnode-dev), then Node's own include/node next to
 // the executable, then the node-api-headers npm package when installed. CC overrides the compiler.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,7 +52,12 @@ function build() {
     rmSync(temp, { force: true });
     return warn(`${cc} ${result.error?.message ?? `exited ${result.status}: ${result.stderr.trim()}`}`);
   }
+  const stamp = `${target}.sha256`;
+  rmSync(stamp, { force: true }); // until the new stamp is written, no addon is loaded
   renameSync(temp, target); // atomic: a running server never loads a half-written file
+  const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
+  writeFileSync(`${stamp}.${process.pid}.tmp`, `${sha256(target)} ${sha256(source)}\n`);
+  renameSync(`${stamp}.${process.pid}.tmp`, stamp);
   console.log(`toolhost: built ${path.relative(root, target)}`);
 }
 
