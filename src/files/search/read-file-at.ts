@@ -26,7 +26,10 @@ export function readFileAt(fsAt: FsAt, dirFd: number, name: string, limit: numbe
     if (code !== needBufferCode) return (outcomeCodes[-code] as SkipReason | undefined) ?? "unreadable";
     // The first chunk is in `buffer`: a binary file is not read again into a larger one.
     if (fullCheck && isBinary(buffer.subarray(0, binarySampleBytes))) return "binary";
-    buffer = growScratch(info[0]!);
+    // Room to spare: a file being appended to (a log) has grown again by the next read, and a
+    // buffer of its last length exactly would be too small each time (the JavaScript path grows
+    // its buffer mid-read and has no such retry).
+    buffer = growScratch(Math.min(limit, Math.ceil(info[0]! * (attempt === 0 ? 1.125 : 2))));
   }
   return "unreadable";
 }

@@ -18,6 +18,7 @@ const suites = [
   "search-hard-link-unlink-race.test.ts",
   "search-ignore-fifo.test.ts",
   "search-walk-bounds.test.ts",
+  "search-growing-file.test.ts",
 ].map((name) => fileURLToPath(new URL(name, import.meta.url)));
 
 describe("SearchFiles without the native addon (TOOLHOST_NATIVE=0)", () => {
