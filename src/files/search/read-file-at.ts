@@ -29,7 +29,11 @@ export function readFileAt(fsAt: FsAt, dirFd: number, name: string, limit: numbe
     // Room to spare: a file being appended to (a log) has grown again by the next read, and a
     // buffer of its last length exactly would be too small each time (the JavaScript path grows
     // its buffer mid-read and has no such retry).
-    buffer = growScratch(Math.min(limit, Math.ceil(info[0]! * (attempt === 0 ? 1.125 : 2))));
+    try {
+      buffer = growScratch(Math.min(limit, Math.ceil(info[0]! * (attempt === 0 ? 1.125 : 2))));
+    } catch {
+      return "unreadable"; // no memory for it (the JavaScript path's read fails the same way)
+    }
   }
   return "unreadable";
 }
