@@ -55,8 +55,13 @@ static int name_arg(napi_env env, napi_value value, char* out, size_t cap) {
   return 1;
 }
 
+// int_arg reads a descriptor: a JS number that is a whole int32 (napi_get_value_int32 alone would
+// take NaN as 0, 3.5 as 3 and 2^32 + 3 as 3: another descriptor than the caller meant).
 static int int_arg(napi_env env, napi_value value, int32_t* out) {
-  return napi_get_value_int32(env, value, out) == napi_ok;
+  double d;
+  if (napi_get_value_double(env, value, &d) != napi_ok || !(d >= INT32_MIN && d <= INT32_MAX) || d != (double)(int32_t)d) return 0;
+  *out = (int32_t)d;
+  return 1;
 }
 
 static napi_value make_int(napi_env env, int32_t v) {
@@ -200,7 +205,7 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   if (!int_arg(env, argv[0], &dirfd) || dirfd < 0) goto bad;
   if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, CODE_UNREADABLE);
   if (napi_get_buffer_info(env, argv[2], &data, &cap) != napi_ok) goto bad;
-  if (napi_get_value_double(env, argv[3], &limit) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[3], &limit) != napi_ok || !(limit >= 0)) goto bad; // not NaN
   if (napi_get_typedarray_info(env, argv[4], &type, &info_len, &info, NULL, NULL) != napi_ok || type != napi_float64_array || info_len < 1) goto bad;
   napi_value result;
   napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info), &result);

@@ -44,6 +44,24 @@ describe("native fs-at addon under attack", { skip }, () => {
     }
   });
 
+  it("refuses a descriptor or limit that is not a whole number instead of rounding it to another descriptor", () => {
+    const { fd } = folder({ "a.txt": "INSIDE\n" });
+    const info = new Float64Array(1);
+    try {
+      for (const bad of [Number.NaN, fd + 0.5, 2 ** 32 + fd, -0.5, Infinity]) {
+        assert.throws(() => fsAt!.readFileAt(bad, "a.txt", Buffer.alloc(64), 64, info), TypeError, `readFileAt(${bad})`);
+        assert.throws(() => fsAt!.listDir(bad), TypeError, `listDir(${bad})`);
+        assert.throws(() => fsAt!.openDirAt(bad, "a"), TypeError, `openDirAt(${bad})`);
+        assert.throws(() => fsAt!.fdPath(bad), TypeError, `fdPath(${bad})`);
+      }
+      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), Number.NaN, info), TypeError, "a NaN limit");
+      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), -1, info), TypeError, "a negative limit");
+      assert.equal(fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), 64, info), 7);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it("never resolves /proc/self/fd through a descriptor number someone else in the process can close and reuse", () => {
     const outside = folder({ "secret.txt": "SECRET\n" });
     const { dir, fd } = folder({ "a.txt": "INSIDE\n" });
