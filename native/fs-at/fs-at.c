@@ -7,7 +7,7 @@
 // compiler; src/sandbox/native/fs-at.ts loads it and falls back to the JavaScript path without it.
 //
 // Exports:
-//   readFileAt(dirFd, name, buffer, limit, info) -> length >= 0, or a negative code (below)
+//   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
 //   openDirAt(parentFd, name) -> an O_PATH descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
@@ -36,6 +36,7 @@
 #define CODE_HARD_LINKED -4
 #define CODE_UNREADABLE -6
 #define CODE_NEED_BUFFER -100
+#define CODE_NO_MATCH -101
 
 #define FIRST_READ_BYTES (64 * 1024)
 #define SAMPLE_BYTES (8 * 1024)
@@ -116,8 +117,11 @@ static ssize_t proc_link(int fd, char* out, size_t cap) {
 //  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
 // Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
 // returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
+// `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
+// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (glibc's memmem finds
+// them far faster than Buffer.indexOf, and JavaScript never sees the file).
 // info[0] is the fstat size otherwise. No descriptor stays open when it returns.
-static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info) {
+static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
   int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   if (held < 0) return CODE_UNREADABLE;
   struct stat st;
@@ -190,15 +194,27 @@ static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, do
     if (ended) break;
   }
   code = (int64_t)length;
+  for (size_t at = 0; at + 4 <= needles_len;) {
+    uint32_t len;
+    memcpy(&len, needles + at, 4);
+    at += 4;
+    if (len > needles_len - at) break;
+    if (len > 0 && memmem(buf, length, needles + at, len) == NULL) {
+      info[0] = (double)length;
+      code = CODE_NO_MATCH;
+      break;
+    }
+    at += len;
+  }
 done:
   close(fd);
   return code;
 }
 
-// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1)).
+// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1), needles?: Buffer).
 static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
-  size_t argc = 5;
-  napi_value argv[5];
+  size_t argc = 6;
+  napi_value argv[6];
   if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5) goto bad;
   int32_t dirfd;
   char name[NAME_MAX + 2];
@@ -213,11 +229,84 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   if (napi_get_buffer_info(env, argv[2], &data, &cap) != napi_ok) goto bad;
   if (napi_get_value_double(env, argv[3], &limit) != napi_ok) goto bad;
   if (napi_get_typedarray_info(env, argv[4], &type, &info_len, &info, NULL, NULL) != napi_ok || type != napi_float64_array || info_len < 1) goto bad;
+  void* needles = NULL;
+  size_t needles_len = 0;
+  if (argc >= 6) {
+    bool is_buffer = false;
+    napi_is_buffer(env, argv[5], &is_buffer);
+    if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
+  }
   napi_value result;
-  napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info), &result);
+  napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len), &result);
   return result;
 bad:
   napi_throw_type_error(env, NULL, "readFileAt(dirFd, name, buffer, limit, info)");
+  return NULL;
+}
+
+// readBatch(dirFds: Int32Array, names: string, from, buffer, limit, needles: Buffer | null,
+//           results: Float64Array(2 per file)) -> the index of the first file not read.
+// Reads files from..n-1 (names joined by NUL, one per dirFds entry) as readFileAt does, one after
+// another into `buffer`, each at the offset after the previous one's content: results[2i] is
+// file i's code (length read, or a negative code), results[2i+1] its content's offset (or, for
+// CODE_NO_MATCH and CODE_NEED_BUFFER, info[0]). Stops before a file that does not fit in what is
+// left of the buffer (unless it is the first: that one gets CODE_NEED_BUFFER), so the caller
+// matches what was read and calls again from there: one call per batch of files instead of one
+// per file. A name that is not a single entry name gets CODE_UNREADABLE.
+static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
+  size_t argc = 7;
+  napi_value argv[7];
+  napi_typedarray_type type;
+  size_t nfds, nresults, cap, names_len, needles_len = 0;
+  void *fds_data, *results_data, *data;
+  void* needles = NULL;
+  int32_t from;
+  double limit;
+  char* names = NULL;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 7) goto bad;
+  if (napi_get_typedarray_info(env, argv[0], &type, &nfds, &fds_data, NULL, NULL) != napi_ok || type != napi_int32_array) goto bad;
+  if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &names_len) != napi_ok) goto bad;
+  if (!int_arg(env, argv[2], &from) || from < 0) goto bad;
+  if (napi_get_buffer_info(env, argv[3], &data, &cap) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[4], &limit) != napi_ok) goto bad;
+  bool is_buffer = false;
+  napi_is_buffer(env, argv[5], &is_buffer);
+  if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
+  if (napi_get_typedarray_info(env, argv[6], &type, &nresults, &results_data, NULL, NULL) != napi_ok || type != napi_float64_array || nresults < 2 * nfds) goto bad;
+  names = malloc(names_len + 1);
+  if (names == NULL) goto bad;
+  napi_get_value_string_utf8(env, argv[1], names, names_len + 1, &names_len);
+  const int32_t* fds = (const int32_t*)fds_data;
+  double* results = (double*)results_data;
+  // Find the name of file `from`, then go on from there.
+  size_t at = 0;
+  for (int32_t skip = 0; skip < from && at <= names_len; skip++) {
+    const char* nul = memchr(names + at, 0, names_len - at);
+    at = nul == NULL ? names_len + 1 : (size_t)(nul - names) + 1;
+  }
+  size_t offset = 0;
+  size_t i = (size_t)from;
+  for (; i < nfds; i++) {
+    const char* name = at <= names_len ? names + at : "";
+    size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
+    double info = 0;
+    int64_t code;
+    if (len == 0 || len > NAME_MAX || memchr(name, '/', len) != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || fds[i] < 0) {
+      code = CODE_UNREADABLE;
+    } else {
+      code = read_at(fds[i], name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len);
+    }
+    if (code == CODE_NEED_BUFFER && offset > 0) break; // read again, first, in the next call
+    results[2 * i] = (double)code;
+    results[2 * i + 1] = code >= 0 ? (double)offset : info;
+    if (code >= 0) offset += (size_t)code;
+    at += len + 1;
+  }
+  free(names);
+  return make_int(env, (int32_t)i);
+bad:
+  free(names);
+  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results)");
   return NULL;
 }
 
@@ -327,6 +416,7 @@ static napi_value FdPath(napi_env env, napi_callback_info cb) {
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"readBatch", NULL, ReadBatch, NULL, NULL, NULL, napi_enumerable, NULL},
       {"listDir", NULL, ListDir, NULL, NULL, NULL, napi_enumerable, NULL},
       {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},

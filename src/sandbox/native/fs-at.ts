@@ -16,9 +16,18 @@ export interface FsAt {
    * removed (" (deleted)"), and reads it into `buffer` (at most min(limit, size + 1) bytes;
    * NUL in the first 8 KiB stops at the first chunk). Returns the length read, or a negative
    * code: -outcomeCodes index (binary, too-large, not-regular, hard-linked, unreadable), or
-   * needBufferCode with info[0] the length wanted. No descriptor stays open.
+   * needBufferCode with info[0] the length wanted, or noMatchCode with info[0] the length read
+   * when the file, read whole, lacks one of `needles` (packNeedles). No descriptor stays open.
    */
-  readFileAt(dirFd: number, name: string, buffer: Buffer, limit: number, info: Float64Array): number;
+  readFileAt(dirFd: number, name: string, buffer: Buffer, limit: number, info: Float64Array, needles?: Buffer): number;
+  /**
+   * readBatch reads the files `from`.. of a batch (`names` joined by NUL, one per `dirFds` entry)
+   * as readFileAt does, one after another into `buffer`: results[2i] is file i's length or code,
+   * results[2i + 1] its content's offset (for noMatchCode and needBufferCode: info[0]). Returns
+   * the index of the first file not read (the buffer was full): call again from there once the
+   * contents read were used. A file needing more than the whole buffer gets needBufferCode.
+   */
+  readBatch(dirFds: Int32Array, names: string, from: number, buffer: Buffer, limit: number, needles: Buffer | null, results: Float64Array): number;
   /** listDir lists a folder by its (O_PATH) descriptor: "<kind><name>\0" each, kind d, f or o; null if unreadable. */
   listDir(dirFd: number): string | null;
   /** openDirAt holds the sub-folder `name` of `parentFd` with O_PATH|O_DIRECTORY|O_NOFOLLOW: its descriptor, or -errno. */
@@ -29,6 +38,20 @@ export interface FsAt {
 
 /** needBufferCode is readFileAt's answer when `buffer` is smaller than the file needs. */
 export const needBufferCode = -100;
+
+/** noMatchCode is readFileAt's answer for a file that lacks one of the needles it was given. */
+export const noMatchCode = -101;
+
+/** packNeedles packs texts for readFileAt: each as its length (u32, little-endian) then its bytes. */
+export function packNeedles(needles: readonly Buffer[]): Buffer {
+  return Buffer.concat(
+    needles.flatMap((needle) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(needle.length);
+      return [length, needle];
+    }),
+  );
+}
 
 /** addonPaths are where the build puts the addon, seen from src/sandbox/native and dist/src/sandbox/native. */
 function addonPaths(): string[] {

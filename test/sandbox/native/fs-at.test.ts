@@ -56,6 +56,25 @@ describe("native fs-at addon", { skip }, () => {
     closeSync(outside.fd);
   });
 
+  it("readBatch reads a batch's files one after another into the buffer and stops where the next does not fit", () => {
+    const { dir, fd } = folder({ "a.txt": "aaaa", "b.txt": "bbbbbb", "c.txt": "cccccccc", "n.txt": "no needle", "big.txt": "x".repeat(100) });
+    execFileSync("mkfifo", [path.join(dir, "p")]);
+    const addon = fsAt!;
+    const names = ["a.txt", "p", "b.txt", "n.txt", "c.txt", "../a.txt", "big.txt"];
+    const fds = Int32Array.from(names, () => fd);
+    const buffer = Buffer.alloc(20);
+    const results = new Float64Array(2 * names.length);
+    const needles = Buffer.concat([Buffer.from([1, 0, 0, 0]), Buffer.from("e")]); // the one needle "e": c.txt lacks it
+    assert.equal(addon.readBatch(fds, names.join("\0"), 0, buffer, 1000, null, results), 4, "a, p, b and n fit (4 + 6 + 9 bytes); c does not");
+    assert.deepEqual([...results.subarray(0, 8)], [4, 0, -3, 0, 6, 4, 9, 10]);
+    assert.equal(buffer.subarray(4, 10).toString(), "bbbbbb");
+    assert.equal(addon.readBatch(fds, names.join("\0"), 4, buffer, 1000, needles, results), 7);
+    assert.deepEqual([...results.subarray(8)], [-101, 8, -6, 0, -100, 101], "c lacks the needle (8 bytes read); ../a.txt is no name; big needs 101 bytes");
+    assert.equal(addon.readBatch(fds, "a.txt", 0, buffer, 1000, null, results), 7, "names missing: unreadable, never a crash");
+    assert.deepEqual([...results.subarray(0, 4)], [4, 0, -6, 0]);
+    closeSync(fd);
+  });
+
   it("listDir lists entries by kind; openDirAt opens a sub-folder, never a link; fdPath names a descriptor", () => {
     const outside = folder();
     const { dir, fd } = folder({ "f.txt": "" });
