@@ -73,23 +73,46 @@ static napi_value make_null(napi_env env) {
 // proc_fds is /proc/self/fd held (O_PATH), opened once per process: the reopen and the readlink
 // through it look up one component ("N") instead of four ("/proc/self/fd/N"), ~1 us less each.
 // The kernel resolves its entries against this process's descriptor table at each lookup.
+// Its device and inode are kept: proc_fds_check, at the start of each call from JavaScript, makes
+// sure the number still names that folder (code elsewhere closing it by mistake and the number
+// being reused for another folder would otherwise make "N" an entry of that folder); if not, the
+// full paths are used from then on.
 static int proc_fds = -1;
+static dev_t proc_fds_dev;
+static ino_t proc_fds_ino;
 static pthread_once_t proc_fds_once = PTHREAD_ONCE_INIT;
 
 static void open_proc_fds(void) {
-  proc_fds = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  int fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0) {
+    proc_fds_dev = st.st_dev;
+    proc_fds_ino = st.st_ino;
+    proc_fds = fd;
+  } else if (fd >= 0) {
+    close(fd);
+  }
+}
+
+static void proc_fds_check(void) {
+  pthread_once(&proc_fds_once, open_proc_fds);
+  int fd = __atomic_load_n(&proc_fds, __ATOMIC_ACQUIRE);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != proc_fds_dev || st.st_ino != proc_fds_ino)) {
+    __atomic_store_n(&proc_fds, -1, __ATOMIC_RELEASE); // not ours any more: never used (nor closed) again
+  }
 }
 
 // proc_fd_dir returns the held /proc/self/fd and sets `name` to FD's entry in it (AT_FDCWD and
-// the full path when /proc/self/fd could not be held).
+// the full path when /proc/self/fd is not held).
 static int proc_fd_dir(int fd, char* name, size_t cap) {
-  pthread_once(&proc_fds_once, open_proc_fds);
-  if (proc_fds < 0) {
+  int dir = __atomic_load_n(&proc_fds, __ATOMIC_ACQUIRE);
+  if (dir < 0) {
     snprintf(name, cap, "/proc/self/fd/%d", fd);
     return AT_FDCWD;
   }
   snprintf(name, cap, "%d", fd);
-  return proc_fds;
+  return dir;
 }
 
 // proc_link reads /proc/self/fd/FD into out; its length, or -1.
@@ -236,6 +259,7 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
     napi_is_buffer(env, argv[5], &is_buffer);
     if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
   }
+  proc_fds_check();
   napi_value result;
   napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len), &result);
   return result;
@@ -284,6 +308,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
     const char* nul = memchr(names + at, 0, names_len - at);
     at = nul == NULL ? names_len + 1 : (size_t)(nul - names) + 1;
   }
+  proc_fds_check();
   size_t offset = 0;
   size_t i = (size_t)from;
   for (; i < nfds; i++) {
@@ -308,6 +333,60 @@ bad:
   free(names);
   napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results)");
   return NULL;
+}
+
+// findLines(content: Buffer, from, needle: Buffer, lineNumber, out: Float64Array) -> count.
+// For a pattern whose matches lie within one line and hold `needle` (match-lines.ts): finds the
+// lines of content[from..] that hold needle, and writes for each its start, its end (the offset
+// of its LF, or the content's length) and its 1-based line number (`lineNumber` is the number of
+// the line `from` lies in, `from` a line start), three numbers a line, as many as `out` holds:
+// glibc's memmem and a counting loop the compiler vectorizes, instead of Buffer.indexOf and a
+// JavaScript newline count over every candidate file. The caller calls again from the end of
+// the last line given (plus one) while `out` came back full.
+__attribute__((optimize("O3"))) static size_t count_newlines(const uint8_t* p, size_t n) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++) count += p[i] == '\n';
+  return count;
+}
+
+static napi_value FindLines(napi_env env, napi_callback_info cb) {
+  size_t argc = 5;
+  napi_value argv[5];
+  void *data, *needle, *out_data;
+  size_t length, needle_len, out_len;
+  double from_d, line_d;
+  napi_typedarray_type type;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5 || napi_get_buffer_info(env, argv[0], &data, &length) != napi_ok ||
+      napi_get_value_double(env, argv[1], &from_d) != napi_ok || napi_get_buffer_info(env, argv[2], &needle, &needle_len) != napi_ok ||
+      napi_get_value_double(env, argv[3], &line_d) != napi_ok ||
+      napi_get_typedarray_info(env, argv[4], &type, &out_len, &out_data, NULL, NULL) != napi_ok || type != napi_float64_array || needle_len == 0 ||
+      !(from_d >= 0) || !(line_d >= 1)) {
+    napi_throw_type_error(env, NULL, "findLines(content, from, needle, lineNumber, out)");
+    return NULL;
+  }
+  const uint8_t* content = (const uint8_t*)data;
+  double* out = (double*)out_data;
+  size_t max = out_len / 3, found = 0;
+  size_t counted = from_d < (double)length ? (size_t)from_d : length; // newlines counted up to here
+  double line = line_d;
+  size_t at = counted;
+  while (found < max && at < length) {
+    const uint8_t* hit = memmem(content + at, length - at, needle, needle_len);
+    if (hit == NULL) break;
+    size_t pos = (size_t)(hit - content);
+    const uint8_t* nl = memrchr(content + counted, '\n', pos - counted);
+    size_t start = nl == NULL ? counted : (size_t)(nl - content) + 1;
+    line += (double)count_newlines(content + counted, start - counted);
+    counted = start;
+    const uint8_t* end_p = memchr(content + pos, '\n', length - pos);
+    size_t end = end_p == NULL ? length : (size_t)(end_p - content);
+    out[3 * found] = (double)start;
+    out[3 * found + 1] = (double)end;
+    out[3 * found + 2] = line;
+    found++;
+    at = end + 1;
+  }
+  return make_int(env, (int32_t)found);
 }
 
 struct linux_dirent64 {
@@ -406,6 +485,7 @@ static napi_value FdPath(napi_env env, napi_callback_info cb) {
     return NULL;
   }
   char link[PATH_MAX + 16];
+  proc_fds_check();
   ssize_t n = proc_link(fd, link, sizeof link);
   if (n < 0) return make_null(env);
   napi_value result;
@@ -417,6 +497,7 @@ static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
       {"readBatch", NULL, ReadBatch, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"findLines", NULL, FindLines, NULL, NULL, NULL, napi_enumerable, NULL},
       {"listDir", NULL, ListDir, NULL, NULL, NULL, napi_enumerable, NULL},
       {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},

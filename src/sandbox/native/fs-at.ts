@@ -28,6 +28,13 @@ export interface FsAt {
    * contents read were used. A file needing more than the whole buffer gets needBufferCode.
    */
   readBatch(dirFds: Int32Array, names: string, from: number, buffer: Buffer, limit: number, needles: Buffer | null, results: Float64Array): number;
+  /**
+   * findLines writes start, end and line number of each line of content[from..] that holds
+   * `needle` into `out` (three numbers a line, as many as fit), `lineNumber` being the number of
+   * the line starting at `from`; returns how many. Not a filesystem call: it is here because it
+   * works on the buffers readBatch fills, in the same C (memmem, a vectorized newline count).
+   */
+  findLines(content: Buffer, from: number, needle: Buffer, lineNumber: number, out: Float64Array): number;
   /** listDir lists a folder by its (O_PATH) descriptor: "<kind><name>\0" each, kind d, f or o; null if unreadable. */
   listDir(dirFd: number): string | null;
   /** openDirAt holds the sub-folder `name` of `parentFd` with O_PATH|O_DIRECTORY|O_NOFOLLOW: its descriptor, or -errno. */

@@ -75,6 +75,29 @@ describe("native fs-at addon", { skip }, () => {
     closeSync(fd);
   });
 
+  it("findLines gives the start, end and number of each line holding the needle, a chunk at a time", () => {
+    const lines = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? `x${i} NEEDLE NEEDLE` : i % 7 === 0 ? "" : `line ${i}`));
+    const content = Buffer.from(lines.join("\n") + "\nlast NEEDLE");
+    const expected: number[][] = [];
+    let offset = 0;
+    [...lines, "last NEEDLE"].forEach((line, i) => {
+      if (line.includes("NEEDLE")) expected.push([offset, offset + Buffer.byteLength(line), i + 1]);
+      offset += Buffer.byteLength(line) + 1;
+    });
+    const out = new Float64Array(3 * 64);
+    const got: number[][] = [];
+    for (let from = 0, lineNumber = 1; ; ) {
+      const n = fsAt!.findLines(content, from, Buffer.from("NEEDLE"), lineNumber, out);
+      for (let i = 0; i < n; i++) got.push([out[3 * i]!, out[3 * i + 1]!, out[3 * i + 2]!]);
+      if (n < 64) break;
+      from = out[3 * n - 2]! + 1;
+      lineNumber = out[3 * n - 1]! + 1;
+    }
+    assert.equal(expected.length, 101);
+    assert.deepEqual(got, expected);
+    assert.throws(() => fsAt!.findLines(content, 0, Buffer.alloc(0), 1, out), TypeError, "an empty needle is refused");
+  });
+
   it("listDir lists entries by kind; openDirAt opens a sub-folder, never a link; fdPath names a descriptor", () => {
     const outside = folder();
     const { dir, fd } = folder({ "f.txt": "" });
