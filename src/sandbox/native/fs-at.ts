@@ -60,6 +60,9 @@ export function packNeedles(needles: readonly Buffer[]): Buffer {
   );
 }
 
+/** functions are the addon's exports every caller relies on. */
+const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath"] as const;
+
 /** addonPaths are where the build puts the addon, seen from src/sandbox/native and dist/src/sandbox/native. */
 function addonPaths(): string[] {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -76,7 +79,9 @@ export function loadFsAt(env: NodeJS.ProcessEnv = process.env): FsAt | undefined
   const file = addonPaths().find((p) => existsSync(p));
   if (file === undefined) return undefined;
   try {
-    return createRequire(import.meta.url)(file) as FsAt;
+    const addon = createRequire(import.meta.url)(file) as Partial<FsAt>;
+    // An addon left from an older build (its rebuild failed) may lack a function: not used then.
+    return functions.every((name) => typeof addon[name] === "function") ? (addon as FsAt) : undefined;
   } catch {
     return undefined;
   }
