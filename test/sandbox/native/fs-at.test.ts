@@ -121,7 +121,7 @@ describe("native fs-at addon", { skip }, () => {
     closeSync(outside.fd);
   });
 
-  it("readFileAt never reads outside while a file and a symlink to outside swap names, nor opens a FIFO swapped in", async () => {
+  it("readFileAt and readBatch never read outside while a file and a symlink to outside swap names, nor opens a FIFO swapped in", async () => {
     const outside = folder({ "secret.txt": "SECRET\n" });
     const { dir, fd } = folder({ "a.txt": "INSIDE\n", "c.txt": "INSIDE\n" });
     symlinkSync(path.join(outside.dir, "secret.txt"), path.join(dir, "b.txt"));
@@ -133,15 +133,27 @@ describe("native fs-at addon", { skip }, () => {
     await new Promise((r) => setTimeout(r, 300));
     const links = await startExchangeLoop(path.join(dir, "a.txt"), path.join(dir, "b.txt"), 20);
     const fifos = await startExchangeLoop(path.join(dir, "c.txt"), fifo, 20);
-    const counts = { inside: 0, outside: 0, skipped: 0 };
+    const counts = { inside: 0, batched: 0, outside: 0, skipped: 0 };
+    const names = ["a.txt", "b.txt", "c.txt", "p.fifo"];
+    const fds = Int32Array.from(names, () => fd);
+    const batchBuffer = Buffer.alloc(4096);
+    const results = new Float64Array(2 * names.length);
     try {
       const deadline = Date.now() + 2000;
       for (let i = 0; i < 200_000 && Date.now() < deadline && !opened; i++) {
-        for (const name of ["a.txt", "b.txt", "c.txt", "p.fifo"]) {
+        for (const name of names) {
           const { code, text } = read(fsAt!, fd, name);
           if (text.includes("SECRET")) counts.outside++;
           else if (text.includes("INSIDE")) counts.inside++;
           else if (code < 0) counts.skipped++;
+        }
+        // The same four through readBatch, into one buffer.
+        fsAt!.readBatch(fds, names.join("\0"), 0, batchBuffer, 1 << 20, null, results);
+        for (let k = 0; k < names.length; k++) {
+          const [code, at] = [results[2 * k]!, results[2 * k + 1]!];
+          const text = code > 0 ? batchBuffer.toString("utf8", at, at + code) : "";
+          if (text.includes("SECRET")) counts.outside++;
+          else if (text.includes("INSIDE")) counts.batched++;
         }
         if (i % 64 === 0) await new Promise((r) => setImmediate(r));
       }
@@ -152,7 +164,7 @@ describe("native fs-at addon", { skip }, () => {
       closeSync(fd);
       closeSync(outside.fd);
     }
-    assert.ok(counts.inside > 0 && counts.skipped > 0, `the race ran: ${JSON.stringify(counts)}`);
+    assert.ok(counts.inside > 0 && counts.batched > 0 && counts.skipped > 0, `the race ran: ${JSON.stringify(counts)}`);
     assert.equal(counts.outside, 0, "read through the symlink");
     assert.equal(opened, false, "a FIFO's blocked writer went on: the FIFO was opened");
   });
