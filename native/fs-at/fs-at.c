@@ -7,7 +7,7 @@
 // compiler; src/sandbox/native/fs-at.ts loads it and falls back to the JavaScript path without it.
 //
 // Exports:
-//   readFileAt(dirFd, name, buffer, limit, info) -> length >= 0, or a negative code (below)
+//   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
 //   openDirAt(parentFd, name) -> an O_PATH descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #define CODE_HARD_LINKED -4
 #define CODE_UNREADABLE -6
 #define CODE_NEED_BUFFER -100
+#define CODE_NO_MATCH -101
 
 #define FIRST_READ_BYTES (64 * 1024)
 #define SAMPLE_BYTES (8 * 1024)
@@ -43,25 +45,17 @@ static const char deleted_suffix[] = " (deleted)";
 
 // name_arg copies a JS string argument into `out` (cap bytes); false if it is not a string, too
 // long, empty, or holds "/" or NUL (a name, not a path: it must stay one entry of the folder).
-// The full length is asked first: napi_get_value_string_utf8 stops before a character that does
-// not fit, so a longer name could otherwise come back cut short to a shorter, existing one.
 static int name_arg(napi_env env, napi_value value, char* out, size_t cap) {
-  size_t full = 0, len = 0;
-  if (napi_get_value_string_utf8(env, value, NULL, 0, &full) != napi_ok) return 0;
-  if (full == 0 || full >= cap - 1) return 0;
-  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok || len != full) return 0;
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok) return 0;
+  if (len == 0 || len >= cap - 1) return 0;
   if (memchr(out, '/', len) != NULL || strlen(out) != len) return 0;
   if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0) return 0;
   return 1;
 }
 
-// int_arg reads a descriptor: a JS number that is a whole int32 (napi_get_value_int32 alone would
-// take NaN as 0, 3.5 as 3 and 2^32 + 3 as 3: another descriptor than the caller meant).
 static int int_arg(napi_env env, napi_value value, int32_t* out) {
-  double d;
-  if (napi_get_value_double(env, value, &d) != napi_ok || !(d >= INT32_MIN && d <= INT32_MAX) || d != (double)(int32_t)d) return 0;
-  *out = (int32_t)d;
-  return 1;
+  return napi_get_value_int32(env, value, out) == napi_ok;
 }
 
 static napi_value make_int(napi_env env, int32_t v) {
@@ -76,13 +70,49 @@ static napi_value make_null(napi_env env) {
   return r;
 }
 
-// proc_fd_dir sets `name` to /proc/self/fd/FD, looked up from the root at each call. A descriptor
-// of /proc/self/fd held for the process would save ~1 us a lookup, but its number is global: any
-// code of the process closing that number by mistake (a double close) lets the next open take it,
-// and every reopen and readlink would then resolve "N" in whatever folder that is.
+// proc_fds is /proc/self/fd held (O_PATH), opened once per process: the reopen and the readlink
+// through it look up one component ("N") instead of four ("/proc/self/fd/N"), ~1 us less each.
+// The kernel resolves its entries against this process's descriptor table at each lookup.
+// Its device and inode are kept: proc_fds_check, at the start of each call from JavaScript, makes
+// sure the number still names that folder (code elsewhere closing it by mistake and the number
+// being reused for another folder would otherwise make "N" an entry of that folder); if not, the
+// full paths are used from then on.
+static int proc_fds = -1;
+static dev_t proc_fds_dev;
+static ino_t proc_fds_ino;
+static pthread_once_t proc_fds_once = PTHREAD_ONCE_INIT;
+
+static void open_proc_fds(void) {
+  int fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0) {
+    proc_fds_dev = st.st_dev;
+    proc_fds_ino = st.st_ino;
+    proc_fds = fd;
+  } else if (fd >= 0) {
+    close(fd);
+  }
+}
+
+static void proc_fds_check(void) {
+  pthread_once(&proc_fds_once, open_proc_fds);
+  int fd = __atomic_load_n(&proc_fds, __ATOMIC_ACQUIRE);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != proc_fds_dev || st.st_ino != proc_fds_ino)) {
+    __atomic_store_n(&proc_fds, -1, __ATOMIC_RELEASE); // not ours any more: never used (nor closed) again
+  }
+}
+
+// proc_fd_dir returns the held /proc/self/fd and sets `name` to FD's entry in it (AT_FDCWD and
+// the full path when /proc/self/fd is not held).
 static int proc_fd_dir(int fd, char* name, size_t cap) {
-  snprintf(name, cap, "/proc/self/fd/%d", fd);
-  return AT_FDCWD;
+  int dir = __atomic_load_n(&proc_fds, __ATOMIC_ACQUIRE);
+  if (dir < 0) {
+    snprintf(name, cap, "/proc/self/fd/%d", fd);
+    return AT_FDCWD;
+  }
+  snprintf(name, cap, "%d", fd);
+  return dir;
 }
 
 // proc_link reads /proc/self/fd/FD into out; its length, or -1.
@@ -110,8 +140,11 @@ static ssize_t proc_link(int fd, char* out, size_t cap) {
 //  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
 // Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
 // returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
+// `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
+// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (glibc's memmem finds
+// them far faster than Buffer.indexOf, and JavaScript never sees the file).
 // info[0] is the fstat size otherwise. No descriptor stays open when it returns.
-static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info) {
+static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
   int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   if (held < 0) return CODE_UNREADABLE;
   struct stat st;
@@ -184,15 +217,27 @@ static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, do
     if (ended) break;
   }
   code = (int64_t)length;
+  for (size_t at = 0; at + 4 <= needles_len;) {
+    uint32_t len;
+    memcpy(&len, needles + at, 4);
+    at += 4;
+    if (len > needles_len - at) break;
+    if (len > 0 && memmem(buf, length, needles + at, len) == NULL) {
+      info[0] = (double)length;
+      code = CODE_NO_MATCH;
+      break;
+    }
+    at += len;
+  }
 done:
   close(fd);
   return code;
 }
 
-// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1)).
+// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1), needles?: Buffer).
 static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
-  size_t argc = 5;
-  napi_value argv[5];
+  size_t argc = 6;
+  napi_value argv[6];
   if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5) goto bad;
   int32_t dirfd;
   char name[NAME_MAX + 2];
@@ -205,14 +250,143 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   if (!int_arg(env, argv[0], &dirfd) || dirfd < 0) goto bad;
   if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, CODE_UNREADABLE);
   if (napi_get_buffer_info(env, argv[2], &data, &cap) != napi_ok) goto bad;
-  if (napi_get_value_double(env, argv[3], &limit) != napi_ok || !(limit >= 0)) goto bad; // not NaN
+  if (napi_get_value_double(env, argv[3], &limit) != napi_ok) goto bad;
   if (napi_get_typedarray_info(env, argv[4], &type, &info_len, &info, NULL, NULL) != napi_ok || type != napi_float64_array || info_len < 1) goto bad;
+  void* needles = NULL;
+  size_t needles_len = 0;
+  if (argc >= 6) {
+    bool is_buffer = false;
+    napi_is_buffer(env, argv[5], &is_buffer);
+    if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
+  }
+  proc_fds_check();
   napi_value result;
-  napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info), &result);
+  napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len), &result);
   return result;
 bad:
   napi_throw_type_error(env, NULL, "readFileAt(dirFd, name, buffer, limit, info)");
   return NULL;
+}
+
+// readBatch(dirFds: Int32Array, names: string, from, buffer, limit, needles: Buffer | null,
+//           results: Float64Array(2 per file)) -> the index of the first file not read.
+// Reads files from..n-1 (names joined by NUL, one per dirFds entry) as readFileAt does, one after
+// another into `buffer`, each at the offset after the previous one's content: results[2i] is
+// file i's code (length read, or a negative code), results[2i+1] its content's offset (or, for
+// CODE_NO_MATCH and CODE_NEED_BUFFER, info[0]). Stops before a file that does not fit in what is
+// left of the buffer (unless it is the first: that one gets CODE_NEED_BUFFER), so the caller
+// matches what was read and calls again from there: one call per batch of files instead of one
+// per file. A name that is not a single entry name gets CODE_UNREADABLE.
+static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
+  size_t argc = 7;
+  napi_value argv[7];
+  napi_typedarray_type type;
+  size_t nfds, nresults, cap, names_len, needles_len = 0;
+  void *fds_data, *results_data, *data;
+  void* needles = NULL;
+  int32_t from;
+  double limit;
+  char* names = NULL;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 7) goto bad;
+  if (napi_get_typedarray_info(env, argv[0], &type, &nfds, &fds_data, NULL, NULL) != napi_ok || type != napi_int32_array) goto bad;
+  if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &names_len) != napi_ok) goto bad;
+  if (!int_arg(env, argv[2], &from) || from < 0) goto bad;
+  if (napi_get_buffer_info(env, argv[3], &data, &cap) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[4], &limit) != napi_ok) goto bad;
+  bool is_buffer = false;
+  napi_is_buffer(env, argv[5], &is_buffer);
+  if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
+  if (napi_get_typedarray_info(env, argv[6], &type, &nresults, &results_data, NULL, NULL) != napi_ok || type != napi_float64_array || nresults < 2 * nfds) goto bad;
+  names = malloc(names_len + 1);
+  if (names == NULL) goto bad;
+  napi_get_value_string_utf8(env, argv[1], names, names_len + 1, &names_len);
+  const int32_t* fds = (const int32_t*)fds_data;
+  double* results = (double*)results_data;
+  // Find the name of file `from`, then go on from there.
+  size_t at = 0;
+  for (int32_t skip = 0; skip < from && at <= names_len; skip++) {
+    const char* nul = memchr(names + at, 0, names_len - at);
+    at = nul == NULL ? names_len + 1 : (size_t)(nul - names) + 1;
+  }
+  proc_fds_check();
+  size_t offset = 0;
+  size_t i = (size_t)from;
+  for (; i < nfds; i++) {
+    const char* name = at <= names_len ? names + at : "";
+    size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
+    double info = 0;
+    int64_t code;
+    if (len == 0 || len > NAME_MAX || memchr(name, '/', len) != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || fds[i] < 0) {
+      code = CODE_UNREADABLE;
+    } else {
+      code = read_at(fds[i], name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len);
+    }
+    if (code == CODE_NEED_BUFFER && offset > 0) break; // read again, first, in the next call
+    results[2 * i] = (double)code;
+    results[2 * i + 1] = code >= 0 ? (double)offset : info;
+    if (code >= 0) offset += (size_t)code;
+    at += len + 1;
+  }
+  free(names);
+  return make_int(env, (int32_t)i);
+bad:
+  free(names);
+  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results)");
+  return NULL;
+}
+
+// findLines(content: Buffer, from, needle: Buffer, lineNumber, out: Float64Array) -> count.
+// For a pattern whose matches lie within one line and hold `needle` (match-lines.ts): finds the
+// lines of content[from..] that hold needle, and writes for each its start, its end (the offset
+// of its LF, or the content's length) and its 1-based line number (`lineNumber` is the number of
+// the line `from` lies in, `from` a line start), three numbers a line, as many as `out` holds:
+// glibc's memmem and a counting loop the compiler vectorizes, instead of Buffer.indexOf and a
+// JavaScript newline count over every candidate file. The caller calls again from the end of
+// the last line given (plus one) while `out` came back full.
+__attribute__((optimize("O3"))) static size_t count_newlines(const uint8_t* p, size_t n) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++) count += p[i] == '\n';
+  return count;
+}
+
+static napi_value FindLines(napi_env env, napi_callback_info cb) {
+  size_t argc = 5;
+  napi_value argv[5];
+  void *data, *needle, *out_data;
+  size_t length, needle_len, out_len;
+  double from_d, line_d;
+  napi_typedarray_type type;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5 || napi_get_buffer_info(env, argv[0], &data, &length) != napi_ok ||
+      napi_get_value_double(env, argv[1], &from_d) != napi_ok || napi_get_buffer_info(env, argv[2], &needle, &needle_len) != napi_ok ||
+      napi_get_value_double(env, argv[3], &line_d) != napi_ok ||
+      napi_get_typedarray_info(env, argv[4], &type, &out_len, &out_data, NULL, NULL) != napi_ok || type != napi_float64_array || needle_len == 0 ||
+      !(from_d >= 0) || !(line_d >= 1)) {
+    napi_throw_type_error(env, NULL, "findLines(content, from, needle, lineNumber, out)");
+    return NULL;
+  }
+  const uint8_t* content = (const uint8_t*)data;
+  double* out = (double*)out_data;
+  size_t max = out_len / 3, found = 0;
+  size_t counted = from_d < (double)length ? (size_t)from_d : length; // newlines counted up to here
+  double line = line_d;
+  size_t at = counted;
+  while (found < max && at < length) {
+    const uint8_t* hit = memmem(content + at, length - at, needle, needle_len);
+    if (hit == NULL) break;
+    size_t pos = (size_t)(hit - content);
+    const uint8_t* nl = memrchr(content + counted, '\n', pos - counted);
+    size_t start = nl == NULL ? counted : (size_t)(nl - content) + 1;
+    line += (double)count_newlines(content + counted, start - counted);
+    counted = start;
+    const uint8_t* end_p = memchr(content + pos, '\n', length - pos);
+    size_t end = end_p == NULL ? length : (size_t)(end_p - content);
+    out[3 * found] = (double)start;
+    out[3 * found + 1] = (double)end;
+    out[3 * found + 2] = line;
+    found++;
+    at = end + 1;
+  }
+  return make_int(env, (int32_t)found);
 }
 
 struct linux_dirent64 {
@@ -311,6 +485,7 @@ static napi_value FdPath(napi_env env, napi_callback_info cb) {
     return NULL;
   }
   char link[PATH_MAX + 16];
+  proc_fds_check();
   ssize_t n = proc_link(fd, link, sizeof link);
   if (n < 0) return make_null(env);
   napi_value result;
@@ -321,6 +496,8 @@ static napi_value FdPath(napi_env env, napi_callback_info cb) {
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"readBatch", NULL, ReadBatch, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"findLines", NULL, FindLines, NULL, NULL, NULL, napi_enumerable, NULL},
       {"listDir", NULL, ListDir, NULL, NULL, NULL, napi_enumerable, NULL},
       {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -8,8 +8,8 @@ import { matchLines } from "./match-lines.js";
 import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
 import { O_PATH } from "../../sandbox/path-handle.js";
-import { fsAt } from "../../sandbox/native/fs-at.js";
-import { readFileAt } from "./read-file-at.js";
+import { fsAt, packNeedles } from "../../sandbox/native/fs-at.js";
+import { readBatchAt, type FileRead } from "./read-file-at.js";
 import { growScratch, scratch } from "./scratch-buffer.js";
 
 /**
@@ -31,14 +31,22 @@ const reopenFlags = constants.O_RDONLY | constants.O_NONBLOCK;
 /** O_PATH opens an entry without opening what it is (Linux): a FIFO or device swapped in feels nothing. */
 const pathFlags = O_PATH | constants.O_NOFOLLOW;
 const regexCache = new Map<string, RegExp>();
+const noMatches = { lines: [], count: 0, more: false } as const;
 
 parentPort!.on("message", (batch: MatchBatch) => {
   const regex = regexFor(batch.spec);
   const required = requiredBytes(batch.spec);
+  const needles = requiredCache?.packed;
   const { fds, borrowed } = batch.files;
-  const names = fileNames(batch.files);
-  const outcomes: FileOutcome[] = [];
-  for (let i = 0; i < fds.length; i++) outcomes.push(matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required));
+  const outcomes: FileOutcome[] = new Array<FileOutcome>(fds.length);
+  if (!borrowed && fsAt !== undefined) {
+    readBatchAt(fsAt, fds, batch.files.names, batch.maxFileBytes, required === undefined, isBinary, needles, (i, read) => {
+      outcomes[i] = outcomeOf(read, batch, regex, required);
+    });
+  } else {
+    const names = fileNames(batch.files);
+    for (let i = 0; i < fds.length; i++) outcomes[i] = matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required);
+  }
   if (!borrowed) discardFoldersOutside(batch, outcomes);
   const result: BatchResult = { id: batch.id, codes: new Uint8Array(fds.length), bytes: new Float64Array(fds.length), matched: [], found: [] };
   outcomes.forEach((outcome, i) => {
@@ -91,13 +99,14 @@ function folderInside(dirFd: number, roots: readonly string[]): boolean {
   }
 }
 
-let requiredCache: { readonly key: string; readonly bytes: Buffer[] | undefined } | undefined;
+let requiredCache: { readonly key: string; readonly bytes: Buffer[] | undefined; readonly packed: Buffer | undefined } | undefined;
 
 /** requiredBytes is the spec's required texts as UTF-8 bytes (encoded once, not per file). */
 function requiredBytes(spec: MatchSpec): Buffer[] | undefined {
   const key = spec.required.join("\0");
   if (requiredCache?.key !== key) {
-    requiredCache = { key, bytes: spec.required.length === 0 ? undefined : spec.required.map((t) => Buffer.from(t, "utf8")) };
+    const bytes = spec.required.length === 0 ? undefined : spec.required.map((t) => Buffer.from(t, "utf8"));
+    requiredCache = { key, bytes, packed: bytes === undefined ? undefined : packNeedles(bytes) };
   }
   return requiredCache.bytes;
 }
@@ -113,15 +122,18 @@ function regexFor(spec: MatchSpec): RegExp {
   return regex;
 }
 
+/** outcomeOf is the outcome of a file the native addon read (see readBatchAt). */
+function outcomeOf(read: FileRead, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
+  if (typeof read === "string") return { status: "skipped", why: read };
+  if (typeof read === "number") return { status: "searched", bytes: read, found: noMatches };
+  return matchRead(read, batch, regex, required);
+}
+
 /**
  * matchFile opens, checks, reads and matches one file: `name` in the folder `fd`, or the
  * borrowed file `fd` itself when no name is given.
  */
 function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
-  if (name !== undefined && fsAt !== undefined) {
-    const read = readFileAt(fsAt, fd, name, batch.maxFileBytes, required === undefined, isBinary);
-    return typeof read === "string" ? { status: "skipped", why: read } : matchRead(read, batch, regex, required);
-  }
   if (name !== undefined) {
     // The entry is held with O_PATH first and reopened for reading only if it is a regular file:
     // opening a FIFO or device swapped in since the listing has effects (a blocked writer goes on).

@@ -13,6 +13,7 @@ const suites = [
   "search-files.test.ts",
   "search-filters.test.ts",
   "search-prefilter.test.ts",
+  "search-match-lines.test.ts",
   "search-race.test.ts",
   "search-fifo-swap-race.test.ts",
   "search-hard-link-unlink-race.test.ts",

@@ -56,6 +56,48 @@ describe("native fs-at addon", { skip }, () => {
     closeSync(outside.fd);
   });
 
+  it("readBatch reads a batch's files one after another into the buffer and stops where the next does not fit", () => {
+    const { dir, fd } = folder({ "a.txt": "aaaa", "b.txt": "bbbbbb", "c.txt": "cccccccc", "n.txt": "no needle", "big.txt": "x".repeat(100) });
+    execFileSync("mkfifo", [path.join(dir, "p")]);
+    const addon = fsAt!;
+    const names = ["a.txt", "p", "b.txt", "n.txt", "c.txt", "../a.txt", "big.txt"];
+    const fds = Int32Array.from(names, () => fd);
+    const buffer = Buffer.alloc(20);
+    const results = new Float64Array(2 * names.length);
+    const needles = Buffer.concat([Buffer.from([1, 0, 0, 0]), Buffer.from("e")]); // the one needle "e": c.txt lacks it
+    assert.equal(addon.readBatch(fds, names.join("\0"), 0, buffer, 1000, null, results), 4, "a, p, b and n fit (4 + 6 + 9 bytes); c does not");
+    assert.deepEqual([...results.subarray(0, 8)], [4, 0, -3, 0, 6, 4, 9, 10]);
+    assert.equal(buffer.subarray(4, 10).toString(), "bbbbbb");
+    assert.equal(addon.readBatch(fds, names.join("\0"), 4, buffer, 1000, needles, results), 7);
+    assert.deepEqual([...results.subarray(8)], [-101, 8, -6, 0, -100, 101], "c lacks the needle (8 bytes read); ../a.txt is no name; big needs 101 bytes");
+    assert.equal(addon.readBatch(fds, "a.txt", 0, buffer, 1000, null, results), 7, "names missing: unreadable, never a crash");
+    assert.deepEqual([...results.subarray(0, 4)], [4, 0, -6, 0]);
+    closeSync(fd);
+  });
+
+  it("findLines gives the start, end and number of each line holding the needle, a chunk at a time", () => {
+    const lines = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? `x${i} NEEDLE NEEDLE` : i % 7 === 0 ? "" : `line ${i}`));
+    const content = Buffer.from(lines.join("\n") + "\nlast NEEDLE");
+    const expected: number[][] = [];
+    let offset = 0;
+    [...lines, "last NEEDLE"].forEach((line, i) => {
+      if (line.includes("NEEDLE")) expected.push([offset, offset + Buffer.byteLength(line), i + 1]);
+      offset += Buffer.byteLength(line) + 1;
+    });
+    const out = new Float64Array(3 * 64);
+    const got: number[][] = [];
+    for (let from = 0, lineNumber = 1; ; ) {
+      const n = fsAt!.findLines(content, from, Buffer.from("NEEDLE"), lineNumber, out);
+      for (let i = 0; i < n; i++) got.push([out[3 * i]!, out[3 * i + 1]!, out[3 * i + 2]!]);
+      if (n < 64) break;
+      from = out[3 * n - 2]! + 1;
+      lineNumber = out[3 * n - 1]! + 1;
+    }
+    assert.equal(expected.length, 101);
+    assert.deepEqual(got, expected);
+    assert.throws(() => fsAt!.findLines(content, 0, Buffer.alloc(0), 1, out), TypeError, "an empty needle is refused");
+  });
+
   it("listDir lists entries by kind; openDirAt opens a sub-folder, never a link; fdPath names a descriptor", () => {
     const outside = folder();
     const { dir, fd } = folder({ "f.txt": "" });
@@ -79,7 +121,7 @@ describe("native fs-at addon", { skip }, () => {
     closeSync(outside.fd);
   });
 
-  it("readFileAt never reads outside while a file and a symlink to outside swap names, nor opens a FIFO swapped in", async () => {
+  it("readFileAt and readBatch never read outside while a file and a symlink to outside swap names, nor opens a FIFO swapped in", async () => {
     const outside = folder({ "secret.txt": "SECRET\n" });
     const { dir, fd } = folder({ "a.txt": "INSIDE\n", "c.txt": "INSIDE\n" });
     symlinkSync(path.join(outside.dir, "secret.txt"), path.join(dir, "b.txt"));
@@ -91,15 +133,27 @@ describe("native fs-at addon", { skip }, () => {
     await new Promise((r) => setTimeout(r, 300));
     const links = await startExchangeLoop(path.join(dir, "a.txt"), path.join(dir, "b.txt"), 20);
     const fifos = await startExchangeLoop(path.join(dir, "c.txt"), fifo, 20);
-    const counts = { inside: 0, outside: 0, skipped: 0 };
+    const counts = { inside: 0, batched: 0, outside: 0, skipped: 0 };
+    const names = ["a.txt", "b.txt", "c.txt", "p.fifo"];
+    const fds = Int32Array.from(names, () => fd);
+    const batchBuffer = Buffer.alloc(4096);
+    const results = new Float64Array(2 * names.length);
     try {
       const deadline = Date.now() + 2000;
       for (let i = 0; i < 200_000 && Date.now() < deadline && !opened; i++) {
-        for (const name of ["a.txt", "b.txt", "c.txt", "p.fifo"]) {
+        for (const name of names) {
           const { code, text } = read(fsAt!, fd, name);
           if (text.includes("SECRET")) counts.outside++;
           else if (text.includes("INSIDE")) counts.inside++;
           else if (code < 0) counts.skipped++;
+        }
+        // The same four through readBatch, into one buffer.
+        fsAt!.readBatch(fds, names.join("\0"), 0, batchBuffer, 1 << 20, null, results);
+        for (let k = 0; k < names.length; k++) {
+          const [code, at] = [results[2 * k]!, results[2 * k + 1]!];
+          const text = code > 0 ? batchBuffer.toString("utf8", at, at + code) : "";
+          if (text.includes("SECRET")) counts.outside++;
+          else if (text.includes("INSIDE")) counts.batched++;
         }
         if (i % 64 === 0) await new Promise((r) => setImmediate(r));
       }
@@ -110,7 +164,7 @@ describe("native fs-at addon", { skip }, () => {
       closeSync(fd);
       closeSync(outside.fd);
     }
-    assert.ok(counts.inside > 0 && counts.skipped > 0, `the race ran: ${JSON.stringify(counts)}`);
+    assert.ok(counts.inside > 0 && counts.batched > 0 && counts.skipped > 0, `the race ran: ${JSON.stringify(counts)}`);
     assert.equal(counts.outside, 0, "read through the symlink");
     assert.equal(opened, false, "a FIFO's blocked writer went on: the FIFO was opened");
   });
