@@ -45,17 +45,25 @@ static const char deleted_suffix[] = " (deleted)";
 
 // name_arg copies a JS string argument into `out` (cap bytes); false if it is not a string, too
 // long, empty, or holds "/" or NUL (a name, not a path: it must stay one entry of the folder).
+// The full length is asked first: napi_get_value_string_utf8 stops before a character that does
+// not fit, so a longer name could otherwise come back cut short to a shorter, existing one.
 static int name_arg(napi_env env, napi_value value, char* out, size_t cap) {
-  size_t len = 0;
-  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok) return 0;
-  if (len == 0 || len >= cap - 1) return 0;
+  size_t full = 0, len = 0;
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &full) != napi_ok) return 0;
+  if (full == 0 || full >= cap - 1) return 0;
+  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok || len != full) return 0;
   if (memchr(out, '/', len) != NULL || strlen(out) != len) return 0;
   if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0) return 0;
   return 1;
 }
 
+// int_arg reads a descriptor or index: a JS number that is a whole int32 (napi_get_value_int32
+// alone would take NaN as 0, 3.5 as 3 and 2^32 + 3 as 3: another descriptor than the caller meant).
 static int int_arg(napi_env env, napi_value value, int32_t* out) {
-  return napi_get_value_int32(env, value, out) == napi_ok;
+  double d;
+  if (napi_get_value_double(env, value, &d) != napi_ok || !(d >= INT32_MIN && d <= INT32_MAX) || d != (double)(int32_t)d) return 0;
+  *out = (int32_t)d;
+  return 1;
 }
 
 static napi_value make_int(napi_env env, int32_t v) {
@@ -250,7 +258,7 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   if (!int_arg(env, argv[0], &dirfd) || dirfd < 0) goto bad;
   if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, CODE_UNREADABLE);
   if (napi_get_buffer_info(env, argv[2], &data, &cap) != napi_ok) goto bad;
-  if (napi_get_value_double(env, argv[3], &limit) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[3], &limit) != napi_ok || !(limit >= 0)) goto bad; // not NaN
   if (napi_get_typedarray_info(env, argv[4], &type, &info_len, &info, NULL, NULL) != napi_ok || type != napi_float64_array || info_len < 1) goto bad;
   void* needles = NULL;
   size_t needles_len = 0;
@@ -292,7 +300,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &names_len) != napi_ok) goto bad;
   if (!int_arg(env, argv[2], &from) || from < 0) goto bad;
   if (napi_get_buffer_info(env, argv[3], &data, &cap) != napi_ok) goto bad;
-  if (napi_get_value_double(env, argv[4], &limit) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[4], &limit) != napi_ok || !(limit >= 0)) goto bad; // not NaN
   bool is_buffer = false;
   napi_is_buffer(env, argv[5], &is_buffer);
   if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;

@@ -56,6 +56,11 @@ describe("native fs-at addon under attack", { skip }, () => {
       }
       assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), Number.NaN, info), TypeError, "a NaN limit");
       assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), -1, info), TypeError, "a negative limit");
+      const results = new Float64Array(2);
+      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), Number.NaN, null, results), TypeError, "readBatch: a NaN limit");
+      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0.5, Buffer.alloc(64), 64, null, results), TypeError, "readBatch: from 0.5");
+      assert.equal(fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), 64, null, results), 1);
+      assert.deepEqual([...results], [7, 0]);
       assert.equal(fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), 64, info), 7);
     } finally {
       closeSync(fd);
