@@ -90,7 +90,14 @@ export function readBatchAt(
         // Larger than the whole buffer: read alone into one of its size (the buffer of this call
         // keeps the contents of the files after it, not yet handed over).
         split ??= names.split("\0");
-        each(i, readFileAt(fsAt, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, growScratch(at)));
+        let own: Buffer;
+        try {
+          own = growScratch(at);
+        } catch {
+          each(i, "unreadable"); // no memory for it (the JavaScript path's read fails the same way)
+          continue;
+        }
+        each(i, readFileAt(fsAt, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, own));
       } else {
         each(i, (outcomeCodes[-code] as SkipReason | undefined) ?? "unreadable");
       }
