@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,21 +64,42 @@ export function packNeedles(needles: readonly Buffer[]): Buffer {
 /** functions are the addon's exports every caller relies on. */
 const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath"] as const;
 
-/** addonPaths are where the build puts the addon, seen from src/sandbox/native and dist/src/sandbox/native. */
-function addonPaths(): string[] {
+/**
+ * addonFile is where the build puts the addon: build/native/fs-at.node of this checkout or
+ * package, seen from src/sandbox/native or dist/src/sandbox/native, never from a folder above it.
+ */
+function addonFile(): { addon: string; source: string } {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  return [path.join(here, "..", "..", "..", "build", "native", "fs-at.node"), path.join(here, "..", "..", "..", "..", "build", "native", "fs-at.node")];
+  const fromDist = here.split(path.sep).slice(-4).join("/") === "dist/src/sandbox/native";
+  const root = path.resolve(here, fromDist ? "../../../.." : "../../..");
+  return { addon: path.join(root, "build", "native", "fs-at.node"), source: path.join(root, "native", "fs-at", "fs-at.c") };
+}
+
+/**
+ * stamped says whether the addon matches the stamp its build wrote (fs-at.node.sha256: the
+ * addon's SHA-256, then its source's): a truncated .node can kill the process in dlopen with
+ * SIGBUS, which no catch stops, and one built from an older fs-at.c is not the code this expects.
+ */
+function stamped(addon: string, source: string): boolean {
+  const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+  try {
+    const [addonHash, sourceHash] = readFileSync(`${addon}.sha256`, "utf8").trim().split(" ");
+    return sha256(addon) === addonHash && (!existsSync(source) || sha256(source) === sourceHash);
+  } catch {
+    return false; // no stamp (built by hand or half built), or unreadable
+  }
 }
 
 /**
  * loadFsAt returns the native addon, or undefined when it is switched off (TOOLHOST_NATIVE=0),
- * not built, not on Linux, or fails to load: every caller then takes its JavaScript path, which
- * gives the same results.
+ * not built, not on Linux, not the file its build stamped (truncated, or built from an older
+ * fs-at.c), or fails to load: every caller then takes its JavaScript path, which gives the same
+ * results.
  */
 export function loadFsAt(env: NodeJS.ProcessEnv = process.env): FsAt | undefined {
   if (env["TOOLHOST_NATIVE"] === "0" || process.platform !== "linux") return undefined;
-  const file = addonPaths().find((p) => existsSync(p));
-  if (file === undefined) return undefined;
+  const { addon: file, source } = addonFile();
+  if (!existsSync(file) || !stamped(file, source)) return undefined;
   try {
     const addon = createRequire(import.meta.url)(file) as Partial<FsAt>;
     // An addon left from an older build (its rebuild failed) may lack a function: not used then.
