@@ -41,8 +41,6 @@
 #define FIRST_READ_BYTES (64 * 1024)
 #define SAMPLE_BYTES (8 * 1024)
 
-static const char deleted_suffix[] = " (deleted)";
-
 // name_arg copies a JS string argument into `out` (cap bytes); false if it is not a string, too
 // long, empty, or holds "/" or NUL (a name, not a path: it must stay one entry of the folder).
 // The full length is asked first: napi_get_value_string_utf8 stops before a character that does
@@ -133,6 +131,49 @@ static ssize_t proc_link(int fd, char* out, size_t cap) {
   return n;
 }
 
+// folder is what read_at needs of the folder its files are in, opened once for a run of files of
+// the same folder: its kernel path (each file's own path must be that path + "/" + its name) and
+// a descriptor open for reading, for the barrier below.
+struct folder {
+  int dirfd; // the held folder, -1 when none is open
+  int readable; // the same folder opened for reading (getdents), -1 if it could not be
+  size_t len;
+  char path[PATH_MAX + 16];
+};
+
+static void folder_close(struct folder* f) {
+  if (f->readable >= 0) close(f->readable);
+  f->readable = -1;
+  f->dirfd = -1;
+}
+
+// folder_open makes `f` the folder `dirfd` (nothing to do when it already is); false if it cannot
+// be read or named, and then none of its files is read.
+static int folder_open(struct folder* f, int dirfd) {
+  if (f->dirfd == dirfd && f->readable >= 0) return 1;
+  folder_close(f);
+  ssize_t n = proc_link(dirfd, f->path, sizeof f->path - NAME_MAX - 2);
+  if (n <= 0) return 0;
+  f->len = (size_t)n;
+  if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
+  f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (f->readable < 0) return 0;
+  f->dirfd = dirfd;
+  return 1;
+}
+
+// folder_barrier waits for any unlink, link or rename in the folder that is under way: those hold
+// the folder's inode lock from before they change a link count until after they change the names,
+// and getdents takes that lock too (with a buffer too small for one entry it returns EINVAL once
+// it has it, reading nothing). Without it the count and the name could be seen in between: an
+// unlink of the file's in-folder name drops the count to 1 (its other name, outside) before it
+// removes the name, and a read in that moment took the outside file for a file of the folder.
+static void folder_barrier(const struct folder* f) {
+  char tiny[1];
+  while (syscall(SYS_getdents64, f->readable, tiny, sizeof tiny) < 0 && errno == EINTR) {
+  }
+}
+
 // read_at opens, verifies and reads the entry `name` of the folder `dirfd`, keeping every check
 // of the JavaScript path (src/files/search/match-worker.ts):
 //  - held with O_PATH|O_NOFOLLOW first (a link in its place is held as the link itself, which fstat
@@ -140,11 +181,12 @@ static ssize_t proc_link(int fd, char* out, size_t cap) {
 //    no effect on what is opened) and reopened for reading, through /proc/self/fd/HELD, only if
 //    fstat says it is a regular file: a FIFO or device swapped in is never opened;
 //  - more than one link: skipped (a second name may lie outside the roots);
-//  - its one link must be the name it was opened by: the reopened descriptor's /proc link must not
-//    end in " (deleted)". Kept (rather than fstatat(dirfd, name) compared by dev/ino) because the
-//    kernel's mark is for the very entry opened and is final: an entry alive after the link count
-//    was alive at the count, when it was the only link. A name compared by dev/ino could have been
-//    removed and linked again from outside between the count and the compare.
+//  - its one link must be the name it was opened by: after the count and folder_barrier, the
+//    reopened descriptor's /proc link must be the folder's path + "/" + name (not " (deleted)",
+//    not moved). The kernel drops an unlinked name's count before it removes the name, inside the
+//    folder's lock: the barrier waits for that lock, so the name seen after it is final. Kept
+//    (rather than fstatat(dirfd, name) compared by dev/ino) because a name compared by dev/ino
+//    could have been removed and linked again from outside between the count and the compare.
 //  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
 // Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
 // returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
@@ -152,7 +194,8 @@ static ssize_t proc_link(int fd, char* out, size_t cap) {
 // read whole that lacks one returns CODE_NO_MATCH with info[0] its length (glibc's memmem finds
 // them far faster than Buffer.indexOf, and JavaScript never sees the file).
 // info[0] is the fstat size otherwise. No descriptor stays open when it returns.
-static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+  if (!folder_open(folder, dirfd)) return CODE_UNREADABLE;
   int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   if (held < 0) return CODE_UNREADABLE;
   struct stat st;
@@ -175,14 +218,17 @@ static int64_t read_at(int dirfd, const char* name, uint8_t* buf, size_t cap, do
     code = CODE_HARD_LINKED;
     goto done;
   }
+  // After the count, the barrier, then the name: the file's path must be this folder's + its
+  // name, so it was not removed (" (deleted)") nor moved elsewhere meanwhile.
+  folder_barrier(folder);
   char link[PATH_MAX + 16];
   ssize_t n = proc_link(fd, link, sizeof link);
   if (n < 0) {
     code = CODE_UNREADABLE;
     goto done;
   }
-  size_t suffix = sizeof deleted_suffix - 1;
-  if ((size_t)n >= suffix && memcmp(link + n - suffix, deleted_suffix, suffix) == 0) {
+  size_t name_len = strlen(name);
+  if ((size_t)n != folder->len + name_len || memcmp(link, folder->path, folder->len) != 0 || memcmp(link + folder->len, name, name_len) != 0) {
     code = CODE_HARD_LINKED;
     goto done;
   }
@@ -269,7 +315,10 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   }
   proc_fds_check();
   napi_value result;
-  napi_create_double(env, (double)read_at(dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len), &result);
+  struct folder folder = {.dirfd = -1, .readable = -1};
+  int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len);
+  folder_close(&folder);
+  napi_create_double(env, (double)code, &result);
   return result;
 bad:
   napi_throw_type_error(env, NULL, "readFileAt(dirFd, name, buffer, limit, info)");
@@ -319,6 +368,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   proc_fds_check();
   size_t offset = 0;
   size_t i = (size_t)from;
+  struct folder folder = {.dirfd = -1, .readable = -1};
   for (; i < nfds; i++) {
     const char* name = at <= names_len ? names + at : "";
     size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
@@ -327,7 +377,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
     if (len == 0 || len > NAME_MAX || memchr(name, '/', len) != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || fds[i] < 0) {
       code = CODE_UNREADABLE;
     } else {
-      code = read_at(fds[i], name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len);
+      code = read_at(&folder, fds[i], name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len);
     }
     if (code == CODE_NEED_BUFFER && offset > 0) break; // read again, first, in the next call
     results[2 * i] = (double)code;
@@ -335,6 +385,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
     if (code >= 0) offset += (size_t)code;
     at += len + 1;
   }
+  folder_close(&folder);
   free(names);
   return make_int(env, (int32_t)i);
 bad:
