@@ -10,6 +10,7 @@ import type { MatchSpec } from "./match-spec.js";
 import { O_PATH } from "../../sandbox/path-handle.js";
 import { fsAt, packNeedles } from "../../sandbox/native/fs-at.js";
 import { readBatchAt, type FileRead } from "./read-file-at.js";
+import { stillNamed } from "./still-named.js";
 import { growScratch, scratch } from "./scratch-buffer.js";
 
 /**
@@ -134,6 +135,7 @@ function outcomeOf(read: FileRead, batch: MatchBatch, regex: RegExp, required: B
  * borrowed file `fd` itself when no name is given.
  */
 function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
+  const dirFd = fd;
   if (name !== undefined) {
     // The entry is held with O_PATH first and reopened for reading only if it is a regular file:
     // opening a FIFO or device swapped in since the listing has effects (a blocked writer goes on).
@@ -163,8 +165,8 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
     // One link, but is it the name this file was opened by? If that name was removed meanwhile
     // (its /proc link then ends in " (deleted)", for good), the one link left may lie outside.
-    // Checked after the count: a name alive now was alive then, when it was the only one.
-    if (name !== undefined && readlinkSync(`/proc/self/fd/${fd}`).endsWith(" (deleted)")) return { status: "skipped", why: "hard-linked" };
+    // Checked after the count and a barrier (see stillNamed): a name alive then was the only one.
+    if (name !== undefined && !stillNamed(dirFd, name, fd)) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
     content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
   } catch {
