@@ -152,7 +152,7 @@ static void folder_close(struct folder* f) {
 static int folder_open(struct folder* f, int dirfd) {
   if (f->dirfd == dirfd && f->readable >= 0) return 1;
   folder_close(f);
-  ssize_t n = proc_link(dirfd, f->path, sizeof f->path - NAME_MAX - 2);
+  ssize_t n = proc_link(dirfd, f->path, sizeof f->path - 1); // room for the "/" added
   if (n <= 0) return 0;
   f->len = (size_t)n;
   if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
