@@ -32,8 +32,12 @@ const patterns = [
 const work = await mkdtemp(path.join(tmpdir(), "toolhost-search-bench-"));
 const config = path.join(work, "toolhost.yaml");
 await writeFile(config, "limits:\n  max_search_matches: 10000000\n  max_search_file_bytes: 268435456\n");
+// Two servers over the same tree: the native addon's path (when built) and the JavaScript path
+// (TOOLHOST_NATIVE=0), timed in the same interleaved rounds.
 const server = await spawnServer(["--root", tree, "--config", config]);
 const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
+const jsServer = await spawnServer(["--root", tree, "--config", config], { env: { TOOLHOST_NATIVE: "0" } });
+const jsClient = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${jsServer.address}` }));
 
 function canDropCaches(): boolean {
   return spawnSync("sh", ["-c", "sync && echo 3 > /proc/sys/vm/drop_caches"]).status === 0;
@@ -53,30 +57,31 @@ function timeCommand(cmd: string, args: string[]): { ms: number; lines: number; 
 }
 
 /** serverCpuMs is the server process's CPU time so far (all its threads), from /proc. */
-async function serverCpuMs(): Promise<number> {
-  const stat = await readFile(`/proc/${server.pid}/stat`, "utf8");
+async function serverCpuMs(pid = server.pid): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s ticks
 }
 
 let peakRss = 0;
-async function timeToolhost(pattern: string, regex: boolean): Promise<{ ms: number; lines: number; files: number; cpu: number }> {
-  const sampler = setInterval(() => void readRss().then((kb) => (peakRss = Math.max(peakRss, kb))), 20);
-  const cpuBefore = await serverCpuMs();
+async function timeToolhost(pattern: string, regex: boolean, js = false): Promise<{ ms: number; lines: number; files: number; cpu: number }> {
+  const pid = js ? jsServer.pid : server.pid;
+  const sampler = setInterval(() => void readRss(pid).then((kb) => (js ? undefined : (peakRss = Math.max(peakRss, kb)))), 20);
+  const cpuBefore = await serverCpuMs(pid);
   const started = process.hrtime.bigint();
   let lines = 0;
   let files = 0;
-  for await (const m of client.searchFiles({ pattern, regex, noIgnore: true, includeHidden: true })) {
+  for await (const m of (js ? jsClient : client).searchFiles({ pattern, regex, noIgnore: true, includeHidden: true })) {
     if (m.result.case === "match") lines++;
     if (m.result.case === "summary") files = Number(m.result.value.filesScanned);
   }
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   clearInterval(sampler);
-  return { ms, lines, files, cpu: (await serverCpuMs()) - cpuBefore };
+  return { ms, lines, files, cpu: (await serverCpuMs(pid)) - cpuBefore };
 }
 
-async function readRss(): Promise<number> {
-  const status = await readFile(`/proc/${server.pid}/status`, "utf8");
+async function readRss(pid = server.pid): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
@@ -85,10 +90,11 @@ const cold = canDropCaches();
 console.log(`tree ${tree}; ${rounds} rounds; cold cache ${cold ? "by drop_caches" : "not available (warm only)"}`);
 const idleRss = await readRss();
 await timeToolhost("warm-up", false); // start the match workers, read the tree once
+await timeToolhost("warm-up", false, true);
 for (const p of patterns) {
   for (const cache of cold ? ["warm", "cold"] : ["warm"]) {
-    const t = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[] };
-    const cpu = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[] };
+    const t = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[] };
+    const cpu = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[] };
     let counts = "";
     for (let r = 0; r < rounds; r++) {
       if (cache === "cold") canDropCaches();
@@ -97,13 +103,17 @@ for (const p of patterns) {
       const grep = timeCommand("grep", [...p.grep, "-rnI", p.pattern, tree]);
       if (cache === "cold") canDropCaches();
       const th = await timeToolhost(p.pattern, p.regex);
+      if (cache === "cold") canDropCaches();
+      const js = await timeToolhost(p.pattern, p.regex, true);
+      t.js.push(js.ms);
+      cpu.js.push(js.cpu);
       t.rg.push(rg.ms);
       t.grep.push(grep.ms);
       t.toolhost.push(th.ms);
       cpu.rg.push(rg.cpu);
       cpu.grep.push(grep.cpu);
       cpu.toolhost.push(th.cpu);
-      counts = `lines: rg ${rg.lines}, grep ${grep.lines}, toolhost ${th.lines} (${th.files} files scanned)`;
+      counts = `lines: rg ${rg.lines}, grep ${grep.lines}, toolhost ${th.lines} (${th.files} files scanned), JS path ${js.lines}`;
     }
     const [rg, grep, th] = [median(t.rg), median(t.grep), median(t.toolhost)];
     console.log(
@@ -115,8 +125,14 @@ for (const p of patterns) {
       `${" ".repeat(7)} ${cache} CPU time (user + system): rg ${crg.toFixed(0)} ms, grep -r ${cgrep.toFixed(0)} ms, toolhost server ${cth.toFixed(0)} ms; ` +
         `toolhost/rg ${(cth / crg).toFixed(2)}x, toolhost/grep ${(cth / cgrep).toFixed(2)}x`,
     );
+    const [js, cjs] = [median(t.js), median(cpu.js)];
+    console.log(
+      `${" ".repeat(7)} ${cache} JavaScript path (TOOLHOST_NATIVE=0): ${js.toFixed(0)} ms, ${(js / rg).toFixed(2)}x rg, ${(js / grep).toFixed(2)}x grep; ` +
+        `CPU ${cjs.toFixed(0)} ms, ${(cjs / crg).toFixed(2)}x rg`,
+    );
   }
 }
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
 console.log(`server memory: idle before any search ${(idleRss / 1024).toFixed(0)} MiB; peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`);
 await server.stop();
+await jsServer.stop();

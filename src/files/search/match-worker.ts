@@ -8,6 +8,10 @@ import { matchLines } from "./match-lines.js";
 import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
 import { O_PATH } from "../../sandbox/path-handle.js";
+import { fsAt, packNeedles } from "../../sandbox/native/fs-at.js";
+import { readBatchAt, type FileRead } from "./read-file-at.js";
+import { stillNamed } from "./still-named.js";
+import { growScratch, scratch } from "./scratch-buffer.js";
 
 /**
  * The match worker: opens, verifies, reads and matches the files of each MatchBatch it is sent,
@@ -16,6 +20,11 @@ import { O_PATH } from "../../sandbox/path-handle.js";
  *
  * `workerData.openFd` is a shared slot holding the descriptor the worker has open (-1 when
  * none), so that a pool terminating a worker stuck past its time budget can close it.
+ *
+ * With the native addon (fsAt) a file of a held folder is opened, checked, read and closed in
+ * one native call (readFileAt: openat instead of /proc/self/fd/DIR/NAME, the same checks), and
+ * JavaScript only matches; no descriptor is open while JavaScript runs. Without it, or with
+ * TOOLHOST_NATIVE=0, the JavaScript path below does the same through /proc.
  */
 const openFd = new Int32Array(workerData.openFd as SharedArrayBuffer);
 /** reopenFlags reopen a held O_PATH entry through its /proc link (which O_NOFOLLOW would refuse). */
@@ -23,14 +32,22 @@ const reopenFlags = constants.O_RDONLY | constants.O_NONBLOCK;
 /** O_PATH opens an entry without opening what it is (Linux): a FIFO or device swapped in feels nothing. */
 const pathFlags = O_PATH | constants.O_NOFOLLOW;
 const regexCache = new Map<string, RegExp>();
+const noMatches = { lines: [], count: 0, more: false } as const;
 
 parentPort!.on("message", (batch: MatchBatch) => {
   const regex = regexFor(batch.spec);
   const required = requiredBytes(batch.spec);
+  const needles = requiredCache?.packed;
   const { fds, borrowed } = batch.files;
-  const names = fileNames(batch.files);
-  const outcomes: FileOutcome[] = [];
-  for (let i = 0; i < fds.length; i++) outcomes.push(matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required));
+  const outcomes: FileOutcome[] = new Array<FileOutcome>(fds.length);
+  if (!borrowed && fsAt !== undefined) {
+    readBatchAt(fsAt, fds, batch.files.names, batch.maxFileBytes, required === undefined, isBinary, needles, (i, read) => {
+      outcomes[i] = outcomeOf(read, batch, regex, required);
+    });
+  } else {
+    const names = fileNames(batch.files);
+    for (let i = 0; i < fds.length; i++) outcomes[i] = matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required);
+  }
   if (!borrowed) discardFoldersOutside(batch, outcomes);
   const result: BatchResult = { id: batch.id, codes: new Uint8Array(fds.length), bytes: new Float64Array(fds.length), matched: [], found: [] };
   outcomes.forEach((outcome, i) => {
@@ -76,20 +93,21 @@ function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[]): void
 
 function folderInside(dirFd: number, roots: readonly string[]): boolean {
   try {
-    const real = readlinkSync(`/proc/self/fd/${dirFd}`);
-    return roots.some((root) => isInside(root, real));
+    const real = fsAt !== undefined ? fsAt.fdPath(dirFd) : readlinkSync(`/proc/self/fd/${dirFd}`);
+    return real !== null && roots.some((root) => isInside(root, real));
   } catch {
     return false; // no /proc: cannot verify, so do not use
   }
 }
 
-let requiredCache: { readonly key: string; readonly bytes: Buffer[] | undefined } | undefined;
+let requiredCache: { readonly key: string; readonly bytes: Buffer[] | undefined; readonly packed: Buffer | undefined } | undefined;
 
 /** requiredBytes is the spec's required texts as UTF-8 bytes (encoded once, not per file). */
 function requiredBytes(spec: MatchSpec): Buffer[] | undefined {
   const key = spec.required.join("\0");
   if (requiredCache?.key !== key) {
-    requiredCache = { key, bytes: spec.required.length === 0 ? undefined : spec.required.map((t) => Buffer.from(t, "utf8")) };
+    const bytes = spec.required.length === 0 ? undefined : spec.required.map((t) => Buffer.from(t, "utf8"));
+    requiredCache = { key, bytes, packed: bytes === undefined ? undefined : packNeedles(bytes) };
   }
   return requiredCache.bytes;
 }
@@ -105,11 +123,19 @@ function regexFor(spec: MatchSpec): RegExp {
   return regex;
 }
 
+/** outcomeOf is the outcome of a file the native addon read (see readBatchAt). */
+function outcomeOf(read: FileRead, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
+  if (typeof read === "string") return { status: "skipped", why: read };
+  if (typeof read === "number") return { status: "searched", bytes: read, found: noMatches };
+  return matchRead(read, batch, regex, required);
+}
+
 /**
  * matchFile opens, checks, reads and matches one file: `name` in the folder `fd`, or the
  * borrowed file `fd` itself when no name is given.
  */
 function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
+  const dirFd = fd;
   if (name !== undefined) {
     // The entry is held with O_PATH first and reopened for reading only if it is a regular file:
     // opening a FIFO or device swapped in since the listing has effects (a blocked writer goes on).
@@ -139,8 +165,8 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
     // One link, but is it the name this file was opened by? If that name was removed meanwhile
     // (its /proc link then ends in " (deleted)", for good), the one link left may lie outside.
-    // Checked after the count: a name alive now was alive then, when it was the only one.
-    if (name !== undefined && readlinkSync(`/proc/self/fd/${fd}`).endsWith(" (deleted)")) return { status: "skipped", why: "hard-linked" };
+    // Checked after the count and a barrier (see stillNamed): a name alive then was the only one.
+    if (name !== undefined && !stillNamed(dirFd, name, fd)) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
     content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
   } catch {
@@ -152,6 +178,11 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     }
   }
   if (content === undefined) return { status: "skipped", why: "binary" };
+  return matchRead(content, batch, regex, required);
+}
+
+/** matchRead matches a file's content (binary-tested on its first chunk only when `required`). */
+function matchRead(content: Buffer, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
   if (required !== undefined) {
     // A file without the text every match contains cannot match: no decoding, no full binary
     // test (its NUL test was made on the first chunk). One that may match gets the full test.
@@ -168,15 +199,6 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
   return { status: "searched", bytes: content.length, found };
 }
 
-/**
- * scratch is the worker's read buffer, reused from file to file (grown as needed, up to the
- * size limit): a search of many files then makes almost no garbage.
- */
-let scratch = Buffer.allocUnsafe(1024 * 1024);
-
-/** maxScratchBytes is the largest read buffer kept from file to file (larger files get their own). */
-const maxScratchBytes = 8 * 1024 * 1024;
-
 /** firstReadBytes is the first read of a file: most files in one call, binary ones stop there. */
 const firstReadBytes = 64 * 1024;
 
@@ -188,17 +210,16 @@ const firstReadBytes = 64 * 1024;
  */
 function readText(fd: number, size: number, limit: number, fullCheck: boolean): Buffer | undefined {
   const wanted = Math.min(limit, size + 1);
-  let buffer = scratch.subarray(0, Math.min(wanted, scratch.length));
+  let buffer = scratch.buffer.subarray(0, Math.min(wanted, scratch.buffer.length));
   let length = 0;
   let sampled = false;
   for (;;) {
     if (length === buffer.length) {
       if (length >= wanted) break;
       // Grown only now, after the binary test: a large binary file never gets a large buffer.
-      const grown = Buffer.allocUnsafe(wanted);
+      const grown = growScratch(wanted);
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
-      if (wanted <= maxScratchBytes) scratch = grown;
     }
     const n = readSync(fd, buffer, length, Math.min(buffer.length - length, sampled ? buffer.length : firstReadBytes - length), length);
     length += n;

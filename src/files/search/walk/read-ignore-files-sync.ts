@@ -1,6 +1,13 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Dirent } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { O_PATH } from "../../../sandbox/path-handle.js";
 import { ignoreFileNames, maxIgnoreFileBytes } from "../ignore-rules.js";
+
+/** ListedEntry is what the walk knows of a folder's entry: a Dirent, or the native listing's. */
+export interface ListedEntry {
+  readonly name: string;
+  isDirectory(): boolean;
+  isFile(): boolean;
+}
 
 /**
  * readIgnoreFilesSync returns the text of a folder's .gitignore and .ignore, read through the
@@ -8,7 +15,7 @@ import { ignoreFileNames, maxIgnoreFileBytes } from "../ignore-rules.js";
  * same for the async callers); only names listed in `entries` as plain files are opened, and one
  * that is hard-linked, over maxIgnoreFileBytes or unreadable is left out (its rules do not apply).
  */
-export function readIgnoreFilesSync(dirFd: number, entries: readonly Dirent[]): string[] {
+export function readIgnoreFilesSync(dirFd: number, entries: readonly ListedEntry[]): string[] {
   const texts: string[] = [];
   for (const name of ignoreFileNames) {
     if (!entries.some((e) => e.name === name && e.isFile())) continue;

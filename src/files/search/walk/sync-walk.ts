@@ -1,8 +1,9 @@
-import { closeSync, constants, openSync, readdirSync, readlinkSync, type Dirent } from "node:fs";
+import { closeSync, constants, openSync, readdirSync, readlinkSync } from "node:fs";
+import { fsAt } from "../../../sandbox/native/fs-at.js";
 import { isInside } from "../../../sandbox/root-containing.js";
 import { IgnoreRules } from "../ignore-rules.js";
 import type { PathMatcher } from "../path-globs.js";
-import { readIgnoreFilesSync } from "./read-ignore-files-sync.js";
+import { readIgnoreFilesSync, type ListedEntry } from "./read-ignore-files-sync.js";
 import { maxWalkDepth, walkBatchCloses, walkBatchFiles, type IgnoreLayer, type WalkBatch } from "./walk-protocol.js";
 
 /** O_PATH opens a folder to hold and name it, without reading it (Linux). */
@@ -49,6 +50,11 @@ const building = (): Building => ({ fds: [], names: [], folderFds: [], folderPat
  * Symlinks are never followed; hidden entries are skipped unless includeHidden, .git folders
  * always; .gitignore and .ignore rules apply (the ancestors' too) unless useIgnoreFiles is off;
  * exclude globs skip files and folders, include globs select files.
+ *
+ * With the native addon (fsAt) a folder is listed with getdents64 on a descriptor opened as "."
+ * relative to the held one, and a sub-folder opened with openat(parent, name, O_PATH |
+ * O_DIRECTORY | O_NOFOLLOW): the same calls the JavaScript path makes through /proc/self/fd/N,
+ * without the procfs lookups. TOOLHOST_NATIVE=0 or no addon: the JavaScript path.
  */
 export class SyncWalk {
   #batch: Building = building();
@@ -122,16 +128,21 @@ export class SyncWalk {
   /** openChild opens a sub-folder by its parent's descriptor and keeps it if inside the roots. */
   #openChild(parentFd: number, name: string): number | undefined {
     let fd: number;
-    try {
-      fd = openSync(`/proc/self/fd/${parentFd}/${name}`, folderFlags);
-    } catch {
-      return undefined;
+    if (fsAt !== undefined) {
+      fd = fsAt.openDirAt(parentFd, name);
+      if (fd < 0) return undefined;
+    } else {
+      try {
+        fd = openSync(`/proc/self/fd/${parentFd}/${name}`, folderFlags);
+      } catch {
+        return undefined;
+      }
     }
     this.#held.add(fd);
     let inside = false;
     try {
-      const real = readlinkSync(`/proc/self/fd/${fd}`);
-      inside = this.options.roots.some((root) => isInside(root, real));
+      const real = fsAt !== undefined ? fsAt.fdPath(fd) : readlinkSync(`/proc/self/fd/${fd}`);
+      inside = real !== null && this.options.roots.some((root) => isInside(root, real));
     } catch {
       // no /proc: cannot verify, so do not use
     }
@@ -166,10 +177,44 @@ export class SyncWalk {
 }
 
 /** list reads a folder's entries through its descriptor, sorted by name; undefined if unreadable. */
-function list(fd: number): Dirent[] | undefined {
-  try {
-    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return undefined;
+function list(fd: number): ListedEntry[] | undefined {
+  let entries: ListedEntry[];
+  if (fsAt !== undefined) {
+    const listed = fsAt.listDir(fd);
+    if (listed === null) return undefined;
+    entries = parseListing(listed);
+  } else {
+    try {
+      entries = readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
   }
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** NativeEntry is one entry of fsAt.listDir's answer, shaped as the Dirent methods the walk calls. */
+class NativeEntry implements ListedEntry {
+  constructor(
+    readonly name: string,
+    private readonly kind: string,
+  ) {}
+  isDirectory(): boolean {
+    return this.kind === "d";
+  }
+  isFile(): boolean {
+    return this.kind === "f";
+  }
+}
+
+/** parseListing splits fsAt.listDir's "<kind><name>\0..." into entries. */
+function parseListing(listed: string): NativeEntry[] {
+  const entries: NativeEntry[] = [];
+  for (let at = 0; at < listed.length; ) {
+    const end = listed.indexOf("\0", at);
+    if (end === -1) break; // the addon ends every entry with NUL: never
+    entries.push(new NativeEntry(listed.slice(at + 1, end), listed[at]!));
+    at = end + 1;
+  }
+  return entries;
 }

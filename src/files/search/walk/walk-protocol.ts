@@ -60,8 +60,13 @@ export interface WalkEnd {
 
 export type WalkMessage = WalkBatch | WalkEnd;
 
-/** walkBatchFiles is the most files in one batch (one message to a match worker). */
-export const walkBatchFiles = 64;
+/**
+ * walkBatchFiles is the most files in one batch (one message to a match worker, one native
+ * readBatch call). 128 rather than 64: half the thread hops per search (measured ~10% less wall
+ * time over 19k files); not more, so a batch of files read cold from a slow disk stays well
+ * inside the search's per-batch time budget (5 s by default).
+ */
+export const walkBatchFiles = 128;
 /** walkBatchCloses is the most folder descriptors a batch hands over to be closed. */
 export const walkBatchCloses = 64;
 /** maxWalkDepth is the deepest folder level a search enters below its start (one descriptor each). */

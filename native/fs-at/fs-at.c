@@ -1,0 +1,568 @@
+// fs-at: the *at() system calls SearchFiles needs, for Node through N-API (NAPI_VERSION 8, C only,
+// no V8 API, so one binary serves every Node release with that N-API version).
+//
+// Hand-written because Node's fs has no openat/fstatat/getdents on a directory descriptor (every
+// verified open goes through /proc/self/fd/N/NAME, a path lookup through procfs per call) and no
+// maintained npm package exposes them. Built by scripts/build-native.mjs with the system C
+// compiler; src/sandbox/native/fs-at.ts loads it and falls back to the JavaScript path without it.
+//
+// Exports:
+//   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
+//   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
+//   openDirAt(parentFd, name) -> an O_PATH descriptor of the sub-folder `name`, or -errno
+//   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
+#define _GNU_SOURCE
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+// Codes readFileAt returns; -1..-6 are the match job's outcomeCodes indexes, negated.
+#define CODE_BINARY -1
+#define CODE_TOO_LARGE -2
+#define CODE_NOT_REGULAR -3
+#define CODE_HARD_LINKED -4
+#define CODE_UNREADABLE -6
+#define CODE_NEED_BUFFER -100
+#define CODE_NO_MATCH -101
+
+#define FIRST_READ_BYTES (64 * 1024)
+#define SAMPLE_BYTES (8 * 1024)
+
+// name_arg copies a JS string argument into `out` (cap bytes); false if it is not a string, too
+// long, empty, or holds "/" or NUL (a name, not a path: it must stay one entry of the folder).
+// The full length is asked first: napi_get_value_string_utf8 stops before a character that does
+// not fit, so a longer name could otherwise come back cut short to a shorter, existing one.
+static int name_arg(napi_env env, napi_value value, char* out, size_t cap) {
+  size_t full = 0, len = 0;
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &full) != napi_ok) return 0;
+  if (full == 0 || full >= cap - 1) return 0;
+  if (napi_get_value_string_utf8(env, value, out, cap, &len) != napi_ok || len != full) return 0;
+  if (memchr(out, '/', len) != NULL || strlen(out) != len) return 0;
+  if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0) return 0;
+  return 1;
+}
+
+// int_arg reads a descriptor or index: a JS number that is a whole int32 (napi_get_value_int32
+// alone would take NaN as 0, 3.5 as 3 and 2^32 + 3 as 3: another descriptor than the caller meant).
+static int int_arg(napi_env env, napi_value value, int32_t* out) {
+  double d;
+  if (napi_get_value_double(env, value, &d) != napi_ok || !(d >= INT32_MIN && d <= INT32_MAX) || d != (double)(int32_t)d) return 0;
+  *out = (int32_t)d;
+  return 1;
+}
+
+static napi_value make_int(napi_env env, int32_t v) {
+  napi_value r;
+  napi_create_int32(env, v, &r);
+  return r;
+}
+
+static napi_value make_null(napi_env env) {
+  napi_value r;
+  napi_get_null(env, &r);
+  return r;
+}
+
+// proc_fds is /proc/self/fd held (O_PATH), opened once per process: the reopen and the readlink
+// through it look up one component ("N") instead of four ("/proc/self/fd/N"), ~1 us less each.
+// The kernel resolves its entries against this process's descriptor table at each lookup.
+// Its device and inode are kept: proc_fds_check, at the start of each call from JavaScript, makes
+// sure the number still names that folder (code elsewhere closing it by mistake and the number
+// being reused for another folder would otherwise make "N" an entry of that folder); if not, the
+// full paths are used from then on.
+static int proc_fds = -1;
+static dev_t proc_fds_dev;
+static ino_t proc_fds_ino;
+static pthread_once_t proc_fds_once = PTHREAD_ONCE_INIT;
+
+static void open_proc_fds(void) {
+  int fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0) {
+    proc_fds_dev = st.st_dev;
+    proc_fds_ino = st.st_ino;
+    proc_fds = fd;
+  } else if (fd >= 0) {
+    close(fd);
+  }
+}
+
+static void proc_fds_check(void) {
+  pthread_once(&proc_fds_once, open_proc_fds);
+  int fd = __atomic_load_n(&proc_fds, __ATOMIC_ACQUIRE);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != proc_fds_dev || st.st_ino != proc_fds_ino)) {
+    __atomic_store_n(&proc_fds, -1, __ATOMIC_RELEASE); // not ours any more: never used (nor closed) again
+  }
+}
+
+// proc_fd_dir returns the held /proc/self/fd and sets `name` to FD's entry in it (AT_FDCWD and
+// the full path when /proc/self/fd is not held).
+static int proc_fd_dir(int fd, char* name, size_t cap) {
+  int dir = __atomic_load_n(&proc_fds, __ATOMIC_ACQUIRE);
+  if (dir < 0) {
+    snprintf(name, cap, "/proc/self/fd/%d", fd);
+    return AT_FDCWD;
+  }
+  snprintf(name, cap, "%d", fd);
+  return dir;
+}
+
+// proc_link reads /proc/self/fd/FD into out; its length, or -1.
+static ssize_t proc_link(int fd, char* out, size_t cap) {
+  char path[64];
+  int dir = proc_fd_dir(fd, path, sizeof path);
+  ssize_t n = readlinkat(dir, path, out, cap - 1);
+  if (n < 0 || (size_t)n >= cap - 1) return -1;
+  out[n] = 0;
+  return n;
+}
+
+// folder is what read_at needs of the folder its files are in, opened once for a run of files of
+// the same folder: its kernel path (each file's own path must be that path + "/" + its name) and
+// a descriptor open for reading, for the barrier below.
+struct folder {
+  int dirfd; // the held folder, -1 when none is open
+  int readable; // the same folder opened for reading (getdents), -1 if it could not be
+  size_t len;
+  char path[PATH_MAX + 16];
+};
+
+static void folder_close(struct folder* f) {
+  if (f->readable >= 0) close(f->readable);
+  f->readable = -1;
+  f->dirfd = -1;
+}
+
+// folder_open makes `f` the folder `dirfd` (nothing to do when it already is); false if it cannot
+// be read or named, and then none of its files is read.
+static int folder_open(struct folder* f, int dirfd) {
+  if (f->dirfd == dirfd && f->readable >= 0) return 1;
+  folder_close(f);
+  ssize_t n = proc_link(dirfd, f->path, sizeof f->path - 1); // room for the "/" added
+  if (n <= 0) return 0;
+  f->len = (size_t)n;
+  if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
+  f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (f->readable < 0) return 0;
+  f->dirfd = dirfd;
+  return 1;
+}
+
+// folder_barrier waits for any unlink, link or rename in the folder that is under way: those hold
+// the folder's inode lock from before they change a link count until after they change the names,
+// and getdents takes that lock too (with a buffer too small for one entry it returns EINVAL once
+// it has it, reading nothing). Without it the count and the name could be seen in between: an
+// unlink of the file's in-folder name drops the count to 1 (its other name, outside) before it
+// removes the name, and a read in that moment took the outside file for a file of the folder.
+static void folder_barrier(const struct folder* f) {
+  char tiny[1];
+  while (syscall(SYS_getdents64, f->readable, tiny, sizeof tiny) < 0 && errno == EINTR) {
+  }
+}
+
+// read_at opens, verifies and reads the entry `name` of the folder `dirfd`, keeping every check
+// of the JavaScript path (src/files/search/match-worker.ts):
+//  - held with O_PATH|O_NOFOLLOW first (a link in its place is held as the link itself, which fstat
+//    then calls not regular; opening with O_PATH has
+//    no effect on what is opened) and reopened for reading, through /proc/self/fd/HELD, only if
+//    fstat says it is a regular file: a FIFO or device swapped in is never opened;
+//  - more than one link: skipped (a second name may lie outside the roots);
+//  - its one link must be the name it was opened by: after the count and folder_barrier, the
+//    reopened descriptor's /proc link must be the folder's path + "/" + name (not " (deleted)",
+//    not moved). The kernel drops an unlinked name's count before it removes the name, inside the
+//    folder's lock: the barrier waits for that lock, so the name seen after it is final. Kept
+//    (rather than fstatat(dirfd, name) compared by dev/ino) because a name compared by dev/ino
+//    could have been removed and linked again from outside between the count and the compare.
+//  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
+// Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
+// returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
+// `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
+// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (glibc's memmem finds
+// them far faster than Buffer.indexOf, and JavaScript never sees the file).
+// info[0] is the fstat size otherwise. No descriptor stays open when it returns.
+static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+  if (!folder_open(folder, dirfd)) return CODE_UNREADABLE;
+  int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (held < 0) return CODE_UNREADABLE;
+  struct stat st;
+  if (fstat(held, &st) != 0) {
+    close(held);
+    return CODE_UNREADABLE;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(held);
+    return CODE_NOT_REGULAR;
+  }
+  char path[64];
+  int proc = proc_fd_dir(held, path, sizeof path);
+  int fd = openat(proc, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  close(held);
+  if (fd < 0) return CODE_UNREADABLE;
+  int64_t code;
+  // The count (fstat of the held entry, above) came before this check, as it must.
+  if (st.st_nlink != 1) {
+    code = CODE_HARD_LINKED;
+    goto done;
+  }
+  // After the count, the barrier, then the name: the file's path must be this folder's + its
+  // name, so it was not removed (" (deleted)") nor moved elsewhere meanwhile.
+  folder_barrier(folder);
+  char link[PATH_MAX + 16];
+  ssize_t n = proc_link(fd, link, sizeof link);
+  if (n < 0) {
+    code = CODE_UNREADABLE;
+    goto done;
+  }
+  size_t name_len = strlen(name);
+  if ((size_t)n != folder->len + name_len || memcmp(link, folder->path, folder->len) != 0 || memcmp(link + folder->len, name, name_len) != 0) {
+    code = CODE_HARD_LINKED;
+    goto done;
+  }
+  double size = (double)st.st_size;
+  info[0] = size;
+  if (size > limit) {
+    code = CODE_TOO_LARGE;
+    goto done;
+  }
+  double wanted_d = size + 1 < limit ? size + 1 : limit;
+  size_t wanted = (size_t)wanted_d;
+  size_t room = wanted < cap ? wanted : cap;
+  size_t length = 0;
+  int sampled = 0;
+  for (;;) {
+    if (length == room) {
+      if (length >= wanted) break;
+      info[0] = wanted_d;
+      code = CODE_NEED_BUFFER;
+      goto done;
+    }
+    size_t ask = room - length;
+    if (!sampled && length + ask > FIRST_READ_BYTES) ask = length < FIRST_READ_BYTES ? FIRST_READ_BYTES - length : ask;
+    ssize_t got = pread(fd, buf + length, ask, (off_t)length);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      code = CODE_UNREADABLE;
+      goto done;
+    }
+    length += (size_t)got;
+    int ended = got == 0 || (double)length >= size;
+    if (!sampled && (ended || length >= SAMPLE_BYTES)) {
+      size_t sample = length < SAMPLE_BYTES ? length : SAMPLE_BYTES;
+      if (memchr(buf, 0, sample) != NULL) {
+        code = CODE_BINARY;
+        goto done;
+      }
+      sampled = 1;
+    }
+    if (ended) break;
+  }
+  code = (int64_t)length;
+  for (size_t at = 0; at + 4 <= needles_len;) {
+    uint32_t len;
+    memcpy(&len, needles + at, 4);
+    at += 4;
+    if (len > needles_len - at) break;
+    if (len > 0 && memmem(buf, length, needles + at, len) == NULL) {
+      info[0] = (double)length;
+      code = CODE_NO_MATCH;
+      break;
+    }
+    at += len;
+  }
+done:
+  close(fd);
+  return code;
+}
+
+// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1), needles?: Buffer).
+static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
+  size_t argc = 6;
+  napi_value argv[6];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5) goto bad;
+  int32_t dirfd;
+  char name[NAME_MAX + 2];
+  void* data;
+  size_t cap;
+  double limit;
+  napi_typedarray_type type;
+  size_t info_len;
+  void* info;
+  if (!int_arg(env, argv[0], &dirfd) || dirfd < 0) goto bad;
+  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, CODE_UNREADABLE);
+  if (napi_get_buffer_info(env, argv[2], &data, &cap) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[3], &limit) != napi_ok || !(limit >= 0)) goto bad; // not NaN
+  if (napi_get_typedarray_info(env, argv[4], &type, &info_len, &info, NULL, NULL) != napi_ok || type != napi_float64_array || info_len < 1) goto bad;
+  void* needles = NULL;
+  size_t needles_len = 0;
+  if (argc >= 6) {
+    bool is_buffer = false;
+    napi_is_buffer(env, argv[5], &is_buffer);
+    if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
+  }
+  proc_fds_check();
+  napi_value result;
+  struct folder folder = {.dirfd = -1, .readable = -1};
+  int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len);
+  folder_close(&folder);
+  napi_create_double(env, (double)code, &result);
+  return result;
+bad:
+  napi_throw_type_error(env, NULL, "readFileAt(dirFd, name, buffer, limit, info)");
+  return NULL;
+}
+
+// readBatch(dirFds: Int32Array, names: string, from, buffer, limit, needles: Buffer | null,
+//           results: Float64Array(2 per file)) -> the index of the first file not read.
+// Reads files from..n-1 (names joined by NUL, one per dirFds entry) as readFileAt does, one after
+// another into `buffer`, each at the offset after the previous one's content: results[2i] is
+// file i's code (length read, or a negative code), results[2i+1] its content's offset (or, for
+// CODE_NO_MATCH and CODE_NEED_BUFFER, info[0]). Stops before a file that does not fit in what is
+// left of the buffer (unless it is the first: that one gets CODE_NEED_BUFFER), so the caller
+// matches what was read and calls again from there: one call per batch of files instead of one
+// per file. A name that is not a single entry name gets CODE_UNREADABLE.
+static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
+  size_t argc = 7;
+  napi_value argv[7];
+  napi_typedarray_type type;
+  size_t nfds, nresults, cap, names_len, needles_len = 0;
+  void *fds_data, *results_data, *data;
+  void* needles = NULL;
+  int32_t from;
+  double limit;
+  char* names = NULL;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 7) goto bad;
+  if (napi_get_typedarray_info(env, argv[0], &type, &nfds, &fds_data, NULL, NULL) != napi_ok || type != napi_int32_array) goto bad;
+  if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &names_len) != napi_ok) goto bad;
+  if (!int_arg(env, argv[2], &from) || from < 0) goto bad;
+  if (napi_get_buffer_info(env, argv[3], &data, &cap) != napi_ok) goto bad;
+  if (napi_get_value_double(env, argv[4], &limit) != napi_ok || !(limit >= 0)) goto bad; // not NaN
+  bool is_buffer = false;
+  napi_is_buffer(env, argv[5], &is_buffer);
+  if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
+  if (napi_get_typedarray_info(env, argv[6], &type, &nresults, &results_data, NULL, NULL) != napi_ok || type != napi_float64_array || nresults < 2 * nfds) goto bad;
+  names = malloc(names_len + 1);
+  if (names == NULL) goto bad;
+  napi_get_value_string_utf8(env, argv[1], names, names_len + 1, &names_len);
+  const int32_t* fds = (const int32_t*)fds_data;
+  double* results = (double*)results_data;
+  // Find the name of file `from`, then go on from there.
+  size_t at = 0;
+  for (int32_t skip = 0; skip < from && at <= names_len; skip++) {
+    const char* nul = memchr(names + at, 0, names_len - at);
+    at = nul == NULL ? names_len + 1 : (size_t)(nul - names) + 1;
+  }
+  proc_fds_check();
+  size_t offset = 0;
+  size_t i = (size_t)from;
+  struct folder folder = {.dirfd = -1, .readable = -1};
+  for (; i < nfds; i++) {
+    const char* name = at <= names_len ? names + at : "";
+    size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
+    double info = 0;
+    int64_t code;
+    if (len == 0 || len > NAME_MAX || memchr(name, '/', len) != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || fds[i] < 0) {
+      code = CODE_UNREADABLE;
+    } else {
+      code = read_at(&folder, fds[i], name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len);
+    }
+    if (code == CODE_NEED_BUFFER && offset > 0) break; // read again, first, in the next call
+    results[2 * i] = (double)code;
+    results[2 * i + 1] = code >= 0 ? (double)offset : info;
+    if (code >= 0) offset += (size_t)code;
+    at += len + 1;
+  }
+  folder_close(&folder);
+  free(names);
+  return make_int(env, (int32_t)i);
+bad:
+  free(names);
+  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results)");
+  return NULL;
+}
+
+// findLines(content: Buffer, from, needle: Buffer, lineNumber, out: Float64Array) -> count.
+// For a pattern whose matches lie within one line and hold `needle` (match-lines.ts): finds the
+// lines of content[from..] that hold needle, and writes for each its start, its end (the offset
+// of its LF, or the content's length) and its 1-based line number (`lineNumber` is the number of
+// the line `from` lies in, `from` a line start), three numbers a line, as many as `out` holds:
+// glibc's memmem and a counting loop the compiler vectorizes, instead of Buffer.indexOf and a
+// JavaScript newline count over every candidate file. The caller calls again from the end of
+// the last line given (plus one) while `out` came back full.
+__attribute__((optimize("O3"))) static size_t count_newlines(const uint8_t* p, size_t n) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++) count += p[i] == '\n';
+  return count;
+}
+
+static napi_value FindLines(napi_env env, napi_callback_info cb) {
+  size_t argc = 5;
+  napi_value argv[5];
+  void *data, *needle, *out_data;
+  size_t length, needle_len, out_len;
+  double from_d, line_d;
+  napi_typedarray_type type;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5 || napi_get_buffer_info(env, argv[0], &data, &length) != napi_ok ||
+      napi_get_value_double(env, argv[1], &from_d) != napi_ok || napi_get_buffer_info(env, argv[2], &needle, &needle_len) != napi_ok ||
+      napi_get_value_double(env, argv[3], &line_d) != napi_ok ||
+      napi_get_typedarray_info(env, argv[4], &type, &out_len, &out_data, NULL, NULL) != napi_ok || type != napi_float64_array || needle_len == 0 ||
+      !(from_d >= 0) || !(line_d >= 1)) {
+    napi_throw_type_error(env, NULL, "findLines(content, from, needle, lineNumber, out)");
+    return NULL;
+  }
+  const uint8_t* content = (const uint8_t*)data;
+  double* out = (double*)out_data;
+  size_t max = out_len / 3, found = 0;
+  size_t counted = from_d < (double)length ? (size_t)from_d : length; // newlines counted up to here
+  double line = line_d;
+  size_t at = counted;
+  while (found < max && at < length) {
+    const uint8_t* hit = memmem(content + at, length - at, needle, needle_len);
+    if (hit == NULL) break;
+    size_t pos = (size_t)(hit - content);
+    const uint8_t* nl = memrchr(content + counted, '\n', pos - counted);
+    size_t start = nl == NULL ? counted : (size_t)(nl - content) + 1;
+    line += (double)count_newlines(content + counted, start - counted);
+    counted = start;
+    const uint8_t* end_p = memchr(content + pos, '\n', length - pos);
+    size_t end = end_p == NULL ? length : (size_t)(end_p - content);
+    out[3 * found] = (double)start;
+    out[3 * found + 1] = (double)end;
+    out[3 * found + 2] = line;
+    found++;
+    at = end + 1;
+  }
+  return make_int(env, (int32_t)found);
+}
+
+struct linux_dirent64 {
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+// kind_of classifies an entry as Node's Dirent would (d_type, else lstat): d, f or o.
+static char kind_of(int dirfd, const struct linux_dirent64* e) {
+  unsigned char t = e->d_type;
+  if (t == DT_UNKNOWN) {
+    struct stat st;
+    if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) return 'o';
+    return S_ISDIR(st.st_mode) ? 'd' : S_ISREG(st.st_mode) ? 'f' : 'o';
+  }
+  return t == DT_DIR ? 'd' : t == DT_REG ? 'f' : 'o';
+}
+
+// listDir(dirFd): the folder's entries ("." and ".." left out) read with getdents64 through a
+// descriptor opened as "." relative to dirFd (which may be O_PATH), never by path.
+static napi_value ListDir(napi_env env, napi_callback_info cb) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t dirfd;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || !int_arg(env, argv[0], &dirfd) || dirfd < 0) {
+    napi_throw_type_error(env, NULL, "listDir(dirFd)");
+    return NULL;
+  }
+  int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return make_null(env);
+  size_t size = 0, cap = 16 * 1024;
+  char* out = malloc(cap);
+  char chunk[32 * 1024];
+  int failed = out == NULL;
+  while (!failed) {
+    long got = syscall(SYS_getdents64, fd, chunk, sizeof chunk);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      failed = 1;
+      break;
+    }
+    if (got == 0) break;
+    for (long at = 0; at < got;) {
+      struct linux_dirent64* e = (struct linux_dirent64*)(chunk + at);
+      at += e->d_reclen;
+      const char* nm = e->d_name;
+      if (nm[0] == '.' && (nm[1] == 0 || (nm[1] == '.' && nm[2] == 0))) continue;
+      size_t len = strlen(nm);
+      if (size + len + 2 > cap) {
+        while (size + len + 2 > cap) cap *= 2;
+        char* grown = realloc(out, cap);
+        if (grown == NULL) {
+          failed = 1;
+          break;
+        }
+        out = grown;
+      }
+      out[size++] = kind_of(fd, e);
+      memcpy(out + size, nm, len);
+      size += len;
+      out[size++] = 0;
+    }
+  }
+  close(fd);
+  napi_value result;
+  if (failed || napi_create_string_utf8(env, out, size, &result) != napi_ok) result = make_null(env);
+  free(out);
+  return result;
+}
+
+// openDirAt(parentFd, name): the sub-folder held with O_PATH, never through a link.
+static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
+  size_t argc = 2;
+  napi_value argv[2];
+  int32_t parent;
+  char name[NAME_MAX + 2];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !int_arg(env, argv[0], &parent) || parent < 0) {
+    napi_throw_type_error(env, NULL, "openDirAt(parentFd, name)");
+    return NULL;
+  }
+  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
+  int fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  return make_int(env, fd < 0 ? -errno : fd);
+}
+
+// fdPath(fd): what /proc/self/fd/FD links to, or null.
+static napi_value FdPath(napi_env env, napi_callback_info cb) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t fd;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || !int_arg(env, argv[0], &fd) || fd < 0) {
+    napi_throw_type_error(env, NULL, "fdPath(fd)");
+    return NULL;
+  }
+  char link[PATH_MAX + 16];
+  proc_fds_check();
+  ssize_t n = proc_link(fd, link, sizeof link);
+  if (n < 0) return make_null(env);
+  napi_value result;
+  if (napi_create_string_utf8(env, link, (size_t)n, &result) != napi_ok) return make_null(env);
+  return result;
+}
+
+static napi_value Init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"readBatch", NULL, ReadBatch, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"findLines", NULL, FindLines, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"listDir", NULL, ListDir, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)
