@@ -1,5 +1,7 @@
 import { fstatSync, type Stats } from "node:fs";
+import { dirname } from "node:path";
 import type { FileHandle } from "node:fs/promises";
+import { waitForFolderChanges } from "./folder-barrier.js";
 import { fsError } from "./fs-error.js";
 import { openVerified } from "./open-verified.js";
 import type { Resolution } from "./resolve-in-roots.js";
@@ -55,8 +57,18 @@ export function checkReopened(entry: VerifiedEntry, fd: number, allowHardLinks: 
   if (opened.nlink > 1 && !allowHardLinks) {
     throw hardLinkError(resolved.clientPath, opened.nlink);
   }
-  if (handleRealPathSync(fd) === deletedEntry) {
+  const named = handleRealPathSync(fd);
+  if (named === deletedEntry) {
     throw replacedError(resolved.clientPath);
+  }
+  // A removal of this name under way at the count above may not show in the link yet:
+  // waitForFolderChanges lets it finish, then the name is looked at again. (A folder that cannot
+  // be read, e.g. mode 0311, gives no barrier: only the checks above, as before.)
+  if (opened.nlink === 1 && named !== undefined && waitForFolderChanges(dirname(named))) {
+    const again = handleRealPathSync(fd);
+    if (again !== named || fstatSync(fd).nlink !== 1) {
+      throw replacedError(resolved.clientPath);
+    }
   }
   return opened;
 }
