@@ -5,10 +5,14 @@ import { describe, it } from "node:test";
 import { defaultLimits } from "../../../src/config/config.js";
 import { searchFiles, type SearchEvent, type SearchRequest } from "../../../src/files/search/search-files.js";
 import { maxWalkers, walkersGivenUp } from "../../../src/files/search/walk/walker-pool.js";
+import { walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
+
+/** scale grows the tree and the pulls with the walk's batch size, so the walk still runs ahead and pauses (written for batches of 64). */
+const scale = walkBatchFiles / 64;
 import { seededRandom } from "../../support/seeded-random.js";
 import { runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
 
-/** A tree of 4000 files at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
+/** A tree of 4000 files (times scale) at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
 function mixedTree(): Record<string, string> {
   const random = seededRandom(10);
   const folders = ["a", "B", "c-1", "d_2", "e.x", "Zed", "a b"];
@@ -17,7 +21,7 @@ function mixedTree(): Record<string, string> {
     "c-1/.ignore": "skip-*\n",
     ".hidden/x.txt": "needle\n",
   };
-  for (let i = 0; i < 4000; i++) {
+  for (let i = 0; i < 4000 * scale; i++) {
     const depth = Math.floor(random() * 5);
     const dirs = Array.from({ length: depth }, () => folders[Math.floor(random() * folders.length)]!);
     const prefix = i % 97 === 0 ? "skip-" : "";
@@ -129,7 +133,7 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
       let more = true;
       for (let round = 0; round < 2 && more; round++) {
         // More files than the batches in flight hold, so that the search walks (and pauses) again.
-        more = await pull(search, run, 450);
+        more = await pull(search, run, 450 * scale);
         await sleep(300); // its walk runs ahead as far as it may, then waits: paused
         await takeWalkers(sandbox);
       }
