@@ -10,7 +10,7 @@ import type { MatchSpec } from "./match-spec.js";
 import { O_PATH } from "../../sandbox/path-handle.js";
 import { fsAt, packNeedles } from "../../sandbox/native/fs-at.js";
 import { readBatchAt, type FileRead } from "./read-file-at.js";
-import { stillNamed } from "./still-named.js";
+import { FolderNames } from "./still-named.js";
 import { growScratch, scratch } from "./scratch-buffer.js";
 
 /**
@@ -33,6 +33,8 @@ const reopenFlags = constants.O_RDONLY | constants.O_NONBLOCK;
 const pathFlags = O_PATH | constants.O_NOFOLLOW;
 const regexCache = new Map<string, RegExp>();
 const noMatches = { lines: [], count: 0, more: false } as const;
+/** folderNames checks the JavaScript path's one-link files against their folder, a batch at a time. */
+const folderNames = new FolderNames();
 
 parentPort!.on("message", (batch: MatchBatch) => {
   const regex = regexFor(batch.spec);
@@ -46,7 +48,11 @@ parentPort!.on("message", (batch: MatchBatch) => {
     });
   } else {
     const names = fileNames(batch.files);
-    for (let i = 0; i < fds.length; i++) outcomes[i] = matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required);
+    try {
+      for (let i = 0; i < fds.length; i++) outcomes[i] = matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required);
+    } finally {
+      folderNames.close();
+    }
   }
   if (!borrowed) discardFoldersOutside(batch, outcomes);
   const result: BatchResult = { id: batch.id, codes: new Uint8Array(fds.length), bytes: new Float64Array(fds.length), matched: [], found: [] };
@@ -165,8 +171,8 @@ function matchFile(fd: number, name: string | undefined, batch: MatchBatch, rege
     if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
     // One link, but is it the name this file was opened by? If that name was removed meanwhile
     // (its /proc link then ends in " (deleted)", for good), the one link left may lie outside.
-    // Checked after the count and a barrier (see stillNamed): a name alive then was the only one.
-    if (name !== undefined && !stillNamed(dirFd, name, fd)) return { status: "skipped", why: "hard-linked" };
+    // Checked after the count and a barrier (see FolderNames): a name alive then was the only one.
+    if (name !== undefined && !folderNames.stillNamed(dirFd, name, fd)) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
     content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
   } catch {
