@@ -7,10 +7,10 @@ import { openDirect } from "./open-direct.js";
 import { openRegularReader, openVerifiedReader } from "./open-reader.js";
 import { openVerified } from "./open-verified.js";
 import { resolveEntryInRoots } from "./resolve-entry.js";
-import { resolveInRoots } from "./resolve-in-roots.js";
+import { resolveInRoots, type Resolution } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import { localDeviceOf } from "./sync-io-policy.js";
-import type { Sandbox, SandboxRoot } from "./sandbox.js";
+import type { Sandbox, SandboxRoot, VerifiedEntry } from "./sandbox.js";
 import { readOnlyError, refuseDirectorySlash, refuseReservedName, rootItselfError } from "./write-refusals.js";
 
 /** SandboxRootInput is one configured root: any absolute or relative directory path. */
@@ -54,6 +54,25 @@ export async function createSandbox(
   // The direct open first (one round trip); the walk for links, failures and anything outside.
   const openEntry = async (clientPath: string) =>
     (await openDirect(frozen, clientPath)) ?? openVerified(frozen, await resolveInRoots(frozen, clientPath));
+  /**
+   * openFileByPath opens a client path for reading: through the direct open's entry when it
+   * gives one (`viaEntry`, its O_PATH handle closed after), else through the walk's resolution
+   * (`viaWalk`); a directory slash on a file is refused either way.
+   */
+  const openFileByPath = async <T>(clientPath: string, viaEntry: (entry: VerifiedEntry) => Promise<T>, viaWalk: (resolution: Resolution) => Promise<T>): Promise<T> => {
+    const entry = await openDirect(frozen, clientPath);
+    if (entry === undefined) {
+      const resolution = await resolveInRoots(frozen, clientPath);
+      refuseDirectorySlash(clientPath);
+      return viaWalk(resolution);
+    }
+    try {
+      refuseDirectorySlash(clientPath);
+      return await viaEntry(entry);
+    } finally {
+      entry.handle.close();
+    }
+  };
   const sandbox: Sandbox = {
     roots: frozen,
     allowHardLinks,
@@ -83,36 +102,22 @@ export async function createSandbox(
     reopenForRead(entry) {
       return openVerifiedForReading(entry, allowHardLinks);
     },
-    async openReader(clientPath) {
-      const entry = await openDirect(frozen, clientPath);
-      if (entry === undefined) {
-        const resolution = await resolveInRoots(frozen, clientPath);
-        refuseDirectorySlash(clientPath);
-        return openRegularReader(frozen, resolution, allowHardLinks);
-      }
-      try {
-        refuseDirectorySlash(clientPath);
-        return await openVerifiedReader(entry, allowHardLinks);
-      } finally {
-        entry.handle.close();
-      }
+    openReader(clientPath) {
+      return openFileByPath(
+        clientPath,
+        (entry) => openVerifiedReader(entry, allowHardLinks),
+        (resolution) => openRegularReader(frozen, resolution, allowHardLinks),
+      );
     },
     reopenReader(entry) {
       return openVerifiedReader(entry, allowHardLinks);
     },
-    async openForRead(clientPath) {
-      const entry = await openDirect(frozen, clientPath);
-      if (entry === undefined) {
-        const resolution = await resolveInRoots(frozen, clientPath);
-        refuseDirectorySlash(clientPath);
-        return openRegularFile(frozen, resolution, allowHardLinks);
-      }
-      try {
-        refuseDirectorySlash(clientPath);
-        return await openVerifiedForReading(entry, allowHardLinks);
-      } finally {
-        entry.handle.close();
-      }
+    openForRead(clientPath) {
+      return openFileByPath(
+        clientPath,
+        (entry) => openVerifiedForReading(entry, allowHardLinks),
+        (resolution) => openRegularFile(frozen, resolution, allowHardLinks),
+      );
     },
     contains(realPath) {
       return rootContaining(frozen, realPath) !== undefined;

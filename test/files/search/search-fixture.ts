@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { defaultLimits } from "../../../src/config/config.js";
 import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
@@ -30,12 +30,12 @@ export interface SearchRun {
   readonly summary: Extract<SearchEvent, { kind: "summary" }>["summary"];
 }
 
-/** runSearch runs searchFiles to its end and collects the results. */
-export async function runSearch(sandbox: Sandbox, request: Partial<SearchRequest> & { pattern: string }, limits: Partial<SearchLimits> = {}): Promise<SearchRun> {
+/** collectRun splits a search's events by kind (summary undefined if none came). */
+export function collectRun(events: Iterable<SearchEvent>): Omit<SearchRun, "summary"> & { summary: SearchRun["summary"] | undefined } {
   const matches: SearchRun["matches"] = [];
   const files: SearchRun["files"] = [];
   let summary: SearchRun["summary"] | undefined;
-  for await (const event of searchFiles(sandbox, { path: "", ...request }, { ...defaultLimits, ...limits })) {
+  for (const event of events) {
     if (event.kind === "match") {
       const l = event.line;
       matches.push({ path: event.path, line: l.lineNumber, column: l.column, text: l.text, truncated: l.truncated, before: l.before.map((b) => b.text), after: l.after.map((a) => a.text), ranges: l.ranges.map(([s, e]) => [s, e]) });
@@ -45,6 +45,24 @@ export async function runSearch(sandbox: Sandbox, request: Partial<SearchRequest
       summary = event.summary;
     }
   }
+  return { matches, files, summary };
+}
+
+/** runSearch runs searchFiles to its end and collects the results. */
+export async function runSearch(sandbox: Sandbox, request: Partial<SearchRequest> & { pattern: string }, limits: Partial<SearchLimits> = {}): Promise<SearchRun> {
+  const events: SearchEvent[] = [];
+  for await (const event of searchFiles(sandbox, { path: "", ...request }, { ...defaultLimits, ...limits })) events.push(event);
+  const { matches, files, summary } = collectRun(events);
   if (summary === undefined) throw new Error("no summary");
   return { matches, files, summary };
+}
+
+/** insideRoot counts this process's open descriptors that name something under `root`. */
+export async function insideRoot(root: string): Promise<number> {
+  let count = 0;
+  for (const fd of await readdir("/proc/self/fd")) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target === root || target.startsWith(`${root}/`)) count++;
+  }
+  return count;
 }

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { readdir, readlink } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { defaultLimits } from "../../../src/config/config.js";
@@ -7,23 +6,13 @@ import { searchFiles, type SearchEvent } from "../../../src/files/search/search-
 import { pausedWalkDescriptors, setPausedWalkDescriptorLimit } from "../../../src/files/search/walk/paused-walk-descriptors.js";
 import { maxWalkers } from "../../../src/files/search/walk/walker-pool.js";
 import type { Sandbox } from "../../../src/sandbox/sandbox.js";
-import { runSearch, searchRoot } from "./search-fixture.js";
+import { insideRoot, runSearch, searchRoot } from "./search-fixture.js";
 
 /** A tree of 300 folders of 8 files each. */
 function folderTree(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 2400; i++) files[`d${String(i % 300).padStart(3, "0")}/f${i}.txt`] = "needle\n";
   return files;
-}
-
-/** insideRoot counts this process's open descriptors that name something under `root`. */
-async function insideRoot(root: string): Promise<number> {
-  let count = 0;
-  for (const fd of await readdir("/proc/self/fd")) {
-    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
-    if (target === root || target.startsWith(`${root}/`)) count++;
-  }
-  return count;
 }
 
 /** paused starts `count` searches and takes each one's first event; the ones still waiting after `waitMs` are cancelled. */

@@ -10,7 +10,7 @@ import { walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js"
 /** scale grows the tree and the pulls with the walk's batch size, so the walk still runs ahead and pauses (written for batches of 64). */
 const scale = walkBatchFiles / 64;
 import { seededRandom } from "../../support/seeded-random.js";
-import { runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
+import { collectRun, insideRoot, runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
 
 /** A tree of 4000 files (times scale) at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
 function mixedTree(): Record<string, string> {
@@ -70,21 +70,10 @@ async function takeWalkers(sandbox: Parameters<typeof searchFiles>[0]): Promise<
 }
 
 function collected(events: SearchEvent[]): Omit<SearchRun, "summary"> & { summary: unknown } {
-  const matches: SearchRun["matches"] = [];
-  const files: SearchRun["files"] = [];
-  let summary: unknown;
-  for (const event of events) {
-    if (event.kind === "match") {
-      const l = event.line;
-      matches.push({ path: event.path, line: l.lineNumber, column: l.column, text: l.text, truncated: l.truncated, before: l.before.map((b) => b.text), after: l.after.map((a) => a.text), ranges: l.ranges.map(([s, e]) => [s, e]) });
-    } else if (event.kind === "file") {
-      files.push({ path: event.path, matches: event.matches });
-    } else {
-      const { elapsedMs: _, ...rest } = event.summary;
-      summary = rest;
-    }
-  }
-  return { matches, files, summary };
+  const { summary, ...rest } = collectRun(events);
+  if (summary === undefined) return { ...rest, summary };
+  const { elapsedMs: _, ...timeless } = summary;
+  return { ...rest, summary: timeless };
 }
 
 const withoutTime = (run: SearchRun): unknown => {
@@ -101,16 +90,6 @@ async function pathFds(): Promise<number> {
   for (const fd of await readdir("/proc/self/fd")) {
     const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
     if (target.startsWith("/") && !target.startsWith("/dev/")) count++;
-  }
-  return count;
-}
-
-/** insideRoot counts this process's open descriptors that name something under `root`. */
-async function insideRoot(root: string): Promise<number> {
-  let count = 0;
-  for (const fd of await readdir("/proc/self/fd")) {
-    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
-    if (target === root || target.startsWith(`${root}/`)) count++;
   }
   return count;
 }
