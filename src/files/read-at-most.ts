@@ -1,4 +1,4 @@
-import type { FileHandle } from "node:fs/promises";
+import type { ReadHandle } from "../sandbox/sandbox.js";
 
 /**
  * readAtMost reads an open file from its start up to `limit` bytes, and tells whether there was
@@ -7,7 +7,7 @@ import type { FileHandle } from "node:fs/promises";
  * size is bounded stops at the bound itself. `sizeHint` (the stat's size) sizes the first buffer;
  * memory grows with what is actually read, never to `limit` up front.
  */
-export async function readAtMost(handle: FileHandle, limit: number, sizeHint = 0): Promise<{ content: Buffer; more: boolean }> {
+export async function readAtMost(handle: Pick<ReadHandle, "read">, limit: number, sizeHint = 0): Promise<{ content: Buffer; more: boolean }> {
   const parts: Buffer[] = [];
   let total = 0;
   let chunk = Math.min(limit + 1, Math.max(sizeHint + 1, 64 * 1024));

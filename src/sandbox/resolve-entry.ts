@@ -24,7 +24,7 @@ export async function resolveEntryInRoots(roots: readonly SandboxRoot[], clientP
   if (name === undefined) {
     throw root.readOnly ? readOnlyError(clientPath, serverReadOnly) : rootItselfError(clientPath);
   }
-  const parent = await walkLinks(root.path, components);
+  const parent = await walkLinks(root.path, components, root.localDevice);
   if (rootContaining(roots, parent.realPath) === undefined) {
     throw traversalError(clientPath);
   }

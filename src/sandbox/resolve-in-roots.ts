@@ -1,4 +1,4 @@
-import type { Stats } from "node:fs";
+import { lstatSync, readlinkSync, type Stats } from "node:fs";
 import { lstat, readlink } from "node:fs/promises";
 import path from "node:path";
 import { fsError } from "./fs-error.js";
@@ -33,7 +33,7 @@ export async function resolveInRoots(roots: readonly SandboxRoot[], clientPath: 
   checkClientPath(clientPath);
   const { root, absolutePath } = lexicalLocation(roots, clientPath);
   const components = path.relative(root.path, absolutePath).split(path.sep).filter((c) => c !== "");
-  const walk = await walkLinks(root.path, components);
+  const walk = await walkLinks(root.path, components, root.localDevice);
   const realRoot = rootContaining(roots, walk.realPath);
   if (realRoot === undefined) {
     throw traversalError(clientPath);
@@ -112,9 +112,16 @@ export interface Walk {
 /**
  * walkLinks follows `components` from the real directory `start`, resolving every symlink on
  * the way, and stops at the first missing component (the rest is appended by name).
+ *
+ * `localDevice` is the device of `start` when its filesystem is a local one (SandboxRoot's
+ * localDevice): then lstat and readlink are made on the calling thread (a lookup through the
+ * dentry cache, see sync-io-policy.ts) for as long as the walk stays below `start`, in
+ * directories on that device. Once it leaves (a link to elsewhere, `..` above `start`, a
+ * directory of another filesystem mounted below it) the rest goes through the thread pool.
  */
-export async function walkLinks(start: string, components: readonly string[]): Promise<Walk> {
+export async function walkLinks(start: string, components: readonly string[], localDevice?: number): Promise<Walk> {
   const queue = components.map((name, i) => ({ name, last: i === components.length - 1 }));
+  let local = localDevice !== undefined;
   let current = start;
   let lastIsLink = false;
   let links = 0;
@@ -126,31 +133,31 @@ export async function walkLinks(start: string, components: readonly string[]): P
     if (name === "..") {
       current = path.dirname(current);
       currentStats = undefined;
+      local &&= isInside(start, current);
       continue;
     }
     const next = path.join(current, name);
     const rest = (): string => path.resolve(next, ...queue.map((q) => q.name));
     try {
-      const entry = await lstat(next);
+      const entry = local ? lstatSync(next) : await lstat(next);
       if (entry.isSymbolicLink()) {
         if (++links > maxLinks) {
           return { realPath: rest(), stats: undefined, lastIsLink, failure: Object.assign(new Error("ELOOP"), { code: "ELOOP" }) };
         }
-        const target = await readlink(next).catch((err: unknown) => {
-          // EINVAL: no longer a link, swapped since the lstat. Look at the component again;
-          // each retry counts as a link, so a swapping loop still ends in ELOOP.
-          if ((err as NodeJS.ErrnoException).code === "EINVAL") return undefined;
-          throw err;
-        });
+        const target = await linkTarget(next, local);
         if (target === undefined) {
           queue.unshift({ name, last });
           continue;
         }
         lastIsLink ||= last;
         queue.unshift(...target.split("/").map((n) => ({ name: n, last: false })));
-        if (path.isAbsolute(target)) current = path.parse(target).root;
+        if (path.isAbsolute(target)) {
+          current = path.parse(target).root;
+          local = false;
+        }
         continue;
       }
+      local &&= entry.dev === localDevice;
       if (!entry.isDirectory() && queue.some((q) => q.name !== "" && q.name !== ".")) {
         return { realPath: rest(), stats: undefined, lastIsLink };
       }
@@ -168,6 +175,28 @@ export async function walkLinks(start: string, components: readonly string[]): P
   // it, or (a `..` from a link target may have moved `current` since the last component was
   // looked at, or no component was walked) a fresh one. Either is only a hint: what is opened
   // is verified through its handle. Reusing it saved one of StatFile's ten thread-pool trips.
-  const stats = currentStats ?? (await lstat(current).catch(() => undefined));
+  const stats = currentStats ?? (local ? lstatOrUndefined(current) : await lstat(current).catch(() => undefined));
   return { realPath: current, stats, lastIsLink };
+}
+
+function lstatOrUndefined(file: string): Stats | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * linkTarget reads the symlink at `link` (on the calling thread when `local`); undefined when it
+ * is no longer a link (EINVAL: swapped since the lstat), so that the walk looks at the component
+ * again. Each retry counts as a link, so a swapping loop still ends in ELOOP.
+ */
+async function linkTarget(link: string, local: boolean): Promise<string | undefined> {
+  try {
+    return local ? readlinkSync(link) : await readlink(link);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EINVAL") return undefined;
+    throw err;
+  }
 }

@@ -82,3 +82,13 @@ export function noteSyncRead(startedAt: number): void {
   }
   blocksReadSeen = blocksRead;
 }
+
+/**
+ * maxSyncWriteBytes is the largest whole-file content (WriteFile, EditFile) whose write(2) into
+ * its temporary file is made on the main thread when the folder is on a local filesystem. Such a
+ * write only copies into the page cache (5-15 us for 4 KiB, against a thread-pool round trip of
+ * 14-22 us plus a wake-up); the fsync that follows stays on the thread pool. A single write this
+ * small rarely meets the kernel's dirty-page throttling (checked once per ~32 pages a task
+ * dirties); streamed uploads, which can, keep every write on the thread pool.
+ */
+export const maxSyncWriteBytes = 64 * 1024;

@@ -1,6 +1,6 @@
-import type { FileHandle } from "node:fs/promises";
+import { fstat } from "node:fs";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
+import type { ReadableFile, ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
 import { readAtMost } from "../read-at-most.js";
 import { hashOpened } from "../write/commit-write.js";
@@ -10,7 +10,7 @@ import { discardStaged, stageTempFile, type StagedTemp } from "../write/staged-t
 import { withPathLock } from "../write/path-lock.js";
 import { withFileLock } from "../write/with-file-lock.js";
 import { checkPreconditions, parsePreconditions } from "../write/preconditions.js";
-import { computeEdit } from "./compute-edit.js";
+import { computeEdit, type RenderedDiff } from "./compute-edit.js";
 import { checkEditRequest, defaultEditLimits, type EditLimits } from "./edit-limits.js";
 import type { TextEdit } from "./edit-types.js";
 
@@ -98,15 +98,15 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       const previousSha256 = sha256Hex(original);
       checkPreconditions(clientPath, preconditions, previousSha256);
       stored = options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
-      const { bytes, changed, ...edited } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
+      const { bytes, changed, replacements, renderDiff } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
       const result = {
-        ...edited,
+        replacements,
         sha256: sha256Hex(bytes),
         size: bytes.byteLength,
         previousSha256,
       };
       if (options.dryRun === true || !changed) {
-        return { ...result, applied: false };
+        return { ...result, ...(await renderDiff()), applied: false };
       }
       /** takeStaged hands the staged temporary file to the write, which owns it from then on. */
       const takeStaged = (): StagedTemp | undefined => {
@@ -114,6 +114,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         staged = undefined;
         return taken;
       };
+      let rendered: RenderedDiff | undefined;
       await atomicWrite(resolved.realPath, bytes, {
         displayPath: clientPath,
         roots: sandbox.roots,
@@ -125,9 +126,10 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         afterRename: options.afterChange === undefined ? undefined : () => options.afterChange!({ previousSha256, sha256: result.sha256 }).catch(() => undefined),
         // The lock orders this process's writers; another process (or a path swapped to another
         // file) can still change the file between the read and the rename. The edit must replace
-        // exactly what it was computed from, or nothing.
+        // exactly what it was computed from, or nothing. The reply's diff is rendered here, while
+        // the new content's fsync runs, and before the rename (see ComputedEdit.renderDiff).
         beforeCommit: async ({ current, openCurrent }) => {
-          const [now] = await Promise.all([current === undefined ? undefined : hashOpened(openCurrent, current.size), stored]);
+          const [now, , diff] = await Promise.all([current === undefined ? undefined : hashOpened(openCurrent, current.size), stored, renderDiff()]);
           if (now !== previousSha256) {
             throw new ToolhostError(
               "PRECONDITION_FAILED",
@@ -135,9 +137,10 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
               { path: clientPath, expected_sha256: previousSha256, actual_sha256: now ?? "" },
             );
           }
+          rendered = diff;
         },
       });
-      return { ...result, applied: true };
+      return { ...result, ...rendered!, applied: true };
     } finally {
       // Whatever the outcome, the call returns only once the history capture is done, the file
       // read is closed and a temporary file no write took over is removed.
@@ -147,13 +150,14 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
 }
 
 /**
- * readForEdit loads a whole file through the sandbox's verified handle, refusing one over the
- * limit. The handle is closed in the background once read (`closed`, which never rejects), so
- * that the edit goes on without waiting a thread-pool round trip for it; the caller awaits
- * `closed` before it answers.
+ * readForEdit loads a whole file through the sandbox's verified reader, refusing one over the
+ * limit. On a local filesystem the reader opens, reads a small file and closes on the calling
+ * thread (sandbox.openReader, see sync-io-policy.ts): an edit makes no thread-pool round trip to
+ * read. The handle is closed in the background once read (`closed`, which never rejects); the
+ * caller awaits `closed` before it answers.
  */
 async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<{ content: Buffer; closed: Promise<void> }> {
-  const opened = await sandbox.openForRead(clientPath);
+  const opened = await sandbox.openReader(clientPath);
   let content: Buffer;
   try {
     content = await readOpened(opened, clientPath, maxEditBytes);
@@ -164,7 +168,7 @@ async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: n
   return { content, closed: opened.handle.close().catch(() => undefined) }; // Read already: a failed close loses nothing.
 }
 
-async function readOpened(opened: { handle: FileHandle; stats: { size: number } }, clientPath: string, maxEditBytes: number): Promise<Buffer> {
+async function readOpened(opened: ReadableFile, clientPath: string, maxEditBytes: number): Promise<Buffer> {
   if (opened.stats.size > maxEditBytes) {
     throw tooLarge(clientPath, opened.stats.size, maxEditBytes);
   }
@@ -178,7 +182,7 @@ async function readOpened(opened: { handle: FileHandle; stats: { size: number } 
   }
   const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
   if (more) {
-    const grown = await opened.handle.stat().then((s) => s.size, () => maxEditBytes + 1);
+    const grown = await new Promise<number>((resolve) => fstat(opened.handle.fd, (err, stats) => resolve(err ? maxEditBytes + 1 : stats.size)));
     throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
   }
   return content;

@@ -1,4 +1,6 @@
+import { fstat } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { openTargetDirectory, type TargetDirectory } from "../write/target-directory.js";
 import { tempFileName } from "../write/temp-files.js";
@@ -10,6 +12,8 @@ import { readableRoots } from "./source-entry.js";
 import { alreadyExistsError, tooManyEntriesError } from "./tree-errors.js";
 import type { TreeFsOps } from "./tree-fs-ops.js";
 import { walkHeldTree } from "./walk-held-tree.js";
+
+const fstatAsync = promisify(fstat);
 
 /** CopyTreeOptions tunes copyTree. */
 export interface CopyTreeOptions {
@@ -90,7 +94,7 @@ export async function copyTree(
         bytes += copied.size;
       },
     });
-    await ops.chmod(staging.handle, options.keepMode ? (await source.handle.stat()).mode & 0o1777 : newDirectoryMode);
+    await ops.chmod(staging.handle, options.keepMode ? (await fstatAsync(source.handle.fd)).mode & 0o1777 : newDirectoryMode);
     await ops.fsyncDir(staging.handle);
     await placeEntry(ops, stagingAt, target.entry(name), true, false);
     made = false;

@@ -1,13 +1,13 @@
-import type { FileHandle } from "node:fs/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { errnoCode } from "../../sandbox/fs-error.js";
+import type { DirectoryHandle } from "../write/directory-descriptor.js";
 import type { AtomicFsOps } from "../write/fs-ops.js";
 
 /**
  * syncDirectory fsyncs a held directory after a change in it, so the change survives a crash.
  * The change is done by then: a failure says so (committed=true) and asks to check the disk.
  */
-export async function syncDirectory(ops: AtomicFsOps, dir: FileHandle, clientPath: string, done: string): Promise<void> {
+export async function syncDirectory(ops: AtomicFsOps, dir: DirectoryHandle, clientPath: string, done: string): Promise<void> {
   try {
     await ops.fsyncDir(dir);
   } catch (err) {

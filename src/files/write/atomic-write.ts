@@ -3,6 +3,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { SandboxRoot } from "../../sandbox/sandbox.js";
+import type { DirectoryHandle } from "./directory-descriptor.js";
 import { describeFileType } from "./file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
@@ -122,7 +123,7 @@ export async function atomicWrite(
   try {
     handle = await (options.staged?.opened ?? ops.openExclusive(temp, 0o600));
     tempCreated = true;
-    const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal));
+    const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal, dir.local));
     const staged = handle;
     // The fsync runs while the target is stat'ed and checked (under the locks); the rename waits
     // for both, so the temporary file is still on disk before it is renamed.
@@ -235,7 +236,7 @@ async function renameStaged(ops: AtomicFsOps, temp: string, final: string, displ
   }
 }
 
-async function syncDirectoryAfterRename(ops: AtomicFsOps, dir: FileHandle, displayPath: string): Promise<void> {
+async function syncDirectoryAfterRename(ops: AtomicFsOps, dir: DirectoryHandle, displayPath: string): Promise<void> {
   try {
     await ops.fsyncDir(dir);
   } catch (err) {

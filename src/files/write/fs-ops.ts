@@ -1,5 +1,7 @@
-import { constants, fchmodSync, lstatSync, type Stats } from "node:fs";
+import { constants, fchmodSync, lstatSync, openSync, writeSync, type Stats } from "node:fs";
 import { mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
+import { maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
+import { DirectoryDescriptor, type DirectoryHandle } from "./directory-descriptor.js";
 
 /**
  * AtomicFsOps is every filesystem call atomicWrite and deleteFile make, as a seam: tests replace
@@ -11,23 +13,31 @@ import { mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/pro
  * cannot be swapped for a symlink between the sandbox's check and the call.
  */
 export interface AtomicFsOps {
-  /** Opens a directory without following a final symlink. */
-  openDirectory(dir: string): Promise<FileHandle>;
+  /**
+   * Opens a directory without following a final symlink. `inPlace` allows opening it on the
+   * calling thread (a directory on a local filesystem, see sync-io-policy.ts); an implementation
+   * may ignore it.
+   */
+  openDirectory(dir: string, inPlace?: boolean): Promise<DirectoryHandle>;
   /** Creates one directory (not its parents); EEXIST when something is already there. */
   mkdir(dir: string, mode: number): Promise<void>;
   /** Removes one directory if it is empty (ENOTEMPTY otherwise). */
   rmdir(dir: string): Promise<void>;
   /** Creates the temporary file exclusively, never through a symlink. */
   openExclusive(file: string, mode: number): Promise<FileHandle>;
-  /** One write(2): may write fewer bytes than asked; returns how many it wrote. */
-  write(handle: FileHandle, buffer: Uint8Array, offset: number, length: number, position: number): Promise<number>;
+  /**
+   * One write(2): may write fewer bytes than asked; returns how many it wrote. `inPlace` allows
+   * making it on the calling thread (a small write into a folder on a local filesystem, see
+   * maxSyncWriteBytes); an implementation may ignore it.
+   */
+  write(handle: FileHandle, buffer: Uint8Array, offset: number, length: number, position: number, inPlace?: boolean): Promise<number>;
   fsync(handle: FileHandle): Promise<void>;
   chown(handle: FileHandle, uid: number, gid: number): Promise<void>;
-  chmod(handle: FileHandle, mode: number): Promise<void>;
+  chmod(handle: { readonly fd: number }, mode: number): Promise<void>;
   close(handle: FileHandle): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** fsync(2) of an open directory, so that a rename or unlink in it survives a crash. */
-  fsyncDir(dir: FileHandle): Promise<void>;
+  fsyncDir(dir: DirectoryHandle): Promise<void>;
   unlink(file: string): Promise<void>;
   /** lstat(2) of the entry a rename would replace; undefined when nothing is there. */
   statTarget(file: string): Promise<Stats | undefined>;
@@ -41,13 +51,14 @@ const exclusiveFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL
 
 /** nodeFsOps is AtomicFsOps on the real filesystem. */
 export const nodeFsOps: AtomicFsOps = {
-  openDirectory: (dir) => open(dir, directoryFlags),
+  openDirectory: async (dir, inPlace) => (inPlace === true ? new DirectoryDescriptor(openSync(dir, directoryFlags)) : open(dir, directoryFlags)),
   mkdir: async (dir, mode) => {
     await mkdir(dir, mode);
   },
   rmdir: (dir) => rmdir(dir),
   openExclusive: (file, mode) => open(file, exclusiveFlags, mode),
-  write: async (handle, buffer, offset, length, position) => (await handle.write(buffer, offset, length, position)).bytesWritten,
+  write: async (handle, buffer, offset, length, position, inPlace) =>
+    inPlace === true && length <= maxSyncWriteBytes ? writeSync(handle.fd, buffer, offset, length, position) : (await handle.write(buffer, offset, length, position)).bytesWritten,
   fsync: (handle) => handle.sync(),
   chown: (handle, uid, gid) => handle.chown(uid, gid),
   // fchmod and lstat only touch an inode the kernel has cached (a held descriptor; an entry of a

@@ -1,4 +1,5 @@
-import { lstat, type FileHandle } from "node:fs/promises";
+import { fstatSync } from "node:fs";
+import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { errnoCode } from "../../sandbox/fs-error.js";
 import { rootContaining } from "../../sandbox/root-containing.js";
@@ -6,6 +7,7 @@ import type { SandboxRoot } from "../../sandbox/sandbox.js";
 import { changedError } from "../../sandbox/sandbox-errors.js";
 import { deletedEntry, handleRealPath, procFdPath } from "../../sandbox/verify-handle.js";
 import { readOnlyError } from "../../sandbox/write-refusals.js";
+import type { DirectoryHandle } from "./directory-descriptor.js";
 import type { AtomicFsOps } from "./fs-ops.js";
 
 /**
@@ -15,7 +17,13 @@ import type { AtomicFsOps } from "./fs-ops.js";
  */
 export interface TargetDirectory {
   /** The open directory; fsync it after a rename or unlink in it. */
-  readonly handle: FileHandle;
+  readonly handle: DirectoryHandle;
+  /**
+   * True when the directory lies on its root's local filesystem (SandboxRoot.localDevice, checked
+   * by the descriptor's own device): small whole-file writes in it may be made on the calling
+   * thread (see maxSyncWriteBytes). False without roots.
+   */
+  readonly local: boolean;
   /** entry names `name` in the open directory: /proc/self/fd/N/name, or by real path without /proc. */
   entry(name: string): string;
   /** removeCreated removes, deepest first, the directories this call created, each only if still empty. */
@@ -36,9 +44,11 @@ export interface TargetDirectoryOptions {
 
 /** Held is one open directory, the name its entries are reached by, and its real path. */
 interface Held {
-  readonly handle: FileHandle;
+  readonly handle: DirectoryHandle;
   readonly base: string;
   readonly real: string;
+  /** See TargetDirectory.local. */
+  readonly local: boolean;
 }
 
 /**
@@ -99,7 +109,7 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
     throw err;
   }
   const target = held!;
-  return { handle: target.handle, entry: (name) => path.join(target.base, name), removeCreated, close };
+  return { handle: target.handle, local: target.local, entry: (name) => path.join(target.base, name), removeCreated, close };
 }
 
 /**
@@ -148,9 +158,12 @@ async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: reado
  * what it should be, the name used for its entries when /proc is missing.
  */
 async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string, options: TargetDirectoryOptions): Promise<Held> {
-  let handle: FileHandle;
+  let handle: DirectoryHandle;
   try {
-    handle = await ops.openDirectory(openPath);
+    // Opened on this thread when the root it should lie in is on a local filesystem: a lookup
+    // through the dentry cache, as the sandbox's own opens (see sync-io-policy.ts).
+    const inPlace = options.roots !== undefined && rootContaining(options.roots, realPath)?.localDevice !== undefined;
+    handle = await ops.openDirectory(openPath, inPlace);
   } catch (err) {
     // The sandbox resolved every link, so a link found now was swapped in since. Linux says
     // ENOTDIR, not ELOOP, for O_DIRECTORY|O_NOFOLLOW on a link, and the link may be gone again by
@@ -165,12 +178,14 @@ async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string
       // Removed between the check and the open: nothing can be written in it.
       throw changedError(options.displayPath);
     }
+    let local = false;
     if (options.roots !== undefined) {
       const root = rootContaining(options.roots, actual ?? realPath);
       if (root === undefined) throw changedError(options.displayPath);
       if (root.readOnly) throw readOnlyError(options.displayPath, false);
+      local = root.localDevice !== undefined && fstatSync(handle.fd).dev === root.localDevice;
     }
-    return { handle, base: actual === undefined ? realPath : procFdPath(handle.fd), real: actual ?? realPath };
+    return { handle, base: actual === undefined ? realPath : procFdPath(handle.fd), real: actual ?? realPath, local };
   } catch (err) {
     await handle.close();
     throw err;

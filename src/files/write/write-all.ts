@@ -33,6 +33,10 @@ interface Writing {
  * writeAll writes every chunk of `source` into the temporary file, hashing as it goes, and stops
  * at the first chunk after `signal` aborts.
  *
+ * `local` says the temporary file's folder is on a local filesystem (TargetDirectory.local): whole
+ * content given as one buffer is then written with write(2) on this thread when small enough
+ * (see maxSyncWriteBytes); streamed chunks always go through the thread pool.
+ *
  * Each chunk is written at its own offset as soon as it arrives, up to maxBytesWriting at once,
  * and hashed, in order, once its write is done. Chunks of 64 KiB and more are hashed on the hash
  * worker (off-thread-hash.ts): a chunk its producer handed over (handOver) is moved there without
@@ -44,7 +48,10 @@ export async function writeAll(
   handle: FileHandle,
   source: Uint8Array | AsyncIterable<Uint8Array>,
   signal: AbortSignal | undefined,
+  local = false,
 ): Promise<WrittenContent> {
+  // Only whole content given at once is written on this thread (see maxSyncWriteBytes).
+  const inPlace = local && source instanceof Uint8Array;
   const hash = new OffThreadSha256();
   const hashing: Array<Promise<void>> = [];
   const writing: Writing[] = [];
@@ -68,7 +75,7 @@ export async function writeAll(
       while (writing.length > 0 && bytesWriting + chunk.byteLength > maxBytesWriting) {
         await settleOldest();
       }
-      const written = writeFully(ops, handle, chunk, size);
+      const written = writeFully(ops, handle, chunk, size, inPlace);
       // Handled here and awaited in order later: a failure must not be an unhandled rejection.
       written.catch(() => undefined);
       writing.push({ chunk, written });
@@ -111,9 +118,9 @@ function hashChunk(hash: OffThreadSha256, chunk: Uint8Array, hashing: Array<Prom
 }
 
 /** writeFully writes all of `chunk` at `position`: write(2) may write less than asked. */
-async function writeFully(ops: AtomicFsOps, handle: FileHandle, chunk: Uint8Array, position: number): Promise<void> {
+async function writeFully(ops: AtomicFsOps, handle: FileHandle, chunk: Uint8Array, position: number, inPlace: boolean): Promise<void> {
   for (let offset = 0; offset < chunk.byteLength; ) {
-    const n = await ops.write(handle, chunk, offset, chunk.byteLength - offset, position + offset);
+    const n = await ops.write(handle, chunk, offset, chunk.byteLength - offset, position + offset, inPlace);
     if (n <= 0) {
       throw Object.assign(new Error("write(2) wrote no bytes"), { code: "EIO" });
     }
