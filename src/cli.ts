@@ -8,6 +8,7 @@ import { parseServeFlags, serveUsage } from "./config/serve-flags.js";
 import { runSkillsValidate } from "./skills/load/validate-folders.js";
 import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
+import { compileEarly } from "./app/compile-early.js";
 import { startServer } from "./app/start-server.js";
 
 const usage = `Usage:
@@ -56,6 +57,7 @@ async function serve(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${serveUsage}\n`);
       return 0;
     }
+    compileEarly();
     const config = await loadConfig(flags, process.env, process.cwd());
     const logger = createLogger(config.log.level);
     try {
