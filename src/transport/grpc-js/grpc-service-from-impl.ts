@@ -16,7 +16,9 @@ import {
 import { encodeMessage } from "../message-codec.js";
 import { BoundedWriter } from "./bounded-writer.js";
 import { ConnectionBudgets, SendBudget } from "./send-budget.js";
+import { coalesceFrames } from "./coalesce-writes.js";
 import { frameMessage, unframe } from "./frame-message.js";
+import { framesPassThrough } from "./preframed-interceptor.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
 import { decodeRequest, requestStream } from "./request-stream.js";
 import { asConnectError, statusFromError } from "./status-from-error.js";
@@ -190,6 +192,7 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
         const context = begin(call);
         const peer = call.getPeer();
         const writer = new BoundedWriter(call, options.maxPendingBytes, context.handler.signal, [connections.acquire(peer), processBudget]);
+        if (framesPassThrough()) coalesceFrames(call);
         const done = () => {
           writer.release();
           connections.release(peer);

@@ -30,6 +30,8 @@ export const sendPreframed: ServerInterceptor = (method, call) => {
     if (typeof base.serializeMessage === "function") {
       base.serializeMessage = (frame: unknown) => frame as Buffer;
       preframedCalls++;
+    } else {
+      preframingMissed = true;
     }
   }
   // grpc-js chains whatever an interceptor returns as the next call; wrapping every call in a
@@ -38,6 +40,17 @@ export const sendPreframed: ServerInterceptor = (method, call) => {
 };
 
 let preframedCalls = 0;
+let preframingMissed = false;
+
+/**
+ * framesPassThrough tells whether grpc-js writes the frames of `unframe` methods as they are: true
+ * once sendPreframed has set up a call, and as long as it has never failed to (a grpc-js whose
+ * base call it does not recognise). Several frames may then be handed over as one message
+ * (coalesce-writes.ts); otherwise grpc-js would frame them again as one.
+ */
+export function framesPassThrough(): boolean {
+  return preframedCalls > 0 && !preframingMissed;
+}
 
 /** preframedCallCount is how many calls sendPreframed has set up, for tests and benchmarks. */
 export function preframedCallCount(): number {
