@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import { Metadata } from "@grpc/grpc-js";
 import { peerValuesFromCertificate } from "../peer-identity.js";
 import { GrpcHandlerContext } from "./grpc-handler-context.js";
 import type { SurfaceCall } from "./surface-call.js";
@@ -14,12 +15,27 @@ export type { SurfaceCall } from "./surface-call.js";
 export class CallContext {
   bytesIn = 0;
   bytesOut = 0;
+  #headerSent = false;
 
   constructor(
     readonly handler: GrpcHandlerContext,
     readonly requestId: string,
     readonly startedAt: bigint,
   ) {}
+
+  /**
+   * sendHeader sends the response headers (x-request-id) once, right before the first message or
+   * the status: headers sent at the start of a call left in a socket write of their own, on
+   * which the client woke up for nothing; sent with the answer they share its write. (grpc-go
+   * sends its headers with the first message too.)
+   */
+  sendHeader(call: SurfaceCall): void {
+    if (this.#headerSent) return;
+    this.#headerSent = true;
+    const header = new Metadata();
+    header.set("x-request-id", this.requestId);
+    call.sendMetadata(header);
+  }
 
   /** end aborts the handler's signal at the end of the call. */
   end(): void {

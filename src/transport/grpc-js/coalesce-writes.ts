@@ -47,3 +47,26 @@ export function coalesceFrames(call: Writable): void {
     next();
   };
 }
+
+/** corked marks the streams corkUntilIdle has corked and not yet uncorked. */
+const corked = new WeakSet<Writable>();
+
+/**
+ * corkUntilIdle holds a stream's writes until the handler making them waits for something (the
+ * disk, a worker, the client), then hands them over together: messages made one after another
+ * with no I/O between them (a small ReadFile's info, text and summary) leave in one write, with
+ * the headers, instead of the first alone. The writes are released from process.nextTick, which
+ * runs once the promise callbacks queued now have all run: no timer, no turn of the event loop
+ * is waited for.
+ */
+export function corkUntilIdle(call: Writable): void {
+  if (corked.has(call)) return;
+  corked.add(call);
+  call.cork();
+  process.nextTick(uncork, call);
+}
+
+function uncork(call: Writable): void {
+  corked.delete(call);
+  call.uncork();
+}

@@ -2,7 +2,6 @@ import { setMaxListeners } from "node:events";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import {
-  Metadata,
   status as grpcStatus,
   type MethodDefinition,
   type sendUnaryData,
@@ -16,7 +15,7 @@ import {
 import { encodeMessage } from "../message-codec.js";
 import { BoundedWriter } from "./bounded-writer.js";
 import { ConnectionBudgets, SendBudget } from "./send-budget.js";
-import { coalesceFrames } from "./coalesce-writes.js";
+import { coalesceFrames, corkUntilIdle } from "./coalesce-writes.js";
 import { frameMessage, unframe } from "./frame-message.js";
 import { framesPassThrough } from "./preframed-interceptor.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
@@ -108,9 +107,6 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
   const begin = (call: SurfaceCall): CallContext => {
     const context = createCallContext(service, method, call, options.shutdownSignal);
     options.onCallStart?.(path);
-    const header = new Metadata();
-    header.set("x-request-id", context.requestId);
-    call.sendMetadata(header);
     return context;
   };
   const finish = (call: SurfaceCall, context: CallContext, code: number, error?: Error) => {
@@ -141,11 +137,13 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
       return;
     }
     context.bytesOut = bytes.byteLength;
+    context.sendHeader(call);
     callback(null, bytes);
     finish(call, context, grpcStatus.OK);
   };
   const fail = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, err: unknown) => {
     const error = asConnectError(err);
+    context.sendHeader(call);
     callback(statusFromError(error));
     finish(call, context, error.code, error);
   };
@@ -184,6 +182,10 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
     case "client_streaming":
       return (call: ServerReadableStream<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
         const context = begin(call);
+        // Sent now, not with the answer: a request message over the receive limit ends the call
+        // under the handler, and the record is put right by the request id these headers carry
+        // (explain-oversize-requests.ts). An upload's answer waits for its data anyway.
+        context.sendHeader(call);
         respond(call, callback, context, requestStream(call, method.input, context));
       };
     case "server_streaming":
@@ -191,6 +193,9 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
       return (call: ServerWritableStream<Buffer, Buffer> | ServerDuplexStream<Buffer, Buffer>) => {
         const context = begin(call);
         const peer = call.getPeer();
+        if (method.methodKind === "bidi_streaming") {
+          context.sendHeader(call); // As a client stream's (see there).
+        }
         const writer = new BoundedWriter(call, options.maxPendingBytes, context.handler.signal, [connections.acquire(peer), processBudget]);
         if (framesPassThrough()) coalesceFrames(call);
         const done = () => {
@@ -218,6 +223,8 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
               }
               const { frame, chunk } = frameMessage(method.output, next.value);
               context.bytesOut += frame.byteLength - 5;
+              context.sendHeader(call);
+              corkUntilIdle(call);
               await writer.write(frame, chunk);
             }
           } finally {
@@ -227,12 +234,14 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
           () => {
             done();
             const code = call.cancelled ? grpcStatus.CANCELLED : grpcStatus.OK;
+            context.sendHeader(call);
             call.end();
             finish(call, context, code);
           },
           (err: unknown) => {
             done();
             const error = asConnectError(err);
+            context.sendHeader(call);
             call.emit("error", statusFromError(error));
             finish(call, context, error.code, error);
           },
