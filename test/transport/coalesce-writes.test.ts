@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { coalesceFrames } from "../../src/transport/grpc-js/coalesce-writes.js";
+import { coalesceFrames, corkUntilIdle } from "../../src/transport/grpc-js/coalesce-writes.js";
 
 /** slowSink is an object-mode Writable like grpc-js's server stream: one write at a time, each done a turn later. */
 function slowSink(): { sink: Writable; writes: Buffer[] } {
@@ -54,5 +54,22 @@ describe("coalesceFrames", () => {
     sink.write(frame(3, 30));
     await new Promise<void>((resolve) => sink.end(resolve));
     assert.equal(writes.length, 3);
+  });
+});
+
+describe("corkUntilIdle", () => {
+  it("hands over the writes made before the next I/O wait together, and later ones as they come", async () => {
+    const { sink, writes } = slowSink();
+    coalesceFrames(sink);
+    for (const byte of [1, 2, 3]) {
+      await Promise.resolve(); // promise hops, as a handler's generator makes: no I/O
+      corkUntilIdle(sink);
+      sink.write(frame(byte, 10));
+    }
+    await new Promise((resolve) => setImmediate(resolve)); // an I/O wait
+    corkUntilIdle(sink);
+    sink.write(frame(4, 10));
+    await new Promise<void>((resolve) => sink.end(resolve));
+    assert.deepEqual(writes.map((w) => w.byteLength), [30, 10]);
   });
 });

@@ -61,6 +61,39 @@ describe("observability: log lines and Prometheus metrics", { timeout: 60_000 },
     assert.equal("reason" in ok, false);
   });
 
+  it("the gRPC listener echoes the request id with every kind of answer (headers go with the first message or the status)", async () => {
+    let echoed: string | null = null;
+    const client = createClient(
+      FileTools,
+      createGrpcTransport({
+        baseUrl: `http://${server.address}`,
+        interceptors: [(next) => async (req) => {
+          echoed = null;
+          try {
+            const res = await next(req);
+            echoed = res.header.get("x-request-id");
+            return res;
+          } catch (err) {
+            echoed = ConnectError.from(err).metadata.get("x-request-id");
+            throw err;
+          }
+        }],
+      }),
+    );
+    await client.statFile({ path: "big.txt" }, { headers: { "x-request-id": "echo-unary-ok" } });
+    assert.equal(echoed, "echo-unary-ok");
+    await assert.rejects(client.statFile({ path: "../outside" }, { headers: { "x-request-id": "echo-unary-error" } }));
+    assert.equal(echoed, "echo-unary-error");
+    let messages = 0;
+    for await (const _ of client.readFile({ path: "big.txt" }, { headers: { "x-request-id": "echo-stream-ok" } })) messages++;
+    assert.ok(messages >= 3);
+    assert.equal(echoed, "echo-stream-ok");
+    await assert.rejects(async () => {
+      for await (const _ of client.readFile({ path: "missing.txt" }, { headers: { "x-request-id": "echo-stream-error" } })) messages++;
+    });
+    assert.equal(echoed, "echo-stream-error");
+  });
+
   it("the HTTP listener logs the real peer, the bytes a streamed response sent and a request id it echoes", async () => {
     let echoed: string | null = null;
     const client = createClient(
