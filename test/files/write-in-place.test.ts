@@ -107,3 +107,15 @@ describe("compileEarly", () => {
     assert.equal(compileEarly({}), true);
   });
 });
+
+describe("DirectoryDescriptor close", () => {
+  it("waits for an fsync in flight before it closes the descriptor", async () => {
+    const dir = await scratchDir("dirdesc-");
+    const held = await nodeFsOps.openDirectory(dir, true);
+    const synced = held.sync();
+    const closed = held.close();
+    assert.equal(held.fd, -1, "no new use once closing");
+    await Promise.all([synced, closed]);
+    assert.equal(await held.close(), undefined);
+  });
+});
