@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdir, readFile, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { after, before, describe, it } from "node:test";
+import { after, before, beforeEach, describe, it } from "node:test";
 import { Code } from "@connectrpc/connect";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
@@ -15,9 +15,14 @@ import { writerIdentity } from "../../src/files/write/writer-identity.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { failureOf, scratchDir } from "./write-fixtures.js";
 
-/** plainDir names entries of `dir` by path, standing in for a verified directory handle. */
+/**
+ * plainDir names entries of `dir` by path, standing in for a verified directory handle; its
+ * lock file is made on the calling thread or through the thread pool, as `lockLocal` (the
+ * describe block below runs once with each) says.
+ */
+let lockLocal = false;
 function plainDir(dir: string) {
-  return { entry: (name: string) => path.join(dir, name) };
+  return { entry: (name: string) => path.join(dir, name), local: lockLocal };
 }
 
 /** plantLock leaves a lock file on `name` in `dir` as a holder `owner` would, `ageMs` old. */
@@ -32,7 +37,11 @@ async function plantLock(dir: string, name: string, owner: { identity: string; p
 const otherHost = { identity: "0123456789ab", pid: 1 };
 const crashedHere = () => ({ identity: writerIdentity(), pid: 2 ** 30 });
 
-describe("the cross-process file lock", () => {
+for (const local of [true, false]) describe(`the cross-process file lock (lock file made ${local ? "on the event loop" : "through the thread pool"})`, () => {
+  beforeEach(() => {
+    lockLocal = local;
+  });
+
   it("a waiter gives up after the wait bound with FILE_LOCKED saying to retry", async () => {
     const dir = await scratchDir("lock-");
     await plantLock(dir, "a.txt", otherHost, 0);

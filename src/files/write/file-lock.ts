@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, futimesSync, linkSync, lstatSync, openSync, renameSync, unlinkSync, write, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, futimesSync, linkSync, lstatSync, open as openCallback, openSync, renameSync, unlink as unlinkCallback, unlinkSync, write, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
@@ -31,6 +31,12 @@ export function isLockFileName(name: string): boolean {
 /** LockDirectory is the verified directory the lock file lives in (see target-directory.ts). */
 export interface LockDirectory {
   entry(name: string): string;
+  /**
+   * True when the directory is on a local filesystem (TargetDirectory.local): the lock file is
+   * then created and removed on the calling thread (see tryCreate). Otherwise, and for a lock taken
+   * alongside the change rather than on its way (the history log's), through the thread pool.
+   */
+  readonly local?: boolean;
 }
 
 /** FileLock is a held cross-process lock on one file. */
@@ -51,6 +57,8 @@ export interface FileLockOptions {
 
 const createFlags = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const writeAsync = promisify(write);
+const openAsync = promisify(openCallback);
+const unlinkAsync = promisify(unlinkCallback);
 const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
@@ -72,7 +80,7 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
   const staleMs = options.staleMs ?? lockTimings.staleMs;
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
-    const held = await tryCreate(lockPath, staleMs, options.displayPath);
+    const held = await tryCreate(lockPath, staleMs, options.displayPath, dir.local === true);
     if (held !== undefined) {
       return held;
     }
@@ -101,11 +109,14 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
  * made six of them one after another (bench/README.md, mcp, "4 KB edit"). Only the owner's
  * identity, file content, is written through the pool; nothing waits for it but the release
  * (a lock file still empty reads as "owner unknown", judged by age alone, as before it was written).
+ * Unless `local`: the create (a journal transaction, 50-100 us) and the unlink then go through
+ * the thread pool, where they may wait on a server, or, for a lock taken alongside the change,
+ * leave the event loop to the change itself.
  */
-async function tryCreate(lockPath: string, staleMs: number, displayPath: string): Promise<FileLock | undefined> {
+async function tryCreate(lockPath: string, staleMs: number, displayPath: string, local: boolean): Promise<FileLock | undefined> {
   let fd: number;
   try {
-    fd = openSync(lockPath, createFlags, 0o600);
+    fd = local ? openSync(lockPath, createFlags, 0o600) : await openAsync(lockPath, createFlags, 0o600);
   } catch (err) {
     if (errnoCode(err) === "EEXIST") return undefined;
     throw err;
@@ -158,7 +169,10 @@ async function tryCreate(lockPath: string, staleMs: number, displayPath: string)
       clearInterval(refresh);
       // The lock is the file, not the descriptor: removed if still ours (left behind, it goes
       // stale and is taken over), and closed once its owner's write has ended.
-      if (stillMine()) unlinkQuietly(lockPath);
+      if (stillMine()) {
+        if (local) unlinkQuietly(lockPath);
+        else await unlinkAsync(lockPath).catch(() => undefined); // Left behind, a lock file goes stale and is taken over.
+      }
       await owned;
       closeQuietly(fd);
     },
