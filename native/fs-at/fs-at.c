@@ -11,6 +11,8 @@
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
 //   openDirAt(parentFd, name) -> an O_PATH descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
+//   folderBarrier(path) -> true once no unlink, link or rename is under way in the folder at
+//     `path` (see folder_barrier), false when it cannot be opened
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <node_api.h>
@@ -552,6 +554,27 @@ static napi_value FdPath(napi_env env, napi_callback_info cb) {
   return result;
 }
 
+// folderBarrier(path): folder_barrier for a folder named by its path, as the sandbox's checks of a
+// file opened for reading use it (src/sandbox/folder-barrier.ts): Node's opendir builds a Dir
+// object (two promisified functions, a 32 KiB read) per call, 12-60 us where this is ~2 us.
+static napi_value FolderBarrier(napi_env env, napi_callback_info cb) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return make_null(env);
+  char path[PATH_MAX];
+  size_t full = 0, len = 0;
+  if (napi_get_value_string_utf8(env, argv[0], NULL, 0, &full) != napi_ok || full == 0 || full >= sizeof path - 1) return make_null(env);
+  if (napi_get_value_string_utf8(env, argv[0], path, sizeof path, &len) != napi_ok || len != full || strlen(path) != len) return make_null(env);
+  struct folder f = {.dirfd = -1, .readable = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)};
+  napi_value result;
+  napi_get_boolean(env, f.readable >= 0, &result);
+  if (f.readable >= 0) {
+    folder_barrier(&f);
+    close(f.readable);
+  }
+  return result;
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -560,6 +583,7 @@ static napi_value Init(napi_env env, napi_value exports) {
       {"listDir", NULL, ListDir, NULL, NULL, NULL, napi_enumerable, NULL},
       {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"folderBarrier", NULL, FolderBarrier, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -42,6 +42,12 @@ export interface FsAt {
   openDirAt(parentFd: number, name: string): number;
   /** fdPath is the kernel's path of a descriptor (/proc/self/fd/N's target), or null. */
   fdPath(fd: number): string | null;
+  /**
+   * folderBarrier returns once no unlink, link or rename is under way in the folder at `path`
+   * (a getdents that reads no entry: see folder-barrier.ts): true, or false when the folder cannot
+   * be opened; null for a path that is not a string without NUL, or too long.
+   */
+  folderBarrier(path: string): boolean | null;
 }
 
 /** needBufferCode is readFileAt's answer when `buffer` is smaller than the file needs. */
@@ -62,7 +68,7 @@ export function packNeedles(needles: readonly Buffer[]): Buffer {
 }
 
 /** functions are the addon's exports every caller relies on. */
-const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath"] as const;
+const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier"] as const;
 
 /**
  * addonFile is where the build puts the addon: build/native/fs-at.node of this checkout or

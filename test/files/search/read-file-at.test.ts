@@ -25,6 +25,7 @@ function asking(length: number): FsAt & { calls: number } {
     listDir: () => null,
     openDirAt: () => -1,
     fdPath: () => null,
+    folderBarrier: () => null,
   };
   return fake;
 }
