@@ -58,15 +58,6 @@ export type OpenCall = <T>(
 export function callOpener(sm: Http2SessionManager, readerOptions: ResponseReaderOptions): OpenCall {
   const now = sm instanceof WideWindowSessionManager ? sm : undefined;
   return <T>(path: string, headers: OutgoingHttpHeaders, call: CallSignal, decode: (message: Uint8Array) => T, unary: boolean, write: Writer) => {
-    const attach = (stream: ClientHttp2Stream): GrpcResponseReader<T> => {
-      const reader = new GrpcResponseReader(stream, call, readerOptions, decode, unary);
-      try {
-        write(stream, reader);
-      } catch (err) {
-        reader.fail(connectErrorFromStream(err));
-      }
-      return reader;
-    };
     let stream: ClientHttp2Stream | undefined;
     try {
       stream = now?.requestNow(path, headers);
@@ -74,10 +65,24 @@ export function callOpener(sm: Http2SessionManager, readerOptions: ResponseReade
       return Promise.reject(call.error(connectErrorFromStream(err)));
     }
     if (stream !== undefined) {
-      return attach(stream);
+      return attach(stream, call, readerOptions, decode, unary, write);
     }
-    return sm.request("POST", path, headers, {}).then(attach, (err: unknown) => {
-      throw call.error(err);
-    });
+    return sm.request("POST", path, headers, {}).then(
+      (s) => attach(s, call, readerOptions, decode, unary, write),
+      (err: unknown) => {
+        throw call.error(err);
+      },
+    );
   };
+}
+
+/** attach reads the response of a call's new stream and writes its request. */
+function attach<T>(stream: ClientHttp2Stream, call: CallSignal, readerOptions: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary: boolean, write: Writer): GrpcResponseReader<T> {
+  const reader = new GrpcResponseReader(stream, call, readerOptions, decode, unary);
+  try {
+    write(stream, reader);
+  } catch (err) {
+    reader.fail(connectErrorFromStream(err));
+  }
+  return reader;
 }

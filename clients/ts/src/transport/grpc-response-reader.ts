@@ -53,6 +53,10 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
   #ended = false;
   #waiter: Settle<IteratorResult<T>> | undefined;
   #singleWaiter: Settle<T> | undefined;
+  // Callbacks made in the constructor, unnamed: a named one per call costs a defineProperty where
+  // the source runs through esbuild with keepNames (tsx).
+  readonly #onMessage: (message: Uint8Array) => void;
+  readonly #onAbort: (() => void) | undefined;
 
   constructor(stream: ClientHttp2Stream, call: CallSignal, options: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary = false) {
     this.#stream = stream;
@@ -61,6 +65,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
     this.#decode = decode;
     this.#unary = unary;
     this.#splitter = new EnvelopeSplitter(options.maxMessageBytes);
+    this.#onMessage = (message) => this.#message(message);
     stream.on("response", (headers) => this.#onResponse(headers));
     stream.on("data", (chunk: Buffer) => this.#onData(chunk));
     stream.on("trailers", (trailers) => {
@@ -70,6 +75,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
     stream.on("error", (err) => this.fail(connectErrorFromStream(err)));
     stream.on("close", () => this.#onClose());
     if (call.cancellable) {
+      this.#onAbort = () => this.fail(ConnectError.from(call.signal.reason, Code.Canceled));
       call.signal.addEventListener("abort", this.#onAbort);
       if (call.signal.aborted) {
         this.#onAbort();
@@ -207,7 +213,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
     }
   }
 
-  readonly #onMessage = (message: Uint8Array): void => {
+  #message(message: Uint8Array): void {
     const waiter = this.#waiter;
     if (waiter !== undefined) {
       const value = this.#decode(message); // a message that does not decode fails the call, waiter and all
@@ -220,7 +226,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
     }
     this.#queuedBytes += message.byteLength;
     this.#queue.push(message);
-  };
+  }
 
   #onEnd(): void {
     try {
@@ -268,12 +274,8 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
     }
   }
 
-  readonly #onAbort = (): void => {
-    this.fail(ConnectError.from(this.#call.signal.reason, Code.Canceled));
-  };
-
   #finish(): void {
-    if (this.#call.cancellable) {
+    if (this.#onAbort !== undefined) {
       this.#call.signal.removeEventListener("abort", this.#onAbort);
       this.#call.done();
     }
