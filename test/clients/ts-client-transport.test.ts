@@ -174,6 +174,99 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     assert.deepEqual(Buffer.concat(chunks), Buffer.alloc(2 * 1024 * 1024, 3));
   });
 
+  /** StreamSpy records the streams its requestNow opened (the calls that took the same-turn path). */
+  class StreamSpy extends WideWindowSessionManager {
+    readonly opened: ClientHttp2Stream[] = [];
+    override requestNow(...args: Parameters<WideWindowSessionManager["requestNow"]>): ClientHttp2Stream | undefined {
+      const stream = super.requestNow(...args);
+      if (stream) this.opened.push(stream);
+      return stream;
+    }
+  }
+
+  it("opens the streams of calls on a ready connection in the caller's turn, with the same answers", async () => {
+    const baseUrl = `http://${server.address}`;
+    const sessionManager = new StreamSpy(baseUrl, {});
+    assert.equal(sessionManager.requestNow("/toolhost.files.v1.FileTools/StatFile", {}), undefined, "no connection yet");
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
+    assert.equal((await files.statFile({ path: "two-mib.bin" })).size, 2n * 1024n * 1024n);
+    assert.equal(sessionManager.opened.length, 0, "the first call waits for the connection");
+    assert.equal((await files.statFile({ path: "two-mib.bin" })).size, 2n * 1024n * 1024n);
+    let bytes = 0;
+    for await (const m of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES })) if (m.part.case === "data") bytes += m.part.value.length;
+    assert.equal(bytes, 2 * 1024 * 1024);
+    assert.equal(sessionManager.opened.length, 2, "connect-node's session state was not recognised: every call takes the slower path");
+  });
+
+  it("pauses a same-turn streamed read while a slow reader holds more than the high-water mark, and resumes it", async () => {
+    const baseUrl = `http://${server.address}`;
+    const sessionManager = new StreamSpy(baseUrl, {});
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }));
+    await files.statFile({ path: "two-mib.bin" }); // connects
+    let pausedSeen = 0;
+    const chunks: Uint8Array[] = [];
+    await readTo(files, "two-mib.bin", async (chunk) => {
+      chunks.push(chunk);
+      await new Promise((r) => setTimeout(r, 2));
+      if (sessionManager.opened[0]?.isPaused()) pausedSeen++;
+    });
+    assert.equal(sessionManager.opened.length, 1);
+    assert.ok(pausedSeen > 0, "the stream was never paused");
+    assert.deepEqual(Buffer.concat(chunks), Buffer.alloc(2 * 1024 * 1024, 3));
+  });
+
+  it("ends a same-turn streamed read with DeadlineExceeded when its timeout passes mid-stream, and with Canceled when aborted", async () => {
+    const baseUrl = `http://${server.address}`;
+    const sessionManager = new StreamSpy(baseUrl, {});
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }));
+    await files.statFile({ path: "two-mib.bin" });
+    let taken = 0;
+    const late = await (async () => {
+      for await (const _ of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 }, { timeoutMs: 150 })) {
+        taken++;
+        await new Promise((r) => setTimeout(r, 20)); // 129 messages at 20 ms: far past 150 ms
+      }
+    })().catch((e: unknown) => e);
+    assert.ok(late instanceof ConnectError, String(late));
+    assert.equal(late.code, Code.DeadlineExceeded);
+    assert.ok(taken > 0 && taken < 100, `messages taken: ${taken}`);
+    const abort = new AbortController();
+    const canceled = await (async () => {
+      for await (const m of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 }, { signal: abort.signal })) {
+        if (m.part.case === "data") abort.abort();
+      }
+    })().catch((e: unknown) => e);
+    assert.ok(canceled instanceof ConnectError, String(canceled));
+    assert.equal(canceled.code, Code.Canceled);
+    assert.equal(sessionManager.opened.length, 2);
+    for (let i = 0; i < 100 && sessionManager.state() !== "idle"; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(sessionManager.state(), "idle", "a stream stayed open");
+  });
+
+  it("reports a same-turn unary call's refusal with its reason and metadata, DeadlineExceeded and Canceled, and changes nothing", async () => {
+    const baseUrl = `http://${server.address}`;
+    const sessionManager = new StreamSpy(baseUrl, {});
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
+    await files.statFile({ path: "two-mib.bin" });
+    const before = await readdir(server.root);
+    const refused = await files.writeFile({ path: "../outside.txt", content: { case: "text", value: "x" } }).catch((e: unknown) => e);
+    assert.ok(refused instanceof ConnectError, String(refused));
+    assert.equal(refused.code, Code.PermissionDenied);
+    assert.ok(hasReason(refused, ErrorReason.PATH_TRAVERSAL));
+    assert.equal(errorMetadata(refused).path, "../outside.txt");
+    const late = await files.statFile({ path: "two-mib.bin" }, { timeoutMs: 0.001 }).catch((e: unknown) => e);
+    assert.ok(late instanceof ConnectError);
+    assert.equal(late.code, Code.DeadlineExceeded);
+    const abort = new AbortController();
+    const pending = files.statFile({ path: "two-mib.bin" }, { signal: abort.signal });
+    abort.abort();
+    const canceled = await pending.catch((e: unknown) => e);
+    assert.ok(canceled instanceof ConnectError);
+    assert.equal(canceled.code, Code.Canceled);
+    assert.equal(sessionManager.opened.length, 3); // the first call connected
+    assert.deepEqual(await readdir(server.root), before);
+  });
+
   it("cancels a streamed read that the caller leaves early, so its stream does not stay open", async () => {
     const baseUrl = `http://${server.address}`;
     const sessionManager = new WideWindowSessionManager(baseUrl, {});

@@ -1,4 +1,8 @@
-import type { GrpcResponseReader } from "./grpc-response-reader.js";
+/** HeaderSource is where a response's header and trailer come from: its GrpcResponseReader. */
+interface HeaderSource {
+  readonly header: Headers;
+  readonly trailer: Headers;
+}
 
 /**
  * CallResponse is a response whose header and trailer are the reader's, as Fetch Headers built
@@ -6,7 +10,7 @@ import type { GrpcResponseReader } from "./grpc-response-reader.js";
  */
 class CallResponse<T extends object> {
   constructor(
-    private readonly reader: GrpcResponseReader,
+    private readonly reader: HeaderSource,
     fields: T,
   ) {
     Object.assign(this, fields);
@@ -22,6 +26,6 @@ class CallResponse<T extends object> {
 }
 
 /** response adds the reader's header and trailer to a response's fields. */
-export function response<T extends object>(reader: GrpcResponseReader, fields: T): T & { readonly header: Headers; readonly trailer: Headers } {
+export function response<T extends object>(reader: HeaderSource, fields: T): T & { readonly header: Headers; readonly trailer: Headers } {
   return new CallResponse(reader, fields) as unknown as T & { readonly header: Headers; readonly trailer: Headers };
 }

@@ -4,6 +4,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 export interface CallSignal {
   /** Aborted when the caller's signal aborts (Canceled) or the timeout passes (DeadlineExceeded). */
   readonly signal: AbortSignal;
+  /** false for a call given neither a signal nor a timeout: its signal never aborts. */
+  readonly cancellable: boolean;
   /** done releases the timer and the link to the caller's signal once the call has ended. */
   done(): void;
   /** error is the ConnectError a failed call reports: the signal's reason if it was aborted. */
@@ -12,7 +14,7 @@ export interface CallSignal {
 
 /** neverAborted is the signal of calls given neither a signal nor a timeout. */
 const neverAborted = new AbortController().signal;
-const nothingToRelease = { signal: neverAborted, done: () => {}, error: (reason: unknown) => ConnectError.from(reason) };
+const nothingToRelease: CallSignal = { signal: neverAborted, cancellable: false, done: () => {}, error: (reason: unknown) => ConnectError.from(reason) };
 
 /**
  * callSignal links a call to the caller's signal and timeout as Connect's runUnaryCall does, but
@@ -43,6 +45,7 @@ export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | 
   };
   return {
     signal: controller.signal,
+    cancellable: true,
     done,
     error: (reason) => {
       done();

@@ -1,6 +1,7 @@
 import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
+import type { CallSignal } from "./call-signal.js";
 import { EnvelopeSplitter } from "./grpc-envelope.js";
 import { connectErrorFromStream, connectErrorFromResetCode } from "./http2-stream-error.js";
 
@@ -10,48 +11,61 @@ export interface ResponseReaderOptions {
   readonly maxMessageBytes: number;
   /** Queued bytes past which the stream is paused until the caller takes messages. */
   readonly highWaterBytes: number;
+  /** Called when the response headers arrive (the session's keep-alive wants to hear of it). */
+  readonly onResponse?: (stream: ClientHttp2Stream) => void;
 }
 
+type Settle<T> = { resolve: (value: T) => void; reject: (e: unknown) => void };
+
 /**
- * GrpcResponseReader reads one gRPC response from an HTTP/2 stream: its header, its messages (as
- * an async iterator of serialized messages, paused past a high-water mark so a slow consumer
- * holds the server back through HTTP/2 flow control) and its trailer, and turns a non-OK status,
- * a reset or a cancelled signal into a ConnectError.
+ * GrpcResponseReader reads one gRPC response from an HTTP/2 stream: its header, its messages
+ * (decoded by `decode` when the caller takes them, as an async iterator paused past a high-water
+ * mark so a slow consumer holds the server back through HTTP/2 flow control, or as the one
+ * message of a unary call, `single()`) and its trailer, and turns a non-OK status, a reset or an
+ * aborted call signal into a ConnectError. It ends the call signal (`done`) when the call ends.
  *
  * Hand-written rather than connect-node's client because that one chains a dozen async
  * generators and a Node Readable iterator per call; before the JIT warms up (the first hundreds
  * of calls of a process) they cost about 0.5 ms per small call, which this listener-driven reader
- * does not (measured in bench/README.md, section mcp).
+ * does not (measured in bench/README.md, section mcp). A waiting caller is handed each message
+ * from the stream's 'data' listener directly, and a unary caller from its 'end' listener: no
+ * promise or event-loop hop in between.
  */
-export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
+export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
   #rawHeader: IncomingHttpHeaders = {};
   #rawTrailer: IncomingHttpHeaders = {};
   #header: Headers | undefined;
   #trailer: Headers | undefined;
-  /** headers settles when the response headers have arrived, or the call failed before. */
-  readonly headers: Promise<void>;
-  #headersSettle: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+  #headersArrived = false;
+  #headersWaiter: Settle<void> | undefined;
   readonly #stream: ClientHttp2Stream;
   readonly #options: ResponseReaderOptions;
   readonly #splitter: EnvelopeSplitter;
-  readonly #signal: AbortSignal;
+  readonly #call: CallSignal;
+  readonly #decode: (message: Uint8Array) => T;
+  /** A unary response: one message, handed over at the end, never paused. */
+  readonly #unary: boolean;
   #queue: Uint8Array[] = [];
   #queueHead = 0;
   #queuedBytes = 0;
   #headerError: ConnectError | undefined;
   #error: ConnectError | undefined;
   #ended = false;
-  #waiter: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: unknown) => void } | undefined;
+  #waiter: Settle<IteratorResult<T>> | undefined;
+  #singleWaiter: Settle<T> | undefined;
+  // Callbacks made in the constructor, unnamed: a named one per call costs a defineProperty where
+  // the source runs through esbuild with keepNames (tsx).
+  readonly #onMessage: (message: Uint8Array) => void;
+  readonly #onAbort: (() => void) | undefined;
 
-  constructor(stream: ClientHttp2Stream, signal: AbortSignal, options: ResponseReaderOptions) {
+  constructor(stream: ClientHttp2Stream, call: CallSignal, options: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary = false) {
     this.#stream = stream;
     this.#options = options;
-    this.#signal = signal;
+    this.#call = call;
+    this.#decode = decode;
+    this.#unary = unary;
     this.#splitter = new EnvelopeSplitter(options.maxMessageBytes);
-    this.headers = new Promise((resolve, reject) => {
-      this.#headersSettle = { resolve, reject };
-    });
-    this.headers.catch(() => {}); // a unary call never awaits it; its failure is reported by next()
+    this.#onMessage = (message) => this.#message(message);
     stream.on("response", (headers) => this.#onResponse(headers));
     stream.on("data", (chunk: Buffer) => this.#onData(chunk));
     stream.on("trailers", (trailers) => {
@@ -60,9 +74,12 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
     stream.on("end", () => this.#onEnd());
     stream.on("error", (err) => this.fail(connectErrorFromStream(err)));
     stream.on("close", () => this.#onClose());
-    signal.addEventListener("abort", this.#onAbort);
-    if (signal.aborted) {
-      this.#onAbort();
+    if (call.cancellable) {
+      this.#onAbort = () => this.fail(ConnectError.from(call.signal.reason, Code.Canceled));
+      call.signal.addEventListener("abort", this.#onAbort);
+      if (call.signal.aborted) {
+        this.#onAbort();
+      }
     }
   }
 
@@ -80,10 +97,28 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
     return (this.#trailer ??= toHeaders(this.#rawTrailer));
   }
 
-  /** next resolves with the next serialized message, or done after an OK status. */
-  next(): Promise<IteratorResult<Uint8Array>> {
+  /** whenHeaders settles when the response headers have arrived, or rejects if the call failed before. */
+  whenHeaders(): Promise<void> {
+    if (this.#headersArrived) {
+      return Promise.resolve();
+    }
+    if (this.#error !== undefined) {
+      return Promise.reject(this.#error);
+    }
+    return new Promise((resolve, reject) => {
+      this.#headersWaiter = { resolve, reject };
+    });
+  }
+
+  /** next resolves with the next message, or done after an OK status. */
+  next(): Promise<IteratorResult<T>> {
     if (this.#queueHead < this.#queue.length) {
-      return Promise.resolve({ done: false, value: this.#take() });
+      try {
+        return Promise.resolve({ done: false, value: this.#take() });
+      } catch (err) {
+        this.fail(ConnectError.from(err));
+        return Promise.reject(this.#error);
+      }
     }
     if (this.#error !== undefined) {
       return Promise.reject(this.#error);
@@ -96,24 +131,42 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
     });
   }
 
-  /** fail ends the call with `error` (once): the stream is reset if still open. */
+  /** single resolves with the one message of a unary response (a reader made with `unary`) once it has ended OK. */
+  single(): Promise<T> {
+    if (this.#error !== undefined) {
+      return Promise.reject(this.#error);
+    }
+    if (this.#ended) {
+      return new Promise((resolve, reject) => this.#settleSingle({ resolve, reject }));
+    }
+    return new Promise((resolve, reject) => {
+      this.#singleWaiter = { resolve, reject };
+    });
+  }
+
+  /** fail ends the call with `error`, or with the call signal's reason if it was aborted (once): the stream is reset if still open. */
   fail(error: ConnectError): void {
     if (this.#error !== undefined || this.#ended) {
       return;
     }
-    this.#error = error;
+    const signal = this.#call.signal;
+    this.#error = signal.aborted ? ConnectError.from(signal.reason, Code.Canceled) : error;
     this.#finish();
-    this.#headersSettle?.reject(error);
     if (!this.#stream.closed) {
-      this.#stream.close(error.code === Code.Canceled ? constants.NGHTTP2_CANCEL : constants.NGHTTP2_INTERNAL_ERROR);
+      this.#stream.close(this.#error.code === Code.Canceled || this.#error.code === Code.DeadlineExceeded ? constants.NGHTTP2_CANCEL : constants.NGHTTP2_INTERNAL_ERROR);
     }
+    const headersWaiter = this.#headersWaiter;
     const waiter = this.#waiter;
-    this.#waiter = undefined;
-    waiter?.reject(error);
+    const singleWaiter = this.#singleWaiter;
+    this.#headersWaiter = this.#waiter = this.#singleWaiter = undefined;
+    headersWaiter?.reject(this.#error);
+    waiter?.reject(this.#error);
+    singleWaiter?.reject(this.#error);
   }
 
-  #take(): Uint8Array {
+  #take(): T {
     const message = this.#queue[this.#queueHead]!;
+    const value = this.#decode(message);
     this.#queue[this.#queueHead++] = undefined as unknown as Uint8Array;
     if (this.#queueHead === this.#queue.length) {
       this.#queue = [];
@@ -123,11 +176,13 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
     if (this.#queuedBytes <= this.#options.highWaterBytes / 2 && this.#stream.isPaused() && !this.#ended) {
       this.#stream.resume();
     }
-    return message;
+    return value;
   }
 
   #onResponse(headers: IncomingHttpHeaders): void {
     this.#rawHeader = headers;
+    this.#headersArrived = true;
+    this.#options.onResponse?.(this.#stream);
     const contentType = headers["content-type"];
     const usual = (headers as { ":status"?: unknown })[":status"] === 200 && typeof contentType === "string" && contentType.startsWith("application/grpc") && headers["grpc-status"] === undefined;
     if (!usual) {
@@ -138,7 +193,9 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
         this.fail(ConnectError.from(err));
       }
     }
-    this.#headersSettle?.resolve();
+    const headersWaiter = this.#headersWaiter;
+    this.#headersWaiter = undefined;
+    headersWaiter?.resolve();
   }
 
   #onData(chunk: Buffer): void {
@@ -146,24 +203,29 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
       return;
     }
     try {
-      this.#splitter.push(chunk, (message) => {
-        this.#queuedBytes += message.byteLength;
-        const waiter = this.#waiter;
-        if (waiter !== undefined) {
-          this.#waiter = undefined;
-          this.#queuedBytes -= message.byteLength;
-          waiter.resolve({ done: false, value: message });
-        } else {
-          this.#queue.push(message);
-        }
-      });
+      this.#splitter.push(chunk, this.#onMessage);
     } catch (err) {
       this.fail(ConnectError.from(err));
       return;
     }
-    if (this.#queuedBytes > this.#options.highWaterBytes) {
+    if (this.#queuedBytes > this.#options.highWaterBytes && !this.#unary) {
       this.#stream.pause();
     }
+  }
+
+  #message(message: Uint8Array): void {
+    const waiter = this.#waiter;
+    if (waiter !== undefined) {
+      const value = this.#decode(message); // a message that does not decode fails the call, waiter and all
+      this.#waiter = undefined;
+      waiter.resolve({ done: false, value });
+      return;
+    }
+    if (this.#unary && this.#queue.length > 0) {
+      throw new ConnectError("protocol error: received extra output message for unary method", Code.Unimplemented);
+    }
+    this.#queuedBytes += message.byteLength;
+    this.#queue.push(message);
   }
 
   #onEnd(): void {
@@ -185,8 +247,24 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
       this.#ended = true;
       this.#finish();
       const waiter = this.#waiter;
-      this.#waiter = undefined;
+      const singleWaiter = this.#singleWaiter;
+      this.#waiter = this.#singleWaiter = undefined;
       waiter?.resolve({ done: true, value: undefined });
+      if (singleWaiter !== undefined) {
+        this.#settleSingle(singleWaiter);
+      }
+    }
+  }
+
+  #settleSingle(settle: Settle<T>): void {
+    if (this.#queue.length === 0) {
+      settle.reject(new ConnectError("protocol error: missing output message for unary method", Code.Unimplemented));
+      return;
+    }
+    try {
+      settle.resolve(this.#decode(this.#queue[0]!));
+    } catch (err) {
+      settle.reject(ConnectError.from(err));
     }
   }
 
@@ -196,12 +274,11 @@ export class GrpcResponseReader implements AsyncIterator<Uint8Array> {
     }
   }
 
-  readonly #onAbort = (): void => {
-    this.fail(ConnectError.from(this.#signal.reason, Code.Canceled));
-  };
-
   #finish(): void {
-    this.#signal.removeEventListener("abort", this.#onAbort);
+    if (this.#onAbort !== undefined) {
+      this.#call.signal.removeEventListener("abort", this.#onAbort);
+      this.#call.done();
+    }
   }
 }
 

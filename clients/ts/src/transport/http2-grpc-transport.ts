@@ -1,5 +1,5 @@
-import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
-import { create, fromBinary, toBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import type { OutgoingHttpHeaders } from "node:http2";
+import { create, toBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
@@ -13,12 +13,13 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import type { Http2SessionManager } from "@connectrpc/connect-node";
-import { callSignal } from "./call-signal.js";
+import { callSignal, type CallSignal } from "./call-signal.js";
+import { callOpener, codecFor } from "./call-opener.js";
 import { response } from "./call-response.js";
 import { frameMessage } from "./grpc-envelope.js";
-import { GrpcResponseReader } from "./grpc-response-reader.js";
 import { sendAll, sendSingle } from "./grpc-request-writer.js";
 import { connectErrorFromStream } from "./http2-stream-error.js";
+import { deadline, leanCalls, makeLeanCalls, type LeanCalls } from "./lean-calls.js";
 
 /** Http2GrpcTransportOptions configure createHttp2GrpcTransport. */
 export interface Http2GrpcTransportOptions {
@@ -35,7 +36,6 @@ export interface Http2GrpcTransportOptions {
 }
 
 type AnyMethod = DescMethodUnary | DescMethodStreaming;
-type Sender = (stream: ClientHttp2Stream, reader: GrpcResponseReader) => Promise<void> | void;
 
 /**
  * createHttp2GrpcTransport is a Connect Transport speaking the gRPC protocol (binary, no
@@ -50,8 +50,9 @@ type Sender = (stream: ClientHttp2Stream, reader: GrpcResponseReader) => Promise
  * `grpcTransport: "connect-node"`): a small call through connect-node costs the client ~1.4-1.9 ms
  * of CPU in a fresh process (a dozen nested async generators per call, three more per streamed
  * response, Fetch Headers, an AbortController aborted with a stack trace on every success, two URL
- * parses) against ~0.8-1.0 ms here and ~0.7 ms for a bare node:http2 request (bench/mcp/
- * ts-client-floor.ts). No maintained package offers a leaner Connect transport; this one reuses
+ * parses) against ~0.4-0.5 ms here, within ~0.05 ms of a bare node:http2 request (bench/mcp/
+ * ts-client-floor.ts, 2026-12-01). Without interceptors the transport also offers createLeanClient
+ * its LeanCalls (lean-calls.ts), which skip Connect's request and response objects. No maintained package offers a leaner Connect transport; this one reuses
  * connect-node's session manager and Connect's own status and error-detail rules, so only the
  * framing and the stream plumbing are ours.
  */
@@ -59,26 +60,19 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   const interceptors = options.interceptors ?? [];
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const fixedHeaders: OutgoingHttpHeaders = { "content-type": "application/grpc+proto", te: "trailers", "user-agent": "toolhost-client-ts/0.1.0", ...options.headers };
-  const readerOptions = { maxMessageBytes: options.readMaxBytes ?? 0xffffffff, highWaterBytes: options.highWaterBytes ?? 4 * 1024 * 1024 };
   const sm = options.sessionManager;
-
-  /** call runs one call: it opens the stream, hands it to `send`, and returns its response reader. */
-  async function call(path: string, headers: OutgoingHttpHeaders, signal: AbortSignal, send: Sender): Promise<GrpcResponseReader> {
-    const stream = await sm.request("POST", path, headers, {});
-    const reader = new GrpcResponseReader(stream, signal, readerOptions);
+  const open = callOpener(sm, {
+    maxMessageBytes: options.readMaxBytes ?? 0xffffffff,
+    highWaterBytes: options.highWaterBytes ?? 4 * 1024 * 1024,
     // The session's keep-alive wants to hear of received bytes; once per response is enough.
-    stream.once("response", () => sm.notifyResponseByteRead(stream));
-    try {
-      await send(stream, reader);
-    } catch (err) {
-      reader.fail(connectErrorFromStream(err));
-      throw err;
-    }
-    return reader;
-  }
+    onResponse: (stream) => sm.notifyResponseByteRead(stream),
+  });
 
   /** headersFor builds a call's request headers, as node:http2 wants them. */
   function headersFor(header: Parameters<Transport["unary"]>[3], timeoutMs: number | undefined): OutgoingHttpHeaders {
+    if (header === undefined && timeoutMs === undefined) {
+      return fixedHeaders; // the session manager copies them into the request's own
+    }
     const out: OutgoingHttpHeaders = { ...fixedHeaders };
     if (header !== undefined) {
       new Headers(header).forEach((value, key) => (out[key] = value));
@@ -111,7 +105,7 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
     };
   }
 
-  return {
+  const transport: Transport & { [leanCalls]?: LeanCalls } = {
     async unary<I extends DescMessage, O extends DescMessage>(
       method: DescMethodUnary<I, O>,
       callerSignal: AbortSignal | undefined,
@@ -120,30 +114,19 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
       input: MessageInitShape<I>,
       contextValues?: ContextValues,
     ): Promise<UnaryResponse<I, O>> {
-      timeoutMs = timeoutMs !== undefined && timeoutMs <= 0 ? undefined : timeoutMs; // as Connect: 0 is no deadline
+      timeoutMs = deadline(timeoutMs);
       const signal = callSignal(callerSignal, timeoutMs);
       const headers = headersFor(header, timeoutMs);
+      const codec = codecFor(method);
       const next = async (req: UnaryRequest<I, O>, reqHeaders: OutgoingHttpHeaders): Promise<UnaryResponse<I, O>> => {
-        const reader = await call(pathOf(req.url, method), reqHeaders, req.signal, (stream) => {
-          stream.end(frameMessage(toBinary(method.input, req.message)));
-        });
-        let output: Uint8Array | undefined;
-        for (let r = await reader.next(); !r.done; r = await reader.next()) {
-          if (output !== undefined) {
-            throw new ConnectError("protocol error: received extra output message for unary method", Code.Unimplemented);
-          }
-          output = r.value;
-        }
-        if (output === undefined) {
-          throw new ConnectError("protocol error: missing output message for unary method", Code.Unimplemented);
-        }
-        return response(reader, { stream: false, service: method.parent, method, message: fromBinary(method.output, output) });
+        const body = frameMessage(toBinary(method.input, req.message));
+        const reader = await open(pathOf(req.url, method), reqHeaders, withSignal(signal, req.signal), codec.decode, true, (stream) => stream.end(body));
+        const message = await reader.single();
+        return response(reader, { stream: false, service: method.parent, method, message });
       };
-      const req: UnaryRequest<I, O> = { ...request(method, signal.signal, headers, contextValues), stream: false, message: create(method.input, input) };
       try {
-        const res = interceptors.length === 0 ? await next(req, headers) : await intercepted(req, next);
-        signal.done();
-        return res;
+        const req: UnaryRequest<I, O> = { ...request(method, signal.signal, headers, contextValues), stream: false, message: create(method.input, input) };
+        return interceptors.length === 0 ? await next(req, headers) : await intercepted(req, next);
       } catch (err) {
         throw signal.error(err);
       }
@@ -157,32 +140,24 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
       input: AsyncIterable<MessageInitShape<I>>,
       contextValues?: ContextValues,
     ): Promise<StreamResponse<I, O>> {
-      timeoutMs = timeoutMs !== undefined && timeoutMs <= 0 ? undefined : timeoutMs; // as Connect: 0 is no deadline
+      timeoutMs = deadline(timeoutMs);
       const signal = callSignal(callerSignal, timeoutMs);
       const headers = headersFor(header, timeoutMs);
+      const codec = codecFor(method);
       const next = async (req: StreamRequest<I, O>, reqHeaders: OutgoingHttpHeaders): Promise<StreamResponse<I, O>> => {
-        const single = method.methodKind === "server_streaming";
-        const reader = await call(pathOf(req.url, method), reqHeaders, req.signal, (stream, r) =>
-          single ? sendSingle(stream, req.message, method.input) : void sendAll(stream, req.message, method.input).catch((err) => r.fail(connectErrorFromStream(err))),
-        );
-        await reader.headers;
+        const send = method.methodKind === "server_streaming" ? sendSingle : sendAll;
+        const reader = await open(pathOf(req.url, method), reqHeaders, withSignal(signal, req.signal), codec.decode, false, (stream, r) => {
+          send(stream, req.message, method.input).catch((err: unknown) => r.fail(connectErrorFromStream(err)));
+        });
+        await reader.whenHeaders();
         const messages: AsyncIterable<MessageShape<O>> = {
           [Symbol.asyncIterator]: () => ({
-            next: async () => {
-              try {
-                const r = await reader.next();
-                if (r.done) signal.done();
-                return r.done ? r : { done: false, value: fromBinary(method.output, r.value) };
-              } catch (err) {
-                throw signal.error(err);
-              }
-            },
+            next: () => reader.next(),
             // A caller that stops iterating early (break) cancels the call, so the stream does not
             // stay open, paused, holding the server's side of it.
-            return: async () => {
+            return: () => {
               reader.fail(new ConnectError("the caller stopped reading the response", Code.Canceled));
-              signal.done();
-              return { done: true, value: undefined };
+              return Promise.resolve({ done: true, value: undefined });
             },
           }),
         };
@@ -198,6 +173,15 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
       }
     },
   };
+  if (interceptors.length === 0) {
+    transport[leanCalls] = makeLeanCalls(open, headersFor);
+  }
+  return transport;
+}
+
+/** withSignal is the call signal with the request's signal, if an interceptor replaced it. */
+function withSignal(call: CallSignal, signal: AbortSignal): CallSignal {
+  return signal === call.signal ? call : { ...call, signal, cancellable: true };
 }
 
 /** pathOf is the HTTP path of a call: the method's, unless an interceptor changed the URL. */

@@ -1,5 +1,6 @@
-import type { DescMessage, DescMethod, DescMethodStreaming, DescMethodUnary, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethod, DescMethodServerStreaming, DescMethodStreaming, DescMethodUnary, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, makeAnyClient, type CallOptions, type Client, type StreamResponse, type Transport } from "@connectrpc/connect";
+import { leanCalls, type LeanCalls } from "./lean-calls.js";
 
 /**
  * createLeanClient is Connect's createClient for `service` on `transport`, the same methods and
@@ -8,21 +9,35 @@ import { Code, ConnectError, makeAnyClient, type CallOptions, type Client, type 
  * nested async generators (and the request in a fourth), a few promise hops per message that in
  * a fresh process cost ~0.2-0.4 ms of a small streamed read (bench/README.md, section mcp).
  * Leaving a for-await over a streamed response early (break, return, throw) cancels the call.
+ *
+ * On createHttp2GrpcTransport without interceptors, a unary or server-streaming call that asks
+ * for neither onHeader nor onTrailer goes by the transport's LeanCalls: no Connect request or
+ * response objects, the result handed over from the HTTP/2 stream's listeners.
  */
 export function createLeanClient<S extends DescService>(service: S, transport: Transport): Client<S> {
+  const lean = (transport as { [leanCalls]?: LeanCalls })[leanCalls];
   return makeAnyClient(service, (descMethod: DescMethod) => {
     const unary = descMethod as DescMethodUnary;
     const method = descMethod as DescMethodStreaming;
     switch (descMethod.methodKind) {
       case "unary":
-        return async (input: MessageInitShape<DescMessage>, options?: CallOptions) => {
-          const res = await transport.unary(unary, options?.signal, options?.timeoutMs, options?.headers, input, options?.contextValues);
-          options?.onHeader?.(res.header);
-          options?.onTrailer?.(res.trailer);
-          return res.message;
+        return (input: MessageInitShape<DescMessage>, options?: CallOptions) => {
+          if (lean !== undefined && options?.onHeader === undefined && options?.onTrailer === undefined) {
+            return lean.unary(unary, input, options);
+          }
+          return transport.unary(unary, options?.signal, options?.timeoutMs, options?.headers, input, options?.contextValues).then((res) => {
+            options?.onHeader?.(res.header);
+            options?.onTrailer?.(res.trailer);
+            return res.message;
+          });
         };
       case "server_streaming":
-        return (input: MessageInitShape<DescMessage>, options?: CallOptions) => streamed(() => transport.stream(method, options?.signal, options?.timeoutMs, options?.headers, once(input), options?.contextValues), options);
+        return (input: MessageInitShape<DescMessage>, options?: CallOptions) => {
+          if (lean !== undefined && options?.onHeader === undefined && options?.onTrailer === undefined) {
+            return lean.serverStream(method as DescMethodServerStreaming, input, options);
+          }
+          return streamed(() => transport.stream(method, options?.signal, options?.timeoutMs, options?.headers, once(input), options?.contextValues), options);
+        };
       case "bidi_streaming":
         return (input: AsyncIterable<MessageInitShape<DescMessage>>, options?: CallOptions) => streamed(() => transport.stream(method, options?.signal, options?.timeoutMs, options?.headers, input, options?.contextValues), options);
       case "client_streaming":

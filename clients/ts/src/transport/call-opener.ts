@@ -1,0 +1,88 @@
+import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
+import { fromBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { Http2SessionManager } from "@connectrpc/connect-node";
+import type { CallSignal } from "./call-signal.js";
+import { GrpcResponseReader, type ResponseReaderOptions } from "./grpc-response-reader.js";
+import { connectErrorFromStream } from "./http2-stream-error.js";
+import { WideWindowSessionManager } from "./window-session-manager.js";
+
+/** MethodCodec is what a call needs of its method, worked out once per method: its HTTP path and response decoder. */
+export interface MethodCodec<O extends DescMessage> {
+  readonly path: string;
+  readonly decode: (message: Uint8Array) => MessageShape<O>;
+}
+
+const codecs = new WeakMap<object, MethodCodec<DescMessage>>();
+
+/** codecFor is the MethodCodec of `method`. */
+export function codecFor<O extends DescMessage>(method: DescMethodUnary<DescMessage, O> | DescMethodStreaming<DescMessage, O>): MethodCodec<O> {
+  let codec = codecs.get(method) as MethodCodec<O> | undefined;
+  if (codec === undefined) {
+    const output = method.output;
+    codec = {
+      path: `/${method.parent.typeName}/${method.name}`,
+      decode: (message) => {
+        try {
+          return fromBinary(output, message);
+        } catch (err) {
+          // As Connect's own serialization reports it.
+          throw new ConnectError(`parse binary: ${err instanceof Error ? err.message : String(err)}`, Code.Internal);
+        }
+      },
+    };
+    codecs.set(method, codec as MethodCodec<DescMessage>);
+  }
+  return codec;
+}
+
+/** Writer sends a call's request on its stream (and reports a later failure to its reader). */
+export type Writer = (stream: ClientHttp2Stream, reader: { fail(error: ConnectError): void }) => void;
+
+/** OpenCall opens a call: its stream, the reader of its response, and its request sent by `write`. */
+export type OpenCall = <T>(
+  path: string,
+  headers: OutgoingHttpHeaders,
+  call: CallSignal,
+  decode: (message: Uint8Array) => T,
+  unary: boolean,
+  write: Writer,
+) => GrpcResponseReader<T> | Promise<GrpcResponseReader<T>>;
+
+/**
+ * callOpener opens calls on `sm`'s connection. When the connection is up it opens the stream,
+ * attaches the reader and writes the request in the caller's turn, so a small call's HEADERS and
+ * DATA leave in one write and the reader is returned, not a promise of it; otherwise (first call,
+ * reconnect, a session manager of the caller's own) it waits for sm.request().
+ */
+export function callOpener(sm: Http2SessionManager, readerOptions: ResponseReaderOptions): OpenCall {
+  const now = sm instanceof WideWindowSessionManager ? sm : undefined;
+  return <T>(path: string, headers: OutgoingHttpHeaders, call: CallSignal, decode: (message: Uint8Array) => T, unary: boolean, write: Writer) => {
+    let stream: ClientHttp2Stream | undefined;
+    try {
+      stream = now?.requestNow(path, headers);
+    } catch (err) {
+      return Promise.reject(call.error(connectErrorFromStream(err)));
+    }
+    if (stream !== undefined) {
+      return attach(stream, call, readerOptions, decode, unary, write);
+    }
+    return sm.request("POST", path, headers, {}).then(
+      (s) => attach(s, call, readerOptions, decode, unary, write),
+      (err: unknown) => {
+        throw call.error(err);
+      },
+    );
+  };
+}
+
+/** attach reads the response of a call's new stream and writes its request. */
+function attach<T>(stream: ClientHttp2Stream, call: CallSignal, readerOptions: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary: boolean, write: Writer): GrpcResponseReader<T> {
+  const reader = new GrpcResponseReader(stream, call, readerOptions, decode, unary);
+  try {
+    write(stream, reader);
+  } catch (err) {
+    reader.fail(connectErrorFromStream(err));
+  }
+  return reader;
+}
