@@ -19,7 +19,11 @@ const fsyncAsync = promisify(fsync);
 
 /** LogReservation is a log's turn and lock taken for one record (ChangeLog.reserve). */
 export interface LogReservation {
-  /** append writes the record and releases the lock; it rejects when either fails. */
+  /**
+   * append writes the record and resolves once it is in the log (readers see it); it rejects
+   * when the write fails. The line's fsync and the lock's release follow: the next record of
+   * this log waits for them, the caller does not (see reserve).
+   */
   append(record: ChangeRecord): Promise<void>;
   /** cancel releases the lock without writing; it never rejects. */
   cancel(): Promise<void>;
@@ -138,7 +142,7 @@ export class ChangeLog {
     });
     ready.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
     let ended = false;
-    const end = async (record: ChangeRecord | undefined): Promise<void> => {
+    const end = async (record: ChangeRecord | undefined, written?: () => void): Promise<void> => {
       if (ended) return;
       ended = true;
       try {
@@ -147,7 +151,7 @@ export class ChangeLog {
         try {
           if (record !== undefined) {
             opened ??= await openLog(file, true); // The first record of this file: the log is made now.
-            await this.appendHeld(file, key, record, lock, opened!);
+            await this.appendHeld(file, key, record, lock, opened!, written);
           }
         } finally {
           if (opened !== undefined) closeLog(opened.fd);
@@ -158,10 +162,19 @@ export class ChangeLog {
         if (this.queues.get(file) === turn) this.queues.delete(file);
       }
     };
-    return { append: (record) => end(record), cancel: () => end(undefined).catch(() => undefined) };
+    return {
+      // Answered once the line is written: a change that records itself (EditFile, WriteFile)
+      // does not wait for the log's fsync, a journal commit of its own (~0.2 ms) after the one
+      // that made the change durable. History is best effort (a line that cannot be written is
+      // dropped); a machine crash right after the answer can lose this line, never the change
+      // or the content stored before it. The fsync still runs, under the lock, before the next
+      // record of this log.
+      append: (record) => new Promise<void>((resolve, reject) => end(record, resolve).then(resolve, reject)),
+      cancel: () => end(undefined).catch(() => undefined),
+    };
   }
 
-  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock, log: OpenLog): Promise<void> {
+  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock, log: OpenLog, written?: () => void): Promise<void> {
     // A log left with a torn last line (a crash or a full disk mid-append) gets a newline
     // first, so only the torn entry is lost, not this one written onto it.
     const line = Buffer.from(`${log.torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
@@ -169,20 +182,21 @@ export class ChangeLog {
     if (bytesWritten !== line.length) {
       throw Object.assign(new Error(`short write to history log (${bytesWritten} of ${line.length} bytes)`), { code: "EIO" });
     }
-    await fsyncAsync(log.fd);
     // Every appender holds the log's lock, so the log now ends where this line does: its size
-    // is known without another fstat.
+    // is known without another fstat. A log past twice the bound is cut (a shorter copy, synced
+    // and renamed over it) before the caller hears the line is in, so it never sees more.
     const size = log.size + line.length;
-    if (this.atMost(file, log.ino, size) <= 2 * this.maxEntries) {
-      return;
+    if (this.atMost(file, log.ino, size) > 2 * this.maxEntries) {
+      const records = await this.read(key);
+      this.counted.set(file, { ino: log.ino, size, records: records.length });
+      if (records.length > 2 * this.maxEntries) {
+        this.counted.delete(file);
+        await lock.assertHeld();
+        await this.rewrite(file, key, records.slice(-this.maxEntries));
+      }
     }
-    const records = await this.read(key);
-    this.counted.set(file, { ino: log.ino, size, records: records.length });
-    if (records.length > 2 * this.maxEntries) {
-      this.counted.delete(file);
-      await lock.assertHeld();
-      await this.rewrite(file, key, records.slice(-this.maxEntries));
-    }
+    written?.();
+    await fsyncAsync(log.fd);
   }
 
   /**
