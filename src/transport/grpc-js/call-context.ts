@@ -16,6 +16,7 @@ export class CallContext {
   bytesIn = 0;
   bytesOut = 0;
   #headerSent = false;
+  #headerTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly handler: GrpcHandlerContext,
@@ -32,16 +33,36 @@ export class CallContext {
   sendHeader(call: SurfaceCall): void {
     if (this.#headerSent) return;
     this.#headerSent = true;
+    clearTimeout(this.#headerTimer);
     const header = new Metadata();
     header.set("x-request-id", this.requestId);
     call.sendMetadata(header);
   }
 
+  /**
+   * sendHeaderBefore sends the headers headerLeadMs before the call's deadline if nothing has
+   * sent them by then: at the deadline grpc-js ends the call itself (DEADLINE_EXCEEDED), with no
+   * headers of ours, and the client would lose the request id exactly when it needs it to find
+   * the call in the server's log.
+   */
+  sendHeaderBefore(call: SurfaceCall, deadlineMs: number): void {
+    const wait = deadlineMs - Date.now() - headerLeadMs;
+    if (wait <= 0) {
+      this.sendHeader(call);
+      return;
+    }
+    this.#headerTimer = setTimeout(() => this.sendHeader(call), wait);
+  }
+
   /** end aborts the handler's signal at the end of the call. */
   end(): void {
+    clearTimeout(this.#headerTimer);
     this.handler.end();
   }
 }
+
+/** headerLeadMs is how long before its deadline a call still unanswered sends its headers. */
+const headerLeadMs = 5;
 
 /**
  * createCallContext builds the Connect HandlerContext for one grpc-js call, so that handlers
@@ -61,5 +82,7 @@ export function createCallContext(service: DescService, method: DescMethod, call
     Number.isFinite(deadlineMs) ? deadlineMs : undefined,
     shutdownSignal,
   );
-  return new CallContext(handler, handler.headerValue("x-request-id") ?? randomUUID(), process.hrtime.bigint());
+  const context = new CallContext(handler, handler.headerValue("x-request-id") ?? randomUUID(), process.hrtime.bigint());
+  if (Number.isFinite(deadlineMs)) context.sendHeaderBefore(call, deadlineMs);
+  return context;
 }
