@@ -1,6 +1,7 @@
 import { fstatSync } from "node:fs";
 import { openPath, openPathSync, type PathHandle } from "./path-handle.js";
 import { checkClientPath, lexicalLocation } from "./resolve-in-roots.js";
+import { crossesMountPoint } from "./mount-points.js";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot, VerifiedEntry } from "./sandbox.js";
 import { handleRealPathSync } from "./verify-handle.js";
@@ -30,7 +31,10 @@ export async function openDirect(roots: readonly SandboxRoot[], clientPath: stri
   let handle: PathHandle;
   try {
     // On a local filesystem without a thread-pool round trip (see sync-io-policy.ts).
-    handle = lexicalRoot.localDevice !== undefined ? openPathSync(absolutePath) : await openPath(absolutePath);
+    // (By name: a link on the way into another filesystem is not seen here; the mount points
+    // named in the path are.)
+    const inPlace = lexicalRoot.localDevice !== undefined && !crossesMountPoint(lexicalRoot.path, absolutePath);
+    handle = inPlace ? openPathSync(absolutePath) : await openPath(absolutePath);
   } catch {
     return undefined;
   }

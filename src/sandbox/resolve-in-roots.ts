@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync, type Stats } from "node:fs";
 import { lstat, readlink } from "node:fs/promises";
 import path from "node:path";
 import { fsError } from "./fs-error.js";
+import { isMountPoint } from "./mount-points.js";
 import { isInside, rootContaining } from "./root-containing.js";
 import type { ResolvedPath, SandboxRoot } from "./sandbox.js";
 import { emptyPathError, maxPathBytes, nulByteError, pathTooLongError, traversalError } from "./sandbox-errors.js";
@@ -116,8 +117,8 @@ export interface Walk {
  * `localDevice` is the device of `start` when its filesystem is a local one (SandboxRoot's
  * localDevice): then lstat and readlink are made on the calling thread (a lookup through the
  * dentry cache, see sync-io-policy.ts) for as long as the walk stays below `start`, in
- * directories on that device. Once it leaves (a link to elsewhere, `..` above `start`, a
- * directory of another filesystem mounted below it) the rest goes through the thread pool.
+ * directories on that device. Once it leaves (a link to elsewhere, `..` above `start`, a mount
+ * point below it: mount-points.ts) the rest goes through the thread pool.
  */
 export async function walkLinks(start: string, components: readonly string[], localDevice?: number): Promise<Walk> {
   const queue = components.map((name, i) => ({ name, last: i === components.length - 1 }));
@@ -138,6 +139,8 @@ export async function walkLinks(start: string, components: readonly string[], lo
     }
     const next = path.join(current, name);
     const rest = (): string => path.resolve(next, ...queue.map((q) => q.name));
+    // A filesystem mounted here may be a network one: its root is looked at through the pool.
+    local &&= !isMountPoint(next);
     try {
       const entry = local ? lstatSync(next) : await lstat(next);
       if (entry.isSymbolicLink()) {

@@ -8,6 +8,7 @@ import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { ChangeOperation } from "../../gen/ts/toolhost/files/v1/history_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { eventually } from "./write-fixtures.js";
 
 /**
  * EditFile writes its history line right after the rename, its fsync alongside the folder's, with
@@ -83,19 +84,21 @@ describe("concurrent edits and their history", () => {
     assert.equal(changes[0]!.sha256After, sha256Hex(await readFile(join(server.root, "m.txt"))));
     // The temporary files the failed and no-change edits staged are gone, and every lock released.
     assert.deepEqual((await readdir(server.root)).filter((n) => n.startsWith(".toolhost-tmp")), []);
-    // Every log lock was released: no lock file is left in the log folder.
-    assert.deepEqual((await readdir(join(historyDir, "log"))).filter((n) => n.startsWith(".toolhost-tmp")), []);
+    // Every log lock is released (the last one just after its line's fsync, which follows the
+    // answer): no lock file is left in the log folder.
+    await eventually(async () => assert.deepEqual((await readdir(join(historyDir, "log"))).filter((n) => n.startsWith(".toolhost-tmp")), []), 5_000);
   });
 
   it("an edit of a file never changed before makes no log until it changes something", async () => {
     const files = server.fileTools;
     await writeFile(join(server.root, "fresh.txt"), "one\n");
-    const logsBefore = (await readdir(join(historyDir, "log"))).length;
+    const logs = async () => (await readdir(join(historyDir, "log"))).filter((n) => n.endsWith(".jsonl")).length;
+    const logsBefore = await logs();
     await assert.rejects(files.editFile({ path: "fresh.txt", edits: [{ kind: { case: "replace", value: { oldText: "absent", newText: "x" } } }] }));
     await files.editFile({ path: "fresh.txt", edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "one" } } }] });
-    assert.equal((await readdir(join(historyDir, "log"))).length, logsBefore, "no empty log was made");
+    assert.equal(await logs(), logsBefore, "no empty log was made");
     await files.editFile({ path: "fresh.txt", edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "two" } } }] });
-    assert.equal((await readdir(join(historyDir, "log"))).length, logsBefore + 1);
+    assert.equal(await logs(), logsBefore + 1);
     const { changes } = await files.listFileHistory({ path: "fresh.txt" });
     assert.deepEqual(
       changes.map((c) => [c.operation, c.sha256Before, c.sha256After]),

@@ -2,6 +2,7 @@ import { fstatSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { errnoCode } from "../../sandbox/fs-error.js";
+import { crossesMountPoint } from "../../sandbox/mount-points.js";
 import { rootContaining } from "../../sandbox/root-containing.js";
 import type { SandboxRoot } from "../../sandbox/sandbox.js";
 import { changedError } from "../../sandbox/sandbox-errors.js";
@@ -160,9 +161,11 @@ async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: reado
 async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string, options: TargetDirectoryOptions): Promise<Held> {
   let handle: DirectoryHandle;
   try {
-    // Opened on this thread when the root it should lie in is on a local filesystem: a lookup
-    // through the dentry cache, as the sandbox's own opens (see sync-io-policy.ts).
-    const inPlace = options.roots !== undefined && rootContaining(options.roots, realPath)?.localDevice !== undefined;
+    // Opened on this thread when the root it should lie in is on a local filesystem and no other
+    // filesystem is mounted on the way: a lookup through the dentry cache, as the sandbox's own
+    // opens (see sync-io-policy.ts).
+    const root = options.roots === undefined ? undefined : rootContaining(options.roots, realPath);
+    const inPlace = root?.localDevice !== undefined && !crossesMountPoint(root.path, realPath);
     handle = await ops.openDirectory(openPath, inPlace);
   } catch (err) {
     // The sandbox resolved every link, so a link found now was swapped in since. Linux says
