@@ -129,7 +129,13 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         // exactly what it was computed from, or nothing. The reply's diff is rendered here, while
         // the new content's fsync runs, and before the rename (see ComputedEdit.renderDiff).
         beforeCommit: async ({ current, openCurrent }) => {
-          const [now, , diff] = await Promise.all([current === undefined ? undefined : hashOpened(openCurrent, current.size), stored, renderDiff()]);
+          // All three are waited for, even when one fails (a cancelled diff): no read of the
+          // current file is left running on the folder's descriptor once the write cleans up.
+          const [hashed, , rendering] = await Promise.allSettled([current === undefined ? undefined : hashOpened(openCurrent, current.size), stored, renderDiff()]);
+          if (hashed.status === "rejected") throw hashed.reason;
+          if (rendering.status === "rejected") throw rendering.reason;
+          const now = hashed.value;
+          const diff = rendering.value;
           if (now !== previousSha256) {
             throw new ToolhostError(
               "PRECONDITION_FAILED",
