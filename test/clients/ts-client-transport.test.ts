@@ -167,7 +167,7 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     const chunks: Uint8Array[] = [];
     await readTo(files, "two-mib.bin", async (chunk) => {
       chunks.push(chunk);
-      await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => setTimeout(r, 50)); // long enough for the next 1 MiB message to arrive meanwhile
     });
     assert.equal(streams.length, 1);
     assert.ok(pausedSeen > 0, "the stream was never paused");
@@ -211,7 +211,7 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     const chunks: Uint8Array[] = [];
     await readTo(files, "two-mib.bin", async (chunk) => {
       chunks.push(chunk);
-      await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => setTimeout(r, 50)); // long enough for the next 1 MiB message to arrive meanwhile
     });
     assert.equal(sessionManager.opened.length, 1);
     assert.ok(sessionManager.pauses > 0, "the stream was never paused");
