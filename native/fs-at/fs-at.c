@@ -9,7 +9,7 @@
 // Exports:
 //   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
-//   openDirAt(parentFd, name) -> an O_PATH descriptor of the sub-folder `name`, or -errno
+//   openDirAt(parentFd, name) -> a read-only descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
@@ -137,18 +137,34 @@ static ssize_t proc_link(int fd, char* out, size_t cap) {
 struct folder {
   int dirfd; // the held folder, -1 when none is open
   int readable; // the same folder opened for reading (getdents), -1 if it could not be
+  int owned; // readable was opened here (and is closed here), not dirfd itself
   size_t len;
   char path[PATH_MAX + 16];
 };
 
 static void folder_close(struct folder* f) {
-  if (f->readable >= 0) close(f->readable);
+  if (f->readable >= 0 && f->owned) close(f->readable);
   f->readable = -1;
+  f->owned = 0;
   f->dirfd = -1;
+}
+
+// readable_dir says whether `fd` is itself open for reading (not O_PATH): the walk opens the
+// folders below the start that way (openDirAt), the start folder is opened that way too
+// (HeldDirectory), and getdents works on it directly.
+static int readable_dir(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  return flags >= 0 && (flags & O_PATH) == 0 && (flags & O_ACCMODE) != O_WRONLY;
 }
 
 // folder_open makes `f` the folder `dirfd` (nothing to do when it already is); false if it cannot
 // be read or named, and then none of its files is read.
+// The barrier descriptor is `dirfd` itself when it is open for reading (one fcntl instead of an
+// openat of "." and a close per run of files): the barrier needs a descriptor of the folder's
+// inode, whose lock getdents takes, and dirfd is that inode by definition (the "." opened
+// relative to it was the same inode). Its file position is shared with the walk, which listed
+// the folder before handing any of its files over; a getdents that reads nothing moves no
+// position, and getdents on one open file is serialized by the kernel (f_pos_lock).
 static int folder_open(struct folder* f, int dirfd) {
   if (f->dirfd == dirfd && f->readable >= 0) return 1;
   folder_close(f);
@@ -156,8 +172,14 @@ static int folder_open(struct folder* f, int dirfd) {
   if (n <= 0) return 0;
   f->len = (size_t)n;
   if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
-  f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (f->readable < 0) return 0;
+  if (readable_dir(dirfd)) {
+    f->readable = dirfd;
+    f->owned = 0;
+  } else {
+    f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (f->readable < 0) return 0;
+    f->owned = 1;
+  }
   f->dirfd = dirfd;
   return 1;
 }
@@ -315,7 +337,7 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   }
   proc_fds_check();
   napi_value result;
-  struct folder folder = {.dirfd = -1, .readable = -1};
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
   int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len);
   folder_close(&folder);
   napi_create_double(env, (double)code, &result);
@@ -368,7 +390,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   proc_fds_check();
   size_t offset = 0;
   size_t i = (size_t)from;
-  struct folder folder = {.dirfd = -1, .readable = -1};
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
   for (; i < nfds; i++) {
     const char* name = at <= names_len ? names + at : "";
     size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
@@ -467,8 +489,10 @@ static char kind_of(int dirfd, const struct linux_dirent64* e) {
   return t == DT_DIR ? 'd' : t == DT_REG ? 'f' : 'o';
 }
 
-// listDir(dirFd): the folder's entries ("." and ".." left out) read with getdents64 through a
-// descriptor opened as "." relative to dirFd (which may be O_PATH), never by path.
+// listDir(dirFd): the folder's entries ("." and ".." left out) read with getdents64 through dirFd
+// itself when it is open for reading (from its start: lseek), else through a descriptor opened as
+// "." relative to it (O_PATH), never by path. Read through dirFd, the walk leaves its position at
+// the end, where the match workers' barrier getdents (folder_barrier) finds nothing to read.
 static napi_value ListDir(napi_env env, napi_callback_info cb) {
   size_t argc = 1;
   napi_value argv[1];
@@ -477,8 +501,10 @@ static napi_value ListDir(napi_env env, napi_callback_info cb) {
     napi_throw_type_error(env, NULL, "listDir(dirFd)");
     return NULL;
   }
-  int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int own = !readable_dir(dirfd);
+  int fd = own ? openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : dirfd;
   if (fd < 0) return make_null(env);
+  if (!own && lseek(fd, 0, SEEK_SET) != 0) return make_null(env);
   size_t size = 0, cap = 16 * 1024;
   char* out = malloc(cap);
   char chunk[32 * 1024];
@@ -512,14 +538,20 @@ static napi_value ListDir(napi_env env, napi_callback_info cb) {
       out[size++] = 0;
     }
   }
-  close(fd);
+  if (own) close(fd);
   napi_value result;
   if (failed || napi_create_string_utf8(env, out, size, &result) != napi_ok) result = make_null(env);
   free(out);
   return result;
 }
 
-// openDirAt(parentFd, name): the sub-folder held with O_PATH, never through a link.
+// openDirAt(parentFd, name): the sub-folder held open for reading, never through a link
+// (O_DIRECTORY|O_NOFOLLOW: a link, a file, a FIFO or a device in its place fails, never opened).
+// Read-only rather than O_PATH so that listDir and the match workers' barrier use this descriptor
+// itself instead of opening "." relative to it each time: opening a directory for reading has no
+// effect beyond what the O_PATH lookup with O_DIRECTORY had (the same lookup, automounts
+// included), and a folder that cannot be read (no r permission), which O_PATH would hold, could
+// not be listed either: both skip it and everything below it.
 static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
   size_t argc = 2;
   napi_value argv[2];
@@ -530,7 +562,7 @@ static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
     return NULL;
   }
   if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
-  int fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   return make_int(env, fd < 0 ? -errno : fd);
 }
 
