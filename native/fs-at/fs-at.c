@@ -9,7 +9,7 @@
 // Exports:
 //   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
-//   openDirAt(parentFd, name) -> an O_PATH descriptor of the sub-folder `name`, or -errno
+//   openDirAt(parentFd, name) -> a read-only descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
 //   folderBarrier(path) -> true once no unlink, link or rename is under way in the folder at
 //     `path` (see folder_barrier), false when it cannot be opened
@@ -133,24 +133,128 @@ static ssize_t proc_link(int fd, char* out, size_t cap) {
   return n;
 }
 
+// find_text: the first occurrence of needle in hay, as memmem, but several times faster on text
+// with AVX2 (x86-64 CPUs since 2013): the "packed pair" filter ripgrep's memchr crate uses,
+// hand-written because glibc's memmem is not vectorized (it was ~8% of a literal search's CPU)
+// and there is no C library for it on Debian. Two bytes of the needle, the rarest in source
+// code and text (byte_rank), are compared at their offsets for 32 positions at once; only the
+// positions where both agree are checked with memcmp. Same answer as memmem (the first match,
+// or NULL); memmem itself without AVX2, off x86-64 and for haystack ends shorter than a vector.
+static const uint8_t byte_rank[256] = {
+      0,   1,   2,   3,   4,   5,   6,   7,   8, 185, 245,   9,  10, 162,  11,  12,
+     13,  14,  15,  16,  17,  18,  19,  20,  21,  22,  23,  52,  24,  25,  26,  27,
+    255, 157, 231, 152, 154, 107, 166, 194, 222, 223, 213, 161, 234, 193, 238, 239,
+    205, 206, 202, 188, 183, 176, 180, 164, 168, 167, 220, 229, 169, 226, 182, 171,
+    165, 243, 201, 232, 210, 224, 191, 196, 175, 221, 160, 187, 208, 203, 207, 217,
+    204, 184, 212, 218, 219, 195, 181, 178, 141, 179, 153, 199, 200, 197,  87, 230,
+    198, 250, 227, 244, 241, 254, 233, 237, 236, 251, 192, 209, 246, 235, 248, 252,
+    242, 190, 249, 247, 253, 240, 225, 216, 211, 228, 177, 215, 174, 214,  77,  54,
+    155, 172, 170, 159, 124, 111,  86, 117, 137, 106,  92, 136, 139, 115,  76, 128,
+     98,  79,  85,  82, 126, 119, 102, 103,  80, 113, 105,  90,  99,  81, 108, 131,
+     88, 121,  84, 120, 125,  95,  91, 138, 130,  94, 110, 104,  75, 109, 133, 123,
+    147, 144, 132, 116, 114, 146,  96, 101, 156, 122, 134, 135, 148, 145, 151, 140,
+     28,  29,  97, 158, 142,  89,  59,  30,  55,  62,  31,  64,  56,  53,  73,  68,
+    189, 173,  63,  58,  57,  65,  60,  66,  78,  72,  67,  69,  32,  33,  34,  35,
+    150,  71, 127, 186, 112, 163, 149, 143, 129, 118,  70,  93, 100,  74,  36,  83,
+     61,  37,  38,  39,  40,  41,  42,  43,  44,  45,  46,  47,  48,  49,  50,  51,
+};
+
+// needle_pair picks the offsets of the needle's two rarest bytes (different offsets; len >= 2).
+static void needle_pair(const uint8_t* needle, size_t len, size_t* first, size_t* second) {
+  size_t a = 0, b = 1;
+  if (byte_rank[needle[b]] < byte_rank[needle[a]]) {
+    a = 1;
+    b = 0;
+  }
+  for (size_t i = 2; i < len; i++) {
+    if (byte_rank[needle[i]] < byte_rank[needle[a]]) {
+      b = a;
+      a = i;
+    } else if (byte_rank[needle[i]] < byte_rank[needle[b]]) {
+      b = i;
+    }
+  }
+  *first = a;
+  *second = b;
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static const uint8_t* find_text_avx2(const uint8_t* hay, size_t n, const uint8_t* needle, size_t len) {
+  size_t i1, i2;
+  needle_pair(needle, len, &i1, &i2);
+  const __m256i b1 = _mm256_set1_epi8((char)needle[i1]);
+  const __m256i b2 = _mm256_set1_epi8((char)needle[i2]);
+  size_t at = 0;
+  // Positions at..at+31 are candidates while the vector loads at at + i1 and at + i2 stay inside
+  // hay: at + 31 + len - 1 < n.
+  for (; n >= len + 31 && at <= n - len - 31; at += 32) {
+    __m256i v1 = _mm256_loadu_si256((const __m256i*)(hay + at + i1));
+    __m256i v2 = _mm256_loadu_si256((const __m256i*)(hay + at + i2));
+    uint32_t mask = (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(v1, b1), _mm256_cmpeq_epi8(v2, b2)));
+    while (mask != 0) {
+      size_t pos = at + (size_t)__builtin_ctz(mask);
+      if (memcmp(hay + pos, needle, len) == 0) return hay + pos;
+      mask &= mask - 1;
+    }
+  }
+  return at < n ? memmem(hay + at, n - at, needle, len) : NULL;
+}
+
+static int has_avx2 = -1;
+#endif
+
+static const uint8_t* find_text(const uint8_t* hay, size_t n, const uint8_t* needle, size_t len) {
+  if (len == 0) return hay;
+  if (len > n) return NULL;
+  if (len == 1) return memchr(hay, needle[0], n);
+#if defined(__x86_64__)
+  int avx2 = __atomic_load_n(&has_avx2, __ATOMIC_RELAXED);
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    __atomic_store_n(&has_avx2, avx2, __ATOMIC_RELAXED);
+  }
+  if (avx2) return find_text_avx2(hay, n, needle, len);
+#endif
+  return memmem(hay, n, needle, len);
+}
+
 // folder is what read_at needs of the folder its files are in, opened once for a run of files of
 // the same folder: its kernel path (each file's own path must be that path + "/" + its name) and
 // a descriptor open for reading, for the barrier below.
 struct folder {
   int dirfd; // the held folder, -1 when none is open
   int readable; // the same folder opened for reading (getdents), -1 if it could not be
+  int owned; // readable was opened here (and is closed here), not dirfd itself
   size_t len;
   char path[PATH_MAX + 16];
 };
 
 static void folder_close(struct folder* f) {
-  if (f->readable >= 0) close(f->readable);
+  if (f->readable >= 0 && f->owned) close(f->readable);
   f->readable = -1;
+  f->owned = 0;
   f->dirfd = -1;
+}
+
+// readable_dir says whether `fd` is itself open for reading (not O_PATH): the walk opens the
+// folders below the start that way (openDirAt), the start folder is opened that way too
+// (HeldDirectory), and getdents works on it directly.
+static int readable_dir(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  return flags >= 0 && (flags & O_PATH) == 0 && (flags & O_ACCMODE) != O_WRONLY;
 }
 
 // folder_open makes `f` the folder `dirfd` (nothing to do when it already is); false if it cannot
 // be read or named, and then none of its files is read.
+// The barrier descriptor is `dirfd` itself when it is open for reading (one fcntl instead of an
+// openat of "." and a close per run of files): the barrier needs a descriptor of the folder's
+// inode, whose lock getdents takes, and dirfd is that inode by definition (the "." opened
+// relative to it was the same inode). Its file position is shared with the walk, which listed
+// the folder before handing any of its files over; a getdents that reads nothing moves no
+// position, and getdents on one open file is serialized by the kernel (f_pos_lock).
 static int folder_open(struct folder* f, int dirfd) {
   if (f->dirfd == dirfd && f->readable >= 0) return 1;
   folder_close(f);
@@ -158,8 +262,14 @@ static int folder_open(struct folder* f, int dirfd) {
   if (n <= 0) return 0;
   f->len = (size_t)n;
   if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
-  f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (f->readable < 0) return 0;
+  if (readable_dir(dirfd)) {
+    f->readable = dirfd;
+    f->owned = 0;
+  } else {
+    f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (f->readable < 0) return 0;
+    f->owned = 1;
+  }
   f->dirfd = dirfd;
   return 1;
 }
@@ -193,7 +303,7 @@ static void folder_barrier(const struct folder* f) {
 // Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
 // returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
 // `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
-// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (glibc's memmem finds
+// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (find_text finds
 // them far faster than Buffer.indexOf, and JavaScript never sees the file).
 // info[0] is the fstat size otherwise. No descriptor stays open when it returns.
 static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
@@ -278,7 +388,7 @@ static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8
     memcpy(&len, needles + at, 4);
     at += 4;
     if (len > needles_len - at) break;
-    if (len > 0 && memmem(buf, length, needles + at, len) == NULL) {
+    if (len > 0 && find_text(buf, length, needles + at, len) == NULL) {
       info[0] = (double)length;
       code = CODE_NO_MATCH;
       break;
@@ -317,7 +427,7 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   }
   proc_fds_check();
   napi_value result;
-  struct folder folder = {.dirfd = -1, .readable = -1};
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
   int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len);
   folder_close(&folder);
   napi_create_double(env, (double)code, &result);
@@ -370,7 +480,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   proc_fds_check();
   size_t offset = 0;
   size_t i = (size_t)from;
-  struct folder folder = {.dirfd = -1, .readable = -1};
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
   for (; i < nfds; i++) {
     const char* name = at <= names_len ? names + at : "";
     size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
@@ -401,8 +511,8 @@ bad:
 // lines of content[from..] that hold needle, and writes for each its start, its end (the offset
 // of its LF, or the content's length) and its 1-based line number (`lineNumber` is the number of
 // the line `from` lies in, `from` a line start), three numbers a line, as many as `out` holds:
-// glibc's memmem and a counting loop the compiler vectorizes, instead of Buffer.indexOf and a
-// JavaScript newline count over every candidate file. The caller calls again from the end of
+// find_text (a vectorized memmem) and a counting loop the compiler vectorizes, instead of
+// Buffer.indexOf and a JavaScript newline count over every candidate file. The caller calls again from the end of
 // the last line given (plus one) while `out` came back full.
 __attribute__((optimize("O3"))) static size_t count_newlines(const uint8_t* p, size_t n) {
   size_t count = 0;
@@ -432,7 +542,7 @@ static napi_value FindLines(napi_env env, napi_callback_info cb) {
   double line = line_d;
   size_t at = counted;
   while (found < max && at < length) {
-    const uint8_t* hit = memmem(content + at, length - at, needle, needle_len);
+    const uint8_t* hit = find_text(content + at, length - at, needle, needle_len);
     if (hit == NULL) break;
     size_t pos = (size_t)(hit - content);
     const uint8_t* nl = memrchr(content + counted, '\n', pos - counted);
@@ -469,8 +579,10 @@ static char kind_of(int dirfd, const struct linux_dirent64* e) {
   return t == DT_DIR ? 'd' : t == DT_REG ? 'f' : 'o';
 }
 
-// listDir(dirFd): the folder's entries ("." and ".." left out) read with getdents64 through a
-// descriptor opened as "." relative to dirFd (which may be O_PATH), never by path.
+// listDir(dirFd): the folder's entries ("." and ".." left out) read with getdents64 through dirFd
+// itself when it is open for reading (from its start: lseek), else through a descriptor opened as
+// "." relative to it (O_PATH), never by path. Read through dirFd, the walk leaves its position at
+// the end, where the match workers' barrier getdents (folder_barrier) finds nothing to read.
 static napi_value ListDir(napi_env env, napi_callback_info cb) {
   size_t argc = 1;
   napi_value argv[1];
@@ -479,8 +591,10 @@ static napi_value ListDir(napi_env env, napi_callback_info cb) {
     napi_throw_type_error(env, NULL, "listDir(dirFd)");
     return NULL;
   }
-  int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int own = !readable_dir(dirfd);
+  int fd = own ? openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : dirfd;
   if (fd < 0) return make_null(env);
+  if (!own && lseek(fd, 0, SEEK_SET) != 0) return make_null(env);
   size_t size = 0, cap = 16 * 1024;
   char* out = malloc(cap);
   char chunk[32 * 1024];
@@ -514,14 +628,20 @@ static napi_value ListDir(napi_env env, napi_callback_info cb) {
       out[size++] = 0;
     }
   }
-  close(fd);
+  if (own) close(fd);
   napi_value result;
   if (failed || napi_create_string_utf8(env, out, size, &result) != napi_ok) result = make_null(env);
   free(out);
   return result;
 }
 
-// openDirAt(parentFd, name): the sub-folder held with O_PATH, never through a link.
+// openDirAt(parentFd, name): the sub-folder held open for reading, never through a link
+// (O_DIRECTORY|O_NOFOLLOW: a link, a file, a FIFO or a device in its place fails, never opened).
+// Read-only rather than O_PATH so that listDir and the match workers' barrier use this descriptor
+// itself instead of opening "." relative to it each time: opening a directory for reading has no
+// effect beyond what the O_PATH lookup with O_DIRECTORY had (the same lookup, automounts
+// included), and a folder that cannot be read (no r permission), which O_PATH would hold, could
+// not be listed either: both skip it and everything below it.
 static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
   size_t argc = 2;
   napi_value argv[2];
@@ -532,7 +652,7 @@ static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
     return NULL;
   }
   if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
-  int fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   return make_int(env, fd < 0 ? -errno : fd);
 }
 

@@ -36,9 +36,9 @@ export interface FsAt {
    * works on the buffers readBatch fills, in the same C (memmem, a vectorized newline count).
    */
   findLines(content: Buffer, from: number, needle: Buffer, lineNumber: number, out: Float64Array): number;
-  /** listDir lists a folder by its (O_PATH) descriptor: "<kind><name>\0" each, kind d, f or o; null if unreadable. */
+  /** listDir lists a folder by its descriptor (read from its start when open for reading, else through "." when O_PATH): "<kind><name>\0" each, kind d, f or o; null if unreadable. */
   listDir(dirFd: number): string | null;
-  /** openDirAt holds the sub-folder `name` of `parentFd` with O_PATH|O_DIRECTORY|O_NOFOLLOW: its descriptor, or -errno. */
+  /** openDirAt opens the sub-folder `name` of `parentFd` read-only with O_DIRECTORY|O_NOFOLLOW (never a link): its descriptor, or -errno. */
   openDirAt(parentFd: number, name: string): number;
   /** fdPath is the kernel's path of a descriptor (/proc/self/fd/N's target), or null. */
   fdPath(fd: number): string | null;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
-import { loadFsAt, needBufferCode, type FsAt } from "../../../src/sandbox/native/fs-at.js";
+import { loadFsAt, needBufferCode, noMatchCode, packNeedles, type FsAt } from "../../../src/sandbox/native/fs-at.js";
 import { O_PATH } from "../../../src/sandbox/path-handle.js";
 import { startExchangeLoop } from "../../support/exchange-loop.js";
 
@@ -98,6 +98,40 @@ describe("native fs-at addon", { skip }, () => {
     assert.throws(() => fsAt!.findLines(content, 0, Buffer.alloc(0), 1, out), TypeError, "an empty needle is refused");
   });
 
+  it("findLines and readFileAt's needles find what Buffer.indexOf finds, at every offset across the vector search's 32-byte blocks", () => {
+    const { dir, fd } = folder();
+    const out = new Float64Array(3 * 64);
+    const info = new Float64Array(1);
+    const buffer = Buffer.alloc(4096);
+    let checked = 0;
+    for (const needle of ["ab", "NEEDLE", "createElement", "x".repeat(40) + "y"]) {
+      const bytes = Buffer.from(needle);
+      // A near miss (the needle with its last byte changed) before the needle, both at every
+      // offset of a 100-byte text: the candidates the two-byte filter lets through are checked.
+      for (let at = 0; at + bytes.length <= 100; at += 1) {
+        const content = Buffer.alloc(100, "x");
+        const miss = Buffer.from(bytes);
+        miss[miss.length - 1] = 0x5a; // "Z"
+        if (at >= miss.length) miss.copy(content, at - miss.length);
+        bytes.copy(content, at);
+        const expected = content.indexOf(bytes);
+        assert.equal(fsAt!.findLines(content, 0, bytes, 1, out), 1, `${needle} at ${at}`);
+        assert.equal(out[0], 0);
+        writeFileSync(path.join(dir, "t.txt"), content);
+        assert.equal(fsAt!.readFileAt(fd, "t.txt", buffer, 1 << 20, info, packNeedles([bytes])), 100, `${needle} at ${at}: found`);
+        const without = Buffer.from(content);
+        without[expected + bytes.length - 1] = 0x5a;
+        assert.equal(without.indexOf(bytes), -1);
+        assert.equal(fsAt!.findLines(without, 0, bytes, 1, out), 0, `${needle} at ${at}: not found once changed`);
+        writeFileSync(path.join(dir, "t.txt"), without);
+        assert.equal(fsAt!.readFileAt(fd, "t.txt", buffer, 1 << 20, info, packNeedles([bytes])), noMatchCode);
+        checked++;
+      }
+    }
+    assert.equal(checked, 99 + 95 + 88 + 60);
+    closeSync(fd);
+  });
+
   it("listDir lists entries by kind; openDirAt opens a sub-folder, never a link; fdPath names a descriptor", () => {
     const outside = folder();
     const { dir, fd } = folder({ "f.txt": "" });
@@ -111,6 +145,12 @@ describe("native fs-at addon", { skip }, () => {
     assert.ok(sub >= 0);
     assert.equal(addon.fdPath(sub), path.join(dir, "d"));
     assert.equal(addon.listDir(sub), "");
+    // A descriptor open for reading (openDirAt's, the start folder's) is listed from its start
+    // each time, not from where the last listing left it.
+    const readable = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    assert.deepEqual(addon.listDir(readable)!.split("\0").filter(Boolean).sort(), listed);
+    assert.deepEqual(addon.listDir(readable)!.split("\0").filter(Boolean).sort(), listed);
+    closeSync(readable);
     assert.ok(addon.openDirAt(fd, "l") < 0, "a link to a folder is not opened");
     assert.ok(addon.openDirAt(fd, "f.txt") < 0, "a file is not a folder");
     assert.ok(addon.openDirAt(fd, "..") < 0, "no way up");

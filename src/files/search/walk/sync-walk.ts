@@ -51,10 +51,11 @@ const building = (): Building => ({ fds: [], names: [], folderFds: [], folderPat
  * always; .gitignore and .ignore rules apply (the ancestors' too) unless useIgnoreFiles is off;
  * exclude globs skip files and folders, include globs select files.
  *
- * With the native addon (fsAt) a folder is listed with getdents64 on a descriptor opened as "."
- * relative to the held one, and a sub-folder opened with openat(parent, name, O_PATH |
- * O_DIRECTORY | O_NOFOLLOW): the same calls the JavaScript path makes through /proc/self/fd/N,
- * without the procfs lookups. TOOLHOST_NATIVE=0 or no addon: the JavaScript path.
+ * With the native addon (fsAt) a sub-folder is opened with openat(parent, name, O_RDONLY |
+ * O_DIRECTORY | O_NOFOLLOW) and listed with getdents64 on that descriptor itself (which the match
+ * workers' barrier then reuses, see fs-at.c folder_open): the lookups the JavaScript path makes
+ * through /proc/self/fd/N (O_PATH, then "." to list), without the procfs lookups and the second
+ * open. TOOLHOST_NATIVE=0 or no addon: the JavaScript path.
  */
 export class SyncWalk {
   #batch: Building = building();
