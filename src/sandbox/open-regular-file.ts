@@ -1,4 +1,4 @@
-import { fstatSync, type Stats } from "node:fs";
+import { fstatSync, lstatSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import type { FileHandle } from "node:fs/promises";
 import { waitForFolderChanges } from "./folder-barrier.js";
@@ -63,11 +63,18 @@ export function checkReopened(entry: VerifiedEntry, fd: number, allowHardLinks: 
   }
   // A removal of this name under way at the count above may not show in the link yet:
   // waitForFolderChanges lets it finish, then the name is looked at again. (A folder that cannot
-  // be read, e.g. mode 0311, gives no barrier: only the checks above, as before.)
-  if (opened.nlink === 1 && named !== undefined && waitForFolderChanges(dirname(named))) {
-    const again = handleRealPathSync(fd);
-    if (again !== named || fstatSync(fd).nlink !== 1) {
-      throw replacedError(resolved.clientPath);
+  // be read, e.g. mode 0311, gives no barrier: only the checks above, as before.) A folder no
+  // longer at that path (renamed or removed since the link was read) gives no barrier either,
+  // and then the read is refused: a rename of the folder must not let a removal go unseen.
+  if (opened.nlink === 1 && named !== undefined) {
+    const folder = dirname(named);
+    if (!waitForFolderChanges(folder)) {
+      if (!isDirectoryNow(folder)) throw replacedError(resolved.clientPath);
+    } else {
+      const again = handleRealPathSync(fd);
+      if (again !== named || fstatSync(fd).nlink !== 1) {
+        throw replacedError(resolved.clientPath);
+      }
     }
   }
   return opened;
@@ -83,5 +90,14 @@ export async function openRegularFile(roots: readonly SandboxRoot[], resolution:
     return await openVerifiedForReading(entry, allowHardLinks);
   } finally {
     entry.handle.close();
+  }
+}
+
+/** isDirectoryNow tells whether a folder (not a link to one) is at `path` now. */
+function isDirectoryNow(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
