@@ -1,8 +1,7 @@
-import { fstatSync, lstatSync, type Stats } from "node:fs";
-import { dirname } from "node:path";
+import { fstatSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { waitForFolderChanges } from "./folder-barrier.js";
 import { fsError } from "./fs-error.js";
+import { confirmOnlyName } from "./only-name-check.js";
 import { openVerified } from "./open-verified.js";
 import type { Resolution } from "./resolve-in-roots.js";
 import { reopenForReading } from "./path-handle.js";
@@ -62,20 +61,10 @@ export function checkReopened(entry: VerifiedEntry, fd: number, allowHardLinks: 
     throw replacedError(resolved.clientPath);
   }
   // A removal of this name under way at the count above may not show in the link yet:
-  // waitForFolderChanges lets it finish, then the name is looked at again. (A folder that cannot
-  // be read, e.g. mode 0311, gives no barrier: only the checks above, as before.) A folder no
-  // longer at that path (renamed or removed since the link was read) gives no barrier either,
-  // and then the read is refused: a rename of the folder must not let a removal go unseen.
-  if (opened.nlink === 1 && named !== undefined) {
-    const folder = dirname(named);
-    if (!waitForFolderChanges(folder)) {
-      if (!isDirectoryNow(folder)) throw replacedError(resolved.clientPath);
-    } else {
-      const again = handleRealPathSync(fd);
-      if (again !== named || fstatSync(fd).nlink !== 1) {
-        throw replacedError(resolved.clientPath);
-      }
-    }
+  // confirmOnlyName lets it finish, under the lock of the folder that holds the name, and looks
+  // at the name again. (With hard links allowed, a second name is no reason to refuse.)
+  if (opened.nlink === 1 && named !== undefined && !allowHardLinks) {
+    confirmOnlyName(fd, opened, named, resolved.clientPath);
   }
   return opened;
 }
@@ -90,14 +79,5 @@ export async function openRegularFile(roots: readonly SandboxRoot[], resolution:
     return await openVerifiedForReading(entry, allowHardLinks);
   } finally {
     entry.handle.close();
-  }
-}
-
-/** isDirectoryNow tells whether a folder (not a link to one) is at `path` now. */
-function isDirectoryNow(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

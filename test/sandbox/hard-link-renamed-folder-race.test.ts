@@ -1,20 +1,22 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
+import { startExchangeLoop } from "../support/exchange-loop.js";
 import { tempDir } from "./sandbox-fixture.js";
 
-// Review (native2): checkReopened's barrier opens dirname(<the /proc path read before it>) BY PATH
-// and, when that open fails, skips the barrier AND the second look at the name (folder-barrier.ts
-// returns false; open-regular-file.ts `&& waitForFolderChanges(...)`). The in-root hard link's
-// folder can be renamed without its own lock (a same-parent rename locks only the parent), so a
-// second process renaming root/d <-> root/e makes the barrier miss about half the time, and the
-// last round's HIGH (an unlink of root/d/a lowers the count before it removes the name) is back.
-const raceMs = 8000;
+// Review (native2): checkReopened's barrier opened dirname(<the /proc path read before it>) BY
+// PATH. The in-root hard link's folder can be renamed without its own lock (a same-parent rename
+// locks only the parent), so a second process renaming root/d <-> root/e (or exchanging two
+// folders that both hold a link) made the barrier wait on no folder, or on the wrong one, and an
+// unlink of root/d/a that had lowered the count but not yet removed the name went unseen: the
+// read returned the outside file. confirmOnlyName (src/sandbox/only-name-check.ts) now looks the
+// name up in the folder it opened and takes the barrier on that very folder.
+const raceMs = 6000;
 const maxAttempts = 400_000;
 
 const linkLoop = `
@@ -48,6 +50,20 @@ while True:
     if n % 256 == 0 and select.select([sys.stdin], [], [], 0)[0]: break
 `;
 
+/**
+ * widenUnlinkWindow marks the folder DIRSYNC (chattr +D) where the filesystem can: ext4 then
+ * commits its journal inside each unlink, after lowering the link count and before the name is
+ * removed, so the window this race needs lasts ~1 ms instead of ~1 us, and the test finds a
+ * missing or misplaced barrier in most runs instead of a few. Best effort: elsewhere it runs as is.
+ */
+function widenUnlinkWindow(folder: string): void {
+  try {
+    execFileSync("chattr", ["+D", folder], { stdio: "ignore" });
+  } catch {
+    // not ext4, or no chattr: the race is only narrower
+  }
+}
+
 async function started(script: string, args: string[]): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
   const child = spawn("python3", ["-c", script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   let out = "";
@@ -58,25 +74,22 @@ async function started(script: string, args: string[]): Promise<{ child: ChildPr
 }
 
 describe("the sandbox's hard-link barrier while the link's folder is renamed", () => {
-  for (const open of ["openForRead", "openReader"] as const) {
-    // KNOWN OPEN (review of 2026-12-01, HIGH, older than the native addon and on the JavaScript
-    // path too): with the link's folder renamed d <-> e meanwhile, the read leaked the outside
-    // file 1-4 times in 6 of 8 runs of the review's batch (0 in 5 runs alone). Kept as `todo`
-    // so that it runs and reports without failing the suite until the check that lets it through
-    // is found (suspects: liveEntryNamed's " (deleted)" rule, the two readlinks across a rename).
-    // Since checkReopened refuses a read whose folder is gone from its path at the barrier (the
-    // main way through) it has not leaked here, but the review saw one more leak with that fix.
-    it(`never lets ${open} read the outside file through root/d/a being unlinked`, { todo: "hard link + folder rename race: open (see above)" }, async () => {
+  for (const [open, mover] of [["openForRead", "rename"], ["openReader", "rename"], ["openForRead", "exchange"], ["openReader", "exchange"]] as const) {
+    it(`never lets ${open} read the outside file through root/d/a being unlinked while its folder is ${mover === "rename" ? "renamed d <-> e" : "exchanged with another"}`, async () => {
       const base = await tempDir("barrier-rename");
       const root = path.join(base, "root");
       const outside = path.join(base, "outside");
       await mkdir(path.join(root, "d"), { recursive: true });
+      if (mover === "exchange") await mkdir(path.join(root, "e"));
+      widenUnlinkWindow(path.join(root, "d"));
       await mkdir(outside);
       const secret = path.join(outside, "secret.txt");
       await writeFile(secret, "outside secret");
       const sandbox = await createSandbox([{ path: root, readOnly: false }]);
       const links = await started(linkLoop, [secret, path.join(root, "d", "a"), path.join(root, "e", "a")]);
-      const renames = await started(renameLoop, [path.join(root, "d"), path.join(root, "e")]);
+      const renames = mover === "rename"
+        ? await started(renameLoop, [path.join(root, "d"), path.join(root, "e")])
+        : await startExchangeLoop(path.join(root, "d"), path.join(root, "e"), 60);
       const leaks: string[] = [];
       const reasons = new Map<string, number>();
       const until = Date.now() + raceMs;
@@ -99,8 +112,8 @@ describe("the sandbox's hard-link barrier while the link's folder is renamed", (
           }
         }
       } finally {
-        for (const p of [links, renames]) p.child.stdin!.end();
-        await Promise.all([links.exited, renames.exited]);
+        links.child.stdin!.end();
+        await Promise.all([links.exited, "stop" in renames ? renames.stop() : (renames.child.stdin!.end(), renames.exited)]);
       }
       assert.deepEqual(leaks, [], `reads of the outside file (refusals: ${JSON.stringify([...reasons])})`);
     });

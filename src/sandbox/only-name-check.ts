@@ -1,0 +1,77 @@
+import { closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
+import { basename, dirname } from "node:path";
+import { waitForFolderChanges } from "./folder-barrier.js";
+import { errnoCode } from "./fs-error.js";
+import { O_PATH } from "./path-handle.js";
+import { procFdPath } from "./proc-fd-path.js";
+import { hardLinkError, replacedError } from "./sandbox-errors.js";
+import { handleRealPathSync } from "./verify-handle.js";
+
+/**
+ * confirmOnlyName checks that the file open as `fd` (one link, `opened`, whose /proc link read
+ * `named`) has that one name in the roots and is not losing it to an unlink under way. Throws
+ * FILE_CHANGED or HARD_LINK_REFUSED otherwise.
+ *
+ * Why: the kernel lowers an unlinked name's link count before it removes the name, both under
+ * the lock of the folder that holds the name, so a file with two names (one outside the roots)
+ * whose in-root name is being removed shows one link AND a live in-root name. A barrier on that
+ * folder's lock (waitForFolderChanges) lets such a removal finish; the name looked at after it is
+ * final. The barrier must be on the very folder holding the name: a folder found again by its
+ * path can be another one by then (renamed d -> e and back, or exchanged), and its lock then
+ * waits for nothing. The kernel has no call that opens a file's parent, so this works the other
+ * way round:
+ *  1. the folder at dirname(named) is opened (read-only, not through a final link): X;
+ *  2. the file's name is looked up IN X (/proc/self/fd/X/name, resolved by the kernel from the
+ *     held folder): that name E is then certainly one of X's entries, and it must be the same
+ *     inode as `fd`, with one link (the count, taken after E was found in X);
+ *  3. the barrier on X itself (through /proc/self/fd/X): an unlink of E under way at the count
+ *     holds X's lock, so it is finished when the barrier returns;
+ *  4. E's name must still be `named` and the count one, and X must still be at dirname(named).
+ * If E had been removed at the count, 4 sees it deleted. If it was live and the only undecremented
+ * name at the count, the file had no other lasting name then, wherever it is read from later.
+ * What stays open is E moved to another folder between 2 and the count AND that folder put at
+ * X's path for 4: two renames, each in a window of a few microseconds, while an unlink runs.
+ *
+ * A folder that cannot be opened for reading (mode 0311) gives no barrier: the checks made before
+ * this one stand alone, as they always have for such folders. Hand-written: no library does this.
+ */
+export function confirmOnlyName(fd: number, opened: Stats, named: string, clientPath: string): void {
+  const folderPath = dirname(named);
+  const name = basename(named);
+  let folder: number;
+  try {
+    folder = openSync(folderPath, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if (errnoCode(err) === "EACCES") return;
+    throw replacedError(clientPath); // gone, moved, or a link now: not the folder the name was in
+  }
+  let entry = -1;
+  try {
+    try {
+      entry = openSync(`${procFdPath(folder)}/${name}`, O_PATH | constants.O_NOFOLLOW);
+    } catch {
+      throw replacedError(clientPath);
+    }
+    const found = fstatSync(entry);
+    if (found.dev !== opened.dev || found.ino !== opened.ino) {
+      throw replacedError(clientPath);
+    }
+    checkOneLink(found.nlink, clientPath);
+    if (!waitForFolderChanges(procFdPath(folder))) {
+      throw replacedError(clientPath);
+    }
+    if (handleRealPathSync(entry) !== named || handleRealPathSync(folder) !== folderPath) {
+      throw replacedError(clientPath);
+    }
+    checkOneLink(fstatSync(entry).nlink, clientPath);
+  } finally {
+    if (entry >= 0) closeSync(entry);
+    closeSync(folder);
+  }
+}
+
+/** checkOneLink refuses a count other than one: none is a file removed or replaced since, more a hard link. */
+function checkOneLink(links: number, clientPath: string): void {
+  if (links === 0) throw replacedError(clientPath);
+  if (links !== 1) throw hardLinkError(clientPath, links);
+}
