@@ -12,6 +12,15 @@ function opened(file: string): { fd: number; stats: ReturnType<typeof fstatSync>
   return { fd, stats: fstatSync(fd), named: readlinkSync(`/proc/self/fd/${fd}`) };
 }
 
+/** folderWithFile makes <base>/root/d/a (one link) and opens it: the situation each case then changes. */
+async function folderWithFile(): Promise<{ base: string; root: string; fd: number; stats: ReturnType<typeof fstatSync>; named: string }> {
+  const base = await tempDir("only-name");
+  const root = path.join(base, "root");
+  mkdirSync(path.join(root, "d"), { recursive: true });
+  writeFileSync(path.join(root, "d", "a"), "in root");
+  return { base, root, ...opened(path.join(root, "d", "a")) };
+}
+
 /** refusal runs confirmOnlyName and returns the reason it refused with ("" if it did not). */
 function refusal(fd: number, stats: ReturnType<typeof fstatSync>, named: string): string {
   try {
@@ -26,11 +35,8 @@ function refusal(fd: number, stats: ReturnType<typeof fstatSync>, named: string)
 
 describe("confirmOnlyName: the barrier is taken on the folder that holds the name", () => {
   it("accepts a file with one name in its folder, and changes nothing", async () => {
-    const root = await tempDir("only-name");
-    mkdirSync(path.join(root, "d"));
-    writeFileSync(path.join(root, "d", "a"), "in root");
+    const { root, fd, stats, named } = await folderWithFile();
     const before = await snapshotTree(root);
-    const { fd, stats, named } = opened(path.join(root, "d", "a"));
     try {
       assert.equal(refusal(fd, stats, named), "");
     } finally {
@@ -40,10 +46,7 @@ describe("confirmOnlyName: the barrier is taken on the folder that holds the nam
   });
 
   it("refuses (FILE_CHANGED) when another folder now stands at the folder's path, even with a file of that name", async () => {
-    const root = await tempDir("only-name");
-    mkdirSync(path.join(root, "d"));
-    writeFileSync(path.join(root, "d", "a"), "in root");
-    const { fd, stats, named } = opened(path.join(root, "d", "a"));
+    const { root, fd, stats, named } = await folderWithFile();
     try {
       renameSync(path.join(root, "d"), path.join(root, "e"));
       mkdirSync(path.join(root, "d"));
@@ -55,10 +58,7 @@ describe("confirmOnlyName: the barrier is taken on the folder that holds the nam
   });
 
   it("refuses (FILE_CHANGED) when the folder's path is now a link, even to the file's own folder", async () => {
-    const root = await tempDir("only-name");
-    mkdirSync(path.join(root, "d"));
-    writeFileSync(path.join(root, "d", "a"), "in root");
-    const { fd, stats, named } = opened(path.join(root, "d", "a"));
+    const { root, fd, stats, named } = await folderWithFile();
     try {
       renameSync(path.join(root, "d"), path.join(root, "e"));
       symlinkSync(path.join(root, "e"), path.join(root, "d"));
@@ -69,10 +69,7 @@ describe("confirmOnlyName: the barrier is taken on the folder that holds the nam
   });
 
   it("refuses (FILE_CHANGED) when the folder is gone, or the name was removed", async () => {
-    const root = await tempDir("only-name");
-    mkdirSync(path.join(root, "d"));
-    writeFileSync(path.join(root, "d", "a"), "in root");
-    const { fd, stats, named } = opened(path.join(root, "d", "a"));
+    const { root, fd, stats, named } = await folderWithFile();
     try {
       renameSync(path.join(root, "d"), path.join(root, "e"));
       assert.equal(refusal(fd, stats, named), "FILE_CHANGED");
@@ -85,11 +82,7 @@ describe("confirmOnlyName: the barrier is taken on the folder that holds the nam
   });
 
   it("refuses (PATH_TRAVERSAL) a file that has gained a second name since it was counted", async () => {
-    const base = await tempDir("only-name");
-    const root = path.join(base, "root");
-    mkdirSync(path.join(root, "d"), { recursive: true });
-    writeFileSync(path.join(root, "d", "a"), "in root");
-    const { fd, stats, named } = opened(path.join(root, "d", "a"));
+    const { base, root, fd, stats, named } = await folderWithFile();
     try {
       linkSync(path.join(root, "d", "a"), path.join(base, "outside-name"));
       assert.equal(refusal(fd, stats, named), "PATH_TRAVERSAL");
