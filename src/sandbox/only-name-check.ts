@@ -1,7 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
 import { waitForFolderChanges } from "./folder-barrier.js";
-import { errnoCode } from "./fs-error.js";
 import { O_PATH } from "./path-handle.js";
 import { procFdPath } from "./proc-fd-path.js";
 import { hardLinkError, replacedError } from "./sandbox-errors.js";
@@ -20,7 +20,8 @@ import { handleRealPathSync } from "./verify-handle.js";
  * path can be another one by then (renamed d -> e and back, or exchanged), and its lock then
  * waits for nothing. The kernel has no call that opens a file's parent, so this works the other
  * way round:
- *  1. the folder at dirname(named) is opened (read-only, not through a final link): X;
+ *  1. the folder at dirname(named) is opened (O_PATH, not through a final link) and must be at
+ *     that very path (no link swapped in above it): X;
  *  2. the file's name is looked up IN X (/proc/self/fd/X/name, resolved by the kernel from the
  *     held folder): that name E is then certainly one of X's entries, and it must be the same
  *     inode as `fd`, with one link (the count, taken after E was found in X);
@@ -32,23 +33,27 @@ import { handleRealPathSync } from "./verify-handle.js";
  * What stays open is E moved to another folder between 2 and the count AND that folder put at
  * X's path for 4: two renames, each in a window of a few microseconds, while an unlink runs.
  *
- * A folder that cannot be opened for reading (mode 0311) gives no barrier: the checks made before
- * this one stand alone, as they always have for such folders. Hand-written: no library does this.
+ * A folder the server may search but not read (mode 0311) gets its barrier from a lookup of a
+ * name it cannot hold (waitByLookup). Hand-written: no library does this.
  */
 export function confirmOnlyName(fd: number, opened: Stats, named: string, clientPath: string): void {
   const folderPath = dirname(named);
   const name = basename(named);
   let folder: number;
   try {
-    folder = openSync(folderPath, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    if (errnoCode(err) === "EACCES") return;
+    // O_PATH: opening it has no effect on the folder (no FUSE opendir); checked before any use.
+    folder = openSync(folderPath, O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch {
     throw replacedError(clientPath); // gone, moved, or a link now: not the folder the name was in
   }
   let entry = -1;
   try {
+    if (handleRealPathSync(folder) !== folderPath) {
+      throw replacedError(clientPath); // a folder above it was swapped for a link meanwhile
+    }
+    const held = procFdPath(folder);
     try {
-      entry = openSync(`${procFdPath(folder)}/${name}`, O_PATH | constants.O_NOFOLLOW);
+      entry = openSync(`${held}/${name}`, O_PATH | constants.O_NOFOLLOW);
     } catch {
       throw replacedError(clientPath);
     }
@@ -57,7 +62,7 @@ export function confirmOnlyName(fd: number, opened: Stats, named: string, client
       throw replacedError(clientPath);
     }
     checkOneLink(found.nlink, clientPath);
-    if (!waitForFolderChanges(procFdPath(folder))) {
+    if (!waitForFolderChanges(held) && !waitByLookup(held)) {
       throw replacedError(clientPath);
     }
     if (handleRealPathSync(entry) !== named || handleRealPathSync(folder) !== folderPath) {
@@ -67,6 +72,21 @@ export function confirmOnlyName(fd: number, opened: Stats, named: string, client
   } finally {
     if (entry >= 0) closeSync(entry);
     closeSync(folder);
+  }
+}
+
+/**
+ * waitByLookup is the barrier for a folder the server may search but not read (mode 0311, or
+ * 0711 and another owner's), where getdents is refused: it looks up a name that cannot be in the
+ * folder's cache (random, 128 bits), which the kernel does under the folder's lock (shared, so
+ * it waits for an unlink under way, as getdents does). True once the name was looked up and is
+ * not there. It leaves one negative cache entry per such read, which the kernel reclaims.
+ */
+function waitByLookup(held: string): boolean {
+  try {
+    return lstatSync(`${held}/.toolhost-barrier-${randomBytes(16).toString("hex")}`, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
   }
 }
 

