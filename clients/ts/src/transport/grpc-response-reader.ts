@@ -150,18 +150,23 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
       return;
     }
     const signal = this.#call.signal;
-    this.#error = signal.aborted ? ConnectError.from(signal.reason, Code.Canceled) : error;
-    this.#finish();
-    if (!this.#stream.closed) {
-      this.#stream.close(this.#error.code === Code.Canceled || this.#error.code === Code.DeadlineExceeded ? constants.NGHTTP2_CANCEL : constants.NGHTTP2_INTERNAL_ERROR);
-    }
+    const failed = (this.#error = signal.aborted ? ConnectError.from(signal.reason, Code.Canceled) : error);
+    // The caller hears first: nothing below may keep a failed call from ending.
     const headersWaiter = this.#headersWaiter;
     const waiter = this.#waiter;
     const singleWaiter = this.#singleWaiter;
     this.#headersWaiter = this.#waiter = this.#singleWaiter = undefined;
-    headersWaiter?.reject(this.#error);
-    waiter?.reject(this.#error);
-    singleWaiter?.reject(this.#error);
+    headersWaiter?.reject(failed);
+    waiter?.reject(failed);
+    singleWaiter?.reject(failed);
+    this.#finish();
+    if (!this.#stream.closed) {
+      try {
+        this.#stream.close(failed.code === Code.Canceled || failed.code === Code.DeadlineExceeded ? constants.NGHTTP2_CANCEL : constants.NGHTTP2_INTERNAL_ERROR);
+      } catch {
+        this.#stream.destroy(); // a session already torn down; the call has its error
+      }
+    }
   }
 
   #take(): T {
