@@ -36,8 +36,11 @@ export function codecFor<O extends DescMessage>(method: DescMethodUnary<DescMess
   return codec;
 }
 
-/** Writer sends a call's request on its stream (and reports a later failure to its reader). */
-export type Writer = (stream: ClientHttp2Stream, reader: { fail(error: ConnectError): void }) => void;
+/**
+ * Writer sends a call's request on its stream (and reports a later failure to its reader), or is
+ * the request's one framed message, sent with the half-close (no closure per call for that).
+ */
+export type Writer = ((stream: ClientHttp2Stream, reader: { fail(error: ConnectError): void }) => void) | Buffer;
 
 /** OpenCall opens a call: its stream, the reader of its response, and its request sent by `write`. */
 export type OpenCall = <T>(
@@ -114,7 +117,11 @@ function attach<T>(stream: ClientHttp2Stream, call: CallSignal, readerOptions: R
     return reader; // cancelled by the reader: the call's signal had aborted
   }
   try {
-    write(stream, reader);
+    if (write instanceof Uint8Array) {
+      stream.end(write);
+    } else {
+      write(stream, reader);
+    }
   } catch (err) {
     reader.fail(connectErrorFromStream(err));
   }

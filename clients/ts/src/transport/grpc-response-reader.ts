@@ -31,7 +31,7 @@ type Settle<T> = { resolve: (value: T) => void; reject: (e: unknown) => void };
  * from the stream's 'data' listener directly, and a unary caller from its 'end' listener: no
  * promise or event-loop hop in between.
  */
-export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
+export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator<T> {
   #rawHeader: IncomingHttpHeaders = {};
   #rawTrailer: IncomingHttpHeaders = {};
   #header: Headers | undefined;
@@ -108,6 +108,20 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
     return new Promise((resolve, reject) => {
       this.#headersWaiter = { resolve, reject };
     });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /**
+   * return cancels a call whose messages the caller stopped taking (a for-await left by break,
+   * return or throw), so its stream does not stay open, paused, holding the server's side of it;
+   * a call that has ended is left as it is.
+   */
+  return(): Promise<IteratorResult<T>> {
+    this.fail(new ConnectError("the caller stopped reading the response", Code.Canceled));
+    return Promise.resolve({ done: true, value: undefined });
   }
 
   /** next resolves with the next message, or done after an OK status. */
