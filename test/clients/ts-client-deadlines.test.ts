@@ -4,7 +4,7 @@ import { writeFile } from "node:fs/promises";
 import { constants, type ClientHttp2Stream } from "node:http2";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createHttp2GrpcTransport } from "../../clients/ts/src/transport/http2-grpc-transport.js";
 import { createLeanClient } from "../../clients/ts/src/transport/lean-client.js";
 import { WideWindowSessionManager } from "../../clients/ts/src/transport/window-session-manager.js";
@@ -67,6 +67,20 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
       assert.equal(await outcome(pending), "Canceled");
       assert.ok(Date.now() - started < 4_000, `took ${Date.now() - started} ms`);
       assert.equal(sessionManager.state(), "connecting", "the connection was never made, as intended");
+    } finally {
+      sessionManager.abort();
+    }
+  });
+
+  it("ends at its deadline a call whose interceptor gave the request a signal of its own", async () => {
+    const port = (silent.address() as { port: number }).port;
+    const baseUrl = `https://127.0.0.1:${port}`;
+    const sessionManager = new WideWindowSessionManager(baseUrl, {});
+    const ownSignal: Interceptor = (next) => (req) => next({ ...req, signal: new AbortController().signal });
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, interceptors: [ownSignal] }));
+    try {
+      assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 50 })), "DeadlineExceeded");
+      assert.equal(await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 50 }))), "DeadlineExceeded");
     } finally {
       sessionManager.abort();
     }

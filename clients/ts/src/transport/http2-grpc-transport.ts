@@ -170,9 +170,12 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   return transport;
 }
 
-/** withSignal is the call signal with the request's signal, if an interceptor replaced it. */
+/**
+ * withSignal is the call signal, followed as well as the request's signal if an interceptor
+ * replaced it: the call's own deadline and the caller's signal still end the call.
+ */
 function withSignal(call: CallSignal, signal: AbortSignal): CallSignal {
-  return signal === call.signal ? call : { ...call, signal, cancellable: true };
+  return signal === call.signal ? call : { ...call, signal: AbortSignal.any([call.signal, signal]), cancellable: true };
 }
 
 /** pathOf is the HTTP path of a call: the method's, unless an interceptor changed the URL. */
