@@ -26,8 +26,9 @@ const preallocateLimit = 16 * 1024 * 1024;
  * joined once at the end.
  */
 export class EnvelopeSplitter {
-  readonly #header = Buffer.alloc(envelopeHeaderBytes);
-  /** How many bytes of a header that spans chunks are in #header. */
+  /** A header that spans chunks (made when one first does: most responses never need it). */
+  #header: Buffer | undefined;
+  /** How many bytes of it are in. */
   #headerFill = 0;
   /** The message being filled, and how much of it is. */
   #body: Buffer | undefined;
@@ -58,14 +59,15 @@ export class EnvelopeSplitter {
         offset += envelopeHeaderBytes;
       } else {
         const n = Math.min(envelopeHeaderBytes - this.#headerFill, end - offset);
-        chunk.copy(this.#header, this.#headerFill, offset, offset + n);
+        const header = (this.#header ??= Buffer.allocUnsafe(envelopeHeaderBytes));
+        chunk.copy(header, this.#headerFill, offset, offset + n);
         this.#headerFill += n;
         offset += n;
         if (this.#headerFill < envelopeHeaderBytes) {
           return;
         }
         this.#headerFill = 0;
-        length = this.#length(this.#header, 0);
+        length = this.#length(header, 0);
       }
       if (end - offset >= length) {
         onMessage(chunk.subarray(offset, offset + length));
