@@ -3,8 +3,9 @@
 # ("TS here") and of another commit ("TS base", BASE_REF, default main) taking turns block by
 # block, plus the MCP reference server and the Go client as in small-calls.sh: a before/after of
 # a client change that no server swing between two bench:mcp runs can fake. The base client is
-# `git archive`d into bench/results/ts-client-base (ignored by git; inside the tree so that it
-# resolves node_modules). Env: BASE_REF, ROUNDS per block (default 7), BLOCKS (default 5).
+# `git archive`d into bench/results/ts-client-base for the run (ignored by git; inside the tree so
+# that it resolves node_modules; removed afterwards, or tsc would check it).
+# Env: BASE_REF, ROUNDS per block (default 7), BLOCKS (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${ROUNDS:-7}
@@ -22,7 +23,7 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$work"
+  rm -rf "$work" "$base"
 }
 trap cleanup EXIT
 

@@ -110,6 +110,39 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
     }
   });
 
+  it("ends a call whose deadline is under 1 ms, or whose signal has aborted, at once and without a request", async () => {
+    /** Counts the streams it opens. */
+    class Counting extends WideWindowSessionManager {
+      streams = 0;
+      override requestNow(...args: Parameters<WideWindowSessionManager["requestNow"]>): ClientHttp2Stream | undefined {
+        const stream = super.requestNow(...args);
+        if (stream) this.streams++;
+        return stream;
+      }
+    }
+    const baseUrl = `http://${server.address}`;
+    const sessionManager = new Counting(baseUrl, {});
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
+    try {
+      await files.statFile({ path: "a.txt" }); // connected, and the server warm: it often answers within 1 ms
+      const seen = new Map<string, number>();
+      for (let i = 0; i < 200; i++) {
+        for (const timeoutMs of [0.001, 0.5, 0.999]) {
+          const o = await outcome(files.statFile({ path: "a.txt" }, { timeoutMs }));
+          seen.set(o, (seen.get(o) ?? 0) + 1);
+        }
+      }
+      assert.deepEqual(Object.fromEntries(seen), { DeadlineExceeded: 600 });
+      assert.equal(await outcome(files.statFile({ path: "a.txt" }, { signal: AbortSignal.abort() })), "Canceled");
+      assert.equal(await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 0.5 }))), "DeadlineExceeded");
+      assert.equal(sessionManager.streams, 0);
+      assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 5_000 })), "ok");
+      assert.equal(sessionManager.streams, 1);
+    } finally {
+      sessionManager.abort();
+    }
+  });
+
   it("ends each of many tiny-deadline calls on a live connection with DeadlineExceeded or its answer", async () => {
     const baseUrl = `http://${server.address}`;
     const sessionManager = new WideWindowSessionManager(baseUrl, {});

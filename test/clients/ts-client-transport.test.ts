@@ -266,7 +266,7 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     const canceled = await pending.catch((e: unknown) => e);
     assert.ok(canceled instanceof ConnectError);
     assert.equal(canceled.code, Code.Canceled);
-    assert.equal(sessionManager.opened.length, 3); // the first call connected
+    assert.equal(sessionManager.opened.length, 2); // the first call connected; a deadline under 1 ms opens no stream
     assert.deepEqual(await readdir(server.root), before);
   });
 

@@ -63,6 +63,10 @@ export type OpenCall = <T>(
 export function callOpener(sm: Http2SessionManager, readerOptions: ResponseReaderOptions): OpenCall {
   const now = sm instanceof WideWindowSessionManager ? sm : undefined;
   return <T>(path: string, headers: OutgoingHttpHeaders, call: CallSignal, decode: (message: Uint8Array) => T, unary: boolean, write: Writer) => {
+    if (call.signal.aborted) {
+      // Aborted already, or a deadline too short to time: no stream, nothing for the server to do.
+      return Promise.reject(call.error(call.signal.reason));
+    }
     let stream: ClientHttp2Stream | undefined;
     try {
       stream = now?.requestNow(path, headers);
