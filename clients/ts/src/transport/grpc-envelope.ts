@@ -19,11 +19,10 @@ const preallocateLimit = 16 * 1024 * 1024;
  * EnvelopeSplitter cuts the bytes of a gRPC response body, as HTTP/2 delivers them, into messages.
  * A message lying within one received chunk is handed on as a view of that chunk (no copy). One
  * spread over several chunks is copied, as its bytes arrive, into a buffer of its size made when
- * its header is in, so no received chunk outlives its 'data' event (a 1 MiB message arrives in
- * ~16-64 KiB chunks: kept until the message was complete, they lived through young-generation
- * collections and were promoted, garbage for the next full one); past 16 MiB, so that a length
- * the server announces is never allocated before its bytes arrive, the chunks are kept and
- * joined once at the end.
+ * its header is in, so no received chunk outlives its 'data' event (a 1 MiB message arrives as
+ * 64 chunks of 16 KiB, which were all kept until the message was complete, then joined); past
+ * 16 MiB, so that a length the server announces is never allocated before its bytes arrive, the
+ * chunks are kept and joined once at the end. Either way each byte is copied once.
  */
 export class EnvelopeSplitter {
   /** A header that spans chunks (made when one first does: most responses never need it). */
