@@ -3,8 +3,8 @@
 # ("TS here") and of another commit ("TS base", BASE_REF, default main) taking turns block by
 # block, plus the MCP reference server and the Go client as in small-calls.sh: a before/after of
 # a client change that no server swing between two bench:mcp runs can fake. The base client is
-# `git archive`d into bench/results/ts-client-base for the run (ignored by git; inside the tree so
-# that it resolves node_modules; removed afterwards, or tsc would check it).
+# `git archive`d into bench/results/ts-client-base and built there for the run (ignored by git;
+# inside the tree so that it resolves node_modules; removed afterwards, or tsc would check it).
 # Env: BASE_REF, ROUNDS per block (default 7), BLOCKS (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,8 +16,9 @@ mcp_server=$prefix/node_modules/@modelcontextprotocol/server-filesystem/dist/ind
 [ -f "$mcp_server" ] || npm install --silent --no-save --prefix "$prefix" "@modelcontextprotocol/server-filesystem@2026.8.31" >&2
 base=bench/results/ts-client-base
 rm -rf "$base" && mkdir -p "$base"
-git archive "$base_ref" clients/ts bench/mcp gen/ts | tar -x -C "$base"
-cp -r gen/ts "$base/clients/ts/gen" # what `npm run typecheck` copies there
+git archive "$base_ref" clients/ts gen/ts | tar -x -C "$base"
+node "$base/clients/ts/scripts/build.mjs" >&2 # both clients as installed: built, run by plain node
+node clients/ts/scripts/build.mjs >&2
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -40,13 +41,13 @@ for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && br
 
 args=(--toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds")
 for b in $(seq 1 "$blocks"); do
-  node --import tsx bench/mcp/ts-and-mcp.ts "${args[@]}" --only mcp
+  node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only mcp
   if ((b % 2)); then order="here base"; else order="base here"; fi # neither always goes first
   for v in $order; do
     if [ "$v" = here ]; then
-      node --import tsx bench/mcp/ts-and-mcp.ts "${args[@]}" --only ts
+      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts
     else
-      node --import tsx "$base/bench/mcp/ts-and-mcp.ts" "${args[@]}" --only ts | sed 's/^ts /tsbase /'
+      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts --client-dist "$base/clients/ts/dist" | sed 's/^ts /tsbase /'
     fi
   done
   "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
