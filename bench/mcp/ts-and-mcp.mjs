@@ -4,9 +4,9 @@
 // (clients/ts built to clients/ts/dist, `node clients/ts/scripts/build.mjs`). Prints
 // "server work milliseconds" per call.
 //
-// Plain JavaScript run by plain node, like the MCP SDK client it is compared with: under
-// `--import tsx` every call of the process cost ~0.15 ms more CPU (tsx's loader, whatever runs the
-// client), which an installed client never pays (bench/README.md, section mcp, 2026-12-01).
+// Plain JavaScript run by plain node, like the MCP SDK client it is compared with, so that the
+// process carries no tsx loader (a second isolate) an installed client never has; with it, a small
+// call cost the same to 0.15 ms more client CPU (bench/README.md, section mcp, 2026-12-01).
 //
 // `--only tsc` is the same TS client on connect-node's gRPC transport (grpcTransport:
 // "connect-node", the client's default before 2026-11-30), to compare the two in one run.
