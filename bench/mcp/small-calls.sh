@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench:mcp — small calls, one at a time, against the MCP reference filesystem server
 # (@modelcontextprotocol/server-filesystem over stdio, driven by the MCP SDK client) and toolhost
-# (through the generated Go client, bench/go/smallcalls, and the TypeScript client, clients/ts, on
-# its own gRPC transport and, for comparison, on connect-node's):
+# (through the generated Go client, bench/go/smallcalls, and the TypeScript client, clients/ts built
+# as installed and run by plain node, on its own gRPC transport and, for comparison, on
+# connect-node's):
 # a 35 KB text read, a single-replacement edit of a 4 KB file, a 10 MB text read. Prints the
 # median latency of each and the ratio toolhost / MCP. The MCP client, the TS client and the Go
 # client each run in a process of their own, block after block.
@@ -28,6 +29,7 @@ cleanup() {
 trap cleanup EXIT
 
 (cd bench/go && go build -mod=readonly -o "$work/bin/" ./smallcalls)
+node clients/ts/scripts/build.mjs >&2 # the TS client as installed (clients/ts/dist), run by plain node
 mkdir -p "$work/root" "$work/skills"
 root=$(realpath "$work/root")
 head -c 26000 /dev/urandom | base64 >"$root/35k.txt"                  # ~35 KB of 76-column lines
@@ -42,7 +44,7 @@ for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && br
 
 for _ in $(seq 1 "$blocks"); do
   for only in mcp ts tsc; do # each client in a process of its own
-    node --import tsx bench/mcp/ts-and-mcp.ts --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds" --only "$only"
+    node bench/mcp/ts-and-mcp.mjs --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds" --only "$only"
   done
   "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
 done | tee "$work/results.txt" >&2

@@ -4,7 +4,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { Http2SessionManager } from "@connectrpc/connect-node";
 import type { CallSignal } from "./call-signal.js";
 import { GrpcResponseReader, type ResponseReaderOptions } from "./grpc-response-reader.js";
-import { connectErrorFromStream } from "./http2-stream-error.js";
+import { connectErrorFromResetCode, connectErrorFromStream } from "./http2-stream-error.js";
 import { WideWindowSessionManager } from "./window-session-manager.js";
 
 /** MethodCodec is what a call needs of its method, worked out once per method: its HTTP path and response decoder. */
@@ -36,8 +36,11 @@ export function codecFor<O extends DescMessage>(method: DescMethodUnary<DescMess
   return codec;
 }
 
-/** Writer sends a call's request on its stream (and reports a later failure to its reader). */
-export type Writer = (stream: ClientHttp2Stream, reader: { fail(error: ConnectError): void }) => void;
+/**
+ * Writer sends a call's request on its stream (and reports a later failure to its reader), or is
+ * the request's one framed message, sent with the half-close (no closure per call for that).
+ */
+export type Writer = ((stream: ClientHttp2Stream, reader: { fail(error: ConnectError): void }) => void) | Buffer;
 
 /** OpenCall opens a call: its stream, the reader of its response, and its request sent by `write`. */
 export type OpenCall = <T>(
@@ -53,11 +56,17 @@ export type OpenCall = <T>(
  * callOpener opens calls on `sm`'s connection. When the connection is up it opens the stream,
  * attaches the reader and writes the request in the caller's turn, so a small call's HEADERS and
  * DATA leave in one write and the reader is returned, not a promise of it; otherwise (first call,
- * reconnect, a session manager of the caller's own) it waits for sm.request().
+ * reconnect, a session manager of the caller's own) it waits for sm.request(), but no longer than
+ * the call's signal: a deadline or an abort ends a call still waiting for its connection (the
+ * session manager itself waits for a connection as long as the OS lets it).
  */
 export function callOpener(sm: Http2SessionManager, readerOptions: ResponseReaderOptions): OpenCall {
   const now = sm instanceof WideWindowSessionManager ? sm : undefined;
   return <T>(path: string, headers: OutgoingHttpHeaders, call: CallSignal, decode: (message: Uint8Array) => T, unary: boolean, write: Writer) => {
+    if (call.signal.aborted) {
+      // Aborted already, or a deadline too short to time: no stream, nothing for the server to do.
+      return Promise.reject(call.error(call.signal.reason));
+    }
     let stream: ClientHttp2Stream | undefined;
     try {
       stream = now?.requestNow(path, headers);
@@ -67,20 +76,56 @@ export function callOpener(sm: Http2SessionManager, readerOptions: ResponseReade
     if (stream !== undefined) {
       return attach(stream, call, readerOptions, decode, unary, write);
     }
-    return sm.request("POST", path, headers, {}).then(
-      (s) => attach(s, call, readerOptions, decode, unary, write),
-      (err: unknown) => {
-        throw call.error(err);
-      },
-    );
+    if (!call.cancellable) {
+      return sm.request("POST", path, headers, {}).then(
+        (s) => attach(s, call, readerOptions, decode, unary, write),
+        (err: unknown) => {
+          throw call.error(err);
+        },
+      );
+    }
+    return new Promise<GrpcResponseReader<T>>((resolve, reject) => {
+      const signal = call.signal;
+      const onAbort = () => reject(call.error(signal.reason));
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener("abort", onAbort);
+      sm.request("POST", path, headers, {}).then(
+        (s) => {
+          signal.removeEventListener("abort", onAbort);
+          // A stream that came too late is given a reader all the same, which cancels it at once.
+          resolve(attach(s, call, readerOptions, decode, unary, write));
+        },
+        (err: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(call.error(err));
+        },
+      );
+    });
   };
 }
 
 /** attach reads the response of a call's new stream and writes its request. */
 function attach<T>(stream: ClientHttp2Stream, call: CallSignal, readerOptions: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary: boolean, write: Writer): GrpcResponseReader<T> {
+  const gone = stream.destroyed;
   const reader = new GrpcResponseReader(stream, call, readerOptions, decode, unary);
+  if (gone) {
+    // Closed before anyone listened (a session manager of the caller's own, a connection lost
+    // between opening the stream and handing it over): its 'close' has been and gone.
+    reader.fail(connectErrorFromResetCode(stream.rstCode) ?? new ConnectError("http/2 stream closed before the request was sent", Code.Unavailable));
+    return reader;
+  }
+  if (stream.closed) {
+    return reader; // cancelled by the reader: the call's signal had aborted
+  }
   try {
-    write(stream, reader);
+    if (write instanceof Uint8Array) {
+      stream.end(write);
+    } else {
+      write(stream, reader);
+    }
   } catch (err) {
     reader.fail(connectErrorFromStream(err));
   }

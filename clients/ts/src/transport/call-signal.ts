@@ -31,7 +31,10 @@ export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | 
   let timer: NodeJS.Timeout | undefined;
   if (timeoutMs !== undefined) {
     const expire = () => controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
-    if (timeoutMs <= 0) expire();
+    // Node's timers count whole milliseconds (a shorter delay is 1 ms), so a deadline under 1 ms
+    // has passed before a request could leave: the call ends at once, DeadlineExceeded, rather
+    // than racing a 1 ms timer against the answer (which a warm local server often won).
+    if (timeoutMs < 1) expire();
     else timer = setTimeout(expire, timeoutMs);
   }
   if (signal?.aborted) {

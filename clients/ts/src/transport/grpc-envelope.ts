@@ -12,60 +12,104 @@ export function frameMessage(message: Uint8Array): Buffer {
   return frame;
 }
 
+/** preallocateLimit is the largest message whose buffer is made once its header is in (a bigger one grows as it arrives). */
+const preallocateLimit = 16 * 1024 * 1024;
+
 /**
  * EnvelopeSplitter cuts the bytes of a gRPC response body, as HTTP/2 delivers them, into messages.
- * A message lying within one received chunk is handed on as a view of that chunk (no copy); one
- * spread over several chunks is joined once, when its last byte has arrived, so a large message
- * costs one copy rather than one per chunk.
+ * A message lying within one received chunk is handed on as a view of that chunk (no copy). One
+ * spread over several chunks is copied, as its bytes arrive, into a buffer of its size made when
+ * its header is in, so no received chunk outlives its 'data' event (a 1 MiB message arrives as
+ * 64 chunks of 16 KiB, which were all kept until the message was complete, then joined); past
+ * 16 MiB, so that a length the server announces is never allocated before its bytes arrive, the
+ * chunks are kept and joined once at the end. Either way each byte is copied once.
  */
 export class EnvelopeSplitter {
-  #pending: Buffer[] = [];
-  #pendingBytes = 0;
-  /** How many pending bytes the next message needs: its header, then header and body. */
-  #needed = envelopeHeaderBytes;
+  /** A header that spans chunks (made when one first does: most responses never need it). */
+  #header: Buffer | undefined;
+  /** How many bytes of it are in. */
+  #headerFill = 0;
+  /** The message being filled, and how much of it is. */
+  #body: Buffer | undefined;
+  #bodyFill = 0;
+  /** A message too large to preallocate: its chunks so far, its length. */
+  #parts: Buffer[] | undefined;
+  #partsLength = 0;
 
   constructor(private readonly maxMessageBytes: number) {}
 
   /** pendingBytes is how much of an incomplete message is held. */
   get pendingBytes(): number {
-    return this.#pendingBytes;
+    return this.#headerFill + this.#bodyFill;
   }
 
   /** push takes the next chunk of the body and calls `onMessage` for each message it completes. */
   push(chunk: Buffer, onMessage: (message: Uint8Array) => void): void {
-    let buf = chunk;
-    if (this.#pendingBytes > 0) {
-      this.#pending.push(chunk);
-      this.#pendingBytes += chunk.byteLength;
-      if (this.#pendingBytes < this.#needed) {
-        return;
-      }
-      buf = Buffer.concat(this.#pending, this.#pendingBytes);
-      this.#pending = [];
-      this.#pendingBytes = 0;
-    }
+    const end = chunk.byteLength;
     let offset = 0;
-    this.#needed = envelopeHeaderBytes;
-    while (buf.byteLength - offset >= envelopeHeaderBytes) {
-      const flags = buf[offset]!;
-      const length = buf.readUInt32BE(offset + 1);
-      if ((flags & 1) !== 0) {
-        throw new ConnectError("protocol error: received a compressed message, but asked for none", Code.Internal);
+    while (offset < end) {
+      if (this.#body !== undefined || this.#parts !== undefined) {
+        offset = this.#fill(chunk, offset, onMessage);
+        continue;
       }
-      if (length > this.maxMessageBytes) {
-        throw new ConnectError(`message size ${length} is larger than configured readMaxBytes ${this.maxMessageBytes}`, Code.ResourceExhausted);
+      let length: number;
+      if (this.#headerFill === 0 && end - offset >= envelopeHeaderBytes) {
+        length = this.#length(chunk, offset);
+        offset += envelopeHeaderBytes;
+      } else {
+        const n = Math.min(envelopeHeaderBytes - this.#headerFill, end - offset);
+        const header = (this.#header ??= Buffer.allocUnsafe(envelopeHeaderBytes));
+        chunk.copy(header, this.#headerFill, offset, offset + n);
+        this.#headerFill += n;
+        offset += n;
+        if (this.#headerFill < envelopeHeaderBytes) {
+          return;
+        }
+        this.#headerFill = 0;
+        length = this.#length(header, 0);
       }
-      if (buf.byteLength - offset - envelopeHeaderBytes < length) {
-        this.#needed = envelopeHeaderBytes + length;
-        break;
+      if (end - offset >= length) {
+        onMessage(chunk.subarray(offset, offset + length));
+        offset += length;
+      } else if (length <= preallocateLimit) {
+        this.#body = Buffer.allocUnsafe(length);
+      } else {
+        this.#parts = [];
+        this.#partsLength = length;
       }
-      const start = offset + envelopeHeaderBytes;
-      offset = start + length;
-      onMessage(buf.subarray(start, offset));
     }
-    if (offset < buf.byteLength) {
-      this.#pending.push(buf.subarray(offset));
-      this.#pendingBytes = buf.byteLength - offset;
+  }
+
+  /** fill adds what `chunk` holds of the message being filled, from `offset`, and hands it on once complete. */
+  #fill(chunk: Buffer, offset: number, onMessage: (message: Uint8Array) => void): number {
+    const body = this.#body;
+    const length = body !== undefined ? body.byteLength : this.#partsLength;
+    const n = Math.min(length - this.#bodyFill, chunk.byteLength - offset);
+    if (body !== undefined) {
+      chunk.copy(body, this.#bodyFill, offset, offset + n);
+    } else {
+      this.#parts!.push(chunk.subarray(offset, offset + n));
     }
+    this.#bodyFill += n;
+    if (this.#bodyFill === length) {
+      const message = body ?? Buffer.concat(this.#parts!, length);
+      this.#body = this.#parts = undefined;
+      this.#bodyFill = 0;
+      onMessage(message);
+    }
+    return offset + n;
+  }
+
+  /** length reads a message header at `offset`: its length, checked. */
+  #length(buf: Buffer, offset: number): number {
+    const flags = buf[offset]!;
+    const length = buf.readUInt32BE(offset + 1);
+    if ((flags & 1) !== 0) {
+      throw new ConnectError("protocol error: received a compressed message, but asked for none", Code.Internal);
+    }
+    if (length > this.maxMessageBytes) {
+      throw new ConnectError(`message size ${length} is larger than configured readMaxBytes ${this.maxMessageBytes}`, Code.ResourceExhausted);
+    }
+    return length;
   }
 }

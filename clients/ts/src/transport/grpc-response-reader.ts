@@ -31,7 +31,7 @@ type Settle<T> = { resolve: (value: T) => void; reject: (e: unknown) => void };
  * from the stream's 'data' listener directly, and a unary caller from its 'end' listener: no
  * promise or event-loop hop in between.
  */
-export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
+export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator<T> {
   #rawHeader: IncomingHttpHeaders = {};
   #rawTrailer: IncomingHttpHeaders = {};
   #header: Headers | undefined;
@@ -110,6 +110,20 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
     });
   }
 
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /**
+   * return cancels a call whose messages the caller stopped taking (a for-await left by break,
+   * return or throw), so its stream does not stay open, paused, holding the server's side of it;
+   * a call that has ended is left as it is.
+   */
+  return(): Promise<IteratorResult<T>> {
+    this.fail(new ConnectError("the caller stopped reading the response", Code.Canceled));
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
   /** next resolves with the next message, or done after an OK status. */
   next(): Promise<IteratorResult<T>> {
     if (this.#queueHead < this.#queue.length) {
@@ -150,18 +164,23 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterator<T> {
       return;
     }
     const signal = this.#call.signal;
-    this.#error = signal.aborted ? ConnectError.from(signal.reason, Code.Canceled) : error;
-    this.#finish();
-    if (!this.#stream.closed) {
-      this.#stream.close(this.#error.code === Code.Canceled || this.#error.code === Code.DeadlineExceeded ? constants.NGHTTP2_CANCEL : constants.NGHTTP2_INTERNAL_ERROR);
-    }
+    const failed = (this.#error = signal.aborted ? ConnectError.from(signal.reason, Code.Canceled) : error);
+    // The caller hears first: nothing below may keep a failed call from ending.
     const headersWaiter = this.#headersWaiter;
     const waiter = this.#waiter;
     const singleWaiter = this.#singleWaiter;
     this.#headersWaiter = this.#waiter = this.#singleWaiter = undefined;
-    headersWaiter?.reject(this.#error);
-    waiter?.reject(this.#error);
-    singleWaiter?.reject(this.#error);
+    headersWaiter?.reject(failed);
+    waiter?.reject(failed);
+    singleWaiter?.reject(failed);
+    this.#finish();
+    if (!this.#stream.closed) {
+      try {
+        this.#stream.close(failed.code === Code.Canceled || failed.code === Code.DeadlineExceeded ? constants.NGHTTP2_CANCEL : constants.NGHTTP2_INTERNAL_ERROR);
+      } catch {
+        this.#stream.destroy(); // a session already torn down; the call has its error
+      }
+    }
   }
 
   #take(): T {

@@ -1,8 +1,6 @@
 import type { OutgoingHttpHeaders } from "node:http2";
 import { create, toBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import {
-  Code,
-  ConnectError,
   createContextValues,
   type ContextValues,
   type Interceptor,
@@ -120,7 +118,7 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
       const codec = codecFor(method);
       const next = async (req: UnaryRequest<I, O>, reqHeaders: OutgoingHttpHeaders): Promise<UnaryResponse<I, O>> => {
         const body = frameMessage(toBinary(method.input, req.message));
-        const reader = await open(pathOf(req.url, method), reqHeaders, withSignal(signal, req.signal), codec.decode, true, (stream) => stream.end(body));
+        const reader = await open(pathOf(req.url, method), reqHeaders, withSignal(signal, req.signal), codec.decode, true, body);
         const message = await reader.single();
         return response(reader, { stream: false, service: method.parent, method, message });
       };
@@ -151,15 +149,8 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
         });
         await reader.whenHeaders();
         const messages: AsyncIterable<MessageShape<O>> = {
-          [Symbol.asyncIterator]: () => ({
-            next: () => reader.next(),
-            // A caller that stops iterating early (break) cancels the call, so the stream does not
-            // stay open, paused, holding the server's side of it.
-            return: () => {
-              reader.fail(new ConnectError("the caller stopped reading the response", Code.Canceled));
-              return Promise.resolve({ done: true, value: undefined });
-            },
-          }),
+          // The reader's return() cancels the call when a caller stops iterating early (break).
+          [Symbol.asyncIterator]: () => reader,
         };
         return response(reader, { stream: true, service: method.parent, method, message: messages });
       };
@@ -179,9 +170,12 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   return transport;
 }
 
-/** withSignal is the call signal with the request's signal, if an interceptor replaced it. */
+/**
+ * withSignal is the call signal, followed as well as the request's signal if an interceptor
+ * replaced it: the call's own deadline and the caller's signal still end the call.
+ */
 function withSignal(call: CallSignal, signal: AbortSignal): CallSignal {
-  return signal === call.signal ? call : { ...call, signal, cancellable: true };
+  return signal === call.signal ? call : { ...call, signal: AbortSignal.any([call.signal, signal]), cancellable: true };
 }
 
 /** pathOf is the HTTP path of a call: the method's, unless an interceptor changed the URL. */

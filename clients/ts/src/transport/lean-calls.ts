@@ -26,7 +26,7 @@ export type HeadersFor = (header: CallOptions["headers"], timeoutMs: number | un
  * makeLeanCalls makes the LeanCalls of a transport that opens calls with `open`. A call encodes its
  * request, opens its stream and sends HEADERS and DATA (with END_STREAM) in the caller's turn; a
  * unary call resolves from the stream's 'end' listener, a streamed one is iterated from its
- * 'data' listener. Signals and timeouts (also sent as grpc-timeout) behave as on the general path.
+ * 'data' listener (by the reader itself when the call started in the caller's turn). Signals and timeouts (also sent as grpc-timeout) behave as on the general path.
  */
 export function makeLeanCalls(open: OpenCall, headersFor: HeadersFor): LeanCalls {
   return {
@@ -40,7 +40,7 @@ export function makeLeanCalls(open: OpenCall, headersFor: HeadersFor): LeanCalls
         return Promise.reject(call.error(err));
       }
       const codec = codecFor(method);
-      const started = open(codec.path, headersFor(options?.headers, timeoutMs), call, codec.decode, true, (stream) => stream.end(body));
+      const started = open(codec.path, headersFor(options?.headers, timeoutMs), call, codec.decode, true, body);
       return started instanceof GrpcResponseReader ? started.single() : started.then((reader) => reader.single());
     },
 
@@ -54,7 +54,9 @@ export function makeLeanCalls(open: OpenCall, headersFor: HeadersFor): LeanCalls
         return new StreamedResponse(Promise.reject(call.error(err)));
       }
       const codec = codecFor(method);
-      return new StreamedResponse(open(codec.path, headersFor(options?.headers, timeoutMs), call, codec.decode, false, (stream) => stream.end(body)));
+      const started = open(codec.path, headersFor(options?.headers, timeoutMs), call, codec.decode, false, body);
+      // A call started in the caller's turn is iterated by its reader itself.
+      return started instanceof GrpcResponseReader ? started : new StreamedResponse(started);
     },
   };
 }

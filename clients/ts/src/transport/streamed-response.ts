@@ -1,8 +1,8 @@
-import { Code, ConnectError } from "@connectrpc/connect";
 import { GrpcResponseReader } from "./grpc-response-reader.js";
 
 /**
- * StreamedResponse iterates the messages of a server-streaming call that has started: each next()
+ * StreamedResponse iterates the messages of a server-streaming call still waiting for its
+ * connection (one that started in the caller's turn is iterated by its reader): each next()
  * is the reader's, so a waiting caller is handed each message from the HTTP/2 stream's 'data'
  * listener (no async generator or promise chain in between). A call still waiting for its
  * connection is iterated once it has one; its failure surfaces at the first next(). Leaving a
@@ -34,7 +34,7 @@ export class StreamedResponse<T> implements AsyncIterableIterator<T> {
   }
 
   return(): Promise<IteratorResult<T>> {
-    const cancel = (reader: GrpcResponseReader<T>) => reader.fail(new ConnectError("the caller stopped reading the response", Code.Canceled));
+    const cancel = (reader: GrpcResponseReader<T>) => void reader.return();
     if (this.#reader !== undefined) {
       cancel(this.#reader);
     } else {

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# ts-client-ab.sh: bench:mcp's calls against ONE toolhost, with the TypeScript client of this tree
+# ("TS here") and of another commit ("TS base", BASE_REF, default main) taking turns block by
+# block, plus the MCP reference server and the Go client as in small-calls.sh: a before/after of
+# a client change that no server swing between two bench:mcp runs can fake. The base client is
+# `git archive`d into bench/results/ts-client-base and built there for the run (ignored by git;
+# inside the tree so that it resolves node_modules; removed afterwards, or tsc would check it).
+# Env: BASE_REF, ROUNDS per block (default 7), BLOCKS (default 5).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${ROUNDS:-7}
+blocks=${BLOCKS:-5}
+base_ref=${BASE_REF:-main}
+prefix=${MCP_PREFIX:-/tmp/toolhost-bench-mcp}
+mcp_server=$prefix/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
+[ -f "$mcp_server" ] || npm install --silent --no-save --prefix "$prefix" "@modelcontextprotocol/server-filesystem@2026.8.31" >&2
+base=bench/results/ts-client-base
+rm -rf "$base" && mkdir -p "$base"
+git archive "$base_ref" clients/ts gen/ts | tar -x -C "$base"
+node "$base/clients/ts/scripts/build.mjs" >&2 # both clients as installed: built, run by plain node
+node clients/ts/scripts/build.mjs >&2
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work" "$base"
+}
+trap cleanup EXIT
+
+(cd bench/go && go build -mod=readonly -o "$work/bin/" ./smallcalls)
+mkdir -p "$work/root" "$work/skills"
+root=$(realpath "$work/root")
+head -c 26000 /dev/urandom | base64 >"$root/35k.txt"
+head -c 7400000 /dev/urandom | base64 >"$root/10m.txt"
+for who in mcp ts tsc go; do { head -c 1500 /dev/urandom | base64; echo alpha-marker; head -c 1500 /dev/urandom | base64; } >"$root/edit-$who.txt"; done
+port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+node --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$root" --skills "$work/skills" --log-level warn >"$work/toolhost.log" 2>&1 &
+pids+=("$!")
+for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+
+args=(--toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds")
+for b in $(seq 1 "$blocks"); do
+  node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only mcp
+  if ((b % 2)); then order="here base"; else order="base here"; fi # neither always goes first
+  for v in $order; do
+    if [ "$v" = here ]; then
+      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts
+    else
+      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts --client-dist "$base/clients/ts/dist" | sed 's/^ts /tsbase /'
+    fi
+  done
+  "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
+  echo "block $b load $(cut -d' ' -f1 /proc/loadavg)" >&2
+done | tee "$work/results.txt" >&2
+node - "$work/results.txt" "$base_ref" <<'JS'
+const rows = require("node:fs").readFileSync(process.argv[2], "utf8").trim().split("\n").map((l) => l.split(" "));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const by = {};
+for (const [client, work, ms] of rows) ((by[work] ??= {})[client] ??= []).push(Number(ms));
+console.log(`| call | MCP | Go | TS base (${process.argv[3]}) | TS here | Go / MCP | TS base / MCP | TS here / MCP | here / base |`);
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const [work, s] of Object.entries(by)) {
+  const [m, g, b, h] = [median(s.mcp), median(s.go), median(s.tsbase), median(s.ts)];
+  console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${b.toFixed(2)} ms | ${h.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(b / m).toFixed(2)} | ${(h / m).toFixed(2)} | ${(h / b).toFixed(2)} |`);
+}
+JS
