@@ -35,11 +35,25 @@ describe("withPathLock", () => {
     assert.deepEqual(events, ["start /a", "start /b", "end /a", "end /b"]);
   });
 
-  it("is re-entrant within one call chain and releases after a throw", async () => {
-    const inner = await withPathLock("/r", () => withPathLock("/r", async () => "nested"));
+  it("is re-entrant for a holder that passes its held locks on, and releases after a throw", async () => {
+    const inner = await withPathLock("/r", (held) => withPathLock("/r", async () => "nested", { displayPath: "r.txt", held }));
     assert.equal(inner, "nested");
     await assert.rejects(withPathLock("/r", async () => Promise.reject(new Error("boom"))), /boom/);
     assert.equal(await withPathLock("/r", async () => "free again"), "free again");
+    assert.equal(lockedPathCount(), 0);
+  });
+
+  it("a nested call that does not pass the held locks on waits its turn like any other (FILE_LOCKED past its bound)", async () => {
+    const events: string[] = [];
+    await withPathLock("/n", async () => {
+      await assert.rejects(
+        withPathLock("/n", async () => events.push("inner ran"), { displayPath: "n.txt", waitMs: 50 }),
+        (err: unknown) => isToolhostError(err, "FILE_LOCKED"),
+      );
+      events.push("outer done");
+    });
+    assert.deepEqual(events, ["outer done"]);
+    await tick(); // The waiter that gave up passes its turn on once the holder is done.
     assert.equal(lockedPathCount(), 0);
   });
 

@@ -80,7 +80,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // The cross-process lock (every replica honours it) is held from the read to the rename, so
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
-  return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
+  return withPathLock(resolved.realPath, (heldPathLocks) => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
     // The temporary file the write will fill is created while the file is read and the edit
     // computed; an edit that fails or changes nothing removes it again.
     const ops = options.fsOps ?? nodeFsOps;
@@ -120,6 +120,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         roots: sandbox.roots,
         fsOps: options.fsOps,
         heldLock,
+        heldPathLocks,
         directory,
         staged: takeStaged(),
         lockAcrossProcesses: true,

@@ -8,7 +8,7 @@ import { describeFileType } from "./file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
-import { withPathLock } from "./path-lock.js";
+import { withPathLock, type HeldPathLocks } from "./path-lock.js";
 import type { StagedTemp } from "./staged-temp.js";
 import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
@@ -51,6 +51,11 @@ export interface AtomicWriteOptions {
   readonly lockAcrossProcesses?: boolean | undefined;
   /** A cross-process lock on the target the caller already holds (EditFile, from its read on). */
   readonly heldLock?: FileLock | undefined;
+  /**
+   * The path locks the caller holds (its withPathLock's argument): when the target's is among
+   * them, atomicWrite does not take it again (EditFile holds it from its read on).
+   */
+  readonly heldPathLocks?: HeldPathLocks | undefined;
   /**
    * The target's directory, already opened and verified by the caller, who closes it (EditFile's,
    * opened for its lock); atomicWrite opens its own when unset. Not with createParents.
@@ -168,7 +173,7 @@ export async function atomicWrite(
       } finally {
         await lock.release();
       }
-    }, options);
+    }, { displayPath: options.displayPath, held: options.heldPathLocks });
   } catch (err) {
     // An fsync still in flight (the write failed while waiting for the path lock) ends first.
     await synced?.catch(() => undefined);
