@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHook } from "node:async_hooks";
 import { describe, it } from "node:test";
 import { setImmediate as tick } from "node:timers/promises";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
@@ -55,6 +56,17 @@ describe("withPathLock", () => {
     assert.deepEqual(events, ["outer done"]);
     await tick(); // The waiter that gave up passes its turn on once the holder is done.
     assert.equal(lockedPathCount(), 0);
+  });
+
+  it("a bounded wait with nobody before it arms no timer", async () => {
+    let timers = 0;
+    const hook = createHook({ init: (_id, type) => void (type === "Timeout" && timers++) }).enable();
+    try {
+      assert.equal(await withPathLock("/t", async () => "ran", { displayPath: "t.txt", waitMs: 10_000 }), "ran");
+    } finally {
+      hook.disable();
+    }
+    assert.equal(timers, 0);
   });
 
   it("a waiter past its bound gets FILE_LOCKED, and those behind it still wait for the holder", async () => {

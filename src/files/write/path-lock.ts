@@ -47,7 +47,8 @@ export async function withPathLock<T>(key: string, fn: (held: HeldPathLocks) => 
   if (mine?.has(key)) {
     return fn(mine);
   }
-  const previous = tails.get(key) ?? Promise.resolve();
+  const queued = tails.get(key);
+  const previous = queued ?? Promise.resolve();
   let release!: () => void;
   const done = new Promise<void>((resolve) => {
     release = resolve;
@@ -62,7 +63,9 @@ export async function withPathLock<T>(key: string, fn: (held: HeldPathLocks) => 
     }
   };
   try {
-    await (wait === undefined ? previous : bounded(previous, wait));
+    // With nobody before us the turn is now: no timer is armed for a wait that cannot happen
+    // (every edit paid a timer and four promises for it).
+    await (wait === undefined || queued === undefined ? previous : bounded(previous, wait));
   } catch (err) {
     void previous.then(forget); // Gave up: pass the turn on only once those before us are done.
     throw err;
