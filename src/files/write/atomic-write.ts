@@ -12,7 +12,7 @@ import { withPathLock, type HeldPathLocks } from "./path-lock.js";
 import type { StagedTemp } from "./staged-temp.js";
 import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
-import { writeAll, type WrittenContent } from "./write-all.js";
+import { writeAll, writesInPlace, type WrittenContent } from "./write-all.js";
 import { toWriteError } from "./write-error.js";
 
 export type { WrittenContent } from "./write-all.js";
@@ -128,7 +128,10 @@ export async function atomicWrite(
   try {
     handle = await (options.staged?.opened ?? ops.openExclusive(temp, 0o600));
     tempCreated = true;
-    const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal, dir.local));
+    // A write made in place cannot last until the touch timer's first tick: no timer for it.
+    const written = writesInPlace(source, dir.local)
+      ? await writeAll(ops, handle, source, options.signal, dir.local)
+      : await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal, dir.local));
     const staged = handle;
     // The fsync runs while the target is stat'ed and checked (under the locks); the rename waits
     // for both, so the temporary file is still on disk before it is renamed.
