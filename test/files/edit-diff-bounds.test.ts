@@ -76,6 +76,11 @@ describe("bounded diffs", () => {
     assert.equal(uniqueBlockDiff("f", "a\nb\na\n", "a\n"), undefined, "the removed 'a' also stays: which one is removed is jsdiff's choice");
     assert.equal(uniqueBlockDiff("f", "a\r\nb\r\n", "a\r\nc\r\n"), undefined);
     assert.equal(uniqueBlockDiff("f", "a\nb", "a\nc"), undefined);
+    const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}\n`).join("");
+    assert.notEqual(uniqueBlockDiff("f", `a\n${lines("old", 32)}z\n`, `a\n${lines("new", 32)}z\n`), undefined, "32 lines a side: quick");
+    assert.equal(uniqueBlockDiff("f", `a\n${lines("old", 33)}z\n`, `a\n${lines("new", 1)}z\n`), undefined, "over 32 lines a side: jsdiff, with its time bound");
+    const big = "x".repeat(9 * 1024 * 1024);
+    assert.equal(uniqueBlockDiff("f", `${big}\nold1\nold2\nz\n`, `${big}\nnew1\nnew2\nz\n`), undefined, "more searching than maxScanChars: jsdiff");
     assert.equal(uniqueBlockDiff("f", "a\nb\nc\n", "a\nB\nc\n"), "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
   });
 
