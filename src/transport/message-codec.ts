@@ -1,4 +1,5 @@
 import { create, fromBinary, toBinary, ScalarType, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { encodedReplyOf } from "../service/reply-encoded-ahead.js";
 
 /**
  * encodeMessage serialises a handler's response (a message or a message init) to wire bytes.
@@ -7,11 +8,17 @@ import { create, fromBinary, toBinary, ScalarType, type DescMessage, type Messag
  * bytes field (ReadFileResponse.data, ReadSkillResourceResponse.data) is framed by hand as tag,
  * length and the chunk itself, one copy instead of protobuf-es's writer copy plus concatenation.
  * That is the streamed-read hot path ARCHITECTURE.md allows a hand-tuned serializer for.
+ * A reply its handler encoded ahead (encodeReplyAhead: EditFile's, during the folder's fsync)
+ * is sent as those bytes.
  */
 export function encodeMessage(schema: DescMessage, value: unknown): Buffer {
   const fast = encodeBytesChunk(schema, value);
   if (fast !== undefined) {
     return fast;
+  }
+  const ahead = encodedReplyOf(value);
+  if (ahead !== undefined) {
+    return Buffer.from(ahead.buffer, ahead.byteOffset, ahead.byteLength);
   }
   const frozen = Object.isFrozen(value) ? frozenEncodings.get(value as object) : undefined;
   if (frozen !== undefined) {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHook } from "node:async_hooks";
 import { describe, it } from "node:test";
 import { setImmediate as tick } from "node:timers/promises";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
@@ -35,12 +36,37 @@ describe("withPathLock", () => {
     assert.deepEqual(events, ["start /a", "start /b", "end /a", "end /b"]);
   });
 
-  it("is re-entrant within one call chain and releases after a throw", async () => {
-    const inner = await withPathLock("/r", () => withPathLock("/r", async () => "nested"));
+  it("is re-entrant for a holder that passes its held locks on, and releases after a throw", async () => {
+    const inner = await withPathLock("/r", (held) => withPathLock("/r", async () => "nested", { displayPath: "r.txt", held }));
     assert.equal(inner, "nested");
     await assert.rejects(withPathLock("/r", async () => Promise.reject(new Error("boom"))), /boom/);
     assert.equal(await withPathLock("/r", async () => "free again"), "free again");
     assert.equal(lockedPathCount(), 0);
+  });
+
+  it("a nested call that does not pass the held locks on waits its turn like any other (FILE_LOCKED past its bound)", async () => {
+    const events: string[] = [];
+    await withPathLock("/n", async () => {
+      await assert.rejects(
+        withPathLock("/n", async () => events.push("inner ran"), { displayPath: "n.txt", waitMs: 50 }),
+        (err: unknown) => isToolhostError(err, "FILE_LOCKED"),
+      );
+      events.push("outer done");
+    });
+    assert.deepEqual(events, ["outer done"]);
+    await tick(); // The waiter that gave up passes its turn on once the holder is done.
+    assert.equal(lockedPathCount(), 0);
+  });
+
+  it("a bounded wait with nobody before it arms no timer", async () => {
+    let timers = 0;
+    const hook = createHook({ init: (_id, type) => void (type === "Timeout" && timers++) }).enable();
+    try {
+      assert.equal(await withPathLock("/t", async () => "ran", { displayPath: "t.txt", waitMs: 10_000 }), "ran");
+    } finally {
+      hook.disable();
+    }
+    assert.equal(timers, 0);
   });
 
   it("a waiter past its bound gets FILE_LOCKED, and those behind it still wait for the holder", async () => {

@@ -41,6 +41,13 @@ export interface EditFileOptions {
    * history writes its log line there. Not called when nothing was written. It must not throw.
    */
   readonly afterChange?: ((change: { readonly previousSha256: string; readonly sha256: string }) => Promise<void>) | undefined;
+  /**
+   * whileSyncing is handed the edit's result as soon as the new content is in place (renamed over
+   * the file), while the folder's fsync runs: the edit returns that same result once the fsync is
+   * done, so a caller may prepare its reply meanwhile (EditFile encodes it). Called before
+   * afterChange's promise settles; not called when nothing was written. It must not throw.
+   */
+  readonly whileSyncing?: ((result: EditFileResult) => void) | undefined;
 }
 
 /** EditFileResult says what an edit did or, for a dry run, would do. */
@@ -80,7 +87,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // The cross-process lock (every replica honours it) is held from the read to the rename, so
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
-  return withPathLock(resolved.realPath, () => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
+  return withPathLock(resolved.realPath, (heldPathLocks) => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
     // The temporary file the write will fill is created while the file is read and the edit
     // computed; an edit that fails or changes nothing removes it again.
     const ops = options.fsOps ?? nodeFsOps;
@@ -115,15 +122,30 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
         return taken;
       };
       let rendered: RenderedDiff | undefined;
+      let committed: EditFileResult | undefined;
+      const { afterChange, whileSyncing } = options;
       await atomicWrite(resolved.realPath, bytes, {
         displayPath: clientPath,
         roots: sandbox.roots,
         fsOps: options.fsOps,
         heldLock,
+        heldPathLocks,
         directory,
         staged: takeStaged(),
         lockAcrossProcesses: true,
-        afterRename: options.afterChange === undefined ? undefined : () => options.afterChange!({ previousSha256, sha256: result.sha256 }).catch(() => undefined),
+        afterRename:
+          afterChange === undefined && whileSyncing === undefined
+            ? undefined
+            : () => {
+                const recorded = afterChange?.({ previousSha256, sha256: result.sha256 }).catch(() => undefined);
+                committed = { ...result, ...rendered!, applied: true };
+                try {
+                  whileSyncing?.(committed);
+                } catch {
+                  // Only a head start on the caller's reply: it is made again from the result.
+                }
+                return recorded ?? Promise.resolve();
+              },
         // The lock orders this process's writers; another process (or a path swapped to another
         // file) can still change the file between the read and the rename. The edit must replace
         // exactly what it was computed from, or nothing. The reply's diff is rendered here, while
@@ -146,7 +168,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
           rendered = diff;
         },
       });
-      return { ...result, ...rendered!, applied: true };
+      return committed ?? { ...result, ...rendered!, applied: true };
     } finally {
       // Whatever the outcome, the call returns only once the history capture is done, the file
       // read is closed and a temporary file no write took over is removed.

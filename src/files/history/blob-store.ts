@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../content-hash.js";
 import { constants, type Stats } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
@@ -28,7 +29,7 @@ export class BlobStore {
    * only has its time refreshed, so pruning by age keeps what is still being written.
    */
   async put(content: Uint8Array): Promise<{ sha256: string; added: boolean }> {
-    const sha256 = createHash("sha256").update(content).digest("hex");
+    const sha256 = sha256Hex(content);
     const target = this.blobPath(sha256);
     const now = new Date();
     if (await utimes(target, now, now).then(() => true, () => false)) {

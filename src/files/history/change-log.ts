@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../content-hash.js";
 import { closeSync, constants, fstatSync, fsync, open as openCb, read, write } from "node:fs";
 import { promisify } from "node:util";
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
@@ -102,7 +103,7 @@ export class ChangeLog {
   ) {}
 
   private logPath(key: FileKey): string {
-    const name = createHash("sha256").update(`${key.root}\0${key.relative}`).digest("hex");
+    const name = sha256Hex(`${key.root}\0${key.relative}`);
     return join(this.dir, `${name}.jsonl`);
   }
 

@@ -8,11 +8,11 @@ import { describeFileType } from "./file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
-import { withPathLock } from "./path-lock.js";
+import { withPathLock, type HeldPathLocks } from "./path-lock.js";
 import type { StagedTemp } from "./staged-temp.js";
 import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
-import { writeAll, type WrittenContent } from "./write-all.js";
+import { writeAll, writesInPlace, type WrittenContent } from "./write-all.js";
 import { toWriteError } from "./write-error.js";
 
 export type { WrittenContent } from "./write-all.js";
@@ -51,6 +51,11 @@ export interface AtomicWriteOptions {
   readonly lockAcrossProcesses?: boolean | undefined;
   /** A cross-process lock on the target the caller already holds (EditFile, from its read on). */
   readonly heldLock?: FileLock | undefined;
+  /**
+   * The path locks the caller holds (its withPathLock's argument): when the target's is among
+   * them, atomicWrite does not take it again (EditFile holds it from its read on).
+   */
+  readonly heldPathLocks?: HeldPathLocks | undefined;
   /**
    * The target's directory, already opened and verified by the caller, who closes it (EditFile's,
    * opened for its lock); atomicWrite opens its own when unset. Not with createParents.
@@ -123,7 +128,10 @@ export async function atomicWrite(
   try {
     handle = await (options.staged?.opened ?? ops.openExclusive(temp, 0o600));
     tempCreated = true;
-    const written = await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal, dir.local));
+    // A write made in place cannot last until the touch timer's first tick: no timer for it.
+    const written = writesInPlace(source, dir.local)
+      ? await writeAll(ops, handle, source, options.signal, dir.local)
+      : await withTempTouched(handle, () => writeAll(ops, handle!, source, options.signal, dir.local));
     const staged = handle;
     // The fsync runs while the target is stat'ed and checked (under the locks); the rename waits
     // for both, so the temporary file is still on disk before it is renamed.
@@ -168,7 +176,7 @@ export async function atomicWrite(
       } finally {
         await lock.release();
       }
-    }, options);
+    }, { displayPath: options.displayPath, held: options.heldPathLocks });
   } catch (err) {
     // An fsync still in flight (the write failed while waiting for the path lock) ends first.
     await synced?.catch(() => undefined);

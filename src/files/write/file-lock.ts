@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../content-hash.js";
 import { closeSync, constants, fstatSync, futimesSync, linkSync, lstatSync, open as openCallback, openSync, renameSync, unlink as unlinkCallback, unlinkSync, write, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,7 +20,7 @@ const lockPrefix = `${tempFilePrefix}lock-`;
 
 /** lockFileName is the lock file guarding `targetName` in the same directory: reserved, fixed length. */
 export function lockFileName(targetName: string): string {
-  return lockPrefix + createHash("sha256").update(targetName).digest("hex").slice(0, 32);
+  return lockPrefix + sha256Hex(targetName).slice(0, 32);
 }
 
 /** isLockFileName tells whether a directory entry is one of our lock files. */

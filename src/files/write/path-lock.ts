@@ -1,11 +1,13 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 
 /** Tail of each key's queue: resolves when the last holder queued so far has finished. */
 const tails = new Map<string, Promise<void>>();
 
-/** Keys the current async context already holds, so that a nested acquisition does not deadlock. */
-const held = new AsyncLocalStorage<ReadonlySet<string>>();
+/**
+ * HeldPathLocks are the keys a withPathLock holder holds (handed to its `fn`); a nested
+ * withPathLock given them (PathLockWait.held) does not wait for a key among them.
+ */
+export type HeldPathLocks = ReadonlySet<string>;
 
 /**
  * pathQueueWaitMs bounds how long a call waits for its turn behind this process's other calls on
@@ -13,12 +15,14 @@ const held = new AsyncLocalStorage<ReadonlySet<string>>();
  */
 export const pathQueueWaitMs = 30_000;
 
-/** PathLockWait says how a waiter that gives up is reported. */
+/** PathLockWait says how a waiter that gives up is reported, and which locks it holds already. */
 export interface PathLockWait {
   /** The path as the client gave it, for the FILE_LOCKED message. */
   readonly displayPath: string;
   /** Default pathQueueWaitMs. */
   readonly waitMs?: number | undefined;
+  /** The locks the caller holds already (its own withPathLock's `fn` argument): not waited for again. */
+  readonly held?: HeldPathLocks | undefined;
 }
 
 /**
@@ -27,16 +31,24 @@ export interface PathLockWait {
  *
  * Holders run in arrival order. A waiter given `wait` gives up after its waitMs with FILE_LOCKED
  * (ABORTED, "retry"), and those queued behind it then wait only for the holders before it. The
- * lock is re-entrant within one async call chain: EditFile holds it across read, edit and write,
- * and the atomic write it calls takes the same lock again. It serialises within this process
- * only; other processes are ordered by the file lock (file-lock.ts).
+ * lock is re-entrant when the holder says so: `fn` is handed the keys it holds, and a nested
+ * withPathLock given them (`wait.held`) runs at once for a key among them. EditFile holds the
+ * lock across read, edit and write, and hands it to the atomic write it calls, which takes the
+ * same lock. It serialises within this process only; other processes are ordered by the file
+ * lock (file-lock.ts).
+ *
+ * The held keys are passed explicitly, not through an AsyncLocalStorage: on Node 20 the first
+ * AsyncLocalStorage.run installs async hooks for the life of the process, and from then on every
+ * promise the server makes, in every call (reads and stats included), paid a promise hook
+ * (~4% of an edit's server CPU, bench/README.md "4 KB edit, cold").
  */
-export async function withPathLock<T>(key: string, fn: () => Promise<T>, wait?: PathLockWait): Promise<T> {
-  const mine = held.getStore();
+export async function withPathLock<T>(key: string, fn: (held: HeldPathLocks) => Promise<T>, wait?: PathLockWait): Promise<T> {
+  const mine = wait?.held;
   if (mine?.has(key)) {
-    return fn();
+    return fn(mine);
   }
-  const previous = tails.get(key) ?? Promise.resolve();
+  const queued = tails.get(key);
+  const previous = queued ?? Promise.resolve();
   let release!: () => void;
   const done = new Promise<void>((resolve) => {
     release = resolve;
@@ -51,13 +63,15 @@ export async function withPathLock<T>(key: string, fn: () => Promise<T>, wait?: 
     }
   };
   try {
-    await (wait === undefined ? previous : bounded(previous, wait));
+    // With nobody before us the turn is now: no timer is armed for a wait that cannot happen
+    // (every edit paid a timer and four promises for it).
+    await (wait === undefined || queued === undefined ? previous : bounded(previous, wait));
   } catch (err) {
     void previous.then(forget); // Gave up: pass the turn on only once those before us are done.
     throw err;
   }
   try {
-    return await held.run(new Set([...(mine ?? []), key]), fn);
+    return await fn(mine === undefined ? new Set([key]) : new Set([...mine, key]));
   } finally {
     forget();
   }

@@ -1,4 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
+import { maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
+import { sha256Hex } from "../content-hash.js";
 import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
 import { isHandedOver, OffThreadSha256 } from "../read/off-thread-hash.js";
 import type { AtomicFsOps } from "./fs-ops.js";
@@ -50,6 +52,15 @@ export async function writeAll(
   signal: AbortSignal | undefined,
   local = false,
 ): Promise<WrittenContent> {
+  if (writesInPlace(source, local)) {
+    // One small buffer (an edit's, a WriteFile's): written on this thread and hashed here, as
+    // the general path below would (chunks under offThreadMinChunk are hashed on this thread),
+    // without its queues, async iteration and hash object.
+    signal?.throwIfAborted();
+    await writeFully(ops, handle, source, 0, true);
+    signal?.throwIfAborted();
+    return { size: source.byteLength, sha256: sha256Hex(source) };
+  }
   // Only whole content given at once is written on this thread (see maxSyncWriteBytes).
   const inPlace = local && source instanceof Uint8Array;
   const hash = new OffThreadSha256();
@@ -96,6 +107,14 @@ export async function writeAll(
   }
   await Promise.all(hashing);
   return { size, sha256: await hash.digest() };
+}
+
+/**
+ * writesInPlace tells whether writeAll writes `source` with write(2) on the calling thread, in
+ * one turn of the event loop: one buffer of at most maxSyncWriteBytes, into a local folder.
+ */
+export function writesInPlace(source: Uint8Array | AsyncIterable<Uint8Array>, local: boolean): source is Uint8Array {
+  return local && source instanceof Uint8Array && source.byteLength <= maxSyncWriteBytes;
 }
 
 /** hashChunk adds one written chunk to `hash`, queueing the worker's acknowledgement on `hashing`. */

@@ -1,12 +1,13 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { EditFileResponseSchema, type Edit } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
+import { EditFileResponseSchema, type Edit, type EditFileResponse } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import { editFile } from "../../files/edit/edit-file.js";
+import { editFile, type EditFileResult } from "../../files/edit/edit-file.js";
 import type { TextEdit } from "../../files/edit/edit-types.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 import { ChangeRecording } from "../../files/history/change-recording.js";
+import { encodeReplyAhead } from "../reply-encoded-ahead.js";
 
 /**
  * editFileHandler serves FileTools.EditFile, recorded in the change history like every change
@@ -21,6 +22,9 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
     // lock taken, the log opened) while the new content is computed and written. A dry run is
     // not recorded.
     const recording = request.dryRun || deps.history === undefined ? undefined : new ChangeRecording(deps.history);
+    // The reply of an edit that wrote is built and encoded while the folder's fsync runs (the
+    // answer waits for that fsync; the reply's content is known once the rename is done).
+    let reply: EditFileResponse | undefined;
     try {
       const result = await editFile(sandbox, {
         path: request.path,
@@ -41,12 +45,19 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
           recording === undefined
             ? undefined
             : (change) => recording.record({ operation: "edit", caller: deps.callerOf?.(context) ?? "anonymous", before: change.previousSha256, after: change.sha256 }),
+        whileSyncing: (committed) => {
+          reply = encodeReplyAhead(EditFileResponseSchema, toReply(committed));
+        },
       });
-      return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
+      return result.applied && reply !== undefined ? reply : toReply(result);
     } finally {
       await recording?.end();
     }
   };
+}
+
+function toReply(result: EditFileResult): EditFileResponse {
+  return create(EditFileResponseSchema, { ...result, size: BigInt(result.size) });
 }
 
 function toTextEdit(edit: Edit, index: number): TextEdit {

@@ -1,5 +1,6 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { oneHunkDiff } from "./one-hunk-diff.js";
+import { uniqueBlockDiff } from "./unique-block-diff.js";
 
 /** DiffBudget bounds the diff of one edit: its size in the reply and the work to compute it. */
 export interface DiffBudget {
@@ -40,6 +41,11 @@ const maxEditLength = 10_000;
 export function boundedDiff(clientPath: string, before: string, after: string, budget: DiffBudget): BoundedDiff {
   if (before.length + after.length > largeTextChars) {
     return cut(oneHunkDiff(clientPath, before, after, budget.maxBytes), budget.maxBytes, true);
+  }
+  // A one-block change (most edits) has exactly one shortest diff, built without jsdiff's search.
+  const quick = uniqueBlockDiff(clientPath, before, after);
+  if (quick !== undefined) {
+    return cut(quick, budget.maxBytes, false);
   }
   const full = createTwoFilesPatch(`a/${clientPath}`, `b/${clientPath}`, before, after, undefined, undefined, {
     context: 3,

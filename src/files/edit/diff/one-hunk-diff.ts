@@ -7,6 +7,22 @@
  * has no linear-time mode. CRs before line feeds are hidden, as in the full diff.
  */
 export function oneHunkDiff(clientPath: string, before: string, after: string, maxBytes: number): string {
+  return renderOneHunk(clientPath, before, after, changedLines(before, after), maxBytes);
+}
+
+/**
+ * ChangedLines is where two texts differ, in whole lines: they share `before[0, start)` and
+ * `before[endBefore, )` = `after[endAfter, )`, each a run of whole lines (the tail may be empty,
+ * and lack its last newline), and differ in between.
+ */
+export interface ChangedLines {
+  readonly start: number;
+  readonly endBefore: number;
+  readonly endAfter: number;
+}
+
+/** changedLines finds the lines two texts share at their start and end, in a few native passes. */
+export function changedLines(before: string, after: string): ChangedLines {
   const prefix = commonPrefix(before, after);
   const ps = prefix === 0 ? 0 : before.lastIndexOf("\n", prefix - 1) + 1;
   let suffix = commonSuffix(before, after, Math.min(before.length, after.length) - ps);
@@ -16,8 +32,17 @@ export function oneHunkDiff(clientPath: string, before: string, after: string, m
     const nl = before.indexOf("\n", before.length - suffix);
     suffix = nl === -1 ? 0 : before.length - nl - 1;
   }
-  const sa = before.length - suffix;
-  const sb = after.length - suffix;
+  return { start: ps, endBefore: before.length - suffix, endAfter: after.length - suffix };
+}
+
+/**
+ * renderOneHunk renders the change `block` as one hunk with 3 lines of context, lines rendered
+ * only up to `maxBytes` of output.
+ */
+export function renderOneHunk(clientPath: string, before: string, after: string, block: ChangedLines, maxBytes: number): string {
+  const ps = block.start;
+  const sa = block.endBefore;
+  const sb = block.endAfter;
   const cs = linesBack(before, ps, 3);
   const ceA = linesForward(before, sa, 3);
   const ceB = sb + (ceA - sa);
