@@ -286,53 +286,64 @@ static void folder_barrier(const struct folder* f) {
   }
 }
 
-// read_at opens, verifies and reads the entry `name` of the folder `dirfd`, keeping every check
-// of the JavaScript path (src/files/search/match-worker.ts):
+// CODE_NO_DESCRIPTOR: hold_file could not open a descriptor (EMFILE, ENFILE) while the run held
+// others: the run ends there and the file is held again first in the next one (alone, it gets
+// CODE_UNREADABLE as before runs). Never returned to JavaScript.
+#define CODE_NO_DESCRIPTOR -102
+
+// hold_file opens and counts the entry `name` of the folder `dirfd`, the first half of a read
+// (read_at below gives the whole, and the order of the checks):
 //  - held with O_PATH|O_NOFOLLOW first (a link in its place is held as the link itself, which fstat
-//    then calls not regular; opening with O_PATH has
-//    no effect on what is opened) and reopened for reading, through /proc/self/fd/HELD, only if
-//    fstat says it is a regular file: a FIFO or device swapped in is never opened;
-//  - more than one link: skipped (a second name may lie outside the roots);
-//  - its one link must be the name it was opened by: after the count and folder_barrier, the
-//    reopened descriptor's /proc link must be the folder's path + "/" + name (not " (deleted)",
-//    not moved). The kernel drops an unlinked name's count before it removes the name, inside the
-//    folder's lock: the barrier waits for that lock, so the name seen after it is final. Kept
-//    (rather than fstatat(dirfd, name) compared by dev/ino) because a name compared by dev/ino
-//    could have been removed and linked again from outside between the count and the compare.
-//  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
-// Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
-// returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
-// `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
-// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (find_text finds
-// them far faster than Buffer.indexOf, and JavaScript never sees the file).
-// info[0] is the fstat size otherwise. No descriptor stays open when it returns.
-static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
-  if (!folder_open(folder, dirfd)) return CODE_UNREADABLE;
+//    then calls not regular; opening with O_PATH has no effect on what is opened) and reopened for
+//    reading, through /proc/self/fd/HELD, only if fstat says it is a regular file: a FIFO or
+//    device swapped in is never opened;
+//  - more than one link: skipped (a second name may lie outside the roots). This fstat of the
+//    held entry is the count that must precede the folder's barrier.
+// Returns 0 with *out the reopened descriptor and *st the held entry's fstat (st_nlink == 1), or
+// a negative code with no descriptor open.
+static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out) {
   int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-  if (held < 0) return CODE_UNREADABLE;
-  struct stat st;
-  if (fstat(held, &st) != 0) {
+  if (held < 0) return errno == EMFILE || errno == ENFILE ? CODE_NO_DESCRIPTOR : CODE_UNREADABLE;
+  if (fstat(held, st) != 0) {
     close(held);
     return CODE_UNREADABLE;
   }
-  if (!S_ISREG(st.st_mode)) {
+  if (!S_ISREG(st->st_mode)) {
     close(held);
     return CODE_NOT_REGULAR;
   }
   char path[64];
   int proc = proc_fd_dir(held, path, sizeof path);
   int fd = openat(proc, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  int no_descriptor = fd < 0 && (errno == EMFILE || errno == ENFILE);
   close(held);
-  if (fd < 0) return CODE_UNREADABLE;
-  int64_t code;
-  // The count (fstat of the held entry, above) came before this check, as it must.
-  if (st.st_nlink != 1) {
-    code = CODE_HARD_LINKED;
-    goto done;
+  if (fd < 0) return no_descriptor ? CODE_NO_DESCRIPTOR : CODE_UNREADABLE;
+  // The count (fstat of the held entry, above) comes before the barrier, as it must.
+  if (st->st_nlink != 1) {
+    close(fd);
+    return CODE_HARD_LINKED;
   }
-  // After the count, the barrier, then the name: the file's path must be this folder's + its
-  // name, so it was not removed (" (deleted)") nor moved elsewhere meanwhile.
-  folder_barrier(folder);
+  *out = fd;
+  return 0;
+}
+
+// read_held is the second half of a read, for a file hold_file gave (`fd`, `st`), made after a
+// folder_barrier of its folder that came after hold_file's count:
+//  - its one link must be the name it was opened by: the reopened descriptor's /proc link must be
+//    the folder's path + "/" + name (not " (deleted)", not moved). The kernel drops an unlinked
+//    name's count before it removes the name, inside the folder's lock: the barrier waits for that
+//    lock, so the name seen after it is final. Kept (rather than fstatat(dirfd, name) compared by
+//    dev/ino) because a name compared by dev/ino could have been removed and linked again from
+//    outside between the count and the compare; the " (deleted)" mark is sticky.
+//  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
+// Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
+// returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
+// `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
+// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (find_text finds
+// them far faster than Buffer.indexOf, and JavaScript never sees the file).
+// info[0] is the fstat size otherwise. Closes `fd` in every case.
+static int64_t read_held(const struct folder* folder, int fd, const struct stat* st, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+  int64_t code;
   char link[PATH_MAX + 16];
   ssize_t n = proc_link(fd, link, sizeof link);
   if (n < 0) {
@@ -344,7 +355,7 @@ static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8
     code = CODE_HARD_LINKED;
     goto done;
   }
-  double size = (double)st.st_size;
+  double size = (double)st->st_size;
   info[0] = size;
   if (size > limit) {
     code = CODE_TOO_LARGE;
@@ -400,6 +411,22 @@ done:
   return code;
 }
 
+// read_at opens, verifies and reads the entry `name` of the folder `dirfd`, keeping every check
+// of the JavaScript path (src/files/search/match-worker.ts), in this order: hold_file (hold with
+// O_PATH, fstat: regular, reopen, the count), folder_barrier, read_held (the name, then the
+// read). One file; readBatch holds a run of files first and takes one barrier for the run.
+// No descriptor stays open when it returns.
+static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+  if (!folder_open(folder, dirfd)) return CODE_UNREADABLE;
+  struct stat st;
+  int fd = -1;
+  int64_t code = hold_file(dirfd, name, &st, &fd);
+  if (code != 0) return code == CODE_NO_DESCRIPTOR ? CODE_UNREADABLE : code;
+  // After the count, the barrier, then the name (read_held).
+  folder_barrier(folder);
+  return read_held(folder, fd, &st, name, buf, cap, limit, info, needles, needles_len);
+}
+
 // readFileAt(dirFd, name, buffer, limit, info: Float64Array(1), needles?: Buffer).
 static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   size_t argc = 6;
@@ -437,6 +464,33 @@ bad:
   return NULL;
 }
 
+// RUN_FILES bounds a run of files of one folder that readBatch holds open at once (one
+// descriptor each, plus one held O_PATH while a file is reopened): at most 65 descriptors per
+// calling thread, against a process limit in the thousands; running out (EMFILE) only ends the
+// run early (CODE_NO_DESCRIPTOR).
+#define RUN_FILES 64
+
+// run_file is one file of a run: readBatch holds and counts each file of the run (hold_file:
+// O_PATH hold, fstat, reopen, link count), then takes ONE folder_barrier for the run, then checks
+// each file's name and reads it (read_held), in order. Each file's guarantee is the one read_at
+// gives, unchanged: what it needs is that the file's count precedes a barrier of its folder and
+// its name check follows that barrier, all in one thread. An unlink of the file's in-folder name
+// that the count may have seen half done (its count dropped, its name not yet removed) holds the
+// folder's inode lock from before the count drop until after the name is gone; the count was
+// taken inside that span, so the barrier, which takes the same lock after the count, returns only
+// once that unlink is over, and the name check after it sees " (deleted)". Nothing in that
+// argument depends on how much time passes between the count and the barrier, nor on other files
+// being counted or read in between: the files of the run only share the barrier, which comes
+// after every one of their counts (the holding loop ends before it) and before every one of their
+// name checks (the reading loop starts after it). Files not held (not regular, hard-linked,
+// unreadable: fd -1) keep their code and get no name check, as in read_at.
+struct run_file {
+  const char* name;
+  int fd; // the reopened descriptor (hold_file), -1 when none is open
+  int64_t code; // hold_file's code when fd is -1
+  struct stat st; // the held entry's fstat: its size is what read_held reads
+};
+
 // readBatch(dirFds: Int32Array, names: string, from, buffer, limit, needles: Buffer | null,
 //           results: Float64Array(2 per file)) -> the index of the first file not read.
 // Reads files from..n-1 (names joined by NUL, one per dirFds entry) as readFileAt does, one after
@@ -445,7 +499,8 @@ bad:
 // CODE_NO_MATCH and CODE_NEED_BUFFER, info[0]). Stops before a file that does not fit in what is
 // left of the buffer (unless it is the first: that one gets CODE_NEED_BUFFER), so the caller
 // matches what was read and calls again from there: one call per batch of files instead of one
-// per file. A name that is not a single entry name gets CODE_UNREADABLE.
+// per file. A name that is not a single entry name gets CODE_UNREADABLE. Consecutive files of one
+// folder are read in runs of up to RUN_FILES with one barrier per run (see struct run_file).
 static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   size_t argc = 7;
   napi_value argv[7];
@@ -481,22 +536,62 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   size_t offset = 0;
   size_t i = (size_t)from;
   struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
-  for (; i < nfds; i++) {
-    const char* name = at <= names_len ? names + at : "";
-    size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
-    double info = 0;
-    int64_t code;
-    if (len == 0 || len > NAME_MAX || memchr(name, '/', len) != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || fds[i] < 0) {
-      code = CODE_UNREADABLE;
-    } else {
-      code = read_at(&folder, fds[i], name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len);
+  struct run_file run[RUN_FILES];
+  while (i < nfds) {
+    // Hold and count a run of files of one folder (see struct run_file), then one barrier, then
+    // each file's name and content in order.
+    size_t count = 0, held = 0;
+    double expected = 0; // bytes the run's held files would take, by their fstat sizes
+    int32_t dirfd = fds[i];
+    int opened = dirfd >= 0 && folder_open(&folder, dirfd);
+    for (size_t j = i; j < nfds && count < RUN_FILES && fds[j] == dirfd; j++) {
+      const char* name = at <= names_len ? names + at : "";
+      size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
+      struct run_file* f = &run[count];
+      f->name = name;
+      f->fd = -1;
+      f->code = CODE_UNREADABLE;
+      if (opened && len > 0 && len <= NAME_MAX && memchr(name, '/', len) == NULL && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+        f->code = hold_file(dirfd, name, &f->st, &f->fd);
+        if (f->code == CODE_NO_DESCRIPTOR) {
+          if (held > 0) break; // out of descriptors: this file is held again, first, in the next run
+          f->code = CODE_UNREADABLE;
+        }
+      }
+      count++;
+      at += len + 1;
+      if (f->fd >= 0) {
+        held++;
+        // Without needles every file read stays in the buffer: a run that would fill it ends
+        // here, so that the files after it are not held only to be let go (see below). With
+        // needles most files are not kept (CODE_NO_MATCH) and the run is not cut.
+        double size = (double)f->st.st_size;
+        expected += size + 1 < limit ? size + 1 : limit;
+        if (needles_len == 0 && expected >= (double)(cap - offset)) break;
+      }
     }
-    if (code == CODE_NEED_BUFFER && offset > 0) break; // read again, first, in the next call
-    results[2 * i] = (double)code;
-    results[2 * i + 1] = code >= 0 ? (double)offset : info;
-    if (code >= 0) offset += (size_t)code;
-    at += len + 1;
+    // The one barrier of the run: after the count of every held file (hold_file, above), before
+    // any of their names is checked (read_held, below). See struct run_file.
+    if (held > 0) folder_barrier(&folder);
+    for (size_t k = 0; k < count; k++, i++) {
+      struct run_file* f = &run[k];
+      double info = 0;
+      int64_t code = f->fd >= 0 ? read_held(&folder, f->fd, &f->st, f->name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len) : f->code;
+      f->fd = -1; // read_held closed it
+      if (code == CODE_NEED_BUFFER && offset > 0) {
+        // Read again, first, in the next call: the files of the run after it are let go unread
+        // (held, counted and barriered again then).
+        for (size_t rest = k + 1; rest < count; rest++) {
+          if (run[rest].fd >= 0) close(run[rest].fd);
+        }
+        goto stop;
+      }
+      results[2 * i] = (double)code;
+      results[2 * i + 1] = code >= 0 ? (double)offset : info;
+      if (code >= 0) offset += (size_t)code;
+    }
   }
+stop:
   folder_close(&folder);
   free(names);
   return make_int(env, (int32_t)i);
