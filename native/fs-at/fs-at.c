@@ -119,7 +119,20 @@ static int proc_fd_dir(int fd, char* name, size_t cap) {
     snprintf(name, cap, "/proc/self/fd/%d", fd);
     return AT_FDCWD;
   }
-  snprintf(name, cap, "%d", fd);
+  // The decimal digits by hand: snprintf (twice a file) was ~0.6% of the match workers' time.
+  char digits[16];
+  size_t n = 0;
+  unsigned int v = (unsigned int)fd;
+  do {
+    digits[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0 && n < sizeof digits);
+  if (fd < 0 || n + 1 > cap) {
+    snprintf(name, cap, "%d", fd);
+    return dir;
+  }
+  for (size_t i = 0; i < n; i++) name[i] = digits[n - 1 - i];
+  name[n] = 0;
   return dir;
 }
 
@@ -203,6 +216,17 @@ __attribute__((target("avx2"))) static const uint8_t* find_text_avx2(const uint8
 }
 
 static int has_avx2 = -1;
+
+// avx2_ok says whether this CPU has AVX2 (asked once).
+static int avx2_ok(void) {
+  int avx2 = __atomic_load_n(&has_avx2, __ATOMIC_RELAXED);
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    __atomic_store_n(&has_avx2, avx2, __ATOMIC_RELAXED);
+  }
+  return avx2;
+}
 #endif
 
 static const uint8_t* find_text(const uint8_t* hay, size_t n, const uint8_t* needle, size_t len) {
@@ -210,13 +234,7 @@ static const uint8_t* find_text(const uint8_t* hay, size_t n, const uint8_t* nee
   if (len > n) return NULL;
   if (len == 1) return memchr(hay, needle[0], n);
 #if defined(__x86_64__)
-  int avx2 = __atomic_load_n(&has_avx2, __ATOMIC_RELAXED);
-  if (avx2 < 0) {
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    __atomic_store_n(&has_avx2, avx2, __ATOMIC_RELAXED);
-  }
-  if (avx2) return find_text_avx2(hay, n, needle, len);
+  if (avx2_ok()) return find_text_avx2(hay, n, needle, len);
 #endif
   return memmem(hay, n, needle, len);
 }
@@ -609,10 +627,40 @@ bad:
 // find_text (a vectorized memmem) and a counting loop the compiler vectorizes, instead of
 // Buffer.indexOf and a JavaScript newline count over every candidate file. The caller calls again from the end of
 // the last line given (plus one) while `out` came back full.
-__attribute__((optimize("O3"))) static size_t count_newlines(const uint8_t* p, size_t n) {
+__attribute__((optimize("O3"))) static size_t count_newlines_plain(const uint8_t* p, size_t n) {
   size_t count = 0;
   for (size_t i = 0; i < n; i++) count += p[i] == '\n';
   return count;
+}
+
+#if defined(__x86_64__)
+// count_newlines_avx2 counts 32 bytes a step into byte counters (each compare gives 0 or -1, so
+// subtracting adds 0 or 1), summed (sad_epu8) every 255 steps before one can overflow: the plain
+// loop above is vectorized by the compiler with 64-bit counters, ~4x slower (~2% of the match
+// workers' time went to it).
+__attribute__((target("avx2"))) static size_t count_newlines_avx2(const uint8_t* p, size_t n) {
+  const __m256i nl = _mm256_set1_epi8('\n');
+  const __m256i zero = _mm256_setzero_si256();
+  size_t count = 0, i = 0;
+  while (n - i >= 32) {
+    size_t steps = (n - i) / 32;
+    if (steps > 255) steps = 255;
+    __m256i counters = zero;
+    for (size_t s = 0; s < steps; s++, i += 32) {
+      counters = _mm256_sub_epi8(counters, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i*)(p + i)), nl));
+    }
+    __m256i sums = _mm256_sad_epu8(counters, zero);
+    count += (size_t)_mm256_extract_epi64(sums, 0) + (size_t)_mm256_extract_epi64(sums, 1) + (size_t)_mm256_extract_epi64(sums, 2) + (size_t)_mm256_extract_epi64(sums, 3);
+  }
+  return count + count_newlines_plain(p + i, n - i);
+}
+#endif
+
+static size_t count_newlines(const uint8_t* p, size_t n) {
+#if defined(__x86_64__)
+  if (avx2_ok()) return count_newlines_avx2(p, n);
+#endif
+  return count_newlines_plain(p, n);
 }
 
 static napi_value FindLines(napi_env env, napi_callback_info cb) {
