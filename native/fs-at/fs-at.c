@@ -8,6 +8,7 @@
 //
 // Exports:
 //   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
+//   readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths?) -> index of the first file not read
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
 //   openDirAt(parentFd, name) -> a read-only descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
@@ -36,6 +37,7 @@
 #define CODE_TOO_LARGE -2
 #define CODE_NOT_REGULAR -3
 #define CODE_HARD_LINKED -4
+#define CODE_OUTSIDE -5
 #define CODE_UNREADABLE -6
 #define CODE_NEED_BUFFER -100
 #define CODE_NO_MATCH -101
@@ -246,8 +248,11 @@ struct folder {
   int dirfd; // the held folder, -1 when none is open
   int readable; // the same folder opened for reading (getdents), -1 if it could not be
   int owned; // readable was opened here (and is closed here), not dirfd itself
+  // How `path` was had: 1 given by the caller (the walk's verified path, see readBatch), 0 read
+  // from /proc (proc_link of dirfd), -1 not yet.
+  int given;
   size_t len;
-  char path[PATH_MAX + 16];
+  char path[PATH_MAX + 16]; // ends with "/"
 };
 
 static void folder_close(struct folder* f) {
@@ -255,6 +260,7 @@ static void folder_close(struct folder* f) {
   f->readable = -1;
   f->owned = 0;
   f->dirfd = -1;
+  f->given = -1;
 }
 
 // readable_dir says whether `fd` is itself open for reading (not O_PATH): the walk opens the
@@ -266,29 +272,51 @@ static int readable_dir(int fd) {
 }
 
 // folder_open makes `f` the folder `dirfd` (nothing to do when it already is); false if it cannot
-// be read or named, and then none of its files is read.
+// be read or named, and then none of its files is read. Its path is `given` (the walk's verified
+// path of dirfd, see readBatch: given_len bytes, absolute) when not NULL, else the kernel's
+// (proc_link of dirfd).
 // The barrier descriptor is `dirfd` itself when it is open for reading (one fcntl instead of an
 // openat of "." and a close per run of files): the barrier needs a descriptor of the folder's
 // inode, whose lock getdents takes, and dirfd is that inode by definition (the "." opened
 // relative to it was the same inode). Its file position is shared with the walk, which listed
 // the folder before handing any of its files over; a getdents that reads nothing moves no
 // position, and getdents on one open file is serialized by the kernel (f_pos_lock).
-static int folder_open(struct folder* f, int dirfd) {
-  if (f->dirfd == dirfd && f->readable >= 0) return 1;
-  folder_close(f);
-  ssize_t n = proc_link(dirfd, f->path, sizeof f->path - 1); // room for the "/" added
-  if (n <= 0) return 0;
-  f->len = (size_t)n;
-  if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
-  if (readable_dir(dirfd)) {
-    f->readable = dirfd;
-    f->owned = 0;
-  } else {
-    f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (f->readable < 0) return 0;
-    f->owned = 1;
+static int folder_open(struct folder* f, int dirfd, const char* given, size_t given_len) {
+  if (f->dirfd != dirfd || f->readable < 0) {
+    folder_close(f);
+    if (readable_dir(dirfd)) {
+      f->readable = dirfd;
+      f->owned = 0;
+    } else {
+      f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (f->readable < 0) return 0;
+      f->owned = 1;
+    }
+    f->dirfd = dirfd;
   }
-  f->dirfd = dirfd;
+  if (given != NULL) {
+    // An absolute path that fits, without NUL (the caller split it at NULs); anything else is
+    // refused, never replaced by the kernel's path (the caller counts on this one being checked).
+    if (given_len == 0 || given[0] != '/' || given_len >= sizeof f->path - 1 || memchr(given, 0, given_len) != NULL) {
+      f->given = -1;
+      return 0;
+    }
+    if (f->given != 1 || f->len != given_len + (given[given_len - 1] != '/') || memcmp(f->path, given, given_len) != 0) {
+      memcpy(f->path, given, given_len);
+      f->len = given_len;
+      if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
+      f->given = 1;
+    }
+  } else if (f->given != 0) {
+    ssize_t n = proc_link(dirfd, f->path, sizeof f->path - 1); // room for the "/" added
+    if (n <= 0) {
+      f->given = -1;
+      return 0;
+    }
+    f->len = (size_t)n;
+    if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
+    f->given = 0;
+  }
   return 1;
 }
 
@@ -348,7 +376,8 @@ static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out)
 // read_held is the second half of a read, for a file hold_file gave (`fd`, `st`), made after a
 // folder_barrier of its folder that came after hold_file's count:
 //  - its one link must be the name it was opened by: the reopened descriptor's /proc link must be
-//    the folder's path + "/" + name (not " (deleted)", not moved). The kernel drops an unlinked
+//    the folder's path + "/" + name (not " (deleted)", not moved; the folder's path is the walk's
+//    verified one when readBatch was given it, see there). The kernel drops an unlinked
 //    name's count before it removes the name, inside the folder's lock: the barrier waits for that
 //    lock, so the name seen after it is final. Kept (rather than fstatat(dirfd, name) compared by
 //    dev/ino) because a name compared by dev/ino could have been removed and linked again from
@@ -369,8 +398,12 @@ static int64_t read_held(const struct folder* folder, int fd, const struct stat*
     goto done;
   }
   size_t name_len = strlen(name);
-  if ((size_t)n != folder->len + name_len || memcmp(link, folder->path, folder->len) != 0 || memcmp(link + folder->len, name, name_len) != 0) {
-    code = CODE_HARD_LINKED;
+  int in_folder = (size_t)n >= folder->len && memcmp(link, folder->path, folder->len) == 0;
+  if (!in_folder || (size_t)n != folder->len + name_len || memcmp(link + folder->len, name, name_len) != 0) {
+    // With the walk's verified path (given), a file whose folder is no longer at that path is
+    // "outside" (the walk's check of the folder no longer holds), as the JavaScript check of the
+    // folder after the reads calls it; a name removed or moved is "hard-linked", as before.
+    code = folder->given == 1 && !in_folder ? CODE_OUTSIDE : CODE_HARD_LINKED;
     goto done;
   }
   double size = (double)st->st_size;
@@ -435,7 +468,7 @@ done:
 // read). One file; readBatch holds a run of files first and takes one barrier for the run.
 // No descriptor stays open when it returns.
 static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
-  if (!folder_open(folder, dirfd)) return CODE_UNREADABLE;
+  if (!folder_open(folder, dirfd, NULL, 0)) return CODE_UNREADABLE;
   struct stat st;
   int fd = -1;
   int64_t code = hold_file(dirfd, name, &st, &fd);
@@ -472,7 +505,7 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   }
   proc_fds_check();
   napi_value result;
-  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0, .given = -1};
   int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len);
   folder_close(&folder);
   napi_create_double(env, (double)code, &result);
@@ -510,7 +543,8 @@ struct run_file {
 };
 
 // readBatch(dirFds: Int32Array, names: string, from, buffer, limit, needles: Buffer | null,
-//           results: Float64Array(2 per file)) -> the index of the first file not read.
+//           results: Float64Array(2 per file), folderPaths?: string | null)
+//   -> the index of the first file not read.
 // Reads files from..n-1 (names joined by NUL, one per dirFds entry) as readFileAt does, one after
 // another into `buffer`, each at the offset after the previous one's content: results[2i] is
 // file i's code (length read, or a negative code), results[2i+1] its content's offset (or, for
@@ -519,16 +553,40 @@ struct run_file {
 // matches what was read and calls again from there: one call per batch of files instead of one
 // per file. A name that is not a single entry name gets CODE_UNREADABLE. Consecutive files of one
 // folder are read in runs of up to RUN_FILES with one barrier per run (see struct run_file).
+//
+// folderPaths (optional, NUL-joined, one per file like names): the kernel path of each file's
+// folder as the walk verified it inside the roots when it opened the folder. Given (not ""), it
+// replaces the folder's readlink of /proc/self/fd/DIR per run, and each file's name check then
+// asks that its own kernel path, after its barrier, be exactly that path + "/" + name: at that
+// moment the file is the one-link entry `name` of a folder at the verified path, inside the roots.
+// That is the check the caller made of the folder once, after the reads (its kernel path still
+// inside the roots), made for each file at its name check instead, so the caller skips it for
+// these files. A file whose folder is no longer at that path gets CODE_OUTSIDE (its folder was
+// renamed since the walk; src/files/search/read-file-at.ts reads such a file again without the
+// path and checks its folder after the reads, as before), one whose own name is gone
+// CODE_HARD_LINKED as before. A given path
+// that is not absolute or does not fit is refused (CODE_UNREADABLE), never replaced by the kernel's.
+// skip_entries returns the offset of entry `count` of a NUL-joined list (list_len + 1 past its end).
+static size_t skip_entries(const char* list, size_t list_len, int32_t count) {
+  size_t at = 0;
+  for (int32_t skip = 0; skip < count && at <= list_len; skip++) {
+    const char* nul = memchr(list + at, 0, list_len - at);
+    at = nul == NULL ? list_len + 1 : (size_t)(nul - list) + 1;
+  }
+  return at;
+}
+
 static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   napi_typedarray_type type;
-  size_t nfds, nresults, cap, names_len, needles_len = 0;
+  size_t nfds, nresults, cap, names_len, needles_len = 0, paths_len = 0;
   void *fds_data, *results_data, *data;
   void* needles = NULL;
   int32_t from;
   double limit;
   char* names = NULL;
+  char* paths = NULL;
   if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 7) goto bad;
   if (napi_get_typedarray_info(env, argv[0], &type, &nfds, &fds_data, NULL, NULL) != napi_ok || type != napi_int32_array) goto bad;
   if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &names_len) != napi_ok) goto bad;
@@ -539,21 +597,30 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   napi_is_buffer(env, argv[5], &is_buffer);
   if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
   if (napi_get_typedarray_info(env, argv[6], &type, &nresults, &results_data, NULL, NULL) != napi_ok || type != napi_float64_array || nresults < 2 * nfds) goto bad;
+  if (argc >= 8) {
+    napi_valuetype kind;
+    if (napi_typeof(env, argv[7], &kind) != napi_ok) goto bad;
+    if (kind == napi_string) {
+      if (napi_get_value_string_utf8(env, argv[7], NULL, 0, &paths_len) != napi_ok) goto bad;
+      paths = malloc(paths_len + 1);
+      if (paths == NULL) goto bad;
+      napi_get_value_string_utf8(env, argv[7], paths, paths_len + 1, &paths_len);
+    } else if (kind != napi_null && kind != napi_undefined) {
+      goto bad;
+    }
+  }
   names = malloc(names_len + 1);
   if (names == NULL) goto bad;
   napi_get_value_string_utf8(env, argv[1], names, names_len + 1, &names_len);
   const int32_t* fds = (const int32_t*)fds_data;
   double* results = (double*)results_data;
-  // Find the name of file `from`, then go on from there.
-  size_t at = 0;
-  for (int32_t skip = 0; skip < from && at <= names_len; skip++) {
-    const char* nul = memchr(names + at, 0, names_len - at);
-    at = nul == NULL ? names_len + 1 : (size_t)(nul - names) + 1;
-  }
+  // Find the name (and folder path) of file `from`, then go on from there.
+  size_t at = skip_entries(names, names_len, from);
+  size_t path_at = paths == NULL ? 0 : skip_entries(paths, paths_len, from);
   proc_fds_check();
   size_t offset = 0;
   size_t i = (size_t)from;
-  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0, .given = -1};
   struct run_file run[RUN_FILES];
   while (i < nfds) {
     // Hold and count a run of files of one folder (see struct run_file), then one barrier, then
@@ -561,10 +628,20 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
     size_t count = 0, held = 0;
     double expected = 0; // bytes the run's held files would take, by their fstat sizes
     int32_t dirfd = fds[i];
-    int opened = dirfd >= 0 && folder_open(&folder, dirfd);
+    // The run's folder path, when given: file i's entry of `paths` ("" or none: not given).
+    const char* given = paths != NULL && path_at <= paths_len ? paths + path_at : "";
+    size_t given_len = paths != NULL && path_at <= paths_len ? strnlen(given, paths_len - path_at) : 0;
+    int opened = dirfd >= 0 && folder_open(&folder, dirfd, given_len > 0 ? given : NULL, given_len);
     for (size_t j = i; j < nfds && count < RUN_FILES && fds[j] == dirfd; j++) {
       const char* name = at <= names_len ? names + at : "";
       size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
+      if (paths != NULL) {
+        // A run is files of one folder descriptor with one given path (the walk gives one per
+        // folder: a different one ends the run, and gets its own folder_open).
+        const char* path = path_at <= paths_len ? paths + path_at : "";
+        size_t path_len = path_at <= paths_len ? strnlen(path, paths_len - path_at) : 0;
+        if (path_len != given_len || memcmp(path, given, path_len) != 0) break;
+      }
       struct run_file* f = &run[count];
       f->name = name;
       f->fd = -1;
@@ -578,6 +655,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
       }
       count++;
       at += len + 1;
+      if (paths != NULL) path_at += given_len + 1; // this file's path is the run's (checked above)
       if (f->fd >= 0) {
         held++;
         // Without needles every file read stays in the buffer: a run that would fill it ends
@@ -612,10 +690,12 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
 stop:
   folder_close(&folder);
   free(names);
+  free(paths);
   return make_int(env, (int32_t)i);
 bad:
   free(names);
-  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results)");
+  free(paths);
+  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths?)");
   return NULL;
 }
 

@@ -42,10 +42,25 @@ parentPort!.on("message", (batch: MatchBatch) => {
   const needles = requiredCache?.packed;
   const { fds, borrowed } = batch.files;
   const outcomes: FileOutcome[] = new Array<FileOutcome>(fds.length);
+  /** Files whose folder the addon checked per file against its verified path (see readBatchAt). */
+  let inRoots: Uint8Array | undefined;
   if (!borrowed && fsAt !== undefined) {
-    readBatchAt(fsAt, fds, batch.files.names, batch.maxFileBytes, required === undefined, isBinary, needles, (i, read) => {
-      outcomes[i] = outcomeOf(read, batch, regex, required);
-    });
+    const checked = new Uint8Array(fds.length);
+    inRoots = checked;
+    readBatchAt(
+      fsAt,
+      fds,
+      batch.files.names,
+      batch.maxFileBytes,
+      required === undefined,
+      isBinary,
+      needles,
+      (i, read, inside) => {
+        outcomes[i] = outcomeOf(read, batch, regex, required);
+        checked[i] = inside ? 1 : 0;
+      },
+      batch.files.folderRealPaths,
+    );
   } else {
     const names = fileNames(batch.files);
     try {
@@ -54,7 +69,7 @@ parentPort!.on("message", (batch: MatchBatch) => {
       folderNames.close();
     }
   }
-  if (!borrowed) discardFoldersOutside(batch, outcomes);
+  if (!borrowed) discardFoldersOutside(batch, outcomes, inRoots);
   const result: BatchResult = { id: batch.id, codes: new Uint8Array(fds.length), bytes: new Float64Array(fds.length), matched: [], found: [] };
   outcomes.forEach((outcome, i) => {
     if (outcome.status === "skipped") {
@@ -73,7 +88,10 @@ parentPort!.on("message", (batch: MatchBatch) => {
 /**
  * discardFoldersOutside checks, once per folder and after its files were read, that the folder a
  * batch's files were opened in still lies inside the roots; the outcomes of a folder that does
- * not are replaced by "outside" skips.
+ * not are replaced by "outside" skips. Files the addon checked one by one (`inRoots`: each file's
+ * kernel path, after its barrier, was its folder's path as the walk verified it inside the roots,
+ * + "/" + its name; see FsAt.readBatch) need no folder check: theirs was made per file, at each
+ * file's name check, which is what this check stands for, made once.
  *
  * Why once per folder and not once per file: a file opened as /proc/self/fd/DIRFD/NAME with
  * O_NOFOLLOW is an entry of the held folder inode itself (a link in its place fails with ELOOP).
@@ -84,9 +102,10 @@ parentPort!.on("message", (batch: MatchBatch) => {
  * back inside the roots, where the search may read it anyway. Hard-linked files are skipped
  * (nlink != 1), so no file reaches outside through a second name.
  */
-function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[]): void {
+function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[], inRoots: Uint8Array | undefined): void {
   const verdicts = new Map<number, boolean>();
   for (let i = 0; i < batch.files.fds.length; i++) {
+    if (inRoots?.[i] === 1) continue;
     const dirFd = batch.files.fds[i]!;
     let inside = verdicts.get(dirFd);
     if (inside === undefined) {
