@@ -13,6 +13,10 @@
 // time (user + system, all threads; rg's and grep's from the shell's `times`) is printed too:
 // on a loaded machine it moves far less than wall time.
 // Needs ripgrep: apt-get install -y ripgrep.
+//
+// BEFORE=/other/checkout adds a third server, that checkout's toolhost (native path, its own
+// build/native), timed in the same interleaved rounds: a before/after comparison in one run, which
+// the load of a shared machine moves far less than two runs one after the other.
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -38,6 +42,12 @@ const server = await spawnServer(["--root", tree, "--config", config]);
 const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
 const jsServer = await spawnServer(["--root", tree, "--config", config], { env: { TOOLHOST_NATIVE: "0" } });
 const jsClient = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${jsServer.address}` }));
+const beforeDir = process.env["BEFORE"];
+const beforeServer =
+  beforeDir === undefined
+    ? undefined
+    : await ((await import(path.join(path.resolve(beforeDir), "test", "support", "spawn-server.ts"))) as { spawnServer: typeof spawnServer }).spawnServer(["--root", tree, "--config", config], { cwd: beforeDir });
+const beforeClient = beforeServer === undefined ? undefined : createClient(FileTools, createGrpcTransport({ baseUrl: `http://${beforeServer.address}` }));
 
 function canDropCaches(): boolean {
   return spawnSync("sh", ["-c", "sync && echo 3 > /proc/sys/vm/drop_caches"]).status === 0;
@@ -64,14 +74,18 @@ async function serverCpuMs(pid = server.pid): Promise<number> {
 }
 
 let peakRss = 0;
-async function timeToolhost(pattern: string, regex: boolean, js = false): Promise<{ ms: number; lines: number; files: number; cpu: number }> {
-  const pid = js ? jsServer.pid : server.pid;
-  const sampler = setInterval(() => void readRss(pid).then((kb) => (js ? undefined : (peakRss = Math.max(peakRss, kb)))), 20);
+let beforePeakRss = 0;
+async function timeToolhost(pattern: string, regex: boolean, js = false, before = false): Promise<{ ms: number; lines: number; files: number; cpu: number }> {
+  const pid = before ? beforeServer!.pid : js ? jsServer.pid : server.pid;
+  const sampler = setInterval(
+    () => void readRss(pid).then((kb) => (before ? (beforePeakRss = Math.max(beforePeakRss, kb)) : js ? undefined : (peakRss = Math.max(peakRss, kb)))),
+    20,
+  );
   const cpuBefore = await serverCpuMs(pid);
   const started = process.hrtime.bigint();
   let lines = 0;
   let files = 0;
-  for await (const m of (js ? jsClient : client).searchFiles({ pattern, regex, noIgnore: true, includeHidden: true })) {
+  for await (const m of (before ? beforeClient! : js ? jsClient : client).searchFiles({ pattern, regex, noIgnore: true, includeHidden: true })) {
     if (m.result.case === "match") lines++;
     if (m.result.case === "summary") files = Number(m.result.value.filesScanned);
   }
@@ -91,10 +105,11 @@ console.log(`tree ${tree}; ${rounds} rounds; cold cache ${cold ? "by drop_caches
 const idleRss = await readRss();
 await timeToolhost("warm-up", false); // start the match workers, read the tree once
 await timeToolhost("warm-up", false, true);
+if (beforeServer !== undefined) await timeToolhost("warm-up", false, false, true);
 for (const p of patterns) {
   for (const cache of cold ? ["warm", "cold"] : ["warm"]) {
-    const t = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[] };
-    const cpu = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[] };
+    const t = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[], before: [] as number[] };
+    const cpu = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[], before: [] as number[] };
     let counts = "";
     for (let r = 0; r < rounds; r++) {
       if (cache === "cold") canDropCaches();
@@ -105,6 +120,12 @@ for (const p of patterns) {
       const th = await timeToolhost(p.pattern, p.regex);
       if (cache === "cold") canDropCaches();
       const js = await timeToolhost(p.pattern, p.regex, true);
+      if (beforeServer !== undefined) {
+        if (cache === "cold") canDropCaches();
+        const before = await timeToolhost(p.pattern, p.regex, false, true);
+        t.before.push(before.ms);
+        cpu.before.push(before.cpu);
+      }
       t.js.push(js.ms);
       cpu.js.push(js.cpu);
       t.rg.push(rg.ms);
@@ -130,9 +151,21 @@ for (const p of patterns) {
       `${" ".repeat(7)} ${cache} JavaScript path (TOOLHOST_NATIVE=0): ${js.toFixed(0)} ms, ${(js / rg).toFixed(2)}x rg, ${(js / grep).toFixed(2)}x grep; ` +
         `CPU ${cjs.toFixed(0)} ms, ${(cjs / crg).toFixed(2)}x rg`,
     );
+    if (beforeServer !== undefined) {
+      const [b, cb] = [median(t.before), median(cpu.before)];
+      console.log(
+        `${" ".repeat(7)} ${cache} BEFORE (${beforeDir}): ${b.toFixed(0)} ms, ${(b / rg).toFixed(2)}x rg, ${(b / grep).toFixed(2)}x grep; ` +
+          `CPU ${cb.toFixed(0)} ms, ${(cb / crg).toFixed(2)}x rg; this checkout / BEFORE: ${(th / b).toFixed(2)}x wall, ${(cth / cb).toFixed(2)}x CPU`,
+      );
+    }
   }
 }
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
 console.log(`server memory: idle before any search ${(idleRss / 1024).toFixed(0)} MiB; peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`);
+if (beforeServer !== undefined) {
+  const beforeHwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${beforeServer.pid}/status`, "utf8"))?.[1] ?? 0);
+  console.log(`BEFORE server memory: peak RSS sampled during searches ${(beforePeakRss / 1024).toFixed(0)} MiB, VmHWM ${(beforeHwm / 1024).toFixed(0)} MiB`);
+  await beforeServer.stop();
+}
 await server.stop();
 await jsServer.stop();

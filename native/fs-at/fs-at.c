@@ -8,6 +8,7 @@
 //
 // Exports:
 //   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
+//   readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths?) -> index of the first file not read
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
 //   openDirAt(parentFd, name) -> a read-only descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
@@ -36,6 +37,7 @@
 #define CODE_TOO_LARGE -2
 #define CODE_NOT_REGULAR -3
 #define CODE_HARD_LINKED -4
+#define CODE_OUTSIDE -5
 #define CODE_UNREADABLE -6
 #define CODE_NEED_BUFFER -100
 #define CODE_NO_MATCH -101
@@ -119,7 +121,20 @@ static int proc_fd_dir(int fd, char* name, size_t cap) {
     snprintf(name, cap, "/proc/self/fd/%d", fd);
     return AT_FDCWD;
   }
-  snprintf(name, cap, "%d", fd);
+  // The decimal digits by hand: snprintf (twice a file) was ~0.6% of the match workers' time.
+  char digits[16];
+  size_t n = 0;
+  unsigned int v = (unsigned int)fd;
+  do {
+    digits[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0 && n < sizeof digits);
+  if (fd < 0 || n + 1 > cap) {
+    snprintf(name, cap, "%d", fd);
+    return dir;
+  }
+  for (size_t i = 0; i < n; i++) name[i] = digits[n - 1 - i];
+  name[n] = 0;
   return dir;
 }
 
@@ -203,6 +218,17 @@ __attribute__((target("avx2"))) static const uint8_t* find_text_avx2(const uint8
 }
 
 static int has_avx2 = -1;
+
+// avx2_ok says whether this CPU has AVX2 (asked once).
+static int avx2_ok(void) {
+  int avx2 = __atomic_load_n(&has_avx2, __ATOMIC_RELAXED);
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    __atomic_store_n(&has_avx2, avx2, __ATOMIC_RELAXED);
+  }
+  return avx2;
+}
 #endif
 
 static const uint8_t* find_text(const uint8_t* hay, size_t n, const uint8_t* needle, size_t len) {
@@ -210,13 +236,7 @@ static const uint8_t* find_text(const uint8_t* hay, size_t n, const uint8_t* nee
   if (len > n) return NULL;
   if (len == 1) return memchr(hay, needle[0], n);
 #if defined(__x86_64__)
-  int avx2 = __atomic_load_n(&has_avx2, __ATOMIC_RELAXED);
-  if (avx2 < 0) {
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    __atomic_store_n(&has_avx2, avx2, __ATOMIC_RELAXED);
-  }
-  if (avx2) return find_text_avx2(hay, n, needle, len);
+  if (avx2_ok()) return find_text_avx2(hay, n, needle, len);
 #endif
   return memmem(hay, n, needle, len);
 }
@@ -228,8 +248,11 @@ struct folder {
   int dirfd; // the held folder, -1 when none is open
   int readable; // the same folder opened for reading (getdents), -1 if it could not be
   int owned; // readable was opened here (and is closed here), not dirfd itself
+  // How `path` was had: 1 given by the caller (the walk's verified path, see readBatch), 0 read
+  // from /proc (proc_link of dirfd), -1 not yet.
+  int given;
   size_t len;
-  char path[PATH_MAX + 16];
+  char path[PATH_MAX + 16]; // ends with "/"
 };
 
 static void folder_close(struct folder* f) {
@@ -237,6 +260,7 @@ static void folder_close(struct folder* f) {
   f->readable = -1;
   f->owned = 0;
   f->dirfd = -1;
+  f->given = -1;
 }
 
 // readable_dir says whether `fd` is itself open for reading (not O_PATH): the walk opens the
@@ -248,29 +272,51 @@ static int readable_dir(int fd) {
 }
 
 // folder_open makes `f` the folder `dirfd` (nothing to do when it already is); false if it cannot
-// be read or named, and then none of its files is read.
+// be read or named, and then none of its files is read. Its path is `given` (the walk's verified
+// path of dirfd, see readBatch: given_len bytes, absolute) when not NULL, else the kernel's
+// (proc_link of dirfd).
 // The barrier descriptor is `dirfd` itself when it is open for reading (one fcntl instead of an
 // openat of "." and a close per run of files): the barrier needs a descriptor of the folder's
 // inode, whose lock getdents takes, and dirfd is that inode by definition (the "." opened
 // relative to it was the same inode). Its file position is shared with the walk, which listed
 // the folder before handing any of its files over; a getdents that reads nothing moves no
 // position, and getdents on one open file is serialized by the kernel (f_pos_lock).
-static int folder_open(struct folder* f, int dirfd) {
-  if (f->dirfd == dirfd && f->readable >= 0) return 1;
-  folder_close(f);
-  ssize_t n = proc_link(dirfd, f->path, sizeof f->path - 1); // room for the "/" added
-  if (n <= 0) return 0;
-  f->len = (size_t)n;
-  if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
-  if (readable_dir(dirfd)) {
-    f->readable = dirfd;
-    f->owned = 0;
-  } else {
-    f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (f->readable < 0) return 0;
-    f->owned = 1;
+static int folder_open(struct folder* f, int dirfd, const char* given, size_t given_len) {
+  if (f->dirfd != dirfd || f->readable < 0) {
+    folder_close(f);
+    if (readable_dir(dirfd)) {
+      f->readable = dirfd;
+      f->owned = 0;
+    } else {
+      f->readable = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (f->readable < 0) return 0;
+      f->owned = 1;
+    }
+    f->dirfd = dirfd;
   }
-  f->dirfd = dirfd;
+  if (given != NULL) {
+    // An absolute path that fits, without NUL (the caller split it at NULs); anything else is
+    // refused, never replaced by the kernel's path (the caller counts on this one being checked).
+    if (given_len == 0 || given[0] != '/' || given_len >= sizeof f->path - 1 || memchr(given, 0, given_len) != NULL) {
+      f->given = -1;
+      return 0;
+    }
+    if (f->given != 1 || f->len != given_len + (given[given_len - 1] != '/') || memcmp(f->path, given, given_len) != 0) {
+      memcpy(f->path, given, given_len);
+      f->len = given_len;
+      if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
+      f->given = 1;
+    }
+  } else if (f->given != 0) {
+    ssize_t n = proc_link(dirfd, f->path, sizeof f->path - 1); // room for the "/" added
+    if (n <= 0) {
+      f->given = -1;
+      return 0;
+    }
+    f->len = (size_t)n;
+    if (f->path[f->len - 1] != '/') f->path[f->len++] = '/';
+    f->given = 0;
+  }
   return 1;
 }
 
@@ -286,53 +332,65 @@ static void folder_barrier(const struct folder* f) {
   }
 }
 
-// read_at opens, verifies and reads the entry `name` of the folder `dirfd`, keeping every check
-// of the JavaScript path (src/files/search/match-worker.ts):
+// CODE_NO_DESCRIPTOR: hold_file could not open a descriptor (EMFILE, ENFILE) while the run held
+// others: the run ends there and the file is held again first in the next one (alone, it gets
+// CODE_UNREADABLE as before runs). Never returned to JavaScript.
+#define CODE_NO_DESCRIPTOR -102
+
+// hold_file opens and counts the entry `name` of the folder `dirfd`, the first half of a read
+// (read_at below gives the whole, and the order of the checks):
 //  - held with O_PATH|O_NOFOLLOW first (a link in its place is held as the link itself, which fstat
-//    then calls not regular; opening with O_PATH has
-//    no effect on what is opened) and reopened for reading, through /proc/self/fd/HELD, only if
-//    fstat says it is a regular file: a FIFO or device swapped in is never opened;
-//  - more than one link: skipped (a second name may lie outside the roots);
-//  - its one link must be the name it was opened by: after the count and folder_barrier, the
-//    reopened descriptor's /proc link must be the folder's path + "/" + name (not " (deleted)",
-//    not moved). The kernel drops an unlinked name's count before it removes the name, inside the
-//    folder's lock: the barrier waits for that lock, so the name seen after it is final. Kept
-//    (rather than fstatat(dirfd, name) compared by dev/ino) because a name compared by dev/ino
-//    could have been removed and linked again from outside between the count and the compare.
-//  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
-// Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
-// returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
-// `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
-// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (find_text finds
-// them far faster than Buffer.indexOf, and JavaScript never sees the file).
-// info[0] is the fstat size otherwise. No descriptor stays open when it returns.
-static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
-  if (!folder_open(folder, dirfd)) return CODE_UNREADABLE;
+//    then calls not regular; opening with O_PATH has no effect on what is opened) and reopened for
+//    reading, through /proc/self/fd/HELD, only if fstat says it is a regular file: a FIFO or
+//    device swapped in is never opened;
+//  - more than one link: skipped (a second name may lie outside the roots). This fstat of the
+//    held entry is the count that must precede the folder's barrier.
+// Returns 0 with *out the reopened descriptor and *st the held entry's fstat (st_nlink == 1), or
+// a negative code with no descriptor open.
+static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out) {
   int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-  if (held < 0) return CODE_UNREADABLE;
-  struct stat st;
-  if (fstat(held, &st) != 0) {
+  if (held < 0) return errno == EMFILE || errno == ENFILE ? CODE_NO_DESCRIPTOR : CODE_UNREADABLE;
+  if (fstat(held, st) != 0) {
     close(held);
     return CODE_UNREADABLE;
   }
-  if (!S_ISREG(st.st_mode)) {
+  if (!S_ISREG(st->st_mode)) {
     close(held);
     return CODE_NOT_REGULAR;
   }
   char path[64];
   int proc = proc_fd_dir(held, path, sizeof path);
   int fd = openat(proc, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  int no_descriptor = fd < 0 && (errno == EMFILE || errno == ENFILE);
   close(held);
-  if (fd < 0) return CODE_UNREADABLE;
-  int64_t code;
-  // The count (fstat of the held entry, above) came before this check, as it must.
-  if (st.st_nlink != 1) {
-    code = CODE_HARD_LINKED;
-    goto done;
+  if (fd < 0) return no_descriptor ? CODE_NO_DESCRIPTOR : CODE_UNREADABLE;
+  // The count (fstat of the held entry, above) comes before the barrier, as it must.
+  if (st->st_nlink != 1) {
+    close(fd);
+    return CODE_HARD_LINKED;
   }
-  // After the count, the barrier, then the name: the file's path must be this folder's + its
-  // name, so it was not removed (" (deleted)") nor moved elsewhere meanwhile.
-  folder_barrier(folder);
+  *out = fd;
+  return 0;
+}
+
+// read_held is the second half of a read, for a file hold_file gave (`fd`, `st`), made after a
+// folder_barrier of its folder that came after hold_file's count:
+//  - its one link must be the name it was opened by: the reopened descriptor's /proc link must be
+//    the folder's path + "/" + name (not " (deleted)", not moved; the folder's path is the walk's
+//    verified one when readBatch was given it, see there). The kernel drops an unlinked
+//    name's count before it removes the name, inside the folder's lock: the barrier waits for that
+//    lock, so the name seen after it is final. Kept (rather than fstatat(dirfd, name) compared by
+//    dev/ino) because a name compared by dev/ino could have been removed and linked again from
+//    outside between the count and the compare; the " (deleted)" mark is sticky.
+//  - larger than `limit`: skipped unread; NUL in the first SAMPLE_BYTES: binary, read no further.
+// Reads at most min(limit, size + 1) bytes into buf; when the buffer is too small for that,
+// returns CODE_NEED_BUFFER with info[0] the length wanted (the caller grows it and calls again).
+// `needles` (may be empty) are texts every match holds, packed as [u32 length][bytes]...: a file
+// read whole that lacks one returns CODE_NO_MATCH with info[0] its length (find_text finds
+// them far faster than Buffer.indexOf, and JavaScript never sees the file).
+// info[0] is the fstat size otherwise. Closes `fd` in every case.
+static int64_t read_held(const struct folder* folder, int fd, const struct stat* st, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+  int64_t code;
   char link[PATH_MAX + 16];
   ssize_t n = proc_link(fd, link, sizeof link);
   if (n < 0) {
@@ -340,11 +398,15 @@ static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8
     goto done;
   }
   size_t name_len = strlen(name);
-  if ((size_t)n != folder->len + name_len || memcmp(link, folder->path, folder->len) != 0 || memcmp(link + folder->len, name, name_len) != 0) {
-    code = CODE_HARD_LINKED;
+  int in_folder = (size_t)n >= folder->len && memcmp(link, folder->path, folder->len) == 0;
+  if (!in_folder || (size_t)n != folder->len + name_len || memcmp(link + folder->len, name, name_len) != 0) {
+    // With the walk's verified path (given), a file whose folder is no longer at that path is
+    // "outside" (the walk's check of the folder no longer holds), as the JavaScript check of the
+    // folder after the reads calls it; a name removed or moved is "hard-linked", as before.
+    code = folder->given == 1 && !in_folder ? CODE_OUTSIDE : CODE_HARD_LINKED;
     goto done;
   }
-  double size = (double)st.st_size;
+  double size = (double)st->st_size;
   info[0] = size;
   if (size > limit) {
     code = CODE_TOO_LARGE;
@@ -400,6 +462,22 @@ done:
   return code;
 }
 
+// read_at opens, verifies and reads the entry `name` of the folder `dirfd`, keeping every check
+// of the JavaScript path (src/files/search/match-worker.ts), in this order: hold_file (hold with
+// O_PATH, fstat: regular, reopen, the count), folder_barrier, read_held (the name, then the
+// read). One file; readBatch holds a run of files first and takes one barrier for the run.
+// No descriptor stays open when it returns.
+static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+  if (!folder_open(folder, dirfd, NULL, 0)) return CODE_UNREADABLE;
+  struct stat st;
+  int fd = -1;
+  int64_t code = hold_file(dirfd, name, &st, &fd);
+  if (code != 0) return code == CODE_NO_DESCRIPTOR ? CODE_UNREADABLE : code;
+  // After the count, the barrier, then the name (read_held).
+  folder_barrier(folder);
+  return read_held(folder, fd, &st, name, buf, cap, limit, info, needles, needles_len);
+}
+
 // readFileAt(dirFd, name, buffer, limit, info: Float64Array(1), needles?: Buffer).
 static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   size_t argc = 6;
@@ -427,7 +505,7 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
   }
   proc_fds_check();
   napi_value result;
-  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0, .given = -1};
   int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len);
   folder_close(&folder);
   napi_create_double(env, (double)code, &result);
@@ -437,25 +515,78 @@ bad:
   return NULL;
 }
 
+// RUN_FILES bounds a run of files of one folder that readBatch holds open at once (one
+// descriptor each, plus one held O_PATH while a file is reopened): at most 65 descriptors per
+// calling thread, against a process limit in the thousands; running out (EMFILE) only ends the
+// run early (CODE_NO_DESCRIPTOR).
+#define RUN_FILES 64
+
+// run_file is one file of a run: readBatch holds and counts each file of the run (hold_file:
+// O_PATH hold, fstat, reopen, link count), then takes ONE folder_barrier for the run, then checks
+// each file's name and reads it (read_held), in order. Each file's guarantee is the one read_at
+// gives, unchanged: what it needs is that the file's count precedes a barrier of its folder and
+// its name check follows that barrier, all in one thread. An unlink of the file's in-folder name
+// that the count may have seen half done (its count dropped, its name not yet removed) holds the
+// folder's inode lock from before the count drop until after the name is gone; the count was
+// taken inside that span, so the barrier, which takes the same lock after the count, returns only
+// once that unlink is over, and the name check after it sees " (deleted)". Nothing in that
+// argument depends on how much time passes between the count and the barrier, nor on other files
+// being counted or read in between: the files of the run only share the barrier, which comes
+// after every one of their counts (the holding loop ends before it) and before every one of their
+// name checks (the reading loop starts after it). Files not held (not regular, hard-linked,
+// unreadable: fd -1) keep their code and get no name check, as in read_at.
+struct run_file {
+  const char* name;
+  int fd; // the reopened descriptor (hold_file), -1 when none is open
+  int64_t code; // hold_file's code when fd is -1
+  struct stat st; // the held entry's fstat: its size is what read_held reads
+};
+
 // readBatch(dirFds: Int32Array, names: string, from, buffer, limit, needles: Buffer | null,
-//           results: Float64Array(2 per file)) -> the index of the first file not read.
+//           results: Float64Array(2 per file), folderPaths?: string | null)
+//   -> the index of the first file not read.
 // Reads files from..n-1 (names joined by NUL, one per dirFds entry) as readFileAt does, one after
 // another into `buffer`, each at the offset after the previous one's content: results[2i] is
 // file i's code (length read, or a negative code), results[2i+1] its content's offset (or, for
 // CODE_NO_MATCH and CODE_NEED_BUFFER, info[0]). Stops before a file that does not fit in what is
 // left of the buffer (unless it is the first: that one gets CODE_NEED_BUFFER), so the caller
 // matches what was read and calls again from there: one call per batch of files instead of one
-// per file. A name that is not a single entry name gets CODE_UNREADABLE.
+// per file. A name that is not a single entry name gets CODE_UNREADABLE. Consecutive files of one
+// folder are read in runs of up to RUN_FILES with one barrier per run (see struct run_file).
+//
+// folderPaths (optional, NUL-joined, one per file like names): the kernel path of each file's
+// folder as the walk verified it inside the roots when it opened the folder. Given (not ""), it
+// replaces the folder's readlink of /proc/self/fd/DIR per run, and each file's name check then
+// asks that its own kernel path, after its barrier, be exactly that path + "/" + name: at that
+// moment the file is the one-link entry `name` of a folder at the verified path, inside the roots.
+// That is the check the caller made of the folder once, after the reads (its kernel path still
+// inside the roots), made for each file at its name check instead, so the caller skips it for
+// these files. A file whose folder is no longer at that path gets CODE_OUTSIDE (its folder was
+// renamed since the walk; src/files/search/read-file-at.ts reads such a file again without the
+// path and checks its folder after the reads, as before), one whose own name is gone
+// CODE_HARD_LINKED as before. A given path
+// that is not absolute or does not fit is refused (CODE_UNREADABLE), never replaced by the kernel's.
+// skip_entries returns the offset of entry `count` of a NUL-joined list (list_len + 1 past its end).
+static size_t skip_entries(const char* list, size_t list_len, int32_t count) {
+  size_t at = 0;
+  for (int32_t skip = 0; skip < count && at <= list_len; skip++) {
+    const char* nul = memchr(list + at, 0, list_len - at);
+    at = nul == NULL ? list_len + 1 : (size_t)(nul - list) + 1;
+  }
+  return at;
+}
+
 static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   napi_typedarray_type type;
-  size_t nfds, nresults, cap, names_len, needles_len = 0;
+  size_t nfds, nresults, cap, names_len, needles_len = 0, paths_len = 0;
   void *fds_data, *results_data, *data;
   void* needles = NULL;
   int32_t from;
   double limit;
   char* names = NULL;
+  char* paths = NULL;
   if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 7) goto bad;
   if (napi_get_typedarray_info(env, argv[0], &type, &nfds, &fds_data, NULL, NULL) != napi_ok || type != napi_int32_array) goto bad;
   if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &names_len) != napi_ok) goto bad;
@@ -466,43 +597,105 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
   napi_is_buffer(env, argv[5], &is_buffer);
   if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
   if (napi_get_typedarray_info(env, argv[6], &type, &nresults, &results_data, NULL, NULL) != napi_ok || type != napi_float64_array || nresults < 2 * nfds) goto bad;
+  if (argc >= 8) {
+    napi_valuetype kind;
+    if (napi_typeof(env, argv[7], &kind) != napi_ok) goto bad;
+    if (kind == napi_string) {
+      if (napi_get_value_string_utf8(env, argv[7], NULL, 0, &paths_len) != napi_ok) goto bad;
+      paths = malloc(paths_len + 1);
+      if (paths == NULL) goto bad;
+      napi_get_value_string_utf8(env, argv[7], paths, paths_len + 1, &paths_len);
+    } else if (kind != napi_null && kind != napi_undefined) {
+      goto bad;
+    }
+  }
   names = malloc(names_len + 1);
   if (names == NULL) goto bad;
   napi_get_value_string_utf8(env, argv[1], names, names_len + 1, &names_len);
   const int32_t* fds = (const int32_t*)fds_data;
   double* results = (double*)results_data;
-  // Find the name of file `from`, then go on from there.
-  size_t at = 0;
-  for (int32_t skip = 0; skip < from && at <= names_len; skip++) {
-    const char* nul = memchr(names + at, 0, names_len - at);
-    at = nul == NULL ? names_len + 1 : (size_t)(nul - names) + 1;
-  }
+  // Find the name (and folder path) of file `from`, then go on from there.
+  size_t at = skip_entries(names, names_len, from);
+  size_t path_at = paths == NULL ? 0 : skip_entries(paths, paths_len, from);
   proc_fds_check();
   size_t offset = 0;
   size_t i = (size_t)from;
-  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0};
-  for (; i < nfds; i++) {
-    const char* name = at <= names_len ? names + at : "";
-    size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
-    double info = 0;
-    int64_t code;
-    if (len == 0 || len > NAME_MAX || memchr(name, '/', len) != NULL || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || fds[i] < 0) {
-      code = CODE_UNREADABLE;
-    } else {
-      code = read_at(&folder, fds[i], name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len);
+  struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0, .given = -1};
+  struct run_file run[RUN_FILES];
+  while (i < nfds) {
+    // Hold and count a run of files of one folder (see struct run_file), then one barrier, then
+    // each file's name and content in order.
+    size_t count = 0, held = 0;
+    double expected = 0; // bytes the run's held files would take, by their fstat sizes
+    int32_t dirfd = fds[i];
+    // The run's folder path, when given: file i's entry of `paths` ("" or none: not given).
+    const char* given = paths != NULL && path_at <= paths_len ? paths + path_at : "";
+    size_t given_len = paths != NULL && path_at <= paths_len ? strnlen(given, paths_len - path_at) : 0;
+    int opened = dirfd >= 0 && folder_open(&folder, dirfd, given_len > 0 ? given : NULL, given_len);
+    for (size_t j = i; j < nfds && count < RUN_FILES && fds[j] == dirfd; j++) {
+      const char* name = at <= names_len ? names + at : "";
+      size_t len = at <= names_len ? strnlen(name, names_len - at) : 0;
+      if (paths != NULL) {
+        // A run is files of one folder descriptor with one given path (the walk gives one per
+        // folder: a different one ends the run, and gets its own folder_open).
+        const char* path = path_at <= paths_len ? paths + path_at : "";
+        size_t path_len = path_at <= paths_len ? strnlen(path, paths_len - path_at) : 0;
+        if (path_len != given_len || memcmp(path, given, path_len) != 0) break;
+      }
+      struct run_file* f = &run[count];
+      f->name = name;
+      f->fd = -1;
+      f->code = CODE_UNREADABLE;
+      if (opened && len > 0 && len <= NAME_MAX && memchr(name, '/', len) == NULL && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+        f->code = hold_file(dirfd, name, &f->st, &f->fd);
+        if (f->code == CODE_NO_DESCRIPTOR) {
+          if (held > 0) break; // out of descriptors: this file is held again, first, in the next run
+          f->code = CODE_UNREADABLE;
+        }
+      }
+      count++;
+      at += len + 1;
+      if (paths != NULL) path_at += given_len + 1; // this file's path is the run's (checked above)
+      if (f->fd >= 0) {
+        held++;
+        // Without needles every file read stays in the buffer: a run that would fill it ends
+        // here, so that the files after it are not held only to be let go (see below). With
+        // needles most files are not kept (CODE_NO_MATCH) and the run is not cut.
+        double size = (double)f->st.st_size;
+        expected += size + 1 < limit ? size + 1 : limit;
+        if (needles_len == 0 && expected >= (double)(cap - offset)) break;
+      }
     }
-    if (code == CODE_NEED_BUFFER && offset > 0) break; // read again, first, in the next call
-    results[2 * i] = (double)code;
-    results[2 * i + 1] = code >= 0 ? (double)offset : info;
-    if (code >= 0) offset += (size_t)code;
-    at += len + 1;
+    // The one barrier of the run: after the count of every held file (hold_file, above), before
+    // any of their names is checked (read_held, below). See struct run_file.
+    if (held > 0) folder_barrier(&folder);
+    for (size_t k = 0; k < count; k++, i++) {
+      struct run_file* f = &run[k];
+      double info = 0;
+      int64_t code = f->fd >= 0 ? read_held(&folder, f->fd, &f->st, f->name, (uint8_t*)data + offset, cap - offset, limit, &info, (const uint8_t*)needles, needles_len) : f->code;
+      f->fd = -1; // read_held closed it
+      if (code == CODE_NEED_BUFFER && offset > 0) {
+        // Read again, first, in the next call: the files of the run after it are let go unread
+        // (held, counted and barriered again then).
+        for (size_t rest = k + 1; rest < count; rest++) {
+          if (run[rest].fd >= 0) close(run[rest].fd);
+        }
+        goto stop;
+      }
+      results[2 * i] = (double)code;
+      results[2 * i + 1] = code >= 0 ? (double)offset : info;
+      if (code >= 0) offset += (size_t)code;
+    }
   }
+stop:
   folder_close(&folder);
   free(names);
+  free(paths);
   return make_int(env, (int32_t)i);
 bad:
   free(names);
-  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results)");
+  free(paths);
+  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths?)");
   return NULL;
 }
 
@@ -514,10 +707,40 @@ bad:
 // find_text (a vectorized memmem) and a counting loop the compiler vectorizes, instead of
 // Buffer.indexOf and a JavaScript newline count over every candidate file. The caller calls again from the end of
 // the last line given (plus one) while `out` came back full.
-__attribute__((optimize("O3"))) static size_t count_newlines(const uint8_t* p, size_t n) {
+__attribute__((optimize("O3"))) static size_t count_newlines_plain(const uint8_t* p, size_t n) {
   size_t count = 0;
   for (size_t i = 0; i < n; i++) count += p[i] == '\n';
   return count;
+}
+
+#if defined(__x86_64__)
+// count_newlines_avx2 counts 32 bytes a step into byte counters (each compare gives 0 or -1, so
+// subtracting adds 0 or 1), summed (sad_epu8) every 255 steps before one can overflow: the plain
+// loop above is vectorized by the compiler with 64-bit counters, ~4x slower (~2% of the match
+// workers' time went to it).
+__attribute__((target("avx2"))) static size_t count_newlines_avx2(const uint8_t* p, size_t n) {
+  const __m256i nl = _mm256_set1_epi8('\n');
+  const __m256i zero = _mm256_setzero_si256();
+  size_t count = 0, i = 0;
+  while (n - i >= 32) {
+    size_t steps = (n - i) / 32;
+    if (steps > 255) steps = 255;
+    __m256i counters = zero;
+    for (size_t s = 0; s < steps; s++, i += 32) {
+      counters = _mm256_sub_epi8(counters, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i*)(p + i)), nl));
+    }
+    __m256i sums = _mm256_sad_epu8(counters, zero);
+    count += (size_t)_mm256_extract_epi64(sums, 0) + (size_t)_mm256_extract_epi64(sums, 1) + (size_t)_mm256_extract_epi64(sums, 2) + (size_t)_mm256_extract_epi64(sums, 3);
+  }
+  return count + count_newlines_plain(p + i, n - i);
+}
+#endif
+
+static size_t count_newlines(const uint8_t* p, size_t n) {
+#if defined(__x86_64__)
+  if (avx2_ok()) return count_newlines_avx2(p, n);
+#endif
+  return count_newlines_plain(p, n);
 }
 
 static napi_value FindLines(napi_env env, napi_callback_info cb) {

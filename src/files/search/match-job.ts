@@ -12,6 +12,12 @@ export interface FileList {
   /** The files' names joined by "\0" (no name holds NUL or "/"); "" when `borrowed`. */
   readonly names: string;
   readonly borrowed: boolean;
+  /**
+   * Per file (joined by "\0" like `names`): the kernel path of its folder as the walk verified it
+   * inside the roots, "" when not verified; given by the walk with the native addon only, for
+   * the addon's per-file check of it (see FsAt.readBatch).
+   */
+  readonly folderRealPaths?: string;
 }
 
 /** fileNames splits a FileList's names. */

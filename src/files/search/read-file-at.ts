@@ -53,6 +53,12 @@ export function readFileAt(
   return "unreadable";
 }
 
+/** outsideCode is readBatch's answer for a file whose folder is not at the walk's verified path. */
+const outsideCode = -outcomeCodes.indexOf("outside");
+
+/** movedReadBytes is the first buffer of a file read again because its folder moved. */
+const movedReadBytes = 64 * 1024;
+
 /** results holds readBatch's two numbers per file, reused from batch to batch. */
 let results = new Float64Array(128);
 
@@ -60,6 +66,9 @@ let results = new Float64Array(128);
  * readBatchAt reads the files of one batch (entries `names`, joined by NUL, of the held folders
  * `dirFds`) through the native addon, a buffer-full per call, and hands each file's FileRead to
  * `each` in order; a content is valid only during its `each` call (the next read overwrites it).
+ * With `folderPaths` (FileList.folderRealPaths) each file's name check asks for its folder's
+ * verified path (see FsAt.readBatch); `each`'s `inRoots` says that check was made for the file
+ * (its folder path was given, and it was read by readBatch, not alone by readFileAt).
  */
 export function readBatchAt(
   fsAt: FsAt,
@@ -69,23 +78,26 @@ export function readBatchAt(
   fullCheck: boolean,
   isBinary: (sample: Buffer) => boolean,
   needles: Buffer | undefined,
-  each: (index: number, read: FileRead) => void,
+  each: (index: number, read: FileRead, inRoots: boolean) => void,
+  folderPaths?: string,
 ): void {
   const n = dirFds.length;
   if (results.length < 2 * n) results = new Float64Array(2 * n);
   let split: string[] | undefined;
+  const paths = folderPaths?.split("\0");
+  const checked = (i: number): boolean => paths !== undefined && (paths[i] ?? "") !== "";
   for (let from = 0; from < n; ) {
     const buffer = scratch.buffer;
-    const next = fsAt.readBatch(dirFds, names, from, buffer, limit, needles ?? null, results);
+    const next = fsAt.readBatch(dirFds, names, from, buffer, limit, needles ?? null, results, folderPaths ?? null);
     if (next <= from) throw new Error("readBatch made no progress"); // never: the first file of a call is always answered
     for (let i = from; i < next; i++) {
       const code = results[2 * i]!;
       const at = results[2 * i + 1]!;
       if (code >= 0) {
         const content = buffer.subarray(at, at + code);
-        each(i, fullCheck && isBinary(content.subarray(0, binarySampleBytes)) ? "binary" : content);
+        each(i, fullCheck && isBinary(content.subarray(0, binarySampleBytes)) ? "binary" : content, checked(i));
       } else if (code === noMatchCode) {
-        each(i, at);
+        each(i, at, checked(i));
       } else if (code === needBufferCode) {
         // Larger than the whole buffer: read alone into one of its size (the buffer of this call
         // keeps the contents of the files after it, not yet handed over).
@@ -94,12 +106,21 @@ export function readBatchAt(
         try {
           own = growScratch(at);
         } catch {
-          each(i, "unreadable"); // no memory for it (the JavaScript path's read fails the same way)
+          each(i, "unreadable", false); // no memory for it (the JavaScript path's read fails the same way)
           continue;
         }
-        each(i, readFileAt(fsAt, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, own));
+        // Read alone by readFileAt, whose name check uses the folder's path at the time: not
+        // checked against the verified path, so the caller checks the folder after the reads.
+        each(i, readFileAt(fsAt, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, own), false);
+      } else if (code === outsideCode && checked(i)) {
+        // Its folder is no longer at the path the walk verified (renamed since, perhaps within
+        // the roots): read as without the path (its name checked against the folder's path of
+        // the moment), and the caller checks that folder after the reads, as it did before the
+        // paths were given. Into a buffer of its own: `buffer` still holds later files' contents.
+        split ??= names.split("\0");
+        each(i, readFileAt(fsAt, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, Buffer.allocUnsafe(movedReadBytes)), false);
       } else {
-        each(i, (outcomeCodes[-code] as SkipReason | undefined) ?? "unreadable");
+        each(i, (outcomeCodes[-code] as SkipReason | undefined) ?? "unreadable", checked(i));
       }
     }
     from = next;

@@ -113,7 +113,10 @@ export async function* searchFiles(
           }
           nextMatched++;
           const again = async (skip: number): Promise<FileOutcome> => {
-            const one = head.files.borrowed ? head.files : { fds: Int32Array.of(head.files.fds[i]!), names: fileNames(head.files)[i]!, borrowed: false };
+            const folderRealPath = head.files.folderRealPaths?.split("\0")[i];
+            const one: FileList = head.files.borrowed
+              ? head.files
+              : { fds: Int32Array.of(head.files.fds[i]!), names: fileNames(head.files)[i]!, borrowed: false, ...(folderRealPath !== undefined ? { folderRealPaths: folderRealPath } : {}) };
             return outcomeAt(await send(one, head.pathOf, [], skip).result, 0);
           };
           yield* report(plan, totals, outcomeAt(result, i), head.pathOf(i), again);

@@ -27,8 +27,13 @@ export interface FsAt {
    * results[2i + 1] its content's offset (for noMatchCode and needBufferCode: info[0]). Returns
    * the index of the first file not read (the buffer was full): call again from there once the
    * contents read were used. A file needing more than the whole buffer gets needBufferCode.
+   * Consecutive files of one folder share one hard-link barrier (after all their counts, before
+   * any of their name checks). `folderPaths` (optional, joined by NUL, one per file; "" for none)
+   * are the kernel paths of the files' folders as the walk verified them inside the roots: each
+   * file's name check then asks for exactly that path + "/" + its name (a folder no longer there
+   * gives the "outside" code), instead of the path the folder has when the batch is read.
    */
-  readBatch(dirFds: Int32Array, names: string, from: number, buffer: Buffer, limit: number, needles: Buffer | null, results: Float64Array): number;
+  readBatch(dirFds: Int32Array, names: string, from: number, buffer: Buffer, limit: number, needles: Buffer | null, results: Float64Array, folderPaths?: string | null): number;
   /**
    * findLines writes start, end and line number of each line of content[from..] that holds
    * `needle` into `out` (three numbers a line, as many as fit), `lineNumber` being the number of

@@ -42,6 +42,40 @@ describe("readFileAt and readBatchAt (the match worker's native reads)", () => {
     ]);
   });
 
+  it("read a file whose folder moved since the walk verified its path again without the path, and say which files had the per-file check", () => {
+    const folderPaths: (string | null | undefined)[] = [];
+    const single: string[] = [];
+    const addon: FsAt = {
+      ...asking(0),
+      readBatch(dirFds, _names, from, buffer, _limit, _needles, results, paths) {
+        folderPaths.push(paths);
+        buffer.write("abc", 0);
+        for (let i = from; i < dirFds.length; i++) [results[2 * i], results[2 * i + 1]] = i === 1 ? [-5, 0] : [3, 0];
+        return dirFds.length;
+      },
+      readFileAt(_dirFd, name, buffer) {
+        single.push(name);
+        return buffer.write("moved", 0);
+      },
+    };
+    const reads: [number, string, boolean][] = [];
+    const each = (i: number, read: FileRead, inRoots: boolean): void => void reads.push([i, Buffer.isBuffer(read) ? read.toString() : String(read), inRoots]);
+    readBatchAt(addon, Int32Array.of(3, 4, 5), "a\0b\0c", 100, false, () => false, undefined, each, "/r\0/r/moved\0");
+    assert.deepEqual(folderPaths, ["/r\0/r/moved\0"], "the paths are handed to the addon");
+    assert.deepEqual(single, ["b"], "only the file of the moved folder is read again, alone");
+    assert.deepEqual(reads, [
+      [0, "abc", true],
+      [1, "moved", false],
+      [2, "abc", false],
+    ], "a: checked against its path; b: read again, its folder to be checked after the reads; c: no path given");
+    reads.length = 0;
+    readBatchAt(addon, Int32Array.of(3, 4), "a\0b", 100, false, () => false, undefined, each);
+    assert.deepEqual(reads, [
+      [0, "abc", false],
+      [1, "outside", false],
+    ], "without paths nothing is checked per file, and the outside code stays a skip");
+  });
+
   it("gives up as unreadable after a bounded number of reads of a file that keeps outgrowing its buffer", () => {
     const addon = asking(2 << 20);
     assert.equal(readFileAt(addon, 3, "a.log", 16 << 20, false, () => false), "unreadable");

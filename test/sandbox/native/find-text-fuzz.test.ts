@@ -61,6 +61,28 @@ describe("find_text (AVX2 pair search) against Buffer.indexOf", () => {
     assert.ok(runs > 1000, `ran ${runs}`);
   });
 
+  it("findLines numbers the lines right across long stretches without a match (the newline count's 255-step flushes)", { skip }, () => {
+    const random = seededRandom(23);
+    const out = new Float64Array(3 * 64);
+    const needle = Buffer.from("NEEDLE");
+    const started = Date.now();
+    let runs = 0;
+    for (let trial = 0; trial < 300 && Date.now() - started < 20000; trial++) {
+      // 0-40,000 bytes, newlines at a random density (none to every byte), a few needles far apart.
+      const n = Math.floor(random() * 40_000);
+      const density = [0, 0.001, 0.05, 0.5, 1][trial % 5]!;
+      const shift = Math.floor(random() * 33);
+      const content = Buffer.alloc(shift + n).subarray(shift);
+      for (let i = 0; i < n; i++) content[i] = random() < density ? 10 : 97;
+      for (let k = Math.floor(random() * 5); k > 0 && n > needle.length; k--) needle.copy(content, Math.floor(random() * (n - needle.length)));
+      const expected = linesWith(content, needle);
+      const found = fsAt!.findLines(content, 0, needle, 1, out);
+      assert.deepEqual([...out.subarray(0, 3 * found)], expected.slice(0, 3 * 64), `trial ${trial}: n ${n}, density ${density}, shift ${shift}`);
+      runs++;
+    }
+    assert.ok(runs > 50, `ran ${runs}`);
+  });
+
   it("readFileAt's required-text test agrees with Buffer.includes on files of 0-200 bytes", { skip }, () => {
     const dir = mkdtempSync(path.join(tmpdir(), "findtext-"));
     const fd = openSync(dir, "r");

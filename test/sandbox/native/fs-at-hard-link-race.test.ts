@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { closeSync, constants, existsSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdtempSync, openSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +34,7 @@ describe("native fs-at addon: a hard link to an outside file whose in-folder nam
     const dir = mkdtempSync(path.join(tmpdir(), "fs-at-hl-in-"));
     writeFileSync(path.join(dir, "plain.txt"), "INSIDE\n");
     const fd = openSync(dir, O_PATH | constants.O_DIRECTORY);
+    const real = realpathSync(dir);
     const child = spawn("python3", ["-c", linkLoop, path.join(outside, "secret.txt"), path.join(dir, "x.txt"), "20"], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
@@ -52,10 +53,13 @@ describe("native fs-at addon: a hard link to an outside file whose in-folder nam
       for (let i = 0; i < 5_000_000 && Date.now() < deadline; i++) {
         const code = fsAt!.readFileAt(fd, "x.txt", buffer, 1 << 20, info);
         tally(code > 0 ? buffer.toString("utf8", 0, code) : "", code);
-        if (fsAt!.readBatch(fds, "x.txt\0plain.txt", 0, buffer, 1 << 20, null, results) === 2) {
-          for (let f = 0; f < 2; f++) {
-            const [c, at] = [results[2 * f]!, results[2 * f + 1]!];
-            tally(c > 0 ? buffer.toString("utf8", at, at + c) : "", c);
+        // readBatch without and with the walk's verified folder paths (the name check against them).
+        for (const paths of [null, `${real}\0${real}`]) {
+          if (fsAt!.readBatch(fds, "x.txt\0plain.txt", 0, buffer, 1 << 20, null, results, paths) === 2) {
+            for (let f = 0; f < 2; f++) {
+              const [c, at] = [results[2 * f]!, results[2 * f + 1]!];
+              tally(c > 0 ? buffer.toString("utf8", at, at + c) : "", c);
+            }
           }
         }
       }

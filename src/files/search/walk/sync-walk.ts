@@ -27,12 +27,14 @@ class Stopped extends Error {}
 interface Building {
   readonly fds: number[];
   readonly names: string[];
+  /** Per file, its folder's verified kernel path (with the addon only, see FileList.folderRealPaths). */
+  readonly reals: string[];
   readonly folderFds: number[];
   readonly folderPaths: string[];
   readonly close: number[];
 }
 
-const building = (): Building => ({ fds: [], names: [], folderFds: [], folderPaths: [], close: [] });
+const building = (): Building => ({ fds: [], names: [], reals: [], folderFds: [], folderPaths: [], close: [] });
 
 /**
  * SyncWalk walks a folder tree synchronously (it runs on a walk worker thread, where blocking
@@ -78,7 +80,7 @@ export class SyncWalk {
     let error: unknown;
     try {
       const inherited = this.options.inherited.reduce((rules, layer) => rules.above(layer.prefix, layer.texts), IgnoreRules.none());
-      this.#folder(topFd, "", inherited, 0);
+      this.#folder(topFd, "", inherited, 0, fsAt === undefined ? "" : (this.#insidePath(topFd) ?? ""));
       if (this.#batch.fds.length > 0 || this.#batch.close.length > 0) this.#flush();
     } catch (err) {
       if (!(err instanceof Stopped)) error = err;
@@ -88,7 +90,11 @@ export class SyncWalk {
     return { close, error };
   }
 
-  #folder(fd: number, relativeDir: string, inherited: IgnoreRules, depth: number): void {
+  /**
+   * folder walks the folder `fd` (at `relativeDir` below the start); `real` is its kernel path as
+   * verified inside the roots (handed to the match workers with its files), "" when not verified.
+   */
+  #folder(fd: number, relativeDir: string, inherited: IgnoreRules, depth: number, real: string): void {
     if (this.stopped()) throw new Stopped();
     const entries = list(fd);
     if (entries === undefined) return; // unreadable or removed meanwhile: one folder must not fail the search
@@ -113,6 +119,7 @@ export class SyncWalk {
         }
         batch.fds.push(fd);
         batch.names.push(name);
+        if (fsAt !== undefined) batch.reals.push(real);
         this.#referenced.add(fd);
         if (batch.fds.length >= walkBatchFiles) this.#flush();
       }
@@ -121,13 +128,16 @@ export class SyncWalk {
     for (const name of folders) {
       const child = this.#openChild(fd, name);
       if (child === undefined) continue; // swapped for a link, gone, or outside: skipped
-      this.#folder(child, relativeDir === "" ? name : `${relativeDir}/${name}`, rules, depth + 1);
-      this.#done(child);
+      this.#folder(child.fd, relativeDir === "" ? name : `${relativeDir}/${name}`, rules, depth + 1, child.real);
+      this.#done(child.fd);
     }
   }
 
-  /** openChild opens a sub-folder by its parent's descriptor and keeps it if inside the roots. */
-  #openChild(parentFd: number, name: string): number | undefined {
+  /**
+   * openChild opens a sub-folder by its parent's descriptor and keeps it if inside the roots:
+   * its descriptor and the kernel path that was verified.
+   */
+  #openChild(parentFd: number, name: string): { fd: number; real: string } | undefined {
     let fd: number;
     if (fsAt !== undefined) {
       fd = fsAt.openDirAt(parentFd, name);
@@ -140,17 +150,21 @@ export class SyncWalk {
       }
     }
     this.#held.add(fd);
-    let inside = false;
-    try {
-      const real = fsAt !== undefined ? fsAt.fdPath(fd) : readlinkSync(`/proc/self/fd/${fd}`);
-      inside = real !== null && this.options.roots.some((root) => isInside(root, real));
-    } catch {
-      // no /proc: cannot verify, so do not use
-    }
-    if (inside) return fd;
+    const real = this.#insidePath(fd);
+    if (real !== undefined) return { fd, real };
     this.#held.delete(fd);
     closeSync(fd);
     return undefined;
+  }
+
+  /** insidePath is the kernel path of the folder `fd` when it lies inside the roots, else undefined. */
+  #insidePath(fd: number): string | undefined {
+    try {
+      const real = fsAt !== undefined ? fsAt.fdPath(fd) : readlinkSync(`/proc/self/fd/${fd}`);
+      return real !== null && this.options.roots.some((root) => isInside(root, real)) ? real : undefined;
+    } catch {
+      return undefined; // no /proc: cannot verify, so do not use
+    }
   }
 
   /** done gives up a walked folder: closed now, or handed over behind the batches using it. */
@@ -169,7 +183,7 @@ export class SyncWalk {
     this.#batch = building();
     this.post({
       kind: "batch",
-      files: { fds: Int32Array.from(b.fds), names: b.names.join("\0"), borrowed: false },
+      files: { fds: Int32Array.from(b.fds), names: b.names.join("\0"), borrowed: false, ...(fsAt !== undefined ? { folderRealPaths: b.reals.join("\0") } : {}) },
       folderFds: b.folderFds,
       folderPaths: b.folderPaths,
       close: b.close,
