@@ -7,34 +7,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { loadFsAt } from "../../../src/sandbox/native/fs-at.js";
+import { deletedNameLoop } from "../../support/deleted-name-loop.js";
 
 const built = existsSync(fileURLToPath(new URL("../../../build/native/fs-at.node", import.meta.url)));
 const fsAt = loadFsAt({});
 const skip = built ? false : "build/native/fs-at.node not built (node scripts/build-native.mjs): nothing to test";
 
-/**
- * A child process that hard-links `target` into `dir` as "x.txt (deleted)", renames that link to
- * "x.txt" and removes it, in a loop. A read that held "x.txt (deleted)" and counted after the
- * removal sees one link (the outside name) and a /proc link "<dir>/x.txt (deleted)": the kernel's
- * mark for the removed "x.txt", which is also, byte for byte, "<dir>/" + the name it was opened by.
- */
-export const deletedNameLoop = `
-import os, sys, time
-target, folder = sys.argv[1], sys.argv[2]
-marked, plain = os.path.join(folder, "x.txt (deleted)"), os.path.join(folder, "x.txt")
-deadline = time.monotonic() + float(sys.argv[3])
-n = 0
-print("ready", flush=True)
-while time.monotonic() < deadline:
-    try:
-        os.link(target, marked)
-        os.rename(marked, plain)
-        os.unlink(plain)
-        n += 1
-    except OSError:
-        pass
-print(n, flush=True)
-`;
 
 describe("native fs-at addon: a file named '<name> (deleted)' (review of searchfast3)", { skip }, () => {
   it("never reads an outside file through a removed link whose /proc mark spells the name it was opened by", async () => {
@@ -42,12 +20,12 @@ describe("native fs-at addon: a file named '<name> (deleted)' (review of searchf
     writeFileSync(path.join(outside, "secret.txt"), "OUTSIDE\n");
     const dir = mkdtempSync(path.join(tmpdir(), "fs-at-del-in-"));
     const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    const child = spawn("python3", ["-c", deletedNameLoop, path.join(outside, "secret.txt"), dir, "20"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("python3", ["-c", deletedNameLoop, path.join(outside, "secret.txt"), dir, "20", "1"], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
     const buffer = Buffer.alloc(4096);
     const info = new Float64Array(1);
-    const names = ["x.txt (deleted)", "x.txt (deleted)", "x.txt (deleted)", "x.txt (deleted)"];
+    const names = ["x0.txt (deleted)", "x0.txt (deleted)", "x0.txt (deleted)", "x0.txt (deleted)"];
     const fds = Int32Array.from(names, () => fd);
     const results = new Float64Array(2 * names.length);
     let leaked = 0;
