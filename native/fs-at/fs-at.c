@@ -373,6 +373,19 @@ static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out)
   return 0;
 }
 
+// folder_still_at says whether the held folder is still at the path its files' names are checked
+// against, looked at after its barrier: the barrier waited on THIS folder's lock, so a name
+// check must not pass for a file of another folder put at that path since (moved there by a
+// rename, its unlink waited on by no barrier). Without it the walk's path, verified seconds
+// before, could be taken by another folder in advance. One readlink per run of files.
+static int folder_still_at(const struct folder* f) {
+  char link[PATH_MAX + 16];
+  ssize_t n = proc_link(f->dirfd, link, sizeof link - 1);
+  if (n <= 0) return 0;
+  if (link[n - 1] != '/') link[n++] = '/'; // f->path ends with "/" ("/" for the root itself)
+  return (size_t)n == f->len && memcmp(link, f->path, f->len) == 0;
+}
+
 // read_held is the second half of a read, for a file hold_file gave (`fd`, `st`), made after a
 // folder_barrier of its folder that came after hold_file's count:
 //  - its one link must be the name it was opened by: the reopened descriptor's /proc link must be
@@ -391,6 +404,15 @@ static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out)
 // info[0] is the fstat size otherwise. Closes `fd` in every case.
 static int64_t read_held(const struct folder* folder, int fd, const struct stat* st, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
   int64_t code;
+  // A name ending in " (deleted)" cannot be told from the kernel's mark of a removed one: a link
+  // to an outside file held as "x (deleted)", renamed to "x" and removed before its count, has
+  // the /proc link "<folder>/x (deleted)", the very name it was held by. Such files are not read.
+  static const char deleted_mark[] = " (deleted)";
+  size_t mark_len = sizeof deleted_mark - 1, held_len = strlen(name);
+  if (held_len >= mark_len && memcmp(name + held_len - mark_len, deleted_mark, mark_len) == 0) {
+    code = CODE_UNREADABLE;
+    goto done;
+  }
   char link[PATH_MAX + 16];
   ssize_t n = proc_link(fd, link, sizeof link);
   if (n < 0) {
@@ -473,8 +495,12 @@ static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8
   int fd = -1;
   int64_t code = hold_file(dirfd, name, &st, &fd);
   if (code != 0) return code == CODE_NO_DESCRIPTOR ? CODE_UNREADABLE : code;
-  // After the count, the barrier, then the name (read_held).
+  // After the count, the barrier (on a folder still at its path), then the name (read_held).
   folder_barrier(folder);
+  if (!folder_still_at(folder)) {
+    close(fd);
+    return CODE_OUTSIDE;
+  }
   return read_held(folder, fd, &st, name, buf, cap, limit, info, needles, needles_len);
 }
 
@@ -669,6 +695,17 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
     // The one barrier of the run: after the count of every held file (hold_file, above), before
     // any of their names is checked (read_held, below). See struct run_file.
     if (held > 0) folder_barrier(&folder);
+    if (held > 0 && !folder_still_at(&folder)) {
+      // Another folder may stand at the path now: none of the run's files is read (CODE_OUTSIDE,
+      // as a file whose folder moved, see read_held).
+      for (size_t k = 0; k < count; k++) {
+        if (run[k].fd >= 0) {
+          close(run[k].fd);
+          run[k].fd = -1;
+          run[k].code = CODE_OUTSIDE;
+        }
+      }
+    }
     for (size_t k = 0; k < count; k++, i++) {
       struct run_file* f = &run[k];
       double info = 0;

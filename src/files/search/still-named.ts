@@ -24,6 +24,10 @@ export class FolderNames {
 
   /** stillNamed says whether `fd` is the entry `name` of the held folder `dirFd`, after the barrier. */
   stillNamed(dirFd: number, name: string, fd: number): boolean {
+    // A name ending in " (deleted)" cannot be told from the kernel's mark of a removed one (a
+    // link held as "x (deleted)", renamed to "x" and removed, reads "<folder>/x (deleted)"):
+    // such files are not read.
+    if (name.endsWith(" (deleted)")) return false;
     if (dirFd !== this.#dirFd) this.#open(dirFd);
     const dir = this.#dir;
     if (dir === undefined) return false;
@@ -32,6 +36,10 @@ export class FolderNames {
     } catch {
       return false;
     }
+    // The barrier waited on this folder's lock: it must still be the one at the path the name is
+    // checked against (another folder moved there would have its unlinks waited on by none).
+    const at = readlinkSync(`/proc/self/fd/${dirFd}`);
+    if ((at === "/" ? "" : at) !== this.#path) return false;
     return readlinkSync(`/proc/self/fd/${fd}`) === `${this.#path}/${name}`;
   }
 

@@ -17,6 +17,7 @@ const suites = [
   "search-race.test.ts",
   "search-fifo-swap-race.test.ts",
   "search-hard-link-unlink-race.test.ts",
+  "search-deleted-name-race.test.ts",
   "search-ignore-fifo.test.ts",
   "search-walk-bounds.test.ts",
   "search-growing-file.test.ts",

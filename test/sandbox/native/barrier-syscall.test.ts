@@ -22,7 +22,7 @@ const src = (p: string): string => JSON.stringify(fileURLToPath(new URL(`../../.
 const skip = fsAt === undefined || !existsSync("/usr/bin/strace") ? "needs the addon and strace" : false;
 
 /** Marker descriptors: fdPath(N) of these shows in the trace as readlinkat(_, "N") = -1 ENOENT. */
-const markers = { start: 999_991, search: 999_992, end: 999_993 };
+const markers = { start: 999_991, search: 999_992, end: 999_993, paths: 999_994 };
 
 /** mainThreadCalls joins each call strace split (<unfinished ...> / resumed) and keeps `pid`'s. */
 function mainThreadCalls(trace: string, pid: string): string[] {
@@ -90,25 +90,32 @@ describe("the hard-link barrier's getdents", () => {
       fsAt.listDir(sub2);
       const results = new Float64Array(8);
       const sandbox = await createSandbox([{ path: base, readOnly: true }]);
+      const folderPaths = [sub, sub, sub, sub2].map((fd) => fsAt.fdPath(fd)).join("\\0");
       fsAt.fdPath(${markers.start});
       fsAt.readBatch(Int32Array.of(sub, sub, sub, sub2), "a\\0b\\0c\\0d", 0, Buffer.alloc(4096), 100, packNeedles([]), results);
       const single = fsAt.readFileAt(sub, "b", Buffer.alloc(4096), 100, new Float64Array(1));
+      // Review (searchfast3): the search passes the walk's folder paths (FileList.folderRealPaths);
+      // that call must take the same barriers (a barrier skipped only then went unnoticed).
+      fsAt.fdPath(${markers.paths});
+      const withPaths = new Float64Array(8);
+      fsAt.readBatch(Int32Array.of(sub, sub, sub, sub2), "a\\0b\\0c\\0d", 0, Buffer.alloc(4096), 100, packNeedles([]), withPaths, folderPaths);
       fsAt.fdPath(${markers.search});
       const opened = await sandbox.openForRead("sub/a");
       await opened.handle.close();
       fsAt.fdPath(${markers.end});
-      process.stdout.write(JSON.stringify({ pid: process.pid, sub, sub2, results: [...results], single }) + "\\n");
+      process.stdout.write(JSON.stringify({ pid: process.pid, sub, sub2, results: [...results], single, withPaths: [...withPaths] }) + "\\n");
     `;
     const run = spawnSync("strace", ["-f", "-qq", "-e", "trace=openat,newfstatat,fstat,statx,close,getdents64,readlinkat", "-e", "signal=none", process.execPath, "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000, maxBuffer: 1 << 26 });
     assert.equal(run.status, 0, run.stderr.slice(-2000));
-    const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { pid: number; sub: number; sub2: number; results: number[]; single: number };
+    const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { pid: number; sub: number; sub2: number; results: number[]; single: number; withPaths: number[] };
+    assert.deepEqual(out.withPaths, [6, 0, 6, 6, 6, 12, 6, 18], "the four files were read with their folders' paths given");
     assert.deepEqual(out.results, [6, 0, 6, 6, 6, 12, 6, 18], "the four files were read");
     assert.equal(out.single, 6, "readFileAt read b");
     const calls = mainThreadCalls(run.stderr, String(out.pid));
     const at = (marker: number): number => calls.findIndex((c) => c.startsWith(`readlinkat(`) && c.includes(`"${marker}"`));
-    const [start, search, end] = [at(markers.start), at(markers.search), at(markers.end)];
-    assert.ok(start >= 0 && search > start && end > search, "the markers are in the trace");
-    const events = checkEvents(calls.slice(start, search));
+    const [start, paths, search, end] = [at(markers.start), at(markers.paths), at(markers.search), at(markers.end)];
+    assert.ok(start >= 0 && paths > start && search > paths && end > search, "the markers are in the trace");
+    const events = checkEvents(calls.slice(start, paths));
     const folderOf: Record<string, number> = { a: out.sub, b: out.sub, c: out.sub, d: out.sub2 };
     const names = events.filter((e) => e.startsWith("name ")).map((e) => e.slice(5));
     assert.deepEqual(names, ["a", "b", "c", "d", "b"], `every file read had its name checked: ${JSON.stringify(events)}`);
@@ -127,6 +134,11 @@ describe("the hard-link barrier's getdents", () => {
         "count b", `barrier ${out.sub} reached`, "name b", // readFileAt: one file
       ],
       "one barrier per run of a folder's files",
+    );
+    assert.deepEqual(
+      checkEvents(calls.slice(paths, search)),
+      ["count a", "count b", "count c", `barrier ${out.sub} reached`, "name a", "name b", "name c", "count d", `barrier ${out.sub2} reached`, "name d"],
+      "with the folders' paths given (as the search calls it): the same barriers",
     );
     const sandboxBarriers = calls.slice(search, end).flatMap((c) => /^getdents64\(\d+, [^,]+, 1\)\s+= (.*)$/.exec(c)?.[1]?.trim() ?? []);
     assert.ok(sandboxBarriers.length >= 1, `the sandbox's read made its barrier: ${JSON.stringify(sandboxBarriers)}`);
