@@ -14,6 +14,8 @@
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
 //   folderBarrier(path) -> true once no unlink, link or rename is under way in the folder at
 //     `path` (see folder_barrier), false when it cannot be opened
+//   sameEntryAndFolder(named, held) -> 1 / 0: the two paths' entries are the same inode in the same
+//     folder (connectable file handles), -1 when the filesystem cannot tell
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <node_api.h>
@@ -934,6 +936,14 @@ static napi_value FdPath(napi_env env, napi_callback_info cb) {
   return result;
 }
 
+// path_arg copies a JS string argument into `out` (cap bytes): false if it is not a string, empty,
+// too long, or holds a NUL.
+static int path_arg(napi_env env, napi_value value, char* out, size_t cap) {
+  size_t full = 0, len = 0;
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &full) != napi_ok || full == 0 || full >= cap - 1) return 0;
+  return napi_get_value_string_utf8(env, value, out, cap, &len) == napi_ok && len == full && strlen(out) == len;
+}
+
 // folderBarrier(path): folder_barrier for a folder named by its path, as the sandbox's checks of a
 // file opened for reading use it (src/sandbox/folder-barrier.ts): Node's opendir builds a Dir
 // object (two promisified functions, a 32 KiB read) per call, 12-60 us where this is ~2 us.
@@ -942,9 +952,7 @@ static napi_value FolderBarrier(napi_env env, napi_callback_info cb) {
   napi_value argv[1];
   if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return make_null(env);
   char path[PATH_MAX];
-  size_t full = 0, len = 0;
-  if (napi_get_value_string_utf8(env, argv[0], NULL, 0, &full) != napi_ok || full == 0 || full >= sizeof path - 1) return make_null(env);
-  if (napi_get_value_string_utf8(env, argv[0], path, sizeof path, &len) != napi_ok || len != full || strlen(path) != len) return make_null(env);
+  if (!path_arg(env, argv[0], path, sizeof path)) return make_null(env);
   struct folder f = {.dirfd = -1, .readable = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)};
   napi_value result;
   napi_get_boolean(env, f.readable >= 0, &result);
@@ -953,6 +961,45 @@ static napi_value FolderBarrier(napi_env env, napi_callback_info cb) {
     close(f.readable);
   }
   return result;
+}
+
+// AT_HANDLE_CONNECTABLE (Linux 6.13, include/uapi/linux/fcntl.h): a file handle that also names
+// the entry's parent folder. Not in older C library headers.
+#ifndef AT_HANDLE_CONNECTABLE
+#define AT_HANDLE_CONNECTABLE 0x002
+#endif
+
+// connectable_handle fills `h` with the connectable handle of the entry at `path` (following a
+// final link only with `follow`, for a /proc/self/fd/N magic link); false where the kernel or the
+// filesystem has none (before 6.13, tmpfs: EINVAL, EOPNOTSUPP) or the entry is gone.
+struct handle_buf {
+  struct file_handle h;
+  unsigned char bytes[MAX_HANDLE_SZ];
+};
+static int connectable_handle(const char* path, int follow, struct handle_buf* out) {
+  int mount_id;
+  out->h.handle_bytes = MAX_HANDLE_SZ;
+  return name_to_handle_at(AT_FDCWD, path, &out->h, &mount_id, AT_HANDLE_CONNECTABLE | (follow ? AT_SYMLINK_FOLLOW : 0)) == 0;
+}
+
+// sameEntryAndFolder(named, held): 1 when the entry at `named` (a name looked up in a held folder,
+// /proc/self/fd/X/NAME, a final link not followed) and the entry of the descriptor `held`
+// (/proc/self/fd/E, followed) are the same inode IN THE SAME FOLDER now, 0 when not, -1 when the
+// filesystem cannot tell (no connectable handles). A connectable handle encodes the inode and
+// its parent folder's (the filesystem's own encoding, compared whole: the same function made
+// both). Why (src/sandbox/only-name-check.ts): the kernel has no call that opens a file's
+// parent, and a name being unlinked cannot be renamed meanwhile, so a descriptor whose parent is
+// the held folder after its count had its name there at the count (or no other lasting name).
+static napi_value SameEntryAndFolder(napi_env env, napi_callback_info cb) {
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 2) return make_null(env);
+  char named[PATH_MAX], held[PATH_MAX];
+  if (!path_arg(env, argv[0], named, sizeof named) || !path_arg(env, argv[1], held, sizeof held)) return make_null(env);
+  struct handle_buf a, b;
+  if (!connectable_handle(named, 0, &a) || !connectable_handle(held, 1, &b)) return make_int(env, -1);
+  int same = a.h.handle_type == b.h.handle_type && a.h.handle_bytes == b.h.handle_bytes && memcmp(a.h.f_handle, b.h.f_handle, a.h.handle_bytes) == 0;
+  return make_int(env, same);
 }
 
 static napi_value Init(napi_env env, napi_value exports) {
@@ -964,6 +1011,7 @@ static napi_value Init(napi_env env, napi_value exports) {
       {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},
       {"folderBarrier", NULL, FolderBarrier, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sameEntryAndFolder", NULL, SameEntryAndFolder, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -4,6 +4,7 @@ import { basename, dirname } from "node:path";
 import { waitForFolderChanges } from "./folder-barrier.js";
 import { O_PATH } from "./path-handle.js";
 import { procFdPath } from "./proc-fd-path.js";
+import { fsAt } from "./native/fs-at.js";
 import { hardLinkError, replacedError } from "./sandbox-errors.js";
 import { handleRealPathSync } from "./verify-handle.js";
 
@@ -30,8 +31,12 @@ import { handleRealPathSync } from "./verify-handle.js";
  *  4. E's name must still be `named` and the count one, and X must still be at dirname(named).
  * If E had been removed at the count, 4 sees it deleted. If it was live and the only undecremented
  * name at the count, the file had no other lasting name then, wherever it is read from later.
- * What stays open is E moved to another folder between 2 and the count AND that folder put at
- * X's path for 4: two renames, each in a window of a few microseconds, while an unlink runs.
+ * E moved to another folder between 2 and the count, that folder then put at X's path for 4,
+ * is caught after the count: E's connectable file handle (Linux 6.13+, names its parent; compared
+ * with the handle of X's entry `name`, fs-at.c sameEntryAndFolder) must show it in X. A name being
+ * unlinked cannot be renamed, so E in X after the count had its name in X at the count. Where the
+ * kernel or the filesystem (tmpfs) has no such handles, or without the addon, that one interleaving
+ * (two renames, each in a window of microseconds, while an unlink runs) stays open.
  *
  * A folder the server may search but not read (mode 0311) gets its barrier from a lookup of a
  * name it cannot hold (waitByLookup). Hand-written: no library does this.
@@ -62,6 +67,11 @@ export function confirmOnlyName(fd: number, opened: Stats, named: string, client
       throw replacedError(clientPath);
     }
     checkOneLink(found.nlink, clientPath);
+    // After the count, E must be in X itself (connectable handles, where the kernel has them):
+    // a name being unlinked cannot be renamed, so E in X now means its name was in X at the count.
+    if (fsAt?.sameEntryAndFolder(`${held}/${name}`, procFdPath(entry)) === 0) {
+      throw replacedError(clientPath);
+    }
     if (!waitForFolderChanges(held) && !waitByLookup(held)) {
       throw replacedError(clientPath);
     }

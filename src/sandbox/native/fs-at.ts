@@ -53,6 +53,13 @@ export interface FsAt {
    * be opened; null for a path that is not a string without NUL, or too long.
    */
   folderBarrier(path: string): boolean | null;
+  /**
+   * sameEntryAndFolder compares the connectable file handles (inode and parent folder, Linux
+   * 6.13+) of the entry at `named` (a final link not followed) and of `held` (followed: a
+   * /proc/self/fd/N link): 1 same inode in the same folder, 0 not, -1 the filesystem cannot tell;
+   * null for an argument that is not a path.
+   */
+  sameEntryAndFolder(named: string, held: string): number | null;
 }
 
 /** needBufferCode is readFileAt's answer when `buffer` is smaller than the file needs. */
@@ -73,7 +80,7 @@ export function packNeedles(needles: readonly Buffer[]): Buffer {
 }
 
 /** functions are the addon's exports every caller relies on. */
-const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier"] as const;
+const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier", "sameEntryAndFolder"] as const;
 
 /**
  * addonFile is where the build puts the addon: build/native/fs-at.node of this checkout or

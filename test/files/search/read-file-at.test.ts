@@ -26,6 +26,7 @@ function asking(length: number): FsAt & { calls: number } {
     openDirAt: () => -1,
     fdPath: () => null,
     folderBarrier: () => null,
+    sameEntryAndFolder: () => null,
   };
   return fake;
 }
