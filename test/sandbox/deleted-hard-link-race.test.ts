@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
+import { linkUnlinkLoop, startPythonLoop } from "../support/link-unlink-loop.js";
 import { ReadAttempts } from "./read-attempts.js";
 import { tempDir } from "./sandbox-fixture.js";
 
@@ -16,21 +15,6 @@ import { tempDir } from "./sandbox-fixture.js";
 const raceMs = 3000;
 const maxAttempts = 200_000;
 
-const linkLoop = `
-import os, sys, select
-src, dst = sys.argv[1], sys.argv[2]
-print("ready", flush=True)
-n = 0
-while True:
-    try: os.link(src, dst)
-    except FileExistsError: pass
-    try: os.unlink(dst)
-    except FileNotFoundError: pass
-    n += 1
-    if n % 256 == 0 and select.select([sys.stdin], [], [], 0)[0]: break
-print(n, flush=True)
-`;
-
 describe("a hard link removed while it is being opened", () => {
   for (const open of ["openForRead", "openReader"] as const) {
     it(`never lets a read (${open}) see the outside file's content through the removed in-root name`, async () => {
@@ -42,11 +26,7 @@ describe("a hard link removed while it is being opened", () => {
       const secret = path.join(outside, "secret.txt");
       await writeFile(secret, "outside secret");
       const sandbox = await createSandbox([{ path: root, readOnly: false }]);
-      const child = spawn("python3", ["-c", linkLoop, secret, path.join(root, "a")], { stdio: ["pipe", "pipe", "inherit"] });
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-      const exited = once(child, "exit");
-      while (!out.includes("ready")) await new Promise((r) => setTimeout(r, 10));
+      const links = await startPythonLoop(linkUnlinkLoop, [secret, path.join(root, "a")]);
       const attempts = new ReadAttempts();
       const until = Date.now() + raceMs;
       try {
@@ -54,8 +34,7 @@ describe("a hard link removed while it is being opened", () => {
           await attempts.attempt(sandbox, open, "a");
         }
       } finally {
-        child.stdin.end();
-        await exited;
+        await links.stop();
       }
       attempts.assertNoLeak();
     });

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 import { startExchangeLoop } from "../support/exchange-loop.js";
+import { linkUnlinkLoop, startPythonLoop } from "../support/link-unlink-loop.js";
 import { ReadAttempts } from "./read-attempts.js";
 import { tempDir } from "./sandbox-fixture.js";
 
@@ -17,21 +16,6 @@ import { tempDir } from "./sandbox-fixture.js";
 // name up in the folder it opened and takes the barrier on that very folder.
 const raceMs = 6000;
 const maxAttempts = 400_000;
-
-const linkLoop = `
-import os, sys, select
-src, dsts = sys.argv[1], sys.argv[2:]
-print("ready", flush=True)
-n = 0
-while True:
-    for dst in dsts:
-        try: os.link(src, dst)
-        except OSError: pass
-        try: os.unlink(dst)
-        except OSError: pass
-    n += 1
-    if n % 256 == 0 and select.select([sys.stdin], [], [], 0)[0]: break
-`;
 
 const renameLoop = `
 import os, sys, select, time
@@ -49,15 +33,6 @@ while True:
     if n % 256 == 0 and select.select([sys.stdin], [], [], 0)[0]: break
 `;
 
-async function started(script: string, args: string[]): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
-  const child = spawn("python3", ["-c", script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
-  let out = "";
-  child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
-  const exited = once(child, "exit");
-  while (!out.includes("ready")) await new Promise((r) => setTimeout(r, 10));
-  return { child, exited };
-}
-
 describe("the sandbox's hard-link barrier while the link's folder is renamed", () => {
   for (const [open, mover] of [["openForRead", "rename"], ["openReader", "rename"], ["openForRead", "exchange"], ["openReader", "exchange"]] as const) {
     it(`never lets ${open} read the outside file through root/d/a being unlinked while its folder is ${mover === "rename" ? "renamed d <-> e" : "exchanged with another"}`, async () => {
@@ -70,9 +45,9 @@ describe("the sandbox's hard-link barrier while the link's folder is renamed", (
       const secret = path.join(outside, "secret.txt");
       await writeFile(secret, "outside secret");
       const sandbox = await createSandbox([{ path: root, readOnly: false }]);
-      const links = await started(linkLoop, [secret, path.join(root, "d", "a"), path.join(root, "e", "a")]);
+      const links = await startPythonLoop(linkUnlinkLoop, [secret, path.join(root, "d", "a"), path.join(root, "e", "a")]);
       const renames = mover === "rename"
-        ? await started(renameLoop, [path.join(root, "d"), path.join(root, "e")])
+        ? await startPythonLoop(renameLoop, [path.join(root, "d"), path.join(root, "e")])
         : await startExchangeLoop(path.join(root, "d"), path.join(root, "e"), 60);
       const attempts = new ReadAttempts();
       const until = Date.now() + raceMs;
@@ -81,8 +56,7 @@ describe("the sandbox's hard-link barrier while the link's folder is renamed", (
           for (const name of ["d/a", "e/a"]) await attempts.attempt(sandbox, open, name);
         }
       } finally {
-        links.child.stdin!.end();
-        await Promise.all([links.exited, "stop" in renames ? renames.stop() : (renames.child.stdin!.end(), renames.exited)]);
+        await Promise.all([links.stop(), renames.stop()]);
       }
       attempts.assertNoLeak();
     });
