@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ConnectError, createClient } from "@connectrpc/connect";
+import { ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
@@ -32,6 +32,21 @@ async function scrape(address: string, path = "/metrics"): Promise<{ status: num
 function sample(text: string, name: string, labels: string): number | undefined {
   const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && labels.split(",").every((kv) => l.includes(kv)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
+}
+
+/** echoedRequestId is a client interceptor that hands `seen` the x-request-id of each answer or error (null first). */
+function echoedRequestId(seen: (id: string | null) => void): Interceptor {
+  return (next) => async (req) => {
+    seen(null);
+    try {
+      const res = await next(req);
+      seen(res.header.get("x-request-id"));
+      return res;
+    } catch (err) {
+      seen(ConnectError.from(err).metadata.get("x-request-id"));
+      throw err;
+    }
+  };
 }
 
 describe("observability: log lines and Prometheus metrics", { timeout: 60_000 }, () => {
@@ -67,17 +82,7 @@ describe("observability: log lines and Prometheus metrics", { timeout: 60_000 },
       FileTools,
       createGrpcTransport({
         baseUrl: `http://${server.address}`,
-        interceptors: [(next) => async (req) => {
-          echoed = null;
-          try {
-            const res = await next(req);
-            echoed = res.header.get("x-request-id");
-            return res;
-          } catch (err) {
-            echoed = ConnectError.from(err).metadata.get("x-request-id");
-            throw err;
-          }
-        }],
+        interceptors: [echoedRequestId((id) => (echoed = id))],
       }),
     );
     await client.statFile({ path: "big.txt" }, { headers: { "x-request-id": "echo-unary-ok" } });
@@ -101,16 +106,7 @@ describe("observability: log lines and Prometheus metrics", { timeout: 60_000 },
       createConnectTransport({
         baseUrl: `http://${server.httpAddress}`,
         httpVersion: "1.1",
-        interceptors: [(next) => async (req) => {
-          try {
-            const res = await next(req);
-            echoed = res.header.get("x-request-id");
-            return res;
-          } catch (err) {
-            echoed = ConnectError.from(err).metadata.get("x-request-id");
-            throw err;
-          }
-        }],
+        interceptors: [echoedRequestId((id) => (echoed = id))],
       }),
     );
     let received = 0;
