@@ -985,11 +985,12 @@ static int connectable_handle(const char* path, int follow, struct handle_buf* o
 // sameEntryAndFolder(named, held): 1 when the entry at `named` (a name looked up in a held folder,
 // /proc/self/fd/X/NAME, a final link not followed) and the entry of the descriptor `held`
 // (/proc/self/fd/E, followed) are the same inode IN THE SAME FOLDER now, 0 when not, -1 when the
-// filesystem cannot tell (no connectable handles). A connectable handle encodes the inode and
+// filesystem cannot tell (no connectable handles for the held entry). A connectable handle encodes the inode and
 // its parent folder's (the filesystem's own encoding, compared whole: the same function made
 // both). Why (src/sandbox/only-name-check.ts): the kernel has no call that opens a file's
-// parent, and a name being unlinked cannot be renamed meanwhile, so a descriptor whose parent is
-// the held folder after its count had its name there at the count (or no other lasting name).
+// parent, and a name being unlinked at the count is pinned to its folder from then on (the
+// unlink holds that folder's lock; then the name is gone), so a descriptor in the held folder
+// after its count was not being unlinked elsewhere at the count.
 static napi_value SameEntryAndFolder(napi_env env, napi_callback_info cb) {
   size_t argc = 2;
   napi_value argv[2];
@@ -997,7 +998,10 @@ static napi_value SameEntryAndFolder(napi_env env, napi_callback_info cb) {
   char named[PATH_MAX], held[PATH_MAX];
   if (!path_arg(env, argv[0], named, sizeof named) || !path_arg(env, argv[1], held, sizeof held)) return make_null(env);
   struct handle_buf a, b;
-  if (!connectable_handle(named, 0, &a) || !connectable_handle(held, 1, &b)) return make_int(env, -1);
+  // Only the held entry's handle says whether the filesystem has them (overlayfs and tmpfs do
+  // not): a name no longer in the folder (moved away, to be unlinked elsewhere) is a "not same".
+  if (!connectable_handle(held, 1, &b)) return make_int(env, -1);
+  if (!connectable_handle(named, 0, &a)) return make_int(env, 0);
   int same = a.h.handle_type == b.h.handle_type && a.h.handle_bytes == b.h.handle_bytes && memcmp(a.h.f_handle, b.h.f_handle, a.h.handle_bytes) == 0;
   return make_int(env, same);
 }

@@ -34,9 +34,11 @@ import { handleRealPathSync } from "./verify-handle.js";
  * E moved to another folder between 2 and the count, that folder then put at X's path for 4,
  * is caught after the count: E's connectable file handle (Linux 6.13+, names its parent; compared
  * with the handle of X's entry `name`, fs-at.c sameEntryAndFolder) must show it in X. A name being
- * unlinked cannot be renamed, so E in X after the count had its name in X at the count. Where the
- * kernel or the filesystem (tmpfs) has no such handles, or without the addon, that one interleaving
- * (two renames, each in a window of microseconds, while an unlink runs) stays open.
+ * unlinked at the count is pinned to its folder from then on (the unlink holds that folder's lock,
+ * then the name is gone), so E in X after the count was not being unlinked elsewhere at the count.
+ * Where the filesystem gives no such handles (overlayfs, a container's usual root; tmpfs) or
+ * without the addon, that one interleaving (two renames, each in a window of microseconds, while
+ * an unlink runs) stays open.
  *
  * A folder the server may search but not read (mode 0311) gets its barrier from a lookup of a
  * name it cannot hold (waitByLookup). Hand-written: no library does this.

@@ -56,7 +56,8 @@ export interface FsAt {
   /**
    * sameEntryAndFolder compares the connectable file handles (inode and parent folder, Linux
    * 6.13+) of the entry at `named` (a final link not followed) and of `held` (followed: a
-   * /proc/self/fd/N link): 1 same inode in the same folder, 0 not, -1 the filesystem cannot tell;
+   * /proc/self/fd/N link): 1 same inode in the same folder, 0 not (or `named` gone), -1 the
+   * filesystem cannot tell (no connectable handle for `held`: overlayfs, tmpfs, kernel < 6.13);
    * null for an argument that is not a path.
    */
   sameEntryAndFolder(named: string, held: string): number | null;
