@@ -123,7 +123,13 @@ export class TokenStore {
       if (info.size > maxAuthFileBytes) {
         throw new AuthFileError(`auth file ${this.file} is over ${maxAuthFileBytes} bytes`);
       }
-      const parsed = parseAuthFile(await readFile(this.file, "utf8"), this.file, this.serverRoots);
+      const text = await readFile(this.file, "utf8");
+      if (text.trim() === "") {
+        // What a file rewritten in place (truncated, then written) holds in between: taken as
+        // "no tokens" it would refuse every caller until the rest arrives.
+        throw new AuthFileError(`auth file ${this.file} is empty (half-written?); write "tokens: []" to refuse every token`);
+      }
+      const parsed = parseAuthFile(text, this.file, this.serverRoots);
       this.#current = parsed;
       this.events.onReload?.({ tokens: parsed.tokens.length, certificates: parsed.certificates.length });
     } catch (err) {
