@@ -22,14 +22,7 @@ ghz=.tools/bin/ghz
 [ -x "$ghz" ] || { echo "ghz-tls-token: $ghz is missing; run scripts/install-tools.sh" >&2; exit 1; }
 command -v openssl >/dev/null || { echo "ghz-tls-token: openssl is needed to make the certificate" >&2; exit 1; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/lib/workspace.sh # $work, pids, cleanup on exit
 
 # start NAME SERVE-ARGS... : starts `toolhost serve` on a free 127.0.0.1 port, sets addr_NAME.
 start() {

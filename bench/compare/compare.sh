@@ -16,14 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${ROUNDS:-5}
 works=${WORK:-"read1m read256k upload stat list"}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/lib/workspace.sh # $work, pids, cleanup on exit
 
 (cd bench/go && go build -mod=readonly -o "$work/bin/" ./refserver ./readbench ./uploadbench)
 protoset=$(bash bench/build-protoset.sh "$work/toolhost.protoset")

@@ -12,7 +12,7 @@
 # (its server sees ~100-200 calls in all, so most of its JavaScript runs cold). Per block it
 # records each call's latency and the server's CPU per call (all its threads, from
 # /proc/PID/task/*/schedstat, nanoseconds). Prints, per call kind, the median latency and CPU of
-# each side and the ratio this / base. Env: BASE (default /work/main), THIS (default this
+# each side and the ratio this / base. Env: BASE (required), THIS (default this
 # checkout), PAIRS (4), BLOCKS (3),
 # ROUNDS (7; odd, so that the edit's marker is back where it started), WORKS ("read35k edit4k
 # read10m"), NODE_FLAGS_BASE / NODE_FLAGS_THIS (extra node flags for each side's server).
@@ -20,20 +20,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 this=${THIS:-$PWD}
-base=${BASE:-/work/main}
+base=${BASE:?set BASE to the other checkout (e.g. a git worktree of main)}
 pairs=${PAIRS:-4}
 blocks=${BLOCKS:-3}
 rounds=${ROUNDS:-7}
 works=${WORKS:-read35k edit4k read10m}
 [ $((rounds % 2)) -eq 1 ] || { echo "ROUNDS must be odd (the edit's marker flips each call, one warm-up call included)" >&2; exit 2; }
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/lib/workspace.sh # $work, pids, cleanup on exit
 (cd bench/go && go build -mod=readonly -o "$work/bin/" ./smallcalls)
 
 mkdir -p "$work/files"

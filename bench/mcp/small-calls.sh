@@ -19,14 +19,7 @@ prefix=${MCP_PREFIX:-/tmp/toolhost-bench-mcp}
 mcp_version=2026.8.31
 mcp_server=$prefix/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
 [ -f "$mcp_server" ] || npm install --silent --no-save --prefix "$prefix" "@modelcontextprotocol/server-filesystem@$mcp_version" >&2
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source bench/lib/workspace.sh # $work, pids, cleanup on exit
 
 (cd bench/go && go build -mod=readonly -o "$work/bin/" ./smallcalls)
 node clients/ts/scripts/build.mjs >&2 # the TS client as installed (clients/ts/dist), run by plain node

@@ -19,14 +19,8 @@ rm -rf "$base" && mkdir -p "$base"
 git archive "$base_ref" clients/ts gen/ts | tar -x -C "$base"
 node "$base/clients/ts/scripts/build.mjs" >&2 # both clients as installed: built, run by plain node
 node clients/ts/scripts/build.mjs >&2
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work" "$base"
-}
-trap cleanup EXIT
+source bench/lib/workspace.sh # $work, pids, cleanup on exit
+scratch+=("$base")
 
 (cd bench/go && go build -mod=readonly -o "$work/bin/" ./smallcalls)
 mkdir -p "$work/root" "$work/skills"
