@@ -467,6 +467,14 @@ static int64_t read_held(const struct folder* folder, int fd, const struct stat*
       sampled = 1;
     }
     if (ended) break;
+    if (sampled && room < wanted) {
+      // Not binary, and too large for what is left of the buffer (by its fstat size): said now,
+      // not after reading what fits only to read it all again into a buffer of its size (a 9 MB
+      // file cost 8 MB of copying and of page faults for nothing, each search).
+      info[0] = wanted_d;
+      code = CODE_NEED_BUFFER;
+      goto done;
+    }
   }
   code = (int64_t)length;
   for (size_t at = 0; at + 4 <= needles_len;) {

@@ -11,7 +11,7 @@ import { O_PATH } from "../../sandbox/path-handle.js";
 import { fsAt, packNeedles } from "../../sandbox/native/fs-at.js";
 import { readBatchAt, type FileRead } from "./read-file-at.js";
 import { FolderNames } from "./still-named.js";
-import { growScratch, scratch } from "./scratch-buffer.js";
+import { growScratch, noteScratchUse, scratch } from "./scratch-buffer.js";
 
 /**
  * The match worker: opens, verifies, reads and matches the files of each MatchBatch it is sent,
@@ -83,6 +83,7 @@ parentPort!.on("message", (batch: MatchBatch) => {
     }
   });
   parentPort!.postMessage(result);
+  noteScratchUse();
 });
 
 /**

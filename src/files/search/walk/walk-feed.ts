@@ -2,7 +2,7 @@ import { closeSync } from "node:fs";
 import { ToolhostError } from "../../../errors/toolhost-error.js";
 import type { ErrorReason } from "../../../errors/error-catalog.js";
 import { releasePausedDescriptors, reservePausedDescriptors } from "./paused-walk-descriptors.js";
-import type { WalkBatch, WalkEnd, WalkRequest } from "./walk-protocol.js";
+import { resumeAt, type WalkBatch, type WalkEnd, type WalkRequest } from "./walk-protocol.js";
 import { WalkRun } from "./walk-run.js";
 import type { WalkPosition } from "./walk-position.js";
 import { acquireWalker, releaseWalker, walkerPaused, type WalkerHolder } from "./walker-pool.js";
@@ -94,7 +94,7 @@ export class WalkFeed implements WalkerHolder {
     const batch = this.#queue.shift();
     if (batch !== undefined) {
       this.#run?.taken();
-      if (this.#queue.length < this.#request.capacity) this.#pausedSince = undefined;
+      if (this.#queue.length <= resumeAt(this.#request.capacity)) this.#pausedSince = undefined; // its walker walks on (see WalkRun.taken)
       return this.#took(batch);
     }
     if (this.#failure !== undefined) throw this.#failure;
@@ -165,7 +165,7 @@ export class WalkFeed implements WalkerHolder {
 
   #onBatch(batch: WalkBatch): void {
     this.#queue.push(batch);
-    if (this.#queue.length >= this.#request.capacity && this.#pausedSince === undefined && !this.#givingUp) {
+    if (this.#run?.waits === true && this.#pausedSince === undefined && !this.#givingUp) {
       this.#pausedSince = Date.now();
       walkerPaused();
     }

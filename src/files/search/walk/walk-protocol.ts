@@ -23,8 +23,9 @@ export interface WalkRequest {
   /** Rules of the ignore files above the start, farthest first (see ancestorIgnoreLayers). */
   readonly inherited: readonly IgnoreLayer[];
   /**
-   * Two Int32 slots shared with the caller: [0] batches posted and not yet taken (the walker
-   * waits while it is at `capacity`), [1] set to 1 to stop the walk.
+   * Three Int32 slots shared with the caller: [0] batches posted and not yet taken (the walker
+   * stops at `capacity` and walks on once they are down to resumeAt(capacity)), [1] set to 1 to
+   * stop the walk, [2] 1 while the walker waits (set before it posts the batch that fills it).
    */
   readonly control: SharedArrayBuffer;
   readonly capacity: number;
@@ -71,3 +72,13 @@ export const walkBatchFiles = 128;
 export const walkBatchCloses = 64;
 /** maxWalkDepth is the deepest folder level a search enters below its start (one descriptor each). */
 export const maxWalkDepth = 64;
+
+/**
+ * resumeAt is how many batches a full walker (at `capacity`) waits to be down to before it walks
+ * on: half. The receiver wakes it once, when it takes the batch that brings the count there, so a
+ * walk that runs ahead of its matching wakes once per capacity/2 batches instead of once per
+ * batch (a wake-up each, on both threads: ~8 ms of the receiver's CPU per search of 19k files).
+ */
+export function resumeAt(capacity: number): number {
+  return Math.floor(capacity / 2);
+}

@@ -1,5 +1,5 @@
 import type { Worker } from "node:worker_threads";
-import type { WalkBatch, WalkEnd, WalkMessage, WalkRequest } from "./walk-protocol.js";
+import { resumeAt, type WalkBatch, type WalkEnd, type WalkMessage, type WalkRequest } from "./walk-protocol.js";
 
 /**
  * WalkRun is one walk (or the rest of one, resumed) running on a walk worker: it posts the
@@ -7,7 +7,8 @@ import type { WalkBatch, WalkEnd, WalkMessage, WalkRequest } from "./walk-protoc
  * the walk's WalkEnd, or with a failure when the worker crashed or exited.
  */
 export class WalkRun {
-  readonly #control = new Int32Array(new SharedArrayBuffer(8));
+  readonly #control = new Int32Array(new SharedArrayBuffer(12));
+  readonly #resume: number;
   readonly ended: Promise<WalkEnd>;
   #crashed = false;
 
@@ -16,6 +17,7 @@ export class WalkRun {
     request: Omit<WalkRequest, "control">,
     onBatch: (batch: WalkBatch) => void,
   ) {
+    this.#resume = resumeAt(request.capacity);
     this.ended = new Promise<WalkEnd>((resolve) => {
       let over = false;
       const finish = (end: WalkEnd): void => {
@@ -43,10 +45,14 @@ export class WalkRun {
     return this.#crashed;
   }
 
-  /** taken tells the walker one more batch was taken, so it may walk on if it waited. */
+  /** taken tells the walker one more batch was taken, waking it when that brings the count to resumeAt. */
   taken(): void {
-    Atomics.sub(this.#control, 0, 1);
-    Atomics.notify(this.#control, 0);
+    if (Atomics.sub(this.#control, 0, 1) - 1 === this.#resume) Atomics.notify(this.#control, 0);
+  }
+
+  /** waits tells whether the walker, at capacity, waits (or is about to) for the count to come down to resumeAt. */
+  get waits(): boolean {
+    return Atomics.load(this.#control, 2) === 1;
   }
 
   /** stop asks the walk to end at its next folder (or wait). */
