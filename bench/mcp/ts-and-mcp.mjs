@@ -12,7 +12,10 @@
 // "connect-node", the client's default before 2026-11-30), to compare the two in one run.
 // `--client-dist DIR` takes the built client from DIR (bench/mcp/ts-client-ab.sh: another commit's).
 //
-// Usage: node bench/mcp/ts-and-mcp.mjs --toolhost ADDR --mcp-server JS --dir DIR --rounds N [--only mcp|ts|tsc] [--client-dist DIR]
+// `--cpu` also prints "server work.cpu milliseconds": the client process's CPU (user + system, all
+// its threads) during each call.
+//
+// Usage: node bench/mcp/ts-and-mcp.mjs --toolhost ADDR --mcp-server JS --dir DIR --rounds N [--only mcp|ts|tsc] [--client-dist DIR] [--cpu]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     only: { type: "string" },
     "client-dist": { type: "string" },
+    cpu: { type: "boolean" },
   },
 });
 // --only mcp|ts|tsc: one client in this process, so that none pays for another's garbage (the
@@ -77,9 +81,17 @@ const calls = {
 for (let round = -1; round < rounds; round++) { // round -1 warms both up and is not printed
   for (const work of ["read35k", "edit4k", "read10m"]) {
     for (const server of servers) {
+      const cpu = values.cpu ? process.cpuUsage() : undefined;
       const start = performance.now();
       await calls[server][work](round + 1);
-      if (round >= 0) console.log(`${server} ${work} ${(performance.now() - start).toFixed(3)}`);
+      const ms = performance.now() - start;
+      if (round >= 0) {
+        console.log(`${server} ${work} ${ms.toFixed(3)}`);
+        if (cpu !== undefined) {
+          const used = process.cpuUsage(cpu);
+          console.log(`${server} ${work}.cpu ${((used.user + used.system) / 1000).toFixed(3)}`);
+        }
+      }
     }
   }
 }

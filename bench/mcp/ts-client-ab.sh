@@ -5,7 +5,9 @@
 # a client change that no server swing between two bench:mcp runs can fake. The base client is
 # `git archive`d into bench/results/ts-client-base and built there for the run (ignored by git;
 # inside the tree so that it resolves node_modules; removed afterwards, or tsc would check it).
-# Env: BASE_REF, ROUNDS per block (default 7), BLOCKS (default 5).
+# Env: BASE_REF, ROUNDS per block (default 7), BLOCKS (default 5). Also prints each TS client's
+# process CPU per call (median; steadier than latency on a busy machine, where the server's disk
+# and CPU swing by more than a client change).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${ROUNDS:-7}
@@ -34,14 +36,20 @@ pids+=("$!")
 for _ in $(seq 1 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 
 args=(--toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds")
+# Unmeasured: the new files to disk and the server warmed, as in small-calls.sh (block 1 found the
+# server cold, and whichever client went first paid for it: 3.1-6.1 ms per 35 KB read against 2.5-2.8).
+sync
+node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts >/dev/null
+node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts --client-dist "$base/clients/ts/dist" >/dev/null
+"$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds" >/dev/null
 for b in $(seq 1 "$blocks"); do
   node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only mcp
   if ((b % 2)); then order="here base"; else order="base here"; fi # neither always goes first
   for v in $order; do
     if [ "$v" = here ]; then
-      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts
+      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts --cpu
     else
-      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts --client-dist "$base/clients/ts/dist" | sed 's/^ts /tsbase /'
+      node bench/mcp/ts-and-mcp.mjs "${args[@]}" --only ts --cpu --client-dist "$base/clients/ts/dist" | sed 's/^ts /tsbase /'
     fi
   done
   "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
@@ -54,8 +62,17 @@ const by = {};
 for (const [client, work, ms] of rows) ((by[work] ??= {})[client] ??= []).push(Number(ms));
 console.log(`| call | MCP | Go | TS base (${process.argv[3]}) | TS here | Go / MCP | TS base / MCP | TS here / MCP | here / base |`);
 console.log("|---|---|---|---|---|---|---|---|---|");
-for (const [work, s] of Object.entries(by)) {
+const works = Object.keys(by).filter((w) => !w.endsWith(".cpu"));
+for (const work of works) {
+  const s = by[work];
   const [m, g, b, h] = [median(s.mcp), median(s.go), median(s.tsbase), median(s.ts)];
   console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${b.toFixed(2)} ms | ${h.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(b / m).toFixed(2)} | ${(h / m).toFixed(2)} | ${(h / b).toFixed(2)} |`);
+}
+console.log("\n| call | TS base client CPU per call | TS here | here / base |\n|---|---|---|---|");
+for (const work of works) {
+  const s = by[`${work}.cpu`];
+  if (s === undefined) continue;
+  const [b, h] = [median(s.tsbase), median(s.ts)];
+  console.log(`| ${work} | ${b.toFixed(3)} ms | ${h.toFixed(3)} ms | ${(h / b).toFixed(2)} |`);
 }
 JS

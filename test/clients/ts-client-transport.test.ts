@@ -1,6 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -190,6 +190,29 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
       return stream;
     }
   }
+
+  it("hands over every message of concurrent large reads intact while it fills message buffers again (text and bytes, kept by the caller)", async () => {
+    const binary = randomBytes(5 * 1024 * 1024 + 333);
+    const text = randomBytes(3 * 1024 * 1024).toString("base64"); // ~4 MiB: four 1 MiB text messages and a rest
+    await writeFile(join(server.root, "random.bin"), binary);
+    await writeFile(join(server.root, "random.txt"), text);
+    const { files } = createClient(server.address);
+    for (let round = 0; round < 3; round++) {
+      const keptData: Uint8Array[] = []; // views: their buffers must never be filled again
+      const keptText: string[] = [];
+      await Promise.all([
+        (async () => {
+          for await (const m of files.readFile({ path: "random.bin", mode: ReadMode.BYTES })) if (m.part.case === "data") keptData.push(m.part.value);
+        })(),
+        (async () => {
+          for await (const m of files.readFile({ path: "random.txt", mode: ReadMode.TEXT })) if (m.part.case === "text") keptText.push(m.part.value);
+        })(),
+      ]);
+      assert.ok(keptData.length >= 5 && keptText.length >= 4, `${keptData.length} data and ${keptText.length} text messages`);
+      assert.ok(Buffer.concat(keptData).equals(binary), `round ${round}: the bytes read differ from the file's`);
+      assert.equal(keptText.join(""), text, `round ${round}: the text read differs from the file's`);
+    }
+  });
 
   it("opens the streams of calls on a ready connection in the caller's turn, with the same answers", async () => {
     const baseUrl = `http://${server.address}`;

@@ -2,7 +2,9 @@ import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from "nod
 import { Code, ConnectError } from "@connectrpc/connect";
 import { validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
 import type { CallSignal } from "./call-signal.js";
+import type { BufferRecycler } from "./buffer-recycler.js";
 import { EnvelopeSplitter } from "./grpc-envelope.js";
+import { holdsView } from "./holds-view.js";
 import { connectErrorFromStream, connectErrorFromResetCode } from "./http2-stream-error.js";
 
 /** ResponseReaderOptions bound what a GrpcResponseReader holds. */
@@ -13,6 +15,8 @@ export interface ResponseReaderOptions {
   readonly highWaterBytes: number;
   /** Called when the response headers arrive (the session's keep-alive wants to hear of it). */
   readonly onResponse?: (stream: ClientHttp2Stream) => void;
+  /** Where a message spread over several chunks gets its buffer, and gives it back once decoded. */
+  readonly recycler?: BufferRecycler;
 }
 
 type Settle<T> = { resolve: (value: T) => void; reject: (e: unknown) => void };
@@ -55,7 +59,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
   #singleWaiter: Settle<T> | undefined;
   // Callbacks made in the constructor, unnamed: a named one per call costs a defineProperty where
   // the source runs through esbuild with keepNames (tsx).
-  readonly #onMessage: (message: Uint8Array) => void;
+  readonly #onMessage: (message: Uint8Array) => boolean;
   readonly #onAbort: (() => void) | undefined;
 
   constructor(stream: ClientHttp2Stream, call: CallSignal, options: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary = false) {
@@ -64,7 +68,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
     this.#call = call;
     this.#decode = decode;
     this.#unary = unary;
-    this.#splitter = new EnvelopeSplitter(options.maxMessageBytes);
+    this.#splitter = new EnvelopeSplitter(options.maxMessageBytes, options.recycler);
     this.#onMessage = (message) => this.#message(message);
     stream.on("response", (headers) => this.#onResponse(headers));
     stream.on("data", (chunk: Buffer) => this.#onData(chunk));
@@ -232,19 +236,25 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
     }
   }
 
-  #message(message: Uint8Array): void {
+  /**
+   * message hands a waiting caller the decoded message, or queues its bytes; it returns true when
+   * nothing refers to the bytes any more (decoded, and no view of them kept), so their buffer may
+   * be filled again (BufferRecycler).
+   */
+  #message(message: Uint8Array): boolean {
     const waiter = this.#waiter;
     if (waiter !== undefined) {
       const value = this.#decode(message); // a message that does not decode fails the call, waiter and all
       this.#waiter = undefined;
       waiter.resolve({ done: false, value });
-      return;
+      return !holdsView(value, message.buffer);
     }
     if (this.#unary && this.#queue.length > 0) {
       throw new ConnectError("protocol error: received extra output message for unary method", Code.Unimplemented);
     }
     this.#queuedBytes += message.byteLength;
     this.#queue.push(message);
+    return false;
   }
 
   #onEnd(): void {

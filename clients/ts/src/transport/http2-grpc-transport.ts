@@ -11,6 +11,7 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import type { Http2SessionManager } from "@connectrpc/connect-node";
+import { BufferRecycler } from "./buffer-recycler.js";
 import { callSignal, type CallSignal } from "./call-signal.js";
 import { callOpener, codecFor } from "./call-opener.js";
 import { response } from "./call-response.js";
@@ -64,6 +65,8 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
     highWaterBytes: options.highWaterBytes ?? 4 * 1024 * 1024,
     // The session's keep-alive wants to hear of received bytes; once per response is enough.
     onResponse: (stream) => sm.notifyResponseByteRead(stream),
+    // One spare message buffer per transport, up to 4 MiB (the server sends messages of <= 1 MiB).
+    recycler: new BufferRecycler(4 * 1024 * 1024),
   });
 
   /** headersFor builds a call's request headers, as node:http2 wants them. */
