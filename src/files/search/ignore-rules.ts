@@ -27,6 +27,11 @@ export class IgnoreRules {
     return new IgnoreRules(undefined, undefined, "");
   }
 
+  /** empty tells that no rule applies (no ignore file, here or above): nothing is ignored. */
+  get empty(): boolean {
+    return this.rules === undefined && this.parent === undefined;
+  }
+
   /** within returns the rules for a sub-folder whose own ignore files hold `texts`. */
   within(base: string, texts: readonly string[]): IgnoreRules {
     if (texts.length === 0) return this;

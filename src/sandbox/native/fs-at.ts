@@ -41,7 +41,7 @@ export interface FsAt {
    * works on the buffers readBatch fills, in the same C (memmem, a vectorized newline count).
    */
   findLines(content: Buffer, from: number, needle: Buffer, lineNumber: number, out: Float64Array): number;
-  /** listDir lists a folder by its descriptor (read from its start when open for reading, else through "." when O_PATH): "<kind><name>\0" each, kind d, f or o; null if unreadable. */
+  /** listDir lists a folder by its descriptor (read from its start when open for reading, else through "." when O_PATH): "<kind><name>\0" each, kind d, f or o, sorted by name as JavaScript compares strings; null if unreadable. */
   listDir(dirFd: number): string | null;
   /** openDirAt opens the sub-folder `name` of `parentFd` read-only with O_DIRECTORY|O_NOFOLLOW (never a link): its descriptor, or -errno. */
   openDirAt(parentFd: number, name: string): number;

@@ -101,14 +101,16 @@ export class SyncWalk {
     const options = this.options;
     const rules = options.useIgnoreFiles ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries)) : inherited;
     const folders: string[] = [];
+    // The entry's path below the start, made only for the globs and ignore rules that read it.
+    const pathsRead = options.exclude !== undefined || options.include !== undefined || !rules.empty;
     for (const entry of entries) {
       const name = entry.name;
       if (name === ".git" || (!options.includeHidden && name.startsWith("."))) continue;
-      const relative = relativeDir === "" ? name : `${relativeDir}/${name}`;
       const isDirectory = entry.isDirectory();
       if (!isDirectory && !entry.isFile()) continue; // links, FIFOs, sockets, devices
+      const relative = !pathsRead ? "" : relativeDir === "" ? name : `${relativeDir}/${name}`;
       if (options.exclude?.(relative, name) === true) continue;
-      if (rules.ignores(relative, isDirectory)) continue;
+      if (pathsRead && rules.ignores(relative, isDirectory)) continue;
       if (isDirectory) {
         folders.push(name);
       } else if (options.include === undefined || options.include(relative, name)) {
@@ -193,19 +195,15 @@ export class SyncWalk {
 
 /** list reads a folder's entries through its descriptor, sorted by name; undefined if unreadable. */
 function list(fd: number): ListedEntry[] | undefined {
-  let entries: ListedEntry[];
   if (fsAt !== undefined) {
-    const listed = fsAt.listDir(fd);
-    if (listed === null) return undefined;
-    entries = parseListing(listed);
-  } else {
-    try {
-      entries = readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
-    } catch {
-      return undefined;
-    }
+    const listed = fsAt.listDir(fd); // sorted by the addon, in the order of the comparison below
+    return listed === null ? undefined : parseListing(listed);
   }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  try {
+    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return undefined;
+  }
 }
 
 /** NativeEntry is one entry of fsAt.listDir's answer, shaped as the Dirent methods the walk calls. */
