@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../content-hash.js";
-import { closeSync, constants, fstatSync, fsync, open as openCb, read, write } from "node:fs";
+import { closeSync, constants, fstatSync, fsync, open as openCb, openSync, read, readSync, write, writeSync } from "node:fs";
 import { promisify } from "node:util";
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { localDeviceOfSync } from "../../sandbox/sync-io-policy.js";
 import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
 
@@ -52,12 +53,16 @@ const appendFlags = constants.O_RDWR | constants.O_APPEND;
  *
  * A raw descriptor, not a FileHandle, so that it is closed without a thread-pool round trip on
  * the change's way to its answer (closeLog; nothing is in flight on it by then). Its fstat, a
- * metadata call answered from the inode cache, is synchronous for the same reason.
+ * metadata call answered from the inode cache, is synchronous for the same reason. In a folder on
+ * a local filesystem (`local`) the open and the one-byte read of its end are too (the log was
+ * just written by the previous record: its last page is cached), as the sandbox's own are
+ * (sync-io-policy.ts).
  */
-async function openLog(file: string, create: boolean): Promise<OpenLog | undefined> {
+async function openLog(file: string, create: boolean, local: boolean): Promise<OpenLog | undefined> {
   let fd: number;
+  const flags = create ? appendFlags | constants.O_CREAT : appendFlags;
   try {
-    fd = await openAsync(file, create ? appendFlags | constants.O_CREAT : appendFlags, 0o600);
+    fd = local ? openSync(file, flags, 0o600) : await openAsync(file, flags, 0o600);
   } catch (err) {
     if (!create && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
@@ -67,7 +72,7 @@ async function openLog(file: string, create: boolean): Promise<OpenLog | undefin
     let torn = false;
     if (size > 0) {
       const last = Buffer.alloc(1);
-      const { bytesRead } = await readAsync(fd, last, 0, 1, size - 1);
+      const bytesRead = local ? readSync(fd, last, 0, 1, size - 1) : (await readAsync(fd, last, 0, 1, size - 1)).bytesRead;
       torn = bytesRead === 1 && last[0] !== 0x0a;
     }
     return { fd, ino, size, torn };
@@ -96,6 +101,13 @@ export class ChangeLog {
   /** counted is, per log file, the record count last read and the inode and size it had then. */
   private readonly counted = new Map<string, { ino: number; size: number; records: number }>();
   private made: Promise<void> | undefined;
+  /**
+   * local is whether the log folder is on a local filesystem (checked once it exists): its lock
+   * file, the log's open, the read of its last byte and the line's write are then made on the
+   * calling thread, as a change's own are in its folder (file-lock.ts, sync-io-policy.ts); only
+   * the line's fsync goes to the thread pool. A history line cost eight round trips before.
+   */
+  private local: boolean | undefined;
 
   constructor(
     private readonly dir: string,
@@ -135,7 +147,7 @@ export class ChangeLog {
     // commits: once it has, only the line's write and fsync are left to wait for.
     const ready = previous.then(() => this.lock(file, key)).then(async (lock) => {
       try {
-        return { lock, log: await openLog(file, false) };
+        return { lock, log: await openLog(file, false, this.local === true) };
       } catch (err) {
         await lock.release();
         throw err;
@@ -151,7 +163,7 @@ export class ChangeLog {
         let opened = log;
         try {
           if (record !== undefined) {
-            opened ??= await openLog(file, true); // The first record of this file: the log is made now.
+            opened ??= await openLog(file, true, this.local === true); // The first record of this file: the log is made now.
             await this.appendHeld(file, key, record, lock, opened!, written);
           }
         } finally {
@@ -179,7 +191,8 @@ export class ChangeLog {
     // A log left with a torn last line (a crash or a full disk mid-append) gets a newline
     // first, so only the torn entry is lost, not this one written onto it.
     const line = Buffer.from(`${log.torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
-    const { bytesWritten } = await writeAsync(log.fd, line, 0, line.length, null);
+    // One O_APPEND write of a few hundred bytes into the page cache: in place in a local folder.
+    const bytesWritten = this.local === true ? writeSync(log.fd, line, 0, line.length, null) : (await writeAsync(log.fd, line, 0, line.length, null)).bytesWritten;
     if (bytesWritten !== line.length) {
       throw Object.assign(new Error(`short write to history log (${bytesWritten} of ${line.length} bytes)`), { code: "EIO" });
     }
@@ -205,9 +218,10 @@ export class ChangeLog {
    * it have been removed since), not on every one.
    */
   private async lock(file: string, key: FileKey): Promise<FileLock> {
-    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name) }, basename(file), { displayPath: `history log of ${key.relative}` });
+    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}` });
     this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
     await this.made.catch(() => (this.made = undefined));
+    this.local ??= localDeviceOfSync(this.dir) !== undefined;
     try {
       return await take();
     } catch (err) {

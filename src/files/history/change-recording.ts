@@ -16,11 +16,21 @@ import type { ChangeRecord } from "./history-types.js";
 export class ChangeRecording {
   private captured: CapturedContent | undefined;
   private reserved: LogReservation | undefined;
+  private ended = false;
 
   constructor(private readonly history: FileHistory) {}
 
-  /** capture stores the content before; the change waits for it before it commits. Never throws. */
+  /**
+   * capture stores the content before; the change waits for it before it commits. Never throws.
+   *
+   * It starts on the event loop's next turn: the history's calls are made on the calling thread
+   * in a local folder (the log's lock and open, the content's store), and the change's own way to
+   * its fsync (the temporary file's write) is in the same turn; so the history's calls run while
+   * that fsync waits for the disk instead of before it is asked for.
+   */
   readonly capture = async (original: Uint8Array, resolved: { readonly root: { readonly path: string }; readonly realPath: string }): Promise<void> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.ended) return; // The change ended (failed) before it: nothing to record.
     const key = this.history.keyFor(resolved);
     this.reserved ??= this.history.reserveRecord(key);
     this.captured = await this.history.captureContent(key, original).catch(() => undefined);
@@ -32,8 +42,9 @@ export class ChangeRecording {
     await this.reserved.append({ time: Date.now(), ...change, sizeBefore: this.captured.size }).catch(() => undefined);
   }
 
-  /** end releases the log lock when no line was written. */
+  /** end releases the log lock when no line was written; a capture not yet begun does not begin. */
   async end(): Promise<void> {
+    this.ended = true;
     await this.reserved?.cancel();
   }
 }

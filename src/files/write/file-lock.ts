@@ -32,9 +32,9 @@ export function isLockFileName(name: string): boolean {
 export interface LockDirectory {
   entry(name: string): string;
   /**
-   * True when the directory is on a local filesystem (TargetDirectory.local): the lock file is
-   * then created and removed on the calling thread (see tryCreate). Otherwise, and for a lock taken
-   * alongside the change rather than on its way (the history log's), through the thread pool.
+   * True when the directory is on a local filesystem (TargetDirectory.local, or the change
+   * history's log folder): the lock file is then created, written and removed on the calling
+   * thread (see tryCreate). Otherwise through the thread pool.
    */
   readonly local?: boolean;
 }
