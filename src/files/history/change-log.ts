@@ -210,6 +210,9 @@ export class ChangeLog {
       }
     }
     written?.();
+    // Asked for on the next turn: the change that waits for `written` answers first (the line's
+    // fsync does not hold its answer, and waking a pool thread before it would delay it).
+    await new Promise<void>((resolve) => setImmediate(resolve));
     await fsyncAsync(log.fd);
   }
 
