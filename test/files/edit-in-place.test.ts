@@ -48,6 +48,7 @@ async function pooledRequests(fn: () => Promise<unknown>): Promise<Record<string
   hook.enable();
   try {
     await fn();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // What follows the answer (the history line's fsync) too.
   } finally {
     hook.disable();
   }
@@ -77,6 +78,7 @@ describe("an edit of a small file in a local folder", () => {
     // Twice first: the history's folders are made and the content before is stored once.
     await editRecorded(store, sandbox, "e.txt", "alpha-marker", "omega-marker");
     await editRecorded(store, sandbox, "e.txt", "omega-marker", "alpha-marker");
+    await new Promise((resolve) => setTimeout(resolve, 50)); // Their own work after the answer is done.
     const counts = await pooledRequests(() => editRecorded(store, sandbox, "e.txt", "alpha-marker", "omega-marker"));
     // The new content's fsync, the folder's fsync, the history line's fsync, the close of the
     // replaced file (held open across the rename); nothing opened as a FileHandle. It was 17.
@@ -174,7 +176,29 @@ describe("StagedDescriptor", () => {
   });
 });
 
+/** logLocks lists the lock files in a history's log folder. */
+async function logLocks(dir: string): Promise<string[]> {
+  return existsSync(path.join(dir, "log")) ? (await readdir(path.join(dir, "log"))).filter((n) => n.startsWith(tempFilePrefix)) : [];
+}
+
 describe("ChangeRecording", () => {
+  it("syncs a line and releases the log's lock even when its change never says it answered, and a next change records meanwhile", async () => {
+    const { root } = await writeFixture();
+    const dir = await scratchDir("history-");
+    const store = history(dir);
+    const resolved = { root: { path: root }, realPath: path.join(root, "n.txt") };
+    const first = new ChangeRecording(store);
+    await first.capture(Buffer.from("one"), resolved);
+    await first.record({ operation: "edit", caller: "test", before: "a", after: "b" }); // end() never called
+    const second = new ChangeRecording(store);
+    await second.capture(Buffer.from("two"), resolved);
+    await second.record({ operation: "edit", caller: "test", before: "b", after: "c" });
+    await second.end();
+    for (let tries = 0; tries < 100 && (await logLocks(dir)).length > 0; tries++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(await logLocks(dir), [], "the log's lock is released");
+    assert.deepEqual((await store.list(store.keyFor(resolved), 10)).map((c) => c.after), ["c", "b"]);
+  });
+
   it("takes no log lock when its change ends before the capture begins, and the next change records", async () => {
     const { root } = await writeFixture();
     const dir = await scratchDir("history-");
@@ -184,8 +208,7 @@ describe("ChangeRecording", () => {
     const captured = first.capture(Buffer.from("before"), resolved);
     await first.end(); // The change failed before its capture's turn came.
     await captured;
-    const locks = existsSync(path.join(dir, "log")) ? (await readdir(path.join(dir, "log"))).filter((n) => n.startsWith(tempFilePrefix)) : [];
-    assert.deepEqual(locks, []);
+    assert.deepEqual(await logLocks(dir), []);
     const second = new ChangeRecording(store);
     await second.capture(Buffer.from("before"), resolved);
     await second.record({ operation: "edit", caller: "test", before: "b", after: "a" });

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { localDeviceOfSync } from "../../sandbox/sync-io-policy.js";
+import { afterReply } from "../write/after-reply.js";
 import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
 
@@ -13,6 +14,9 @@ import type { ChangeRecord, FileKey } from "./history-types.js";
  * or zero), so that a log's size bounds its number of records.
  */
 const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
+
+/** maxHoldBackMs bounds how long a line's fsync waits for its change's answer to be signalled. */
+const maxHoldBackMs = 100;
 
 const openAsync = promisify(openCb);
 const readAsync = promisify(read);
@@ -24,9 +28,10 @@ export interface LogReservation {
   /**
    * append writes the record and resolves once it is in the log (readers see it); it rejects
    * when the write fails. The line's fsync and the lock's release follow: the next record of
-   * this log waits for them, the caller does not (see reserve).
+   * this log waits for them, the caller does not (see reserve). Given `answered` (the change has
+   * answered its caller), the fsync is asked for only after that answer has left (afterReply).
    */
-  append(record: ChangeRecord): Promise<void>;
+  append(record: ChangeRecord, answered?: Promise<void>): Promise<void>;
   /** cancel releases the lock without writing; it never rejects. */
   cancel(): Promise<void>;
 }
@@ -108,6 +113,8 @@ export class ChangeLog {
    * the line's fsync goes to the thread pool. A history line cost eight round trips before.
    */
   private local: boolean | undefined;
+  /** heldBack wakes, per log file, a record whose fsync waits for its change's answer (holdBack). */
+  private readonly heldBack = new Map<string, () => void>();
 
   constructor(
     private readonly dir: string,
@@ -143,6 +150,7 @@ export class ChangeLog {
     let finish = (): void => undefined;
     const turn = new Promise<void>((resolve) => (finish = resolve));
     this.queues.set(file, turn);
+    this.heldBack.get(file)?.(); // The record before holds its fsync back for its answer: we wait for it now.
     // The log is opened and its end looked at as soon as the lock is ours, while the change
     // commits: once it has, only the line's write and fsync are left to wait for.
     const ready = previous.then(() => this.lock(file, key)).then(async (lock) => {
@@ -155,7 +163,7 @@ export class ChangeLog {
     });
     ready.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
     let ended = false;
-    const end = async (record: ChangeRecord | undefined, written?: () => void): Promise<void> => {
+    const end = async (record: ChangeRecord | undefined, written?: () => void, answered?: Promise<void>): Promise<void> => {
       if (ended) return;
       ended = true;
       try {
@@ -164,7 +172,7 @@ export class ChangeLog {
         try {
           if (record !== undefined) {
             opened ??= await openLog(file, true, this.local === true); // The first record of this file: the log is made now.
-            await this.appendHeld(file, key, record, lock, opened!, written);
+            await this.appendHeld(file, key, record, lock, opened!, written, answered, () => this.queues.get(file) !== turn);
           }
         } finally {
           if (opened !== undefined) closeLog(opened.fd);
@@ -182,12 +190,21 @@ export class ChangeLog {
       // dropped); a machine crash right after the answer can lose this line, never the change
       // or the content stored before it. The fsync still runs, under the lock, before the next
       // record of this log.
-      append: (record) => new Promise<void>((resolve, reject) => end(record, resolve).then(resolve, reject)),
+      append: (record, answered) => new Promise<void>((resolve, reject) => end(record, resolve, answered).then(resolve, reject)),
       cancel: () => end(undefined).catch(() => undefined),
     };
   }
 
-  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock, log: OpenLog, written?: () => void): Promise<void> {
+  private async appendHeld(
+    file: string,
+    key: FileKey,
+    record: ChangeRecord,
+    lock: FileLock,
+    log: OpenLog,
+    written: (() => void) | undefined,
+    answered: Promise<void> | undefined,
+    awaited: () => boolean,
+  ): Promise<void> {
     // A log left with a torn last line (a crash or a full disk mid-append) gets a newline
     // first, so only the torn entry is lost, not this one written onto it.
     const line = Buffer.from(`${log.torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
@@ -210,10 +227,30 @@ export class ChangeLog {
       }
     }
     written?.();
-    // Asked for on the next turn: the change that waits for `written` answers first (the line's
-    // fsync does not hold its answer, and waking a pool thread before it would delay it).
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // Asked for once the change has answered and its answer has left (afterReply): the line's
+    // fsync does not hold the answer, and its completion, and the lock's release that follows,
+    // would otherwise run between the answer's message and its trailers. At once when another
+    // record of this log is queued behind this one (`awaited`): it waits for this fsync.
+    if (answered !== undefined && !awaited()) await this.holdBack(file, answered);
     await fsyncAsync(log.fd);
+  }
+
+  /**
+   * holdBack resolves once the change's answer has left (`answered`, then afterReply), or at once
+   * when another record of this log is queued meanwhile (reserve wakes it), or after
+   * maxHoldBackMs should the answer never be signalled.
+   */
+  private holdBack(file: string, answered: Promise<void>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, maxHoldBackMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        if (this.heldBack.get(file) === done) this.heldBack.delete(file);
+        resolve();
+      };
+      this.heldBack.set(file, done);
+      void answered.then(() => afterReply(done));
+    });
   }
 
   /**

@@ -17,6 +17,9 @@ export class ChangeRecording {
   private captured: CapturedContent | undefined;
   private reserved: LogReservation | undefined;
   private ended = false;
+  /** answered resolves when end is called: the change is done and about to answer. */
+  private answer!: () => void;
+  private readonly answered = new Promise<void>((resolve) => (this.answer = resolve));
 
   constructor(private readonly history: FileHistory) {}
 
@@ -36,15 +39,19 @@ export class ChangeRecording {
     this.captured = await this.history.captureContent(key, original).catch(() => undefined);
   };
 
-  /** record writes the committed change's log line. Never throws. */
+  /**
+   * record writes the committed change's log line. Never throws. The line's fsync waits for end
+   * (the change's answer), see LogReservation.append.
+   */
   async record(change: Omit<ChangeRecord, "time" | "sizeBefore">): Promise<void> {
     if (this.reserved === undefined || this.captured === undefined) return;
-    await this.reserved.append({ time: Date.now(), ...change, sizeBefore: this.captured.size }).catch(() => undefined);
+    await this.reserved.append({ time: Date.now(), ...change, sizeBefore: this.captured.size }, this.answered).catch(() => undefined);
   }
 
   /** end releases the log lock when no line was written; a capture not yet begun does not begin. */
   async end(): Promise<void> {
     this.ended = true;
+    this.answer();
     await this.reserved?.cancel();
   }
 }

@@ -1,5 +1,6 @@
 import { close, constants, openSync } from "node:fs";
 import { O_PATH } from "../../sandbox/path-handle.js";
+import { afterReply } from "./after-reply.js";
 
 /** pinFlags hold an entry without opening it for I/O: no link followed, nothing read. */
 const pinFlags = O_PATH | constants.O_NOFOLLOW;
@@ -26,10 +27,10 @@ export function pinReplaced(entry: string): number | undefined {
 /**
  * releasePinned closes a descriptor pinReplaced returned, on the thread pool: when the rename
  * replaced the file, this last reference frees it there, off the event loop and off the answer's
- * path. The close is asked for on the event loop's next turn, once the answer the caller is about
- * to send has been written: waking a pool thread costs the event loop a few tens of microseconds
- * on a busy 2-core machine. Never fails (a close that fails has nothing left to lose).
+ * path. The close is asked for once the answer the caller is about to send has left (afterReply):
+ * waking a pool thread, and its completion, cost the event loop tens of microseconds on a busy
+ * 2-core machine. Never fails (a close that fails has nothing left to lose).
  */
 export function releasePinned(fd: number | undefined): void {
-  if (fd !== undefined) setImmediate(() => close(fd, () => undefined));
+  if (fd !== undefined) afterReply(() => close(fd, () => undefined));
 }
