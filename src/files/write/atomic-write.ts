@@ -1,6 +1,7 @@
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { isMountPoint } from "../../sandbox/mount-points.js";
 import type { ReadHandle, SandboxRoot } from "../../sandbox/sandbox.js";
 import type { DirectoryHandle } from "./directory-descriptor.js";
 import { describeFileType } from "./file-type.js";
@@ -121,6 +122,9 @@ export async function atomicWrite(
   const tempName = options.staged?.name ?? tempFileName();
   const temp = dir.entry(tempName);
   const final = dir.entry(path.basename(target));
+  // The target's own name may be a mount point (a file bind-mounted from elsewhere): then what
+  // is done to it by name (the guard's open, the pin, the rename) stays on the thread pool.
+  const finalLocal = dir.local && !isMountPoint(target);
   let handle: StagedFile | undefined;
   let tempCreated = false;
   let renamed = false;
@@ -145,7 +149,7 @@ export async function atomicWrite(
           { path: options.displayPath },
         );
       }
-      await options.beforeCommit?.({ current, written, openCurrent: () => ops.openCurrent(final, dir.local) });
+      await options.beforeCommit?.({ current, written, openCurrent: () => ops.openCurrent(final, finalLocal) });
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
       const current = await ops.statTarget(final);
@@ -162,9 +166,9 @@ export async function atomicWrite(
       // cache; the folder's fsync, which waits for the disk, stays on the thread pool), with the
       // file it replaces held open until the folder is synced, so that freeing that file is part
       // neither of the rename nor of the journal commit the answer waits for.
-      const pinned = current !== undefined && dir.local ? pinReplaced(final) : undefined;
+      const pinned = current !== undefined && finalLocal ? pinReplaced(final) : undefined;
       try {
-        await renameStaged(ops, temp, final, options.displayPath, dir.local);
+        await renameStaged(ops, temp, final, options.displayPath, finalLocal);
         renamed = true;
         // The folder's fsync and what the caller does once the new content is in place (EditFile's
         // history line, with an fsync of its own) run together; the answer waits for both.

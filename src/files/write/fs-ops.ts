@@ -45,8 +45,8 @@ export interface AtomicFsOps {
   close(handle: StagedFile): Promise<void>;
   /**
    * rename(2) of an entry of the held directory over another. `inPlace` allows making it on the
-   * calling thread (a folder on a local filesystem, see renameInPlace in atomic-write.ts); an
-   * implementation may ignore it.
+   * calling thread (a folder on a local filesystem, neither name a mount point: see
+   * atomicWrite); an implementation may ignore it.
    */
   rename(from: string, to: string, inPlace?: boolean): Promise<void>;
   /**
