@@ -1,0 +1,39 @@
+// Review (edit5): the history line's fsync and the log lock's release are deferred until ~1 ms
+// after the answer (after-reply.ts, ChangeLog.holdBack). Graceful shutdown (SIGTERM -> drain ->
+// process.exit) does not wait for that deferred work, so an edit answered during the drain can
+// leave the history log's lock file behind (and its line unsynced). In another pid namespace (a
+// restarted container) that lock is only taken over after staleMs, and the next edit of the same
+// file waits up to waitMs for it before answering.
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, writeFileSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { spawnServer } from "../support/spawn-server.js";
+
+describe("graceful shutdown after an edit", () => {
+  it("leaves no history-log lock file behind once the server has exited", async () => {
+    const leftBehind: string[] = [];
+    for (let trial = 0; trial < 6 && leftBehind.length === 0; trial++) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "edit5-shutdown-"));
+      const root = path.join(dir, "root");
+      const history = path.join(dir, "history");
+      (await import("node:fs")).mkdirSync(root);
+      writeFileSync(path.join(root, "a.txt"), "alpha\n");
+      const server = await spawnServer(["--root", root, "--history-dir", history]);
+      const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
+      // Warm up (log folder made, locality judged), then race an edit's answer with SIGTERM.
+      await client.editFile({ path: "a.txt", edits: [{ kind: { case: "replace", value: { oldText: "alpha", newText: "beta" } } }] });
+      const edit = client.editFile({ path: "a.txt", edits: [{ kind: { case: "replace", value: { oldText: "beta", newText: "gamma" } } }] });
+      await edit;
+      server.kill("SIGTERM");
+      await server.stop();
+      const logDir = path.join(history, "log");
+      if (existsSync(logDir)) leftBehind.push(...readdirSync(logDir).filter((n) => n.startsWith(".toolhost-tmp-lock-")));
+    }
+    assert.deepEqual(leftBehind, [], "a history log lock file outlived the server's graceful shutdown");
+  });
+});
