@@ -71,13 +71,21 @@ export class StagedDescriptor implements StagedFile {
   #pooled<T>(start: (fd: number, done: (err: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
     if (this.#closing !== undefined) return Promise.reject(badDescriptor("operation"));
     this.#inFlight++;
-    return new Promise<T>((resolve, reject) =>
-      start(this.#fd, (err, value) => {
+    return new Promise<T>((resolve, reject) => {
+      const ended = (): void => {
         if (--this.#inFlight === 0) this.#drained?.();
-        if (err) reject(err);
-        else resolve(value);
-      }),
-    );
+      };
+      try {
+        start(this.#fd, (err, value) => {
+          ended();
+          if (err) reject(err);
+          else resolve(value);
+        });
+      } catch (err) {
+        ended(); // Refused before it started (argument validation): nothing is in flight.
+        reject(err);
+      }
+    });
   }
 }
 
