@@ -31,9 +31,10 @@ describe("graceful shutdown after an edit", () => {
       // SIGTERM while the edit is in flight: the drain lets it answer, then the process exits.
       const edit = client.editFile({ path: "a.txt", edits: [{ kind: { case: "replace", value: { oldText: "beta", newText: "gamma" } } }] });
       await new Promise((r) => setTimeout(r, 1));
+      const exited = new Promise((resolve) => server.child.once("exit", resolve));
       server.kill("SIGTERM");
       await edit;
-      await server.stop();
+      await exited; // one SIGTERM, as an orchestrator sends (stop() would send a second: a forced exit)
       const logDir = path.join(history, "log");
       if (existsSync(logDir)) leftBehind.push(...readdirSync(logDir).filter((n) => n.startsWith(".toolhost-tmp-lock-")));
     }

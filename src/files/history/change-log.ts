@@ -67,6 +67,19 @@ export class ChangeLog {
     private readonly maxEntries: number,
   ) {}
 
+  /**
+   * drain wakes every record whose fsync waits for its change's answer and resolves once each
+   * record queued in this process is written, synced and its log's lock released (those queued
+   * meanwhile too): a server shutting down waits for it, so that it leaves no lock file in the
+   * history folder and no answered change's line unsynced.
+   */
+  async drain(): Promise<void> {
+    for (let pending = [...this.queues.values()]; pending.length > 0; pending = [...this.queues.values()]) {
+      for (const wake of [...this.heldBack.values()]) wake();
+      await Promise.all(pending);
+    }
+  }
+
   private logPath(key: FileKey): string {
     const name = sha256Hex(`${key.root}\0${key.relative}`);
     return join(this.dir, `${name}.jsonl`);
