@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import { editFile } from "../../src/files/edit/edit-file.js";
 import { ChangeRecording } from "../../src/files/history/change-recording.js";
 import { FileHistory } from "../../src/files/history/file-history.js";
-import { scratchDir, writeFixture } from "../files/write-fixtures.js";
+import { scratchDir, writeFixture } from "./write-fixtures.js";
 
 describe("an edit whose history log lock was left by an exited server in another container", () => {
   it("answers without waiting for that lock", { todo: "open: a lock left by a server killed in another pid namespace is taken over only after staleMs; the edit waits for its history line meanwhile (as on main; graceful shutdown no longer leaves one, see edit-shutdown-history)" }, async () => {
