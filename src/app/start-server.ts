@@ -63,11 +63,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   await sandboxes.sandboxFor(fullScope);
   const security = openSecurity(config, logger);
   const gate = { authenticator: security.authenticator, quotas: new Quotas(), sandboxes, methodTier: methodTiers() };
+  const history = config.history === undefined ? undefined : new FileHistory(config.history);
   const fileTools = createFileToolsService({
     sandboxFor: callerSandbox,
     limits: config.limits,
     readOnly: config.readOnly,
-    history: config.history === undefined ? undefined : new FileHistory(config.history),
+    history,
     callerOf: (context) => principalOf(context).id,
   });
   const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, allowHardLinks: config.sandbox.allowHardLinks, logger: logger.child({ component: "skills" }) });
@@ -121,12 +122,24 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     tls: security.tls !== undefined,
     metricsAddress: metricsListener?.address,
     close: async (graceMs = config.shutdownGraceMs) => {
+      const started = Date.now();
       await Promise.all([grpc.close(graceMs), http?.close(graceMs)]);
+      // The calls are over; the history lines they answered before syncing are synced and their
+      // locks let go (within what is left of the grace period: a hung history folder must not
+      // hold the exit).
+      if (history !== undefined) await drainWithin(history, Math.max(0, graceMs - (Date.now() - started)));
       await metricsListener?.close();
       security.close();
       await skillCatalog.close();
     },
   };
+}
+
+/** drainWithin waits for the history's pending lines (FileHistory.drain), at most `ms`. */
+async function drainWithin(history: FileHistory, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([history.drain().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as crypto from "node:crypto";
 import { createHash, type Hash } from "node:crypto";
-import type { FileHandle } from "node:fs/promises";
 import { ToolhostError } from "../errors/toolhost-error.js";
+import type { ReadHandle } from "../sandbox/sandbox.js";
 
 /**
  * oneShotHash is crypto.hash (Node 20.12+): one native call, without the Hash object, its
@@ -25,7 +25,7 @@ export function createSha256(): Hash {
  * the bytes hashed are those of the file the sandbox verified, not of whatever the name points to
  * by then.
  */
-export async function sha256OfHandle(handle: FileHandle): Promise<string> {
+export async function sha256OfHandle(handle: Pick<ReadHandle, "read">): Promise<string> {
   const hash = createHash("sha256");
   const buffer = Buffer.allocUnsafe(256 * 1024);
   let position = 0;

@@ -1,3 +1,4 @@
+import { statSync, statfsSync } from "node:fs";
 import { statfs, stat } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 
@@ -31,6 +32,19 @@ export async function localDeviceOf(realRoot: string): Promise<number | undefine
   try {
     const [fs, stats] = await Promise.all([statfs(realRoot), stat(realRoot)]);
     return localFilesystems.has(fs.type) ? stats.dev : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * localDeviceOfSync is localDeviceOf on the calling thread, for the server's own folders (the
+ * change history's), checked once when first used: two metadata calls on a path the server
+ * configured, not one a client names.
+ */
+export function localDeviceOfSync(realDir: string): number | undefined {
+  try {
+    return localFilesystems.has(statfsSync(realDir).type) ? statSync(realDir).dev : undefined;
   } catch {
     return undefined;
   }

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../content-hash.js";
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fsync, mkdirSync, openSync, renameSync, utimesSync, writeSync, type Stats } from "node:fs";
+import { promisify } from "node:util";
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
+import { localDeviceOfSync, maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
 
 const sha256Pattern = /^[0-9a-f]{64}$/;
+const fsyncAsync = promisify(fsync);
 
 /**
  * BlobStore is the content-addressed half of the change history: each stored content is a file
@@ -16,6 +19,9 @@ const sha256Pattern = /^[0-9a-f]{64}$/;
  * a SHA-256, checked against sha256Pattern), so it is used by name, not through the sandbox.
  */
 export class BlobStore {
+  /** local is whether the store is on a local filesystem (see inPlace); undefined until first used. */
+  private local: boolean | undefined;
+
   constructor(private readonly dir: string) {}
 
   /** blobPath is where the content with this SHA-256 lives (whether or not it is there). */
@@ -32,6 +38,7 @@ export class BlobStore {
     const sha256 = sha256Hex(content);
     const target = this.blobPath(sha256);
     const now = new Date();
+    if (this.inPlace(content)) return this.putInPlace(content, sha256, target, now);
     if (await utimes(target, now, now).then(() => true, () => false)) {
       return { sha256, added: false };
     }
@@ -45,6 +52,40 @@ export class BlobStore {
       await handle.close();
     }
     await rename(temp, target);
+    return { sha256, added: true };
+  }
+
+  /**
+   * inPlace tells whether `content` is stored with its metadata calls and its one write made on
+   * the calling thread: the store lies on a local filesystem (checked once, when first used) and
+   * the content is at most maxSyncWriteBytes (see sync-io-policy.ts; an EditFile stores the file
+   * it edits before every commit, and waited here for up to six thread-pool round trips).
+   */
+  private inPlace(content: Uint8Array): boolean {
+    // Judged once the store's folder exists (the first content stored makes it).
+    if (this.local === undefined && existsSync(this.dir)) this.local = localDeviceOfSync(this.dir) !== undefined;
+    return this.local === true && content.byteLength <= maxSyncWriteBytes;
+  }
+
+  /** putInPlace is put with every call but the fsync made on this thread. Same effects, same order. */
+  private async putInPlace(content: Uint8Array, sha256: string, target: string, now: Date): Promise<{ sha256: string; added: boolean }> {
+    try {
+      utimesSync(target, now, now);
+      return { sha256, added: false };
+    } catch {
+      // Not stored yet (or unreadable: stored again, as put does).
+    }
+    const shard = join(this.dir, sha256.slice(0, 2));
+    if (!existsSync(shard)) mkdirSync(shard, { recursive: true });
+    const temp = join(shard, `.tmp-${randomBytes(6).toString("hex")}`);
+    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      for (let done = 0; done < content.byteLength; ) done += writeSync(fd, content, done, content.byteLength - done, done);
+      await fsyncAsync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
     return { sha256, added: true };
   }
 

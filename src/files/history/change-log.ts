@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../content-hash.js";
-import { closeSync, constants, fstatSync, fsync, open as openCb, read, write } from "node:fs";
+import { constants, fsync, write, writeSync } from "node:fs";
 import { promisify } from "node:util";
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { localDeviceOfSync } from "../../sandbox/sync-io-policy.js";
+import { afterReply } from "../write/after-reply.js";
 import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
+import { closeLog, openLog, type OpenLog } from "./open-log.js";
 
 /**
  * minLineBytes is the length of the shortest line a record can be written as (every field empty
@@ -13,8 +16,9 @@ import type { ChangeRecord, FileKey } from "./history-types.js";
  */
 const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
 
-const openAsync = promisify(openCb);
-const readAsync = promisify(read);
+/** maxHoldBackMs bounds how long a line's fsync waits for its change's answer to be signalled. */
+const maxHoldBackMs = 100;
+
 const writeAsync = promisify(write);
 const fsyncAsync = promisify(fsync);
 
@@ -23,9 +27,10 @@ export interface LogReservation {
   /**
    * append writes the record and resolves once it is in the log (readers see it); it rejects
    * when the write fails. The line's fsync and the lock's release follow: the next record of
-   * this log waits for them, the caller does not (see reserve).
+   * this log waits for them, the caller does not (see reserve). Given `answered` (the change has
+   * answered its caller), the fsync is asked for only after that answer has left (afterReply).
    */
-  append(record: ChangeRecord): Promise<void>;
+  append(record: ChangeRecord, answered?: Promise<void>): Promise<void>;
   /** cancel releases the lock without writing; it never rejects. */
   cancel(): Promise<void>;
 }
@@ -35,55 +40,6 @@ async function missing(dir: string): Promise<boolean> {
   return stat(dir).then(() => false, () => true);
 }
 
-/** OpenLog is a log opened for one append: its inode, size and whether its last line is torn. */
-interface OpenLog {
-  readonly fd: number;
-  readonly ino: number;
-  readonly size: number;
-  /** True when the last byte is something other than a newline (a torn line). */
-  readonly torn: boolean;
-}
-
-const appendFlags = constants.O_RDWR | constants.O_APPEND;
-
-/**
- * openLog opens a log for appending and looks at its end; undefined when there is no log yet
- * and `create` is false (a change that ends up not recording must not leave an empty log).
- *
- * A raw descriptor, not a FileHandle, so that it is closed without a thread-pool round trip on
- * the change's way to its answer (closeLog; nothing is in flight on it by then). Its fstat, a
- * metadata call answered from the inode cache, is synchronous for the same reason.
- */
-async function openLog(file: string, create: boolean): Promise<OpenLog | undefined> {
-  let fd: number;
-  try {
-    fd = await openAsync(file, create ? appendFlags | constants.O_CREAT : appendFlags, 0o600);
-  } catch (err) {
-    if (!create && (err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
-  }
-  try {
-    const { ino, size } = fstatSync(fd);
-    let torn = false;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      const { bytesRead } = await readAsync(fd, last, 0, 1, size - 1);
-      torn = bytesRead === 1 && last[0] !== 0x0a;
-    }
-    return { fd, ino, size, torn };
-  } catch (err) {
-    closeLog(fd);
-    throw err;
-  }
-}
-
-function closeLog(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Its line is written and fsynced already, or the append failed for a reason reported.
-  }
-}
 
 /**
  * ChangeLog keeps one append-only JSON-lines log per file under log/, named by the SHA-256 of
@@ -96,11 +52,33 @@ export class ChangeLog {
   /** counted is, per log file, the record count last read and the inode and size it had then. */
   private readonly counted = new Map<string, { ino: number; size: number; records: number }>();
   private made: Promise<void> | undefined;
+  /**
+   * local is whether the log folder is on a local filesystem (checked once it exists): its lock
+   * file, the log's open, the read of its last byte and the line's write are then made on the
+   * calling thread, as a change's own are in its folder (file-lock.ts, sync-io-policy.ts); only
+   * the line's fsync goes to the thread pool. A history line cost eight round trips before.
+   */
+  private local: boolean | undefined;
+  /** heldBack wakes, per log file, a record whose fsync waits for its change's answer (holdBack). */
+  private readonly heldBack = new Map<string, () => void>();
 
   constructor(
     private readonly dir: string,
     private readonly maxEntries: number,
   ) {}
+
+  /**
+   * drain wakes every record whose fsync waits for its change's answer and resolves once each
+   * record queued in this process is written, synced and its log's lock released (those queued
+   * meanwhile too): a server shutting down waits for it, so that it leaves no lock file in the
+   * history folder and no answered change's line unsynced.
+   */
+  async drain(): Promise<void> {
+    for (let pending = [...this.queues.values()]; pending.length > 0; pending = [...this.queues.values()]) {
+      for (const wake of [...this.heldBack.values()]) wake();
+      await Promise.all(pending);
+    }
+  }
 
   private logPath(key: FileKey): string {
     const name = sha256Hex(`${key.root}\0${key.relative}`);
@@ -131,11 +109,12 @@ export class ChangeLog {
     let finish = (): void => undefined;
     const turn = new Promise<void>((resolve) => (finish = resolve));
     this.queues.set(file, turn);
+    this.heldBack.get(file)?.(); // The record before holds its fsync back for its answer: we wait for it now.
     // The log is opened and its end looked at as soon as the lock is ours, while the change
     // commits: once it has, only the line's write and fsync are left to wait for.
     const ready = previous.then(() => this.lock(file, key)).then(async (lock) => {
       try {
-        return { lock, log: await openLog(file, false) };
+        return { lock, log: await openLog(file, false, this.local === true) };
       } catch (err) {
         await lock.release();
         throw err;
@@ -143,7 +122,7 @@ export class ChangeLog {
     });
     ready.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
     let ended = false;
-    const end = async (record: ChangeRecord | undefined, written?: () => void): Promise<void> => {
+    const end = async (record: ChangeRecord | undefined, written?: () => void, answered?: Promise<void>): Promise<void> => {
       if (ended) return;
       ended = true;
       try {
@@ -151,8 +130,8 @@ export class ChangeLog {
         let opened = log;
         try {
           if (record !== undefined) {
-            opened ??= await openLog(file, true); // The first record of this file: the log is made now.
-            await this.appendHeld(file, key, record, lock, opened!, written);
+            opened ??= await openLog(file, true, this.local === true); // The first record of this file: the log is made now.
+            await this.appendHeld(file, key, record, lock, opened!, written, answered, () => this.queues.get(file) !== turn);
           }
         } finally {
           if (opened !== undefined) closeLog(opened.fd);
@@ -170,16 +149,26 @@ export class ChangeLog {
       // dropped); a machine crash right after the answer can lose this line, never the change
       // or the content stored before it. The fsync still runs, under the lock, before the next
       // record of this log.
-      append: (record) => new Promise<void>((resolve, reject) => end(record, resolve).then(resolve, reject)),
+      append: (record, answered) => new Promise<void>((resolve, reject) => end(record, resolve, answered).then(resolve, reject)),
       cancel: () => end(undefined).catch(() => undefined),
     };
   }
 
-  private async appendHeld(file: string, key: FileKey, record: ChangeRecord, lock: FileLock, log: OpenLog, written?: () => void): Promise<void> {
+  private async appendHeld(
+    file: string,
+    key: FileKey,
+    record: ChangeRecord,
+    lock: FileLock,
+    log: OpenLog,
+    written: (() => void) | undefined,
+    answered: Promise<void> | undefined,
+    awaited: () => boolean,
+  ): Promise<void> {
     // A log left with a torn last line (a crash or a full disk mid-append) gets a newline
     // first, so only the torn entry is lost, not this one written onto it.
     const line = Buffer.from(`${log.torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
-    const { bytesWritten } = await writeAsync(log.fd, line, 0, line.length, null);
+    // One O_APPEND write of a few hundred bytes into the page cache: in place in a local folder.
+    const bytesWritten = this.local === true ? writeSync(log.fd, line, 0, line.length, null) : (await writeAsync(log.fd, line, 0, line.length, null)).bytesWritten;
     if (bytesWritten !== line.length) {
       throw Object.assign(new Error(`short write to history log (${bytesWritten} of ${line.length} bytes)`), { code: "EIO" });
     }
@@ -197,7 +186,30 @@ export class ChangeLog {
       }
     }
     written?.();
+    // Asked for once the change has answered and its answer has left (afterReply): the line's
+    // fsync does not hold the answer, and its completion, and the lock's release that follows,
+    // would otherwise run between the answer's message and its trailers. At once when another
+    // record of this log is queued behind this one (`awaited`): it waits for this fsync.
+    if (answered !== undefined && !awaited()) await this.holdBack(file, answered);
     await fsyncAsync(log.fd);
+  }
+
+  /**
+   * holdBack resolves once the change's answer has left (`answered`, then afterReply), or at once
+   * when another record of this log is queued meanwhile (reserve wakes it), or after
+   * maxHoldBackMs should the answer never be signalled.
+   */
+  private holdBack(file: string, answered: Promise<void>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, maxHoldBackMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        if (this.heldBack.get(file) === done) this.heldBack.delete(file);
+        resolve();
+      };
+      this.heldBack.set(file, done);
+      void answered.then(() => afterReply(done));
+    });
   }
 
   /**
@@ -205,9 +217,10 @@ export class ChangeLog {
    * it have been removed since), not on every one.
    */
   private async lock(file: string, key: FileKey): Promise<FileLock> {
-    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name) }, basename(file), { displayPath: `history log of ${key.relative}` });
+    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}` });
     this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
     await this.made.catch(() => (this.made = undefined));
+    this.local ??= localDeviceOfSync(this.dir) !== undefined;
     try {
       return await take();
     } catch (err) {

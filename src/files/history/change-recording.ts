@@ -16,24 +16,42 @@ import type { ChangeRecord } from "./history-types.js";
 export class ChangeRecording {
   private captured: CapturedContent | undefined;
   private reserved: LogReservation | undefined;
+  private ended = false;
+  /** answered resolves when end is called: the change is done and about to answer. */
+  private answer!: () => void;
+  private readonly answered = new Promise<void>((resolve) => (this.answer = resolve));
 
   constructor(private readonly history: FileHistory) {}
 
-  /** capture stores the content before; the change waits for it before it commits. Never throws. */
+  /**
+   * capture stores the content before; the change waits for it before it commits. Never throws.
+   *
+   * It starts on the event loop's next turn: the history's calls are made on the calling thread
+   * in a local folder (the log's lock and open, the content's store), and the change's own way to
+   * its fsync (the temporary file's write) is in the same turn; so the history's calls run while
+   * that fsync waits for the disk instead of before it is asked for.
+   */
   readonly capture = async (original: Uint8Array, resolved: { readonly root: { readonly path: string }; readonly realPath: string }): Promise<void> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.ended) return; // The change ended (failed) before it: nothing to record.
     const key = this.history.keyFor(resolved);
     this.reserved ??= this.history.reserveRecord(key);
     this.captured = await this.history.captureContent(key, original).catch(() => undefined);
   };
 
-  /** record writes the committed change's log line. Never throws. */
+  /**
+   * record writes the committed change's log line. Never throws. The line's fsync waits for end
+   * (the change's answer), see LogReservation.append.
+   */
   async record(change: Omit<ChangeRecord, "time" | "sizeBefore">): Promise<void> {
     if (this.reserved === undefined || this.captured === undefined) return;
-    await this.reserved.append({ time: Date.now(), ...change, sizeBefore: this.captured.size }).catch(() => undefined);
+    await this.reserved.append({ time: Date.now(), ...change, sizeBefore: this.captured.size }, this.answered).catch(() => undefined);
   }
 
-  /** end releases the log lock when no line was written. */
+  /** end releases the log lock when no line was written; a capture not yet begun does not begin. */
   async end(): Promise<void> {
+    this.ended = true;
+    this.answer();
     await this.reserved?.cancel();
   }
 }

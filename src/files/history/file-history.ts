@@ -41,6 +41,11 @@ export class FileHistory {
   }
 
   /** keyOf names the file a client path leads to: its root and its real path inside it. */
+  /** drain resolves once every history line of this process is written and synced (see ChangeLog.drain). */
+  drain(): Promise<void> {
+    return this.log.drain();
+  }
+
   async keyOf(sandbox: Sandbox, clientPath: string): Promise<FileKey> {
     return this.keyFor(await sandbox.resolve(clientPath));
   }

@@ -1,14 +1,16 @@
-import { constants, type Stats } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import type { SandboxRoot } from "../../sandbox/sandbox.js";
+import { isMountPoint } from "../../sandbox/mount-points.js";
+import type { ReadHandle, SandboxRoot } from "../../sandbox/sandbox.js";
 import type { DirectoryHandle } from "./directory-descriptor.js";
 import { describeFileType } from "./file-type.js";
 import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
+import { pinReplaced, releasePinned } from "./replaced-file-pin.js";
 import { withPathLock, type HeldPathLocks } from "./path-lock.js";
+import type { StagedFile } from "./staged-descriptor.js";
 import type { StagedTemp } from "./staged-temp.js";
 import { openTargetDirectory, type TargetDirectory } from "./target-directory.js";
 import { tempFileName, tempTouchMs } from "./temp-files.js";
@@ -21,12 +23,14 @@ export type { WrittenContent } from "./write-all.js";
  * CommitCheck runs under the path lock just before the rename; throwing cancels the write.
  * `openCurrent` opens, for reading, the very file the rename would replace (through the held
  * directory, never following a link), so a guard judges that file and not whatever a path
- * names by now. The caller closes the handle.
+ * names by now. The caller closes the handle. In a folder on a local filesystem the open, a
+ * small read and the close are made on the calling thread (a ReadDescriptor, as the sandbox's
+ * verified reader), elsewhere through the thread pool (a FileHandle).
  */
 export type CommitCheck = (state: {
   readonly current: Stats | undefined;
   readonly written: WrittenContent;
-  readonly openCurrent: () => Promise<FileHandle>;
+  readonly openCurrent: () => Promise<ReadHandle>;
 }) => void | Promise<void>;
 
 /** AtomicWriteOptions tunes atomicWrite. */
@@ -85,9 +89,6 @@ export interface AtomicWriteResult extends WrittenContent {
   readonly previous: Stats | undefined;
 }
 
-/** readFlags open the file being replaced for a guard's hash: no link followed, no FIFO waited on. */
-const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /**
  * atomicWrite replaces the file at `target` (an absolute real path the sandbox resolved) with
  * `source` so that readers and crashes see the old content or the new, never a mix: write a
@@ -121,12 +122,15 @@ export async function atomicWrite(
   const tempName = options.staged?.name ?? tempFileName();
   const temp = dir.entry(tempName);
   const final = dir.entry(path.basename(target));
-  let handle: FileHandle | undefined;
+  // The target's own name may be a mount point (a file bind-mounted from elsewhere): then what
+  // is done to it by name (the guard's open, the pin, the rename) stays on the thread pool.
+  const finalLocal = dir.local && !isMountPoint(target);
+  let handle: StagedFile | undefined;
   let tempCreated = false;
   let renamed = false;
   let synced: Promise<void> | undefined;
   try {
-    handle = await (options.staged?.opened ?? ops.openExclusive(temp, 0o600));
+    handle = await (options.staged?.opened ?? ops.openExclusive(temp, 0o600, dir.local));
     tempCreated = true;
     // A write made in place cannot last until the touch timer's first tick: no timer for it.
     const written = writesInPlace(source, dir.local)
@@ -145,7 +149,7 @@ export async function atomicWrite(
           { path: options.displayPath },
         );
       }
-      await options.beforeCommit?.({ current, written, openCurrent: () => open(final, readFlags) });
+      await options.beforeCommit?.({ current, written, openCurrent: () => ops.openCurrent(final, finalLocal) });
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
       const current = await ops.statTarget(final);
@@ -158,11 +162,20 @@ export async function atomicWrite(
       await bothSettled(closed, check(current));
       options.signal?.throwIfAborted();
       await lock?.assertHeld();
-      await renameStaged(ops, temp, final, options.displayPath);
-      renamed = true;
-      // The folder's fsync and what the caller does once the new content is in place (EditFile's
-      // history line, with an fsync of its own) run together; the answer waits for both.
-      await bothSettled(syncDirectoryAfterRename(ops, dir.handle, options.displayPath), options.afterRename?.());
+      // In a local folder the rename is made on this thread (a directory update in the page
+      // cache; the folder's fsync, which waits for the disk, stays on the thread pool), with the
+      // file it replaces held open until the folder is synced, so that freeing that file is part
+      // neither of the rename nor of the journal commit the answer waits for.
+      const pinned = current !== undefined && finalLocal ? pinReplaced(final) : undefined;
+      try {
+        await renameStaged(ops, temp, final, options.displayPath, finalLocal);
+        renamed = true;
+        // The folder's fsync and what the caller does once the new content is in place (EditFile's
+        // history line, with an fsync of its own) run together; the answer waits for both.
+        await bothSettled(syncDirectoryAfterRename(ops, dir.handle, options.displayPath), options.afterRename?.());
+      } finally {
+        releasePinned(pinned);
+      }
       return { ...written, created: current === undefined, previous: current };
     };
     return await withPathLock(target, async () => {
@@ -210,7 +223,7 @@ async function bothSettled(first: Promise<unknown> | undefined, second: Promise<
  * withTempTouched refreshes the temporary file's mtime every tempTouchMs while `fn` runs, so that a
  * stalled upload's file does not look abandoned to another replica's start-up sweep.
  */
-async function withTempTouched<T>(handle: FileHandle, fn: () => Promise<T>): Promise<T> {
+async function withTempTouched<T>(handle: StagedFile, fn: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => {
     const now = new Date();
     handle.utimes(now, now).catch(() => undefined); // Closed meanwhile: the write is over anyway.
@@ -228,9 +241,9 @@ async function withTempTouched<T>(handle: FileHandle, fn: () => Promise<T>): Pro
  * exists means another process removed our temporary file (a sweep, an operator): say so rather
  * than blame a parent directory.
  */
-async function renameStaged(ops: AtomicFsOps, temp: string, final: string, displayPath: string): Promise<void> {
+async function renameStaged(ops: AtomicFsOps, temp: string, final: string, displayPath: string, inPlace: boolean): Promise<void> {
   try {
-    await ops.rename(temp, final);
+    await ops.rename(temp, final, inPlace);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT" && (await ops.statTarget(temp).catch(() => undefined)) === undefined) {
       throw new ToolhostError(

@@ -1,7 +1,6 @@
-import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { rootContaining } from "../../sandbox/root-containing.js";
-import type { ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
+import type { ReadHandle, ResolvedPath, Sandbox } from "../../sandbox/sandbox.js";
 import { isToolhostError, ToolhostError } from "../../errors/toolhost-error.js";
 import { atomicWrite, type WrittenContent } from "./atomic-write.js";
 import type { AtomicFsOps } from "./fs-ops.js";
@@ -46,7 +45,7 @@ export interface CommitWriteOptions {
    * Hashes the file the commit replaces, given the opener of that very file (see CommitCheck);
    * default hashOpened. UploadFile passes one that reuses a hash taken while its bytes arrived.
    */
-  readonly hashCurrent?: ((openCurrent: () => Promise<FileHandle>) => Promise<string>) | undefined;
+  readonly hashCurrent?: ((openCurrent: () => Promise<ReadHandle>) => Promise<string>) | undefined;
 }
 
 /** defaultMaxPathDepth is limits.max_path_depth's default. */
@@ -135,7 +134,7 @@ const smallFileBytes = 1024 * 1024;
  * small file is read with one read of a byte more: a short read is its end, found without a
  * second read; a file that grew since is hashed to its end as any other.
  */
-export async function hashOpened(open: () => Promise<FileHandle>, sizeHint?: number): Promise<string> {
+export async function hashOpened(open: () => Promise<ReadHandle>, sizeHint?: number): Promise<string> {
   const handle = await open();
   try {
     if (sizeHint !== undefined && sizeHint < smallFileBytes) {

@@ -1,7 +1,10 @@
-import { constants, fchmodSync, lstatSync, openSync, writeSync, type Stats } from "node:fs";
+import { constants, fchmodSync, lstatSync, openSync, renameSync, writeSync, type Stats } from "node:fs";
 import { mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
+import { ReadDescriptor } from "../../sandbox/read-descriptor.js";
+import type { ReadHandle } from "../../sandbox/sandbox.js";
 import { maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
 import { DirectoryDescriptor, type DirectoryHandle } from "./directory-descriptor.js";
+import { StagedDescriptor, type StagedFile } from "./staged-descriptor.js";
 
 /**
  * AtomicFsOps is every filesystem call atomicWrite and deleteFile make, as a seam: tests replace
@@ -26,16 +29,32 @@ export interface AtomicFsOps {
   /** Creates the temporary file exclusively, never through a symlink. */
   openExclusive(file: string, mode: number): Promise<FileHandle>;
   /**
+   * As above; `inPlace` allows creating it on the calling thread (a folder on a local filesystem,
+   * see StagedDescriptor), into a StagedFile rather than a FileHandle. An implementation may ignore it.
+   */
+  openExclusive(file: string, mode: number, inPlace: boolean): Promise<StagedFile>;
+  /**
    * One write(2): may write fewer bytes than asked; returns how many it wrote. `inPlace` allows
    * making it on the calling thread (a small write into a folder on a local filesystem, see
    * maxSyncWriteBytes); an implementation may ignore it.
    */
-  write(handle: FileHandle, buffer: Uint8Array, offset: number, length: number, position: number, inPlace?: boolean): Promise<number>;
-  fsync(handle: FileHandle): Promise<void>;
-  chown(handle: FileHandle, uid: number, gid: number): Promise<void>;
+  write(handle: StagedFile, buffer: Uint8Array, offset: number, length: number, position: number, inPlace?: boolean): Promise<number>;
+  fsync(handle: StagedFile): Promise<void>;
+  chown(handle: StagedFile, uid: number, gid: number): Promise<void>;
   chmod(handle: { readonly fd: number }, mode: number): Promise<void>;
-  close(handle: FileHandle): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
+  close(handle: StagedFile): Promise<void>;
+  /**
+   * rename(2) of an entry of the held directory over another. `inPlace` allows making it on the
+   * calling thread (a folder on a local filesystem, neither name a mount point: see
+   * atomicWrite); an implementation may ignore it.
+   */
+  rename(from: string, to: string, inPlace?: boolean): Promise<void>;
+  /**
+   * Opens, for reading, the entry a rename would replace, never following a link nor waiting on a
+   * FIFO. `inPlace` allows opening it, reading it (small reads, see syncReadAllowed) and closing it
+   * on the calling thread (a folder on a local filesystem); an implementation may ignore it.
+   */
+  openCurrent(file: string, inPlace?: boolean): Promise<ReadHandle>;
   /** fsync(2) of an open directory, so that a rename or unlink in it survives a crash. */
   fsyncDir(dir: DirectoryHandle): Promise<void>;
   unlink(file: string): Promise<void>;
@@ -49,6 +68,9 @@ const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_
 /** exclusiveFlags never open a file (or follow a link) that already exists. */
 const exclusiveFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
+/** currentFlags open the file a rename would replace for a guard's hash: no link followed, no FIFO waited on. */
+const currentFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
 /** nodeFsOps is AtomicFsOps on the real filesystem. */
 export const nodeFsOps: AtomicFsOps = {
   openDirectory: async (dir, inPlace) => (inPlace === true ? new DirectoryDescriptor(openSync(dir, directoryFlags)) : open(dir, directoryFlags)),
@@ -56,7 +78,10 @@ export const nodeFsOps: AtomicFsOps = {
     await mkdir(dir, mode);
   },
   rmdir: (dir) => rmdir(dir),
-  openExclusive: (file, mode) => open(file, exclusiveFlags, mode),
+  // Created here in a local folder, as the lock file beside it is (file-lock.ts): an O_EXCL
+  // create is a directory update in the page cache, the fsync that makes it last is pooled.
+  openExclusive: (async (file: string, mode: number, inPlace?: boolean) =>
+    inPlace === true ? new StagedDescriptor(openSync(file, exclusiveFlags, mode)) : open(file, exclusiveFlags, mode)) as AtomicFsOps["openExclusive"],
   write: async (handle, buffer, offset, length, position, inPlace) =>
     inPlace === true && length <= maxSyncWriteBytes ? writeSync(handle.fd, buffer, offset, length, position) : (await handle.write(buffer, offset, length, position)).bytesWritten,
   fsync: (handle) => handle.sync(),
@@ -66,7 +91,10 @@ export const nodeFsOps: AtomicFsOps = {
   // trip 14-22 us of main-thread time plus a wake-up, and every write makes one of each.
   chmod: async (handle, mode) => fchmodSync(handle.fd, mode),
   close: (handle) => handle.close(),
-  rename: (from, to) => rename(from, to),
+  rename: async (from, to, inPlace) => (inPlace === true ? renameSync(from, to) : rename(from, to)),
+  // The same open as the sandbox's verified reader makes in place (sync-io-policy.ts): a lookup
+  // in a held directory on a local filesystem; its reads and close then need no round trip either.
+  openCurrent: async (file, inPlace) => (inPlace === true ? new ReadDescriptor(openSync(file, currentFlags), true) : open(file, currentFlags)),
   fsyncDir: (dir) => dir.sync(),
   unlink: (file) => unlink(file),
   statTarget: async (file) => lstatSync(file, { throwIfNoEntry: false }),

@@ -1,7 +1,7 @@
-import type { BigIntStats } from "node:fs";
+import { fstat, type BigIntStats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Sandbox } from "../../sandbox/sandbox.js";
+import type { ReadHandle, Sandbox } from "../../sandbox/sandbox.js";
 import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
 import { OffThreadSha256 } from "../read/off-thread-hash.js";
 import { hashOpened } from "./commit-write.js";
@@ -56,7 +56,7 @@ export class PreviousContentHash {
   }
 
   /** hashCurrent is commitWrite's hashCurrent: the early hash if it is still right, else a fresh one. */
-  readonly hashCurrent = async (openCurrent: () => Promise<FileHandle>): Promise<string> => {
+  readonly hashCurrent = async (openCurrent: () => Promise<ReadHandle>): Promise<string> => {
     if (!this.state.hashing) {
       // A short upload that ends before the early hash began: hashing now is no slower.
       this.stop();
@@ -67,7 +67,7 @@ export class PreviousContentHash {
     }
     const handle = await openCurrent();
     try {
-      if (sameContent(early.stats, await handle.stat({ bigint: true }))) {
+      if (sameContent(early.stats, await fstatBig(handle.fd))) {
         return early.sha256;
       }
     } finally {
@@ -146,6 +146,11 @@ async function hashHandle(handle: FileHandle, signal: AbortSignal): Promise<stri
       hash.discard();
     }
   }
+}
+
+/** fstatBig is fstat(2) of a descriptor with nanosecond times (the file the commit would replace). */
+function fstatBig(fd: number): Promise<BigIntStats> {
+  return new Promise((resolve, reject) => fstat(fd, { bigint: true }, (err, stats) => (err ? reject(err) : resolve(stats))));
 }
 
 /** settledStats is the fstat of `handle` if its last change is settledMarginNs old, else undefined. */

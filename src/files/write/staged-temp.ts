@@ -1,5 +1,5 @@
-import type { FileHandle } from "node:fs/promises";
 import type { AtomicFsOps } from "./fs-ops.js";
+import type { StagedFile } from "./staged-descriptor.js";
 import type { TargetDirectory } from "./target-directory.js";
 import { tempFileName } from "./temp-files.js";
 
@@ -12,13 +12,16 @@ export interface StagedTemp {
   /** The temporary file's name in the target's directory. */
   readonly name: string;
   /** The create in flight; it may reject (atomicWrite then reports the error as its own). */
-  readonly opened: Promise<FileHandle>;
+  readonly opened: Promise<StagedFile>;
 }
 
-/** stageTempFile starts creating a temporary file in `dir`, as atomicWrite would. */
+/**
+ * stageTempFile starts creating a temporary file in `dir`, as atomicWrite would: on the calling
+ * thread in a local folder (dir.local), through the thread pool elsewhere.
+ */
 export function stageTempFile(ops: AtomicFsOps, dir: TargetDirectory): StagedTemp {
   const name = tempFileName();
-  const opened = ops.openExclusive(dir.entry(name), 0o600);
+  const opened = ops.openExclusive(dir.entry(name), 0o600, dir.local);
   opened.catch(() => undefined); // Observed by atomicWrite or discardStaged.
   return { name, opened };
 }
@@ -28,7 +31,7 @@ export function stageTempFile(ops: AtomicFsOps, dir: TargetDirectory): StagedTem
  * or changed nothing). Never throws: a file left behind is removed by the next start's sweep.
  */
 export async function discardStaged(ops: AtomicFsOps, dir: TargetDirectory, staged: StagedTemp): Promise<void> {
-  let handle: FileHandle;
+  let handle: StagedFile;
   try {
     handle = await staged.opened;
   } catch {

@@ -1,9 +1,9 @@
-import type { FileHandle } from "node:fs/promises";
 import { maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
 import { sha256Hex } from "../content-hash.js";
 import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
 import { isHandedOver, OffThreadSha256 } from "../read/off-thread-hash.js";
 import type { AtomicFsOps } from "./fs-ops.js";
+import type { StagedFile } from "./staged-descriptor.js";
 
 /** WrittenContent describes the bytes staged in the temporary file. */
 export interface WrittenContent {
@@ -47,7 +47,7 @@ interface Writing {
  */
 export async function writeAll(
   ops: AtomicFsOps,
-  handle: FileHandle,
+  handle: StagedFile,
   source: Uint8Array | AsyncIterable<Uint8Array>,
   signal: AbortSignal | undefined,
   local = false,
@@ -137,7 +137,7 @@ function hashChunk(hash: OffThreadSha256, chunk: Uint8Array, hashing: Array<Prom
 }
 
 /** writeFully writes all of `chunk` at `position`: write(2) may write less than asked. */
-async function writeFully(ops: AtomicFsOps, handle: FileHandle, chunk: Uint8Array, position: number, inPlace: boolean): Promise<void> {
+async function writeFully(ops: AtomicFsOps, handle: StagedFile, chunk: Uint8Array, position: number, inPlace: boolean): Promise<void> {
   for (let offset = 0; offset < chunk.byteLength; ) {
     const n = await ops.write(handle, chunk, offset, chunk.byteLength - offset, position + offset, inPlace);
     if (n <= 0) {

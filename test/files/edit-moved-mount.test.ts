@@ -1,0 +1,58 @@
+// Review (edit5): atomicWrite decides whether the target's own name may be used on the event loop
+// (the guard's open, the O_PATH pin, the rename) with isMountPoint(target), a lookup of the real
+// path string in a copy of /proc/self/mountinfo refreshed at most every 5 s. A folder holding a
+// file mounted from elsewhere (a stand-in for NFS/FUSE, where a hung server blocks the caller) that
+// is renamed (MoveFile, another process) keeps its mount, now under a new path the stale table does
+// not list: the edit then makes those calls on the event loop. The folder itself passes as local
+// (same st_dev as the root), so nothing else catches it. Needs CAP_SYS_ADMIN; skipped otherwise.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs, { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { editFile } from "../../src/files/edit/edit-file.js";
+import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
+import { createSandbox } from "../../src/sandbox/create-sandbox.js";
+import { reloadMountPoints } from "../../src/sandbox/mount-points.js";
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "edit-moved-mount-"));
+const root = path.join(dir, "root");
+const source = path.join(dir, "source.txt");
+let mounted: string | undefined;
+
+before(() => {
+  fs.mkdirSync(path.join(root, "b"), { recursive: true });
+  writeFileSync(source, "alpha\n");
+  writeFileSync(path.join(root, "b", "x.txt"), "placeholder\n");
+  try {
+    execFileSync("mount", ["--bind", source, path.join(root, "b", "x.txt")], { stdio: "ignore" });
+    mounted = path.join(root, "b", "x.txt");
+    reloadMountPoints(); // The table now lists root/b/x.txt.
+  } catch {
+    mounted = undefined;
+  }
+});
+
+after(() => {
+  if (mounted !== undefined) execFileSync("umount", [mounted], { stdio: "ignore" });
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("an edit of a mounted file whose folder was renamed less than 5 s ago", () => {
+  it("still keeps the calls on the mounted name off the event loop", { todo: "open: isMountPoint reads a mount table up to 5 s old by path; a mount moved with its renamed folder is judged local until then (the calls block the event loop, nothing is escaped)" }, async (t) => {
+    if (mounted === undefined) return t.skip("cannot bind-mount here");
+    // The folder is renamed (as MoveFile would): the mount moves with it, to root/a/x.txt.
+    fs.renameSync(path.join(root, "b"), path.join(root, "a"));
+    mounted = path.join(root, "a", "x.txt");
+    const sandbox = await createSandbox([{ path: root, readOnly: false }], { readOnly: false });
+    const calls: string[] = [];
+    const ops: AtomicFsOps = {
+      ...nodeFsOps,
+      openCurrent: (file, inPlace) => (calls.push(`openCurrent inPlace=${String(inPlace)}`), nodeFsOps.openCurrent(file, inPlace)),
+      rename: (from, to, inPlace) => (calls.push(`rename inPlace=${String(inPlace)}`), nodeFsOps.rename(from, to, inPlace)),
+    };
+    await editFile(sandbox, { path: "a/x.txt", edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }], maxEditBytes: 1 << 20, fsOps: ops }).catch(() => undefined);
+    assert.deepEqual(calls, ["openCurrent inPlace=false", "rename inPlace=false"], "calls on a mount point were made on the event loop");
+  });
+});
