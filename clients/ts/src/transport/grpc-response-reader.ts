@@ -5,19 +5,11 @@ import type { CallSignal } from "./call-signal.js";
 import type { BufferRecycler } from "./buffer-recycler.js";
 import { EnvelopeSplitter } from "./grpc-envelope.js";
 import { holdsView } from "./holds-view.js";
+import { toHeaders } from "./fetch-headers.js";
+import type { ResponseReaderOptions } from "./response-reader-options.js";
 import { connectErrorFromStream, connectErrorFromResetCode } from "./http2-stream-error.js";
 
-/** ResponseReaderOptions bound what a GrpcResponseReader holds. */
-export interface ResponseReaderOptions {
-  /** The largest message accepted. */
-  readonly maxMessageBytes: number;
-  /** Queued bytes past which the stream is paused until the caller takes messages. */
-  readonly highWaterBytes: number;
-  /** Called when the response headers arrive (the session's keep-alive wants to hear of it). */
-  readonly onResponse?: (stream: ClientHttp2Stream) => void;
-  /** Where a message spread over several chunks gets its buffer, and gives it back once decoded. */
-  readonly recycler?: BufferRecycler;
-}
+export type { ResponseReaderOptions } from "./response-reader-options.js";
 
 type Settle<T> = { resolve: (value: T) => void; reject: (e: unknown) => void };
 
@@ -309,20 +301,4 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
       this.#call.done();
     }
   }
-}
-
-/** toHeaders copies node:http2 headers (without pseudo-headers) into Fetch Headers. */
-function toHeaders(from: IncomingHttpHeaders): Headers {
-  const to = new Headers();
-  for (const [key, value] of Object.entries(from)) {
-    if (key.startsWith(":") || value === undefined) {
-      continue;
-    }
-    if (Array.isArray(value)) {
-      for (const v of value) to.append(key, v);
-    } else {
-      to.append(key, String(value));
-    }
-  }
-  return to;
 }
