@@ -28,7 +28,7 @@ before(async () => {
   server = await spawnServer(["--root", root, "--skills", skills]);
   client = fileToolsClient(server.address);
   await client.statFile({ path: "big.bin" }); // the connection's socket is part of the baseline
-  baseline = await openFds(server.pid);
+  baseline = await settledFds(server.pid);
 });
 
 after(async () => {
@@ -43,6 +43,22 @@ async function startStream(signal: AbortSignal, messages: number, timeoutMs?: nu
     assert.equal((await stream.next()).done, false);
   }
   return stream;
+}
+
+/**
+ * settledFds is the server's descriptor count once it holds still (two counts 200 ms apart
+ * agree, for at most 3 s): work the server does in the background after a call (a mount table
+ * re-read, say) must not be counted in the baseline, or the count later falls below it.
+ */
+async function settledFds(pid: number): Promise<number> {
+  let last = await openFds(pid);
+  for (const started = Date.now(); Date.now() - started < 3000; ) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = await openFds(pid);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
 }
 
 async function backToBaseline(): Promise<boolean> {
