@@ -5,43 +5,18 @@
 // open would. Needs CAP_SYS_ADMIN; skipped otherwise.
 import assert from "node:assert/strict";
 import { createHook } from "node:async_hooks";
-import { execFileSync, spawnSync } from "node:child_process";
-import fs, { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { editFile } from "../../src/files/edit/edit-file.js";
 import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
-import { reloadMountPoints } from "../../src/sandbox/mount-points.js";
+import { bindMountedFile } from "../support/bind-mounted-file.js";
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "edit-mounted-stat-"));
-const root = path.join(dir, "root");
-const source = path.join(dir, "source.txt");
-const target = path.join(root, "mounted.txt");
-let mounted = false;
-
-before(() => {
-  fs.mkdirSync(root);
-  writeFileSync(source, "alpha\n");
-  writeFileSync(target, "placeholder\n");
-  try {
-    execFileSync("mount", ["--bind", source, target], { stdio: "ignore" });
-    mounted = true;
-    reloadMountPoints();
-  } catch {
-    mounted = false;
-  }
-});
-
-after(() => {
-  if (mounted) spawnSync("umount", ["-l", target], { stdio: "ignore" }); // lazy: whatever the test left open
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const mount = bindMountedFile("edit-mounted-stat-");
+const { root } = mount;
 
 describe("an edit of a file mounted over a name in a local root", () => {
   it("does not lstat the mounted name on the event loop either", { todo: "open (as on main): the target's lstat is made on the event loop even when the name is a mount point" }, async (t) => {
-    if (!mounted) return t.skip("cannot bind-mount here");
+    if (mount.at === undefined) return t.skip("cannot bind-mount here");
     const sandbox = await createSandbox([{ path: root, readOnly: false }], { readOnly: false });
     const stats: string[] = [];
     const ops: AtomicFsOps = {

@@ -6,45 +6,23 @@
 // not list: the edit then makes those calls on the event loop. The folder itself passes as local
 // (same st_dev as the root), so nothing else catches it. Needs CAP_SYS_ADMIN; skipped otherwise.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import fs, { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import fs from "node:fs";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { editFile } from "../../src/files/edit/edit-file.js";
 import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
-import { reloadMountPoints } from "../../src/sandbox/mount-points.js";
+import { bindMountedFile } from "../support/bind-mounted-file.js";
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "edit-moved-mount-"));
-const root = path.join(dir, "root");
-const source = path.join(dir, "source.txt");
-let mounted: string | undefined;
-
-before(() => {
-  fs.mkdirSync(path.join(root, "b"), { recursive: true });
-  writeFileSync(source, "alpha\n");
-  writeFileSync(path.join(root, "b", "x.txt"), "placeholder\n");
-  try {
-    execFileSync("mount", ["--bind", source, path.join(root, "b", "x.txt")], { stdio: "ignore" });
-    mounted = path.join(root, "b", "x.txt");
-    reloadMountPoints(); // The table now lists root/b/x.txt.
-  } catch {
-    mounted = undefined;
-  }
-});
-
-after(() => {
-  if (mounted !== undefined) spawnSync("umount", ["-l", mounted], { stdio: "ignore" }); // lazy: whatever the test left open
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const mount = bindMountedFile("edit-moved-mount-", "b/x.txt");
+const { root } = mount;
 
 describe("an edit of a mounted file whose folder was renamed less than 5 s ago", () => {
   it("still keeps the calls on the mounted name off the event loop", { todo: "open: isMountPoint reads a mount table up to 5 s old by path; a mount moved with its renamed folder is judged local until then (the calls block the event loop, nothing is escaped)" }, async (t) => {
-    if (mounted === undefined) return t.skip("cannot bind-mount here");
+    if (mount.at === undefined) return t.skip("cannot bind-mount here");
     // The folder is renamed (as MoveFile would): the mount moves with it, to root/a/x.txt.
     fs.renameSync(path.join(root, "b"), path.join(root, "a"));
-    mounted = path.join(root, "a", "x.txt");
+    mount.at = path.join(root, "a", "x.txt");
     const sandbox = await createSandbox([{ path: root, readOnly: false }], { readOnly: false });
     const calls: string[] = [];
     const ops: AtomicFsOps = {
