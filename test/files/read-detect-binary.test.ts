@@ -15,6 +15,8 @@ const samples: { name: string; bytes: Buffer }[] = [
   { name: "JPEG", bytes: Buffer.from("ffd8ffe0", "hex") },
   { name: "NUL in text", bytes: Buffer.from("hello\0world\n") },
   { name: "control-heavy", bytes: Buffer.from(Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? 0x41 : (i % 8) + 1))) },
+  { name: "DEL-heavy", bytes: Buffer.from("a\x7f\x7f\x7f".repeat(50)) },
+  { name: "control bytes only after a text start", bytes: Buffer.concat([Buffer.from("plain text ".repeat(10)), Buffer.alloc(100, 0x01)]) },
 ];
 
 const texts: { name: string; bytes: Buffer }[] = [
@@ -25,6 +27,7 @@ const texts: { name: string; bytes: Buffer }[] = [
   { name: "Latin-1 (invalid UTF-8 is text, not binary)", bytes: Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) },
   { name: "text that starts like 'BZh' but is not bzip2", bytes: Buffer.from("BZh is not a word\n") },
   { name: "a few control bytes (under the share limit)", bytes: Buffer.from("x".repeat(100) + "\x01\x02") },
+  { name: "vertical tabs and form feeds", bytes: Buffer.from("a\vb\fc\n".repeat(20)) },
 ];
 
 describe("detectBinary", () => {
@@ -38,6 +41,11 @@ describe("detectBinary", () => {
       assert.equal(detectBinary(bytes).binary, false);
     });
   }
+  it("looks only at the bytes of a view, not at the rest of its buffer", () => {
+    const whole = Buffer.concat([Buffer.alloc(64, 0x01), Buffer.from("text\n".repeat(20)), Buffer.alloc(64, 0x02)]);
+    assert.equal(detectBinary(new Uint8Array(whole.buffer, whole.byteOffset + 64, 100)).binary, false);
+    assert.equal(detectBinary(whole.subarray(0, 100)).binary, true);
+  });
   it("only looks at the first 8 KiB", () => {
     const late = Buffer.concat([Buffer.from("a".repeat(8192)), Buffer.from([0, 0, 0])]);
     assert.equal(detectBinary(late).binary, false);

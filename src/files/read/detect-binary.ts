@@ -53,6 +53,11 @@ export const controlShareLimit = 0.1;
  * Tab, line feed, vertical tab, form feed, carriage return and escape (ANSI colour codes) are
  * text, not control bytes. Bytes >= 0x80 are not counted: invalid UTF-8 is text with
  * replacements, not binary.
+ *
+ * A sample without a single control byte (text, the common case) can only be binary by its magic
+ * number: one native regular-expression scan over the sample (as latin1, one character per byte)
+ * tells, and the byte-by-byte count runs only when it finds one. The count in JavaScript was a
+ * fifth of a search's time and ~3% of a small ReadFile's or StatFile's.
  */
 export function detectBinary(sample: Uint8Array): BinaryVerdict {
   const head = sample.subarray(0, binarySampleBytes);
@@ -60,6 +65,9 @@ export function detectBinary(sample: Uint8Array): BinaryVerdict {
     if (startsWith(head, magic.bytes)) {
       return { binary: true, why: `it starts like a ${magic.name}` };
     }
+  }
+  if (!controlByte.test(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString("latin1"))) {
+    return { binary: false };
   }
   if (head.includes(0)) {
     return { binary: true, why: "it contains NUL bytes" };
@@ -79,6 +87,9 @@ export function detectBinary(sample: Uint8Array): BinaryVerdict {
 function isTextControl(byte: number): boolean {
   return byte === 0x09 || byte === 0x0a || byte === 0x0b || byte === 0x0c || byte === 0x0d || byte === 0x1b;
 }
+
+/** controlByte matches, in a latin1 string, a byte that controlBytes counts (NUL included). */
+const controlByte = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
 
 /** controlBytes[b] is 1 for a control byte (below 0x20 and not text, or DEL), else 0. */
 const controlBytes = Uint8Array.from({ length: 256 }, (_, byte) => ((byte < 0x20 && !isTextControl(byte)) || byte === 0x7f ? 1 : 0));
