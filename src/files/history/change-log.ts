@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { localDeviceOfSync } from "../../sandbox/sync-io-policy.js";
 import { afterReply } from "../write/after-reply.js";
-import { acquireFileLock, type FileLock } from "../write/file-lock.js";
+import { acquireFileLock, lockTimings, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
 import { closeLog, openLog, type OpenLog } from "./open-log.js";
 
@@ -19,6 +19,14 @@ const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before
 /** maxHoldBackMs bounds how long a line's fsync waits for its change's answer to be signalled. */
 const maxHoldBackMs = 100;
 
+/**
+ * logLockWaitMs is how long a record waits for its log's lock file: past staleMs (and a refresh
+ * more), so that a lock file left by a server that exited where its pid says nothing (another
+ * container), which only its age shows to be stale, is taken over and the line still written.
+ * The change's answer does not wait for it (see reserve).
+ */
+const logLockWaitMs = lockTimings.staleMs + 2 * lockTimings.refreshMs;
+
 const writeAsync = promisify(write);
 const fsyncAsync = promisify(fsync);
 
@@ -29,6 +37,8 @@ export interface LogReservation {
    * when the write fails. The line's fsync and the lock's release follow: the next record of
    * this log waits for them, the caller does not (see reserve). Given `answered` (the change has
    * answered its caller), the fsync is asked for only after that answer has left (afterReply).
+   * Where the log's lock file is held by another holder, it resolves at once instead: the line
+   * is written once the lock is ours, after the caller has gone on (see reserve).
    */
   append(record: ChangeRecord, answered?: Promise<void>): Promise<void>;
   /** cancel releases the lock without writing; it never rejects. */
@@ -61,6 +71,11 @@ export class ChangeLog {
   private local: boolean | undefined;
   /** heldBack wakes, per log file, a record whose fsync waits for its change's answer (holdBack). */
   private readonly heldBack = new Map<string, () => void>();
+  /**
+   * waitedOn is, per log file with records queued, the newest record's signal that it (or one
+   * queued before it) found the log's lock file held by another holder and waits for it.
+   */
+  private readonly waitedOn = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dir: string,
@@ -109,10 +124,15 @@ export class ChangeLog {
     let finish = (): void => undefined;
     const turn = new Promise<void>((resolve) => (finish = resolve));
     this.queues.set(file, turn);
+    // Waiting on another holder's lock file is signalled to the records queued behind: they wait too.
+    let wait = (): void => undefined;
+    const waiting = new Promise<void>((resolve) => (wait = resolve));
+    void this.waitedOn.get(file)?.then(wait);
+    this.waitedOn.set(file, waiting);
     this.heldBack.get(file)?.(); // The record before holds its fsync back for its answer: we wait for it now.
     // The log is opened and its end looked at as soon as the lock is ours, while the change
     // commits: once it has, only the line's write and fsync are left to wait for.
-    const ready = previous.then(() => this.lock(file, key)).then(async (lock) => {
+    const ready = previous.then(() => this.lock(file, key, wait)).then(async (lock) => {
       try {
         return { lock, log: await openLog(file, false, this.local === true) };
       } catch (err) {
@@ -139,7 +159,10 @@ export class ChangeLog {
         }
       } finally {
         finish();
-        if (this.queues.get(file) === turn) this.queues.delete(file);
+        if (this.queues.get(file) === turn) {
+          this.queues.delete(file);
+          this.waitedOn.delete(file);
+        }
       }
     };
     return {
@@ -149,7 +172,14 @@ export class ChangeLog {
       // dropped); a machine crash right after the answer can lose this line, never the change
       // or the content stored before it. The fsync still runs, under the lock, before the next
       // record of this log.
-      append: (record, answered) => new Promise<void>((resolve, reject) => end(record, resolve, answered).then(resolve, reject)),
+      // Nor for the line at all once the log's lock file is found held by another holder (a lock
+      // left by a server that exited in another container goes only once stale: logLockWaitMs):
+      // the line follows the answer, still under the lock and in this log's order; drain waits for it.
+      append: (record, answered) =>
+        new Promise<void>((resolve, reject) => {
+          void waiting.then(resolve);
+          end(record, resolve, answered).then(resolve, reject);
+        }),
       cancel: () => end(undefined).catch(() => undefined),
     };
   }
@@ -214,10 +244,12 @@ export class ChangeLog {
 
   /**
    * lock takes the log's lock file; the log folder is made on the first append (and again should
-   * it have been removed since), not on every one.
+   * it have been removed since), not on every one. `onWait` is called when it starts waiting for
+   * another holder's lock file.
    */
-  private async lock(file: string, key: FileKey): Promise<FileLock> {
-    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}` });
+  private async lock(file: string, key: FileKey, onWait: () => void): Promise<FileLock> {
+    const take = () =>
+      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}`, waitMs: logLockWaitMs, onWait });
     this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
     await this.made.catch(() => (this.made = undefined));
     this.local ??= localDeviceOfSync(this.dir) !== undefined;

@@ -53,6 +53,12 @@ export interface FileLockOptions {
   readonly waitMs?: number | undefined;
   readonly staleMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Called once when the lock is found held by another holder and the call starts waiting for it
+   * (not when a stale lock is taken over at once): a caller whose answer need not wait for the
+   * lock (the change history's line) lets it go on without.
+   */
+  readonly onWait?: (() => void) | undefined;
 }
 
 const createFlags = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -79,6 +85,7 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
   const waitMs = options.waitMs ?? lockTimings.waitMs;
   const staleMs = options.staleMs ?? lockTimings.staleMs;
   const deadline = Date.now() + waitMs;
+  let waiting = false;
   for (let attempt = 0; ; attempt++) {
     const held = await tryCreate(lockPath, staleMs, options.displayPath, dir.local === true);
     if (held !== undefined) {
@@ -95,6 +102,10 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
       );
     }
     options.signal?.throwIfAborted();
+    if (!waiting) {
+      waiting = true;
+      options.onWait?.();
+    }
     await sleep(Math.min(4 * 2 ** Math.min(attempt, 5), 100) * (0.5 + Math.random()));
   }
 }
