@@ -52,7 +52,7 @@ async function lockLeft() {
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as { before: string; after: string })
       .map((r) => [r.before, r.after]);
-  return { root, edit, lines, lock };
+  return { root, edit, lines, lock, store, sandbox };
 }
 
 describe("an edit whose history log lock was left by an exited server in another container", () => {
@@ -80,5 +80,18 @@ describe("an edit whose history log lock was left by an exited server in another
       [hash("gamma"), hash("delta")],
     ]);
     await eventually(async () => assert.ok(!existsSync(lock), "the lock file is released"));
+  });
+
+  it("shows the answered edit to a history read that follows it (ListFileHistory, UndoLastChange, RestoreFile)", async () => {
+    const { edit, lock, store, sandbox } = await lockLeft();
+    await edit("beta", "gamma"); // Answered; its line waits for the lock.
+    const key = await store.keyOf(sandbox, "h.txt");
+    const listed = store.list(key, 10);
+    const recorded = store.recorded(key, sha256Hex("gamma\n"));
+    await new Promise((r) => setTimeout(r, 100));
+    rmSync(lock); // The left lock goes (as once stale); the waiting line is written.
+    const [last] = await listed;
+    assert.equal(last?.after, sha256Hex("gamma\n"), "the newest change listed is the edit already answered");
+    assert.equal(await recorded, true, "its content is one RestoreFile may restore");
   });
 });

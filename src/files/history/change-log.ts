@@ -207,7 +207,7 @@ export class ChangeLog {
     // and renamed over it) before the caller hears the line is in, so it never sees more.
     const size = log.size + line.length;
     if (this.atMost(file, log.ino, size) > 2 * this.maxEntries) {
-      const records = await this.read(key);
+      const records = await this.readNow(key);
       this.counted.set(file, { ino: log.ino, size, records: records.length });
       if (records.length > 2 * this.maxEntries) {
         this.counted.delete(file);
@@ -278,8 +278,19 @@ export class ChangeLog {
     return Math.floor(size / minLineBytes);
   }
 
-  /** read returns a file's records, oldest first, skipping any line a crash tore. */
+  /**
+   * read returns a file's records, oldest first, skipping any line a crash tore. It first waits
+   * for the records of this log queued in this process (settled): a change whose answer did not
+   * wait for its line (the log's lock file held by another holder, see reserve) is still seen by
+   * the ListFileHistory, UndoLastChange or RestoreFile that follows it.
+   */
   async read(key: FileKey): Promise<ChangeRecord[]> {
+    await this.queues.get(this.logPath(key));
+    return this.readNow(key);
+  }
+
+  /** readNow is read without waiting for the queue: the cut that runs inside a record's own turn. */
+  private async readNow(key: FileKey): Promise<ChangeRecord[]> {
     const text = await readFile(this.logPath(key), "utf8").catch(() => "");
     const out: ChangeRecord[] = [];
     for (const line of text.split("\n")) {
