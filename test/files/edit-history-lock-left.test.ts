@@ -94,4 +94,23 @@ describe("an edit whose history log lock was left by an exited server in another
     assert.equal(last?.after, sha256Hex("gamma\n"), "the newest change listed is the edit already answered");
     assert.equal(await recorded, true, "its content is one RestoreFile may restore");
   });
+
+  it("answers an edit that fails after its capture (no match) without waiting for that lock, and takes no lock", async () => {
+    const { root, edit, lines, lock } = await lockLeft();
+    // The race only bounds the test's own run: the edit is to settle while the left lock is still there.
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      edit("no such text", "x").then(
+        () => "answered",
+        (err: unknown) => (err as { reason?: string }).reason ?? String(err),
+      ),
+      new Promise<string>((resolve) => (timer = setTimeout(() => resolve("still waiting"), 5_000))),
+    ]);
+    clearTimeout(timer);
+    assert.notEqual(outcome, "still waiting", "the failed edit's answer waited for a history log lock it writes nothing under");
+    assert.notEqual(outcome, "answered");
+    assert.equal(readFileSync(path.join(root, "h.txt"), "utf8"), "beta\n");
+    assert.equal(lines().length, 1);
+    assert.ok(existsSync(lock), "the left lock file is untouched");
+  });
 });

@@ -129,10 +129,13 @@ export class ChangeLog {
     const waiting = new Promise<void>((resolve) => (wait = resolve));
     void this.waitedOn.get(file)?.then(wait);
     this.waitedOn.set(file, waiting);
+    // A cancelled reservation (a change that failed or changed nothing) writes no line: it stops
+    // waiting for the lock file, so its caller's answer does not wait for another holder's lock.
+    const cancelled = new AbortController();
     this.heldBack.get(file)?.(); // The record before holds its fsync back for its answer: we wait for it now.
     // The log is opened and its end looked at as soon as the lock is ours, while the change
     // commits: once it has, only the line's write and fsync are left to wait for.
-    const ready = previous.then(() => this.lock(file, key, wait)).then(async (lock) => {
+    const ready = previous.then(() => this.lock(file, key, wait, cancelled.signal)).then(async (lock) => {
       try {
         return { lock, log: await openLog(file, false, this.local === true) };
       } catch (err) {
@@ -180,7 +183,10 @@ export class ChangeLog {
           void waiting.then(resolve);
           end(record, resolve, answered).then(resolve, reject);
         }),
-      cancel: () => end(undefined).catch(() => undefined),
+      cancel: () => {
+        if (!ended) cancelled.abort();
+        return end(undefined).catch(() => undefined);
+      },
     };
   }
 
@@ -245,11 +251,11 @@ export class ChangeLog {
   /**
    * lock takes the log's lock file; the log folder is made on the first append (and again should
    * it have been removed since), not on every one. `onWait` is called when it starts waiting for
-   * another holder's lock file.
+   * another holder's lock file; `signal` stops that wait (a cancelled reservation).
    */
-  private async lock(file: string, key: FileKey, onWait: () => void): Promise<FileLock> {
+  private async lock(file: string, key: FileKey, onWait: () => void, signal: AbortSignal): Promise<FileLock> {
     const take = () =>
-      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}`, waitMs: logLockWaitMs, onWait });
+      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}`, waitMs: logLockWaitMs, onWait, signal });
     this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
     await this.made.catch(() => (this.made = undefined));
     this.local ??= localDeviceOfSync(this.dir) !== undefined;
