@@ -21,10 +21,10 @@ import { eventually, scratchDir, writeFixture } from "./write-fixtures.js";
  * line, written in place before it exited. `edit` edits h.txt recording its history; `lines` are
  * the log's records as [before, after] hashes; `lock` is the left lock file.
  */
-async function lockLeft() {
+async function lockLeft(answerAheadAfterMs?: number) {
   const { root, sandbox } = await writeFixture();
   const dir = await scratchDir("history-");
-  const store = new FileHistory({ dir, maxBytes: 1 << 30, maxAgeMs: 3_600_000, maxFileBytes: 1 << 20, maxEntriesPerFile: 1000 });
+  const store = new FileHistory({ dir, maxBytes: 1 << 30, maxAgeMs: 3_600_000, maxFileBytes: 1 << 20, maxEntriesPerFile: 1000 }, answerAheadAfterMs);
   await writeFile(path.join(root, "h.txt"), "alpha\n");
   const edit = async (from: string, to: string) => {
     const recording = new ChangeRecording(store);
@@ -112,5 +112,20 @@ describe("an edit whose history log lock was left by an exited server in another
     assert.equal(readFileSync(path.join(root, "h.txt"), "utf8"), "beta\n");
     assert.equal(lines().length, 1);
     assert.ok(existsSync(lock), "the left lock file is untouched");
+  });
+});
+
+describe("an edit whose history log lock is held for a moment by a live holder (another replica writing its line)", () => {
+  it("waits for it: its line is written before its answer, in the order of the changes", async () => {
+    // A live holder lets go within milliseconds; the answer goes ahead of its line only after
+    // answerAheadAfterMs (here long enough that the timer below always comes first).
+    const { root, edit, lines, lock } = await lockLeft(10_000);
+    setTimeout(() => rmSync(lock), 100);
+    await edit("beta", "gamma");
+    assert.equal(readFileSync(path.join(root, "h.txt"), "utf8"), "gamma\n");
+    assert.deepEqual(lines(), [
+      [sha256Hex("alpha\n"), sha256Hex("beta\n")],
+      [sha256Hex("beta\n"), sha256Hex("gamma\n")],
+    ], "the line is in the log when the answer arrives");
   });
 });

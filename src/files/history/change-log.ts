@@ -6,8 +6,10 @@ import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { localDeviceOfSync } from "../../sandbox/sync-io-policy.js";
 import { afterReply } from "../write/after-reply.js";
-import { acquireFileLock, lockTimings, type FileLock } from "../write/file-lock.js";
+import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
+import { defaultAnswerAheadAfterMs, logLockWaitMs } from "./log-lock-timing.js";
+import type { LogReservation } from "./log-reservation.js";
 import { closeLog, openLog, type OpenLog } from "./open-log.js";
 
 /**
@@ -19,31 +21,8 @@ const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before
 /** maxHoldBackMs bounds how long a line's fsync waits for its change's answer to be signalled. */
 const maxHoldBackMs = 100;
 
-/**
- * logLockWaitMs is how long a record waits for its log's lock file: past staleMs (and a refresh
- * more), so that a lock file left by a server that exited where its pid says nothing (another
- * container), which only its age shows to be stale, is taken over and the line still written.
- * The change's answer does not wait for it (see reserve).
- */
-const logLockWaitMs = lockTimings.staleMs + 2 * lockTimings.refreshMs;
-
 const writeAsync = promisify(write);
 const fsyncAsync = promisify(fsync);
-
-/** LogReservation is a log's turn and lock taken for one record (ChangeLog.reserve). */
-export interface LogReservation {
-  /**
-   * append writes the record and resolves once it is in the log (readers see it); it rejects
-   * when the write fails. The line's fsync and the lock's release follow: the next record of
-   * this log waits for them, the caller does not (see reserve). Given `answered` (the change has
-   * answered its caller), the fsync is asked for only after that answer has left (afterReply).
-   * Where the log's lock file is held by another holder, it resolves at once instead: the line
-   * is written once the lock is ours, after the caller has gone on (see reserve).
-   */
-  append(record: ChangeRecord, answered?: Promise<void>): Promise<void>;
-  /** cancel releases the lock without writing; it never rejects. */
-  cancel(): Promise<void>;
-}
 
 /** missing tells whether a folder is gone. */
 async function missing(dir: string): Promise<boolean> {
@@ -80,6 +59,7 @@ export class ChangeLog {
   constructor(
     private readonly dir: string,
     private readonly maxEntries: number,
+    private readonly answerAheadAfterMs = defaultAnswerAheadAfterMs,
   ) {}
 
   /**
@@ -255,7 +235,7 @@ export class ChangeLog {
    */
   private async lock(file: string, key: FileKey, onWait: () => void, signal: AbortSignal): Promise<FileLock> {
     const take = () =>
-      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}`, waitMs: logLockWaitMs, onWait, signal });
+      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}`, waitMs: logLockWaitMs, onWait, onWaitAfterMs: this.answerAheadAfterMs, signal });
     this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
     await this.made.catch(() => (this.made = undefined));
     this.local ??= localDeviceOfSync(this.dir) !== undefined;
