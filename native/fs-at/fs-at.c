@@ -16,6 +16,8 @@
 //     `path` (see folder_barrier), false when it cannot be opened
 //   sameEntryAndFolder(named, held) -> 1 / 0: the two paths' entries are the same inode in the same
 //     folder (connectable file handles), -1 when the filesystem cannot tell
+//   holdOnFolderMount(dirFd, name) -> an O_PATH descriptor of the entry `name` when it is on the
+//     folder's own mount, or -errno: -EXDEV when a filesystem is mounted on that name
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
 #include <node_api.h>
@@ -33,6 +35,20 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#else
+// C library headers older than Linux 5.6's: openat2's argument and flags as the kernel has them.
+struct open_how {
+  uint64_t flags, mode, resolve;
+};
+#define RESOLVE_NO_XDEV 0x01
+#define RESOLVE_BENEATH 0x08
+#endif
+
+#ifndef SYS_openat2
+#define SYS_openat2 437 // the same number on every architecture (added after the tables were unified)
+#endif
 
 // Codes readFileAt returns; -1..-6 are the match job's outcomeCodes indexes, negated.
 #define CODE_BINARY -1
@@ -1058,6 +1074,38 @@ static napi_value SameEntryAndFolder(napi_env env, napi_callback_info cb) {
   return make_int(env, same);
 }
 
+// holdOnFolderMount(dirFd, name): the entry `name` of the held folder, held with
+// O_PATH|O_NOFOLLOW (nothing opened for I/O, a final link held as itself), looked up with
+// openat2's RESOLVE_NO_XDEV: -EXDEV when something is mounted on that name (a bind mount, NFS,
+// FUSE), so the answer comes from the held folder's descriptor at the time of the call, not from
+// a path or a copy of the mount table (a mount moved along with a renamed folder is still seen).
+// Otherwise the descriptor (the caller closes it; atomicWrite keeps it as its pin of the file a
+// rename replaces, replaced-file-pin.ts), or -errno: -ENOENT none there, -ENOSYS/-EPERM no
+// openat2 (kernel < 5.6, or a seccomp filter): the caller falls back to the mount table.
+//
+// What the lookup can wait on: only the held folder's own filesystem (its dentry cache; on a cold
+// cache, a read of the folder's blocks, and its inode lock shared against a rename or create in
+// that folder, as any lookup there) and the mount hash (RCU). On a mount point it stops at the
+// crossing: the mounted filesystem's root is neither opened (O_PATH) nor revalidated (its
+// d_weak_revalidate, an NFS GETATTR, runs only for a lookup that goes on past the crossing), and
+// no automount is triggered (O_PATH carries no open intent). The one exception is autofs, whose
+// d_manage is asked before the crossing is judged (a name that is an autofs trigger in transit).
+// RESOLVE_BENEATH too: `name` is one entry (name_arg), but nothing else may ever escape either.
+static napi_value HoldOnFolderMount(napi_env env, napi_callback_info cb) {
+  size_t argc = 2;
+  napi_value argv[2];
+  int32_t dirfd;
+  char name[NAME_MAX + 2];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !int_arg(env, argv[0], &dirfd) || dirfd < 0) {
+    napi_throw_type_error(env, NULL, "holdOnFolderMount(dirFd, name)");
+    return NULL;
+  }
+  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
+  struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC, .resolve = RESOLVE_NO_XDEV | RESOLVE_BENEATH};
+  long fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+  return make_int(env, fd < 0 ? -errno : (int32_t)fd);
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -1068,6 +1116,7 @@ static napi_value Init(napi_env env, napi_value exports) {
       {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},
       {"folderBarrier", NULL, FolderBarrier, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sameEntryAndFolder", NULL, SameEntryAndFolder, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"holdOnFolderMount", NULL, HoldOnFolderMount, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

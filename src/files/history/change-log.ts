@@ -8,6 +8,8 @@ import { localDeviceOfSync } from "../../sandbox/sync-io-policy.js";
 import { afterReply } from "../write/after-reply.js";
 import { acquireFileLock, type FileLock } from "../write/file-lock.js";
 import type { ChangeRecord, FileKey } from "./history-types.js";
+import { defaultAnswerAheadAfterMs, logLockWaitMs } from "./log-lock-timing.js";
+import type { LogReservation } from "./log-reservation.js";
 import { closeLog, openLog, type OpenLog } from "./open-log.js";
 
 /**
@@ -21,19 +23,6 @@ const maxHoldBackMs = 100;
 
 const writeAsync = promisify(write);
 const fsyncAsync = promisify(fsync);
-
-/** LogReservation is a log's turn and lock taken for one record (ChangeLog.reserve). */
-export interface LogReservation {
-  /**
-   * append writes the record and resolves once it is in the log (readers see it); it rejects
-   * when the write fails. The line's fsync and the lock's release follow: the next record of
-   * this log waits for them, the caller does not (see reserve). Given `answered` (the change has
-   * answered its caller), the fsync is asked for only after that answer has left (afterReply).
-   */
-  append(record: ChangeRecord, answered?: Promise<void>): Promise<void>;
-  /** cancel releases the lock without writing; it never rejects. */
-  cancel(): Promise<void>;
-}
 
 /** missing tells whether a folder is gone. */
 async function missing(dir: string): Promise<boolean> {
@@ -61,10 +50,16 @@ export class ChangeLog {
   private local: boolean | undefined;
   /** heldBack wakes, per log file, a record whose fsync waits for its change's answer (holdBack). */
   private readonly heldBack = new Map<string, () => void>();
+  /**
+   * waitedOn is, per log file with records queued, the newest record's signal that it (or one
+   * queued before it) found the log's lock file held by another holder and waits for it.
+   */
+  private readonly waitedOn = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dir: string,
     private readonly maxEntries: number,
+    private readonly answerAheadAfterMs = defaultAnswerAheadAfterMs,
   ) {}
 
   /**
@@ -109,10 +104,18 @@ export class ChangeLog {
     let finish = (): void => undefined;
     const turn = new Promise<void>((resolve) => (finish = resolve));
     this.queues.set(file, turn);
+    // Waiting on another holder's lock file is signalled to the records queued behind: they wait too.
+    let wait = (): void => undefined;
+    const waiting = new Promise<void>((resolve) => (wait = resolve));
+    void this.waitedOn.get(file)?.then(wait);
+    this.waitedOn.set(file, waiting);
+    // A cancelled reservation (a change that failed or changed nothing) writes no line: it stops
+    // waiting for the lock file, so its caller's answer does not wait for another holder's lock.
+    const cancelled = new AbortController();
     this.heldBack.get(file)?.(); // The record before holds its fsync back for its answer: we wait for it now.
     // The log is opened and its end looked at as soon as the lock is ours, while the change
     // commits: once it has, only the line's write and fsync are left to wait for.
-    const ready = previous.then(() => this.lock(file, key)).then(async (lock) => {
+    const ready = previous.then(() => this.lock(file, key, wait, cancelled.signal)).then(async (lock) => {
       try {
         return { lock, log: await openLog(file, false, this.local === true) };
       } catch (err) {
@@ -139,7 +142,10 @@ export class ChangeLog {
         }
       } finally {
         finish();
-        if (this.queues.get(file) === turn) this.queues.delete(file);
+        if (this.queues.get(file) === turn) {
+          this.queues.delete(file);
+          this.waitedOn.delete(file);
+        }
       }
     };
     return {
@@ -149,8 +155,18 @@ export class ChangeLog {
       // dropped); a machine crash right after the answer can lose this line, never the change
       // or the content stored before it. The fsync still runs, under the lock, before the next
       // record of this log.
-      append: (record, answered) => new Promise<void>((resolve, reject) => end(record, resolve, answered).then(resolve, reject)),
-      cancel: () => end(undefined).catch(() => undefined),
+      // Nor for the line at all once the log's lock file is found held by another holder (a lock
+      // left by a server that exited in another container goes only once stale: logLockWaitMs):
+      // the line follows the answer, still under the lock and in this log's order; drain waits for it.
+      append: (record, answered) =>
+        new Promise<void>((resolve, reject) => {
+          void waiting.then(resolve);
+          end(record, resolve, answered).then(resolve, reject);
+        }),
+      cancel: () => {
+        if (!ended) cancelled.abort();
+        return end(undefined).catch(() => undefined);
+      },
     };
   }
 
@@ -177,7 +193,7 @@ export class ChangeLog {
     // and renamed over it) before the caller hears the line is in, so it never sees more.
     const size = log.size + line.length;
     if (this.atMost(file, log.ino, size) > 2 * this.maxEntries) {
-      const records = await this.read(key);
+      const records = await this.readNow(key);
       this.counted.set(file, { ino: log.ino, size, records: records.length });
       if (records.length > 2 * this.maxEntries) {
         this.counted.delete(file);
@@ -214,10 +230,12 @@ export class ChangeLog {
 
   /**
    * lock takes the log's lock file; the log folder is made on the first append (and again should
-   * it have been removed since), not on every one.
+   * it have been removed since), not on every one. `onWait` is called when it starts waiting for
+   * another holder's lock file; `signal` stops that wait (a cancelled reservation).
    */
-  private async lock(file: string, key: FileKey): Promise<FileLock> {
-    const take = () => acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}` });
+  private async lock(file: string, key: FileKey, onWait: () => void, signal: AbortSignal): Promise<FileLock> {
+    const take = () =>
+      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}`, waitMs: logLockWaitMs, onWait, onWaitAfterMs: this.answerAheadAfterMs, signal });
     this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
     await this.made.catch(() => (this.made = undefined));
     this.local ??= localDeviceOfSync(this.dir) !== undefined;
@@ -246,8 +264,19 @@ export class ChangeLog {
     return Math.floor(size / minLineBytes);
   }
 
-  /** read returns a file's records, oldest first, skipping any line a crash tore. */
+  /**
+   * read returns a file's records, oldest first, skipping any line a crash tore. It first waits
+   * for the records of this log queued in this process (settled): a change whose answer did not
+   * wait for its line (the log's lock file held by another holder, see reserve) is still seen by
+   * the ListFileHistory, UndoLastChange or RestoreFile that follows it.
+   */
   async read(key: FileKey): Promise<ChangeRecord[]> {
+    await this.queues.get(this.logPath(key));
+    return this.readNow(key);
+  }
+
+  /** readNow is read without waiting for the queue: the cut that runs inside a record's own turn. */
+  private async readNow(key: FileKey): Promise<ChangeRecord[]> {
     const text = await readFile(this.logPath(key), "utf8").catch(() => "");
     const out: ChangeRecord[] = [];
     for (const line of text.split("\n")) {

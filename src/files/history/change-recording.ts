@@ -1,4 +1,4 @@
-import type { LogReservation } from "./change-log.js";
+import type { LogReservation } from "./log-reservation.js";
 import type { CapturedContent, FileHistory } from "./file-history.js";
 import type { ChangeRecord } from "./history-types.js";
 

@@ -3,7 +3,8 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { readAtMost } from "../read-at-most.js";
 import { BlobStore } from "./blob-store.js";
-import { ChangeLog, type LogReservation } from "./change-log.js";
+import { ChangeLog } from "./change-log.js";
+import type { LogReservation } from "./log-reservation.js";
 import type { ChangeRecord, FileKey, HistoryConfig } from "./history-types.js";
 
 /** CapturedContent is what a file held just before a change: its hash and size, if it existed. */
@@ -35,9 +36,13 @@ export class FileHistory {
   private storedBytes: number | undefined;
   private pruning: Promise<void> | undefined;
 
-  constructor(readonly config: HistoryConfig) {
+  /** `answerAheadAfterMs` overrides ChangeLog's (tests). */
+  constructor(
+    readonly config: HistoryConfig,
+    answerAheadAfterMs?: number,
+  ) {
     this.blobs = new BlobStore(join(config.dir, "blobs"));
-    this.log = new ChangeLog(join(config.dir, "log"), config.maxEntriesPerFile);
+    this.log = new ChangeLog(join(config.dir, "log"), config.maxEntriesPerFile, answerAheadAfterMs);
   }
 
   /** keyOf names the file a client path leads to: its root and its real path inside it. */

@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import { isMountPoint } from "../../sandbox/mount-points.js";
+import { entryMountAt } from "../../sandbox/mount-point-at.js";
 import type { ReadHandle, SandboxRoot } from "../../sandbox/sandbox.js";
 import type { DirectoryHandle } from "./directory-descriptor.js";
 import { describeFileType } from "./file-type.js";
@@ -122,9 +122,6 @@ export async function atomicWrite(
   const tempName = options.staged?.name ?? tempFileName();
   const temp = dir.entry(tempName);
   const final = dir.entry(path.basename(target));
-  // The target's own name may be a mount point (a file bind-mounted from elsewhere): then what
-  // is done to it by name (the guard's open, the pin, the rename) stays on the thread pool.
-  const finalLocal = dir.local && !isMountPoint(target);
   let handle: StagedFile | undefined;
   let tempCreated = false;
   let renamed = false;
@@ -141,7 +138,7 @@ export async function atomicWrite(
     // for both, so the temporary file is still on disk before it is renamed.
     synced = ops.fsync(staged);
     synced.catch(() => undefined); // Observed below; a failure while waiting for the lock is not unhandled.
-    const check = async (current: Stats | undefined): Promise<void> => {
+    const check = async (current: Stats | undefined, finalLocal: boolean): Promise<void> => {
       if (current !== undefined && !current.isFile()) {
         throw new ToolhostError(
           "NOT_A_REGULAR_FILE",
@@ -152,31 +149,41 @@ export async function atomicWrite(
       await options.beforeCommit?.({ current, written, openCurrent: () => ops.openCurrent(final, finalLocal) });
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
-      const current = await ops.statTarget(final);
-      // The temporary file gets its mode, and is closed once synced and given it, while the
-      // target is checked: a check that fails removes it anyway.
-      const closed = bothSettled(synced, applyOwnerAndMode(ops, staged, current, options.mode)).then(() => {
-        handle = undefined;
-        return ops.close(staged);
-      });
-      await bothSettled(closed, check(current));
-      options.signal?.throwIfAborted();
-      await lock?.assertHeld();
-      // In a local folder the rename is made on this thread (a directory update in the page
-      // cache; the folder's fsync, which waits for the disk, stays on the thread pool), with the
-      // file it replaces held open until the folder is synced, so that freeing that file is part
-      // neither of the rename nor of the journal commit the answer waits for.
-      const pinned = current !== undefined && finalLocal ? pinReplaced(final) : undefined;
+      // The target's own name may be a mount point (a file bind-mounted from elsewhere, NFS,
+      // FUSE): then what is done to it by name (its lstat, the guard's open, the rename) goes to
+      // the thread pool. Asked through the held folder (entryMountAt), under the locks, right
+      // before those calls: one lookup on this thread, which also holds the file as the pin below.
+      // In a folder not on a local filesystem everything stays on the thread pool anyway.
+      const entry = dir.local ? entryMountAt(dir.handle.fd, path.basename(target), target) : undefined;
+      const finalLocal = entry !== undefined && !entry.mountPoint;
+      let pinned = entry?.held;
       try {
+        const current = await ops.statTarget(final, finalLocal);
+        // The temporary file gets its mode, and is closed once synced and given it, while the
+        // target is checked: a check that fails removes it anyway.
+        const closed = bothSettled(synced, applyOwnerAndMode(ops, staged, current, options.mode)).then(() => {
+          handle = undefined;
+          return ops.close(staged);
+        });
+        await bothSettled(closed, check(current, finalLocal));
+        options.signal?.throwIfAborted();
+        await lock?.assertHeld();
+        // In a local folder the rename is made on this thread (a directory update in the page
+        // cache; the folder's fsync, which waits for the disk, stays on the thread pool), with the
+        // file it replaces held open until the folder is synced, so that freeing that file is part
+        // neither of the rename nor of the journal commit the answer waits for. The pin is the
+        // descriptor entryMountAt held; only without it (no addon, or the file appeared since) is
+        // the name opened for it here.
+        if (pinned === undefined && current !== undefined && finalLocal) pinned = pinReplaced(final);
         await renameStaged(ops, temp, final, options.displayPath, finalLocal);
         renamed = true;
         // The folder's fsync and what the caller does once the new content is in place (EditFile's
         // history line, with an fsync of its own) run together; the answer waits for both.
         await bothSettled(syncDirectoryAfterRename(ops, dir.handle, options.displayPath), options.afterRename?.());
+        return { ...written, created: current === undefined, previous: current };
       } finally {
         releasePinned(pinned);
       }
-      return { ...written, created: current === undefined, previous: current };
     };
     return await withPathLock(target, async () => {
       if (options.heldLock !== undefined || options.lockAcrossProcesses !== true) {

@@ -53,6 +53,14 @@ export interface FileLockOptions {
   readonly waitMs?: number | undefined;
   readonly staleMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Called once when the lock has been held by another holder for onWaitAfterMs while this call
+   * waits for it (not when a stale lock is taken over at once): a caller whose answer need not
+   * wait for the lock (the change history's line) lets it go on without.
+   */
+  readonly onWait?: (() => void) | undefined;
+  /** How long the wait lasts before onWait is called (default 0: at the first wait). */
+  readonly onWaitAfterMs?: number | undefined;
 }
 
 const createFlags = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -78,7 +86,9 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
   const lockPath = dir.entry(lockFileName(targetName));
   const waitMs = options.waitMs ?? lockTimings.waitMs;
   const staleMs = options.staleMs ?? lockTimings.staleMs;
-  const deadline = Date.now() + waitMs;
+  const started = Date.now();
+  const deadline = started + waitMs;
+  let waiting = false;
   for (let attempt = 0; ; attempt++) {
     const held = await tryCreate(lockPath, staleMs, options.displayPath, dir.local === true);
     if (held !== undefined) {
@@ -95,6 +105,10 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
       );
     }
     options.signal?.throwIfAborted();
+    if (!waiting && Date.now() - started >= (options.onWaitAfterMs ?? 0)) {
+      waiting = true;
+      options.onWait?.();
+    }
     await sleep(Math.min(4 * 2 ** Math.min(attempt, 5), 100) * (0.5 + Math.random()));
   }
 }

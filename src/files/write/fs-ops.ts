@@ -1,5 +1,5 @@
 import { constants, fchmodSync, lstatSync, openSync, renameSync, writeSync, type Stats } from "node:fs";
-import { mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
 import { ReadDescriptor } from "../../sandbox/read-descriptor.js";
 import type { ReadHandle } from "../../sandbox/sandbox.js";
 import { maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
@@ -58,8 +58,13 @@ export interface AtomicFsOps {
   /** fsync(2) of an open directory, so that a rename or unlink in it survives a crash. */
   fsyncDir(dir: DirectoryHandle): Promise<void>;
   unlink(file: string): Promise<void>;
-  /** lstat(2) of the entry a rename would replace; undefined when nothing is there. */
-  statTarget(file: string): Promise<Stats | undefined>;
+  /**
+   * lstat(2) of the entry a rename would replace; undefined when nothing is there. Made on the
+   * calling thread unless `inPlace` is false (a mount point: see atomicWrite); unlike the calls
+   * above it defaults to in place, since every other caller stats an entry of a held folder it
+   * stats in place today (tree copies, deletes). An implementation may ignore it.
+   */
+  statTarget(file: string, inPlace?: boolean): Promise<Stats | undefined>;
 }
 
 /** directoryFlags open a directory for fsync and *at-style use, refusing a swapped-in symlink. */
@@ -97,5 +102,11 @@ export const nodeFsOps: AtomicFsOps = {
   openCurrent: async (file, inPlace) => (inPlace === true ? new ReadDescriptor(openSync(file, currentFlags), true) : open(file, currentFlags)),
   fsyncDir: (dir) => dir.sync(),
   unlink: (file) => unlink(file),
-  statTarget: async (file) => lstatSync(file, { throwIfNoEntry: false }),
+  statTarget: async (file, inPlace) => (inPlace === false ? lstat(file).catch(absentAsUndefined) : lstatSync(file, { throwIfNoEntry: false })),
 };
+
+/** absentAsUndefined is what lstatSync's throwIfNoEntry: false gives for a missing entry, for the pooled lstat. */
+function absentAsUndefined(err: unknown): undefined {
+  if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+  throw err;
+}

@@ -61,6 +61,14 @@ export interface FsAt {
    * null for an argument that is not a path.
    */
   sameEntryAndFolder(named: string, held: string): number | null;
+  /**
+   * holdOnFolderMount holds the entry `name` of the folder `dirFd` with O_PATH|O_NOFOLLOW, looked
+   * up by openat2 with RESOLVE_NO_XDEV: its descriptor (the caller closes it) when it lies on the
+   * folder's own mount, else -errno: -EXDEV when a filesystem is mounted on the name, -ENOENT when
+   * nothing is there, -ENOSYS or -EPERM without openat2 (kernel < 5.6, a seccomp filter), -EINVAL
+   * for a name that is not one entry. Never opens the mounted filesystem's root (see fs-at.c).
+   */
+  holdOnFolderMount(dirFd: number, name: string): number;
 }
 
 /** needBufferCode is readFileAt's answer when `buffer` is smaller than the file needs. */
@@ -81,7 +89,7 @@ export function packNeedles(needles: readonly Buffer[]): Buffer {
 }
 
 /** functions are the addon's exports every caller relies on. */
-const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier", "sameEntryAndFolder"] as const;
+const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier", "sameEntryAndFolder", "holdOnFolderMount"] as const;
 
 /**
  * addonFile is where the build puts the addon: build/native/fs-at.node of this checkout or

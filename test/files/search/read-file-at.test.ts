@@ -27,6 +27,7 @@ function asking(length: number): FsAt & { calls: number } {
     fdPath: () => null,
     folderBarrier: () => null,
     sameEntryAndFolder: () => null,
+    holdOnFolderMount: () => -1,
   };
   return fake;
 }
