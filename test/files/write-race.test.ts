@@ -44,8 +44,12 @@ describe("a path component swapped for a link to outside during writes and delet
     let running = true;
     void exited.then(() => (running = false));
     const ignore = (): undefined => undefined; // refusals are expected; only the disk is judged
+    // Each turn lets the event loop run: a refusal can be answered without a single thread-pool
+    // round trip (local folders), and six workers refusing back to back in microtasks alone would
+    // never let the swapper's 'exit' through (a fresh-clone CI run hung here, d left as a link).
     const worker = async (w: number): Promise<void> => {
       for (let i = 0; running; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
         const name = names[(i + w) % names.length]!;
         if (w % 3 === 0) await writeFile(f.sandbox, { path: `d/${name}`, content: { text: `w${w} ${i}` } }).catch(ignore);
         else if (w % 3 === 1) await uploadFile(f.sandbox, { path: `d/${name}` }, chunks(`u${w} ${i}`)).catch(ignore);
