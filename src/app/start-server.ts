@@ -8,6 +8,7 @@ import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
 import { startHashWorker } from "../files/read/off-thread-hash.js";
+import { repliesLeft } from "../files/write/after-reply.js";
 import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
 import { tempFilePrefix } from "../files/write/temp-files.js";
 import { FileHistory } from "../files/history/file-history.js";
@@ -97,7 +98,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     credentials: security.tls === undefined ? undefined : grpcServerCredentials(security.tls),
     interceptors: [authInterceptor(security.authenticator, onCallEnd)],
   };
-  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart).catch(async (err: unknown) => {
+  // A change's after-answer work (afterReply) runs once a stream's trailers have left.
+  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft).catch(async (err: unknown) => {
     security.close();
     await skillCatalog.close();
     throw err;

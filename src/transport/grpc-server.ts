@@ -38,6 +38,7 @@ export async function startGrpcHost(
   onCallEnd: (record: CallRecord) => void,
   security: { credentials?: ServerCredentials; interceptors?: ServerInterceptor[] } = {},
   onCallStart?: (method: string) => void,
+  onStreamClosed?: () => void,
 ): Promise<GrpcHost> {
   const options: ChannelOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageBytes,
@@ -72,7 +73,7 @@ export async function startGrpcHost(
   // (4 MiB windows); through bench/go/latencyproxy (50 ms round trip) 4 MiB gave 37-39 MB/s and
   // 8 MiB / 32 MiB 72-76 MB/s: a stream can move at most one window per round trip.
   widenFlowControl(server, 8 * 1024 * 1024, 32 * 1024 * 1024);
-  guardStreams(server, streamGuardOptions(limits, services));
+  guardStreams(server, { ...streamGuardOptions(limits, services), onStreamClosed });
   correct = explainOversizeRequests(server, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);
   const host = listen.slice(0, listen.lastIndexOf(":"));
   return {

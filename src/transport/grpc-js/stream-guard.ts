@@ -15,6 +15,8 @@ export interface StreamGuardOptions {
   readonly receiveMessageTimeoutMs: number;
   /** Tells whether a method path takes exactly one request message (unary, server-streaming). */
   readonly singleRequest: (path: string) => boolean;
+  /** Called as each stream closes (its response, trailers included, has left). */
+  readonly onStreamClosed?: (() => void) | undefined;
 }
 
 /** GuardCounters are the live counts of one connection (or of the whole server). */
@@ -178,6 +180,7 @@ function onClose(this: ServerHttp2Stream): void {
   watch.charge(0);
   watch.session.streams -= 1;
   watch.guard.total.streams -= 1;
+  watch.guard.options.onStreamClosed?.();
 }
 
 function onData(this: ServerHttp2Stream, data: Buffer): void {
