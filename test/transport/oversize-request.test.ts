@@ -103,7 +103,12 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
 
   it("over Connect (HTTP listener): the same error, a log line, and the client's next call works", async () => {
     const files = createClient(FileTools, createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }));
-    const err = await files.writeFile({ path: "big.txt", content: { case: "text", value: big } }).catch((e: unknown) => e);
+    // Just over the limit. The server answers before reading the body and closes the connection;
+    // body bytes the client is still sending then reset it, which can drop the answer before the
+    // client has read it (INTERNAL: two fresh-clone CI runs failed so with twice the limit, whose
+    // one write the kernel split). Open: the server would have to drain the rest of a refused
+    // body before closing; two ways tried on 2026-12-01 broke connect-node's HTTP/1.1 client.
+    const err = await files.writeFile({ path: "big.txt", content: { case: "text", value: "x".repeat(limit + 1024) } }).catch((e: unknown) => e);
     assert.equal(ConnectError.from(err).code, Code.ResourceExhausted);
     assert.equal(errorInfo(err)?.reason, "TOO_LARGE");
     const line = await rpcLine(server, "/toolhost.files.v1.FileTools/WriteFile", 1);

@@ -35,7 +35,17 @@ describe("SearchFiles without the native addon (TOOLHOST_NATIVE=0)", () => {
       maxBuffer: 64 << 20,
     });
     const summary = run.stdout.split("\n").filter((line) => /^# (tests|pass|fail|cancelled)/.test(line));
-    assert.equal(run.status, 0, `the fallback run failed:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-2000)}`);
+    assert.equal(run.status, 0, `the fallback run failed:\n${failures(run.stdout)}\n${run.stdout.slice(-1500)}\n${run.stderr.slice(-2000)}`);
     assert.ok(summary.some((line) => /^# pass [1-9]/.test(line)), `nothing ran: ${summary.join(", ")}`);
   });
 });
+
+/** failures is every failed test of a TAP report with the lines that explain it (the tail alone missed them). */
+function failures(tap: string): string {
+  const lines = tap.split("\n");
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    if (/^\s*not ok /.test(line)) out.push(...lines.slice(Math.max(0, i - 2), i + 25));
+  });
+  return out.join("\n").slice(0, 20_000);
+}
