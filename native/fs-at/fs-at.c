@@ -86,6 +86,19 @@ static int int_arg(napi_env env, napi_value value, int32_t* out) {
   return 1;
 }
 
+// fd_name_args reads the (folderFd, name) arguments openDirAt and holdOnFolderMount take: 1 when
+// both are good, 0 after throwing a TypeError naming `usage` (no descriptor, or not two
+// arguments), -1 for a name that is not one entry (the caller answers -EINVAL).
+static int fd_name_args(napi_env env, napi_callback_info cb, const char* usage, int32_t* fd, char* name, size_t cap) {
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !int_arg(env, argv[0], fd) || *fd < 0) {
+    napi_throw_type_error(env, NULL, usage);
+    return 0;
+  }
+  return name_arg(env, argv[1], name, cap) ? 1 : -1;
+}
+
 static napi_value make_int(napi_env env, int32_t v) {
   napi_value r;
   napi_create_int32(env, v, &r);
@@ -973,15 +986,11 @@ static napi_value ListDir(napi_env env, napi_callback_info cb) {
 // included), and a folder that cannot be read (no r permission), which O_PATH would hold, could
 // not be listed either: both skip it and everything below it.
 static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
-  size_t argc = 2;
-  napi_value argv[2];
   int32_t parent;
   char name[NAME_MAX + 2];
-  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !int_arg(env, argv[0], &parent) || parent < 0) {
-    napi_throw_type_error(env, NULL, "openDirAt(parentFd, name)");
-    return NULL;
-  }
-  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
+  int args = fd_name_args(env, cb, "openDirAt(parentFd, name)", &parent, name, sizeof name);
+  if (args == 0) return NULL;
+  if (args < 0) return make_int(env, -EINVAL);
   int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   return make_int(env, fd < 0 ? -errno : fd);
 }
@@ -1092,15 +1101,11 @@ static napi_value SameEntryAndFolder(napi_env env, napi_callback_info cb) {
 // d_manage is asked before the crossing is judged (a name that is an autofs trigger in transit).
 // RESOLVE_BENEATH too: `name` is one entry (name_arg), but nothing else may ever escape either.
 static napi_value HoldOnFolderMount(napi_env env, napi_callback_info cb) {
-  size_t argc = 2;
-  napi_value argv[2];
   int32_t dirfd;
   char name[NAME_MAX + 2];
-  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !int_arg(env, argv[0], &dirfd) || dirfd < 0) {
-    napi_throw_type_error(env, NULL, "holdOnFolderMount(dirFd, name)");
-    return NULL;
-  }
-  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
+  int args = fd_name_args(env, cb, "holdOnFolderMount(dirFd, name)", &dirfd, name, sizeof name);
+  if (args == 0) return NULL;
+  if (args < 0) return make_int(env, -EINVAL);
   struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC, .resolve = RESOLVE_NO_XDEV | RESOLVE_BENEATH};
   long fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
   return make_int(env, fd < 0 ? -errno : (int32_t)fd);
