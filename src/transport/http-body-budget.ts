@@ -19,7 +19,8 @@ const retryAfterMs = 1000;
  * hold 16 GB. Each request claims its `content-length` (or, without one, the receive limit) from
  * the listener's budget before its body is read, and gives it back when its response ends. A
  * request that does not fit is answered at once, before its body is read, with
- * RESOURCE_EXHAUSTED `QUOTA_EXCEEDED` and `retry_after_ms`, and its connection is closed. One
+ * RESOURCE_EXHAUSTED `QUOTA_EXCEEDED` and `retry_after_ms`; its body is then discarded unread
+ * (http-drain-unread-body.ts), holding no memory. One
  * request is always let in when none is held, so a single body larger than the budget still passes.
  */
 export function boundHttpBodies(
@@ -68,7 +69,7 @@ function bodyClaim(req: IncomingMessage, maxMessageBytes: number): number {
 
 /**
  * refuse answers without reading the body: a trailers-only gRPC-Web response to gRPC-Web
- * clients, Connect's JSON error (HTTP 429) to everything else; either way the connection closes.
+ * clients, Connect's JSON error (HTTP 429) to everything else.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, error: ConnectError): void {
   const contentType = String(req.headers["content-type"] ?? "");
@@ -77,12 +78,11 @@ function refuse(req: IncomingMessage, res: ServerResponse, error: ConnectError):
       "content-type": contentType.startsWith("application/grpc-web-text") ? "application/grpc-web-text+proto" : "application/grpc-web+proto",
       "grpc-status": String(error.code),
       "grpc-message": encodeURIComponent(error.rawMessage),
-      connection: "close",
     });
     res.end();
     return;
   }
   const body = Buffer.from(errorToJsonBytes(error, {}));
-  res.writeHead(429, { "content-type": "application/json", "content-length": body.byteLength, "retry-after": String(Math.ceil(retryAfterMs / 1000)), connection: "close" });
+  res.writeHead(429, { "content-type": "application/json", "content-length": body.byteLength, "retry-after": String(Math.ceil(retryAfterMs / 1000)) });
   res.end(body);
 }

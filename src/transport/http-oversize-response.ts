@@ -33,9 +33,9 @@ export function explainOversizeUnary(
     const error = toConnectError(oversizeRequestError(method, undefined, options.limit));
     const body = Buffer.from(errorToJsonBytes(error, {}));
     onOversize(method, error);
-    // connect-node stops reading the body and the connection is reset after the response; saying
-    // so lets the client open a fresh connection for its next call instead of failing it.
-    writeHead(429, { "content-type": "application/json", "content-length": body.byteLength, connection: "close" });
+    // The rest of the body is read and discarded after this answer, and the connection kept
+    // (http-drain-unread-body.ts).
+    writeHead(429, { "content-type": "application/json", "content-length": body.byteLength });
     const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
     res.write = (() => true) as ServerResponse["write"];
     res.end = (() => end(body)) as ServerResponse["end"];

@@ -16,6 +16,7 @@ import { guardLoopbackHost } from "./loopback-host-guard.js";
 import { createHttpCallRecorder } from "./observability/http-call-recorder.js";
 import { boundHttpBodies } from "./http-body-budget.js";
 import { explainOversizeStreams } from "./http-oversize-stream.js";
+import { drainUnreadBodies } from "./http-drain-unread-body.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -71,7 +72,7 @@ export async function startHttpHost(
     onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
   const gated = authenticator === undefined ? handler : httpAuthGate(authenticator, refused, handler);
   const recorded = recorder.wrap(gated);
-  const bounded = boundHttpBodies(limits, refused, recorded);
+  const bounded = drainUnreadBodies(boundHttpBodies(limits, refused, recorded));
   const serve = isLoopbackHost(host) ? guardLoopbackHost(bounded) : bounded;
   const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve);
   await new Promise<void>((resolve, reject) => {

@@ -99,7 +99,7 @@ describe("the HTTP listener's receive buffer", () => {
       req.end(writeBody);
     });
     assert.equal(refused.status, 429);
-    assert.equal(refused.connection, "close");
+    assert.equal(refused.connection, "keep-alive", "its body is discarded and the connection kept");
     const error = JSON.parse(refused.text) as { code: string; message: string; details: { debug: { reason: string; metadata: Record<string, string> } }[] };
     assert.equal(error.code, "resource_exhausted");
     assert.equal(error.message, `The server is receiving as many request bytes as limits.max_receive_buffer_bytes (${budget}) allows; retry in about 1000 ms, or send smaller requests.`);

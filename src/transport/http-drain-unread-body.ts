@@ -1,0 +1,55 @@
+import type { IncomingMessage } from "node:http";
+import type { HttpHandler } from "./http-body-budget.js";
+
+/**
+ * unreadBodyDrainBytes bounds what is read and thrown away of a request body that its response
+ * did not wait for; past it the connection is closed.
+ */
+export const unreadBodyDrainBytes = 64 * 1024 * 1024;
+
+/**
+ * drainUnreadBodies keeps an HTTP/1.1 connection usable, and its answer readable, when a response
+ * ends before its request body has arrived: a unary request over the receive limit (connect-node
+ * answers from content-length, or stops reading at the limit), one refused by the receive budget
+ * or the authentication gate, a streamed call that failed early. The rest of such a body is read
+ * and discarded, up to `capBytes`, and the connection then serves the client's next request.
+ *
+ * Without it, the connection was closed after the answer (`connection: close`) while the client
+ * was still sending: the kernel resets a socket closed with unread bytes, and the reset can reach
+ * the client before it has read the answer, which it then reports as INTERNAL (write EPIPE) in
+ * place of RESOURCE_EXHAUSTED. Kept open, it stalled: connect-node ends a body it stops reading by
+ * returning from the request's async iterator, which destroys the request, and Node then stops
+ * reading the socket, so the client's next call on it timed out (read ECONNRESET). Node's own
+ * drain (IncomingMessage#_dump) only runs for a request nobody began to read.
+ *
+ * So the request's iterator here leaves the request alive when left early, and a request not
+ * complete when its response finishes is resumed with no reader: Node's parser then discards its
+ * body and reads the next request. The time it may take is bounded by the listener's
+ * requestTimeout. Hand-written: neither Node nor connect-node has an option for it.
+ */
+export function drainUnreadBodies(handler: HttpHandler, capBytes: number = unreadBodyDrainBytes): HttpHandler {
+  return (req, res) => {
+    req[Symbol.asyncIterator] = function (this: IncomingMessage) {
+      return this.iterator({ destroyOnReturn: false });
+    };
+    res.once("finish", () => {
+      if (!req.complete && !req.destroyed) {
+        drain(req, capBytes);
+      }
+    });
+    handler(req, res);
+  };
+}
+
+/** drain reads the rest of `req`'s body into nothing, closing its connection past `capBytes`. */
+function drain(req: IncomingMessage, capBytes: number): void {
+  let drained = 0;
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > capBytes) {
+      req.socket.destroy();
+    }
+  });
+  req.resume();
+}
