@@ -32,7 +32,9 @@ export function drainUnreadBodies(handler: HttpHandler, capBytes: number = unrea
     req[Symbol.asyncIterator] = function (this: IncomingMessage) {
       return this.iterator({ destroyOnReturn: false });
     };
-    res.once("finish", () => {
+    // Before Node's own finish listener: for a body nobody began to read it would call req._dump(),
+    // after which the parser discards the body without emitting it, so no cap could be counted.
+    res.prependOnceListener("finish", () => {
       if (!req.complete && !req.destroyed) {
         drain(req, capBytes);
       }

@@ -76,16 +76,18 @@ describe("drainUnreadBodies: an answer that does not wait for its request body",
     });
   }
 
-  it("closes the connection once more than the cap has been discarded, without waiting for the rest", async () => {
-    const raw = await open();
-    post(raw, "/iterate", 100 * cap, 16 * 1024);
-    await until(() => raw.reply().includes("early"));
-    for (let sent = 0; sent < 4 * cap && !raw.closed(); sent += 64 * 1024) {
-      raw.socket.write(Buffer.alloc(64 * 1024, 120));
-      await sleep(5);
-    }
-    await until(() => raw.closed());
-    assert.equal(raw.closed(), true, "closed after the cap, long before the declared 25 MiB");
-    assert.match(raw.reply(), /^HTTP\/1\.1 200 OK\r\n[^]*early$/);
-  });
+  for (const path of ["/iterate", "/unread"]) {
+    it(`${path}: closes the connection once more than the cap has been discarded, without waiting for the rest`, async () => {
+      const raw = await open();
+      post(raw, path, 100 * cap, 16 * 1024);
+      await until(() => raw.reply().includes("early"));
+      for (let sent = 0; sent < 4 * cap && !raw.closed(); sent += 64 * 1024) {
+        raw.socket.write(Buffer.alloc(64 * 1024, 120));
+        await sleep(5);
+      }
+      await until(() => raw.closed());
+      assert.equal(raw.closed(), true, "closed after the cap, long before the declared 25 MiB");
+      assert.match(raw.reply(), /^HTTP\/1\.1 200 OK\r\n[^]*early$/);
+    });
+  }
 });
