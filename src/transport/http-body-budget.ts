@@ -25,7 +25,7 @@ const retryAfterMs = 1000;
  */
 export function boundHttpBodies(
   limits: { readonly maxReceiveBufferBytes: number; readonly maxReceiveMessageBytes: number },
-  onRefused: (req: IncomingMessage, error: ConnectError) => void,
+  onRefused: (req: IncomingMessage, error: ConnectError, res: ServerResponse) => void,
   handler: HttpHandler,
 ): HttpHandler {
   let held = 0;
@@ -39,7 +39,7 @@ export function boundHttpBodies(
           { limit: String(limits.maxReceiveBufferBytes), retry_after_ms: String(retryAfterMs) },
         ),
       );
-      onRefused(req, error);
+      onRefused(req, error, res);
       refuse(req, res, error);
       return;
     }

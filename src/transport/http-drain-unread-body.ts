@@ -10,8 +10,9 @@ export const unreadBodyDrainBytes = 64 * 1024 * 1024;
 /**
  * drainUnreadBodies keeps an HTTP/1.1 connection usable, and its answer readable, when a response
  * ends before its request body has arrived: a unary request over the receive limit (connect-node
- * answers from content-length, or stops reading at the limit), one refused by the receive budget
- * or the authentication gate, a streamed call that failed early. The rest of such a body is read
+ * answers from content-length, or stops reading at the limit), one refused by the receive budget,
+ * a streamed call that failed early. (The authentication gate still closes the connection of a
+ * refused caller: an unauthenticated client gets no kept connection.) The rest of such a body is read
  * and discarded, up to `capBytes`, and the connection then serves the client's next request.
  *
  * Without it, the connection was closed after the answer (`connection: close`) while the client

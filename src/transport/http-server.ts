@@ -72,7 +72,16 @@ export async function startHttpHost(
     onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
   const gated = authenticator === undefined ? handler : httpAuthGate(authenticator, refused, handler);
   const recorded = recorder.wrap(gated);
-  const bounded = drainUnreadBodies(boundHttpBodies(limits, refused, recorded));
+  const bounded = drainUnreadBodies(
+    boundHttpBodies(
+      limits,
+      (req, error, res) => {
+        refused(req, error);
+        recorder.settle(req, res);
+      },
+      recorded,
+    ),
+  );
   const serve = isLoopbackHost(host) ? guardLoopbackHost(bounded) : bounded;
   const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve);
   await new Promise<void>((resolve, reject) => {

@@ -131,7 +131,7 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
     await sleep(200); // answered by now, with half the body still to come
     socket.write(body.subarray(2 * limit));
     await sleep(200);
-    socket.write(`POST /toolhost.files.v1.FileTools/ListTools HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    socket.write(`POST /toolhost.files.v1.FileTools/ListTools HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: after-drained-body\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
     for (let i = 0; i < 100 && !/"tools"/.test(reply); i++) await sleep(20);
     assert.match(reply, /^HTTP\/1\.1 429 /);
     assert.doesNotMatch(reply, /connection: close/i);
@@ -140,6 +140,59 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
     assert.equal(answer.details[0]!.debug.reason, "TOO_LARGE");
     assert.match(reply, /HTTP\/1\.1 200 [^]*"tools"/, "the next request on the connection is answered");
     socket.destroy();
+    // The discarded rest of the refused body is not counted as the next call's bytes.
+    const next = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r["request_id"] === "after-drained-body");
+    assert.equal(next?.["code"], "OK");
+    assert.ok(Number(next?.["bytes_in"]) < 1000, `bytes_in ${String(next?.["bytes_in"])}`);
+    assert.deepEqual((await readdir(dir)).sort(), ["config.yaml"]);
+  });
+});
+
+// A request refused for want of receive buffer is answered before its body is read; its body is
+// discarded after the answer and the connection kept, and counted for no call.
+describe("a request refused by the HTTP listener's receive budget", { timeout: 60_000 }, () => {
+  let dir: string;
+  let server: SpawnedServer;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "toolhost-budget-"));
+    await writeFile(join(dir, "config.yaml"), `limits:\n  max_receive_message_bytes: ${limit}\n  max_receive_buffer_bytes: ${limit + limit / 2}\n  max_receive_buffer_bytes_per_connection: ${limit}\n`);
+    server = await spawnServer(["--config", join(dir, "config.yaml"), "--root", dir, "--http-listen", "127.0.0.1:0"]);
+  });
+  after(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is answered QUOTA_EXCEEDED, then its connection serves the next request, whose bytes are its own", async () => {
+    const [host, port] = server.httpAddress!.split(":");
+    const head = (path: string, length: number, id: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: ${id}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    // One body of the whole limit, held half-sent, takes most of the budget.
+    const holder = connect(Number(port), host);
+    holder.on("error", () => undefined);
+    holder.write(head("/toolhost.files.v1.FileTools/WriteFile", limit, "holder") + "{");
+    await sleep(100);
+    const socket = connect(Number(port), host);
+    socket.on("error", () => undefined);
+    let reply = "";
+    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
+    const body = JSON.stringify({ path: "refused.txt", text: "x".repeat(limit / 2) });
+    socket.write(head("/toolhost.files.v1.FileTools/WriteFile", body.length, "refused") + body);
+    for (let i = 0; i < 100 && !/QUOTA_EXCEEDED/.test(reply); i++) await sleep(20);
+    assert.match(reply, /^HTTP\/1\.1 429 [^]*QUOTA_EXCEEDED/);
+    assert.doesNotMatch(reply, /connection: close/i);
+    holder.destroy();
+    await sleep(100);
+    socket.write(head("/toolhost.files.v1.FileTools/ListTools", 2, "after-refusal") + "{}");
+    for (let i = 0; i < 100 && !/"tools"/.test(reply); i++) await sleep(20);
+    assert.match(reply, /HTTP\/1\.1 200 [^]*"tools"/);
+    socket.destroy();
+    let next: Record<string, unknown> | undefined;
+    for (let i = 0; i < 100 && next === undefined; i++, await sleep(20)) {
+      next = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r["request_id"] === "after-refusal");
+    }
+    assert.equal(next?.["code"], "OK");
+    assert.ok(Number(next?.["bytes_in"]) < 1000, `bytes_in ${String(next?.["bytes_in"])}`);
     assert.deepEqual((await readdir(dir)).sort(), ["config.yaml"]);
   });
 });

@@ -47,10 +47,24 @@ const requestIdPattern = /^[\x21-\x7e]{1,128}$/;
  */
 export function createHttpCallRecorder(hooks: HttpCallHooks): {
   wrap(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
+  /** settle counts a request answered before `wrap` saw it (a refusal) as no call's bytes. */
+  settle(req: IncomingMessage, res: ServerResponse): void;
   interceptor: Interceptor;
 } {
   const store = new AsyncLocalStorage<CallState>();
   const counted = new WeakMap<Socket, { read: number; written: number }>();
+  // What the socket moved up to the end of a request (its response closed, its body read to
+  // the end: a body drained after its answer, see http-drain-unread-body.ts, is counted for no
+  // call rather than for the next one on the connection).
+  const settle = (req: IncomingMessage, res: ServerResponse, before?: () => void) => {
+    const socket = req.socket;
+    const mark = () => counted.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
+    res.once("close", () => {
+      before?.();
+      if (req.complete) mark();
+      else req.once("end", mark);
+    });
+  };
   const wrap = (handler: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
     const startedAt = process.hrtime.bigint();
     const sent = req.headers["x-request-id"];
@@ -80,10 +94,7 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
         caller: state.caller,
       });
     };
-    res.once("close", () => {
-      state.record?.();
-      counted.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
-    });
+    settle(req, res, () => state.record?.());
     if (hooks.oversize) {
       explainOversizeUnary(req, res, { ...hooks.oversize, reachedInterceptor: () => state.method !== undefined }, (method, error) => {
         state.method = method;
@@ -148,5 +159,5 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
       throw err;
     }
   };
-  return { wrap, interceptor };
+  return { wrap, settle: (req, res) => settle(req, res), interceptor };
 }
