@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, writeFile as fsWriteFile } from "node:fs/promises";
+import { mkdir, rename, writeFile as fsWriteFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { sha256Hex } from "../../src/files/content-hash.js";
@@ -75,5 +75,21 @@ describe("a failed write leaves no parent directories behind", () => {
     };
     await expectToolhostError(() => uploadFile(sandbox, { path: "nd5/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
     assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd5", "nd5/deep", "nd5/deep/other.txt"]);
+  });
+
+  it("keeps an empty directory renamed in over the name of one it created, and removes only its own", async () => {
+    const { root, sandbox } = await writeFixture();
+    // While the upload's bytes are written, its new directory is renamed aside and another,
+    // empty one made at its name: the failed upload must not remove that one.
+    const fsOps: AtomicFsOps = {
+      ...nodeFsOps,
+      write: async (h, b, off, len, pos) => {
+        await rename(path.join(root, "nd6/deep"), path.join(root, "nd6/aside"));
+        await mkdir(path.join(root, "nd6/deep"));
+        return nodeFsOps.write(h, b, off, len, pos);
+      },
+    };
+    await expectToolhostError(() => uploadFile(sandbox, { path: "nd6/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd6", "nd6/aside", "nd6/deep"]);
   });
 });
