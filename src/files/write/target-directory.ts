@@ -97,7 +97,7 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
       const child = path.join(parent.base, name);
       let made: Created | undefined;
       try {
-        await ops.mkdir(child, 0o777);
+        await ops.mkdir(child, 0o777, parent.local);
         // Which directory it is, taken at once through the verified parent: cleanup removes only
         // this one, not another put at its name since, and can remove it even if its open fails.
         made = { real: path.join(parent.real, name), id: identity(await ops.statTarget(child, parent.local)) };
@@ -136,7 +136,7 @@ function identity(stats: { readonly dev: number; readonly ino: number } | undefi
  * something in by now is theirs too) and still the directory this call made: the entry's device
  * and inode are compared with those taken by lstat just after its mkdir (and found again on its
  * descriptor once opened), so an empty directory renamed in over the made one's name is kept. One
- * swapped in before that lstat, or renamed in between the comparison and the rmdir, can still be
+ * swapped in between the mkdir and that lstat (adjacent calls on this thread for a local folder), or renamed in between the comparison and the rmdir, can still be
  * removed (no call makes a directory and returns its descriptor, none removes one by inode); it
  * stays within the root, and empty. A created directory just below `held` (made, but its open
  * failed) is removed through `held`. Parents are opened as `held/..` and verified, so no name is
