@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, writeFile as fsWriteFile } from "node:fs/promises";
+import { mkdir, rename, writeFile as fsWriteFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { sha256Hex } from "../../src/files/content-hash.js";
@@ -75,5 +75,51 @@ describe("a failed write leaves no parent directories behind", () => {
     };
     await expectToolhostError(() => uploadFile(sandbox, { path: "nd5/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
     assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd5", "nd5/deep", "nd5/deep/other.txt"]);
+  });
+
+  it("keeps an empty directory renamed in over the name of one it created, and removes only its own", async () => {
+    const { root, sandbox } = await writeFixture();
+    // While the upload's bytes are written, its new directory is renamed aside and another,
+    // empty one made at its name: the failed upload must not remove that one.
+    const fsOps: AtomicFsOps = {
+      ...nodeFsOps,
+      write: async (h, b, off, len, pos) => {
+        await rename(path.join(root, "nd6/deep"), path.join(root, "nd6/aside"));
+        await mkdir(path.join(root, "nd6/deep"));
+        return nodeFsOps.write(h, b, off, len, pos);
+      },
+    };
+    await expectToolhostError(() => uploadFile(sandbox, { path: "nd6/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd6", "nd6/aside", "nd6/deep"]);
+  });
+
+  it("removes a directory it created whose open then failed (EMFILE), and the ones above it", async () => {
+    const { root, sandbox } = await writeFixture();
+    const fsOps: AtomicFsOps = {
+      ...nodeFsOps,
+      // Only the open of the new "deep", through its parent's descriptor, fails: out of descriptors.
+      openDirectory: async (dir, inPlace) => {
+        if (dir.startsWith("/proc/") && path.basename(dir) === "deep") throw Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
+        return nodeFsOps.openDirectory(dir, inPlace);
+      },
+    };
+    await expectToolhostError(() => uploadFile(sandbox, { path: "nd7/deep/f.bin" }, chunks("abc"), { fsOps }), "IO_ERROR", ["nd7/deep/f.bin", "EMFILE"]);
+    assert.deepEqual(await snapshot(root), {});
+  });
+
+  it("keeps an empty directory swapped in between the mkdir and the open of one it created", async () => {
+    const { root, sandbox } = await writeFixture();
+    const fsOps: AtomicFsOps = {
+      ...nodeFsOps,
+      openDirectory: async (dir, inPlace) => {
+        if (dir.startsWith("/proc/") && path.basename(dir) === "deep") {
+          await rename(path.join(root, "nd8/deep"), path.join(root, "nd8/aside"));
+          await mkdir(path.join(root, "nd8/deep"));
+        }
+        return nodeFsOps.openDirectory(dir, inPlace);
+      },
+    };
+    await expectToolhostError(() => uploadFile(sandbox, { path: "nd8/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd8", "nd8/aside", "nd8/deep"]);
   });
 });

@@ -1,4 +1,4 @@
-import { constants, fchmodSync, lstatSync, openSync, renameSync, writeSync, type Stats } from "node:fs";
+import { constants, fchmodSync, lstatSync, mkdirSync, openSync, renameSync, writeSync, type Stats } from "node:fs";
 import { lstat, mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
 import { ReadDescriptor } from "../../sandbox/read-descriptor.js";
 import type { ReadHandle } from "../../sandbox/sandbox.js";
@@ -22,8 +22,12 @@ export interface AtomicFsOps {
    * may ignore it.
    */
   openDirectory(dir: string, inPlace?: boolean): Promise<DirectoryHandle>;
-  /** Creates one directory (not its parents); EEXIST when something is already there. */
-  mkdir(dir: string, mode: number): Promise<void>;
+  /**
+   * Creates one directory (not its parents); EEXIST when something is already there. `inPlace`
+   * allows making it on the calling thread (a folder on a local filesystem); an implementation
+   * may ignore it.
+   */
+  mkdir(dir: string, mode: number, inPlace?: boolean): Promise<void>;
   /** Removes one directory if it is empty (ENOTEMPTY otherwise). */
   rmdir(dir: string): Promise<void>;
   /** Creates the temporary file exclusively, never through a symlink. */
@@ -79,8 +83,11 @@ const currentFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NON
 /** nodeFsOps is AtomicFsOps on the real filesystem. */
 export const nodeFsOps: AtomicFsOps = {
   openDirectory: async (dir, inPlace) => (inPlace === true ? new DirectoryDescriptor(openSync(dir, directoryFlags)) : open(dir, directoryFlags)),
-  mkdir: async (dir, mode) => {
-    await mkdir(dir, mode);
+  // Made here in a local folder, as the exclusive create below: then nothing else on this thread
+  // runs between the mkdir and the lstat that tells which directory it made (target-directory.ts).
+  mkdir: async (dir, mode, inPlace) => {
+    if (inPlace === true) mkdirSync(dir, mode);
+    else await mkdir(dir, mode);
   },
   rmdir: (dir) => rmdir(dir),
   // Created here in a local folder, as the lock file beside it is (file-lock.ts): an O_EXCL

@@ -71,8 +71,8 @@ interface Held {
  */
 export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, options: TargetDirectoryOptions): Promise<TargetDirectory> {
   let held: Held | undefined;
-  /** Real paths of the directories this call created, outermost first. */
-  const created: string[] = [];
+  /** The directories this call created, outermost first. */
+  const created: Created[] = [];
   const removeCreated = async (): Promise<void> => {
     if (held !== undefined) await removeCreatedUpwards(ops, held, created.splice(0), options);
   };
@@ -95,14 +95,20 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
     for (const name of missing) {
       const parent: Held = held!;
       const child = path.join(parent.base, name);
+      let made: Created | undefined;
       try {
-        await ops.mkdir(child, 0o777);
-        created.push(path.join(parent.real, name));
+        await ops.mkdir(child, 0o777, parent.local);
+        // Which directory it is, taken at once through the verified parent: cleanup removes only
+        // this one, not another put at its name since, and can remove it even if its open fails.
+        made = { real: path.join(parent.real, name), id: identity(await ops.statTarget(child, parent.local)) };
+        created.push(made);
       } catch (err) {
         if (errnoCode(err) !== "EEXIST") throw err; // Made meanwhile by another writer: use it, keep it.
       }
       held = await openVerified(ops, child, path.join(parent.real, name), options);
       await parent.handle.close().catch(() => undefined);
+      // The directory opened is another than the one made (swapped in between): neither is removed.
+      if (made?.id !== undefined && identity(await ops.statTarget(`${held.base}/.`, held.local)) !== made.id) made.id = undefined;
     }
   } catch (err) {
     await removeCreated();
@@ -113,20 +119,36 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
   return { handle: target.handle, local: target.local, entry: (name) => path.join(target.base, name), removeCreated, close };
 }
 
+/** Created is a directory a call made: its real path, and its device and inode (undefined when unsure). */
+interface Created {
+  readonly real: string;
+  id: string | undefined;
+}
+
+/** identity is a directory's device and inode, as one string; undefined for none. */
+function identity(stats: { readonly dev: number; readonly ino: number } | undefined): string | undefined {
+  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}`;
+}
+
 /**
- * removeCreatedUpwards removes, deepest first, the directories in `created` (real paths, outermost
- * first) that lie on the chain from `held` upwards, each only if still empty: a directory someone
- * else has put something in by now is theirs too. A created directory just below `held` (made,
- * but its open failed) is removed through `held`. Parents are opened as `held/..` and verified, so
- * no name is walked again from the top; `held` itself stays open.
+ * removeCreatedUpwards removes, deepest first, the directories in `created` (outermost first) that
+ * lie on the chain from `held` upwards, each only if still empty (a directory someone else has put
+ * something in by now is theirs too) and still the directory this call made: the entry's device
+ * and inode are compared with those taken by lstat just after its mkdir (and found again on its
+ * descriptor once opened), so an empty directory renamed in over the made one's name is kept. One
+ * swapped in between the mkdir and that lstat (adjacent calls on this thread for a local folder), or renamed in between the comparison and the rmdir, can still be
+ * removed (no call makes a directory and returns its descriptor, none removes one by inode); it
+ * stays within the root, and empty. A created directory just below `held` (made, but its open
+ * failed) is removed through `held`. Parents are opened as `held/..` and verified, so no name is
+ * walked again from the top; `held` itself stays open.
  */
-async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: readonly string[], options: TargetDirectoryOptions): Promise<void> {
+async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: readonly Created[], options: TargetDirectoryOptions): Promise<void> {
   if (created.length === 0) return;
-  const pending = new Set(created);
+  const pending = new Map(created.map((dir) => [dir.real, dir]));
   for (const dir of created) {
-    if (path.dirname(dir) === held.real) {
-      await ops.rmdir(path.join(held.base, path.basename(dir))).catch(() => undefined);
-      pending.delete(dir);
+    if (path.dirname(dir.real) === held.real) {
+      await removeIfSame(ops, held, dir); // Made, but its open failed.
+      pending.delete(dir.real);
     }
   }
   let current = held;
@@ -143,8 +165,10 @@ async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: reado
         await parent.handle.close().catch(() => undefined);
         return;
       }
-      if (pending.delete(current.real)) {
-        await ops.rmdir(path.join(parent.base, path.basename(current.real))).catch(() => undefined);
+      const dir = pending.get(current.real);
+      if (dir !== undefined) {
+        pending.delete(current.real);
+        await removeIfSame(ops, parent, dir);
       }
       if (current !== held) await current.handle.close().catch(() => undefined);
       current = parent;
@@ -152,6 +176,14 @@ async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: reado
   } finally {
     if (current !== held) await current.handle.close().catch(() => undefined);
   }
+}
+
+/** removeIfSame removes `dir`, an entry of `parent`, if it is still empty and still the directory made. */
+async function removeIfSame(ops: AtomicFsOps, parent: Held, dir: Created): Promise<void> {
+  if (dir.id === undefined) return;
+  const entry = path.join(parent.base, path.basename(dir.real));
+  const now = await ops.statTarget(entry, parent.local).catch(() => undefined);
+  if (identity(now) === dir.id) await ops.rmdir(entry).catch(() => undefined);
 }
 
 /**
