@@ -26,7 +26,7 @@ import { grpcServerCredentials } from "../transport/tls/grpc-credentials.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
 import { createCallLogger } from "../transport/call-logger.js";
 import { startGrpcHost, type HostedService } from "../transport/grpc-server.js";
-import { startHttpHost, type HttpHost } from "../transport/http-server.js";
+import { startHttpHost, type HttpHost } from "../transport/http/http-server.js";
 import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js";
 import { createServerMetrics } from "../transport/observability/server-metrics.js";
 import { startMetricsListener, type MetricsListener } from "../transport/observability/metrics-listener.js";

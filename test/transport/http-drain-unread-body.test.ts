@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { drainUnreadBodies } from "../../src/transport/http-drain-unread-body.js";
+import { drainUnreadBodies } from "../../src/transport/http/http-drain-unread-body.js";
 
 const cap = 256 * 1024;
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import { isLoopbackHost } from "../../config/is-loopback-host.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";
-import { splitHostPort } from "../http-server.js";
+import { splitHostPort } from "../split-host-port.js";
 
 /** MetricsListener is the running --metrics-listen endpoint. */
 export interface MetricsListener {

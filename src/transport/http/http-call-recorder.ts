@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
-import { explainOversizeUnary } from "../http-oversize-response.js";
-import { releaseParkedWrites } from "../http-release-parked-writes.js";
+import { explainOversizeUnary } from "./http-oversize-response.js";
+import { releaseParkedWrites } from "./http-release-parked-writes.js";
 import { callerKey } from "../../service/caller.js";
 
 /** HttpCallHooks receive the start and the end of each call on the HTTP listener. */

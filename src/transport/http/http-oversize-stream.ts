@@ -1,6 +1,6 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { toConnectError } from "../service/error-mapping.js";
-import { oversizeRequestError } from "./grpc-js/explain-oversize-requests.js";
+import { toConnectError } from "../../service/error-mapping.js";
+import { oversizeRequestError } from "../grpc-js/explain-oversize-requests.js";
 
 /** connectNodeMessage is what connect-node says of a streamed message over readMaxBytes. */
 const connectNodeMessage = /^message size (\d+) is larger than configured readMaxBytes (\d+)$/;

@@ -1,8 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { ConnectError } from "@connectrpc/connect";
 import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
-import { toConnectError } from "../service/error-mapping.js";
-import { oversizeRequestError } from "./grpc-js/explain-oversize-requests.js";
+import { toConnectError } from "../../service/error-mapping.js";
+import { oversizeRequestError } from "../grpc-js/explain-oversize-requests.js";
 
 /**
  * explainOversizeUnary makes a Connect unary request over the receive limit fail like every other

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import type { Authenticator } from "../auth/authenticator.js";
-import { toConnectError } from "../service/error-mapping.js";
-import { peerIdentityKey, peerValues } from "./peer-identity.js";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { toConnectError } from "../../service/error-mapping.js";
+import { peerIdentityKey, peerValues } from "../peer-identity.js";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 

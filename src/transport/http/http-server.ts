@@ -2,20 +2,21 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { ConnectError } from "@connectrpc/connect";
-import { peerValues } from "./peer-identity.js";
-import type { TlsFiles } from "./tls/tls-files.js";
-import type { Authenticator } from "../auth/authenticator.js";
+import { peerValues } from "../peer-identity.js";
+import type { TlsFiles } from "../tls/tls-files.js";
+import type { Authenticator } from "../../auth/authenticator.js";
 import { httpAuthGate } from "./http-auth-gate.js";
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import type { Limits } from "../config/config.js";
-import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
-import type { HostedService } from "./grpc-server.js";
-import { isLoopbackHost } from "../config/is-loopback-host.js";
-import { guardLoopbackHost } from "./loopback-host-guard.js";
-import { createHttpCallRecorder } from "./observability/http-call-recorder.js";
+import type { Limits } from "../../config/config.js";
+import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { HostedService } from "../grpc-server.js";
+import { isLoopbackHost } from "../../config/is-loopback-host.js";
+import { guardLoopbackHost } from "../loopback-host-guard.js";
+import { createHttpCallRecorder } from "./http-call-recorder.js";
 import { boundHttpBodies } from "./http-body-budget.js";
 import { explainOversizeStreams } from "./http-oversize-stream.js";
+import { splitHostPort } from "../split-host-port.js";
 import { drainUnreadBodies } from "./http-drain-unread-body.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
@@ -104,13 +105,6 @@ export async function startHttpHost(
         server.closeIdleConnections();
       }),
   };
-}
-
-/** splitHostPort splits "host:port" (IPv6 hosts in brackets) into its parts. */
-export function splitHostPort(listen: string): [string, number] {
-  const at = listen.lastIndexOf(":");
-  const host = listen.slice(0, at).replace(/^\[(.*)\]$/, "$1");
-  return [host, Number(listen.slice(at + 1))];
 }
 
 /**

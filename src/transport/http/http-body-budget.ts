@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
 import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
-import { ToolhostError } from "../errors/toolhost-error.js";
-import { toConnectError } from "../service/error-mapping.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import { toConnectError } from "../../service/error-mapping.js";
 
 /** HttpHandler is a node:http request listener. */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
