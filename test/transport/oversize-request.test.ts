@@ -132,7 +132,7 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
     socket.write(body.subarray(2 * limit));
     await sleep(200);
     socket.write(`POST /toolhost.files.v1.FileTools/ListTools HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: after-drained-body\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
-    for (let i = 0; i < 100 && !/"tools"/.test(reply); i++) await sleep(20);
+    for (let i = 0; i < 500 && !/"tools"/.test(reply); i++) await sleep(20);
     assert.match(reply, /^HTTP\/1\.1 429 /);
     assert.doesNotMatch(reply, /connection: close/i);
     const answer = JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4, reply.indexOf("HTTP/1.1 200"))) as { code: string; details: { debug: { reason: string } }[] };
@@ -178,17 +178,17 @@ describe("a request refused by the HTTP listener's receive budget", { timeout: 6
     socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
     const body = JSON.stringify({ path: "refused.txt", text: "x".repeat(limit / 2) });
     socket.write(head("/toolhost.files.v1.FileTools/WriteFile", body.length, "refused") + body);
-    for (let i = 0; i < 100 && !/QUOTA_EXCEEDED/.test(reply); i++) await sleep(20);
+    for (let i = 0; i < 500 && !/QUOTA_EXCEEDED/.test(reply); i++) await sleep(20);
     assert.match(reply, /^HTTP\/1\.1 429 [^]*QUOTA_EXCEEDED/);
     assert.doesNotMatch(reply, /connection: close/i);
     holder.destroy();
     await sleep(100);
     socket.write(head("/toolhost.files.v1.FileTools/ListTools", 2, "after-refusal") + "{}");
-    for (let i = 0; i < 100 && !/"tools"/.test(reply); i++) await sleep(20);
+    for (let i = 0; i < 500 && !/"tools"/.test(reply); i++) await sleep(20);
     assert.match(reply, /HTTP\/1\.1 200 [^]*"tools"/);
     socket.destroy();
     let next: Record<string, unknown> | undefined;
-    for (let i = 0; i < 100 && next === undefined; i++, await sleep(20)) {
+    for (let i = 0; i < 500 && next === undefined; i++, await sleep(20)) {
       next = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r["request_id"] === "after-refusal");
     }
     assert.equal(next?.["code"], "OK");
