@@ -136,11 +136,12 @@ function identity(stats: { readonly dev: number; readonly ino: number } | undefi
  * something in by now is theirs too) and still the directory this call made: the entry's device
  * and inode are compared with those taken by lstat just after its mkdir (and found again on its
  * descriptor once opened), so an empty directory renamed in over the made one's name is kept. One
- * swapped in between the mkdir and that lstat (adjacent calls on this thread for a local folder), or renamed in between the comparison and the rmdir, can still be
- * removed (no call makes a directory and returns its descriptor, none removes one by inode); it
- * stays within the root, and empty. A created directory just below `held` (made, but its open
- * failed) is removed through `held`. Parents are opened as `held/..` and verified, so no name is
- * walked again from the top; `held` itself stays open.
+ * swapped in between the mkdir and that lstat (adjacent calls on this thread for a local folder),
+ * or renamed in between the comparison and the rmdir, can still be removed (no call makes a
+ * directory and returns its descriptor, none removes one by inode); it stays within the root, and
+ * empty. A created directory just below `held` (made, but its open failed) is removed through
+ * `held`. Parents are opened as `held/..` and verified, so no name is walked again from the top;
+ * `held` itself stays open.
  */
 async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: readonly Created[], options: TargetDirectoryOptions): Promise<void> {
   if (created.length === 0) return;
