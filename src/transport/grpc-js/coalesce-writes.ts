@@ -26,26 +26,46 @@ type WritableInternals = Omit<Writable, "_write" | "_writev"> & {
  * Upstream this is a `_writev` on grpc-js's ServerWritableStreamImpl.
  */
 export function coalesceFrames(call: Writable): void {
-  const stream = call as WritableInternals;
-  stream._writev = (chunks, callback) => {
-    let at = 0;
-    const next = (error?: Error | null): void => {
-      if (error != null || at === chunks.length) {
-        callback(error);
-        return;
-      }
-      let end = at;
-      let bytes = 0;
-      while (end < chunks.length && (end === at || bytes + chunks[end]!.chunk.byteLength <= maxCoalescedBytes)) {
-        bytes += chunks[end]!.chunk.byteLength;
-        end++;
-      }
-      const batch = end - at === 1 ? chunks[at]!.chunk : Buffer.concat(chunks.slice(at, end).map((c) => c.chunk), bytes);
-      at = end;
-      stream._write(batch, "buffer", next);
-    };
-    next();
+  (call as WritableInternals)._writev = coalescedWritev;
+}
+
+/**
+ * coalescedWritev is coalesceFrames's `_writev`: what is queued, up to maxCoalescedBytes, in one
+ * write with the caller's own callback. One shared function, and no closure of ours in a write
+ * that fits: with a closure chaining the batches (writeInBatches) on every write, each call's
+ * objects outlived V8's young-generation collections (a 35 KB ReadFile under ghz: ~1.2 MB
+ * promoted per scavenge, against ~0.35 MB so).
+ */
+function coalescedWritev(this: WritableInternals, chunks: WritevChunks, callback: (error?: Error | null) => void): void {
+  let total = 0;
+  for (const { chunk } of chunks) total += chunk.byteLength;
+  if (total <= maxCoalescedBytes) {
+    const batch = chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk), total);
+    this._write(batch, "buffer", callback);
+    return;
+  }
+  writeInBatches(this, chunks, callback);
+}
+
+/** writeInBatches writes `chunks` as consecutive batches of up to maxCoalescedBytes (a frame larger alone, uncopied). */
+function writeInBatches(stream: WritableInternals, chunks: WritevChunks, callback: (error?: Error | null) => void): void {
+  let at = 0;
+  const next = (error?: Error | null): void => {
+    if (error != null || at === chunks.length) {
+      callback(error);
+      return;
+    }
+    let end = at;
+    let bytes = 0;
+    while (end < chunks.length && (end === at || bytes + chunks[end]!.chunk.byteLength <= maxCoalescedBytes)) {
+      bytes += chunks[end]!.chunk.byteLength;
+      end++;
+    }
+    const batch = end - at === 1 ? chunks[at]!.chunk : Buffer.concat(chunks.slice(at, end).map((c) => c.chunk), bytes);
+    at = end;
+    stream._write(batch, "buffer", next);
   };
+  next();
 }
 
 /** corked marks the streams corkUntilIdle has corked and not yet uncorked. */

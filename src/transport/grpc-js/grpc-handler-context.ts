@@ -2,6 +2,7 @@ import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import type { Metadata } from "@grpc/grpc-js";
 import type { SurfaceCall } from "./surface-call.js";
+import { shutdownRegistryOf, type ShutdownMember } from "./shutdown-registry.js";
 
 /**
  * callEnded is the abort reason of every call that ended normally: the signal aborts at the end
@@ -23,8 +24,10 @@ const callEnded = Object.freeze(new ConnectError("The call ended.", Code.Cancele
  * what a handler sees is the same either way. The request headers are copied into a Headers on
  * first use too; headerValue reads one from the grpc-js metadata without the copy.
  */
-export class GrpcHandlerContext implements HandlerContext {
+export class GrpcHandlerContext implements HandlerContext, ShutdownMember {
   readonly protocolName = "grpc";
+  /** Its place in its server's ShutdownRegistry while its signal is live (-1: none). */
+  shutdownAt = -1;
   readonly requestMethod = "POST";
   readonly #call: SurfaceCall;
   readonly #deadlineAt: number | undefined;
@@ -35,7 +38,6 @@ export class GrpcHandlerContext implements HandlerContext {
   #reason: unknown;
   #ended = false;
   #timer: NodeJS.Timeout | undefined;
-  #onShutdown: (() => void) | undefined;
   #requestHeader: Headers | undefined;
   #responseHeader: Headers | undefined;
   #responseTrailer: Headers | undefined;
@@ -104,10 +106,13 @@ export class GrpcHandlerContext implements HandlerContext {
     this.#aborted = true;
     this.#reason = reason;
     clearTimeout(this.#timer);
-    if (this.#onShutdown !== undefined) {
-      this.#shutdownSignal.removeEventListener("abort", this.#onShutdown);
-    }
+    if (this.shutdownAt >= 0) shutdownRegistryOf(this.#shutdownSignal).remove(this);
     this.#controller?.abort(reason);
+  }
+
+  /** onShutdown aborts the signal as its server shuts down (ShutdownRegistry). */
+  onShutdown(reason: unknown): void {
+    this.abort(reason);
   }
 
   /** end aborts the signal of a call that ended, with the shared reason callEnded. */
@@ -135,8 +140,9 @@ export class GrpcHandlerContext implements HandlerContext {
       this.abort(cancelledError());
       return;
     }
-    this.#onShutdown = () => this.abort(this.#shutdownSignal.reason);
-    this.#shutdownSignal.addEventListener("abort", this.#onShutdown, { once: true });
+    // One listener on the server's shutdown signal for all calls, not one per call (see
+    // ShutdownRegistry).
+    shutdownRegistryOf(this.#shutdownSignal).add(this);
     this.#call.once("cancelled", () => {
       if (!this.#ended) {
         this.abort(cancelledError());
