@@ -142,8 +142,11 @@ class StreamGuard {
 
   #sweepArmed(): void {
     const now = performance.now();
-    // Backwards: a watch disarmed here is replaced by the last one, already looked at.
-    for (let i = this.armed.length - 1; i >= 0; i--) {
+    // Backwards: a watch disarmed here is replaced by the last one, already looked at. close()
+    // runs listeners and native callbacks synchronously; should they disarm other watches, the
+    // array shrinks under the loop, so the next index is clamped to its length (a watch moved
+    // below it is then looked at, at worst twice).
+    for (let i = this.armed.length - 1; i >= 0; i = Math.min(i, this.armed.length) - 1) {
       const watch = this.armed[i]!;
       if (watch.deadline <= now) {
         this.disarm(watch);

@@ -1,0 +1,65 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { EventEmitter, once } from "node:events";
+import type { Server } from "@grpc/grpc-js";
+import { guardStreams } from "../../src/transport/grpc-js/stream-guard.js";
+
+/**
+ * FakeStream stands in for a ServerHttp2Stream whose close() has a synchronous side effect on
+ * another stream (node:http2 runs native callbacks and 'aborted' listeners inside close()).
+ */
+class FakeStream extends EventEmitter {
+  closed = false;
+  rstCode = -1;
+  onClosing: (() => void) | undefined;
+  constructor(readonly session: object) {
+    super();
+  }
+  close(code: number): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.rstCode = code;
+    this.onClosing?.();
+    this.emit("close");
+  }
+}
+
+describe("stream guard's timeout sweep", () => {
+  it("cancels every stalled stream even when closing one disarms others synchronously", async () => {
+    const http2Server = new EventEmitter();
+    const fakeGrpc = { http2Servers: new Map([[http2Server, {}]]) } as unknown as Server;
+    assert.equal(
+      guardStreams(fakeGrpc, {
+        maxStreamsPerConnection: 100,
+        maxReceiveBufferBytesPerConnection: 1 << 20,
+        maxReceiveBufferBytes: 1 << 20,
+        receiveMessageTimeoutMs: 20,
+        singleRequest: () => true,
+      }),
+      true,
+    );
+    const session = {};
+    const streams = Array.from({ length: 6 }, () => new FakeStream(session));
+    for (const s of streams) {
+      http2Server.emit("stream", s, { ":path": "/a.B/C" });
+      s.emit("data", Buffer.from([0, 0, 0, 1, 0])); // a message begun, never finished
+    }
+    // The first stream the sweep closes closes the two first ones as well (all still armed).
+    let cascaded = false;
+    for (const s of streams.slice(2)) {
+      s.onClosing = () => {
+        if (cascaded) return;
+        cascaded = true;
+        streams[0]!.close(8);
+        streams[1]!.close(8);
+      };
+    }
+    const crashed = once(process, "uncaughtException").then(([e]) => e as Error);
+    const allClosed = Promise.all(streams.map((s) => (s.closed ? undefined : once(s, "close"))));
+    // The guard's sweep timer is unref'd: keep the loop alive while it runs.
+    const keepAlive = setInterval(() => undefined, 1000);
+    const first = await Promise.race([allClosed.then(() => undefined), crashed]).finally(() => clearInterval(keepAlive));
+    assert.equal(first, undefined, `the sweep threw: ${String(first)}`);
+    assert.deepEqual(streams.map((s) => s.rstCode), [8, 8, 8, 8, 8, 8], "CANCEL");
+  });
+});
