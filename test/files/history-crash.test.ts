@@ -27,18 +27,22 @@ describe("change history survives SIGKILL mid-change", () => {
       const server = await spawnServer(["--root", root, "--history-dir", historyDir]);
       const files = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
       let n = 0;
+      let acked = 0;
       const writer = (async () => {
         for (;;) {
           const text = `round ${round} write ${n++}\n`.repeat(50 + (n % 7) * 30);
           written.add(sha256Hex(text));
           await files.writeFile({ path: "f.txt", content: { case: "text", value: text } });
           acknowledged = sha256Hex(text);
+          acked++;
         }
       })().catch(() => undefined);
-      // Killed in the middle of the stream of writes: after this round's first acknowledged write
-      // (a loaded machine may take a while to serve it), then a little later each round.
-      const roundStart = n;
-      for (let waited = 0; n <= roundStart + 1 && waited < 20_000; waited += 10) {
+      // Killed in the middle of the stream of writes: after this round's third acknowledged write
+      // (a loaded machine may take a while to serve them), then a little later each round. Three,
+      // so that the history holds more than five changes even where the last of each round was
+      // answered ahead of its line (a lock left by the killed server) and lost with the process:
+      // a fresh-clone CI run beside other tests got only the first of each round in, and failed.
+      for (let waited = 0; acked < 3 && waited < 20_000; waited += 10) {
         await new Promise((r) => setTimeout(r, 10));
       }
       await new Promise((r) => setTimeout(r, 30 + round * 40));
