@@ -30,6 +30,7 @@ describe("searchFiles: a hard link to an outside file removed while it is search
     const inside: Record<string, string> = {};
     for (let i = 0; i < 30; i++) inside[`sub/f${i}.txt`] = "INSIDE_TOKEN\n";
     const { root, sandbox } = await searchRoot(inside);
+    await runSearch(sandbox, { pattern: "warm-up" }); // workers started before the clock below
     const child = spawn("python3", ["-c", linkLoop, path.join(outside, "secret.txt"), path.join(root, "sub", "x.txt"), "20"], { stdio: ["ignore", "pipe", "inherit"] });
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));

@@ -18,6 +18,9 @@ describe("searchFiles: never leaves the roots, and a stop closes every file", ()
     for (let i = 0; i < 20; i++) inside[`sub/f${i}.txt`] = "INSIDE_TOKEN\n";
     const { root, sandbox } = await searchRoot(inside);
     await symlink(outside, path.join(root, "link"));
+    // The workers started before the clock: on a loaded machine the first search alone can take
+    // the whole time below, and the test would race nothing.
+    await runSearch(sandbox, { pattern: "warm-up" });
     const loop = await startExchangeLoop(path.join(root, "sub"), path.join(root, "link"), 20);
     let searches = 0;
     let leaked = 0;
