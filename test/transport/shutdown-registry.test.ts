@@ -5,7 +5,7 @@ import { ShutdownRegistry, type ShutdownMember } from "../../src/transport/grpc-
 /** member makes a ShutdownMember that records the reason it was aborted with. */
 function member(): ShutdownMember & { reasons: unknown[] } {
   const reasons: unknown[] = [];
-  return { shutdownAt: -1, reasons, onShutdown: (reason) => reasons.push(reason) };
+  return { listIndex: -1, reasons, onShutdown: (reason) => reasons.push(reason) };
 }
 
 describe("ShutdownRegistry: the calls a server's shutdown aborts", () => {
@@ -27,7 +27,7 @@ describe("ShutdownRegistry: the calls a server's shutdown aborts", () => {
     );
     assert.equal((calls[0]!.reasons[0] as Error).message, "going away");
     assert.equal(registry.size, 0);
-    assert.ok(calls.every((c) => c.shutdownAt === -1));
+    assert.ok(calls.every((c) => c.listIndex === -1));
   });
 
   it("keeps every index right through many adds and removes in any order", () => {

@@ -27,7 +27,7 @@ const callEnded = Object.freeze(new ConnectError("The call ended.", Code.Cancele
 export class GrpcHandlerContext implements HandlerContext, ShutdownMember {
   readonly protocolName = "grpc";
   /** Its place in its server's ShutdownRegistry while its signal is live (-1: none). */
-  shutdownAt = -1;
+  listIndex = -1;
   readonly requestMethod = "POST";
   readonly #call: SurfaceCall;
   readonly #deadlineAt: number | undefined;
@@ -106,7 +106,7 @@ export class GrpcHandlerContext implements HandlerContext, ShutdownMember {
     this.#aborted = true;
     this.#reason = reason;
     clearTimeout(this.#timer);
-    if (this.shutdownAt >= 0) shutdownRegistryOf(this.#shutdownSignal).remove(this);
+    if (this.listIndex >= 0) shutdownRegistryOf(this.#shutdownSignal).remove(this);
     this.#controller?.abort(reason);
   }
 

@@ -1,6 +1,7 @@
 import { constants, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
 import { EventEmitter } from "node:events";
 import type { Server } from "@grpc/grpc-js";
+import { IndexedList } from "./indexed-list.js";
 import { GrpcFrameTracker } from "./grpc-frame-tracker.js";
 
 /** StreamGuardOptions are the per-connection and per-process bounds the guard enforces. */
@@ -72,8 +73,7 @@ export function guardStreams(server: Server, options: StreamGuardOptions): boole
  * 1 s, at least 10 ms) over the watches armed, not by a timer each: a stream's timeout then
  * fires up to a quarter late, and a short unary call costs no timer at all.
  *
- * The watches armed are kept in an array (a watch knows its index; disarming moves the last one
- * into its place), not a Set. Measured (--trace-gc-nvp, ghz ListTools, 16 calls at a time): with
+ * The watches armed are kept in an IndexedList (indexed-list.ts), not a Set. Measured (--trace-gc-nvp, ghz ListTools, 16 calls at a time): with
  * a Set that the sweep iterates, or with the watches in a WeakMap keyed by stream, every call's
  * objects (stream, grpc-js call, watch) survived V8's young-generation collections and were
  * copied into the old generation, 2.1-2.5 MB per scavenge; with neither, 40 KB, as a bare
@@ -83,7 +83,7 @@ export function guardStreams(server: Server, options: StreamGuardOptions): boole
 class StreamGuard {
   readonly total: GuardCounters = { streams: 0, receiveBytes: 0 };
   readonly #sessions = new WeakMap<ServerHttp2Session, GuardCounters>();
-  readonly armed: StreamWatch[] = [];
+  readonly armed = new IndexedList<StreamWatch>();
   readonly #sweepMs: number;
   #sweep: NodeJS.Timeout | undefined;
 
@@ -119,10 +119,7 @@ class StreamGuard {
   /** arm (re)starts a watch's receive timeout. */
   arm(watch: StreamWatch): void {
     watch.deadline = performance.now() + this.options.receiveMessageTimeoutMs;
-    if (watch.armedAt < 0) {
-      watch.armedAt = this.armed.length;
-      this.armed.push(watch);
-    }
+    this.armed.add(watch);
     if (this.#sweep === undefined) {
       this.#sweep = setInterval(() => this.#sweepArmed(), this.#sweepMs);
       this.#sweep.unref();
@@ -130,14 +127,7 @@ class StreamGuard {
   }
 
   disarm(watch: StreamWatch): void {
-    const at = watch.armedAt;
-    if (at < 0) return;
-    watch.armedAt = -1;
-    const last = this.armed.pop()!;
-    if (last !== watch) {
-      this.armed[at] = last;
-      last.armedAt = at;
-    }
+    this.armed.remove(watch);
   }
 
   #sweepArmed(): void {
@@ -147,7 +137,7 @@ class StreamGuard {
     // array shrinks under the loop, so the next index is clamped to its length (a watch moved
     // below it is then looked at, at worst twice).
     for (let i = this.armed.length - 1; i >= 0; i = Math.min(i, this.armed.length) - 1) {
-      const watch = this.armed[i]!;
+      const watch = this.armed.at(i);
       if (watch.deadline <= now) {
         this.disarm(watch);
         if (!watch.stream.closed) {
@@ -170,7 +160,7 @@ class StreamWatch {
   ended = false;
   deadline = 0;
   /** Its index in the guard's armed watches, -1 when not armed. */
-  armedAt = -1;
+  listIndex = -1;
 
   constructor(
     readonly guard: StreamGuard,
