@@ -49,11 +49,10 @@ export async function startGrpcHost(
     "grpc.max_connection_idle_ms": limits.idleConnectionTimeoutMs,
     "grpc.keepalive_time_ms": 60_000,
     "grpc.keepalive_timeout_ms": 20_000,
-    // No channelz: toolhost serves no channelz service, and with it on (grpc-js's default) every
-    // call and connection is tracked for it: a call event tracker with its closures per call,
-    // counters and a process-wide registry entry per connection. Off, server CPU per call fell
-    // to 0.69-0.78x for ListTools, 0.90x for StatFile and 0.94x for a 35 KB ReadFile (ghz,
-    // interleaved A/B, bench/README.md).
+    // No channelz: toolhost serves no channelz service, yet with it on (grpc-js's default) every
+    // call and connection is tracked for it: a call event tracker with four closures per call,
+    // call counters, and a process-wide registry entry per connection. Turning it off saves
+    // that work; the saving is within the noise of a ghz A/B on this machine (bench/README.md).
     "grpc.enable_channelz": 0,
   };
   // Streamed responses leave toolhost as whole frames, without grpc-js's copy of each; that
