@@ -80,7 +80,12 @@ for round in $(seq 1 "$rounds"); do
   for w in $works; do
     # The bare grpc-js server only answers StatFile, the raw node:http2 one only ReadFile.
     extra=""; case $w in stat | list) extra=grpc-js ;; read*) extra=node-h2 ;; esac
-    for s in $servers $extra; do
+    # Each round starts with the next server in turn, so no server always runs first or always
+    # follows the same one (the summary pairs each server's value with the others' of its round).
+    # shellcheck disable=SC2206 # word splitting of the server names is wanted
+    order=($servers $extra)
+    shift_by=$(( (round - 1) % ${#order[@]} ))
+    for s in "${order[@]:shift_by}" "${order[@]:0:shift_by}"; do
       [ "$w" = list ] && [ "$s" = grpc-go ] && continue
       before=$(cpu_ticks "${pid[$s]}")
       value=$(run_one "$s" "$w")

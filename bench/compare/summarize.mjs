@@ -1,6 +1,9 @@
 // Summarises bench/compare/compare.sh's raw lines ("server work value cpuTicks ops", and
 // "hwm server KiB"): min/median/max per server and work, ratio of medians to grpc-go, server
-// CPU per operation, and peak-RSS growth.
+// CPU per operation, and peak-RSS growth. Also the median of per-round ratios: each round runs
+// every server once per work, so a server's i-th value and a reference's i-th value come from
+// the same round; their ratio cancels what drifts between rounds (other load, a slower stretch of
+// the machine), which the ratio of medians does not.
 import { readFileSync } from "node:fs";
 
 const [file, hz] = process.argv.slice(2);
@@ -20,8 +23,10 @@ for (const [server, work, value, ticks, ops] of rows) {
 }
 const unary = (work) => work === "stat" || work === "list";
 const unit = (work) => (unary(work) ? "req/s" : "MB/s");
-console.log("| work | server | min | median | max | median / grpc-go | slowest / grpc-go median | median / bare grpc-js | server CPU per op |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+/** perRound is the median of the per-round ratios of `e` to `ref`, as text ("" without a reference). */
+const perRound = (e, ref) => (ref && ref !== e && ref.values.length === e.values.length ? median(e.values.map((v, i) => v / ref.values[i])).toFixed(2) : "");
+console.log("| work | server | min | median | max | median / grpc-go | slowest / grpc-go median | per round / grpc-go | median / bare grpc-js | per round / bare grpc-js | server CPU per op |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const e of by.values()) {
   const ref = by.get(`${e.work} grpc-go`);
   const refMedian = ref ? median(ref.values) : NaN;
@@ -29,7 +34,7 @@ for (const e of by.values()) {
   const bareText = bare ? (median(e.values) / median(bare.values)).toFixed(2) : "";
   const cpu = median(e.cpu);
   const cpuText = unary(e.work) ? `${(cpu * 1e6).toFixed(0)} µs` : `${(cpu * 1000).toFixed(0)} ms`;
-  console.log(`| ${e.work} | ${e.server} | ${Math.min(...e.values).toFixed(0)} | ${median(e.values).toFixed(0)} ${unit(e.work)} | ${Math.max(...e.values).toFixed(0)} | ${ref ? (median(e.values) / refMedian).toFixed(2) : ""} | ${ref ? (Math.min(...e.values) / refMedian).toFixed(2) : ""} | ${bareText} | ${cpuText} |`);
+  console.log(`| ${e.work} | ${e.server} | ${Math.min(...e.values).toFixed(0)} | ${median(e.values).toFixed(0)} ${unit(e.work)} | ${Math.max(...e.values).toFixed(0)} | ${ref ? (median(e.values) / refMedian).toFixed(2) : ""} | ${ref ? (Math.min(...e.values) / refMedian).toFixed(2) : ""} | ${perRound(e, ref)} | ${bareText} | ${perRound(e, bare)} | ${cpuText} |`);
 }
 for (const [server, kib, mbps] of fanout) console.log(`64 concurrent 64 MiB reads over one connection, ${server}: RSS +${(kib / 1024).toFixed(0)} MiB, ${mbps.toFixed(0)} MB/s in all`);
 for (const [server, kib] of hwm) console.log(`peak RSS growth over the run, ${server}: +${(kib / 1024).toFixed(0)} MiB`);

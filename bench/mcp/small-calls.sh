@@ -42,21 +42,35 @@ sync
 node bench/mcp/ts-and-mcp.mjs --toolhost "127.0.0.1:$port" --dir "$root" --rounds "$rounds" --only ts >/dev/null
 "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds" >/dev/null
 
-for _ in $(seq 1 "$blocks"); do
-  for only in mcp ts tsc; do # each client in a process of its own
-    node bench/mcp/ts-and-mcp.mjs --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds" --only "$only"
+# The clients take turns block by block, each block starting with the next one (no client always
+# runs first, or always right after the same one); each line is tagged with its block, so that the
+# summary can also pair each client with MCP block by block.
+clients=(mcp ts tsc go)
+for block in $(seq 1 "$blocks"); do
+  shift_by=$(( (block - 1) % ${#clients[@]} ))
+  for who in "${clients[@]:shift_by}" "${clients[@]:0:shift_by}"; do # each client in a process of its own
+    case $who in
+      go) "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds" ;;
+      *) node bench/mcp/ts-and-mcp.mjs --toolhost "127.0.0.1:$port" --mcp-server "$mcp_server" --dir "$root" --rounds "$rounds" --only "$who" ;;
+    esac | sed "s/^/$block /"
   done
-  "$work/bin/smallcalls" -addr "127.0.0.1:$port" -rounds "$rounds"
 done | tee "$work/results.txt" >&2
 node - "$work/results.txt" <<'JS'
 const rows = require("node:fs").readFileSync(process.argv[2], "utf8").trim().split("\n").map((l) => l.split(" "));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const by = {};
-for (const [server, work, ms] of rows) ((by[work] ??= {})[server] ??= []).push(Number(ms));
-console.log("| call | MCP server-filesystem | toolhost, Go client | toolhost, TS client | TS client on connect-node | Go / MCP | TS / MCP | TS on connect-node / MCP |");
-console.log("|---|---|---|---|---|---|---|---|");
+const blocks = {};
+for (const [block, server, work, ms] of rows) {
+  ((by[work] ??= {})[server] ??= []).push(Number(ms));
+  (((blocks[work] ??= {})[block] ??= {})[server] ??= []).push(Number(ms));
+}
+// Per block: the ratio of a client's median to MCP's in that block; then the median over blocks,
+// which cancels what drifts from block to block (other load on the machine).
+const perBlock = (work, server) => median(Object.values(blocks[work]).filter((b) => b[server] && b.mcp).map((b) => median(b[server]) / median(b.mcp))).toFixed(2);
+console.log("| call | MCP server-filesystem | toolhost, Go client | toolhost, TS client | TS client on connect-node | Go / MCP | TS / MCP | TS on connect-node / MCP | per block: Go, TS, TS on connect-node / MCP |");
+console.log("|---|---|---|---|---|---|---|---|---|");
 for (const [work, s] of Object.entries(by)) {
   const [m, g, t, c] = [median(s.mcp), median(s.go), median(s.ts), median(s.tsc)];
-  console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${t.toFixed(2)} ms | ${c.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(t / m).toFixed(2)} | ${(c / m).toFixed(2)} |`);
+  console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${t.toFixed(2)} ms | ${c.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(t / m).toFixed(2)} | ${(c / m).toFixed(2)} | ${perBlock(work, "go")}, ${perBlock(work, "ts")}, ${perBlock(work, "tsc")} |`);
 }
 JS
