@@ -5,6 +5,8 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { Limits } from "../config/config.js";
 import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { addReflection } from "./reflection.js";
+import { http2ServersOf } from "./grpc-js/grpc-http2-servers.js";
+import { pinPeerCertificate } from "./tls/pin-peer-certificate.js";
 import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
 import { guardStreams } from "./grpc-js/stream-guard.js";
 import { maxSendMessageBytes, sendLimits, streamGuardOptions } from "./grpc-js/transport-limits.js";
@@ -78,6 +80,10 @@ export async function startGrpcHost(
   // (4 MiB windows); through bench/go/latencyproxy (50 ms round trip) 4 MiB gave 37-39 MB/s and
   // 8 MiB / 32 MiB 72-76 MB/s: a stream can move at most one window per round trip.
   widenFlowControl(server, 8 * 1024 * 1024, 32 * 1024 * 1024);
+  // Each TLS connection's client certificate is read once (tls/pin-peer-certificate.ts).
+  if (security.credentials !== undefined) {
+    for (const http2Server of http2ServersOf(server) ?? []) http2Server.on("secureConnection", pinPeerCertificate);
+  }
   guardStreams(server, { ...streamGuardOptions(limits, services), onStreamClosed });
   correct = explainOversizeRequests(server, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);
   const host = listen.slice(0, listen.lastIndexOf(":"));

@@ -1,6 +1,7 @@
 import { constants, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
 import { EventEmitter } from "node:events";
 import type { Server } from "@grpc/grpc-js";
+import { http2ServersOf } from "./grpc-http2-servers.js";
 import { IndexedList } from "./indexed-list.js";
 import { GrpcFrameTracker } from "./grpc-frame-tracker.js";
 
@@ -49,12 +50,12 @@ const invalidArgument = 3;
  * HTTP/2 servers is missing, so a test can tell the guard is not in place.
  */
 export function guardStreams(server: Server, options: StreamGuardOptions): boolean {
-  const servers = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
-  if (!(servers instanceof Map)) {
+  const servers = http2ServersOf(server);
+  if (servers === undefined) {
     return false;
   }
   const guard = new StreamGuard(options);
-  for (const http2Server of servers.keys()) {
+  for (const http2Server of servers) {
     const emit = http2Server.emit;
     // `arguments` passed on as they came: no array is made for the server's other events.
     http2Server.emit = function (this: Http2Server, event: string | symbol): boolean {

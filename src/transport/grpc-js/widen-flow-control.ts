@@ -1,5 +1,6 @@
-import type { Http2Server, ServerHttp2Session } from "node:http2";
+import type { ServerHttp2Session } from "node:http2";
 import type { Server } from "@grpc/grpc-js";
+import { http2ServersOf } from "./grpc-http2-servers.js";
 
 /**
  * widenFlowControl raises the HTTP/2 receive windows of every connection a grpc-js server
@@ -11,14 +12,10 @@ import type { Server } from "@grpc/grpc-js";
  * while the server writes; memory stays bounded because the request stream reads at most two
  * messages ahead and HTTP/2 only grants window as data is consumed.
  *
- * grpc-js keeps its http2 servers in a private map; if that ever changes, this does nothing.
+ * Put in place on grpc-js's http2 servers (http2ServersOf); without them, this does nothing.
  */
 export function widenFlowControl(server: Server, streamWindow: number, sessionWindow: number): void {
-  const servers = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
-  if (!(servers instanceof Map)) {
-    return;
-  }
-  for (const http2Server of servers.keys()) {
+  for (const http2Server of http2ServersOf(server) ?? []) {
     http2Server.on("session", (session: ServerHttp2Session) => {
       session.settings({ initialWindowSize: streamWindow });
       session.once("connect", () => session.setLocalWindowSize(sessionWindow));

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from "node:https";
 import type { ConnectError } from "@connectrpc/connect";
 import { peerValues } from "../peer-identity.js";
+import { pinPeerCertificate } from "../tls/pin-peer-certificate.js";
 import type { TlsFiles } from "../tls/tls-files.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { httpAuthGate } from "./http-auth-gate.js";
@@ -116,6 +117,8 @@ function httpsServer(tls: TlsFiles, timeouts: object, handler: (req: IncomingMes
     { ...timeouts, ...tls.contextOptions, requestCert: tls.names.clientCa !== undefined, rejectUnauthorized: tls.names.requireClientCert },
     handler,
   );
+  // Each connection's client certificate is read once, and renegotiation refused (tls/pin-peer-certificate.ts).
+  server.on("secureConnection", pinPeerCertificate);
   const stop = tls.onChange(() => server.setSecureContext(tls.contextOptions));
   server.once("close", stop);
   return server as unknown as Server;
