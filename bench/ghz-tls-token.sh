@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # TLS and bearer-token cost: ghz against FileTools.ListTools on three servers running side by
 # side on the same root: plaintext without authentication, plaintext with a tokens file (loopback
-# allows it), and TLS with the token. The scenarios take turns in short rounds, so a busy machine
-# slows all three alike, and the median requests/s of each is printed with its ratio to
-# plaintext. Certificates and the token are made fresh in a temp dir.
+# allows it), TLS with the token, and mTLS (a client certificate is the caller, no token). The
+# scenarios take turns in short rounds, so a busy machine slows all four alike, and the median
+# requests/s of each is printed with its ratio to plaintext. A CA, the server's and the client's
+# certificates and the token are made fresh in a temp dir.
 #
 # Env: GHZ_COUNT (requests per scenario, over all rounds; default 20000), GHZ_ROUNDS (default 5),
 #      GHZ_CONCURRENCY (default 16), GHZ_CONNECTIONS (default 1), GHZ_WARMUP (requests left out
@@ -43,14 +44,25 @@ start() {
 
 protoset=$(bash bench/build-protoset.sh "$work/toolhost.protoset")
 mkdir -p "$work/root" bench/results
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
-  -keyout "$work/tls.key" -out "$work/tls.pem" -subj /CN=toolhost-bench \
-  -addext "subjectAltName=IP:127.0.0.1" 2>/dev/null
+ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+openssl req -x509 "${ec[@]}" -days 1 -keyout "$work/ca.key" -out "$work/ca.pem" -subj /CN=toolhost-bench-ca \
+  -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign" 2>/dev/null
+# leaf NAME SAN EKU: a certificate signed by the CA.
+leaf() {
+  openssl req "${ec[@]}" -keyout "$work/$1.key" -out "$work/$1.csr" -subj "/CN=$1" 2>/dev/null
+  printf 'subjectAltName=%s\nextendedKeyUsage=%s\n' "$2" "$3" >"$work/$1.ext"
+  openssl x509 -req -in "$work/$1.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial -days 1 \
+    -extfile "$work/$1.ext" -out "$work/$1.pem" 2>/dev/null
+}
+leaf tls IP:127.0.0.1 serverAuth
+leaf client URI:spiffe://toolhost-bench/client clientAuth
 token=$(node --import tsx src/cli.ts token create --id bench --tier read --append "$work/tokens.yaml" 2>/dev/null)
+printf 'certificates:\n  - id: bench-client\n    identity: spiffe://toolhost-bench/client\n    scope: { tier: read }\n' >>"$work/tokens.yaml"
 
 start plain
 start token --tokens-file "$work/tokens.yaml"
 start tls --tls-cert "$work/tls.pem" --tls-key "$work/tls.key" --tokens-file "$work/tokens.yaml"
+start mtls --tls-cert "$work/tls.pem" --tls-key "$work/tls.key" --tls-client-ca "$work/ca.pem" --tokens-file "$work/tokens.yaml"
 
 # run NAME ROUND GHZ-ARGS... : one ghz round against the NAME server; prints its requests/s.
 run() {
@@ -70,18 +82,20 @@ run() {
 }
 
 echo "ghz-tls-token: $rounds rounds of $per_round requests per scenario, concurrency $concurrency, connections $connections"
-plain=() token_rps=() tls=()
+plain=() token_rps=() tls=() mtls=()
 for round in $(seq 1 "$rounds"); do
   plain+=("$(run plain "$round" --insecure)")
   token_rps+=("$(run token "$round" --insecure -m "{\"authorization\":\"Bearer $token\"}")")
-  tls+=("$(run tls "$round" --cacert "$work/tls.pem" -m "{\"authorization\":\"Bearer $token\"}")")
-  echo "  round $round: plaintext ${plain[-1]}, plaintext + token ${token_rps[-1]}, TLS + token ${tls[-1]} requests/s"
+  tls+=("$(run tls "$round" --cacert "$work/ca.pem" -m "{\"authorization\":\"Bearer $token\"}")")
+  mtls+=("$(run mtls "$round" --cacert "$work/ca.pem" --cert "$work/client.pem" --key "$work/client.key")")
+  echo "  round $round: plaintext ${plain[-1]}, plaintext + token ${token_rps[-1]}, TLS + token ${tls[-1]}, mTLS ${mtls[-1]} requests/s"
 done
 
 node -e '
   const median = (s) => { const v = s.split(" ").map(Number).sort((a, b) => a - b); return v[Math.floor(v.length / 2)]; };
-  const [plain, token, tls] = process.argv.slice(1).map(median);
+  const [plain, token, tls, mtls] = process.argv.slice(1).map(median);
   console.log(`median  plaintext          ${plain} requests/s  1.00x`);
   console.log(`median  plaintext + token  ${token} requests/s  ${(token / plain).toFixed(2)}x`);
   console.log(`median  TLS + token        ${tls} requests/s  ${(tls / plain).toFixed(2)}x`);
-' "${plain[*]}" "${token_rps[*]}" "${tls[*]}"
+  console.log(`median  mTLS               ${mtls} requests/s  ${(mtls / plain).toFixed(2)}x`);
+' "${plain[*]}" "${token_rps[*]}" "${tls[*]}" "${mtls[*]}"
