@@ -78,7 +78,10 @@ describe("pinPeerCertificate on a bare TLS server", () => {
     const first = peer.getPeerCertificate();
     const second = peer.getPeerCertificate();
     assert.equal(first, second);
-    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.subject));
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.subject) && Object.isFrozen(first.issuer));
+    // Nested values too: a caller cannot change what the next one on the connection sees.
+    assert.ok(first.ext_key_usage === undefined || Object.isFrozen(first.ext_key_usage));
+    assert.throws(() => ((first.subject as unknown as Record<string, unknown>).CN = "admin"), TypeError);
     const fresh = TLSSocket.prototype.getPeerCertificate.call(peer, false) as PeerCertificate;
     assert.equal(first.fingerprint256, fresh.fingerprint256);
     assert.equal(first.subjectaltname, "URI:spiffe://toolhost.test/agent");
