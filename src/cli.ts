@@ -9,6 +9,7 @@ import { runSkillsValidate } from "./skills/load/validate-folders.js";
 import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
 import { compileEarly } from "./app/compile-early.js";
+import { growHeapSteadily } from "./app/steady-heap-growth.js";
 import { startServer } from "./app/start-server.js";
 
 const usage = `Usage:
@@ -58,6 +59,7 @@ async function serve(argv: readonly string[]): Promise<number> {
       return 0;
     }
     compileEarly();
+    growHeapSteadily();
     const config = await loadConfig(flags, process.env, process.cwd());
     const logger = createLogger(config.log.level);
     try {

@@ -10,7 +10,8 @@
 # node:http2 server with hand-framed gRPC (raw-http2.ts, the Node.js ceiling) joins the read
 # rounds, the fan-out and the RSS lines as "node-h2".
 # Env: ROUNDS (default 5); BEFORE=/path/to/another/checkout adds that checkout's toolhost as
-# "before" (for a before/after table from one run); WORK ("read256k read1m upload stat").
+# "before" (for a before/after table from one run); WORK ("read256k read1m upload stat");
+# UPLOAD_SETTLE, seconds before each upload (default 3, see the upload rounds).
 # Everything listens on 127.0.0.1 only; every loop is bounded by ROUNDS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -87,6 +88,12 @@ for round in $(seq 1 "$rounds"); do
     shift_by=$(( (round - 1) % ${#order[@]} ))
     for s in "${order[@]:shift_by}" "${order[@]:0:shift_by}"; do
       [ "$w" = list ] && [ "$s" = grpc-go ] && continue
+      # This VM hands freed memory back to its host within seconds (virtio-balloon free page
+      # reporting), and writing into such pages costs the kernel ~6x: a 256 MiB dd takes 0.10 s of
+      # system time right after the last file was deleted, 0.65 s three seconds later. An upload
+      # writes a new file while the one it replaces is freed, so which case it met was chance.
+      # Waiting UPLOAD_SETTLE seconds first puts every server's every upload in the same one.
+      [ "$w" = upload ] && sleep "${UPLOAD_SETTLE:-3}"
       before=$(cpu_ticks "${pid[$s]}")
       value=$(run_one "$s" "$w")
       after=$(cpu_ticks "${pid[$s]}")
