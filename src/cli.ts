@@ -9,7 +9,7 @@ import { runSkillsValidate } from "./skills/load/validate-folders.js";
 import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
 import { compileEarly } from "./app/compile-early.js";
-import { growHeapSteadily } from "./app/steady-heap-growth.js";
+import { heapRoomBytes, keepHeapRoom } from "./app/heap-room.js";
 import { startServer } from "./app/start-server.js";
 
 const usage = `Usage:
@@ -58,8 +58,8 @@ async function serve(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${serveUsage}\n`);
       return 0;
     }
-    compileEarly();
-    growHeapSteadily();
+    const compiledEarly = compileEarly();
+    const heapRoom = keepHeapRoom();
     const config = await loadConfig(flags, process.env, process.cwd());
     const logger = createLogger(config.log.level);
     try {
@@ -81,6 +81,7 @@ async function serve(argv: readonly string[]): Promise<number> {
         read_only: config.readOnly,
         tls: server.tls,
         auth: server.authMethods.length > 0 ? server.authMethods : ["none"],
+        v8: { compile_early: compiledEarly, heap_room_mib: heapRoom === undefined ? null : heapRoomBytes / (1024 * 1024) },
       },
       "listening",
     );

@@ -90,10 +90,10 @@ for round in $(seq 1 "$rounds"); do
       [ "$w" = list ] && [ "$s" = grpc-go ] && continue
       # This VM hands freed memory back to its host within seconds (virtio-balloon free page
       # reporting), and writing into such pages costs the kernel ~6x: a 256 MiB dd takes 0.10 s of
-      # system time right after the last file was deleted, 0.65 s three seconds later. An upload
+      # system time right after the last file was deleted, 0.65 s five seconds later. An upload
       # writes a new file while the one it replaces is freed, so which case it met was chance.
-      # Waiting UPLOAD_SETTLE seconds first puts every server's every upload in the same one.
-      [ "$w" = upload ] && sleep "${UPLOAD_SETTLE:-3}"
+      # Waiting UPLOAD_SETTLE seconds first (3 s was enough) puts every upload in the slow case.
+      if [ "$w" = upload ]; then sleep "${UPLOAD_SETTLE:-3}"; fi
       before=$(cpu_ticks "${pid[$s]}")
       value=$(run_one "$s" "$w")
       after=$(cpu_ticks "${pid[$s]}")

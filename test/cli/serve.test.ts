@@ -40,9 +40,10 @@ describe("toolhost serve", () => {
     const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
     const { tools } = await client.listTools({});
     assert.deepEqual(tools.slice(0, 4).map((t) => t.name), ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"]);
-    const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as { roots: string[]; skills: string[] };
+    const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as { roots: string[]; skills: string[]; v8: unknown };
     assert.deepEqual(listening.roots, [dir]);
     assert.match(listening.skills[0]!, /examples\/skills$/);
+    assert.deepEqual(listening.v8, { compile_early: true, heap_room_mib: 96 });
     assert.equal(await server.stop(), 0);
   });
 

@@ -1,13 +1,13 @@
-// heap-churn.ts [steady]: the heap side of an UploadFile, in a process of its own. It keeps ~30 MB
-// of objects on the heap (a server's catalog, caches and code), then allocates 1024 ArrayBuffers of
-// 1 MiB with 8 in flight, as an upload's messages arrive, and prints how many full (mark-compact)
-// collections ran meanwhile. With "steady", growHeapSteadily runs first.
+// heap-churn.ts [room]: the heap side of an UploadFile, in a process of its own. It builds a heap of
+// ~65 MB (a server's catalog, caches and code), then allocates 1024 ArrayBuffers of 1 MiB with 8
+// in flight, as an upload's messages arrive, and prints how many full (mark-compact) collections
+// ran meanwhile. With "room", keepHeapRoom runs first.
 import { constants, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks";
 import { setImmediate as turn } from "node:timers/promises";
-import { growHeapSteadily } from "../../src/app/steady-heap-growth.js";
+import { keepHeapRoom } from "../../src/app/heap-room.js";
 
-if (process.argv[2] === "steady") {
-  growHeapSteadily({});
+if (process.argv[2] === "room") {
+  keepHeapRoom({});
 }
 const kept: object[] = [];
 for (let i = 0; i < 400_000; i++) {
