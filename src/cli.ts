@@ -81,7 +81,7 @@ async function serve(argv: readonly string[]): Promise<number> {
         read_only: config.readOnly,
         tls: server.tls,
         auth: server.authMethods.length > 0 ? server.authMethods : ["none"],
-        v8: { compile_early: compiledEarly, heap_room_mib: heapRoom === undefined ? null : heapRoomBytes / (1024 * 1024) },
+        v8: { compile_early: compiledEarly, heap_room_mib: heapRoom ? heapRoomBytes / (1024 * 1024) : null },
       },
       "listening",
     );

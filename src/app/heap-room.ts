@@ -17,14 +17,6 @@ export function growingPercentFor(liveBytes: number, room = heapRoomBytes): numb
   return Math.min(maxPercent, Math.max(minPercent, percent));
 }
 
-/** HeapRoom is keepHeapRoom at work. */
-export interface HeapRoom {
-  /** The growing percent set last. */
-  readonly percent: () => number;
-  /** Stops following full collections (the last percent stays set). */
-  stop(): void;
-}
-
 /**
  * keepHeapRoom keeps ~96 MiB (heapRoomBytes) between the live heap and the point where V8 starts
  * its next full (mark-compact) collection, by setting V8's growing factor after every full
@@ -45,10 +37,10 @@ export interface HeapRoom {
  *
  * The flag is process-wide (the hash and match workers get the same factor) and V8 reads it when
  * it sets its next limit, which it still caps halfway between the heap's size and its maximum.
- * TOOLHOST_HEAP_ROOM=0 turns it off.
+ * TOOLHOST_HEAP_ROOM=0 turns it off. Returns whether it is on; it stays on for the process's life.
  */
-export function keepHeapRoom(env: NodeJS.ProcessEnv = process.env): HeapRoom | undefined {
-  if (env.TOOLHOST_HEAP_ROOM === "0") return undefined;
+export function keepHeapRoom(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.TOOLHOST_HEAP_ROOM === "0") return false;
   let percent = 0;
   const follow = () => {
     const next = growingPercentFor(getHeapStatistics().used_heap_size);
@@ -62,7 +54,7 @@ export function keepHeapRoom(env: NodeJS.ProcessEnv = process.env): HeapRoom | u
   });
   observer.observe({ entryTypes: ["gc"] });
   follow();
-  return { percent: () => percent, stop: () => observer.disconnect() };
+  return true;
 }
 
 function isFullCollection(entry: PerformanceEntry): boolean {

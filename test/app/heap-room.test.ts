@@ -37,6 +37,6 @@ describe("keepHeapRoom", () => {
   });
 
   it("is turned off by TOOLHOST_HEAP_ROOM=0", () => {
-    assert.equal(keepHeapRoom({ TOOLHOST_HEAP_ROOM: "0" }), undefined);
+    assert.equal(keepHeapRoom({ TOOLHOST_HEAP_ROOM: "0" }), false);
   });
 });
