@@ -7,6 +7,7 @@ const ENTRY_OVERHEAD = 32;
 /** MAX_CONTINUATION_BYTES bounds an integer's continuation bytes: 5 carry 35 bits, more than 2^31. */
 const MAX_CONTINUATION_BYTES = 5;
 const MAX_INTEGER = 0x7fffffff;
+const EMPTY = new Uint8Array(0);
 
 /**
  * HpackDecoder decodes HTTP/2 header blocks (RFC 7541) for one connection, keeping the dynamic
@@ -21,7 +22,7 @@ export class HpackDecoder {
   private size = 0;
   /** The table size the peer set last with a size update; at most maxTableSize. */
   private capacity: number;
-  private block: Uint8Array = new Uint8Array(0);
+  private block: Uint8Array = EMPTY;
   private pos = 0;
 
   /**
@@ -81,7 +82,7 @@ export class HpackDecoder {
       }
       fields.push(field);
     }
-    this.block = new Uint8Array(0);
+    this.block = EMPTY; // not to hold the caller's buffer
     return fields;
   }
 
