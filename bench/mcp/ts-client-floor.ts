@@ -1,6 +1,7 @@
 // Where the TypeScript client's time per small call goes: the same three small calls (StatFile,
 // a 35 KB text ReadFile, a single-replacement EditFile of a 4 KB file) against one toolhost through
-// clients/ts createClient on its own transport ("direct"), on connect-node's ("connect-node"),
+// clients/ts createClient on its own transport and HTTP/2 connection ("direct"), on its own
+// transport over node:http2 ("node-http2"), on connect-node's ("connect-node"),
 // through @grpc/grpc-js's generic client ("grpc-js") and through a bare node:http2 request with
 // hand-framed gRPC ("http2", the floor for a Node client). One client per process, like
 // small-calls.sh, so each starts cold; prints "client work wall-ms cpu-ms" medians (cpu is the
@@ -36,7 +37,7 @@ const editReq = () => create(EditFileRequestSchema, { path: editFile, edits: [{ 
 type Calls = Record<"stat" | "read35k" | "edit4k", () => Promise<unknown>>;
 
 /** viaClient makes the calls through clients/ts createClient on the given transport. */
-function viaClient(grpcTransport: "direct" | "connect-node"): Calls {
+function viaClient(grpcTransport: "direct" | "node-http2" | "connect-node"): Calls {
   const { files } = createClient(addr, { grpcTransport });
   return {
     stat: () => files.statFile(statReq()),
@@ -100,7 +101,7 @@ function viaGrpcJs(): Calls {
   };
 }
 
-const clients: Record<string, () => Calls> = { direct: () => viaClient("direct"), "connect-node": () => viaClient("connect-node"), "grpc-js": viaGrpcJs, http2: viaHttp2 };
+const clients: Record<string, () => Calls> = { direct: () => viaClient("direct"), "node-http2": () => viaClient("node-http2"), "connect-node": () => viaClient("connect-node"), "grpc-js": viaGrpcJs, http2: viaHttp2 };
 const calls = clients[who]?.();
 if (calls === undefined) throw new Error(`--client must be one of ${Object.keys(clients).join(", ")}`);
 const results: Record<string, { wall: number[]; cpu: number[] }> = {};

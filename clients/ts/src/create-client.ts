@@ -6,6 +6,7 @@ import { SkillCatalog } from "../gen/toolhost/skills/v1/skill_catalog_pb.js";
 import { WideWindowSessionManager } from "./transport/window-session-manager.js";
 import { createHttp2GrpcTransport } from "./transport/http2-grpc-transport.js";
 import { createLeanClient } from "./transport/lean-client.js";
+import { Http2Connector } from "./transport/h2/http2-connector.js";
 
 /** TlsOptions are the PEM files (or contents) of a TLS connection to toolhost. */
 export interface TlsOptions {
@@ -29,13 +30,15 @@ export interface ClientOptions {
   /** More interceptors, run after the token one. */
   readonly interceptors?: Interceptor[];
   /**
-   * Which implementation carries the gRPC protocol: "direct" (default), this package's own
-   * node:http2 transport and clients (createHttp2GrpcTransport, createLeanClient), or
-   * "connect-node", connect-node's createGrpcTransport with Connect's createClient. Both use the
-   * same wide-window HTTP/2 connection and behave the same; "direct" costs the client about
-   * 0.6 ms less CPU per small call in a fresh process (bench/mcp/ts-client-floor.ts).
+   * Which implementation carries the gRPC protocol, all three alike in behaviour:
+   * - "direct" (default): this package's transport and clients (createHttp2GrpcTransport,
+   *   createLeanClient) on its own HTTP/2 connection (Http2Connector);
+   * - "node-http2": the same transport and clients on node:http2 (connect-node's session manager);
+   * - "connect-node": connect-node's createGrpcTransport with Connect's createClient.
+   * A small call costs the client ~0.5 ms less CPU on "direct" than on "node-http2" in a fresh
+   * process, and that ~0.6 ms less than on "connect-node" (bench/README.md, mcp section).
    */
-  readonly grpcTransport?: "direct" | "connect-node";
+  readonly grpcTransport?: "direct" | "node-http2" | "connect-node";
 }
 
 /** ToolhostClient holds one connection's typed clients for both services. */
@@ -55,9 +58,11 @@ export function createClient(address: string, options: ClientOptions = {}): Tool
   const baseUrl = /^https?:\/\//.test(address) ? address : `${secure ? "https" : "http"}://${address}`;
   const nodeOptions = tlsSessionOptions(options.tls);
   if (options.protocol !== "connect" && options.grpcTransport !== "connect-node") {
-    const sessionManager = new WideWindowSessionManager(baseUrl, nodeOptions);
     const headers = options.token === undefined ? undefined : { authorization: `Bearer ${options.token}` };
-    const transport = createHttp2GrpcTransport({ baseUrl, headers, interceptors: options.interceptors, sessionManager });
+    const transport =
+      options.grpcTransport === "node-http2"
+        ? createHttp2GrpcTransport({ baseUrl, headers, interceptors: options.interceptors, sessionManager: new WideWindowSessionManager(baseUrl, nodeOptions) })
+        : createHttp2GrpcTransport({ baseUrl, headers, interceptors: options.interceptors, connector: new Http2Connector(baseUrl, { tls: secure ? nodeOptions : undefined }) });
     return { files: createLeanClient(FileTools, transport), skills: createLeanClient(SkillCatalog, transport), transport };
   }
   const interceptors: Interceptor[] = [];

@@ -7,6 +7,7 @@ export { errorDomain, errorMetadata, hasReason, reason, reasonName } from "./err
 export { toSafeNumber, toUint64, type Uint64Input } from "./uint64.js";
 export { createLeanClient } from "./transport/lean-client.js";
 export { createHttp2GrpcTransport, type Http2GrpcTransportOptions } from "./transport/http2-grpc-transport.js";
+export { Http2Connector, type Http2ConnectorOptions } from "./transport/h2/http2-connector.js";
 export { WideWindowSessionManager, defaultConnectionWindow, defaultStreamWindow } from "./transport/window-session-manager.js";
 export * from "../gen/toolhost/files/v1/file_tools_pb.js";
 export * from "../gen/toolhost/files/v1/read_pb.js";

@@ -1,4 +1,6 @@
 import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
+import type { CallStream } from "./call-stream.js";
+import type { Http2Connector } from "./h2/http2-connector.js";
 import { fromBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Http2SessionManager } from "@connectrpc/connect-node";
@@ -40,7 +42,7 @@ export function codecFor<O extends DescMessage>(method: DescMethodUnary<DescMess
  * Writer sends a call's request on its stream (and reports a later failure to its reader), or is
  * the request's one framed message, sent with the half-close (no closure per call for that).
  */
-export type Writer = ((stream: ClientHttp2Stream, reader: { fail(error: ConnectError): void }) => void) | Buffer;
+export type Writer = ((stream: CallStream, reader: { fail(error: ConnectError): void }) => void) | Buffer;
 
 /** OpenCall opens a call: its stream, the reader of its response, and its request sent by `write`. */
 export type OpenCall = <T>(
@@ -107,8 +109,30 @@ export function callOpener(sm: Http2SessionManager, readerOptions: ResponseReade
   };
 }
 
+/**
+ * connectorCallOpener opens calls on the client's own HTTP/2 connection (Http2Connector): the
+ * stream is opened, its reader attached and its request written in the caller's turn, whether
+ * the connection is up or still being made (the frames wait in the socket), so every call takes
+ * the same path and a deadline or an abort ends it wherever it is.
+ */
+export function connectorCallOpener(connector: Http2Connector, readerOptions: ResponseReaderOptions): OpenCall {
+  return <T>(path: string, headers: OutgoingHttpHeaders, call: CallSignal, decode: (message: Uint8Array) => T, unary: boolean, write: Writer) => {
+    if (call.signal.aborted) {
+      // Aborted already, or a deadline too short to time: no stream, nothing for the server to do.
+      return Promise.reject(call.error(call.signal.reason));
+    }
+    let stream: CallStream;
+    try {
+      stream = connector.open(path, headers);
+    } catch (err) {
+      return Promise.reject(call.error(connectErrorFromStream(err)));
+    }
+    return attach(stream, call, readerOptions, decode, unary, write);
+  };
+}
+
 /** attach reads the response of a call's new stream and writes its request. */
-function attach<T>(stream: ClientHttp2Stream, call: CallSignal, readerOptions: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary: boolean, write: Writer): GrpcResponseReader<T> {
+function attach<T>(stream: CallStream, call: CallSignal, readerOptions: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary: boolean, write: Writer): GrpcResponseReader<T> {
   const gone = stream.destroyed;
   const reader = new GrpcResponseReader(stream, call, readerOptions, decode, unary);
   if (gone) {

@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders } from "node:http2";
+import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
 import { create, toBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import {
   createContextValues,
@@ -13,7 +13,8 @@ import {
 import type { Http2SessionManager } from "@connectrpc/connect-node";
 import { BufferRecycler } from "./buffer-recycler.js";
 import { callSignal, type CallSignal } from "./call-signal.js";
-import { callOpener, codecFor } from "./call-opener.js";
+import { callOpener, codecFor, connectorCallOpener } from "./call-opener.js";
+import type { Http2Connector } from "./h2/http2-connector.js";
 import { response } from "./call-response.js";
 import { frameMessage } from "./grpc-envelope.js";
 import { sendAll, sendSingle } from "./grpc-request-writer.js";
@@ -23,8 +24,13 @@ import { deadline, leanCalls, makeLeanCalls, type LeanCalls } from "./lean-calls
 /** Http2GrpcTransportOptions configure createHttp2GrpcTransport. */
 export interface Http2GrpcTransportOptions {
   readonly baseUrl: string;
-  /** The HTTP/2 connection (opened lazily, reopened after a GOAWAY or a failure). */
-  readonly sessionManager: Http2SessionManager;
+  /**
+   * The client's own HTTP/2 connection (opened lazily, reopened after a GOAWAY or a failure);
+   * exactly one of connector and sessionManager is given.
+   */
+  readonly connector?: Http2Connector;
+  /** node:http2 connections through connect-node's session manager, in place of a connector. */
+  readonly sessionManager?: Http2SessionManager;
   readonly interceptors?: Interceptor[];
   /** Headers sent on every call (e.g. authorization), set before any interceptor runs. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -38,7 +44,8 @@ type AnyMethod = DescMethodUnary | DescMethodStreaming;
 
 /**
  * createHttp2GrpcTransport is a Connect Transport speaking the gRPC protocol (binary, no
- * compression) over node:http2, for createClient from @connectrpc/connect. Interceptors, signals,
+ * compression) over HTTP/2 (the client's own connection, Http2Connector, or node:http2 through
+ * connect-node's session manager), for createClient from @connectrpc/connect. Interceptors, signals,
  * timeouts (also sent as grpc-timeout), headers, trailers and error details behave as with
  * connect-node's createGrpcTransport, whose status rules it reuses for any response that is not
  * a plain success. A call with one request message sends it with its headers in one go (HEADERS,
@@ -59,15 +66,24 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   const interceptors = options.interceptors ?? [];
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const fixedHeaders: OutgoingHttpHeaders = { "content-type": "application/grpc+proto", te: "trailers", "user-agent": "toolhost-client-ts/0.1.0", ...options.headers };
-  const sm = options.sessionManager;
-  const open = callOpener(sm, {
+  const readerOptions = {
     maxMessageBytes: options.readMaxBytes ?? 0xffffffff,
     highWaterBytes: options.highWaterBytes ?? 4 * 1024 * 1024,
-    // The session's keep-alive wants to hear of received bytes; once per response is enough.
-    onResponse: (stream) => sm.notifyResponseByteRead(stream),
     // One spare message buffer per transport, up to 4 MiB (the server sends messages of <= 1 MiB).
     recycler: new BufferRecycler(4 * 1024 * 1024),
-  });
+  };
+  const sm = options.sessionManager;
+  if ((sm === undefined) === (options.connector === undefined)) {
+    throw new TypeError("createHttp2GrpcTransport needs either a connector or a sessionManager");
+  }
+  const open =
+    sm === undefined
+      ? connectorCallOpener(options.connector!, readerOptions)
+      : callOpener(sm, {
+          ...readerOptions,
+          // The session's keep-alive wants to hear of received bytes; once per response is enough.
+          onResponse: (stream) => sm.notifyResponseByteRead(stream as ClientHttp2Stream),
+        });
 
   /** headersFor builds a call's request headers, as node:http2 wants them. */
   function headersFor(header: Parameters<Transport["unary"]>[3], timeoutMs: number | undefined): OutgoingHttpHeaders {

@@ -1,0 +1,423 @@
+import type { Socket } from "node:net";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  connectionPreface,
+  defaultMaxFrameSize,
+  defaultWindow,
+  frameFlag,
+  frameHeader,
+  frameType,
+  goawayFrame,
+  h2Error,
+  maxWindow,
+  rstStreamFrame,
+  setting,
+  settingsFrame,
+  windowUpdateFrame,
+} from "./frame.js";
+import { FrameParser } from "./frame-parser.js";
+import { H2ProtocolError } from "./h2-protocol-error.js";
+import { H2Stream, type StreamHost } from "./h2-stream.js";
+import { HpackDecoder } from "./hpack-decoder.js";
+import { HpackError } from "./hpack-error.js";
+import { receiveFrame } from "./receive-frame.js";
+
+/** H2ConnectionOptions size an H2Connection's receive side. */
+export interface H2ConnectionOptions {
+  /** The receive window per stream (SETTINGS_INITIAL_WINDOW_SIZE). */
+  readonly streamWindow: number;
+  /** The receive window of the connection. */
+  readonly connectionWindow: number;
+  /** The largest response header or trailer block accepted (SETTINGS_MAX_HEADER_LIST_SIZE). */
+  readonly maxHeaderListSize: number;
+  /** Where the connection goes, for error messages ("host:port"). */
+  readonly authority: string;
+}
+
+/** socketHighWaterBytes is how much may wait in the socket before DATA frames wait for 'drain'. */
+const socketHighWaterBytes = 4 * 1024 * 1024;
+/** lastStreamId is the largest client stream identifier; past it the connection takes no new calls. */
+const lastStreamId = 0x7fff_ffff;
+
+/**
+ * H2Connection is the client side of one HTTP/2 connection over a socket it is given (plain TCP,
+ * or TLS that agreed on "h2"): streams opened in the caller's turn, their requests' HEADERS and
+ * DATA written together at the end of it, both directions' flow control, the peer's concurrency
+ * limit (streams beyond it wait), SETTINGS, PING, RST_STREAM and GOAWAY. It is what the gRPC
+ * transport needs and no more: no server push (disabled in its SETTINGS), no priorities, no
+ * HPACK dynamic table on the sending side.
+ *
+ * Hand-written rather than node:http2 because node:http2's per-stream machinery (a Duplex per
+ * stream, nghttp2 callbacks across the C++ boundary, async hooks) costs a small call ~0.6 ms of
+ * CPU in a fresh process, about half of the client's time per 35 KB read (bench/README.md, mcp
+ * section, "raw-h2-floor"); no maintained npm package speaks HTTP/2 without node:http2.
+ */
+export class H2Connection implements StreamHost {
+  readonly #socket: Socket;
+  readonly #options: H2ConnectionOptions;
+  readonly #parser: FrameParser;
+  /** Read by receiveFrame. */
+  readonly decoder: HpackDecoder;
+  /** The largest header block gathered from CONTINUATION frames before it is decoded. */
+  readonly maxHeaderBlockBytes: number;
+  readonly #streams = new Map<number, H2Stream>();
+  readonly #waiting: H2Stream[] = [];
+  readonly #blocked = new Set<H2Stream>();
+  #nextId = 1;
+  /**
+   * The peer's settings. Until its first SETTINGS arrive, at most 100 streams (the least RFC 9113
+   * asks a server to allow), so a burst of calls on a new connection is not refused past a lower
+   * limit the client has not heard of yet.
+   */
+  peerMaxConcurrent = 100;
+  peerInitialWindow = defaultWindow;
+  peerMaxFrameSize = defaultMaxFrameSize;
+  /** How much more the peer lets the client send on the connection. */
+  sendWindow = defaultWindow;
+  /** How much more the client lets the peer send on the connection before crediting it. */
+  recvWindow: number;
+  #recvUnacked = 0;
+  /** A header block being gathered from HEADERS and CONTINUATION frames (receiveFrame). */
+  continuation: { readonly streamId: number; readonly flags: number; readonly parts: Buffer[]; size: number } | undefined;
+  settingsReceived = false;
+  #firstBytes = true;
+  #state: "open" | "draining" | "closed" = "open";
+  #out: Buffer[] = [];
+  #outBytes = 0;
+  #flushScheduled = false;
+  #refed = true;
+  /** Told when the connection takes no more calls (GOAWAY, failure, close). */
+  onRetire: (() => void) | undefined;
+
+  constructor(socket: Socket, options: H2ConnectionOptions) {
+    this.#socket = socket;
+    this.#options = options;
+    this.recvWindow = options.connectionWindow;
+    this.decoder = new HpackDecoder(4096, options.maxHeaderListSize);
+    this.maxHeaderBlockBytes = 2 * options.maxHeaderListSize;
+    this.#parser = new FrameParser(defaultMaxFrameSize, (type, flags, streamId, payload) => receiveFrame(this, type, flags, streamId, payload));
+    socket.setNoDelay?.(true);
+    socket.on("data", (chunk: Buffer) => this.#onSocketData(chunk));
+    socket.on("error", (err) => this.fail(err));
+    socket.on("close", () => this.fail(new ConnectError(`the HTTP/2 connection to ${options.authority} closed`, Code.Unavailable)));
+    socket.on("drain", () => this.#pumpBlocked());
+    this.#queue(connectionPreface);
+    this.#queue(
+      settingsFrame([
+        [setting.enablePush, 0],
+        [setting.initialWindowSize, options.streamWindow],
+        [setting.maxHeaderListSize, options.maxHeaderListSize],
+      ]),
+    );
+    if (options.connectionWindow > defaultWindow) {
+      this.#queue(windowUpdateFrame(0, options.connectionWindow - defaultWindow));
+    }
+  }
+
+  /** usable is true while the connection takes new calls. */
+  get usable(): boolean {
+    return this.#state === "open" && this.#nextId < lastStreamId;
+  }
+
+  /** state is "open", "draining" (finishing its calls, taking no new ones) or "closed". */
+  get state(): "open" | "draining" | "closed" {
+    return this.#state;
+  }
+
+  /** open starts a call: a stream whose HEADERS (`headerBlock`, HPACK-encoded) go out now, or once the peer's concurrency limit lets them. */
+  open(headerBlock: Buffer): H2Stream {
+    if (this.#state !== "open") {
+      throw new ConnectError(`the HTTP/2 connection to ${this.#options.authority} is closing`, Code.Unavailable);
+    }
+    const stream = new H2Stream(this);
+    stream.headerBlock = headerBlock;
+    stream.recvWindow = this.#options.streamWindow;
+    if (!this.#refed) {
+      this.#refed = true;
+      this.#socket.ref();
+    }
+    if (this.#streams.size < this.peerMaxConcurrent) {
+      this.#start(stream);
+    } else {
+      this.#waiting.push(stream);
+    }
+    return stream;
+  }
+
+  /** close lets the calls under way finish, takes no new ones, and then closes the socket. */
+  close(): void {
+    if (this.#state === "open") {
+      this.#state = "draining";
+      this.#queue(goawayFrame(0, h2Error.noError));
+      this.onRetire?.();
+      this.#closeIfDone();
+    }
+  }
+
+  /** fail ends the connection and every call on it with `error` (a GOAWAY with `h2Code` first, if given). */
+  fail(error: Error, h2Code?: number): void {
+    if (this.#state === "closed") {
+      return;
+    }
+    this.#state = "closed";
+    this.onRetire?.();
+    if (h2Code !== undefined && !this.#socket.destroyed) {
+      this.#flush();
+      this.#socket.end(goawayFrame(0, h2Code));
+      setTimeout(() => this.#socket.destroy(), 1000).unref();
+    } else {
+      this.#socket.destroy();
+    }
+    const failed = h2Code === undefined || error instanceof ConnectError ? error : new ConnectError(`HTTP/2 protocol error from ${this.#options.authority}: ${error.message}`, Code.Internal);
+    for (const stream of [...this.#streams.values(), ...this.#waiting]) {
+      stream.fail(failed);
+    }
+    this.#streams.clear();
+    this.#waiting.length = 0;
+    this.#blocked.clear();
+  }
+
+  /** stream is the open stream `id`, if any. */
+  stream(id: number): H2Stream | undefined {
+    return this.#streams.get(id);
+  }
+
+  /** isIdle tells whether `id` names a stream the client has not opened yet. */
+  isIdle(id: number): boolean {
+    return id >= this.#nextId;
+  }
+
+  /** send queues a frame (or frames) to write at the end of the current turn. */
+  send(...frames: Buffer[]): void {
+    for (const f of frames) this.#queue(f);
+  }
+
+  /** retire stops taking calls after the peer's GOAWAY; calls past `lastStreamId` are refused. */
+  goaway(last: number): void {
+    if (this.#state === "open") {
+      this.#state = "draining";
+      this.onRetire?.();
+    }
+    for (const [id, stream] of this.#streams) {
+      if (id > last) {
+        this.#streams.delete(id);
+        this.#blocked.delete(stream);
+        stream.receiveReset(h2Error.refusedStream);
+      }
+    }
+    for (const stream of this.#waiting.splice(0)) {
+      stream.receiveReset(h2Error.refusedStream);
+    }
+    this.#closeIfDone();
+  }
+
+  /** peerReset takes the peer's RST_STREAM for `stream`. */
+  peerReset(stream: H2Stream, code: number): void {
+    this.#forget(stream);
+    stream.receiveReset(code);
+  }
+
+  /** settingsChanged applies the peer's new settings: window deltas, and streams that may now start or send. */
+  settingsChanged(windowDelta: number): void {
+    if (windowDelta !== 0) {
+      for (const stream of this.#streams.values()) {
+        stream.sendWindow += windowDelta;
+        if (stream.sendWindow > maxWindow) {
+          throw new H2ProtocolError("SETTINGS_INITIAL_WINDOW_SIZE made a stream's window too large", h2Error.flowControlError);
+        }
+      }
+    }
+    this.#startWaiting();
+    this.#pumpBlocked();
+  }
+
+  /** windowOpened is told that a WINDOW_UPDATE gave the connection (no stream) or `stream` more room. */
+  windowOpened(stream: H2Stream | undefined): void {
+    if (stream === undefined) this.#pumpBlocked();
+    else this.pump(stream);
+  }
+
+  /** creditConnection gives the peer back connection window for `bytes` it sent that no stream takes. */
+  creditConnection(bytes: number): void {
+    this.#recvUnacked += bytes;
+    if (this.#recvUnacked >= this.#options.connectionWindow / 4) {
+      this.#queue(windowUpdateFrame(0, this.#recvUnacked));
+      this.recvWindow += this.#recvUnacked;
+      this.#recvUnacked = 0;
+    }
+  }
+
+  pump(stream: H2Stream): void {
+    if (stream.id === 0 || stream.closed || stream.localEnded) {
+      return;
+    }
+    while (stream.pendingSendBytes > 0) {
+      const room = Math.min(stream.sendWindow, this.sendWindow, this.peerMaxFrameSize);
+      if (room <= 0 || this.#socket.writableLength + this.#outBytes > socketHighWaterBytes) {
+        this.#blocked.add(stream);
+        stream.sent();
+        return;
+      }
+      const data = stream.take(room);
+      stream.sendWindow -= data.byteLength;
+      this.sendWindow -= data.byteLength;
+      const last = stream.pendingSendBytes === 0 && stream.endRequested;
+      this.#queue(frameHeader(data.byteLength, frameType.data, last ? frameFlag.endStream : 0, stream.id));
+      this.#queue(data);
+      if (last) {
+        this.#blocked.delete(stream);
+        stream.localEnd();
+        return;
+      }
+    }
+    this.#blocked.delete(stream);
+    if (stream.endRequested) {
+      this.#queue(frameHeader(0, frameType.data, frameFlag.endStream, stream.id));
+      stream.localEnd();
+      return;
+    }
+    stream.sent();
+  }
+
+  consumed(stream: H2Stream, bytes: number): void {
+    this.creditConnection(bytes);
+    if (!stream.remoteEnded && !stream.closed) {
+      stream.recvUnacked += bytes;
+      if (stream.recvUnacked >= this.#options.streamWindow / 4) {
+        this.#queue(windowUpdateFrame(stream.id, stream.recvUnacked));
+        stream.recvWindow += stream.recvUnacked;
+        stream.recvUnacked = 0;
+      }
+    }
+  }
+
+  reset(stream: H2Stream, code: number): void {
+    if (stream.id === 0) {
+      const at = this.#waiting.indexOf(stream);
+      if (at >= 0) this.#waiting.splice(at, 1);
+      return;
+    }
+    if (this.#streams.has(stream.id) && this.#state !== "closed") {
+      this.#queue(rstStreamFrame(stream.id, code));
+    }
+    this.#forget(stream);
+  }
+
+  closed(stream: H2Stream): void {
+    this.#forget(stream);
+  }
+
+  #start(stream: H2Stream): void {
+    const id = this.#nextId;
+    this.#nextId += 2;
+    stream.id = id;
+    stream.sendWindow = this.peerInitialWindow;
+    this.#streams.set(id, stream);
+    const block = stream.headerBlock!;
+    stream.headerBlock = undefined;
+    const max = this.peerMaxFrameSize;
+    if (block.byteLength <= max) {
+      this.#queue(frameHeader(block.byteLength, frameType.headers, frameFlag.endHeaders, id));
+      this.#queue(block);
+    } else {
+      for (let at = 0; at < block.byteLength; at += max) {
+        const part = block.subarray(at, at + max);
+        const endHeaders = at + max >= block.byteLength ? frameFlag.endHeaders : 0;
+        this.#queue(frameHeader(part.byteLength, at === 0 ? frameType.headers : frameType.continuation, endHeaders, id));
+        this.#queue(part);
+      }
+    }
+    this.pump(stream);
+  }
+
+  #forget(stream: H2Stream): void {
+    if (stream.id !== 0 && this.#streams.get(stream.id) === stream) {
+      this.#streams.delete(stream.id);
+      this.#blocked.delete(stream);
+      this.#startWaiting();
+      this.#closeIfDone();
+    }
+  }
+
+  #startWaiting(): void {
+    while (this.#waiting.length > 0 && this.#streams.size < this.peerMaxConcurrent && this.#state === "open") {
+      this.#start(this.#waiting.shift()!);
+    }
+  }
+
+  #closeIfDone(): void {
+    if (this.#streams.size > 0 || this.#waiting.length > 0) {
+      return;
+    }
+    if (this.#state === "draining") {
+      this.#state = "closed";
+      this.#flush();
+      this.#socket.end();
+    } else if (this.#refed && this.#state === "open") {
+      // No call under way: the connection does not keep the process alive (as connect-node's).
+      this.#refed = false;
+      this.#socket.unref();
+    }
+  }
+
+  #pumpBlocked(): void {
+    for (const stream of [...this.#blocked]) {
+      this.#blocked.delete(stream);
+      this.pump(stream);
+    }
+  }
+
+  #onSocketData(chunk: Buffer): void {
+    if (this.#firstBytes) {
+      this.#firstBytes = false;
+      if (chunk.subarray(0, 5).toString("latin1") === "HTTP/") {
+        const line = chunk.subarray(0, Math.max(0, chunk.indexOf("\r\n"))).toString("latin1").slice(0, 80);
+        this.fail(new ConnectError(`the server at ${this.#options.authority} answered in HTTP/1 ("${line}"), not HTTP/2: is this toolhost's gRPC port?`, Code.Unavailable));
+        return;
+      }
+    }
+    try {
+      this.#parser.push(chunk);
+    } catch (err) {
+      if (err instanceof H2ProtocolError) this.fail(err, err.h2Code);
+      else if (err instanceof HpackError) this.fail(err, h2Error.compressionError);
+      else this.fail(err instanceof Error ? err : new Error(String(err)), h2Error.internalError);
+    }
+  }
+
+  #queue(buf: Buffer): void {
+    this.#out.push(buf);
+    this.#outBytes += buf.byteLength;
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      process.nextTick(() => this.#flush());
+    }
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const out = this.#out;
+    const bytes = this.#outBytes;
+    if (out.length === 0) {
+      return;
+    }
+    this.#out = [];
+    this.#outBytes = 0;
+    if (this.#socket.destroyed || this.#socket.writableEnded) {
+      return;
+    }
+    if (out.length === 1) {
+      this.#socket.write(out[0]!);
+    } else if (bytes <= 64 * 1024) {
+      this.#socket.write(Buffer.concat(out, bytes));
+    } else {
+      this.#socket.cork();
+      for (const b of out) this.#socket.write(b);
+      this.#socket.uncork();
+    }
+    if (this.#blocked.size > 0 && this.#socket.writableLength <= socketHighWaterBytes) {
+      this.#pumpBlocked();
+    }
+  }
+}
+
