@@ -88,7 +88,7 @@ export class HpackDecoder {
 
   /** lookup is the field at a static or dynamic table index (RFC 7541 §2.3.3). */
   private lookup(index: number): [string, string] {
-    if (index === 0) throw new HpackError("header field index 0");
+    if (index === 0) throw new HpackError("header field index 0 is not allowed");
     const s = HPACK_STATIC_TABLE[index - 1];
     if (s) return [s[0], s[1]];
     const d = this.entries[this.entries.length - (index - HPACK_STATIC_TABLE.length)];
