@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Throughput over a 50 ms round trip: starts toolhost and bench/go/latencyproxy (25 ms each way,
 # a delay line on 127.0.0.1), then one 256 MiB ReadFile (bytes) and one 256 MiB UploadFile from
-# each of the Go (bench/go), Python (grpcio) and TypeScript (Connect) clients through the proxy.
+# each of the Go (bench/go), Python (grpcio) and TypeScript clients (Connect on connect-node, and
+# @toolhost/client's createClient on its own HTTP/2) through the proxy.
 # Env: DELAY (default 25ms, each way).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,3 +22,4 @@ via=127.0.0.1:$pport
 "$work/bin/uploadbench" -addr "$via" -rounds 1 | sed 's/^/go upload /'
 PYTHONPATH=$PWD/gen/python .venv/bin/python bench/latency/py_client.py "$via"
 node --import tsx bench/latency/ts-client.ts "$via"
+CLIENT=toolhost node --import tsx bench/latency/ts-client.ts "$via"

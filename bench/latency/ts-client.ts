@@ -1,8 +1,10 @@
 // The TypeScript half of the latency measurement (bench/latency/run.sh): one 256 MiB ReadFile in
 // bytes mode and one 256 MiB UploadFile through the generated Connect client, with the HTTP/2
-// windows a client needs over a long round trip, printing MB/s of each.
+// windows a client needs over a long round trip, printing MB/s of each. With CLIENT=toolhost the
+// same calls go through @toolhost/client's createClient (its own HTTP/2 connection) instead,
+// printed as "tsclient".
 //
-// Usage: node --import tsx bench/latency/ts-client.ts ADDR [PATH]
+// Usage: [CLIENT=toolhost] node --import tsx bench/latency/ts-client.ts ADDR [PATH]
 import http2 from "node:http2";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
@@ -36,14 +38,16 @@ const transport = createGrpcTransport({
   baseUrl,
   sessionManager: new WideWindowSessionManager(baseUrl, undefined, { settings: { initialWindowSize: streamWindow } }),
 });
-const client = createClient(FileTools, transport);
+const own = process.env.CLIENT === "toolhost";
+const client = own ? (await import("../../clients/ts/src/create-client.js")).createClient(addr).files : createClient(FileTools, transport);
+const label = own ? "tsclient" : "ts";
 
 let start = performance.now();
 let bytes = 0;
 for await (const message of client.readFile({ path, mode: ReadMode.BYTES })) {
   if (message.part.case === "data") bytes += message.part.value.byteLength;
 }
-console.log(`ts read MB/s=${(bytes / ((performance.now() - start) / 1000) / 1e6).toFixed(1)}`);
+console.log(`${label} read MB/s=${(bytes / ((performance.now() - start) / 1000) / 1e6).toFixed(1)}`);
 
 const chunk = new Uint8Array(1024 * 1024).fill(7);
 const total = 256;
@@ -53,4 +57,4 @@ async function* requests() {
 }
 start = performance.now();
 await client.uploadFile(requests());
-console.log(`ts upload MB/s=${((total * chunk.byteLength) / ((performance.now() - start) / 1000) / 1e6).toFixed(1)}`);
+console.log(`${label} upload MB/s=${((total * chunk.byteLength) / ((performance.now() - start) / 1000) / 1e6).toFixed(1)}`);
