@@ -12,6 +12,9 @@ type Field = [string, string];
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ""), "hex");
 
+// Every assert.ok has a message: without one, assert reads the test's source to quote the
+// expression, which under tsx's transform can take minutes.
+
 /** throwsHpack asserts that fn throws an HpackError whose message contains `part`. */
 function throwsHpack(fn: () => unknown, part: string): void {
   assert.throws(fn, (err: unknown) => {
@@ -366,7 +369,7 @@ describe("HPACK against nghttp2 (node:http2's server)", () => {
           peer.frame(0x1, 0x5 /* END_STREAM | END_HEADERS */, stream, block);
           const [headers, trailerList] = await peer.ended(stream);
           const got = seen[seen.length - 1];
-          assert.ok(got);
+          assert.ok(got, "the server saw the request");
           assert.equal(got[":method"], "POST");
           assert.equal(got[":path"], `/toolhost.files.v1.Files/Read${n}`);
           assert.equal(got[":authority"], `127.0.0.1:${port}`);
@@ -389,7 +392,7 @@ describe("HPACK against nghttp2 (node:http2's server)", () => {
         assert.equal(sent.indexOf("identity,deflate,gzip"), -1, "nghttp2 Huffman-coded the values");
         if (tableSize === 4096) assert.ok(decoder.dynamicTable.some(([k, v]) => k === "x-long" && v.length === 1500), "x-long was indexed");
         if (tableSize === 256) assert.equal(peer.blocks[0]?.subarray(0, 3).toString("hex"), "3fe101", "a size update to 256 first");
-        assert.ok(decoder.dynamicTableSize <= tableSize);
+        assert.ok(decoder.dynamicTableSize <= tableSize, `table size ${decoder.dynamicTableSize} within ${tableSize}`);
       } finally {
         socket.destroy();
       }
@@ -423,7 +426,7 @@ describe("HPACK decoder bounds and malformed blocks", () => {
         threw++;
       }
     }
-    assert.ok(threw > block.length / 2);
+    assert.ok(threw > block.length / 2, `${threw} of ${block.length + 1} prefixes threw`);
     throwsHpack(() => new HpackDecoder().decode(hex("0f")), "truncated in an integer");
     throwsHpack(() => new HpackDecoder().decode(hex("00")), "truncated before a string");
     throwsHpack(() => new HpackDecoder().decode(hex("00 05 61 62")), "string of 5 bytes is past the header block's end");
@@ -496,7 +499,7 @@ describe("HPACK fuzzing", () => {
   const check = (d: HpackDecoder, block: Uint8Array): HpackDecoder => {
     try {
       const fields = d.decode(block);
-      for (const [n, v] of fields) assert.ok(typeof n === "string" && typeof v === "string");
+      for (const [n, v] of fields) assert.ok(typeof n === "string" && typeof v === "string", "fields are strings");
       return d;
     } catch (err) {
       if (!(err instanceof HpackError)) throw new Error(`block ${Buffer.from(block).toString("hex")}: ${String(err)}`);
