@@ -95,7 +95,9 @@ export class H2Connection implements StreamHost {
     this.recvWindow = options.connectionWindow;
     this.decoder = new HpackDecoder(4096, options.maxHeaderListSize);
     this.maxHeaderBlockBytes = 2 * options.maxHeaderListSize;
-    this.#parser = new FrameParser(defaultMaxFrameSize, (type, flags, streamId, payload) => receiveFrame(this, type, flags, streamId, payload));
+    this.#parser = new FrameParser(defaultMaxFrameSize, (type, flags, streamId, payload) => {
+      if (this.#state !== "closed") receiveFrame(this, type, flags, streamId, payload); // the rest of a chunk after a failure is dropped
+    });
     socket.setNoDelay?.(true);
     socket.on("data", (chunk: Buffer) => this.#onSocketData(chunk));
     socket.on("error", (err) => this.fail(err));
