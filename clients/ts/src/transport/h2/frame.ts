@@ -114,3 +114,21 @@ export function goawayFrame(lastStreamId: number, code: number): Buffer {
   payload.writeUInt32BE(code, 4);
   return frame(frameType.goaway, 0, 0, payload);
 }
+
+/**
+ * headerFrames are the frames carrying a header block on `streamId`: one HEADERS frame, or HEADERS
+ * and CONTINUATION frames of at most `maxFrameSize` each (END_HEADERS on the last), as headers
+ * and payloads to write in order.
+ */
+export function headerFrames(block: Buffer, streamId: number, maxFrameSize: number): Buffer[] {
+  if (block.byteLength <= maxFrameSize) {
+    return [frameHeader(block.byteLength, frameType.headers, frameFlag.endHeaders, streamId), block];
+  }
+  const out: Buffer[] = [];
+  for (let at = 0; at < block.byteLength; at += maxFrameSize) {
+    const part = block.subarray(at, at + maxFrameSize);
+    const endHeaders = at + maxFrameSize >= block.byteLength ? frameFlag.endHeaders : 0;
+    out.push(frameHeader(part.byteLength, at === 0 ? frameType.headers : frameType.continuation, endHeaders, streamId), part);
+  }
+  return out;
+}

@@ -4,9 +4,7 @@ import {
   connectionPreface,
   defaultMaxFrameSize,
   defaultWindow,
-  frameFlag,
-  frameHeader,
-  frameType,
+  headerFrames,
   goawayFrame,
   h2Error,
   maxWindow,
@@ -16,6 +14,8 @@ import {
   windowUpdateFrame,
 } from "./frame.js";
 import { FrameParser } from "./frame-parser.js";
+import { FrameWriter } from "./frame-writer.js";
+import { DataSender } from "./data-sender.js";
 import { H2ProtocolError } from "./h2-protocol-error.js";
 import { H2Stream, type StreamHost } from "./h2-stream.js";
 import { HpackDecoder } from "./hpack-decoder.js";
@@ -34,8 +34,6 @@ export interface H2ConnectionOptions {
   readonly authority: string;
 }
 
-/** socketHighWaterBytes is how much may wait in the socket before DATA frames wait for 'drain'. */
-const socketHighWaterBytes = 4 * 1024 * 1024;
 /** lastStreamId is the largest client stream identifier; past it the connection takes no new calls. */
 const lastStreamId = 0x7fff_ffff;
 
@@ -62,7 +60,6 @@ export class H2Connection implements StreamHost {
   readonly maxHeaderBlockBytes: number;
   readonly #streams = new Map<number, H2Stream>();
   readonly #waiting: H2Stream[] = [];
-  readonly #blocked = new Set<H2Stream>();
   #nextId = 1;
   /**
    * The peer's settings. Until its first SETTINGS arrive, at most 100 streams (the least RFC 9113
@@ -71,9 +68,8 @@ export class H2Connection implements StreamHost {
    */
   peerMaxConcurrent = 100;
   peerInitialWindow = defaultWindow;
-  peerMaxFrameSize = defaultMaxFrameSize;
-  /** How much more the peer lets the client send on the connection. */
-  sendWindow = defaultWindow;
+  /** Sends the streams' DATA; holds the connection's send window and the peer's largest frame size. */
+  readonly sender: DataSender;
   /** How much more the client lets the peer send on the connection before crediting it. */
   recvWindow: number;
   #recvUnacked = 0;
@@ -82,9 +78,7 @@ export class H2Connection implements StreamHost {
   settingsReceived = false;
   #firstBytes = true;
   #state: "open" | "draining" | "closed" = "open";
-  #out: Buffer[] = [];
-  #outBytes = 0;
-  #flushScheduled = false;
+  readonly #writer: FrameWriter;
   #refed = true;
   /** Told when the connection takes no more calls (GOAWAY, failure, close). */
   onRetire: (() => void) | undefined;
@@ -102,9 +96,11 @@ export class H2Connection implements StreamHost {
     socket.on("data", (chunk: Buffer) => this.#onSocketData(chunk));
     socket.on("error", (err) => this.fail(err));
     socket.on("close", () => this.fail(new ConnectError(`the HTTP/2 connection to ${options.authority} closed`, Code.Unavailable)));
-    socket.on("drain", () => this.#pumpBlocked());
-    this.#queue(connectionPreface);
-    this.#queue(
+    socket.on("drain", () => this.sender.sendWaiting());
+    this.#writer = new FrameWriter(socket, () => this.sender.sendWaiting());
+    this.sender = new DataSender(this.#writer);
+    this.#writer.queue(connectionPreface);
+    this.#writer.queue(
       settingsFrame([
         [setting.enablePush, 0],
         [setting.initialWindowSize, options.streamWindow],
@@ -112,7 +108,7 @@ export class H2Connection implements StreamHost {
       ]),
     );
     if (options.connectionWindow > defaultWindow) {
-      this.#queue(windowUpdateFrame(0, options.connectionWindow - defaultWindow));
+      this.#writer.queue(windowUpdateFrame(0, options.connectionWindow - defaultWindow));
     }
   }
 
@@ -150,7 +146,7 @@ export class H2Connection implements StreamHost {
   close(): void {
     if (this.#state === "open") {
       this.#state = "draining";
-      this.#queue(goawayFrame(0, h2Error.noError));
+      this.#writer.queue(goawayFrame(0, h2Error.noError));
       this.onRetire?.();
       this.#closeIfDone();
     }
@@ -164,7 +160,7 @@ export class H2Connection implements StreamHost {
     this.#state = "closed";
     this.onRetire?.();
     if (h2Code !== undefined && !this.#socket.destroyed) {
-      this.#flush();
+      this.#writer.flush();
       this.#socket.end(goawayFrame(0, h2Code));
       setTimeout(() => this.#socket.destroy(), 1000).unref();
     } else {
@@ -176,7 +172,7 @@ export class H2Connection implements StreamHost {
     }
     this.#streams.clear();
     this.#waiting.length = 0;
-    this.#blocked.clear();
+    this.sender.clear();
   }
 
   /** stream is the open stream `id`, if any. */
@@ -191,7 +187,7 @@ export class H2Connection implements StreamHost {
 
   /** send queues a frame (or frames) to write at the end of the current turn. */
   send(...frames: Buffer[]): void {
-    for (const f of frames) this.#queue(f);
+    for (const f of frames) this.#writer.queue(f);
   }
 
   /** retire stops taking calls after the peer's GOAWAY; calls past `lastStreamId` are refused. */
@@ -203,7 +199,7 @@ export class H2Connection implements StreamHost {
     for (const [id, stream] of this.#streams) {
       if (id > last) {
         this.#streams.delete(id);
-        this.#blocked.delete(stream);
+        this.sender.forget(stream);
         stream.receiveReset(h2Error.refusedStream);
       }
     }
@@ -230,12 +226,12 @@ export class H2Connection implements StreamHost {
       }
     }
     this.#startWaiting();
-    this.#pumpBlocked();
+    this.sender.sendWaiting();
   }
 
   /** windowOpened is told that a WINDOW_UPDATE gave the connection (no stream) or `stream` more room. */
   windowOpened(stream: H2Stream | undefined): void {
-    if (stream === undefined) this.#pumpBlocked();
+    if (stream === undefined) this.sender.sendWaiting();
     else this.pump(stream);
   }
 
@@ -243,42 +239,14 @@ export class H2Connection implements StreamHost {
   creditConnection(bytes: number): void {
     this.#recvUnacked += bytes;
     if (this.#recvUnacked >= this.#options.connectionWindow / 4) {
-      this.#queue(windowUpdateFrame(0, this.#recvUnacked));
+      this.#writer.queue(windowUpdateFrame(0, this.#recvUnacked));
       this.recvWindow += this.#recvUnacked;
       this.#recvUnacked = 0;
     }
   }
 
   pump(stream: H2Stream): void {
-    if (stream.id === 0 || stream.closed || stream.localEnded) {
-      return;
-    }
-    while (stream.pendingSendBytes > 0) {
-      const room = Math.min(stream.sendWindow, this.sendWindow, this.peerMaxFrameSize);
-      if (room <= 0 || this.#socket.writableLength + this.#outBytes > socketHighWaterBytes) {
-        this.#blocked.add(stream);
-        stream.sent();
-        return;
-      }
-      const data = stream.take(room);
-      stream.sendWindow -= data.byteLength;
-      this.sendWindow -= data.byteLength;
-      const last = stream.pendingSendBytes === 0 && stream.endRequested;
-      this.#queue(frameHeader(data.byteLength, frameType.data, last ? frameFlag.endStream : 0, stream.id));
-      this.#queue(data);
-      if (last) {
-        this.#blocked.delete(stream);
-        stream.localEnd();
-        return;
-      }
-    }
-    this.#blocked.delete(stream);
-    if (stream.endRequested) {
-      this.#queue(frameHeader(0, frameType.data, frameFlag.endStream, stream.id));
-      stream.localEnd();
-      return;
-    }
-    stream.sent();
+    this.sender.send(stream);
   }
 
   consumed(stream: H2Stream, bytes: number): void {
@@ -286,7 +254,7 @@ export class H2Connection implements StreamHost {
     if (!stream.remoteEnded && !stream.closed) {
       stream.recvUnacked += bytes;
       if (stream.recvUnacked >= this.#options.streamWindow / 4) {
-        this.#queue(windowUpdateFrame(stream.id, stream.recvUnacked));
+        this.#writer.queue(windowUpdateFrame(stream.id, stream.recvUnacked));
         stream.recvWindow += stream.recvUnacked;
         stream.recvUnacked = 0;
       }
@@ -300,7 +268,7 @@ export class H2Connection implements StreamHost {
       return;
     }
     if (this.#streams.has(stream.id) && this.#state !== "closed") {
-      this.#queue(rstStreamFrame(stream.id, code));
+      this.#writer.queue(rstStreamFrame(stream.id, code));
     }
     this.#forget(stream);
   }
@@ -317,25 +285,14 @@ export class H2Connection implements StreamHost {
     this.#streams.set(id, stream);
     const block = stream.headerBlock!;
     stream.headerBlock = undefined;
-    const max = this.peerMaxFrameSize;
-    if (block.byteLength <= max) {
-      this.#queue(frameHeader(block.byteLength, frameType.headers, frameFlag.endHeaders, id));
-      this.#queue(block);
-    } else {
-      for (let at = 0; at < block.byteLength; at += max) {
-        const part = block.subarray(at, at + max);
-        const endHeaders = at + max >= block.byteLength ? frameFlag.endHeaders : 0;
-        this.#queue(frameHeader(part.byteLength, at === 0 ? frameType.headers : frameType.continuation, endHeaders, id));
-        this.#queue(part);
-      }
-    }
+    for (const part of headerFrames(block, id, this.sender.maxFrameSize)) this.#writer.queue(part);
     this.pump(stream);
   }
 
   #forget(stream: H2Stream): void {
     if (stream.id !== 0 && this.#streams.get(stream.id) === stream) {
       this.#streams.delete(stream.id);
-      this.#blocked.delete(stream);
+      this.sender.forget(stream);
       this.#startWaiting();
       this.#closeIfDone();
     }
@@ -353,19 +310,12 @@ export class H2Connection implements StreamHost {
     }
     if (this.#state === "draining") {
       this.#state = "closed";
-      this.#flush();
+      this.#writer.flush();
       this.#socket.end();
     } else if (this.#refed && this.#state === "open") {
       // No call under way: the connection does not keep the process alive (as connect-node's).
       this.#refed = false;
       this.#socket.unref();
-    }
-  }
-
-  #pumpBlocked(): void {
-    for (const stream of [...this.#blocked]) {
-      this.#blocked.delete(stream);
-      this.pump(stream);
     }
   }
 
@@ -386,40 +336,4 @@ export class H2Connection implements StreamHost {
       else this.fail(err instanceof Error ? err : new Error(String(err)), h2Error.internalError);
     }
   }
-
-  #queue(buf: Buffer): void {
-    this.#out.push(buf);
-    this.#outBytes += buf.byteLength;
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      process.nextTick(() => this.#flush());
-    }
-  }
-
-  #flush(): void {
-    this.#flushScheduled = false;
-    const out = this.#out;
-    const bytes = this.#outBytes;
-    if (out.length === 0) {
-      return;
-    }
-    this.#out = [];
-    this.#outBytes = 0;
-    if (this.#socket.destroyed || this.#socket.writableEnded) {
-      return;
-    }
-    if (out.length === 1) {
-      this.#socket.write(out[0]!);
-    } else if (bytes <= 64 * 1024) {
-      this.#socket.write(Buffer.concat(out, bytes));
-    } else {
-      this.#socket.cork();
-      for (const b of out) this.#socket.write(b);
-      this.#socket.uncork();
-    }
-    if (this.#blocked.size > 0 && this.#socket.writableLength <= socketHighWaterBytes) {
-      this.#pumpBlocked();
-    }
-  }
 }
-

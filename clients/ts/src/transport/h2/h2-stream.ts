@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
-import type { IncomingHttpHeaders } from "node:http2";
 import { h2Error } from "./frame.js";
+import { toIncoming } from "./incoming-headers.js";
 
 /** StreamHost is what an H2Stream asks of its connection (H2Connection). */
 export interface StreamHost {
@@ -305,27 +305,4 @@ export class H2Stream extends EventEmitter {
       this.emit("close");
     }
   }
-}
-
-/**
- * toIncoming turns decoded header fields into node:http2's header object: `:status` a number,
- * repeated fields joined with ", " (set-cookie kept as a list), as node:http2 hands them over.
- */
-function toIncoming(fields: readonly (readonly [string, string])[]): IncomingHttpHeaders {
-  const out: Record<string, string | string[] | number> = {};
-  for (const [name, value] of fields) {
-    if (name === ":status") {
-      out[name] = Number(value);
-      continue;
-    }
-    const had = out[name];
-    if (had === undefined) {
-      out[name] = name === "set-cookie" ? [value] : value;
-    } else if (Array.isArray(had)) {
-      had.push(value);
-    } else {
-      out[name] = `${String(had)}, ${value}`;
-    }
-  }
-  return out as IncomingHttpHeaders;
 }

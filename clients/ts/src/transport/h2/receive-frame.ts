@@ -161,7 +161,7 @@ function receiveSettings(conn: H2Connection, flags: number, streamId: number, pa
         break;
       case setting.maxFrameSize:
         expect(value >= 16_384 && value <= 16_777_215, `SETTINGS_MAX_FRAME_SIZE ${value}`);
-        conn.peerMaxFrameSize = value;
+        conn.sender.maxFrameSize = value;
         break;
       default:
         break; // the header table size does not matter (the encoder never indexes); others are not the client's
@@ -177,8 +177,8 @@ function receiveWindowUpdate(conn: H2Connection, streamId: number, payload: Buff
   const increment = payload.readUInt32BE(0) & 0x7fff_ffff;
   if (streamId === 0) {
     expect(increment > 0, "WINDOW_UPDATE of 0 on the connection");
-    conn.sendWindow += increment;
-    if (conn.sendWindow > maxWindow) throw new H2ProtocolError("WINDOW_UPDATE past 2^31-1 on the connection", h2Error.flowControlError);
+    conn.sender.window += increment;
+    if (conn.sender.window > maxWindow) throw new H2ProtocolError("WINDOW_UPDATE past 2^31-1 on the connection", h2Error.flowControlError);
     conn.windowOpened(undefined);
     return;
   }
