@@ -34,6 +34,8 @@ export interface H2ConnectionOptions {
   readonly authority: string;
 }
 
+/** maxUnsentAcks is how many PING and SETTINGS answers may wait behind a full socket. */
+const maxUnsentAcks = 1000;
 /** lastStreamId is the largest client stream identifier; past it the connection takes no new calls. */
 const lastStreamId = 0x7fff_ffff;
 
@@ -80,6 +82,7 @@ export class H2Connection implements StreamHost {
   #state: "open" | "draining" | "closed" = "open";
   readonly #writer: FrameWriter;
   #refed = true;
+  #acksWhileFull = 0;
   /** Told when the connection takes no more calls (GOAWAY, failure, close). */
   onRetire: (() => void) | undefined;
 
@@ -180,14 +183,25 @@ export class H2Connection implements StreamHost {
     return this.#streams.get(id);
   }
 
-  /** isIdle tells whether `id` names a stream the client has not opened yet. */
+  /** isIdle tells whether `id` names no stream the client opened: one it has not opened yet, or an even (server-initiated) one. */
   isIdle(id: number): boolean {
-    return id >= this.#nextId;
+    return id >= this.#nextId || (id & 1) === 0;
   }
 
-  /** send queues a frame (or frames) to write at the end of the current turn. */
-  send(...frames: Buffer[]): void {
-    for (const f of frames) this.#writer.queue(f);
+  /**
+   * acknowledge queues the answer to the peer's PING or SETTINGS. A peer that sends them faster
+   * than it reads the answers (past maxUnsentAcks while the socket is backed up) is flooding:
+   * the connection ends with ENHANCE_YOUR_CALM, as nghttp2 does, rather than queue without end.
+   */
+  acknowledge(ack: Buffer): void {
+    if (this.#writer.full) {
+      if (++this.#acksWhileFull > maxUnsentAcks) {
+        throw new H2ProtocolError(`more than ${maxUnsentAcks} PING or SETTINGS frames to answer while the server reads nothing`, h2Error.enhanceYourCalm);
+      }
+    } else {
+      this.#acksWhileFull = 0;
+    }
+    this.#writer.queue(ack);
   }
 
   /** retire stops taking calls after the peer's GOAWAY; calls past `lastStreamId` are refused. */
@@ -299,7 +313,9 @@ export class H2Connection implements StreamHost {
   }
 
   #startWaiting(): void {
-    while (this.#waiting.length > 0 && this.#streams.size < this.peerMaxConcurrent && this.#state === "open") {
+    // Also while draining after close(): the calls made before it still go out (a GOAWAY from the
+    // server refuses the waiting ones instead).
+    while (this.#waiting.length > 0 && this.#streams.size < this.peerMaxConcurrent && this.#state !== "closed") {
       this.#start(this.#waiting.shift()!);
     }
   }

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import { h2Error } from "./frame.js";
+import { HeldData } from "./held-data.js";
 import { toIncoming } from "./incoming-headers.js";
 
 /** StreamHost is what an H2Stream asks of its connection (H2Connection). */
@@ -54,7 +55,7 @@ export class H2Stream extends EventEmitter {
   #needDrain = false;
   #headersReceived = false;
   #paused = false;
-  #held: Buffer[] = [];
+  readonly #held = new HeldData();
   #endEmitted = false;
   #closed = false;
   #closeEmitted = false;
@@ -185,6 +186,10 @@ export class H2Stream extends EventEmitter {
       return;
     }
     const headers = toIncoming(fields);
+    if (headers === undefined) {
+      this.close(h2Error.protocolError); // a malformed field: the call fails Internal
+      return;
+    }
     if (!this.#headersReceived) {
       const status = headers[":status"] as unknown as number;
       if (status >= 100 && status < 200 && !endStream) {
@@ -208,7 +213,7 @@ export class H2Stream extends EventEmitter {
     if (this.#closed) {
       return;
     }
-    if (this.#paused || this.#held.length > 0) {
+    if (this.#paused || !this.#held.empty) {
       this.#held.push(data);
       return;
     }
@@ -222,7 +227,7 @@ export class H2Stream extends EventEmitter {
     if (this.localEnded) {
       this.#host.closed(this);
     }
-    if (!this.#paused && this.#held.length === 0) {
+    if (!this.#paused && this.#held.empty) {
       this.#emitEnd();
     }
   }
@@ -257,7 +262,7 @@ export class H2Stream extends EventEmitter {
     }
     this.#closed = true;
     this.rstCode = h2Error.internalError;
-    this.#held = [];
+    this.#held.clear(); // the connection has failed: nothing to give back
     process.nextTick(() => {
       if (this.listenerCount("error") > 0) this.emit("error", error);
       this.#emitClose();
@@ -265,12 +270,12 @@ export class H2Stream extends EventEmitter {
   }
 
   #release(): void {
-    while (!this.#paused && this.#held.length > 0 && !this.#closed) {
+    while (!this.#paused && !this.#held.empty && !this.#closed) {
       const data = this.#held.shift()!;
       this.emit("data", data);
       this.#host.consumed(this, data.byteLength);
     }
-    if (!this.#paused && this.#held.length === 0 && this.remoteEnded) {
+    if (!this.#paused && this.#held.empty && this.remoteEnded) {
       this.#emitEnd();
     }
   }
@@ -290,7 +295,10 @@ export class H2Stream extends EventEmitter {
     if (!this.#closed) {
       this.#closed = true;
       this.rstCode = code;
-      this.#held = [];
+      // Held bytes nobody will read: the connection's window is given them back, or after a few
+      // cancelled reads of paused streams it would run dry and stall every call on it.
+      const dropped = this.#held.clear();
+      if (dropped > 0) this.#host.consumed(this, dropped);
     }
     if (code === h2Error.noError && this.#endEmitted) {
       this.#emitClose(); // after 'end', in the same turn

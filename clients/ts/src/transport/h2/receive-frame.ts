@@ -3,6 +3,12 @@ import type { H2Connection } from "./h2-connection.js";
 import { H2ProtocolError } from "./h2-protocol-error.js";
 
 /**
+ * maxContinuations is how many CONTINUATION frames may follow a HEADERS frame (nghttp2 allows 8;
+ * a 64 KiB header list needs 4 of 16 KiB).
+ */
+const maxContinuations = 16;
+
+/**
  * receiveFrame acts on one frame from the server (RFC 9113, section 6): data and header blocks go
  * to their streams, SETTINGS and PING are acknowledged, WINDOW_UPDATE opens windows, RST_STREAM
  * and GOAWAY end streams. A breach of the protocol throws H2ProtocolError (the connection ends);
@@ -36,7 +42,7 @@ export function receiveFrame(conn: H2Connection, type: number, flags: number, st
     case frameType.ping:
       expect(streamId === 0, "PING on a stream");
       expectLength(payload.byteLength === 8, "PING");
-      if ((flags & frameFlag.ack) === 0) conn.send(frame(frameType.ping, frameFlag.ack, 0, payload));
+      if ((flags & frameFlag.ack) === 0) conn.acknowledge(frame(frameType.ping, frameFlag.ack, 0, payload));
       return;
     case frameType.goaway:
       expect(streamId === 0, "GOAWAY on a stream");
@@ -77,7 +83,7 @@ function receiveData(conn: H2Connection, flags: number, streamId: number, payloa
     return;
   }
   if (length !== data.byteLength) {
-    conn.creditConnection(length - data.byteLength); // padding is no one's to read
+    conn.consumed(stream, length - data.byteLength); // padding is no one's to read: the stream and the connection get it back
   }
   if (data.byteLength > 0) {
     stream.receiveData(data);
@@ -115,6 +121,10 @@ function receiveContinuation(conn: H2Connection, flags: number, streamId: number
   pending!.size += payload.byteLength;
   if (pending!.size > conn.maxHeaderBlockBytes) {
     throw new H2ProtocolError(`a header block of more than ${pending!.size} bytes`, h2Error.enhanceYourCalm);
+  }
+  if (pending!.parts.length > maxContinuations) {
+    // Empty CONTINUATION frames add no bytes but cost a buffer each (CVE-2024-27983's kind).
+    throw new H2ProtocolError(`a header block in more than ${maxContinuations} CONTINUATION frames`, h2Error.enhanceYourCalm);
   }
   if ((flags & frameFlag.endHeaders) !== 0) {
     conn.continuation = undefined;
@@ -168,7 +178,7 @@ function receiveSettings(conn: H2Connection, flags: number, streamId: number, pa
     }
   }
   conn.settingsReceived = true;
-  conn.send(frame(frameType.settings, frameFlag.ack, 0));
+  conn.acknowledge(frame(frameType.settings, frameFlag.ack, 0));
   conn.settingsChanged(windowDelta);
 }
 
