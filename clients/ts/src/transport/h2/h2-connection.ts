@@ -14,6 +14,7 @@ import {
   windowUpdateFrame,
 } from "./frame.js";
 import { FrameParser } from "./frame-parser.js";
+import type { FrameReceiver } from "./frame-receiver.js";
 import { FrameWriter } from "./frame-writer.js";
 import { DataSender } from "./data-sender.js";
 import { H2ProtocolError } from "./h2-protocol-error.js";
@@ -52,7 +53,7 @@ const lastStreamId = 0x7fff_ffff;
  * CPU in a fresh process, about half of the client's time per 35 KB read (bench/README.md, mcp
  * section, "raw-h2-floor"); no maintained npm package speaks HTTP/2 without node:http2.
  */
-export class H2Connection implements StreamHost {
+export class H2Connection implements StreamHost, FrameReceiver {
   readonly #socket: Socket;
   readonly #options: H2ConnectionOptions;
   readonly #parser: FrameParser;

@@ -1,5 +1,5 @@
 import { frame, frameFlag, frameType, h2Error, maxWindow, setting } from "./frame.js";
-import type { H2Connection } from "./h2-connection.js";
+import type { FrameReceiver } from "./frame-receiver.js";
 import { H2ProtocolError } from "./h2-protocol-error.js";
 
 /**
@@ -15,7 +15,7 @@ const maxContinuations = 16;
  * frames of streams the client has forgotten (reset or ended) are dropped, their header blocks
  * still decoded so that HPACK's table stays in step.
  */
-export function receiveFrame(conn: H2Connection, type: number, flags: number, streamId: number, payload: Buffer): void {
+export function receiveFrame(conn: FrameReceiver, type: number, flags: number, streamId: number, payload: Buffer): void {
   if (conn.continuation !== undefined && type !== frameType.continuation) {
     throw new H2ProtocolError(`expected CONTINUATION of stream ${conn.continuation.streamId}, got frame type ${type}`, h2Error.protocolError);
   }
@@ -58,7 +58,7 @@ export function receiveFrame(conn: H2Connection, type: number, flags: number, st
   }
 }
 
-function receiveData(conn: H2Connection, flags: number, streamId: number, payload: Buffer): void {
+function receiveData(conn: FrameReceiver, flags: number, streamId: number, payload: Buffer): void {
   expect(streamId !== 0, "DATA on stream 0");
   const length = payload.byteLength;
   conn.recvWindow -= length;
@@ -93,7 +93,7 @@ function receiveData(conn: H2Connection, flags: number, streamId: number, payloa
   }
 }
 
-function receiveHeaders(conn: H2Connection, flags: number, streamId: number, payload: Buffer): void {
+function receiveHeaders(conn: FrameReceiver, flags: number, streamId: number, payload: Buffer): void {
   expect(streamId !== 0, "HEADERS on stream 0");
   let at = 0;
   let end = payload.byteLength;
@@ -114,7 +114,7 @@ function receiveHeaders(conn: H2Connection, flags: number, streamId: number, pay
   headerBlock(conn, flags, streamId, fragment);
 }
 
-function receiveContinuation(conn: H2Connection, flags: number, streamId: number, payload: Buffer): void {
+function receiveContinuation(conn: FrameReceiver, flags: number, streamId: number, payload: Buffer): void {
   const pending = conn.continuation;
   expect(pending !== undefined && pending.streamId === streamId, `CONTINUATION of stream ${streamId} without HEADERS`);
   pending!.parts.push(payload);
@@ -132,7 +132,7 @@ function receiveContinuation(conn: H2Connection, flags: number, streamId: number
   }
 }
 
-function headerBlock(conn: H2Connection, flags: number, streamId: number, block: Buffer): void {
+function headerBlock(conn: FrameReceiver, flags: number, streamId: number, block: Buffer): void {
   const fields = conn.decoder.decode(block); // always, to keep the decoder's table in step
   const stream = conn.stream(streamId);
   if (stream === undefined) {
@@ -146,7 +146,7 @@ function headerBlock(conn: H2Connection, flags: number, streamId: number, block:
   stream.receiveHeaders(fields, (flags & frameFlag.endStream) !== 0);
 }
 
-function receiveSettings(conn: H2Connection, flags: number, streamId: number, payload: Buffer): void {
+function receiveSettings(conn: FrameReceiver, flags: number, streamId: number, payload: Buffer): void {
   expect(streamId === 0, "SETTINGS on a stream");
   if ((flags & frameFlag.ack) !== 0) {
     expectLength(payload.byteLength === 0, "SETTINGS acknowledgement");
@@ -182,7 +182,7 @@ function receiveSettings(conn: H2Connection, flags: number, streamId: number, pa
   conn.settingsChanged(windowDelta);
 }
 
-function receiveWindowUpdate(conn: H2Connection, streamId: number, payload: Buffer): void {
+function receiveWindowUpdate(conn: FrameReceiver, streamId: number, payload: Buffer): void {
   expectLength(payload.byteLength === 4, "WINDOW_UPDATE");
   const increment = payload.readUInt32BE(0) & 0x7fff_ffff;
   if (streamId === 0) {
