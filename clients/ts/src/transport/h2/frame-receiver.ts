@@ -12,14 +12,14 @@ export interface FrameReceiver {
   settingsReceived: boolean;
   peerMaxConcurrent: number;
   peerInitialWindow: number;
-  /** How much more the client lets the peer send on the connection before crediting it. */
-  recvWindow: number;
   readonly decoder: HpackDecoder;
   readonly maxHeaderBlockBytes: number;
   readonly sender: DataSender;
   stream(id: number): H2Stream | undefined;
   isIdle(id: number): boolean;
   acknowledge(ack: Buffer): void;
+  /** received counts `bytes` of DATA against the connection's receive window; false if the peer overran it. */
+  received(bytes: number): boolean;
   consumed(stream: H2Stream, bytes: number): void;
   creditConnection(bytes: number): void;
   goaway(lastStreamId: number): void;

@@ -132,3 +132,23 @@ export function headerFrames(block: Buffer, streamId: number, maxFrameSize: numb
   }
   return out;
 }
+
+/**
+ * clientPreface is what the client sends first: the connection preface, its SETTINGS (no server
+ * push, its stream window, its header list limit) and the WINDOW_UPDATE that widens the
+ * connection's window from HTTP/2's 64 KiB.
+ */
+export function clientPreface(streamWindow: number, connectionWindow: number, maxHeaderListSize: number): Buffer[] {
+  const out = [
+    connectionPreface,
+    settingsFrame([
+      [setting.enablePush, 0],
+      [setting.initialWindowSize, streamWindow],
+      [setting.maxHeaderListSize, maxHeaderListSize],
+    ]),
+  ];
+  if (connectionWindow > defaultWindow) {
+    out.push(windowUpdateFrame(0, connectionWindow - defaultWindow));
+  }
+  return out;
+}

@@ -1,21 +1,11 @@
 import type { Socket } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  connectionPreface,
-  defaultMaxFrameSize,
-  defaultWindow,
-  headerFrames,
-  goawayFrame,
-  h2Error,
-  maxWindow,
-  rstStreamFrame,
-  setting,
-  settingsFrame,
-  windowUpdateFrame,
-} from "./frame.js";
+import { clientPreface, defaultMaxFrameSize, defaultWindow, goawayFrame, h2Error, headerFrames, maxWindow, rstStreamFrame } from "./frame.js";
 import { FrameParser } from "./frame-parser.js";
 import type { FrameReceiver } from "./frame-receiver.js";
 import { FrameWriter } from "./frame-writer.js";
+import { http1Answer } from "./http1-answer.js";
+import { ReceiveWindows } from "./receive-windows.js";
 import { DataSender } from "./data-sender.js";
 import { H2ProtocolError } from "./h2-protocol-error.js";
 import { H2Stream, type StreamHost } from "./h2-stream.js";
@@ -73,9 +63,7 @@ export class H2Connection implements StreamHost, FrameReceiver {
   peerInitialWindow = defaultWindow;
   /** Sends the streams' DATA; holds the connection's send window and the peer's largest frame size. */
   readonly sender: DataSender;
-  /** How much more the client lets the peer send on the connection before crediting it. */
-  recvWindow: number;
-  #recvUnacked = 0;
+  readonly #windows: ReceiveWindows;
   /** A header block being gathered from HEADERS and CONTINUATION frames (receiveFrame). */
   continuation: { readonly streamId: number; readonly flags: number; readonly parts: Buffer[]; size: number } | undefined;
   settingsReceived = false;
@@ -90,7 +78,6 @@ export class H2Connection implements StreamHost, FrameReceiver {
   constructor(socket: Socket, options: H2ConnectionOptions) {
     this.#socket = socket;
     this.#options = options;
-    this.recvWindow = options.connectionWindow;
     this.decoder = new HpackDecoder(4096, options.maxHeaderListSize);
     this.maxHeaderBlockBytes = 2 * options.maxHeaderListSize;
     this.#parser = new FrameParser(defaultMaxFrameSize, (type, flags, streamId, payload) => {
@@ -103,17 +90,8 @@ export class H2Connection implements StreamHost, FrameReceiver {
     socket.on("drain", () => this.sender.sendWaiting());
     this.#writer = new FrameWriter(socket, () => this.sender.sendWaiting());
     this.sender = new DataSender(this.#writer);
-    this.#writer.queue(connectionPreface);
-    this.#writer.queue(
-      settingsFrame([
-        [setting.enablePush, 0],
-        [setting.initialWindowSize, options.streamWindow],
-        [setting.maxHeaderListSize, options.maxHeaderListSize],
-      ]),
-    );
-    if (options.connectionWindow > defaultWindow) {
-      this.#writer.queue(windowUpdateFrame(0, options.connectionWindow - defaultWindow));
-    }
+    this.#windows = new ReceiveWindows(this.#writer, options.streamWindow, options.connectionWindow);
+    for (const part of clientPreface(options.streamWindow, options.connectionWindow, options.maxHeaderListSize)) this.#writer.queue(part);
   }
 
   /** usable is true while the connection takes new calls. */
@@ -205,7 +183,7 @@ export class H2Connection implements StreamHost, FrameReceiver {
     this.#writer.queue(ack);
   }
 
-  /** retire stops taking calls after the peer's GOAWAY; calls past `lastStreamId` are refused. */
+  /** goaway stops taking calls after the peer's GOAWAY; calls past `lastStreamId` are refused. */
   goaway(last: number): void {
     if (this.#state === "open") {
       this.#state = "draining";
@@ -250,14 +228,13 @@ export class H2Connection implements StreamHost, FrameReceiver {
     else this.pump(stream);
   }
 
+  received(bytes: number): boolean {
+    return this.#windows.received(bytes);
+  }
+
   /** creditConnection gives the peer back connection window for `bytes` it sent that no stream takes. */
   creditConnection(bytes: number): void {
-    this.#recvUnacked += bytes;
-    if (this.#recvUnacked >= this.#options.connectionWindow / 4) {
-      this.#writer.queue(windowUpdateFrame(0, this.#recvUnacked));
-      this.recvWindow += this.#recvUnacked;
-      this.#recvUnacked = 0;
-    }
+    this.#windows.credit(undefined, bytes);
   }
 
   pump(stream: H2Stream): void {
@@ -265,15 +242,7 @@ export class H2Connection implements StreamHost, FrameReceiver {
   }
 
   consumed(stream: H2Stream, bytes: number): void {
-    this.creditConnection(bytes);
-    if (!stream.remoteEnded && !stream.closed) {
-      stream.recvUnacked += bytes;
-      if (stream.recvUnacked >= this.#options.streamWindow / 4) {
-        this.#writer.queue(windowUpdateFrame(stream.id, stream.recvUnacked));
-        stream.recvWindow += stream.recvUnacked;
-        stream.recvUnacked = 0;
-      }
-    }
+    this.#windows.credit(stream, bytes);
   }
 
   reset(stream: H2Stream, code: number): void {
@@ -339,9 +308,9 @@ export class H2Connection implements StreamHost, FrameReceiver {
   #onSocketData(chunk: Buffer): void {
     if (this.#firstBytes) {
       this.#firstBytes = false;
-      if (chunk.subarray(0, 5).toString("latin1") === "HTTP/") {
-        const line = chunk.subarray(0, Math.max(0, chunk.indexOf("\r\n"))).toString("latin1").slice(0, 80);
-        this.fail(new ConnectError(`the server at ${this.#options.authority} answered in HTTP/1 ("${line}"), not HTTP/2: is this toolhost's gRPC port?`, Code.Unavailable));
+      const http1 = http1Answer(chunk, this.#options.authority);
+      if (http1 !== undefined) {
+        this.fail(http1);
         return;
       }
     }

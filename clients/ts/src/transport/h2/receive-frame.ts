@@ -61,8 +61,7 @@ export function receiveFrame(conn: FrameReceiver, type: number, flags: number, s
 function receiveData(conn: FrameReceiver, flags: number, streamId: number, payload: Buffer): void {
   expect(streamId !== 0, "DATA on stream 0");
   const length = payload.byteLength;
-  conn.recvWindow -= length;
-  if (conn.recvWindow < 0) {
+  if (!conn.received(length)) {
     throw new H2ProtocolError("the server sent more DATA than the connection's window", h2Error.flowControlError);
   }
   let data = payload;
