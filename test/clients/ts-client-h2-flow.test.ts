@@ -1,9 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { fromBinary } from "@bufbuild/protobuf";
+import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { WriteFileRequestSchema } from "../../gen/ts/toolhost/files/v1/write_pb.js";
 import { leanClient } from "../support/lean-h2-client.js";
-import { answerCalls, grpcOk, h2, h2Frame, RawH2Peer, responseHeaders, settings, u32Frame, type RawFrame } from "../support/raw-h2-peer.js";
+import { answerCalls, grpcMessage, grpcOk, h2, h2Frame, RawH2Peer, responseHeaders, settings, trailers, u32Frame, type RawFrame } from "../support/raw-h2-peer.js";
 import { seededRandom } from "../support/seeded-random.js";
 import { settle } from "../support/settle-call.js";
 
@@ -100,6 +101,83 @@ describe("@toolhost/client's own HTTP/2 client against a server that keeps HTTP/
       assert.equal(streams, 6);
       assert.equal(mostOpen, 1, "the server saw two streams open at once");
       assert.equal(peer.connections.length, 1);
+    } finally {
+      connector.abort();
+      await peer.close();
+    }
+  });
+
+  it("close() with MAX_CONCURRENT_STREAMS=1 lets both calls made before it finish, the one waiting for a slot too; later calls fail Unavailable", async () => {
+    const peer = await RawH2Peer.start((conn) => answerCalls(conn, [[h2.setting.maxConcurrentStreams, 1]]));
+    const { files, connector } = leanClient(peer.url);
+    try {
+      assert.equal((await settle(files.statFile({ path: "a.txt" }))).outcome, "ok"); // the server's SETTINGS are in
+      const both = Promise.all([settle(files.statFile({ path: "a.txt" })), settle(files.statFile({ path: "b.txt" }))]);
+      connector.close();
+      assert.deepEqual(
+        (await both).map((r) => r.outcome),
+        ["ok", "ok"],
+      );
+      const later = await settle(files.statFile({ path: "a.txt" }));
+      assert.equal(later.outcome, "Unavailable", later.error?.message);
+      assert.match(later.error!.message, /the client was closed/);
+      assert.deepEqual(
+        peer.connections[0]!.frames.filter((f) => f.type === h2.type.headers).map((f) => f.streamId),
+        [1, 3, 5],
+      );
+    } finally {
+      connector.abort();
+      await peer.close();
+    }
+  });
+
+  // Padding counts against both windows (RFC 9113, section 6.9.1): were it given back to the
+  // connection alone, each padded frame would shrink the stream's window for good.
+  it("credits the stream's window for the padding of DATA frames too: padded DATA through a 1,000-byte stream window does not stall", async () => {
+    let connectionWindow = 65_535;
+    let streamWindow = 1_000; // the client's streamWindow below
+    const peer = await RawH2Peer.start((conn) => {
+      conn.send(settings());
+      // An honest server: DATA, padding included, only within the windows.
+      const pending: Buffer[] = [];
+      const flush = () => {
+        while (pending.length > 0) {
+          const n = pending[0]![3] === h2.type.data ? pending[0]!.byteLength - 9 : 0;
+          if (n > connectionWindow || n > streamWindow) return;
+          connectionWindow -= n;
+          streamWindow -= n;
+          conn.send(pending.shift()!);
+        }
+      };
+      conn.on("frame", (f: RawFrame) => {
+        if (f.type !== h2.type.windowUpdate) return;
+        if (f.streamId === 0) connectionWindow += f.payload.readUInt32BE(0);
+        else streamWindow += f.payload.readUInt32BE(0);
+        flush();
+      });
+      conn.on("request", (id: number) => {
+        pending.push(responseHeaders(id));
+        for (let i = 0; i < 100; i++) {
+          // Pad Length 100, a 17-byte message, 100 bytes of padding: 118 bytes of window, 17 to read.
+          const message = grpcMessage(Buffer.from([0x1a, 10, ...Buffer.alloc(10, i)])); // ReadFileResponse{data}
+          pending.push(h2Frame(h2.type.data, h2.flag.padded, id, Buffer.concat([Buffer.from([100]), message, Buffer.alloc(100)])));
+        }
+        pending.push(trailers(id));
+        flush();
+      });
+    });
+    const { files, connector } = leanClient(peer.url, { streamWindow: 1_000 });
+    try {
+      const parts: number[] = [];
+      const read = await settle(
+        (async () => {
+          for await (const r of files.readFile({ path: "a.txt", mode: ReadMode.BYTES }, { timeoutMs: 3_000 })) {
+            if (r.part.case === "data") parts.push(r.part.value[0]!);
+          }
+        })(),
+      );
+      assert.equal(read.outcome, "ok", read.error?.message);
+      assert.deepEqual(parts, Array.from({ length: 100 }, (_, i) => i));
     } finally {
       connector.abort();
       await peer.close();

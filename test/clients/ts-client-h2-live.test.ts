@@ -16,6 +16,7 @@ import { createLeanClient } from "../../clients/ts/src/transport/lean-client.js"
 import type { H2Stream } from "../../clients/ts/src/transport/h2/h2-stream.js";
 import { Http2Connector } from "../../clients/ts/src/transport/h2/http2-connector.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { startSecureServer, type SecureServer } from "../support/secure-server.js";
 import { settle } from "../support/settle-call.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -68,6 +69,45 @@ describe("@toolhost/client's own HTTP/2 client against toolhost", { timeout: 60_
       assert.equal(opened, 1);
       assert.ok(pauses > 0, "the stream was never paused");
       assert.deepEqual(Buffer.concat(chunks), Buffer.alloc(2 * 1024 * 1024, 3));
+    } finally {
+      connector.abort();
+    }
+  });
+
+  it("serves a small read after each of six reads broken off while paused (their held bytes go back to the connection's window)", async () => {
+    // Each broken read resets a paused stream holding up to its 8 MiB window: were those bytes not
+    // given back, four such reads would empty the 32 MiB connection window and stall every call.
+    await writeFile(join(server.root, "24-mib.bin"), Buffer.alloc(24 * 1024 * 1024, 5));
+    let paused = 0;
+    class Spy extends Http2Connector {
+      override open(path: string, headers: OutgoingHttpHeaders): H2Stream {
+        return super.open(path, headers).on("pause", () => paused++);
+      }
+    }
+    const baseUrl = `http://${server.address}`;
+    const connector = new Spy(baseUrl);
+    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, connector }));
+    try {
+      const rounds: string[] = [];
+      for (let round = 0; round < 6 && !rounds.some((r) => r.includes("not ok")); round++) {
+        const pausedBefore = paused;
+        const broken = await settle(
+          (async () => {
+            for await (const _ of files.readFile({ path: "24-mib.bin", mode: ReadMode.BYTES })) {
+              // Hold the first message until the stream is paused (past 4 MiB queued), or 5 s.
+              for (let i = 0; i < 500 && paused === pausedBefore; i++) await new Promise((r) => setTimeout(r, 10));
+              await new Promise((r) => setTimeout(r, 100)); // bytes past the pause arrive and are held
+              break;
+            }
+          })(),
+          8_000,
+        );
+        let text = "";
+        const small = await settle(readBytes(files, "a.txt", { signal: AbortSignal.timeout(2_000) }).then((b) => (text = b.toString())));
+        const ok = broken.outcome === "ok" && paused > pausedBefore && small.outcome === "ok" && text === "hello\n";
+        rounds.push(`${ok ? "ok" : "not ok"}: broken read ${broken.outcome}, ${paused > pausedBefore ? "paused" : "never paused"}; small read ${small.outcome} ${JSON.stringify(text)}`);
+      }
+      assert.deepEqual(rounds, Array(6).fill('ok: broken read ok, paused; small read ok "hello\\n"'));
     } finally {
       connector.abort();
     }

@@ -4,7 +4,7 @@ import { Code } from "@connectrpc/connect";
 import type { Http2ConnectorOptions } from "../../clients/ts/src/transport/h2/http2-connector.js";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { leanClient, type Files } from "../support/lean-h2-client.js";
-import { answerCalls, grpcMessage, grpcOk, h2, h2Frame, headerBlock, RawH2Peer, responseHeaders, settings, type PeerConnection } from "../support/raw-h2-peer.js";
+import { answerCalls, grpcMessage, grpcOk, h2, h2Frame, headerBlock, RawH2Peer, responseHeaders, settings, trailers, u32Frame, type PeerConnection } from "../support/raw-h2-peer.js";
 import { settle } from "../support/settle-call.js";
 
 /** readFileData is a ReadFileResponse whose part is `data` (field 3, bytes), encoded by hand. */
@@ -117,6 +117,15 @@ const badServers: BadServerCase[] = [
     goaway: h2.error.compressionError,
   },
   {
+    name: "sends a WINDOW_UPDATE on stream 2, one it could only have opened itself (and never did)",
+    script: (conn) => {
+      conn.send(settings());
+      conn.on("request", (id: number) => conn.send(u32Frame(h2.type.windowUpdate, 2, 1_000), grpcOk(id)));
+    },
+    code: Code.Internal,
+    goaway: h2.error.protocolError,
+  },
+  {
     name: "closes the connection in the middle of a response",
     script: (conn) => {
       conn.send(settings());
@@ -175,6 +184,34 @@ describe("@toolhost/client's own HTTP/2 client against a server that breaks HTTP
       assert.equal((await settle(files.statFile({ path: "a.txt" }))).outcome, "ok");
       assert.equal(peer.connections.length, 1, "a stream error must not cost the connection");
       assert.equal(peer.connections[0]!.goawayCode(), undefined);
+    } finally {
+      connector.abort();
+      await peer.close();
+    }
+  });
+
+  it("fails a call whose response header value holds CR LF with Internal, with or without onHeader, and resets only its stream", async () => {
+    const peer = await RawH2Peer.start((conn) => {
+      conn.send(settings());
+      conn.on("request", (id: number) => {
+        const fields: [string, string][] = [[":status", "200"], ["content-type", "application/grpc"]];
+        if (id < 5) fields.push(["x-bad", "a\r\nset-cookie: x"]); // a raw literal: the peer does not check it
+        conn.send(h2Frame(h2.type.headers, h2.flag.endHeaders, id, headerBlock(fields)), h2Frame(h2.type.data, 0, id, grpcMessage()), trailers(id));
+      });
+    });
+    const { files, connector } = leanClient(peer.url);
+    try {
+      const headersSeen: string[][] = [];
+      const plain = await settle(files.statFile({ path: "a.txt" }));
+      const withOnHeader = await settle(files.statFile({ path: "a.txt" }, { onHeader: (h) => headersSeen.push([...h.keys()]) }));
+      assert.deepEqual([plain.outcome, withOnHeader.outcome], ["Internal", "Internal"], `${plain.error?.message} / ${withOnHeader.error?.message}`);
+      assert.deepEqual(headersSeen, [], "onHeader was handed the malformed headers");
+      for (const id of [1, 3]) {
+        const rst = await peer.connections[0]!.waitFor((f) => f.type === h2.type.rstStream && f.streamId === id, `a RST_STREAM of stream ${id}`);
+        assert.equal(rst.payload.readUInt32BE(0), h2.error.protocolError);
+      }
+      assert.equal((await settle(files.statFile({ path: "a.txt" }))).outcome, "ok");
+      assert.equal(peer.connections.length, 1, "a stream error must not cost the connection");
     } finally {
       connector.abort();
       await peer.close();
