@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type * as net from "node:net";
 import type { HpackDecoder } from "../../clients/ts/src/transport/h2/hpack-decoder.js";
 import type { Field } from "./hpack-fixtures.js";
+import { h2Frame } from "./raw-h2-peer.js";
 
 /** H2Peer is a bare HTTP/2 client on a net.Socket: it writes frames and reassembles the header blocks it receives. */
 export class H2Peer {
@@ -40,12 +41,7 @@ export class H2Peer {
   }
 
   frame(type: number, flags: number, stream: number, payload: Buffer): void {
-    const head = Buffer.alloc(9);
-    head.writeUIntBE(payload.length, 0, 3);
-    head[3] = type;
-    head[4] = flags;
-    head.writeUInt32BE(stream, 5);
-    this.socket.write(Buffer.concat([head, payload]));
+    this.socket.write(h2Frame(type, flags, stream, payload));
   }
 
   private parse(): void {

@@ -1,5 +1,6 @@
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import { once } from "node:events";
+import { h2Frame } from "./raw-h2-peer.js";
 
 /**
  * RawResult is what a raw gRPC stream ended with: its gRPC status (from trailers or a
@@ -204,12 +205,7 @@ export class RawH2Socket {
   }
 
   private send(type: number, flags: number, streamId: number, payload: Buffer): void {
-    const header = Buffer.alloc(9);
-    header.writeUIntBE(payload.length, 0, 3);
-    header[3] = type;
-    header[4] = flags;
-    header.writeUInt32BE(streamId, 5);
-    this.socket.write(Buffer.concat([header, payload]));
+    this.socket.write(h2Frame(type, flags, streamId, payload));
   }
 
   private receive(data: Buffer): void {

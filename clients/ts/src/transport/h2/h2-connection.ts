@@ -99,11 +99,6 @@ export class H2Connection implements StreamHost, FrameReceiver {
     return this.#state === "open" && this.#nextId < lastStreamId;
   }
 
-  /** state is "open", "draining" (finishing its calls, taking no new ones) or "closed". */
-  get state(): "open" | "draining" | "closed" {
-    return this.#state;
-  }
-
   /** open starts a call: a stream whose HEADERS (`headerBlock`, HPACK-encoded) go out now, or once the peer's concurrency limit lets them. */
   open(headerBlock: Buffer): H2Stream {
     if (this.#state !== "open") {

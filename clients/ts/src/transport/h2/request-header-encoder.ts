@@ -1,29 +1,25 @@
 import type { OutgoingHttpHeaders } from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { HpackEncoder } from "./hpack-encoder.js";
+import { encodeHeaderPrefix, HpackEncoder } from "./hpack-encoder.js";
 import { HpackError } from "./hpack-error.js";
-
-/** maxCachedPaths bounds how many calls' :path blocks are kept (one per method in practice). */
-const maxCachedPaths = 256;
 
 /** forbidden are the connection-specific headers HTTP/2 does not allow (RFC 9113, section 8.2.2). */
 const forbidden = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host"]);
 
 /**
- * RequestHeaderEncoder HPACK-encodes a call's request headers: `:method` POST, `:scheme`,
- * `:authority` (encoded once), `:path` (once per path) and the headers the transport gives
- * (once per headers object: a plain call's are the same object every time), so a call's header
- * block is three buffers joined.
+ * RequestHeaderEncoder HPACK-encodes a call's request headers: `:method` POST, `:scheme` and
+ * `:authority` encoded once (Huffman-coded), the headers the transport gives once per headers
+ * object (a plain call's are the same object every time), and `:path` per call between the two,
+ * in the one buffer of HpackEncoder's prefix and suffix.
  */
 export class RequestHeaderEncoder {
   readonly #encoder = new HpackEncoder();
   readonly #pseudo: Buffer;
-  readonly #paths = new Map<string, Buffer>();
   #lastHeaders: OutgoingHttpHeaders | undefined;
   #lastBlock: Buffer | undefined;
 
   constructor(scheme: string, authority: string) {
-    this.#pseudo = this.#encoder.encode([
+    this.#pseudo = encodeHeaderPrefix([
       [":method", "POST"],
       [":scheme", scheme],
       [":authority", authority],
@@ -41,19 +37,13 @@ export class RequestHeaderEncoder {
   }
 
   #encode(path: string, headers: OutgoingHttpHeaders): Buffer {
-    let pathBlock = this.#paths.get(path);
-    if (pathBlock === undefined) {
-      pathBlock = this.#encoder.encode([[":path", path]]);
-      if (this.#paths.size >= maxCachedPaths) this.#paths.clear();
-      this.#paths.set(path, pathBlock);
-    }
     let block = this.#lastHeaders === headers ? this.#lastBlock : undefined;
     if (block === undefined) {
       block = this.#encoder.encode(fields(headers));
       this.#lastHeaders = headers;
       this.#lastBlock = block;
     }
-    return Buffer.concat([this.#pseudo, pathBlock, block], this.#pseudo.byteLength + pathBlock.byteLength + block.byteLength);
+    return this.#encoder.encode([[":path", path]], this.#pseudo, block);
   }
 }
 
