@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { loadSkillFolder, type SkillFolderResult } from "../../src/skills/load/load-skill-folder.js";
 import { corpusDir } from "./skill-fixtures.js";
 
-// Each fixture of ../shared/corpus/skills/edge-cases (see its README), loaded in place from a
+// Each fixture of test/fixtures/skills/edge-cases (see its README), loaded in place from a
 // skill root that declares the namespace "edge", as a public collection would be served.
 
 const edgeRoot = join(corpusDir, "edge-cases");

@@ -132,9 +132,9 @@ describe("loading: size cap and links", () => {
 
   it("follows a SKILL.md symlink that stays inside the root", async () => {
     const root = await tempDir("link-in");
-    await writeFiles(root, { "shared/SKILL.md": skillMd("local/linked", "d") });
+    await writeFiles(root, { "common/SKILL.md": skillMd("local/linked", "d") });
     await mkdir(join(root, "skill"));
-    await symlink("../shared/SKILL.md", join(root, "skill", "SKILL.md"));
+    await symlink("../common/SKILL.md", join(root, "skill", "SKILL.md"));
     const result = await loadSkillFolder(join(root, "skill"), { ...limits, root });
     assert.equal(result.skill?.name, "local/linked");
   });

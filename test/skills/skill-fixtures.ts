@@ -7,8 +7,8 @@ import { isToolhostError } from "../../src/errors/toolhost-error.js";
 import type { ErrorReason } from "../../src/errors/error-catalog.js";
 import type { SkillProblem } from "../../src/skills/skill-types.js";
 
-/** corpusDir is the shared skill corpus, read in place (never copied into the repository). */
-export const corpusDir = fileURLToPath(new URL("../../../shared/corpus/skills/", import.meta.url));
+/** corpusDir is the skill corpus in test/fixtures/skills (real collections and edge cases), read in place. */
+export const corpusDir = fileURLToPath(new URL("../fixtures/skills/", import.meta.url));
 
 /** tempDir makes a fresh temporary directory for one test. */
 export function tempDir(label: string): Promise<string> {
