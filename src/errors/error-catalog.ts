@@ -36,6 +36,7 @@ export const errorCatalog = {
   TOOL_NOT_FOUND: { code: "NOT_FOUND", description: "CallTool names no tool this caller may call; ListTools lists those it may." },
   HISTORY_DISABLED: { code: "FAILED_PRECONDITION", description: "The change history is off on this server (history.enabled: false), so there is nothing to list, restore or undo." },
   NOT_IN_HISTORY: { code: "NOT_FOUND", description: "The history holds no such change or content (never recorded, over the size limit, or pruned as the oldest)." },
+  UNDO_UNAVAILABLE: { code: "FAILED_PRECONDITION", description: "The last change is recorded but cannot be undone without losing content: what it replaced is not in the history (over max_file_bytes, pruned, a link), or what the undo would replace cannot be stored; nothing was changed." },
   PATCH_INVALID: { code: "INVALID_ARGUMENT", description: "ApplyPatch text is not in the `*** Begin Patch` format; the message names the line." },
   SKILL_NOT_FOUND: { code: "NOT_FOUND", description: "No skill of that qualified name in the catalog." },
   INVALID_SKILL: { code: "FAILED_PRECONDITION", description: "The skill exists but failed to load; ListSkillErrors says why." },

@@ -114,6 +114,8 @@ const (
 	ErrorReason_ERROR_REASON_FILE_CHANGED ErrorReason = 38
 	// INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call.
 	ErrorReason_ERROR_REASON_HASH_FAILED ErrorReason = 39
+	// FAILED_PRECONDITION: The last change is recorded but cannot be undone without losing content: what it replaced is not in the history (over max_file_bytes, pruned, a link), or what the undo would replace cannot be stored; nothing was changed.
+	ErrorReason_ERROR_REASON_UNDO_UNAVAILABLE ErrorReason = 40
 )
 
 // Enum value maps for ErrorReason.
@@ -159,6 +161,7 @@ var (
 		37: "ERROR_REASON_PATCH_INVALID",
 		38: "ERROR_REASON_FILE_CHANGED",
 		39: "ERROR_REASON_HASH_FAILED",
+		40: "ERROR_REASON_UNDO_UNAVAILABLE",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":          0,
@@ -201,6 +204,7 @@ var (
 		"ERROR_REASON_PATCH_INVALID":        37,
 		"ERROR_REASON_FILE_CHANGED":         38,
 		"ERROR_REASON_HASH_FAILED":          39,
+		"ERROR_REASON_UNDO_UNAVAILABLE":     40,
 	}
 )
 
@@ -235,7 +239,7 @@ var File_toolhost_errors_v1_error_reason_proto protoreflect.FileDescriptor
 
 const file_toolhost_errors_v1_error_reason_proto_rawDesc = "" +
 	"\n" +
-	"%toolhost/errors/v1/error_reason.proto\x12\x12toolhost.errors.v1*\xaa\n" +
+	"%toolhost/errors/v1/error_reason.proto\x12\x12toolhost.errors.v1*\xcd\n" +
 	"\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x1b\n" +
@@ -278,7 +282,8 @@ const file_toolhost_errors_v1_error_reason_proto_rawDesc = "" +
 	"\x1bERROR_REASON_NOT_IN_HISTORY\x10$\x12\x1e\n" +
 	"\x1aERROR_REASON_PATCH_INVALID\x10%\x12\x1d\n" +
 	"\x19ERROR_REASON_FILE_CHANGED\x10&\x12\x1c\n" +
-	"\x18ERROR_REASON_HASH_FAILED\x10'B\xd5\x01\n" +
+	"\x18ERROR_REASON_HASH_FAILED\x10'\x12!\n" +
+	"\x1dERROR_REASON_UNDO_UNAVAILABLE\x10(B\xd5\x01\n" +
 	"\x16com.toolhost.errors.v1B\x10ErrorReasonProtoP\x01Z?github.com/toolhost/toolhost/gen/go/toolhost/errors/v1;errorsv1\xa2\x02\x03TEX\xaa\x02\x12Toolhost.Errors.V1\xca\x02\x12Toolhost\\Errors\\V1\xe2\x02\x1eToolhost\\Errors\\V1\\GPBMetadata\xea\x02\x14Toolhost::Errors::V1b\x06proto3"
 
 var (

@@ -42,29 +42,41 @@ const (
 	ChangeOperation_CHANGE_OPERATION_RESTORE ChangeOperation = 6
 	// ApplyPatch.
 	ChangeOperation_CHANGE_OPERATION_PATCH ChangeOperation = 7
+	// CopyFile, seen from the target.
+	ChangeOperation_CHANGE_OPERATION_COPY ChangeOperation = 8
+	// MakeDirectory.
+	ChangeOperation_CHANGE_OPERATION_MAKE_DIRECTORY ChangeOperation = 9
+	// RemoveDirectory.
+	ChangeOperation_CHANGE_OPERATION_REMOVE_DIRECTORY ChangeOperation = 10
 )
 
 // Enum value maps for ChangeOperation.
 var (
 	ChangeOperation_name = map[int32]string{
-		0: "CHANGE_OPERATION_UNSPECIFIED",
-		1: "CHANGE_OPERATION_WRITE",
-		2: "CHANGE_OPERATION_UPLOAD",
-		3: "CHANGE_OPERATION_EDIT",
-		4: "CHANGE_OPERATION_DELETE",
-		5: "CHANGE_OPERATION_MOVE",
-		6: "CHANGE_OPERATION_RESTORE",
-		7: "CHANGE_OPERATION_PATCH",
+		0:  "CHANGE_OPERATION_UNSPECIFIED",
+		1:  "CHANGE_OPERATION_WRITE",
+		2:  "CHANGE_OPERATION_UPLOAD",
+		3:  "CHANGE_OPERATION_EDIT",
+		4:  "CHANGE_OPERATION_DELETE",
+		5:  "CHANGE_OPERATION_MOVE",
+		6:  "CHANGE_OPERATION_RESTORE",
+		7:  "CHANGE_OPERATION_PATCH",
+		8:  "CHANGE_OPERATION_COPY",
+		9:  "CHANGE_OPERATION_MAKE_DIRECTORY",
+		10: "CHANGE_OPERATION_REMOVE_DIRECTORY",
 	}
 	ChangeOperation_value = map[string]int32{
-		"CHANGE_OPERATION_UNSPECIFIED": 0,
-		"CHANGE_OPERATION_WRITE":       1,
-		"CHANGE_OPERATION_UPLOAD":      2,
-		"CHANGE_OPERATION_EDIT":        3,
-		"CHANGE_OPERATION_DELETE":      4,
-		"CHANGE_OPERATION_MOVE":        5,
-		"CHANGE_OPERATION_RESTORE":     6,
-		"CHANGE_OPERATION_PATCH":       7,
+		"CHANGE_OPERATION_UNSPECIFIED":      0,
+		"CHANGE_OPERATION_WRITE":            1,
+		"CHANGE_OPERATION_UPLOAD":           2,
+		"CHANGE_OPERATION_EDIT":             3,
+		"CHANGE_OPERATION_DELETE":           4,
+		"CHANGE_OPERATION_MOVE":             5,
+		"CHANGE_OPERATION_RESTORE":          6,
+		"CHANGE_OPERATION_PATCH":            7,
+		"CHANGE_OPERATION_COPY":             8,
+		"CHANGE_OPERATION_MAKE_DIRECTORY":   9,
+		"CHANGE_OPERATION_REMOVE_DIRECTORY": 10,
 	}
 )
 
@@ -104,15 +116,31 @@ type FileChange struct {
 	Operation ChangeOperation `protobuf:"varint,2,opt,name=operation,proto3,enum=toolhost.files.v1.ChangeOperation" json:"operation,omitempty"`
 	// Who: the caller's identity (token id or certificate name), or "anonymous".
 	Caller string `protobuf:"bytes,3,opt,name=caller,proto3" json:"caller,omitempty"`
-	// Lowercase hex SHA-256 of the content before; empty when the file did not exist.
+	// Lowercase hex SHA-256 of the file before; empty when there was no file (type_before says
+	// what there was), or, rarely, when its content could not be read.
 	Sha256Before string `protobuf:"bytes,4,opt,name=sha256_before,json=sha256Before,proto3" json:"sha256_before,omitempty"`
-	// Lowercase hex SHA-256 of the content after; empty when the change removed the file.
+	// Lowercase hex SHA-256 of the file after; empty when the change left no file there.
 	Sha256After string `protobuf:"bytes,5,opt,name=sha256_after,json=sha256After,proto3" json:"sha256_after,omitempty"`
-	// Whether the content before is still in the store (false when it was over the size limit,
-	// or pruned as the store's oldest): only then can it be restored.
+	// Whether the history can put back by itself what the path held before: a file whose content
+	// is in the store (false when it was over max_file_bytes, or pruned as the store's oldest), or
+	// an empty folder. What a move took away comes back from the move's other path instead.
 	BeforeAvailable bool `protobuf:"varint,6,opt,name=before_available,json=beforeAvailable,proto3" json:"before_available,omitempty"`
-	// Size of the content before, in bytes.
-	SizeBefore    uint64 `protobuf:"varint,7,opt,name=size_before,json=sizeBefore,proto3" json:"size_before,omitempty"`
+	// Size of the file before, in bytes (0 for anything else).
+	SizeBefore uint64 `protobuf:"varint,7,opt,name=size_before,json=sizeBefore,proto3" json:"size_before,omitempty"`
+	// What the path held before: FILE_TYPE_FILE, FILE_TYPE_DIRECTORY or FILE_TYPE_SYMLINK;
+	// FILE_TYPE_UNSPECIFIED when nothing was there.
+	TypeBefore FileType `protobuf:"varint,8,opt,name=type_before,json=typeBefore,proto3,enum=toolhost.files.v1.FileType" json:"type_before,omitempty"`
+	// What the change left at the path, in the same terms.
+	TypeAfter FileType `protobuf:"varint,9,opt,name=type_after,json=typeAfter,proto3,enum=toolhost.files.v1.FileType" json:"type_after,omitempty"`
+	// For a move (MoveFile, or the undo of one) seen from the path the entry left: where it went,
+	// as the move's caller named it.
+	MovedTo string `protobuf:"bytes,10,opt,name=moved_to,json=movedTo,proto3" json:"moved_to,omitempty"`
+	// For a move seen from the path the entry arrived at: where it came from.
+	MovedFrom string `protobuf:"bytes,11,opt,name=moved_from,json=movedFrom,proto3" json:"moved_from,omitempty"`
+	// Identifies the change: the entries of every path one change touched (both paths of a move,
+	// every file of a patch) have the same id, and undoing the change at any of them undoes it at
+	// all of them.
+	ChangeId      string `protobuf:"bytes,12,opt,name=change_id,json=changeId,proto3" json:"change_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -194,6 +222,41 @@ func (x *FileChange) GetSizeBefore() uint64 {
 		return x.SizeBefore
 	}
 	return 0
+}
+
+func (x *FileChange) GetTypeBefore() FileType {
+	if x != nil {
+		return x.TypeBefore
+	}
+	return FileType_FILE_TYPE_UNSPECIFIED
+}
+
+func (x *FileChange) GetTypeAfter() FileType {
+	if x != nil {
+		return x.TypeAfter
+	}
+	return FileType_FILE_TYPE_UNSPECIFIED
+}
+
+func (x *FileChange) GetMovedTo() string {
+	if x != nil {
+		return x.MovedTo
+	}
+	return ""
+}
+
+func (x *FileChange) GetMovedFrom() string {
+	if x != nil {
+		return x.MovedFrom
+	}
+	return ""
+}
+
+func (x *FileChange) GetChangeId() string {
+	if x != nil {
+		return x.ChangeId
+	}
+	return ""
 }
 
 // ListFileHistoryRequest names the file.
@@ -479,7 +542,10 @@ type UndoLastChangeResponse struct {
 	// True when undoing removed the file (the change had created it).
 	Removed bool `protobuf:"varint,2,opt,name=removed,proto3" json:"removed,omitempty"`
 	// SHA-256 of the content now in place; empty when removed.
-	Sha256        string `protobuf:"bytes,3,opt,name=sha256,proto3" json:"sha256,omitempty"`
+	Sha256 string `protobuf:"bytes,3,opt,name=sha256,proto3" json:"sha256,omitempty"`
+	// The other paths the undone change had touched and the undo put back too (a move's other
+	// path, the other files of a patch), as that change's caller named them.
+	OtherPaths    []string `protobuf:"bytes,4,rep,name=other_paths,json=otherPaths,proto3" json:"other_paths,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -535,11 +601,18 @@ func (x *UndoLastChangeResponse) GetSha256() string {
 	return ""
 }
 
+func (x *UndoLastChangeResponse) GetOtherPaths() []string {
+	if x != nil {
+		return x.OtherPaths
+	}
+	return nil
+}
+
 var File_toolhost_files_v1_history_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_history_proto_rawDesc = "" +
 	"\n" +
-	"\x1ftoolhost/files/v1/history.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xaa\x02\n" +
+	"\x1ftoolhost/files/v1/history.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1ctoolhost/files/v1/stat.proto\"\xfb\x03\n" +
 	"\n" +
 	"FileChange\x12.\n" +
 	"\x04time\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12@\n" +
@@ -549,7 +622,16 @@ const file_toolhost_files_v1_history_proto_rawDesc = "" +
 	"\fsha256_after\x18\x05 \x01(\tR\vsha256After\x12)\n" +
 	"\x10before_available\x18\x06 \x01(\bR\x0fbeforeAvailable\x12\x1f\n" +
 	"\vsize_before\x18\a \x01(\x04R\n" +
-	"sizeBefore\"B\n" +
+	"sizeBefore\x12<\n" +
+	"\vtype_before\x18\b \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\n" +
+	"typeBefore\x12:\n" +
+	"\n" +
+	"type_after\x18\t \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\ttypeAfter\x12\x19\n" +
+	"\bmoved_to\x18\n" +
+	" \x01(\tR\amovedTo\x12\x1d\n" +
+	"\n" +
+	"moved_from\x18\v \x01(\tR\tmovedFrom\x12\x1b\n" +
+	"\tchange_id\x18\f \x01(\tR\bchangeId\"B\n" +
 	"\x16ListFileHistoryRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x14\n" +
 	"\x05limit\x18\x02 \x01(\rR\x05limit\"R\n" +
@@ -564,11 +646,13 @@ const file_toolhost_files_v1_history_proto_rawDesc = "" +
 	"\x06sha256\x18\x02 \x01(\tR\x06sha256\x12\x12\n" +
 	"\x04size\x18\x03 \x01(\x04R\x04size\"+\n" +
 	"\x15UndoLastChangeRequest\x12\x12\n" +
-	"\x04path\x18\x01 \x01(\tR\x04path\"\x81\x01\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\"\xa2\x01\n" +
 	"\x16UndoLastChangeResponse\x125\n" +
 	"\x06undone\x18\x01 \x01(\v2\x1d.toolhost.files.v1.FileChangeR\x06undone\x12\x18\n" +
 	"\aremoved\x18\x02 \x01(\bR\aremoved\x12\x16\n" +
-	"\x06sha256\x18\x03 \x01(\tR\x06sha256*\xf9\x01\n" +
+	"\x06sha256\x18\x03 \x01(\tR\x06sha256\x12\x1f\n" +
+	"\vother_paths\x18\x04 \x03(\tR\n" +
+	"otherPaths*\xe0\x02\n" +
 	"\x0fChangeOperation\x12 \n" +
 	"\x1cCHANGE_OPERATION_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16CHANGE_OPERATION_WRITE\x10\x01\x12\x1b\n" +
@@ -577,7 +661,11 @@ const file_toolhost_files_v1_history_proto_rawDesc = "" +
 	"\x17CHANGE_OPERATION_DELETE\x10\x04\x12\x19\n" +
 	"\x15CHANGE_OPERATION_MOVE\x10\x05\x12\x1c\n" +
 	"\x18CHANGE_OPERATION_RESTORE\x10\x06\x12\x1a\n" +
-	"\x16CHANGE_OPERATION_PATCH\x10\aB\xca\x01\n" +
+	"\x16CHANGE_OPERATION_PATCH\x10\a\x12\x19\n" +
+	"\x15CHANGE_OPERATION_COPY\x10\b\x12#\n" +
+	"\x1fCHANGE_OPERATION_MAKE_DIRECTORY\x10\t\x12%\n" +
+	"!CHANGE_OPERATION_REMOVE_DIRECTORY\x10\n" +
+	"B\xca\x01\n" +
 	"\x15com.toolhost.files.v1B\fHistoryProtoP\x01Z=github.com/toolhost/toolhost/gen/go/toolhost/files/v1;filesv1\xa2\x02\x03TFX\xaa\x02\x11Toolhost.Files.V1\xca\x02\x11Toolhost\\Files\\V1\xe2\x02\x1dToolhost\\Files\\V1\\GPBMetadata\xea\x02\x13Toolhost::Files::V1b\x06proto3"
 
 var (
@@ -604,17 +692,20 @@ var file_toolhost_files_v1_history_proto_goTypes = []any{
 	(*UndoLastChangeRequest)(nil),   // 6: toolhost.files.v1.UndoLastChangeRequest
 	(*UndoLastChangeResponse)(nil),  // 7: toolhost.files.v1.UndoLastChangeResponse
 	(*timestamppb.Timestamp)(nil),   // 8: google.protobuf.Timestamp
+	(FileType)(0),                   // 9: toolhost.files.v1.FileType
 }
 var file_toolhost_files_v1_history_proto_depIdxs = []int32{
 	8, // 0: toolhost.files.v1.FileChange.time:type_name -> google.protobuf.Timestamp
 	0, // 1: toolhost.files.v1.FileChange.operation:type_name -> toolhost.files.v1.ChangeOperation
-	1, // 2: toolhost.files.v1.ListFileHistoryResponse.changes:type_name -> toolhost.files.v1.FileChange
-	1, // 3: toolhost.files.v1.UndoLastChangeResponse.undone:type_name -> toolhost.files.v1.FileChange
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	9, // 2: toolhost.files.v1.FileChange.type_before:type_name -> toolhost.files.v1.FileType
+	9, // 3: toolhost.files.v1.FileChange.type_after:type_name -> toolhost.files.v1.FileType
+	1, // 4: toolhost.files.v1.ListFileHistoryResponse.changes:type_name -> toolhost.files.v1.FileChange
+	1, // 5: toolhost.files.v1.UndoLastChangeResponse.undone:type_name -> toolhost.files.v1.FileChange
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	6, // [6:6] is the sub-list for extension type_name
+	6, // [6:6] is the sub-list for extension extendee
+	0, // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_toolhost_files_v1_history_proto_init() }
@@ -622,6 +713,7 @@ func file_toolhost_files_v1_history_proto_init() {
 	if File_toolhost_files_v1_history_proto != nil {
 		return
 	}
+	file_toolhost_files_v1_stat_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

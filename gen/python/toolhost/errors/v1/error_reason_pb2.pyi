@@ -104,6 +104,8 @@ class _ErrorReasonEnumTypeWrapper(google.protobuf.internal.enum_type_wrapper._En
     """ABORTED: The file was replaced or removed by another process while it was being opened; retry."""
     ERROR_REASON_HASH_FAILED: _ErrorReason.ValueType  # 39
     """INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
+    ERROR_REASON_UNDO_UNAVAILABLE: _ErrorReason.ValueType  # 40
+    """FAILED_PRECONDITION: The last change is recorded but cannot be undone without losing content: what it replaced is not in the history (over max_file_bytes, pruned, a link), or what the undo would replace cannot be stored; nothing was changed."""
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason lists the values of google.rpc.ErrorInfo.reason (domain "toolhost") in the style of
@@ -195,4 +197,6 @@ ERROR_REASON_FILE_CHANGED: ErrorReason.ValueType  # 38
 """ABORTED: The file was replaced or removed by another process while it was being opened; retry."""
 ERROR_REASON_HASH_FAILED: ErrorReason.ValueType  # 39
 """INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
+ERROR_REASON_UNDO_UNAVAILABLE: ErrorReason.ValueType  # 40
+"""FAILED_PRECONDITION: The last change is recorded but cannot be undone without losing content: what it replaced is not in the history (over max_file_bytes, pruned, a link), or what the undo would replace cannot be stored; nothing was changed."""
 global___ErrorReason = ErrorReason

@@ -13,29 +13,30 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
+from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ftoolhost/files/v1/history.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd9\x01\n\nFileChange\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\toperation\x18\x02 \x01(\x0e\x32\".toolhost.files.v1.ChangeOperation\x12\x0e\n\x06\x63\x61ller\x18\x03 \x01(\t\x12\x15\n\rsha256_before\x18\x04 \x01(\t\x12\x14\n\x0csha256_after\x18\x05 \x01(\t\x12\x18\n\x10\x62\x65\x66ore_available\x18\x06 \x01(\x08\x12\x13\n\x0bsize_before\x18\x07 \x01(\x04\"5\n\x16ListFileHistoryRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\"I\n\x17ListFileHistoryResponse\x12.\n\x07\x63hanges\x18\x01 \x03(\x0b\x32\x1d.toolhost.files.v1.FileChange\"E\n\x12RestoreFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x11\n\tif_sha256\x18\x03 \x01(\t\"L\n\x13RestoreFileResponse\x12\x17\n\x0fprevious_sha256\x18\x01 \x01(\t\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x0c\n\x04size\x18\x03 \x01(\x04\"%\n\x15UndoLastChangeRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\"h\n\x16UndoLastChangeResponse\x12-\n\x06undone\x18\x01 \x01(\x0b\x32\x1d.toolhost.files.v1.FileChange\x12\x0f\n\x07removed\x18\x02 \x01(\x08\x12\x0e\n\x06sha256\x18\x03 \x01(\t*\xf9\x01\n\x0f\x43hangeOperation\x12 \n\x1c\x43HANGE_OPERATION_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x43HANGE_OPERATION_WRITE\x10\x01\x12\x1b\n\x17\x43HANGE_OPERATION_UPLOAD\x10\x02\x12\x19\n\x15\x43HANGE_OPERATION_EDIT\x10\x03\x12\x1b\n\x17\x43HANGE_OPERATION_DELETE\x10\x04\x12\x19\n\x15\x43HANGE_OPERATION_MOVE\x10\x05\x12\x1c\n\x18\x43HANGE_OPERATION_RESTORE\x10\x06\x12\x1a\n\x16\x43HANGE_OPERATION_PATCH\x10\x07\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ftoolhost/files/v1/history.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1ctoolhost/files/v1/stat.proto\"\xf5\x02\n\nFileChange\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\toperation\x18\x02 \x01(\x0e\x32\".toolhost.files.v1.ChangeOperation\x12\x0e\n\x06\x63\x61ller\x18\x03 \x01(\t\x12\x15\n\rsha256_before\x18\x04 \x01(\t\x12\x14\n\x0csha256_after\x18\x05 \x01(\t\x12\x18\n\x10\x62\x65\x66ore_available\x18\x06 \x01(\x08\x12\x13\n\x0bsize_before\x18\x07 \x01(\x04\x12\x30\n\x0btype_before\x18\x08 \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12/\n\ntype_after\x18\t \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12\x10\n\x08moved_to\x18\n \x01(\t\x12\x12\n\nmoved_from\x18\x0b \x01(\t\x12\x11\n\tchange_id\x18\x0c \x01(\t\"5\n\x16ListFileHistoryRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\"I\n\x17ListFileHistoryResponse\x12.\n\x07\x63hanges\x18\x01 \x03(\x0b\x32\x1d.toolhost.files.v1.FileChange\"E\n\x12RestoreFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x11\n\tif_sha256\x18\x03 \x01(\t\"L\n\x13RestoreFileResponse\x12\x17\n\x0fprevious_sha256\x18\x01 \x01(\t\x12\x0e\n\x06sha256\x18\x02 \x01(\t\x12\x0c\n\x04size\x18\x03 \x01(\x04\"%\n\x15UndoLastChangeRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\"}\n\x16UndoLastChangeResponse\x12-\n\x06undone\x18\x01 \x01(\x0b\x32\x1d.toolhost.files.v1.FileChange\x12\x0f\n\x07removed\x18\x02 \x01(\x08\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x13\n\x0bother_paths\x18\x04 \x03(\t*\xe0\x02\n\x0f\x43hangeOperation\x12 \n\x1c\x43HANGE_OPERATION_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x43HANGE_OPERATION_WRITE\x10\x01\x12\x1b\n\x17\x43HANGE_OPERATION_UPLOAD\x10\x02\x12\x19\n\x15\x43HANGE_OPERATION_EDIT\x10\x03\x12\x1b\n\x17\x43HANGE_OPERATION_DELETE\x10\x04\x12\x19\n\x15\x43HANGE_OPERATION_MOVE\x10\x05\x12\x1c\n\x18\x43HANGE_OPERATION_RESTORE\x10\x06\x12\x1a\n\x16\x43HANGE_OPERATION_PATCH\x10\x07\x12\x19\n\x15\x43HANGE_OPERATION_COPY\x10\x08\x12#\n\x1f\x43HANGE_OPERATION_MAKE_DIRECTORY\x10\t\x12%\n!CHANGE_OPERATION_REMOVE_DIRECTORY\x10\nb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.history_pb2', _globals)
 if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
-  _globals['_CHANGEOPERATION']._serialized_start=732
-  _globals['_CHANGEOPERATION']._serialized_end=981
-  _globals['_FILECHANGE']._serialized_start=88
-  _globals['_FILECHANGE']._serialized_end=305
-  _globals['_LISTFILEHISTORYREQUEST']._serialized_start=307
-  _globals['_LISTFILEHISTORYREQUEST']._serialized_end=360
-  _globals['_LISTFILEHISTORYRESPONSE']._serialized_start=362
-  _globals['_LISTFILEHISTORYRESPONSE']._serialized_end=435
-  _globals['_RESTOREFILEREQUEST']._serialized_start=437
-  _globals['_RESTOREFILEREQUEST']._serialized_end=506
-  _globals['_RESTOREFILERESPONSE']._serialized_start=508
-  _globals['_RESTOREFILERESPONSE']._serialized_end=584
-  _globals['_UNDOLASTCHANGEREQUEST']._serialized_start=586
-  _globals['_UNDOLASTCHANGEREQUEST']._serialized_end=623
-  _globals['_UNDOLASTCHANGERESPONSE']._serialized_start=625
-  _globals['_UNDOLASTCHANGERESPONSE']._serialized_end=729
+  _globals['_CHANGEOPERATION']._serialized_start=939
+  _globals['_CHANGEOPERATION']._serialized_end=1291
+  _globals['_FILECHANGE']._serialized_start=118
+  _globals['_FILECHANGE']._serialized_end=491
+  _globals['_LISTFILEHISTORYREQUEST']._serialized_start=493
+  _globals['_LISTFILEHISTORYREQUEST']._serialized_end=546
+  _globals['_LISTFILEHISTORYRESPONSE']._serialized_start=548
+  _globals['_LISTFILEHISTORYRESPONSE']._serialized_end=621
+  _globals['_RESTOREFILEREQUEST']._serialized_start=623
+  _globals['_RESTOREFILEREQUEST']._serialized_end=692
+  _globals['_RESTOREFILERESPONSE']._serialized_start=694
+  _globals['_RESTOREFILERESPONSE']._serialized_end=770
+  _globals['_UNDOLASTCHANGEREQUEST']._serialized_start=772
+  _globals['_UNDOLASTCHANGEREQUEST']._serialized_end=809
+  _globals['_UNDOLASTCHANGERESPONSE']._serialized_start=811
+  _globals['_UNDOLASTCHANGERESPONSE']._serialized_end=936
 # @@protoc_insertion_point(module_scope)

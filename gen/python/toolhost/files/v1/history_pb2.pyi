@@ -11,6 +11,7 @@ import google.protobuf.internal.enum_type_wrapper
 import google.protobuf.message
 import google.protobuf.timestamp_pb2
 import sys
+import toolhost.files.v1.stat_pb2
 import typing
 
 if sys.version_info >= (3, 10):
@@ -42,6 +43,12 @@ class _ChangeOperationEnumTypeWrapper(google.protobuf.internal.enum_type_wrapper
     """RestoreFile or UndoLastChange."""
     CHANGE_OPERATION_PATCH: _ChangeOperation.ValueType  # 7
     """ApplyPatch."""
+    CHANGE_OPERATION_COPY: _ChangeOperation.ValueType  # 8
+    """CopyFile, seen from the target."""
+    CHANGE_OPERATION_MAKE_DIRECTORY: _ChangeOperation.ValueType  # 9
+    """MakeDirectory."""
+    CHANGE_OPERATION_REMOVE_DIRECTORY: _ChangeOperation.ValueType  # 10
+    """RemoveDirectory."""
 
 class ChangeOperation(_ChangeOperation, metaclass=_ChangeOperationEnumTypeWrapper):
     """ChangeOperation names what changed a file."""
@@ -62,6 +69,12 @@ CHANGE_OPERATION_RESTORE: ChangeOperation.ValueType  # 6
 """RestoreFile or UndoLastChange."""
 CHANGE_OPERATION_PATCH: ChangeOperation.ValueType  # 7
 """ApplyPatch."""
+CHANGE_OPERATION_COPY: ChangeOperation.ValueType  # 8
+"""CopyFile, seen from the target."""
+CHANGE_OPERATION_MAKE_DIRECTORY: ChangeOperation.ValueType  # 9
+"""MakeDirectory."""
+CHANGE_OPERATION_REMOVE_DIRECTORY: ChangeOperation.ValueType  # 10
+"""RemoveDirectory."""
 global___ChangeOperation = ChangeOperation
 
 @typing.final
@@ -77,20 +90,45 @@ class FileChange(google.protobuf.message.Message):
     SHA256_AFTER_FIELD_NUMBER: builtins.int
     BEFORE_AVAILABLE_FIELD_NUMBER: builtins.int
     SIZE_BEFORE_FIELD_NUMBER: builtins.int
+    TYPE_BEFORE_FIELD_NUMBER: builtins.int
+    TYPE_AFTER_FIELD_NUMBER: builtins.int
+    MOVED_TO_FIELD_NUMBER: builtins.int
+    MOVED_FROM_FIELD_NUMBER: builtins.int
+    CHANGE_ID_FIELD_NUMBER: builtins.int
     operation: global___ChangeOperation.ValueType
     """What changed it."""
     caller: builtins.str
     """Who: the caller's identity (token id or certificate name), or "anonymous"."""
     sha256_before: builtins.str
-    """Lowercase hex SHA-256 of the content before; empty when the file did not exist."""
+    """Lowercase hex SHA-256 of the file before; empty when there was no file (type_before says
+    what there was), or, rarely, when its content could not be read.
+    """
     sha256_after: builtins.str
-    """Lowercase hex SHA-256 of the content after; empty when the change removed the file."""
+    """Lowercase hex SHA-256 of the file after; empty when the change left no file there."""
     before_available: builtins.bool
-    """Whether the content before is still in the store (false when it was over the size limit,
-    or pruned as the store's oldest): only then can it be restored.
+    """Whether the history can put back by itself what the path held before: a file whose content
+    is in the store (false when it was over max_file_bytes, or pruned as the store's oldest), or
+    an empty folder. What a move took away comes back from the move's other path instead.
     """
     size_before: builtins.int
-    """Size of the content before, in bytes."""
+    """Size of the file before, in bytes (0 for anything else)."""
+    type_before: toolhost.files.v1.stat_pb2.FileType.ValueType
+    """What the path held before: FILE_TYPE_FILE, FILE_TYPE_DIRECTORY or FILE_TYPE_SYMLINK;
+    FILE_TYPE_UNSPECIFIED when nothing was there.
+    """
+    type_after: toolhost.files.v1.stat_pb2.FileType.ValueType
+    """What the change left at the path, in the same terms."""
+    moved_to: builtins.str
+    """For a move (MoveFile, or the undo of one) seen from the path the entry left: where it went,
+    as the move's caller named it.
+    """
+    moved_from: builtins.str
+    """For a move seen from the path the entry arrived at: where it came from."""
+    change_id: builtins.str
+    """Identifies the change: the entries of every path one change touched (both paths of a move,
+    every file of a patch) have the same id, and undoing the change at any of them undoes it at
+    all of them.
+    """
     @property
     def time(self) -> google.protobuf.timestamp_pb2.Timestamp:
         """When the change was committed."""
@@ -105,9 +143,14 @@ class FileChange(google.protobuf.message.Message):
         sha256_after: builtins.str = ...,
         before_available: builtins.bool = ...,
         size_before: builtins.int = ...,
+        type_before: toolhost.files.v1.stat_pb2.FileType.ValueType = ...,
+        type_after: toolhost.files.v1.stat_pb2.FileType.ValueType = ...,
+        moved_to: builtins.str = ...,
+        moved_from: builtins.str = ...,
+        change_id: builtins.str = ...,
     ) -> None: ...
     def HasField(self, field_name: typing.Literal["time", b"time"]) -> builtins.bool: ...
-    def ClearField(self, field_name: typing.Literal["before_available", b"before_available", "caller", b"caller", "operation", b"operation", "sha256_after", b"sha256_after", "sha256_before", b"sha256_before", "size_before", b"size_before", "time", b"time"]) -> None: ...
+    def ClearField(self, field_name: typing.Literal["before_available", b"before_available", "caller", b"caller", "change_id", b"change_id", "moved_from", b"moved_from", "moved_to", b"moved_to", "operation", b"operation", "sha256_after", b"sha256_after", "sha256_before", b"sha256_before", "size_before", b"size_before", "time", b"time", "type_after", b"type_after", "type_before", b"type_before"]) -> None: ...
 
 global___FileChange = FileChange
 
@@ -232,6 +275,7 @@ class UndoLastChangeResponse(google.protobuf.message.Message):
     UNDONE_FIELD_NUMBER: builtins.int
     REMOVED_FIELD_NUMBER: builtins.int
     SHA256_FIELD_NUMBER: builtins.int
+    OTHER_PATHS_FIELD_NUMBER: builtins.int
     removed: builtins.bool
     """True when undoing removed the file (the change had created it)."""
     sha256: builtins.str
@@ -240,14 +284,21 @@ class UndoLastChangeResponse(google.protobuf.message.Message):
     def undone(self) -> global___FileChange:
         """The change that was undone."""
 
+    @property
+    def other_paths(self) -> google.protobuf.internal.containers.RepeatedScalarFieldContainer[builtins.str]:
+        """The other paths the undone change had touched and the undo put back too (a move's other
+        path, the other files of a patch), as that change's caller named them.
+        """
+
     def __init__(
         self,
         *,
         undone: global___FileChange | None = ...,
         removed: builtins.bool = ...,
         sha256: builtins.str = ...,
+        other_paths: collections.abc.Iterable[builtins.str] | None = ...,
     ) -> None: ...
     def HasField(self, field_name: typing.Literal["undone", b"undone"]) -> builtins.bool: ...
-    def ClearField(self, field_name: typing.Literal["removed", b"removed", "sha256", b"sha256", "undone", b"undone"]) -> None: ...
+    def ClearField(self, field_name: typing.Literal["other_paths", b"other_paths", "removed", b"removed", "sha256", b"sha256", "undone", b"undone"]) -> None: ...
 
 global___UndoLastChangeResponse = UndoLastChangeResponse

@@ -6,13 +6,15 @@ import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2"
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { FileType } from "./stat_pb.js";
+import { file_toolhost_files_v1_stat } from "./stat_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file toolhost/files/v1/history.proto.
  */
 export const file_toolhost_files_v1_history: GenFile = /*@__PURE__*/
-  fileDesc("Ch90b29saG9zdC9maWxlcy92MS9oaXN0b3J5LnByb3RvEhF0b29saG9zdC5maWxlcy52MSLZAQoKRmlsZUNoYW5nZRIoCgR0aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CglvcGVyYXRpb24YAiABKA4yIi50b29saG9zdC5maWxlcy52MS5DaGFuZ2VPcGVyYXRpb24SDgoGY2FsbGVyGAMgASgJEhUKDXNoYTI1Nl9iZWZvcmUYBCABKAkSFAoMc2hhMjU2X2FmdGVyGAUgASgJEhgKEGJlZm9yZV9hdmFpbGFibGUYBiABKAgSEwoLc2l6ZV9iZWZvcmUYByABKAQiNQoWTGlzdEZpbGVIaXN0b3J5UmVxdWVzdBIMCgRwYXRoGAEgASgJEg0KBWxpbWl0GAIgASgNIkkKF0xpc3RGaWxlSGlzdG9yeVJlc3BvbnNlEi4KB2NoYW5nZXMYASADKAsyHS50b29saG9zdC5maWxlcy52MS5GaWxlQ2hhbmdlIkUKElJlc3RvcmVGaWxlUmVxdWVzdBIMCgRwYXRoGAEgASgJEg4KBnNoYTI1NhgCIAEoCRIRCglpZl9zaGEyNTYYAyABKAkiTAoTUmVzdG9yZUZpbGVSZXNwb25zZRIXCg9wcmV2aW91c19zaGEyNTYYASABKAkSDgoGc2hhMjU2GAIgASgJEgwKBHNpemUYAyABKAQiJQoVVW5kb0xhc3RDaGFuZ2VSZXF1ZXN0EgwKBHBhdGgYASABKAkiaAoWVW5kb0xhc3RDaGFuZ2VSZXNwb25zZRItCgZ1bmRvbmUYASABKAsyHS50b29saG9zdC5maWxlcy52MS5GaWxlQ2hhbmdlEg8KB3JlbW92ZWQYAiABKAgSDgoGc2hhMjU2GAMgASgJKvkBCg9DaGFuZ2VPcGVyYXRpb24SIAocQ0hBTkdFX09QRVJBVElPTl9VTlNQRUNJRklFRBAAEhoKFkNIQU5HRV9PUEVSQVRJT05fV1JJVEUQARIbChdDSEFOR0VfT1BFUkFUSU9OX1VQTE9BRBACEhkKFUNIQU5HRV9PUEVSQVRJT05fRURJVBADEhsKF0NIQU5HRV9PUEVSQVRJT05fREVMRVRFEAQSGQoVQ0hBTkdFX09QRVJBVElPTl9NT1ZFEAUSHAoYQ0hBTkdFX09QRVJBVElPTl9SRVNUT1JFEAYSGgoWQ0hBTkdFX09QRVJBVElPTl9QQVRDSBAHQsoBChVjb20udG9vbGhvc3QuZmlsZXMudjFCDEhpc3RvcnlQcm90b1ABWj1naXRodWIuY29tL3Rvb2xob3N0L3Rvb2xob3N0L2dlbi9nby90b29saG9zdC9maWxlcy92MTtmaWxlc3YxogIDVEZYqgIRVG9vbGhvc3QuRmlsZXMuVjHKAhFUb29saG9zdFxGaWxlc1xWMeICHVRvb2xob3N0XEZpbGVzXFYxXEdQQk1ldGFkYXRh6gITVG9vbGhvc3Q6OkZpbGVzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch90b29saG9zdC9maWxlcy92MS9oaXN0b3J5LnByb3RvEhF0b29saG9zdC5maWxlcy52MSL1AgoKRmlsZUNoYW5nZRIoCgR0aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CglvcGVyYXRpb24YAiABKA4yIi50b29saG9zdC5maWxlcy52MS5DaGFuZ2VPcGVyYXRpb24SDgoGY2FsbGVyGAMgASgJEhUKDXNoYTI1Nl9iZWZvcmUYBCABKAkSFAoMc2hhMjU2X2FmdGVyGAUgASgJEhgKEGJlZm9yZV9hdmFpbGFibGUYBiABKAgSEwoLc2l6ZV9iZWZvcmUYByABKAQSMAoLdHlwZV9iZWZvcmUYCCABKA4yGy50b29saG9zdC5maWxlcy52MS5GaWxlVHlwZRIvCgp0eXBlX2FmdGVyGAkgASgOMhsudG9vbGhvc3QuZmlsZXMudjEuRmlsZVR5cGUSEAoIbW92ZWRfdG8YCiABKAkSEgoKbW92ZWRfZnJvbRgLIAEoCRIRCgljaGFuZ2VfaWQYDCABKAkiNQoWTGlzdEZpbGVIaXN0b3J5UmVxdWVzdBIMCgRwYXRoGAEgASgJEg0KBWxpbWl0GAIgASgNIkkKF0xpc3RGaWxlSGlzdG9yeVJlc3BvbnNlEi4KB2NoYW5nZXMYASADKAsyHS50b29saG9zdC5maWxlcy52MS5GaWxlQ2hhbmdlIkUKElJlc3RvcmVGaWxlUmVxdWVzdBIMCgRwYXRoGAEgASgJEg4KBnNoYTI1NhgCIAEoCRIRCglpZl9zaGEyNTYYAyABKAkiTAoTUmVzdG9yZUZpbGVSZXNwb25zZRIXCg9wcmV2aW91c19zaGEyNTYYASABKAkSDgoGc2hhMjU2GAIgASgJEgwKBHNpemUYAyABKAQiJQoVVW5kb0xhc3RDaGFuZ2VSZXF1ZXN0EgwKBHBhdGgYASABKAkifQoWVW5kb0xhc3RDaGFuZ2VSZXNwb25zZRItCgZ1bmRvbmUYASABKAsyHS50b29saG9zdC5maWxlcy52MS5GaWxlQ2hhbmdlEg8KB3JlbW92ZWQYAiABKAgSDgoGc2hhMjU2GAMgASgJEhMKC290aGVyX3BhdGhzGAQgAygJKuACCg9DaGFuZ2VPcGVyYXRpb24SIAocQ0hBTkdFX09QRVJBVElPTl9VTlNQRUNJRklFRBAAEhoKFkNIQU5HRV9PUEVSQVRJT05fV1JJVEUQARIbChdDSEFOR0VfT1BFUkFUSU9OX1VQTE9BRBACEhkKFUNIQU5HRV9PUEVSQVRJT05fRURJVBADEhsKF0NIQU5HRV9PUEVSQVRJT05fREVMRVRFEAQSGQoVQ0hBTkdFX09QRVJBVElPTl9NT1ZFEAUSHAoYQ0hBTkdFX09QRVJBVElPTl9SRVNUT1JFEAYSGgoWQ0hBTkdFX09QRVJBVElPTl9QQVRDSBAHEhkKFUNIQU5HRV9PUEVSQVRJT05fQ09QWRAIEiMKH0NIQU5HRV9PUEVSQVRJT05fTUFLRV9ESVJFQ1RPUlkQCRIlCiFDSEFOR0VfT1BFUkFUSU9OX1JFTU9WRV9ESVJFQ1RPUlkQCkLKAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQgxIaXN0b3J5UHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvZmlsZXMvdjE7ZmlsZXN2MaICA1RGWKoCEVRvb2xob3N0LkZpbGVzLlYxygIRVG9vbGhvc3RcRmlsZXNcVjHiAh1Ub29saG9zdFxGaWxlc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpGaWxlczo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp, file_toolhost_files_v1_stat]);
 
 /**
  * FileChange is one recorded change of one file.
@@ -42,33 +44,74 @@ export type FileChange = Message<"toolhost.files.v1.FileChange"> & {
   caller: string;
 
   /**
-   * Lowercase hex SHA-256 of the content before; empty when the file did not exist.
+   * Lowercase hex SHA-256 of the file before; empty when there was no file (type_before says
+   * what there was), or, rarely, when its content could not be read.
    *
    * @generated from field: string sha256_before = 4;
    */
   sha256Before: string;
 
   /**
-   * Lowercase hex SHA-256 of the content after; empty when the change removed the file.
+   * Lowercase hex SHA-256 of the file after; empty when the change left no file there.
    *
    * @generated from field: string sha256_after = 5;
    */
   sha256After: string;
 
   /**
-   * Whether the content before is still in the store (false when it was over the size limit,
-   * or pruned as the store's oldest): only then can it be restored.
+   * Whether the history can put back by itself what the path held before: a file whose content
+   * is in the store (false when it was over max_file_bytes, or pruned as the store's oldest), or
+   * an empty folder. What a move took away comes back from the move's other path instead.
    *
    * @generated from field: bool before_available = 6;
    */
   beforeAvailable: boolean;
 
   /**
-   * Size of the content before, in bytes.
+   * Size of the file before, in bytes (0 for anything else).
    *
    * @generated from field: uint64 size_before = 7;
    */
   sizeBefore: bigint;
+
+  /**
+   * What the path held before: FILE_TYPE_FILE, FILE_TYPE_DIRECTORY or FILE_TYPE_SYMLINK;
+   * FILE_TYPE_UNSPECIFIED when nothing was there.
+   *
+   * @generated from field: toolhost.files.v1.FileType type_before = 8;
+   */
+  typeBefore: FileType;
+
+  /**
+   * What the change left at the path, in the same terms.
+   *
+   * @generated from field: toolhost.files.v1.FileType type_after = 9;
+   */
+  typeAfter: FileType;
+
+  /**
+   * For a move (MoveFile, or the undo of one) seen from the path the entry left: where it went,
+   * as the move's caller named it.
+   *
+   * @generated from field: string moved_to = 10;
+   */
+  movedTo: string;
+
+  /**
+   * For a move seen from the path the entry arrived at: where it came from.
+   *
+   * @generated from field: string moved_from = 11;
+   */
+  movedFrom: string;
+
+  /**
+   * Identifies the change: the entries of every path one change touched (both paths of a move,
+   * every file of a patch) have the same id, and undoing the change at any of them undoes it at
+   * all of them.
+   *
+   * @generated from field: string change_id = 12;
+   */
+  changeId: string;
 };
 
 /**
@@ -244,6 +287,14 @@ export type UndoLastChangeResponse = Message<"toolhost.files.v1.UndoLastChangeRe
    * @generated from field: string sha256 = 3;
    */
   sha256: string;
+
+  /**
+   * The other paths the undone change had touched and the undo put back too (a move's other
+   * path, the other files of a patch), as that change's caller named them.
+   *
+   * @generated from field: repeated string other_paths = 4;
+   */
+  otherPaths: string[];
 };
 
 /**
@@ -314,6 +365,27 @@ export enum ChangeOperation {
    * @generated from enum value: CHANGE_OPERATION_PATCH = 7;
    */
   PATCH = 7,
+
+  /**
+   * CopyFile, seen from the target.
+   *
+   * @generated from enum value: CHANGE_OPERATION_COPY = 8;
+   */
+  COPY = 8,
+
+  /**
+   * MakeDirectory.
+   *
+   * @generated from enum value: CHANGE_OPERATION_MAKE_DIRECTORY = 9;
+   */
+  MAKE_DIRECTORY = 9,
+
+  /**
+   * RemoveDirectory.
+   *
+   * @generated from enum value: CHANGE_OPERATION_REMOVE_DIRECTORY = 10;
+   */
+  REMOVE_DIRECTORY = 10,
 }
 
 /**
