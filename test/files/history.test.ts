@@ -78,7 +78,8 @@ describe("change history", () => {
     const [last] = (await server.fileTools.listFileHistory({ path: "big.txt" })).changes;
     assert.equal(last?.sha256Before, sha256Hex(big));
     assert.equal(last?.beforeAvailable, false);
-    assert.equal(await reasonOf(server.fileTools.undoLastChange({ path: "big.txt" })), "NOT_IN_HISTORY");
+    // Recorded, but what it replaced is not stored: the undo says so and changes nothing.
+    assert.equal(await reasonOf(server.fileTools.undoLastChange({ path: "big.txt" })), "UNDO_UNAVAILABLE");
     assert.equal(await reasonOf(server.fileTools.restoreFile({ path: "big.txt", sha256: sha256Hex(big) })), "NOT_IN_HISTORY");
     assert.equal(await readFile(join(server.root, "big.txt"), "utf8"), "small\n");
   });

@@ -1,6 +1,7 @@
 import type { LogReservation } from "./log-reservation.js";
 import type { CapturedContent, FileHistory } from "./file-history.js";
-import type { ChangeRecord } from "./history-types.js";
+import type { ChangeOperationName } from "./history-types.js";
+import { newChangeId, recordOf } from "./record-of.js";
 
 /**
  * ChangeRecording records one change in the history from the content the change itself read
@@ -43,9 +44,11 @@ export class ChangeRecording {
    * record writes the committed change's log line. Never throws. The line's fsync waits for end
    * (the change's answer), see LogReservation.append.
    */
-  async record(change: Omit<ChangeRecord, "time" | "sizeBefore">): Promise<void> {
+  async record(change: { readonly operation: ChangeOperationName; readonly caller: string; readonly before: string; readonly after: string }): Promise<void> {
     if (this.reserved === undefined || this.captured === undefined) return;
-    await this.reserved.append({ time: Date.now(), ...change, sizeBefore: this.captured.size }, this.answered).catch(() => undefined);
+    const before = { type: "file" as const, sha256: change.before, size: this.captured.size };
+    const record = recordOf(change.operation, change.caller, before, { type: "file", sha256: change.after, size: 0 }, { change: newChangeId() });
+    await this.reserved.append(record, this.answered).catch(() => undefined);
   }
 
   /** end releases the log lock when no line was written; a capture not yet begun does not begin. */

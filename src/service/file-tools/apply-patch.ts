@@ -2,6 +2,7 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { PatchFileOperation } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { deleteFile } from "../../files/delete-file.js";
+import { nothingThere } from "../../files/history/path-state.js";
 import { commitPatch, type PatchEffects } from "../../files/patch/commit-patch.js";
 import { maxPatchPathBytes, parseCodexPatch } from "../../files/patch/parse-codex-patch.js";
 import type { PatchOperation } from "../../files/patch/patch-types.js";
@@ -11,7 +12,7 @@ import { principalOf } from "../caller.js";
 import { stagePatch, type StagedFile } from "../../files/patch/stage-patch.js";
 import { writeFile } from "../../files/write/write-file.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
-import { recordedChange } from "./recorded-change.js";
+import { RecordedSteps } from "./recorded-patch.js";
 
 /** patchBounds caps one patch: files, hunks per file, and the diffs sent back. */
 const patchBounds = { maxFiles: 100, maxChunksPerFile: 1000, maxDiffBytes: 1024 * 1024 };
@@ -35,17 +36,24 @@ export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
     requireDeleteTier(context, ops);
     const staged = await stagePatch(sandbox, ops, deps.limits.maxEditBytes);
     if (!request.dryRun) {
+      // The whole patch is one change of every file it touched (recorded-patch.ts): an undo at
+      // any of them puts back all of them. A rolled-back step and its rollback record nothing.
+      const steps = new RecordedSteps(deps, context, sandbox);
       const effects: PatchEffects = {
         async write(path, content, guard) {
           const write = () => writeFile(sandbox, { path, content: { data: content }, ...guard });
-          await recordedChange(deps, context, sandbox, path, "patch", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256 }));
+          await steps.step(path, write, (r) => ({ before: r.previousSha256, after: { type: "file", sha256: r.sha256, size: r.size } }));
         },
         async remove(path, ifSha256) {
           const remove = () => deleteFile(sandbox, { path, ifSha256 });
-          await recordedChange(deps, context, sandbox, path, "patch", remove, (r) => ({ committed: r.existed, before: ifSha256, after: "" }));
+          await steps.step(path, remove, (r) => (r.existed ? { before: ifSha256, after: nothingThere } : undefined));
         },
       };
-      await commitPatch(staged, effects);
+      try {
+        await commitPatch(staged, effects);
+      } finally {
+        await steps.record("patch");
+      }
     }
     return response(staged, !request.dryRun, diffBudget(deps.limits.maxChunkSize, staged.length));
   };

@@ -1,15 +1,17 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { ChangeOperation, FileChangeSchema, type FileChange } from "../../../gen/ts/toolhost/files/v1/history_pb.js";
+import { FileType } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import { deleteFile } from "../../files/delete-file.js";
 import type { FileHistory, ListedChange } from "../../files/history/file-history.js";
+import type { EntryType } from "../../files/history/history-types.js";
+import { stateAfter, stateBefore } from "../../files/history/path-state.js";
 import { writeFile } from "../../files/write/write-file.js";
-import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 import { recordedChange } from "./recorded-change.js";
+import { undoLastChange } from "./undo/undo-change.js";
 
 const operations = {
   write: ChangeOperation.WRITE,
@@ -19,7 +21,18 @@ const operations = {
   move: ChangeOperation.MOVE,
   restore: ChangeOperation.RESTORE,
   patch: ChangeOperation.PATCH,
+  copy: ChangeOperation.COPY,
+  mkdir: ChangeOperation.MAKE_DIRECTORY,
+  rmdir: ChangeOperation.REMOVE_DIRECTORY,
 } as const;
+
+const types: Record<EntryType, FileType> = {
+  none: FileType.UNSPECIFIED,
+  file: FileType.FILE,
+  directory: FileType.DIRECTORY,
+  symlink: FileType.SYMLINK,
+  other: FileType.OTHER,
+};
 
 function historyOf(deps: FileToolsDeps, path: string): FileHistory {
   if (deps.history === undefined) {
@@ -30,14 +43,21 @@ function historyOf(deps: FileToolsDeps, path: string): FileHistory {
 
 /** fileChangeMessage maps one listed change to its proto message. */
 export function fileChangeMessage(change: ListedChange): FileChange {
+  const before = stateBefore(change);
+  const after = stateAfter(change);
   return create(FileChangeSchema, {
     time: timestampFromMs(change.time),
     operation: operations[change.operation],
     caller: change.caller,
-    sha256Before: change.before,
-    sha256After: change.after,
+    sha256Before: before.sha256,
+    sha256After: after.sha256,
     beforeAvailable: change.beforeAvailable,
-    sizeBefore: BigInt(change.sizeBefore),
+    sizeBefore: BigInt(before.type === "file" ? before.size : 0),
+    typeBefore: types[before.type],
+    typeAfter: types[after.type],
+    movedTo: change.moved?.side === "from" ? change.moved.path : "",
+    movedFrom: change.moved?.side === "to" ? change.moved.path : "",
+    changeId: change.change ?? "",
   });
 }
 
@@ -65,44 +85,20 @@ export function restoreFileHandler(deps: FileToolsDeps): ServiceImpl<typeof File
     if (content === undefined) {
       throw new ToolhostError("NOT_IN_HISTORY", `The history holds no content with sha256 "${request.sha256.slice(0, 64)}" for "${request.path}"; ListFileHistory shows which contents are still available.`, { path: request.path });
     }
-    const result = await restore(deps, context, sandbox, request.path, content, { ifSha256: request.ifSha256 });
+    const write = () => writeFile(sandbox, { path: request.path, content: { data: content }, ifSha256: request.ifSha256, maxPathDepth: deps.limits.maxPathDepth });
+    const result = await recordedChange(deps, context, sandbox, request.path, "restore", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256, sizeAfter: r.size }));
     return { previousSha256: result.previousSha256, sha256: result.sha256, size: BigInt(result.size) };
   };
 }
 
-/** undoLastChangeHandler serves UndoLastChange: the last change undone if the file is as it left it. */
+/**
+ * undoLastChangeHandler serves UndoLastChange: the last change of a path undone as a whole (at
+ * every path it touched) if each is still as it left it, never losing content (undo-change.ts).
+ */
 export function undoLastChangeHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["undoLastChange"] {
   return async (request, context) => {
     const history = historyOf(deps, request.path);
-    const sandbox = deps.sandboxFor(context);
-    const [last] = await history.list(await history.keyOf(sandbox, request.path), 1);
-    if (last === undefined) {
-      throw new ToolhostError("NOT_IN_HISTORY", `"${request.path}" has no recorded change to undo.`, { path: request.path });
-    }
-    const undone = fileChangeMessage(last);
-    if (last.before === "") {
-      // The change created the file: undoing it removes the file, if it is still what was written.
-      await recordedChange(deps, context, sandbox, request.path, "restore", () => deleteFile(sandbox, { path: request.path, ifSha256: last.after }), (r) => ({ committed: r.existed, before: last.after, after: "" }));
-      return { undone, removed: true, sha256: "" };
-    }
-    const content = await history.content(last.before);
-    if (content === undefined) {
-      throw new ToolhostError("NOT_IN_HISTORY", `The content "${request.path}" had before its last change is no longer in the history (over the size limit or pruned); it cannot be undone.`, { path: request.path });
-    }
-    const guard = last.after === "" ? { mustNotExist: true } : { ifSha256: last.after };
-    const result = await restore(deps, context, sandbox, request.path, content, guard);
-    return { undone, removed: false, sha256: result.sha256 };
+    const result = await undoLastChange(deps, history, context, deps.sandboxFor(context), request.path);
+    return { undone: fileChangeMessage(result.undone), removed: result.removed, sha256: result.sha256, otherPaths: [...result.otherPaths] };
   };
-}
-
-async function restore(
-  deps: FileToolsDeps,
-  context: HandlerContext,
-  sandbox: Sandbox,
-  path: string,
-  content: Buffer,
-  guard: { ifSha256?: string; mustNotExist?: boolean },
-) {
-  const write = () => writeFile(sandbox, { path, content: { data: content }, ...guard });
-  return recordedChange(deps, context, sandbox, path, "restore", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256 }));
 }

@@ -38,7 +38,7 @@ export function uploadFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
         dataChunks(iterator),
         { signal: context.signal },
       );
-      const result = await recordedChange(deps, context, sandbox, header.path, "upload", upload, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256 }));
+      const result = await recordedChange(deps, context, sandbox, header.path, "upload", upload, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256, sizeAfter: r.size }));
       return create(UploadFileResponseSchema, { ...result, size: BigInt(result.size) });
     } catch (err) {
       // dataChunks reads the iterator by hand, so tell the request stream that nobody reads on.

@@ -22,7 +22,7 @@ export function writeFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTo
         mustNotExist: request.mustNotExist,
         maxPathDepth: deps.limits.maxPathDepth,
       });
-    const result = await recordedChange(deps, context, sandbox, request.path, "write", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256 }));
+    const result = await recordedChange(deps, context, sandbox, request.path, "write", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256, sizeAfter: r.size }));
     return create(WriteFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
 }

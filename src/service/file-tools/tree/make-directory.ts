@@ -4,11 +4,17 @@ import type { FileTools } from "../../../../gen/ts/toolhost/files/v1/file_tools_
 import { MakeDirectoryResponseSchema } from "../../../../gen/ts/toolhost/files/v1/tree_pb.js";
 import { makeDirectory } from "../../../files/tree/make-directory.js";
 import type { FileToolsDeps } from "../file-tools-deps.js";
+import { recordedChange } from "../recorded-change.js";
 
-/** makeDirectoryHandler serves FileTools.MakeDirectory. */
+/**
+ * makeDirectoryHandler serves FileTools.MakeDirectory, recorded at the folder it made (not at
+ * parents made along with it), so an undo there removes it again while it is empty.
+ */
 export function makeDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["makeDirectory"] {
   return async (request, context) => {
-    const result = await makeDirectory(deps.sandboxFor(context), { path: request.path, parents: request.parents, mode: request.mode });
+    const sandbox = deps.sandboxFor(context);
+    const make = () => makeDirectory(sandbox, { path: request.path, parents: request.parents, mode: request.mode });
+    const result = await recordedChange(deps, context, sandbox, request.path, "mkdir", make, (r) => ({ committed: r.created, after: "", typeAfter: "directory", entriesAfter: 0 }), { entry: true });
     return create(MakeDirectoryResponseSchema, result);
   };
 }

@@ -4,10 +4,13 @@ import type { FileTools } from "../../../../gen/ts/toolhost/files/v1/file_tools_
 import { MoveFileResponseSchema } from "../../../../gen/ts/toolhost/files/v1/tree_pb.js";
 import { moveFile } from "../../../files/tree/move-file.js";
 import type { FileToolsDeps } from "../file-tools-deps.js";
-import { recordedChange } from "../recorded-change.js";
+import { recordedMove } from "../recorded-move.js";
 import { fileTypeOf } from "../stat-file.js";
 
-/** moveFileHandler serves FileTools.MoveFile. */
+/**
+ * moveFileHandler serves FileTools.MoveFile. A move is one change of both paths, recorded at
+ * each with the other named (recorded-move.ts), so an undo at either moves it back.
+ */
 export function moveFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["moveFile"] {
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
@@ -20,10 +23,7 @@ export function moveFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
         createParents: request.createParents,
         signal: context.signal,
       });
-    // A moved file is a change of both paths: it left `from` (undo there brings it back) and
-    // arrived at `to`, replacing what was there with overwrite. Directories are not recorded.
-    const leave = () => recordedChange(deps, context, sandbox, request.from, "move", move, (r) => ({ committed: r.type === "file", after: "" }));
-    const result = await recordedChange(deps, context, sandbox, request.to, "move", leave, (r) => ({ committed: r.type === "file", after: r.sha256 }));
+    const result = await recordedMove(deps, context, sandbox, { from: request.from, to: request.to }, move);
     return create(MoveFileResponseSchema, { ...result, type: fileTypeOf(result.type) });
   };
 }
