@@ -2,8 +2,7 @@
 # bench:mcp — small calls, one at a time, against the MCP reference filesystem server
 # (@modelcontextprotocol/server-filesystem over stdio, driven by the MCP SDK client) and toolhost
 # (through the generated Go client, bench/go/smallcalls, and the TypeScript client, clients/ts built
-# as installed and run by plain node, on its own gRPC transport and, for comparison, on
-# connect-node's):
+# as installed and run by plain node):
 # a 35 KB text read, a single-replacement edit of a 4 KB file, a 10 MB text read. Prints the
 # median latency of each and the ratio toolhost / MCP. The MCP client, the TS client and the Go
 # client each run in a process of their own, block after block.
@@ -27,7 +26,7 @@ mkdir -p "$work/root" "$work/skills"
 root=$(realpath "$work/root")
 head -c 26000 /dev/urandom | base64 >"$root/35k.txt"                  # ~35 KB of 76-column lines
 head -c 7400000 /dev/urandom | base64 >"$root/10m.txt"                # ~10 MB
-for who in mcp ts tsc go; do { head -c 1500 /dev/urandom | base64; echo alpha-marker; head -c 1500 /dev/urandom | base64; } >"$root/edit-$who.txt"; done
+for who in mcp ts go; do { head -c 1500 /dev/urandom | base64; echo alpha-marker; head -c 1500 /dev/urandom | base64; } >"$root/edit-$who.txt"; done
 
 port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 # shellcheck disable=SC2086 # TOOLHOST_NODE_FLAGS (e.g. --cpu-prof) is a list of node flags
@@ -45,7 +44,7 @@ node bench/mcp/ts-and-mcp.mjs --toolhost "127.0.0.1:$port" --dir "$root" --round
 # The clients take turns block by block, each block starting with the next one (no client always
 # runs first, or always right after the same one); each line is tagged with its block, so that the
 # summary can also pair each client with MCP block by block.
-clients=(mcp ts tsc go)
+clients=(mcp ts go)
 for block in $(seq 1 "$blocks"); do
   shift_by=$(( (block - 1) % ${#clients[@]} ))
   for who in "${clients[@]:shift_by}" "${clients[@]:0:shift_by}"; do # each client in a process of its own
@@ -67,10 +66,10 @@ for (const [block, server, work, ms] of rows) {
 // Per block: the ratio of a client's median to MCP's in that block; then the median over blocks,
 // which cancels what drifts from block to block (other load on the machine).
 const perBlock = (work, server) => median(Object.values(blocks[work]).filter((b) => b[server] && b.mcp).map((b) => median(b[server]) / median(b.mcp))).toFixed(2);
-console.log("| call | MCP server-filesystem | toolhost, Go client | toolhost, TS client | TS client on connect-node | Go / MCP | TS / MCP | TS on connect-node / MCP | per block: Go, TS, TS on connect-node / MCP |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("| call | MCP server-filesystem | toolhost, Go client | toolhost, TS client | Go / MCP | TS / MCP | per block: Go, TS / MCP |");
+console.log("|---|---|---|---|---|---|---|");
 for (const [work, s] of Object.entries(by)) {
-  const [m, g, t, c] = [median(s.mcp), median(s.go), median(s.ts), median(s.tsc)];
-  console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${t.toFixed(2)} ms | ${c.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(t / m).toFixed(2)} | ${(c / m).toFixed(2)} | ${perBlock(work, "go")}, ${perBlock(work, "ts")}, ${perBlock(work, "tsc")} |`);
+  const [m, g, t] = [median(s.mcp), median(s.go), median(s.ts)];
+  console.log(`| ${work} | ${m.toFixed(2)} ms | ${g.toFixed(2)} ms | ${t.toFixed(2)} ms | ${(g / m).toFixed(2)} | ${(t / m).toFixed(2)} | ${perBlock(work, "go")}, ${perBlock(work, "ts")} |`);
 }
 JS

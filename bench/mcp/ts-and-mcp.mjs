@@ -8,14 +8,14 @@
 // process carries no tsx loader (a second isolate) an installed client never has; with it, a small
 // call cost the same to 0.15 ms more client CPU (bench/README.md, section mcp, 2026-12-01).
 //
-// `--only tsc` is the same TS client on connect-node's gRPC transport (grpcTransport:
-// "connect-node", the client's default before 2026-11-30), to compare the two in one run.
-// `--client-dist DIR` takes the built client from DIR (bench/mcp/ts-client-ab.sh: another commit's).
+// `--client-dist DIR` takes the built client from DIR (bench/mcp/ts-client-ab.sh: another commit's);
+// `--grpc-transport NAME` passes `grpcTransport: NAME` to its createClient (a client of a commit
+// that still had several gRPC transports).
 //
 // `--cpu` also prints "server work.cpu milliseconds": the client process's CPU (user + system, all
 // its threads) during each call.
 //
-// Usage: node bench/mcp/ts-and-mcp.mjs --toolhost ADDR --mcp-server JS --dir DIR --rounds N [--only mcp|ts|tsc] [--client-dist DIR] [--cpu]
+// Usage: node bench/mcp/ts-and-mcp.mjs --toolhost ADDR --mcp-server JS --dir DIR --rounds N [--only mcp|ts] [--client-dist DIR] [--grpc-transport NAME] [--cpu]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -30,12 +30,13 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     only: { type: "string" },
     "client-dist": { type: "string" },
+    "grpc-transport": { type: "string" },
     cpu: { type: "boolean" },
   },
 });
-// --only mcp|ts|tsc: one client in this process, so that none pays for another's garbage (the
-// MCP client's 10 MB read leaves ~60 MB of JSON behind); small-calls.sh runs one of each in turn.
-const servers = values.only === "mcp" || values.only === "ts" || values.only === "tsc" ? [values.only] : ["mcp", "ts"];
+// --only mcp|ts: one client in this process, so that none pays for another's garbage (the MCP
+// client's 10 MB read leaves ~60 MB of JSON behind); small-calls.sh runs one of each in turn.
+const servers = values.only === "mcp" || values.only === "ts" ? [values.only] : ["mcp", "ts"];
 const dir = values.dir ?? ".";
 const rounds = Number(values.rounds ?? "20");
 const dist = path.resolve(values["client-dist"] ?? new URL("../../clients/ts/dist", import.meta.url).pathname);
@@ -45,7 +46,8 @@ const { ReadMode } = await import(pathToFileURL(path.join(dist, "gen/toolhost/fi
 const mcp = new Client({ name: "toolhost-bench", version: "0" });
 if (servers.includes("mcp")) await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [values["mcp-server"] ?? "", dir], stderr: "ignore",
   maxBufferSize: 64 << 20 })); // the SDK's default 10 MiB line cap is under a 10 MB file's JSON answer
-const toolhost = createClient(values.toolhost ?? "127.0.0.1:50051", { grpcTransport: servers.includes("tsc") ? "connect-node" : "direct" }).files;
+const grpcTransport = values["grpc-transport"];
+const toolhost = createClient(values.toolhost ?? "127.0.0.1:50051", grpcTransport === undefined ? {} : { grpcTransport }).files;
 
 /** textOf checks that an MCP tool answered without error and returns its text length. */
 function textOf(result) {
@@ -76,7 +78,6 @@ const calls = {
     read10m: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "10m.txt") } })),
   },
   ts: toolhostCalls("ts"),
-  tsc: toolhostCalls("tsc"),
 };
 for (let round = -1; round < rounds; round++) { // round -1 warms both up and is not printed
   for (const work of ["read35k", "edit4k", "read10m"]) {

@@ -1,9 +1,10 @@
 // Where the TypeScript client's time per small call goes: the same three small calls (StatFile,
 // a 35 KB text ReadFile, a single-replacement EditFile of a 4 KB file) against one toolhost through
-// clients/ts createClient on its own transport and HTTP/2 connection ("direct"), on its own
-// transport over node:http2 ("node-http2"), on connect-node's ("connect-node"),
-// through @grpc/grpc-js's generic client ("grpc-js") and through a bare node:http2 request with
-// hand-framed gRPC ("http2", the floor for a Node client). One client per process, like
+// clients/ts createClient ("toolhost"), through connect-node's own createGrpcTransport and
+// Connect's createClient on the same session manager ("connect-node", what the client would be
+// without its transport, docs/adr/0005-client-transport.md), through @grpc/grpc-js's generic
+// client ("grpc-js") and through a bare node:http2 request with hand-framed gRPC ("http2", the
+// floor for a Node client). One client per process, like
 // small-calls.sh, so each starts cold; prints "client work wall-ms cpu-ms" medians (cpu is the
 // client process's user+system time per call).
 //
@@ -15,14 +16,17 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
-import { createClient } from "../../clients/ts/src/index.js";
+import { createClient as createConnectClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createClient, WideWindowSessionManager } from "../../clients/ts/src/index.js";
+import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { EditFileRequestSchema, EditFileResponseSchema } from "../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ReadFileRequestSchema, ReadFileResponseSchema, ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { StatFileRequestSchema, StatFileResponseSchema } from "../../gen/ts/toolhost/files/v1/stat_pb.js";
 
 const { values } = parseArgs({ options: { toolhost: { type: "string" }, dir: { type: "string" }, client: { type: "string" }, rounds: { type: "string" }, warm: { type: "string" } } });
 const addr = values.toolhost ?? "127.0.0.1:50051";
-const who = values.client ?? "direct";
+const who = values.client ?? "toolhost";
 const rounds = Number(values.rounds ?? "7");
 const warm = Number(values.warm ?? "1");
 const dir = values.dir ?? ".";
@@ -36,9 +40,10 @@ const readReq = () => create(ReadFileRequestSchema, { path: "35k.txt", mode: Rea
 const editReq = () => create(EditFileRequestSchema, { path: editFile, edits: [{ kind: { case: "replace", value: edit() } }] });
 type Calls = Record<"stat" | "read35k" | "edit4k", () => Promise<unknown>>;
 
-/** viaClient makes the calls through clients/ts createClient on the given transport. */
-function viaClient(grpcTransport: "direct" | "node-http2" | "connect-node"): Calls {
-  const { files } = createClient(addr, { grpcTransport });
+/** viaClient makes the calls through clients/ts createClient, or connect-node's transport on its session manager. */
+function viaClient(connectNode: boolean): Calls {
+  const baseUrl = `http://${addr}`;
+  const files = connectNode ? createConnectClient(FileTools, createGrpcTransport({ baseUrl, sessionManager: new WideWindowSessionManager(baseUrl) })) : createClient(addr).files;
   return {
     stat: () => files.statFile(statReq()),
     read35k: async () => {
@@ -101,7 +106,7 @@ function viaGrpcJs(): Calls {
   };
 }
 
-const clients: Record<string, () => Calls> = { direct: () => viaClient("direct"), "node-http2": () => viaClient("node-http2"), "connect-node": () => viaClient("connect-node"), "grpc-js": viaGrpcJs, http2: viaHttp2 };
+const clients: Record<string, () => Calls> = { toolhost: () => viaClient(false), "connect-node": () => viaClient(true), "grpc-js": viaGrpcJs, http2: viaHttp2 };
 const calls = clients[who]?.();
 if (calls === undefined) throw new Error(`--client must be one of ${Object.keys(clients).join(", ")}`);
 const results: Record<string, { wall: number[]; cpu: number[] }> = {};

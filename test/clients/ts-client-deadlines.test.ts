@@ -5,6 +5,7 @@ import { constants, type ClientHttp2Stream } from "node:http2";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { createClient } from "../../clients/ts/src/create-client.js";
 import { createHttp2GrpcTransport } from "../../clients/ts/src/transport/http2-grpc-transport.js";
 import { createLeanClient } from "../../clients/ts/src/transport/lean-client.js";
 import { WideWindowSessionManager } from "../../clients/ts/src/transport/window-session-manager.js";
@@ -34,7 +35,7 @@ async function drain(messages: AsyncIterable<unknown>): Promise<void> {
 
 // A call with a deadline must end by its deadline whatever the connection or the server does, and
 // a call whose stream ends before the client listens to it must still end.
-describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60_000 }, () => {
+describe("@toolhost/client's gRPC transport: every call ends", { timeout: 60_000 }, () => {
   let server: TestServer;
   let silent: Server;
   const sockets: Socket[] = [];
@@ -54,7 +55,7 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
   it("ends calls at their deadline, or when aborted, while the connection is still being made", async () => {
     const port = (silent.address() as { port: number }).port;
     const baseUrl = `https://127.0.0.1:${port}`;
-    const sessionManager = new WideWindowSessionManager(baseUrl, {});
+    const sessionManager = new WideWindowSessionManager(baseUrl, { connectTimeoutMs: 60_000 });
     const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
     try {
       const started = Date.now();
@@ -68,7 +69,29 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
       assert.ok(Date.now() - started < 4_000, `took ${Date.now() - started} ms`);
       assert.equal(sessionManager.state(), "connecting", "the connection was never made, as intended");
     } finally {
-      sessionManager.abort();
+      sessionManager.close();
+    }
+  });
+
+  it("fails calls without a deadline with Unavailable once the connect timeout passes, and connects anew for the next", async () => {
+    const port = (silent.address() as { port: number }).port;
+    const before = sockets.length;
+    const { files, close } = createClient(`127.0.0.1:${port}`, { tls: true, connectTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const [unary, streamed] = await Promise.all([files.statFile({ path: "a.txt" }).catch((e: unknown) => e), drain(files.readFile({ path: "a.txt" })).catch((e: unknown) => e)]);
+      for (const err of [unary, streamed]) {
+        assert.ok(err instanceof ConnectError, String(err));
+        assert.equal(err.code, Code.Unavailable);
+        assert.match(err.message, /no connection to https:\/\/127\.0\.0\.1:\d+ within 300 ms \(connectTimeoutMs\)/);
+      }
+      assert.ok(Date.now() - started < 4_000, `took ${Date.now() - started} ms`);
+      assert.equal(sockets.length, before + 1, "both calls waited for one connection");
+      const again = await outcome(files.statFile({ path: "a.txt" }));
+      assert.equal(again, "Unavailable");
+      assert.equal(sockets.length, before + 2, "the next call made a new connection");
+    } finally {
+      close();
     }
   });
 
@@ -82,7 +105,7 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 50 })), "DeadlineExceeded");
       assert.equal(await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 50 }))), "DeadlineExceeded");
     } finally {
-      sessionManager.abort();
+      sessionManager.close();
     }
   });
 
@@ -106,7 +129,7 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
       assert.equal(await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }))), "Unavailable");
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 60_000 })), "Unavailable");
     } finally {
-      sessionManager.abort();
+      sessionManager.close();
     }
   });
 
@@ -114,9 +137,9 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
     /** Counts the streams it opens. */
     class Counting extends WideWindowSessionManager {
       streams = 0;
-      override requestNow(...args: Parameters<WideWindowSessionManager["requestNow"]>): ClientHttp2Stream | undefined {
-        const stream = super.requestNow(...args);
-        if (stream) this.streams++;
+      override async request(...args: Parameters<WideWindowSessionManager["request"]>): Promise<ClientHttp2Stream> {
+        const stream = await super.request(...args);
+        this.streams++;
         return stream;
       }
     }
@@ -125,6 +148,7 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
     const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
     try {
       await files.statFile({ path: "a.txt" }); // connected, and the server warm: it often answers within 1 ms
+      sessionManager.streams = 0;
       const seen = new Map<string, number>();
       for (let i = 0; i < 200; i++) {
         for (const timeoutMs of [0.001, 0.5, 0.999]) {
@@ -139,7 +163,7 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 5_000 })), "ok");
       assert.equal(sessionManager.streams, 1);
     } finally {
-      sessionManager.abort();
+      sessionManager.close();
     }
   });
 
@@ -159,7 +183,7 @@ describe("@toolhost/client's own gRPC transport: every call ends", { timeout: 60
       assert.deepEqual([...seen.keys()].filter((o) => o !== "ok" && o !== "DeadlineExceeded"), [], JSON.stringify(Object.fromEntries(seen)));
       assert.ok((seen.get("DeadlineExceeded") ?? 0) > 0, JSON.stringify(Object.fromEntries(seen)));
     } finally {
-      sessionManager.abort();
+      sessionManager.close();
     }
   });
 });

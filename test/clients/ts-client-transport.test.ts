@@ -23,13 +23,16 @@ import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/t
 import { mkdtemp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 
-// The client's default gRPC transport (its own node:http2 one, "direct") and connect-node's must
-// behave alike: same messages, same errors with the same details, same cancellation.
-for (const grpcTransport of ["direct", "connect-node"] as const) {
-  describe(`@toolhost/client over the ${grpcTransport} gRPC transport`, { timeout: 60_000 }, () => {
+// The client's gRPC transport (HTTP/2, the gRPC port) and the Connect protocol (HTTP/1.1, the
+// --http-listen port) must behave alike: same messages, same errors with the same details, same
+// cancellation.
+for (const protocol of ["grpc", "connect"] as const) {
+  describe(`@toolhost/client over the ${protocol} protocol`, { timeout: 60_000 }, () => {
     let server: TestServer;
+    let address: string;
     before(async () => {
-      server = await startTestServer();
+      server = await startTestServer({ http: protocol === "connect" });
+      address = protocol === "connect" ? server.httpAddress! : server.address;
       await writeFile(join(server.root, "three-mib.bin"), Buffer.alloc(3 * 1024 * 1024 + 17, 7));
       await writeFile(join(server.root, "lines.txt"), "alpha\nbeta\ngamma\n");
     });
@@ -38,7 +41,7 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
     });
 
     it("makes unary, server-streaming and client-streaming calls with the server's answers", async () => {
-      const { files } = createClient(server.address, { grpcTransport });
+      const { files } = createClient(address, { protocol });
       const stat = await files.statFile({ path: "lines.txt" });
       assert.equal(stat.size, 17n);
       assert.equal(await readText(files, "lines.txt", { offset: 1, limit: 1 }), "beta\n");
@@ -54,7 +57,7 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
     });
 
     it("reports an upload refused on its header while the client still sends, and changes nothing", async () => {
-      const { files } = createClient(server.address, { grpcTransport });
+      const { files } = createClient(address, { protocol });
       const chunks = Array.from({ length: 64 }, () => Buffer.alloc(256 * 1024, 9));
       const err = await uploadStream(files, "lines.txt", Readable.from(chunks), { mustNotExist: true }).catch((e: unknown) => e);
       assert.ok(err instanceof ConnectError, String(err));
@@ -65,7 +68,7 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
     });
 
     it("hands a slow reader every byte in order, one message at a time", async () => {
-      const { files } = createClient(server.address, { grpcTransport });
+      const { files } = createClient(address, { protocol });
       const chunks: Uint8Array[] = [];
       await readTo(files, "three-mib.bin", async (chunk) => {
         chunks.push(chunk);
@@ -75,7 +78,7 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
     });
 
     it("reports a refused call's code, reason and metadata, on unary and streamed calls alike", async () => {
-      const { files } = createClient(server.address, { grpcTransport });
+      const { files } = createClient(address, { protocol });
       const before = await readdir(server.root);
       const unary = await files.statFile({ path: "../outside.txt" }).catch((e: unknown) => e);
       assert.ok(unary instanceof ConnectError);
@@ -90,13 +93,13 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
     });
 
     it("fails with Unavailable when nothing listens, and with Canceled or DeadlineExceeded when told", async () => {
-      const down = createClient("127.0.0.1:1", { grpcTransport });
+      const down = createClient("127.0.0.1:1", { protocol });
       const refused = await down.files.listTools({}).catch((e: unknown) => e);
       assert.ok(refused instanceof ConnectError);
       assert.equal(refused.code, Code.Unavailable);
       assert.equal(reason(refused), undefined);
 
-      const { files } = createClient(server.address, { grpcTransport });
+      const { files } = createClient(address, { protocol });
       const abort = new AbortController();
       const stream = files.readFile({ path: "three-mib.bin", mode: ReadMode.BYTES }, { signal: abort.signal });
       const canceled = await (async () => {
@@ -119,13 +122,13 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
         seen.push(`${res.header.get("content-type")} status=${res.trailer.get("grpc-status")}`);
         return res;
       };
-      const { files } = createClient(server.address, { grpcTransport, token: "t0k", interceptors: [spy] });
+      const { files } = createClient(address, { protocol, token: "t0k", interceptors: [spy] });
       await files.statFile({ path: "lines.txt" });
-      assert.deepEqual(seen, ["StatFile auth=Bearer t0k", "application/grpc+proto status=0"]);
+      assert.deepEqual(seen, protocol === "grpc" ? ["StatFile auth=Bearer t0k", "application/grpc+proto status=0"] : ["StatFile auth=Bearer t0k", "application/proto status=null"]);
     });
 
     it("hands onHeader and onTrailer the response's header and trailer, on unary and streamed calls", async () => {
-      const { files } = createClient(server.address, { grpcTransport });
+      const { files } = createClient(address, { protocol });
       const seen: string[] = [];
       const options = (call: string) => ({
         onHeader: (h: Headers) => seen.push(`${call} header ${h.get("content-type")}`),
@@ -135,12 +138,13 @@ for (const grpcTransport of ["direct", "connect-node"] as const) {
       let messages = 0;
       for await (const _ of files.readFile({ path: "lines.txt", mode: ReadMode.TEXT }, options("read"))) messages++;
       assert.ok(messages >= 2);
-      assert.deepEqual(seen, ["stat header application/grpc+proto", "stat trailer 0", "read header application/grpc+proto", "read trailer 0"]);
+      const expected = protocol === "grpc" ? ["stat header application/grpc+proto", "stat trailer 0", "read header application/grpc+proto", "read trailer 0"] : ["stat header application/proto", "stat trailer null", "read header application/connect+proto", "read trailer null"];
+      assert.deepEqual(seen, expected);
     });
   });
 }
 
-describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
+describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -176,17 +180,12 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     assert.deepEqual(Buffer.concat(chunks), Buffer.alloc(2 * 1024 * 1024, 3));
   });
 
-  /** StreamSpy records the streams its requestNow opened (the calls that took the same-turn path). */
+  /** StreamSpy records the streams it opened. */
   class StreamSpy extends WideWindowSessionManager {
     readonly opened: ClientHttp2Stream[] = [];
-    /** How many times a stream it opened was paused (counted from the event: polling can miss it). */
-    pauses = 0;
-    override requestNow(...args: Parameters<WideWindowSessionManager["requestNow"]>): ClientHttp2Stream | undefined {
-      const stream = super.requestNow(...args);
-      if (stream) {
-        this.opened.push(stream);
-        stream.on("pause", () => this.pauses++);
-      }
+    override async request(...args: Parameters<WideWindowSessionManager["request"]>): Promise<ClientHttp2Stream> {
+      const stream = await super.request(...args);
+      this.opened.push(stream);
       return stream;
     }
   }
@@ -214,38 +213,7 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     }
   });
 
-  it("opens the streams of calls on a ready connection in the caller's turn, with the same answers", async () => {
-    const baseUrl = `http://${server.address}`;
-    const sessionManager = new StreamSpy(baseUrl, {});
-    assert.equal(sessionManager.requestNow("/toolhost.files.v1.FileTools/StatFile", {}), undefined, "no connection yet");
-    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
-    assert.equal((await files.statFile({ path: "two-mib.bin" })).size, 2n * 1024n * 1024n);
-    assert.equal(sessionManager.opened.length, 0, "the first call waits for the connection");
-    assert.equal((await files.statFile({ path: "two-mib.bin" })).size, 2n * 1024n * 1024n);
-    let bytes = 0;
-    for await (const m of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES })) if (m.part.case === "data") bytes += m.part.value.length;
-    assert.equal(bytes, 2 * 1024 * 1024);
-    assert.equal(sessionManager.opened.length, 2, "connect-node's session state was not recognised: every call takes the slower path");
-  });
-
-  it("pauses a same-turn streamed read while a slow reader holds more than the high-water mark, and resumes it", async () => {
-    const baseUrl = `http://${server.address}`;
-    const sessionManager = new StreamSpy(baseUrl, {});
-    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }));
-    await files.statFile({ path: "two-mib.bin" }); // connects
-    const chunks: Uint8Array[] = [];
-    await readTo(files, "two-mib.bin", async (chunk) => {
-      chunks.push(chunk);
-      // Hold the first chunk until the next 1 MiB message has arrived and paused the stream (a
-      // fixed 50 ms missed it on a loaded machine), or 5 s have passed.
-      for (let i = 0; i < 500 && chunks.length === 1 && sessionManager.pauses === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    });
-    assert.equal(sessionManager.opened.length, 1);
-    assert.ok(sessionManager.pauses > 0, "the stream was never paused");
-    assert.deepEqual(Buffer.concat(chunks), Buffer.alloc(2 * 1024 * 1024, 3));
-  });
-
-  it("ends a same-turn streamed read with DeadlineExceeded when its timeout passes mid-stream, and with Canceled when aborted", async () => {
+  it("ends a streamed read with DeadlineExceeded when its timeout passes mid-stream, and with Canceled when aborted", async () => {
     const baseUrl = `http://${server.address}`;
     const sessionManager = new StreamSpy(baseUrl, {});
     const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }));
@@ -268,12 +236,12 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     })().catch((e: unknown) => e);
     assert.ok(canceled instanceof ConnectError, String(canceled));
     assert.equal(canceled.code, Code.Canceled);
-    assert.equal(sessionManager.opened.length, 2);
+    assert.equal(sessionManager.opened.length, 3); // the first call's, and the two reads'
     for (let i = 0; i < 100 && sessionManager.state() !== "idle"; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(sessionManager.state(), "idle", "a stream stayed open");
   });
 
-  it("reports a same-turn unary call's refusal with its reason and metadata, DeadlineExceeded and Canceled, and changes nothing", async () => {
+  it("reports a unary call's refusal with its reason and metadata, DeadlineExceeded and Canceled, and changes nothing", async () => {
     const baseUrl = `http://${server.address}`;
     const sessionManager = new StreamSpy(baseUrl, {});
     const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
@@ -293,7 +261,7 @@ describe("@toolhost/client's own gRPC transport", { timeout: 60_000 }, () => {
     const canceled = await pending.catch((e: unknown) => e);
     assert.ok(canceled instanceof ConnectError);
     assert.equal(canceled.code, Code.Canceled);
-    assert.equal(sessionManager.opened.length, 2); // the first call connected; a deadline under 1 ms opens no stream
+    assert.equal(sessionManager.opened.length, 3); // the first call's, the write's, the aborted call's; a deadline under 1 ms opens no stream
     assert.deepEqual(await readdir(server.root), before);
   });
 
@@ -353,14 +321,18 @@ describe("@toolhost/client over TLS with a token", { timeout: 60_000 }, () => {
     await server?.close();
   });
 
-  for (const grpcTransport of ["direct", "connect-node"] as const) {
-    it(`${grpcTransport}: reads with the right token and is refused Unauthenticated with a wrong one`, async () => {
-      const { files } = createClient(server.address, { grpcTransport, tls: { ca: tls.caCert }, token });
-      assert.equal(await readText(files, "a.txt"), "hello\n");
-      const wrong = createClient(server.address, { grpcTransport, tls: { ca: tls.caCert }, token: "th_wrong-token-0000000000000000000000000000" });
-      const err = await readText(wrong.files, "a.txt").catch((e: unknown) => e);
-      assert.ok(err instanceof ConnectError);
-      assert.equal(err.code, Code.Unauthenticated);
-    });
-  }
+  it("reads with the right token and is refused Unauthenticated with a wrong one", async () => {
+    const { files } = createClient(server.address, { tls: { ca: tls.caCert }, token });
+    assert.equal(await readText(files, "a.txt"), "hello\n");
+    const wrong = createClient(server.address, { tls: { ca: tls.caCert }, token: "th_wrong-token-0000000000000000000000000000" });
+    const err = await readText(wrong.files, "a.txt").catch((e: unknown) => e);
+    assert.ok(err instanceof ConnectError);
+    assert.equal(err.code, Code.Unauthenticated);
+  });
+
+  it("refuses a token HTTP cannot carry before anything is sent", () => {
+    for (const bad of ["", "a\r\nx-injected: 1", "nul\0", "caf\u00e9"]) {
+      assert.throws(() => createClient(server.address, { tls: { ca: tls.caCert }, token: bad }), TypeError, JSON.stringify(bad));
+    }
+  });
 });

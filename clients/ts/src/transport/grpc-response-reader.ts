@@ -1,5 +1,4 @@
-import { constants, type IncomingHttpHeaders } from "node:http2";
-import type { CallStream } from "./call-stream.js";
+import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
 import type { CallSignal } from "./call-signal.js";
@@ -35,7 +34,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
   #trailer: Headers | undefined;
   #headersArrived = false;
   #headersWaiter: Settle<void> | undefined;
-  readonly #stream: CallStream;
+  readonly #stream: ClientHttp2Stream;
   readonly #options: ResponseReaderOptions;
   readonly #splitter: EnvelopeSplitter;
   readonly #call: CallSignal;
@@ -55,7 +54,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
   readonly #onMessage: (message: Uint8Array) => boolean;
   readonly #onAbort: (() => void) | undefined;
 
-  constructor(stream: CallStream, call: CallSignal, options: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary = false) {
+  constructor(stream: ClientHttp2Stream, call: CallSignal, options: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary = false) {
     this.#stream = stream;
     this.#options = options;
     this.#call = call;

@@ -10,31 +10,31 @@ import {
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import type { Http2SessionManager } from "@connectrpc/connect-node";
 import { BufferRecycler } from "./buffer-recycler.js";
 import { callSignal, type CallSignal } from "./call-signal.js";
-import { callOpener, codecFor, connectorCallOpener } from "./call-opener.js";
-import type { Http2Connector } from "./h2/http2-connector.js";
+import { callOpener, codecFor, type SessionManager } from "./call-opener.js";
 import { response } from "./call-response.js";
 import { frameMessage } from "./grpc-envelope.js";
 import { sendAll, sendSingle } from "./grpc-request-writer.js";
 import { connectErrorFromStream } from "./http2-stream-error.js";
 import { deadline, leanCalls, makeLeanCalls, type LeanCalls } from "./lean-calls.js";
+import { checkedReadMaxBytes } from "./read-max-bytes.js";
 
 /** Http2GrpcTransportOptions configure createHttp2GrpcTransport. */
 export interface Http2GrpcTransportOptions {
   readonly baseUrl: string;
   /**
-   * The client's own HTTP/2 connection (opened lazily, reopened after a GOAWAY or a failure);
-   * exactly one of connector and sessionManager is given.
+   * The node:http2 connection: a WideWindowSessionManager, or connect-node's Http2SessionManager
+   * (anything with its `request` and `notifyResponseByteRead`).
    */
-  readonly connector?: Http2Connector;
-  /** node:http2 connections through connect-node's session manager, in place of a connector. */
-  readonly sessionManager?: Http2SessionManager;
+  readonly sessionManager: SessionManager;
   readonly interceptors?: Interceptor[];
   /** Headers sent on every call (e.g. authorization), set before any interceptor runs. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The largest response message accepted; 4 GiB - 1 (connect-node's default) when unset. */
+  /**
+   * The largest response message accepted (defaultReadMaxBytes when unset): a longer one fails
+   * the call with ResourceExhausted as soon as its 5-byte header arrives, before any of it is held.
+   */
   readonly readMaxBytes?: number;
   /** Received messages queued past this many bytes pause the stream: 4 MiB when unset. */
   readonly highWaterBytes?: number;
@@ -44,46 +44,40 @@ type AnyMethod = DescMethodUnary | DescMethodStreaming;
 
 /**
  * createHttp2GrpcTransport is a Connect Transport speaking the gRPC protocol (binary, no
- * compression) over HTTP/2 (the client's own connection, Http2Connector, or node:http2 through
- * connect-node's session manager), for createClient from @connectrpc/connect. Interceptors, signals,
- * timeouts (also sent as grpc-timeout), headers, trailers and error details behave as with
- * connect-node's createGrpcTransport, whose status rules it reuses for any response that is not
- * a plain success. A call with one request message sends it with its headers in one go (HEADERS,
- * then DATA with END_STREAM); the response is read with stream listeners (GrpcResponseReader).
- * Without interceptors no Fetch Headers are built for the request at all.
+ * compression) over node:http2, on a connection from connect-node's session manager, for
+ * createClient from @connectrpc/connect (or createLeanClient). Interceptors, signals, timeouts
+ * (also sent as grpc-timeout), headers, trailers and error details behave as with connect-node's
+ * createGrpcTransport, whose status rules it reuses for any response that is not a plain success.
+ * A call with one request message sends it with its headers in one go (HEADERS, then DATA with
+ * END_STREAM); the response is read with stream listeners (GrpcResponseReader). Without
+ * interceptors no Fetch Headers are built for the request at all, and the transport offers
+ * createLeanClient its LeanCalls (lean-calls.ts), which skip Connect's request and response
+ * objects.
  *
- * Why hand-written rather than connect-node's transport (still available as
- * `grpcTransport: "connect-node"`): a small call through connect-node costs the client ~1.4-1.9 ms
- * of CPU in a fresh process (a dozen nested async generators per call, three more per streamed
- * response, Fetch Headers, an AbortController aborted with a stack trace on every success, two URL
- * parses) against ~0.4-0.5 ms here, within ~0.05 ms of a bare node:http2 request (bench/mcp/
- * ts-client-floor.ts, 2026-12-01). Without interceptors the transport also offers createLeanClient
- * its LeanCalls (lean-calls.ts), which skip Connect's request and response objects. No maintained package offers a leaner Connect transport; this one reuses
- * connect-node's session manager and Connect's own status and error-detail rules, so only the
- * framing and the stream plumbing are ours.
+ * Why hand-written rather than connect-node's createGrpcTransport: on the same session manager,
+ * connect-node's transport took 1.16-1.21x the wall time and 1.6-1.9x the client CPU of this one
+ * for a 35 KB read and a 4 KB edit in a fresh process (a dozen nested async generators per call,
+ * Fetch Headers, an AbortController aborted with a stack trace on every success), and 1.75x the
+ * time of a 10 MB read (docs/adr/0005-client-transport.md). No maintained package offers a leaner
+ * Connect transport; this one reuses connect-node's session manager and Connect's own status and
+ * error-detail rules, so only the framing and the stream plumbing are ours.
  */
 export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Transport {
   const interceptors = options.interceptors ?? [];
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const fixedHeaders: OutgoingHttpHeaders = { "content-type": "application/grpc+proto", te: "trailers", "user-agent": "toolhost-client-ts/0.1.0", ...options.headers };
   const readerOptions = {
-    maxMessageBytes: options.readMaxBytes ?? 0xffffffff,
+    maxMessageBytes: checkedReadMaxBytes(options.readMaxBytes),
     highWaterBytes: options.highWaterBytes ?? 4 * 1024 * 1024,
     // One spare message buffer per transport, up to 4 MiB (the server sends messages of <= 1 MiB).
     recycler: new BufferRecycler(4 * 1024 * 1024),
   };
   const sm = options.sessionManager;
-  if ((sm === undefined) === (options.connector === undefined)) {
-    throw new TypeError("createHttp2GrpcTransport needs either a connector or a sessionManager");
-  }
-  const open =
-    sm === undefined
-      ? connectorCallOpener(options.connector!, readerOptions)
-      : callOpener(sm, {
-          ...readerOptions,
-          // The session's keep-alive wants to hear of received bytes; once per response is enough.
-          onResponse: (stream) => sm.notifyResponseByteRead(stream as ClientHttp2Stream),
-        });
+  const open = callOpener(sm, {
+    ...readerOptions,
+    // The session's keep-alive wants to hear of received bytes; once per response is enough.
+    onResponse: (stream) => sm.notifyResponseByteRead(stream),
+  });
 
   /** headersFor builds a call's request headers, as node:http2 wants them. */
   function headersFor(header: Parameters<Transport["unary"]>[3], timeoutMs: number | undefined): OutgoingHttpHeaders {

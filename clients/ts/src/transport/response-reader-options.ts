@@ -1,4 +1,4 @@
-import type { CallStream } from "./call-stream.js";
+import type { ClientHttp2Stream } from "node:http2";
 import type { BufferRecycler } from "./buffer-recycler.js";
 
 /** ResponseReaderOptions bound what a GrpcResponseReader holds. */
@@ -8,7 +8,7 @@ export interface ResponseReaderOptions {
   /** Queued bytes past which the stream is paused until the caller takes messages. */
   readonly highWaterBytes: number;
   /** Called when the response headers arrive (the session's keep-alive wants to hear of it). */
-  readonly onResponse?: (stream: CallStream) => void;
+  readonly onResponse?: (stream: ClientHttp2Stream) => void;
   /** Where a message spread over several chunks gets its buffer, and gives it back once decoded. */
   readonly recycler?: BufferRecycler;
 }
