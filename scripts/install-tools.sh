@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the project-local tools the build, the drift check, the examples and the benchmarks
 # use, at pinned versions, so a fresh clone (CI) and a developer machine run the same binaries:
-#   .tools/bin  grpcurl, ghz, protoc-gen-go, protoc-gen-go-grpc   (go install, GOBIN=.tools/bin)
+#   .tools/bin  grpcurl, ghz, protoc-gen-go, protoc-gen-go-grpc, connectconformance
+#               (connectrpc's conformance runner)   (go install, GOBIN=.tools/bin)
 #   .venv       grpcio, grpcio-status, grpcio-health-checking, protobuf, pytest,
 #               mypy with the grpc/protobuf stubs, and the generated Python client gen/python
 #               (editable): the newest runtime the client supports
@@ -34,6 +35,7 @@ go_tools=(
   "ghz|github.com/bojand/ghz/cmd/ghz|github.com/bojand/ghz|v0.120.0"
   "protoc-gen-go|google.golang.org/protobuf/cmd/protoc-gen-go|google.golang.org/protobuf|v1.36.12"
   "protoc-gen-go-grpc|google.golang.org/grpc/cmd/protoc-gen-go-grpc|google.golang.org/grpc/cmd/protoc-gen-go-grpc|v1.6.2"
+  "connectconformance|connectrpc.com/conformance/cmd/connectconformance|connectrpc.com/conformance|v1.0.7"
 )
 
 # protobuf is pinned too (grpcio would float it): the examples and tests run on it, and a

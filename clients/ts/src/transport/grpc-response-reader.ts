@@ -33,6 +33,8 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
   #header: Headers | undefined;
   #trailer: Headers | undefined;
   #headersArrived = false;
+  /** The response was its HEADERS frame alone (END_STREAM set): gRPC's trailers-only form, whose header carries the status. */
+  #trailersOnly = false;
   #headersWaiter: Settle<void> | undefined;
   readonly #stream: ClientHttp2Stream;
   readonly #options: ResponseReaderOptions;
@@ -62,7 +64,7 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
     this.#unary = unary;
     this.#splitter = new EnvelopeSplitter(options.maxMessageBytes, options.recycler);
     this.#onMessage = (message) => this.#message(message);
-    stream.on("response", (headers) => this.#onResponse(headers));
+    stream.on("response", (headers, flags) => this.#onResponse(headers, flags));
     stream.on("data", (chunk: Buffer) => this.#onData(chunk));
     stream.on("trailers", (trailers) => {
       this.#rawTrailer = trailers;
@@ -194,16 +196,20 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
     return value;
   }
 
-  #onResponse(headers: IncomingHttpHeaders): void {
+  #onResponse(headers: IncomingHttpHeaders, flags: number): void {
     this.#rawHeader = headers;
     this.#headersArrived = true;
+    this.#trailersOnly = (flags & constants.NGHTTP2_FLAG_END_STREAM) !== 0;
     this.#options.onResponse?.(this.#stream);
     const contentType = headers["content-type"];
     const usual = (headers as { ":status"?: unknown })[":status"] === 200 && typeof contentType === "string" && contentType.startsWith("application/grpc") && headers["grpc-status"] === undefined;
     if (!usual) {
-      // Connect's own checks, for the rare response that is not a plain 200 gRPC one.
+      // Connect's own checks, for the rare response that is not a plain 200 gRPC one. A status in
+      // the header counts only in the trailers-only form: a response with a body or a trailer
+      // takes its status from the trailer (gRPC over HTTP/2, "Responses").
       try {
-        this.#headerError = validateResponse(Number(headers[":status"] ?? 0), this.header).headerError;
+        const { headerError } = validateResponse(Number(headers[":status"] ?? 0), this.header);
+        this.#headerError = this.#trailersOnly ? headerError : undefined;
       } catch (err) {
         this.fail(ConnectError.from(err));
       }
@@ -254,8 +260,9 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
       if (this.#headerError !== undefined) {
         throw this.#headerError;
       }
-      if ((this.#rawTrailer["grpc-status"] ?? this.#rawHeader["grpc-status"]) !== "0") {
-        validateTrailer(this.trailer, this.header);
+      const status = this.#rawTrailer["grpc-status"] ?? (this.#trailersOnly ? this.#rawHeader["grpc-status"] : undefined);
+      if (status !== "0") {
+        validateTrailer(this.trailer, this.#trailersOnly ? this.header : withoutStatus(this.header));
       }
       if (this.#splitter.pendingBytes > 0) {
         throw new ConnectError(`protocol error: the response ended inside a message (${this.#splitter.pendingBytes} bytes)`, Code.Internal);
@@ -301,4 +308,13 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
       this.#call.done();
     }
   }
+}
+
+/** withoutStatus is a response header without the gRPC status fields a trailer must carry instead. */
+function withoutStatus(header: Headers): Headers {
+  const copy = new Headers(header);
+  copy.delete("grpc-status");
+  copy.delete("grpc-message");
+  copy.delete("grpc-status-details-bin");
+  return copy;
 }
