@@ -14,6 +14,8 @@
 #               apt when missing and running as root; their dependencies (pinned in pom.xml and
 #               Cargo.lock) are fetched into ~/.m2 and ~/.cargo so the tests need no first fetch.
 #               TOOLHOST_SKIP_JVM_RUST=1 skips this part.
+#   nginx       from apt when missing and running as root: the L7 proxy the TS client is tested
+#               through (test/clients/ts-client-nginx.stress.test.ts, skipped without it).
 # Needs only Go, Python 3.11 and network access to the Go module proxy and PyPI. Idempotent:
 # a tool already at its pinned version is skipped. npm packages (buf, protoc-gen-es, tsx) come
 # from `npm ci`, not from here.
@@ -174,6 +176,15 @@ if [ "${TOOLHOST_SKIP_JVM_RUST:-}" != 1 ]; then
   cargo fetch --locked --quiet --manifest-path clients/rust/Cargo.toml
   say "fetching the JVM client's Maven artifacts (pom.xml)"
   mvn -q -B -Dstyle.color=never -f clients/jvm/pom.xml dependency:resolve dependency:resolve-plugins >/dev/null
+fi
+
+if ! command -v nginx >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing nginx (apt-get)"
+    apt-get install -y --no-install-recommends nginx >/dev/null || { apt-get update >/dev/null && apt-get install -y --no-install-recommends nginx >/dev/null; }
+  else
+    say "nginx is not on PATH; the proxy test will be skipped (apt-get install -y nginx)"
+  fi
 fi
 
 say "done: $bin_dir ($(tr '\n' ' ' <"$stamp")), $venv_dir ($("$vpy" --version 2>&1)), $tools_dir/pygen, $tools_dir/py-oldest"

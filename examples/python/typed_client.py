@@ -3,7 +3,7 @@
 Usage: python typed_client.py HOST:PORT
 Lists the tools, uploads a file from a path and from a file object, reads it back as bytes, as
 text and into a file, and prints the ErrorInfo reason of a refused path and of a server that
-is not there (None: no details). test/clients/python-client.test.ts runs it on the oldest and
+is not there (None: no details). test/clients/python-client.stress.test.ts runs it on the oldest and
 the newest protobuf runtime the package supports.
 """
 

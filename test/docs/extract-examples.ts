@@ -56,7 +56,10 @@ export function extractExamples(file: string, text: string): DocExample[] {
       (lastExample.example as { expected: string | undefined }).expected = content;
       continue;
     }
-    if (!/(^|\|\s*)grpcurl\s/m.test(content)) continue;
+    if (!/(^|\|\s*)grpcurl\s/m.test(content)) {
+      pending = []; // directives before another kind of block are that block's (client-programs.ts)
+      continue;
+    }
     const example = parseDirectives(`${file}:${start + 1}`, content, pending);
     pending = [];
     examples.push(example);

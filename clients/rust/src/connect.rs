@@ -7,12 +7,15 @@ use tonic::{Request, Status};
 
 use crate::proto::toolhost::files::v1::file_tools_client::FileToolsClient;
 use crate::proto::toolhost::skills::v1::skill_catalog_client::SkillCatalogClient;
+use crate::proto::toolhost::tools::v1::tools_client::ToolsClient as GeneratedToolsClient;
 use crate::Error;
 
 /// The FileTools client [`connect`] returns.
 pub type FilesClient = FileToolsClient<InterceptedService<Channel, BearerInterceptor>>;
 /// The SkillCatalog client [`connect`] returns.
 pub type SkillsClient = SkillCatalogClient<InterceptedService<Channel, BearerInterceptor>>;
+/// The Tools client [`connect`] returns: ListTools rendered in a dialect, CallTool.
+pub type ToolsClient = GeneratedToolsClient<InterceptedService<Channel, BearerInterceptor>>;
 
 /// Options for [`connect`].
 #[derive(Clone, Default)]
@@ -24,11 +27,13 @@ pub struct Options {
     pub token: Option<String>,
 }
 
-/// One connection with the clients of both services.
+/// One connection with the clients of the three services, sharing its TLS and token.
 #[derive(Clone)]
 pub struct Client {
     pub files: FilesClient,
     pub skills: SkillsClient,
+    /// The model-facing tools: ListTools in a dialect, CallTool.
+    pub tools: ToolsClient,
 }
 
 /// BearerInterceptor adds `authorization: Bearer <token>` to each call when a token is set.
@@ -68,7 +73,8 @@ pub async fn connect(address: &str, options: Options) -> Result<Client, Error> {
     let interceptor = BearerInterceptor(token);
     Ok(Client {
         files: FileToolsClient::with_interceptor(channel.clone(), interceptor.clone()),
-        skills: SkillCatalogClient::with_interceptor(channel, interceptor),
+        skills: SkillCatalogClient::with_interceptor(channel.clone(), interceptor.clone()),
+        tools: GeneratedToolsClient::with_interceptor(channel, interceptor),
     })
 }
 

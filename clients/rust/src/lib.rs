@@ -9,7 +9,7 @@ mod read;
 mod reason;
 mod upload;
 
-pub use connect::{connect, BearerInterceptor, Client, FilesClient, Options, SkillsClient};
+pub use connect::{connect, BearerInterceptor, Client, FilesClient, Options, SkillsClient, ToolsClient};
 pub use error::Error;
 pub use read::{read_all, read_to};
 pub use reason::{has_reason, reason, reason_name, DOMAIN};

@@ -1,5 +1,5 @@
 // Example program for @toolhost/client, compiled under `tsc --strict` in a scratch project by
-// test/clients/ts-client-package.test.ts. Usage: node main.js HOST:PORT
+// test/clients/ts-client-package.stress.test.ts. Usage: node main.js HOST:PORT
 // Lists the tools, uploads a file from a path and from a stream, reads it back three ways, and
 // prints the ErrorInfo reason of a refused path.
 import { createHash } from "node:crypto";

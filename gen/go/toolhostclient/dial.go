@@ -12,6 +12,7 @@ import (
 
 	filesv1 "github.com/toolhost/toolhost/gen/go/toolhost/files/v1"
 	skillsv1 "github.com/toolhost/toolhost/gen/go/toolhost/skills/v1"
+	toolsv1 "github.com/toolhost/toolhost/gen/go/toolhost/tools/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
@@ -35,11 +36,13 @@ type Options struct {
 	DialOptions []grpc.DialOption
 }
 
-// Client is one connection with the typed clients of both services.
+// Client is one connection with the typed clients of the three services, sharing its TLS and token.
 type Client struct {
 	Conn   *grpc.ClientConn
 	Files  filesv1.FileToolsClient
 	Skills skillsv1.SkillCatalogClient
+	// Tools is the model-facing service: ListTools rendered in a dialect, CallTool.
+	Tools toolsv1.ToolsClient
 }
 
 // Close closes the connection.
@@ -66,7 +69,7 @@ func Dial(address string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{Conn: conn, Files: filesv1.NewFileToolsClient(conn), Skills: skillsv1.NewSkillCatalogClient(conn)}, nil
+	return &Client{Conn: conn, Files: filesv1.NewFileToolsClient(conn), Skills: skillsv1.NewSkillCatalogClient(conn), Tools: toolsv1.NewToolsClient(conn)}, nil
 }
 
 // bearer sends the token as per-RPC credentials.

@@ -1,5 +1,5 @@
 // Command scratch is a user's program built in a module outside the repository by
-// test/clients/go-client-module.test.ts, depending on github.com/toolhost/toolhost/gen/go
+// test/clients/go-client-module.stress.test.ts, depending on github.com/toolhost/toolhost/gen/go
 // through a replace to the checkout, exactly as docs/clients.md tells users to.
 package main
 

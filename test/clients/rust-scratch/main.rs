@@ -1,5 +1,5 @@
 // A user's program depending on the toolhost-client crate by path, built in a crate outside the
-// repository by test/clients/rust-client.test.ts and run against a live server.
+// repository by test/clients/rust-client.stress.test.ts and run against a live server.
 use sha2::{Digest, Sha256};
 use toolhost_client::proto::toolhost::errors::v1::ErrorReason;
 use toolhost_client::proto::toolhost::files::v1::{ListToolsRequest, ReadFileRequest, UploadHeader};

@@ -1,4 +1,4 @@
-"""Blocking helpers over the generated FileTools and SkillCatalog stubs."""
+"""Blocking helpers over the generated FileTools, SkillCatalog and Tools stubs."""
 
 from __future__ import annotations
 
@@ -11,15 +11,18 @@ from toolhost.client._channel import UPLOAD_CHUNK, TlsOption, credentials_for
 from toolhost.client._requests import check_read, check_upload, file_sha256, read_request, upload_header
 from toolhost.files.v1 import file_tools_pb2_grpc, read_pb2, write_pb2
 from toolhost.skills.v1 import skill_catalog_pb2_grpc
+from toolhost.tools.v1 import tools_pb2_grpc
 
 
 class Client:
-    """One channel to toolhost with the stubs of both services; a context manager."""
+    """One channel to toolhost with the stubs of the three services (one TLS set-up and token);
+    a context manager. ``tools`` is the model-facing service: ListTools in a dialect, CallTool."""
 
     def __init__(self, channel: grpc.Channel) -> None:
         self.channel = channel
         self.files = file_tools_pb2_grpc.FileToolsStub(channel)
         self.skills = skill_catalog_pb2_grpc.SkillCatalogStub(channel)
+        self.tools = tools_pb2_grpc.ToolsStub(channel)
 
     def close(self) -> None:
         self.channel.close()

@@ -1,4 +1,4 @@
-"""asyncio helpers (grpc.aio) over the generated FileTools and SkillCatalog stubs.
+"""asyncio helpers (grpc.aio) over the generated FileTools, SkillCatalog and Tools stubs.
 
 The same helpers as toolhost.client, awaitable: connect, read_to/read_bytes/read_text,
 upload_file/upload_path. reason() works on grpc.aio errors too.
@@ -18,20 +18,24 @@ from toolhost.client._channel import UPLOAD_CHUNK, TlsOption, credentials_for
 from toolhost.client._requests import check_read, check_upload, file_sha256, read_request, upload_header
 from toolhost.files.v1 import file_tools_pb2_grpc, read_pb2, write_pb2
 from toolhost.skills.v1 import skill_catalog_pb2_grpc
+from toolhost.tools.v1 import tools_pb2_grpc
 
 if TYPE_CHECKING:
     # The async stub types exist only in the .pyi that mypy-protobuf writes.
     from toolhost.files.v1.file_tools_pb2_grpc import FileToolsAsyncStub
     from toolhost.skills.v1.skill_catalog_pb2_grpc import SkillCatalogAsyncStub
+    from toolhost.tools.v1.tools_pb2_grpc import ToolsAsyncStub
 
 
 class Client:
-    """One grpc.aio channel to toolhost with typed async stubs; an async context manager."""
+    """One grpc.aio channel to toolhost with typed async stubs of the three services; an async
+    context manager."""
 
     def __init__(self, channel: grpc.aio.Channel) -> None:
         self.channel = channel
         self.files = cast("FileToolsAsyncStub", file_tools_pb2_grpc.FileToolsStub(channel))
         self.skills = cast("SkillCatalogAsyncStub", skill_catalog_pb2_grpc.SkillCatalogStub(channel))
+        self.tools = cast("ToolsAsyncStub", tools_pb2_grpc.ToolsStub(channel))
 
     async def close(self) -> None:
         await self.channel.close()

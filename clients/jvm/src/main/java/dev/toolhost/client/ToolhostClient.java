@@ -25,9 +25,11 @@ import toolhost.files.v1.Read.ReadFileResponse;
 import toolhost.files.v1.Read.ReadMode;
 import toolhost.files.v1.Read.ReadSummary;
 import toolhost.skills.v1.SkillCatalogGrpc;
+import toolhost.tools.v1.ToolsGrpc;
 
 /**
- * ToolhostClient is one channel to toolhost with the blocking and async stubs of both services,
+ * ToolhostClient is one channel to toolhost with the blocking and async stubs of its three
+ * services (FileTools, SkillCatalog and the model-facing Tools), sharing one TLS set-up and token,
  * and the helpers every caller needs: streamed reads with their sha256 checked ({@link #readAll},
  * {@link #readTo}), uploads from an InputStream ({@link #upload}), and the ErrorInfo reason of a
  * failed call ({@link Reasons#reason}). Usable from Kotlin as is.
@@ -37,16 +39,28 @@ public final class ToolhostClient implements AutoCloseable {
   static final int FLOW_CONTROL_WINDOW = 4 << 20;
 
   private final ManagedChannel channel;
+  private final Channel intercepted;
   public final FileToolsGrpc.FileToolsBlockingStub files;
   public final FileToolsGrpc.FileToolsStub filesAsync;
   public final SkillCatalogGrpc.SkillCatalogBlockingStub skills;
+  /** The model-facing tools: ListTools rendered in a dialect, CallTool. */
+  public final ToolsGrpc.ToolsBlockingStub tools;
 
   private ToolhostClient(ManagedChannel channel, ClientInterceptor... interceptors) {
     this.channel = channel;
-    Channel intercepted = io.grpc.ClientInterceptors.intercept(channel, interceptors);
+    this.intercepted = io.grpc.ClientInterceptors.intercept(channel, interceptors);
     this.files = FileToolsGrpc.newBlockingStub(intercepted);
     this.filesAsync = FileToolsGrpc.newStub(intercepted);
     this.skills = SkillCatalogGrpc.newBlockingStub(intercepted);
+    this.tools = ToolsGrpc.newBlockingStub(intercepted);
+  }
+
+  /**
+   * The channel the stubs use, token included, for stubs of your own (async ones, other
+   * services such as grpc.health.v1): {@code ToolsGrpc.newStub(client.channel())}.
+   */
+  public Channel channel() {
+    return intercepted;
   }
 
   /** Connects in plaintext (a loopback server) without a token. */

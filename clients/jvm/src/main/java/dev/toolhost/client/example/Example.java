@@ -15,7 +15,7 @@ import toolhost.files.v1.Write.UploadFileResponse;
 import toolhost.files.v1.Write.UploadHeader;
 
 /**
- * Example uses the JVM client against a live server (test/clients/jvm-client.test.ts runs it):
+ * Example uses the JVM client against a live server (test/clients/jvm-client.stress.test.ts runs it):
  * lists the tools, uploads, reads back with the sha256 checked, and prints ErrorInfo reasons.
  * Usage: java -cp ... dev.toolhost.client.example.Example HOST:PORT
  */

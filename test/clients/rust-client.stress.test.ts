@@ -1,6 +1,8 @@
 import { seedToolsLines } from "./seed-tools-line.js";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,8 +13,10 @@ import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
 const crate = fileURLToPath(new URL("../../clients/rust", import.meta.url));
 const program = fileURLToPath(new URL("rust-scratch/main.rs", import.meta.url));
 // Compiled dependencies are kept between runs (tonic, tokio and rustls take minutes to build the
-// first time); TOOLHOST_CARGO_TARGET_DIR moves the cache, e.g. to a CI cache folder.
-const targetDir = process.env["TOOLHOST_CARGO_TARGET_DIR"] ?? join(tmpdir(), "toolhost-rust-target");
+// first time), one cache per Cargo.lock (a changed lock file starts a new one);
+// TOOLHOST_CARGO_TARGET_DIR moves the caches, e.g. to a CI cache folder.
+const lockKey = createHash("sha256").update(readFileSync(join(crate, "Cargo.lock"))).digest("hex").slice(0, 12);
+const targetDir = join(process.env["TOOLHOST_CARGO_TARGET_DIR"] ?? join(tmpdir(), "toolhost-rust-target"), lockKey);
 
 // A user's crate outside the repository depending on clients/rust by path (tonic + prost from
 // crates.io, code generated from proto/ by its build.rs), built with the crate's Cargo.lock and
