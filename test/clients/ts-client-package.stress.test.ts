@@ -44,6 +44,7 @@ describe("@toolhost/client from its npm tarball", { timeout: 300_000 }, () => {
     const lines = seedToolsLines(run.stdout);
     assert.deepEqual(lines.filter((l) => !l.startsWith("uploadPath")), [
       "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
+      "model tools file_read=true BYTES CREATED",
       "uploadStream size=12",
       "readBytes 3145745 same",
       'readText "hello world\\n"',

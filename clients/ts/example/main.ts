@@ -1,22 +1,28 @@
 // Example program for @toolhost/client, compiled under `tsc --strict` in a scratch project by
 // test/clients/ts-client-package.stress.test.ts. Usage: node main.js HOST:PORT
-// Lists the tools, uploads a file from a path and from a stream, reads it back three ways, and
-// prints the ErrorInfo reason of a refused path.
+// Lists the tools (FileTools' and the model-facing Tools service's, in the OpenAI shape), uploads a
+// file from a path and from a stream, reads it back three ways, and prints the ErrorInfo reason of
+// a refused path. Imports a generated module by its subpath too.
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { ErrorReason, createClient, hasReason, readBytes, readText, readTo, reason, uploadPath, uploadStream } from "@toolhost/client";
+import { Dialect, ErrorReason, WatchEventType, createClient, hasReason, readBytes, readText, readTo, reason, uploadPath, uploadStream } from "@toolhost/client";
+import { ReadMode } from "@toolhost/client/gen/toolhost/files/v1/read_pb.js";
 
 const address = process.argv[2];
 if (address === undefined) {
   throw new Error("usage: node main.js HOST:PORT");
 }
-const { files } = createClient(address);
+const client = createClient(address);
+const { files } = client;
 
 const { tools } = await files.listTools({});
 console.log(`tools ${tools.map((t) => t.name).join(",")}`);
+const { rendered } = await client.tools.listTools({ dialect: Dialect.OPENAI });
+const modelTools = (JSON.parse(rendered) as { function: { name: string } }[]).map((t) => t.function.name);
+console.log(`model tools file_read=${modelTools.includes("file_read")} ${ReadMode[ReadMode.BYTES]} ${WatchEventType[WatchEventType.CREATED]}`);
 
 const local = join(tmpdir(), `toolhost-client-example-${process.pid}.bin`);
 const content = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
