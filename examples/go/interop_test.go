@@ -340,9 +340,9 @@ func TestWatchFilesReportsAWrite(t *testing.T) {
 	}
 }
 
-// TestApplyPatchHistoryAndUndo applies a two-file patch, lists the history it left, undoes the
-// last change of one file, and checks that a patch whose second file does not apply changes
-// neither (PATCH_FAILED). File names of their own per run.
+// TestApplyPatchHistoryAndUndo applies a two-file patch, lists the history it left, undoes it
+// through one of its files (a patch is one change: both files go back), and checks that a patch
+// whose second file does not apply changes neither (PATCH_FAILED). File names of their own per run.
 func TestApplyPatchHistoryAndUndo(t *testing.T) {
 	conn, ctx := dial(t)
 	client := filesv1.NewFileToolsClient(conn)
@@ -369,6 +369,12 @@ func TestApplyPatchHistoryAndUndo(t *testing.T) {
 	}
 	if text, _, err := readFile(ctx, client, a); err != nil || text != "one\n" {
 		t.Fatalf("after undo: %q, %v; want \"one\\n\"", text, err)
+	}
+	if _, err := client.StatFile(ctx, &filesv1.StatFileRequest{Path: b}); reasonOf(err) != "NOT_FOUND" {
+		t.Fatalf("StatFile of the patch's added file after undo: %v, want NOT_FOUND", err)
+	}
+	if _, err := client.WriteFile(ctx, &filesv1.WriteFileRequest{Path: b, Content: &filesv1.WriteFileRequest_Text{Text: "new\n"}}); err != nil {
+		t.Fatalf("WriteFile: %v", err)
 	}
 	bad := "*** Begin Patch\n*** Update File: " + a + "\n@@\n-one\n+three\n*** Update File: " + b + "\n@@\n-absent\n+x\n*** End Patch"
 	if _, err := client.ApplyPatch(ctx, &filesv1.ApplyPatchRequest{Patch: bad}); reasonOf(err) != "PATCH_FAILED" {

@@ -190,8 +190,9 @@ def test_watch_files_reports_a_write(files):
 
 
 def test_apply_patch_history_and_undo(files):
-    """Applies a two-file patch, lists the history it left, and undoes the last change of one
-    file; a patch whose second file does not apply changes neither (file names of their own)."""
+    """Applies a two-file patch, lists the history it left, and undoes it through one of its files
+    (a patch is one change: both files go back); a patch whose second file does not apply changes
+    neither (file names of their own)."""
     a = f"py-patch-{uuid.uuid4().hex[:8]}.txt"
     b = f"py-patch-{uuid.uuid4().hex[:8]}.txt"
     files.WriteFile(write_pb2.WriteFileRequest(path=a, text="one\n"), timeout=TIMEOUT)
@@ -203,6 +204,10 @@ def test_apply_patch_history_and_undo(files):
     files.UndoLastChange(history_pb2.UndoLastChangeRequest(path=a), timeout=TIMEOUT)
     text = "".join(m.text for m in files.ReadFile(read_pb2.ReadFileRequest(path=a), timeout=TIMEOUT))
     assert text == "one\n"
+    with pytest.raises(grpc.RpcError) as gone:
+        files.StatFile(stat_pb2.StatFileRequest(path=b), timeout=TIMEOUT)
+    assert error_reason(gone.value) == "NOT_FOUND"
+    files.WriteFile(write_pb2.WriteFileRequest(path=b, text="new\n"), timeout=TIMEOUT)
     bad = f"*** Begin Patch\n*** Update File: {a}\n@@\n-one\n+three\n*** Update File: {b}\n@@\n-absent\n+x\n*** End Patch"
     with pytest.raises(grpc.RpcError) as caught:
         files.ApplyPatch(patch_pb2.ApplyPatchRequest(patch=bad), timeout=TIMEOUT)
