@@ -7,6 +7,7 @@ import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.j
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
+import { checkStartUpInputs } from "../config/start-up-inputs.js";
 import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { repliesLeft } from "../files/write/after-reply.js";
 import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
@@ -49,10 +50,12 @@ export interface RunningServer {
 
 /**
  * startServer builds the services from a Config and hosts them: on grpc-js always, on
- * connect-node when http_listen is set. Stale temporary files of crashed writes are removed
+ * connect-node when http_listen is set. Every start-up input is checked first, before anything
+ * is touched (a ConfigError stops start-up); stale temporary files of crashed writes are removed
  * before the first call is accepted.
  */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  await checkStartUpInputs(config);
   routeGrpcJsLog(logger);
   // A read-only server never wrote, so it has no temporary files of its own to clean up.
   const stale = await removeStaleTempFiles(config.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || config.readOnly })));

@@ -1,9 +1,12 @@
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parse } from "yaml";
 import { ConfigError } from "./config-error.js";
 import type { Limits, LogLevel } from "./config.js";
-import { historyLayerFromYaml, type HistoryLayer } from "./history-config.js";
+import { historyKeys, historyLayerFromYaml, type HistoryLayer } from "./history-config.js";
+import { readInputFile } from "./read-input-file.js";
+
+/** maxConfigFileBytes bounds the config file read at start-up; a real one is a few KiB. */
+const maxConfigFileBytes = 1024 * 1024;
 
 /** ConfigLayer is what one source (file, env, flags) says; unset members say nothing. */
 export interface ConfigLayer {
@@ -63,16 +66,41 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
 
 const topKeys = ["listen", "http_listen", "metrics_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history", "tls", "auth"];
 
+/** The keys of each mapping section of the config file (history's are in history-config.ts). */
+const sectionKeys = {
+  roots: ["path", "read_only"],
+  skills: ["path", "namespace"],
+  sandbox: ["allow_hard_links"],
+  tls: ["cert", "key", "client_ca", "require_client_cert"],
+  auth: ["tokens_file"],
+  log: ["level"],
+} as const;
+
 /**
- * readConfigFile reads and checks a YAML config file. Relative paths in it resolve against the
- * file's own folder, so a config works from any working directory.
+ * configFileKeys lists every key the config file takes, dotted ("tls.cert", "roots[].path"), so a
+ * test can prove it sets each of them (test/config/start-up-inputs.test.ts).
+ */
+export const configFileKeys: readonly string[] = Object.freeze(
+  topKeys.flatMap((top) => {
+    if (top === "roots" || top === "skills") return sectionKeys[top].map((k) => `${top}[].${k}`);
+    if (top === "limits") return Object.keys(limitKeys).map((k) => `limits.${k}`);
+    if (top === "history") return historyKeys.map((k) => `history.${k}`);
+    if (top in sectionKeys) return sectionKeys[top as keyof typeof sectionKeys].map((k) => `${top}.${k}`);
+    return [top];
+  }),
+);
+
+/**
+ * readConfigFile reads and checks a YAML config file: a regular file (a FIFO or device is refused
+ * unread, see read-input-file.ts), read whole. Relative paths in it resolve against the file's
+ * own folder, so a config works from any working directory.
  */
 export async function readConfigFile(file: string): Promise<ConfigLayer> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
-  } catch {
-    throw new ConfigError(`config file ${file} cannot be read; check the --config path`);
+    text = (await readInputFile(file, { what: "config file", maxBytes: maxConfigFileBytes })).content.toString("utf8");
+  } catch (err) {
+    throw new ConfigError(`${(err as Error).message}; check the --config path (TOOLHOST_CONFIG)`);
   }
   let raw: unknown;
   try {
@@ -99,7 +127,7 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   if (top["roots"] !== undefined) {
     layer.roots = list(top["roots"], at("roots")).map((item, i) => {
       const entry = typeof item === "string" ? { path: item } : mapping(item, at(`roots[${i}]`));
-      unknownKeys(entry, ["path", "read_only"], file, `roots[${i}].`);
+      unknownKeys(entry, sectionKeys.roots, file, `roots[${i}].`);
       const readOnly = entry["read_only"] === undefined ? false : bool(entry["read_only"], at(`roots[${i}].read_only`));
       return { path: resolve(baseDir, str(entry["path"], at(`roots[${i}].path`))), readOnly };
     });
@@ -107,7 +135,7 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   if (top["skills"] !== undefined) {
     layer.skills = list(top["skills"], at("skills")).map((item, i) => {
       const entry = typeof item === "string" ? { path: item } : mapping(item, at(`skills[${i}]`));
-      unknownKeys(entry, ["path", "namespace"], file, `skills[${i}].`);
+      unknownKeys(entry, sectionKeys.skills, file, `skills[${i}].`);
       const namespace = entry["namespace"] === undefined ? undefined : str(entry["namespace"], at(`skills[${i}].namespace`));
       return { path: resolve(baseDir, str(entry["path"], at(`skills[${i}].path`))), namespace };
     });
@@ -123,12 +151,12 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   if (top["history"] !== undefined) layer.history = historyLayerFromYaml(top["history"], baseDir, file);
   if (top["sandbox"] !== undefined) {
     const sandbox = mapping(top["sandbox"], at("sandbox"));
-    unknownKeys(sandbox, ["allow_hard_links"], file, "sandbox.");
+    unknownKeys(sandbox, sectionKeys.sandbox, file, "sandbox.");
     if (sandbox["allow_hard_links"] !== undefined) layer.allowHardLinks = bool(sandbox["allow_hard_links"], at("sandbox.allow_hard_links"));
   }
   if (top["tls"] !== undefined) {
     const tls = mapping(top["tls"], at("tls"));
-    unknownKeys(tls, ["cert", "key", "client_ca", "require_client_cert"], file, "tls.");
+    unknownKeys(tls, sectionKeys.tls, file, "tls.");
     layer.tls = {};
     if (tls["cert"] !== undefined) layer.tls.cert = resolve(baseDir, str(tls["cert"], at("tls.cert")));
     if (tls["key"] !== undefined) layer.tls.key = resolve(baseDir, str(tls["key"], at("tls.key")));
@@ -137,12 +165,12 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   }
   if (top["auth"] !== undefined) {
     const auth = mapping(top["auth"], at("auth"));
-    unknownKeys(auth, ["tokens_file"], file, "auth.");
+    unknownKeys(auth, sectionKeys.auth, file, "auth.");
     if (auth["tokens_file"] !== undefined) layer.tokensFile = resolve(baseDir, str(auth["tokens_file"], at("auth.tokens_file")));
   }
   if (top["log"] !== undefined) {
     const log = mapping(top["log"], at("log"));
-    unknownKeys(log, ["level"], file, "log.");
+    unknownKeys(log, sectionKeys.log, file, "log.");
     if (log["level"] !== undefined) layer.logLevel = str(log["level"], at("log.level")) as LogLevel;
   }
   return layer;

@@ -1,6 +1,5 @@
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import type { HistoryConfig } from "./config.js";
 import { ConfigError } from "./config-error.js";
 
@@ -16,7 +15,9 @@ export interface HistoryLayer {
 /** historyDefaults bound the store when the config says nothing: 1 GiB, 7 days, 16 MiB a file. */
 export const historyDefaults = { maxBytes: 1024 ** 3, maxAgeHours: 24 * 7, maxFileBytes: 16 * 1024 * 1024, maxEntriesPerFile: 1000 };
 
-const keys = ["enabled", "dir", "max_bytes", "max_age_hours", "max_file_bytes"];
+/** historyKeys are the keys of the config file's `history:` mapping. */
+export const historyKeys: readonly string[] = ["enabled", "dir", "max_bytes", "max_age_hours", "max_file_bytes"];
+const keys = historyKeys;
 
 /** historyLayerFromYaml checks the `history:` mapping of a config file. */
 export function historyLayerFromYaml(raw: unknown, baseDir: string, file: string): HistoryLayer {
@@ -51,20 +52,14 @@ export function historyLayerFromYaml(raw: unknown, baseDir: string, file: string
 /**
  * resolveHistory turns the merged history settings into the HistoryConfig the server uses, or
  * undefined when it is off. The default folder is $TOOLHOST_STATE_DIR, else
- * $XDG_STATE_HOME/toolhost, else ~/.local/state/toolhost, with history/ inside. The folder must
- * lie outside every root: the history holds earlier contents, which no client may reach by path.
+ * $XDG_STATE_HOME/toolhost, else ~/.local/state/toolhost, with history/ inside. Where the folder
+ * lies (apart from every root, in both directions), its kind and its writability are checked by
+ * checkStartUpInputs (start-up-inputs.ts).
  */
-export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv, roots: readonly { path: string }[]): HistoryConfig | undefined {
+export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv): HistoryConfig | undefined {
   if (layer.enabled === false) return undefined;
   const stateDir = env["TOOLHOST_STATE_DIR"] || (env["XDG_STATE_HOME"] ? join(env["XDG_STATE_HOME"], "toolhost") : join(homedir(), ".local", "state", "toolhost"));
   const dir = layer.dir ?? join(stateDir, "history");
-  const realDir = realPathOfNearest(dir);
-  for (const root of roots) {
-    const rel = relative(realPathOfNearest(root.path), realDir);
-    if (rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))) {
-      throw new ConfigError(`history.dir ${dir} lies inside the root ${root.path}; clients could read earlier contents by path. Choose a folder outside the roots (--history-dir), or turn history off (--no-history)`);
-    }
-  }
   const maxAgeHours = layer.maxAgeHours ?? historyDefaults.maxAgeHours;
   if (maxAgeHours > 24 * 365 * 100) throw new ConfigError(`history.max_age_hours ${maxAgeHours} is more than a century; choose a smaller age`);
   return Object.freeze({
@@ -74,24 +69,4 @@ export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv, root
     maxFileBytes: layer.maxFileBytes ?? historyDefaults.maxFileBytes,
     maxEntriesPerFile: historyDefaults.maxEntriesPerFile,
   });
-}
-
-/**
- * realPathOfNearest is a path with its symlinks resolved as far as it exists (the history folder
- * may not exist yet): the real path of its nearest existing ancestor, with the rest appended.
- * Comparing spellings alone let a history folder reached through a symlink lie inside a root.
- */
-function realPathOfNearest(path: string): string {
-  let existing = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(existing), ...rest.reverse());
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return path;
-      rest.push(basename(existing));
-      existing = parent;
-    }
-  }
 }

@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigError } from "./config-error.js";
 import { readConfigFile, type ConfigLayer } from "./config-file.js";
@@ -8,15 +7,15 @@ import type { ServeFlags } from "./serve-flags.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 import { resolveHistory } from "./history-config.js";
 import { checkLimits, maxTimerMs } from "./limit-bounds.js";
-import { checkRoots } from "./check-roots.js";
 import { listenerIsGuarded, securityConfig } from "./security-config.js";
 
 const logLevels: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
 /**
  * loadConfig builds the one frozen Config from defaults, the YAML file, the environment and the
- * flags, in that order of precedence, and checks it whole: every problem is a ConfigError whose
- * one-line message says what to fix.
+ * flags, in that order of precedence, and checks its values whole: every problem is a ConfigError
+ * whose one-line message says what to fix. What its paths lead to (kind, place, writability) is
+ * checked by checkStartUpInputs, which startServer runs on every Config before anything else.
  */
 export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd: string): Promise<Config> {
   const configPath = flags.config ?? env["TOOLHOST_CONFIG"];
@@ -61,18 +60,11 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   if (roots.length === 0) {
     throw new ConfigError("roots is an empty list; name at least one directory (or leave roots out to serve the current directory)");
   }
-  for (const root of roots) {
-    await requireDirectory(root.path, `root ${root.path}`, fromFlags.roots ? "--root" : "roots");
-  }
-  await checkRoots(roots, fromFlags.roots ? "--root" : "roots");
   const shutdownGraceMs = pick("shutdownGraceMs") ?? 10_000;
   if (shutdownGraceMs > maxTimerMs) {
     throw new ConfigError(`shutdown_grace_ms (${shutdownGraceMs}) is over ${maxTimerMs}, the longest timer Node can set; lower it`);
   }
   const skills = pick("skills") ?? [{ path: bundledSkillsRoot(), namespace: "examples" }];
-  for (const root of skills) {
-    await requireDirectory(root.path, `skill root ${root.path}`, fromFlags.skills ? "--skills" : "skills");
-  }
   return Object.freeze({
     listen,
     httpListen,
@@ -90,7 +82,6 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
         ...(flags.noHistory === true && { enabled: false }),
       },
       env,
-      roots,
     ),
     sandbox: Object.freeze({ allowHardLinks: pick("allowHardLinks") ?? false }),
     shutdownGraceMs,
@@ -135,15 +126,5 @@ function checkListen(address: string, allowed: boolean): void {
     throw new ConfigError(
       `refusing to listen on ${address} without TLS and authentication: toolhost would hand its roots to anyone who can reach it; add --tls-cert/--tls-key and --tokens-file (or tls.client_ca), listen on 127.0.0.1, or pass --insecure if a proxy in front authenticates callers`,
     );
-  }
-}
-
-async function requireDirectory(path: string, what: string, key: string): Promise<void> {
-  const info = await stat(path).catch(() => undefined);
-  if (info === undefined) {
-    throw new ConfigError(`${what} does not exist; create it or fix ${key}`);
-  }
-  if (!info.isDirectory()) {
-    throw new ConfigError(`${what} is not a directory; fix ${key}`);
   }
 }

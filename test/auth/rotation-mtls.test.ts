@@ -1,6 +1,6 @@
 // Client certificates (mTLS), certificate rotation and token revocation, without a restart.
 import assert from "node:assert/strict";
-import { copyFile, mkdtemp, realpath, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -117,8 +117,11 @@ describe("mTLS, certificate rotation and token revocation", () => {
 describe("require_client_cert", () => {
   it("fails the handshake of a client without a valid certificate; one with a certificate is served", async () => {
     const tls = await makeTlsFixtures();
-    const dir = await realpath(await mkdtemp(path.join(tmpdir(), "toolhost-req-")));
-    const tokensFile = path.join(dir, "tokens.yaml");
+    const base = await realpath(await mkdtemp(path.join(tmpdir(), "toolhost-req-")));
+    // The tokens file lies outside the root: inside it, a caller could rewrite its own scope.
+    const dir = path.join(base, "root");
+    await mkdir(dir);
+    const tokensFile = path.join(base, "tokens.yaml");
     await writeTokensFile(tokensFile, [{ id: "t", token: "th_required-0000000000000000000000000000" }], [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }]);
     const secure = await startSecureServer({ roots: [{ path: dir }], tls, tokensFile, clientCa: true, requireClientCert: true });
     try {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
@@ -32,9 +32,13 @@ describe("TLS and authentication at start-up", () => {
   let dir: string;
   let tls: TlsFixtures;
   let tokens: string;
+  /** The served root, beside the auth files (inside it they are refused: see start-up-inputs). */
+  let root: string;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "toolhost-cli-sec-"));
+    root = join(dir, "root");
+    await mkdir(root);
     tls = await makeTlsFixtures();
     tokens = join(dir, "tokens.yaml");
     await writeTokensFile(tokens, [{ id: "t", token: "th_x" }]);
@@ -44,16 +48,16 @@ describe("TLS and authentication at start-up", () => {
   const tlsFlags = () => ["--tls-cert", tls.serverCert, "--tls-key", tls.serverKey];
 
   for (const [name, args, expected] of [
-    ["a missing certificate file", () => ["--tls-cert", join(dir, "nope.pem"), "--tls-key", tls.serverKey], /^toolhost: TLS certificate .*nope\.pem cannot be read \(ENOENT\); check the path$/],
+    ["a missing certificate file", () => ["--tls-cert", join(dir, "nope.pem"), "--tls-key", tls.serverKey], /^toolhost: TLS certificate .*nope\.pem cannot be read \(ENOENT\); fix tls\.cert \(--tls-cert\)$/],
     ["a certificate file that is not PEM", () => ["--tls-cert", join(dir, "not-pem.txt"), "--tls-key", tls.serverKey], /^toolhost: TLS certificate .*not-pem\.txt is not a PEM certificate$/],
     ["a key that does not fit the certificate", () => ["--tls-cert", tls.serverCert, "--tls-key", tls.clientKey], /^toolhost: TLS key .*client\.key does not fit certificate/],
     ["a certificate without its key", () => ["--tls-cert", tls.serverCert], /^toolhost: a TLS certificate was given without its key; add --tls-key/],
-    ["a missing tokens file", () => ["--tokens-file", join(dir, "none.yaml")], /^toolhost: auth file .*none\.yaml cannot be read \(ENOENT\)/],
+    ["a missing tokens file", () => ["--tokens-file", join(dir, "none.yaml")], /^toolhost: auth file .*none\.yaml cannot be read \(ENOENT\); fix auth\.tokens_file \(--tokens-file\)$/],
     ["TLS without authentication beyond loopback", () => [...tlsFlags(), "--listen", "0.0.0.0:0"], /^toolhost: refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
     ["tokens over plaintext beyond loopback", () => ["--tokens-file", tokens, "--listen", "0.0.0.0:0"], /^toolhost: refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
   ] as const) {
     it(`refuses ${name} with one line and exit 2`, async () => {
-      const { code, stderr, stdout } = await runCli(["serve", "--root", dir, ...args()], dir);
+      const { code, stderr, stdout } = await runCli(["serve", "--root", root, ...args()], dir);
       assert.equal(code, 2, stderr);
       assert.equal(stderr.trim().split("\n").length, 1, stderr);
       assert.match(stderr.trim(), expected);
@@ -79,7 +83,7 @@ describe("TLS and authentication at start-up", () => {
   });
 
   it("--insecure logs a warning at start, and the listening line names the auth methods", async () => {
-    const server = await spawnServer(["--root", dir, "--insecure"]);
+    const server = await spawnServer(["--root", root, "--insecure"]);
     const records = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     await server.stop();
     const warning = records.find((r) => r["level"] === 40 && /--insecure/.test(String(r["msg"])));

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ConfigError } from "../../src/config/config-error.js";
 import { loadConfig } from "../../src/config/load-config.js";
+import { checkStartUpInputs } from "../../src/config/start-up-inputs.js";
 import { parseServeFlags } from "../../src/config/serve-flags.js";
 
 describe("history config", () => {
@@ -23,7 +24,8 @@ describe("history config", () => {
 
   it("refuses a history folder inside a root", async () => {
     const root = await mkdtemp(join(tmpdir(), "toolhost-hc-"));
-    await assert.rejects(loadConfig(parseServeFlags(["--root", root, "--history-dir", join(root, "h")]), {}, root), (err: unknown) => err instanceof ConfigError && /lies inside the root/.test(err.message));
+    const config = await loadConfig(parseServeFlags(["--root", root, "--history-dir", join(root, "h")]), {}, root);
+    await assert.rejects(checkStartUpInputs(config), (err: unknown) => err instanceof ConfigError && /lies inside the root/.test(err.message));
   });
 
   it("takes YAML bounds and refuses unknown keys and bad values", async () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { ConfigError } from "../../src/config/config-error.js";
 import { loadConfig } from "../../src/config/load-config.js";
+import { checkStartUpInputs } from "../../src/config/start-up-inputs.js";
 import { parseServeFlags } from "../../src/config/serve-flags.js";
 
 // The history holds every file's earlier contents; inside a root, any client reads them by path.
@@ -20,7 +21,7 @@ describe("history.dir must lie outside every root, however the paths are spelled
   });
 
   async function refused(argv: string[]): Promise<void> {
-    await assert.rejects(loadConfig(parseServeFlags(argv), {}, dir), (err: unknown) => {
+    await assert.rejects(checkStartUpInputs(await loadConfig(parseServeFlags(argv), {}, dir)), (err: unknown) => {
       assert.ok(err instanceof ConfigError, `not a ConfigError: ${String(err)}`);
       assert.match(err.message, /lies inside the root/);
       return true;
@@ -41,6 +42,7 @@ describe("history.dir must lie outside every root, however the paths are spelled
 
   it("accepts a folder outside, existing or not", async () => {
     const config = await loadConfig(parseServeFlags(["--root", join(dir, "work"), "--history-dir", join(dir, "outside", "a", "b")]), {}, dir);
+    await checkStartUpInputs(config);
     assert.equal(config.history?.dir, join(dir, "outside", "a", "b"));
   });
 });

@@ -7,6 +7,7 @@ import { ConfigError } from "../../src/config/config-error.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { limitKeys } from "../../src/config/config-file.js";
 import { loadConfig } from "../../src/config/load-config.js";
+import { checkStartUpInputs } from "../../src/config/start-up-inputs.js";
 import { parseServeFlags } from "../../src/config/serve-flags.js";
 
 let dir: string;
@@ -17,8 +18,15 @@ async function withYaml(yaml: string): Promise<string[]> {
   return ["--config", file];
 }
 
+/** checked is loadConfig followed by the start-up input check startServer runs first. */
+async function checked(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<unknown> {
+  const config = await loadConfig(parseServeFlags(argv), env, dir);
+  await checkStartUpInputs(config);
+  return config;
+}
+
 async function refused(argv: string[], expected: RegExp): Promise<void> {
-  await assert.rejects(loadConfig(parseServeFlags(argv), {}, dir), (err: unknown) => {
+  await assert.rejects(checked(argv), (err: unknown) => {
     assert.ok(err instanceof ConfigError, `not a ConfigError: ${String(err)}`);
     assert.match(err.message, expected);
     assert.doesNotMatch(err.message, /\n/, "a config error is one line");
@@ -75,10 +83,10 @@ describe("config values the runtime cannot take", () => {
   });
 
   it("refuses the same directory twice, once read-only and once not", async () => {
-    await refused(await withYaml("roots:\n  - path: work\n  - path: work\n    read_only: true\n"), /^root .*work is listed twice, once read-only and once not; list each directory once in roots$/);
+    await refused(await withYaml("roots:\n  - path: work\n  - path: work\n    read_only: true\n"), /^root .*work is listed twice, once read-only and once not; list each directory once in roots \(--root\)$/);
   });
 
   it("refuses the same real path reached through a symlink", async () => {
-    await refused(["--root", "work", "--root", "link"], /^root .*link and .*work are the same directory \(.*work\); list each directory once in --root$/);
+    await refused(["--root", "work", "--root", "link"], /^root .*link and .*work are the same directory \(.*work\); list each directory once in roots \(--root\)$/);
   });
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ConfigError } from "../../src/config/config-error.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { loadConfig } from "../../src/config/load-config.js";
+import { checkStartUpInputs } from "../../src/config/start-up-inputs.js";
 import { bundledSkillsRoot } from "../../src/config/package-root.js";
 import { parseServeFlags } from "../../src/config/serve-flags.js";
 
@@ -17,8 +18,15 @@ async function configFile(yaml: string): Promise<string> {
   return file;
 }
 
+/** checked is loadConfig followed by the start-up input check startServer runs first. */
+async function checked(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<unknown> {
+  const config = await loadConfig(parseServeFlags(argv), env, dir);
+  await checkStartUpInputs(config);
+  return config;
+}
+
 async function refused(argv: string[], expected: RegExp, env: NodeJS.ProcessEnv = {}): Promise<void> {
-  await assert.rejects(loadConfig(parseServeFlags(argv), env, dir), (err: unknown) => {
+  await assert.rejects(checked(argv, env), (err: unknown) => {
     assert.ok(err instanceof ConfigError, `not a ConfigError: ${String(err)}`);
     assert.match(err.message, expected);
     assert.doesNotMatch(err.message, /\n/, "a config error is one line");
@@ -128,16 +136,16 @@ shutdown_grace_ms: 500
   });
 
   it("refuses a config file that does not exist", async () => {
-    await refused(["--config", "missing.yaml"], /^config file .*missing\.yaml cannot be read; check the --config path$/);
+    await refused(["--config", "missing.yaml"], /^config file .*missing\.yaml cannot be read \(ENOENT\); check the --config path \(TOOLHOST_CONFIG\)$/);
   });
 
   it("refuses a missing root and says what to do", async () => {
-    await refused(["--root", "nowhere"], /^root .*nowhere does not exist; create it or fix --root$/);
+    await refused(["--root", "nowhere"], /^root .*nowhere does not exist; create it or fix roots\[0\]\.path \(--root\)$/);
   });
 
   it("refuses a root that is a file", async () => {
     const file = await configFile("x: 1\n");
-    await refused(["--root", file], /is not a directory; fix --root$/);
+    await refused(["--root", file], /is a regular file, not a directory; fix roots\[0\]\.path \(--root\)$/);
   });
 
   it("refuses a non-loopback listener without --insecure, and allows it with", async () => {
