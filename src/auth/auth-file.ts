@@ -36,10 +36,20 @@ const maxEntries = 10_000;
 
 /**
  * parseAuthFile parses the YAML of an auth file and checks every entry: ids unique and safe to
- * log, hashes 64 hex digits, expiries ISO 8601 dates, and each scope's roots among the server's
- * roots (a token can narrow the server, never widen it).
+ * log, hashes 64 hex digits, expiries ISO 8601 dates or `never`, and each scope's roots among the
+ * server's roots (a token can narrow the server, never widen it).
+ *
+ * It fails closed: what a file cut short while being written can lose never widens a grant. An
+ * entry says everything that grants access, or the whole file is refused: a token its `expires`,
+ * every entry its `scope` with its `roots` (a list, or `all`), every root given as a mapping its
+ * `read_only`; the file ends with a newline, so a last line cut mid-value (a root or namespace
+ * shortened into another) is refused too. What may be left out narrows: no `tier` is read, no
+ * `namespaces` is none (`all` for every one), no `quota` is the finite default quota.
  */
 export function parseAuthFile(text: string, file: string, serverRoots: readonly string[]): AuthFile {
+  if (text !== "" && !text.endsWith("\n")) {
+    throw new AuthFileError(`auth file ${file} does not end with a newline: it may have been cut short while being written; end it with one (and replace the file whole: write a temporary file, then rename it over)`);
+  }
   let raw: unknown;
   try {
     raw = parse(text, { maxAliasCount: 100 }) ?? {};
@@ -68,7 +78,7 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
     if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex)) {
       throw new AuthFileError(`${where}.sha256 in ${file} must be 64 lowercase hex digits (toolhost token create prints it)`);
     }
-    return Object.freeze({ id, digest: Buffer.from(hex, "hex"), expiresAt: expiry(entry["expires"], `${where}.expires in ${file}`), scope: scopeOf(entry["scope"], `${where}.scope`, file, serverRoots) });
+    return Object.freeze({ id, digest: Buffer.from(hex, "hex"), expiresAt: expiry(entry["expires"], `${where}.expires in ${file}`), scope: scopeOf(entry["scope"], where, file, serverRoots) });
   });
   const certificates = list(top["certificates"], `certificates in ${file}`).map((item, i): CertificateEntry => {
     const where = `certificates[${i}]`;
@@ -79,7 +89,7 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
     if (typeof identity !== "string" || identity === "") {
       throw new AuthFileError(`${where}.identity in ${file} must be the certificate's SAN (URI or DNS) or CN`);
     }
-    return Object.freeze({ id, identity, scope: scopeOf(entry["scope"], `${where}.scope`, file, serverRoots) });
+    return Object.freeze({ id, identity, scope: scopeOf(entry["scope"], where, file, serverRoots) });
   });
   if (tokens.length + certificates.length > maxEntries) {
     throw new AuthFileError(`auth file ${file} has more than ${maxEntries} entries`);
@@ -87,38 +97,23 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
   return Object.freeze({ tokens: Object.freeze(tokens), certificates: Object.freeze(certificates) });
 }
 
-function scopeOf(raw: unknown, where: string, file: string, serverRoots: readonly string[]): Scope {
-  const scope = raw === undefined ? {} : mapping(raw, `${where} in ${file}`);
-  known(scope, ["roots", "tier", "namespaces", "quota"], file, `${where}.`);
-  let roots: ScopeRoot[] | undefined;
-  if (scope["roots"] !== undefined) {
-    roots = list(scope["roots"], `${where}.roots in ${file}`).map((item, i) => {
-      const entry = typeof item === "string" ? { path: item } : mapping(item, `${where}.roots[${i}] in ${file}`);
-      known(entry, ["path", "read_only"], file, `${where}.roots[${i}].`);
-      if (typeof entry["path"] !== "string" || !path.isAbsolute(entry["path"])) {
-        throw new AuthFileError(`${where}.roots[${i}].path in ${file} must be an absolute path`);
-      }
-      const rootPath = path.resolve(entry["path"]);
-      if (!serverRoots.includes(rootPath)) {
-        throw new AuthFileError(`${where}.roots[${i}].path ${rootPath} in ${file} is not one of the server's roots; a scope can only grant roots the server serves`);
-      }
-      const readOnly = entry["read_only"] ?? false;
-      if (typeof readOnly !== "boolean") {
-        throw new AuthFileError(`${where}.roots[${i}].read_only in ${file} must be true or false`);
-      }
-      return Object.freeze({ path: rootPath, readOnly });
-    });
-    if (roots.length === 0) {
-      throw new AuthFileError(`${where}.roots in ${file} is empty; leave it out to grant every root`);
-    }
+function scopeOf(raw: unknown, entryWhere: string, file: string, serverRoots: readonly string[]): Scope {
+  const where = `${entryWhere}.scope`;
+  if (raw === undefined || raw === null) {
+    throw new AuthFileError(`${entryWhere} in ${file} has no scope; every entry names its scope, at least its roots (a list, or "all") (an entry cut short while the file was written looks like this)`);
   }
+  const scope = mapping(raw, `${where} in ${file}`);
+  known(scope, ["roots", "tier", "namespaces", "quota"], file, `${where}.`);
+  const roots = rootsOf(scope["roots"], where, file, serverRoots);
   const tier = scope["tier"] ?? "read";
   if (!isTierName(tier)) {
     throw new AuthFileError(`${where}.tier in ${file} must be one of ${tierNames.join(", ")}`);
   }
-  let namespaces: string[] | undefined;
-  if (scope["namespaces"] !== undefined) {
-    namespaces = list(scope["namespaces"], `${where}.namespaces in ${file}`).map((n, i) => {
+  let namespaces: string[] | undefined = [];
+  if (scope["namespaces"] === "all") {
+    namespaces = undefined;
+  } else if (scope["namespaces"] !== undefined) {
+    namespaces = list(scope["namespaces"], `${where}.namespaces in ${file} (or "all")`).map((n, i) => {
       if (typeof n !== "string" || !/^[A-Za-z0-9_-]+$/.test(n)) {
         throw new AuthFileError(`${where}.namespaces[${i}] in ${file} must be a skill namespace (letters, digits, _ and -)`);
       }
@@ -128,7 +123,7 @@ function scopeOf(raw: unknown, where: string, file: string, serverRoots: readonl
   const quota = scope["quota"] === undefined ? {} : mapping(scope["quota"], `${where}.quota in ${file}`);
   known(quota, ["calls", "streams"], file, `${where}.quota.`);
   return Object.freeze({
-    roots: roots && Object.freeze(roots),
+    roots,
     maxTier: tier,
     namespaces: namespaces && Object.freeze(namespaces),
     quota: Object.freeze({
@@ -138,11 +133,43 @@ function scopeOf(raw: unknown, where: string, file: string, serverRoots: readonl
   });
 }
 
+/** rootsOf reads a scope's required roots: "all" (undefined: every server root) or a non-empty list. */
+function rootsOf(raw: unknown, where: string, file: string, serverRoots: readonly string[]): readonly ScopeRoot[] | undefined {
+  if (raw === "all") return undefined;
+  if (raw === undefined || raw === null) {
+    throw new AuthFileError(`${where}.roots in ${file} is missing; list the roots this entry may use, or write roots: all for every server root`);
+  }
+  const roots = list(raw, `${where}.roots in ${file} (or "all")`).map((item, i) => {
+    const at = `${where}.roots[${i}]`;
+    const entry = typeof item === "string" ? { path: item, read_only: false } : mapping(item, `${at} in ${file}`);
+    known(entry, ["path", "read_only"], file, `${at}.`);
+    if (typeof entry["path"] !== "string" || !path.isAbsolute(entry["path"])) {
+      throw new AuthFileError(`${at}.path in ${file} must be an absolute path`);
+    }
+    const rootPath = path.resolve(entry["path"]);
+    if (!serverRoots.includes(rootPath)) {
+      throw new AuthFileError(`${at}.path ${rootPath} in ${file} is not one of the server's roots; a scope can only grant roots the server serves`);
+    }
+    const readOnly = entry["read_only"];
+    if (typeof readOnly !== "boolean") {
+      throw new AuthFileError(`${at}.read_only in ${file} must be true or false; a root given as a mapping says which (a plain path is read-write)`);
+    }
+    return Object.freeze({ path: rootPath, readOnly });
+  });
+  if (roots.length === 0) {
+    throw new AuthFileError(`${where}.roots in ${file} is empty; list at least one root, or write roots: all for every server root`);
+  }
+  return Object.freeze(roots);
+}
+
 function expiry(value: unknown, where: string): number | undefined {
-  if (value === undefined) return undefined;
+  if (value === "never") return undefined;
+  if (value === undefined || value === null) {
+    throw new AuthFileError(`${where} is missing; give an ISO 8601 date (2027-01-31T00:00:00Z) or never`);
+  }
   const ms = value instanceof Date ? value.getTime() : typeof value === "string" ? Date.parse(value) : Number.NaN;
   if (!Number.isFinite(ms)) {
-    throw new AuthFileError(`${where} must be an ISO 8601 date, for example 2027-01-31T00:00:00Z`);
+    throw new AuthFileError(`${where} must be an ISO 8601 date, for example 2027-01-31T00:00:00Z, or never`);
   }
   return ms;
 }

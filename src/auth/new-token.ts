@@ -21,21 +21,23 @@ export interface NewToken {
 /**
  * newToken makes a random bearer token (32 bytes from the OS CSPRNG, base64url, prefixed "th_"
  * so a leaked one is recognisable in a scan) and the auth-file entry that stores only its sha256.
+ * The entry says everything it grants (auth-file.ts refuses one that does not): `expires`
+ * (`never` without one), `roots` (`all` without --root), `namespaces` (`all` without --namespace).
  */
 export function newToken(request: NewTokenRequest): NewToken {
   const token = `th_${randomBytes(32).toString("base64url")}`;
-  const scope: Record<string, unknown> = { tier: request.tier };
-  if (request.roots.length > 0) {
-    scope["roots"] = request.roots.map((r) => (r.readOnly ? { path: r.path, read_only: true } : { path: r.path }));
-  }
-  if (request.namespaces.length > 0) scope["namespaces"] = [...request.namespaces];
+  const scope: Record<string, unknown> = {
+    roots: request.roots.length > 0 ? request.roots.map((r) => (r.readOnly ? { path: r.path, read_only: true } : r.path)) : "all",
+    tier: request.tier,
+    namespaces: request.namespaces.length > 0 ? [...request.namespaces] : "all",
+  };
   if (request.maxCalls !== undefined || request.maxStreams !== undefined) {
     scope["quota"] = { ...(request.maxCalls !== undefined && { calls: request.maxCalls }), ...(request.maxStreams !== undefined && { streams: request.maxStreams }) };
   }
   const entry: Record<string, unknown> = {
     id: request.id,
     sha256: createHash("sha256").update(token, "utf8").digest("hex"),
-    ...(request.expires !== undefined && { expires: request.expires.toISOString() }),
+    expires: request.expires === undefined ? "never" : request.expires.toISOString(),
     scope,
   };
   return { token, entry };

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { TokenStore } from "../../src/auth/token-store.js";
 
-const entry = `tokens: [{ id: agent, sha256: ${"a".repeat(64)} }]\n`;
+const entry = `tokens: [{ id: agent, sha256: ${"a".repeat(64)}, expires: never, scope: { roots: all } }]\n`;
 
 describe("TokenStore reloads", () => {
   it("keeps the entries loaded before when the file is found empty (rewritten in place), and says how to refuse every token", async () => {

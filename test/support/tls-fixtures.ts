@@ -66,13 +66,18 @@ export interface TokenSpec {
   readonly scope?: Record<string, unknown>;
 }
 
-/** writeTokensFile writes an auth file holding the hashes of the given tokens (and certificate identities). */
+/**
+ * writeTokensFile writes an auth file holding the hashes of the given tokens (and certificate
+ * identities), replacing it atomically. The file must say everything an entry grants; a scope
+ * the test leaves roots or namespaces out of gets `all` of them, a token without expires `never`.
+ */
 export async function writeTokensFile(file: string, tokens: readonly TokenSpec[], certificates: readonly { id: string; identity: string; scope?: Record<string, unknown> }[] = []): Promise<void> {
   const { createHash } = await import("node:crypto");
   const { stringify } = await import("yaml");
+  const whole = (scope: Record<string, unknown>) => ({ roots: "all", namespaces: "all", ...scope });
   const doc = {
-    tokens: tokens.map((t) => ({ id: t.id, sha256: createHash("sha256").update(t.token).digest("hex"), ...(t.expires && { expires: t.expires }), scope: t.scope ?? { tier: "delete" } })),
-    certificates: certificates.map((c) => ({ id: c.id, identity: c.identity, scope: c.scope ?? { tier: "read" } })),
+    tokens: tokens.map((t) => ({ id: t.id, sha256: createHash("sha256").update(t.token).digest("hex"), expires: t.expires ?? "never", scope: whole(t.scope ?? { tier: "delete" }) })),
+    certificates: certificates.map((c) => ({ id: c.id, identity: c.identity, scope: whole(c.scope ?? { tier: "read" }) })),
   };
   const temp = `${file}.tmp`;
   await writeFile(temp, stringify(doc));
