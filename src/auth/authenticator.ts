@@ -23,7 +23,8 @@ const bearer = /^Bearer +([\x21-\x7e]+)$/i;
 
 /**
  * Authenticator turns a call's credentials into a Principal, or refuses it with UNAUTHENTICATED
- * or TOKEN_EXPIRED. A server with neither tokens nor client certificates authenticates no one:
+ * or TOKEN_EXPIRED. The principal is the one the token store keeps for the entry in force, with
+ * its validity, so every call of one credential shares it and a revocation reaches them all. A server with neither tokens nor client certificates authenticates no one:
  * every caller is the anonymous principal with the server's full scope.
  *
  * Token lookup hashes the presented token with sha256 and compares the digest with every entry's
@@ -52,9 +53,9 @@ export class Authenticator {
       return this.#byToken(header);
     }
     if (credentials.certificateIdentity !== undefined && this.methods.certificates) {
-      const entry = this.methods.tokens?.entries.certificates.find((c) => c.identity === credentials.certificateIdentity);
-      if (entry !== undefined) {
-        return Object.freeze({ id: entry.id, kind: "certificate", scope: entry.scope });
+      const loaded = this.methods.tokens?.credentials.certificates.find((c) => c.entry.identity === credentials.certificateIdentity);
+      if (loaded !== undefined) {
+        return loaded.principal;
       }
       throw new ToolhostError("UNAUTHENTICATED", "Your client certificate is valid but its identity is not in the server's auth file; ask the operator to add it.");
     }
@@ -74,18 +75,19 @@ export class Authenticator {
       throw new ToolhostError("UNAUTHENTICATED", "The authorization header is malformed; send \"Bearer <token>\".");
     }
     const digest = createHash("sha256").update(match[1]!, "utf8").digest();
-    let found: (typeof store.entries.tokens)[number] | undefined;
-    for (const entry of store.entries.tokens) {
-      if (timingSafeEqual(digest, entry.digest) && found === undefined) {
-        found = entry;
+    let found: (typeof store.credentials.tokens)[number] | undefined;
+    for (const loaded of store.credentials.tokens) {
+      if (timingSafeEqual(digest, loaded.entry.digest) && found === undefined) {
+        found = loaded;
       }
     }
     if (found === undefined) {
       throw new ToolhostError("UNAUTHENTICATED", "Unknown or revoked bearer token; ask the server's operator for a valid one.");
     }
-    if (found.expiresAt !== undefined && Date.now() >= found.expiresAt) {
-      throw new ToolhostError("TOKEN_EXPIRED", `The bearer token "${found.id}" expired at ${new Date(found.expiresAt).toISOString()}; ask for a new one.`, { id: found.id });
+    const { entry, principal } = found;
+    if (entry.expiresAt !== undefined && Date.now() >= entry.expiresAt) {
+      throw new ToolhostError("TOKEN_EXPIRED", `The bearer token "${entry.id}" expired at ${new Date(entry.expiresAt).toISOString()}; ask for a new one.`, { id: entry.id });
     }
-    return Object.freeze({ id: found.id, kind: "token", scope: found.scope });
+    return principal;
   }
 }

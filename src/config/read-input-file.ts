@@ -15,6 +15,8 @@ export class InputFileError extends Error {
     readonly problem: InputFileProblem,
     /** The errno code behind a "missing" or "unreadable" problem. */
     readonly code?: string,
+    /** What the stat found, for a "kind" or "too-large" problem. */
+    readonly stats?: Stats,
   ) {
     super(message);
   }
@@ -39,8 +41,15 @@ const openFlags = constants.O_RDONLY | constants.O_NONBLOCK;
 /**
  * readInputFileSync reads an input file whole, only if it is a regular file within maxBytes that
  * did not change while it was read: the handle's fstat (device, inode, size, mtime, ctime) is the
- * same before and after, exactly `size` bytes were read, and the path still leads to that file.
- * A FIFO, device, socket or folder is refused from its stat alone, never opened to be read.
+ * same before and after, exactly `size` bytes were read, a second read of the handle gives the
+ * same bytes (timestamps tick coarsely, a few ms, so two writes inside one tick leave fstat as it
+ * was), and the path still leads to that file. A FIFO, device, socket or folder is refused from
+ * its stat alone, never opened to be read.
+ *
+ * That proves the bytes are one state of the file, not that the file was whole then: a writer
+ * that truncates and pauses leaves a shorter file that is a state too. Formats read this way
+ * fail closed on a cut (auth-file.ts), and the documented way to edit them is to replace them
+ * whole, by rename.
  */
 export function readInputFileSync(file: string, options: InputFileOptions): InputFile {
   kindOf(statOrThrow(() => statSync(file), file, options), file, options);
@@ -53,17 +62,21 @@ export function readInputFileSync(file: string, options: InputFileOptions): Inpu
   try {
     const before = fstatSync(fd);
     kindOf(before, file, options);
-    const content = Buffer.allocUnsafe(before.size + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, content, length, content.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length === content.length) break;
-    }
+    const readAll = () => {
+      const content = Buffer.allocUnsafe(before.size + 1);
+      let length = 0;
+      while (length < content.length) {
+        const n = readSync(fd, content, length, content.length - length, length);
+        if (n === 0) break;
+        length += n;
+      }
+      return content.subarray(0, length);
+    };
+    const content = readAll();
+    const again = readAll();
     const after = fstatSync(fd);
-    checkUnchanged(before, after, length, statOrThrow(() => statSync(file), file, options), file, options);
-    return { content: content.subarray(0, length), stats: after };
+    checkUnchanged(before, after, content, again, statOrThrow(() => statSync(file), file, options), file, options);
+    return { content, stats: after };
   } finally {
     closeSync(fd);
   }
@@ -76,18 +89,22 @@ export async function readInputFile(file: string, options: InputFileOptions): Pr
   try {
     const before = await handle.stat();
     kindOf(before, file, options);
-    const content = Buffer.allocUnsafe(before.size + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(content, length, content.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length === content.length) break;
-    }
+    const readAll = async () => {
+      const content = Buffer.allocUnsafe(before.size + 1);
+      let length = 0;
+      while (length < content.length) {
+        const { bytesRead } = await handle.read(content, length, content.length - length, length);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+      }
+      return content.subarray(0, length);
+    };
+    const content = await readAll();
+    const again = await readAll();
     const after = await handle.stat();
     const named = await stat(file).catch((err: unknown) => Promise.reject(accessError(err, file, options)));
-    checkUnchanged(before, after, length, named, file, options);
-    return { content: content.subarray(0, length), stats: after };
+    checkUnchanged(before, after, content, again, named, file, options);
+    return { content, stats: after };
   } finally {
     await handle.close();
   }
@@ -106,21 +123,22 @@ export function fileKindName(info: Stats): string {
 
 function kindOf(info: Stats, file: string, options: InputFileOptions): void {
   if (!info.isFile()) {
-    throw new InputFileError(`${options.what} ${file} is ${fileKindName(info)}, not a regular file`, "kind");
+    throw new InputFileError(`${options.what} ${file} is ${fileKindName(info)}, not a regular file`, "kind", undefined, info);
   }
   if (info.size > options.maxBytes) {
-    throw new InputFileError(`${options.what} ${file} is over ${options.maxBytes} bytes`, "too-large");
+    throw new InputFileError(`${options.what} ${file} is over ${options.maxBytes} bytes`, "too-large", undefined, info);
   }
 }
 
-function checkUnchanged(before: Stats, after: Stats, length: number, named: Stats, file: string, options: InputFileOptions): void {
+function checkUnchanged(before: Stats, after: Stats, content: Buffer, again: Buffer, named: Stats, file: string, options: InputFileOptions): void {
   const same =
     before.dev === after.dev &&
     before.ino === after.ino &&
     before.size === after.size &&
     before.mtimeMs === after.mtimeMs &&
     before.ctimeMs === after.ctimeMs &&
-    length === before.size &&
+    content.length === before.size &&
+    content.equals(again) &&
     named.dev === after.dev &&
     named.ino === after.ino;
   if (!same) {

@@ -7,6 +7,7 @@ import { isToolhostError } from "../errors/toolhost-error.js";
 import { toConnectError } from "../service/error-mapping.js";
 import { unmappedImpl } from "../service/with-error-mapping.js";
 import { authenticateCall, type CallGate } from "./authenticate-call.js";
+import { revocableContext, type RevocableContext } from "./revocable-context.js";
 
 type AnyImpl = (input: unknown, context: HandlerContext) => unknown;
 
@@ -15,6 +16,12 @@ type AnyImpl = (input: unknown, context: HandlerContext) => unknown;
  * authenticateCall before the handler runs and gives its quota slot back when it ends (a stream
  * when its last message is sent or it fails). Both listeners host the guarded ServiceImpl, so
  * the rules are the same on grpc-js and connect-node.
+ *
+ * An admitted call runs with a RevocableContext (revocable-context.ts) when its caller's
+ * credential can be revoked: when it is (its entry leaves the auth file, or it expires) the
+ * handler's signal aborts, a stream sends nothing more, and the call fails with the revocation,
+ * UNAUTHENTICATED or TOKEN_EXPIRED, not with what the aborted handler ended with. A call that
+ * completed still answers what it did.
  */
 export function guardService<S extends DescService>(service: S, impl: ServiceImpl<S>, gate: CallGate): ServiceImpl<S> {
   const wrapped: Record<string, AnyImpl> = {};
@@ -40,40 +47,54 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
     const unmapped = (fn as AnyImpl & { [unmappedImpl]?: AnyImpl })[unmappedImpl];
     const inner: AnyImpl = unmapped ?? ((input, ctx) => fn.call(impl, input, ctx));
     const mapError = unmapped === undefined ? (err: unknown) => err : toConnectError;
+    // A revoked caller's call fails with the revocation, whatever its aborted handler threw.
+    const failure = (call: RevocableContext | undefined, err: unknown) => (call?.revoked !== undefined ? toConnectError(call.revoked) : mapError(err));
     if (method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming") {
       wrapped[method.localName] = async function* (input: unknown, ctx: HandlerContext) {
         const admitted = admit(ctx);
         const release = typeof admitted === "function" ? admitted : await admitted;
+        const call = revocableContext(ctx);
         try {
-          yield* inner(input, ctx) as AsyncIterable<unknown>;
+          if (call === undefined) {
+            yield* inner(input, ctx) as AsyncIterable<unknown>;
+          } else {
+            const messages = method.methodKind === "bidi_streaming" ? call.input(input as AsyncIterable<unknown>) : input;
+            yield* call.stream(inner(messages, call) as AsyncIterable<unknown>);
+          }
         } catch (err) {
-          throw mapError(err);
+          throw failure(call, err);
         } finally {
+          call?.end();
           release();
         }
       };
       continue;
     }
     const run = (release: () => void, input: unknown, ctx: HandlerContext): unknown => {
+      const call = revocableContext(ctx);
       let result: unknown;
       try {
-        result = inner(input, ctx);
+        result = call === undefined ? inner(input, ctx) : inner(method.methodKind === "client_streaming" ? call.input(input as AsyncIterable<unknown>) : input, call);
       } catch (err) {
+        call?.end();
         release();
-        return Promise.reject(mapError(err));
+        return Promise.reject(failure(call, err));
       }
       if (!(result instanceof Promise)) {
+        call?.end();
         release();
         return result;
       }
       return result.then(
         (value: unknown) => {
+          call?.end();
           release();
           return value;
         },
         (err: unknown) => {
+          call?.end();
           release();
-          throw mapError(err);
+          throw failure(call, err);
         },
       );
     };

@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { AuthFileError, parseAuthFile } from "../../src/auth/auth-file.js";
 import { Authenticator } from "../../src/auth/authenticator.js";
+import { alwaysValid } from "../../src/auth/credential-validity.js";
 import { Quotas } from "../../src/auth/quotas.js";
 import { TokenStore } from "../../src/auth/token-store.js";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
@@ -156,8 +157,8 @@ describe("quotas", () => {
   it("count one principal's calls and streams without touching another's, and give slots back", () => {
     const quotas = new Quotas();
     const scope = { roots: undefined, maxTier: "read" as const, namespaces: undefined, quota: { maxCalls: 2, maxStreams: 1 } };
-    const a = { id: "a", kind: "token" as const, scope };
-    const b = { id: "b", kind: "token" as const, scope };
+    const a = { id: "a", kind: "token" as const, scope, validity: alwaysValid };
+    const b = { id: "b", kind: "token" as const, scope, validity: alwaysValid };
     const stream = quotas.acquire(a, true);
     assert.throws(() => quotas.acquire(a, true), (e: unknown) => isToolhostError(e, "QUOTA_EXCEEDED") && /1 streams/.test(e.message));
     const call = quotas.acquire(a, false);

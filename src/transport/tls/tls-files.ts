@@ -1,8 +1,11 @@
-import { readFileSync, watch, type FSWatcher } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
 import { X509Certificate } from "node:crypto";
+import { InputFileError, readInputFile, readInputFileSync } from "../../config/read-input-file.js";
+
+/** maxPemBytes bounds each PEM file read: a long chain or CA bundle is well within it. */
+const maxPemBytes = 4 * 1024 * 1024;
 
 /** TlsFileNames are the PEM files of a TLS listener. */
 export interface TlsFileNames {
@@ -29,9 +32,10 @@ export class TlsFileError extends Error {
 /**
  * TlsFiles holds the server's certificate, key and client CA, and re-reads them when they change,
  * so a certificate is rotated without a restart. A new set is only taken once it loads as a
- * whole (certificate and key match, every PEM parses): while a rotation is half written, the
- * listeners keep the previous set instead of dropping connections, which grpc-js's own
- * FileWatcherCertificateProvider would do (it publishes whatever it read, or nothing).
+ * whole (certificate and key match, every PEM parses) and each file was read whole and unchanged
+ * while read (read-input-file.ts; a FIFO or device is refused unread): while a rotation is half
+ * written, the listeners keep the previous set instead of dropping connections, which grpc-js's
+ * own FileWatcherCertificateProvider would do (it publishes whatever it read, or nothing).
  */
 export class TlsFiles {
   #material: TlsMaterial;
@@ -39,6 +43,8 @@ export class TlsFiles {
   readonly #watchers: FSWatcher[] = [];
   readonly #timer: NodeJS.Timeout;
   #reloading = false;
+  /** The last problem reported, so a file that stays unusable is reported once, not every poll. */
+  #lastProblem: string | undefined;
 
   private constructor(
     readonly names: TlsFileNames,
@@ -71,9 +77,10 @@ export class TlsFiles {
   static open(names: TlsFileNames, onError: (message: string) => void = () => {}, pollMs = 2000): TlsFiles {
     const read = (file: string, what: string) => {
       try {
-        return readFileSync(file);
+        return readInputFileSync(file, { what, maxBytes: maxPemBytes }).content;
       } catch (err) {
-        throw new TlsFileError(`${what} ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); check the path`);
+        const problem = err instanceof InputFileError ? err.problem : "unreadable";
+        throw new TlsFileError(problem === "missing" || problem === "unreadable" ? `${(err as Error).message}; check the path` : (err as Error).message);
       }
     };
     const material = checkMaterial(names, {
@@ -106,10 +113,30 @@ export class TlsFiles {
     if (this.#reloading) return;
     this.#reloading = true;
     try {
-      const files = [this.names.cert, this.names.key, this.names.clientCa];
-      const contents = await Promise.all(files.map((f) => (f === undefined ? undefined : readFile(f).catch(() => null))));
-      if (contents.some((c) => c === null)) {
-        return; // Mid-rotation (a file renamed away): the next event or poll reads it again.
+      const files = [
+        [this.names.cert, "TLS certificate"],
+        [this.names.key, "TLS key"],
+        [this.names.clientCa, "TLS client CA"],
+      ] as const;
+      let problem: InputFileError | undefined;
+      const contents = await Promise.all(
+        files.map(([file, what]) =>
+          file === undefined
+            ? undefined
+            : readInputFile(file, { what, maxBytes: maxPemBytes }).then(
+                (read) => read.content,
+                (err: unknown) => {
+                  problem ??= err instanceof InputFileError ? err : new InputFileError(`${what} ${file} cannot be read`, "unreadable");
+                  return null;
+                },
+              ),
+        ),
+      );
+      if (problem !== undefined) {
+        // Mid-rotation (a file renamed away, or being written): the next event or poll reads it
+        // again. A file that is not a regular file or too large is said once.
+        if (problem.problem !== "missing" && problem.problem !== "changed") this.#report(problem.message);
+        return;
       }
       const [cert, key, ca] = contents as [Buffer, Buffer, Buffer | undefined];
       const old = this.#material;
@@ -120,14 +147,21 @@ export class TlsFiles {
       try {
         next = checkMaterial(this.names, { cert, key, ca });
       } catch (err) {
-        this.onError(`${(err as Error).message}; keeping the certificate in use`);
+        this.#report((err as Error).message);
         return;
       }
+      this.#lastProblem = undefined;
       this.#material = next;
       for (const listener of this.#listeners) listener(next);
     } finally {
       this.#reloading = false;
     }
+  }
+
+  #report(message: string): void {
+    if (message === this.#lastProblem) return;
+    this.#lastProblem = message;
+    this.onError(`${message}; keeping the certificate in use`);
   }
 
   /** close stops watching. */
