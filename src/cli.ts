@@ -108,6 +108,9 @@ async function serve(argv: readonly string[]): Promise<number> {
 }
 
 function startupError(err: unknown, listen: string, httpListen: string | undefined): unknown {
+  // A start-up input refused (checkStartUpInputs, the TLS or tokens file) says so itself; its
+  // message may name an errno such as EACCES that is not about listening.
+  if (err instanceof ConfigError) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (/EADDRINUSE|address already in use|No address added/i.test(message)) {
     const which = /EADDRINUSE/.test(message) && httpListen !== undefined && message.includes(httpListen.split(":").pop() ?? "") ? httpListen : listen;
