@@ -3,6 +3,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { Access } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import { ConfigError } from "../../src/config/config-error.js";
 import type { ToolhostWorld } from "../support/world.js";
 import { loadedName, loadSkill, putSkillFile, recordError, serveSkills, sessionId, skillScenario, slotPaths, writeSkillFolder } from "./skills-state.steps.js";
 
@@ -54,7 +55,15 @@ When("I load the agent skills folder", async function (this: ToolhostWorld) {
 });
 
 When("I load the agent skills folder expecting an error", async function (this: ToolhostWorld) {
-  await serveSkills(this);
+  // A skill root that is missing or not a folder stops start-up (src/config/start-up-inputs.ts):
+  // the error is the refusal, which names the folder.
+  try {
+    await serveSkills(this);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    recordError(this, [err.message]);
+    return;
+  }
   const { skills } = await this.skillCatalog.listSkills({});
   assert.deepEqual(skills, [], "no skill should load");
   const { errors } = await this.skillCatalog.listSkillErrors({});

@@ -108,7 +108,7 @@ function fixOf(input: StartUpInput): string {
 
 async function checkFolder(input: StartUpInput): Promise<void> {
   const info = await stat(input.path).catch((err: NodeJS.ErrnoException) => {
-    throw new ConfigError(err.code === "ENOENT" ? `${input.what} ${input.path} does not exist; create it or ${fixOf(input)}` : `${input.what} ${input.path} cannot be read (${err.code ?? "error"}); ${fixOf(input)}`);
+    throw new ConfigError(err.code === "ENOENT" ? `${input.what} folder ${input.path} not found; create it or ${fixOf(input)}` : `${input.what} ${input.path} cannot be read (${err.code ?? "error"}); ${fixOf(input)}`);
   });
   if (!info.isDirectory()) {
     throw new ConfigError(`${input.what} ${input.path} is ${fileKindName(info)}, not a directory; ${fixOf(input)}`);

@@ -139,7 +139,7 @@ describe("toolhost serve", () => {
 
     for (const [name, args, expected] of [
       ["a port in use", () => ["serve", "--listen", `127.0.0.1:${busyPort}`], /^toolhost: cannot listen on 127\.0\.0\.1:\d+: the port is in use; stop the other process or choose another --listen$/],
-      ["a missing root", () => ["serve", "--root", "does-not-exist"], /^toolhost: root .*does-not-exist does not exist; create it or fix roots\[0\]\.path \(--root\)$/],
+      ["a missing root", () => ["serve", "--root", "does-not-exist"], /^toolhost: root folder .*does-not-exist not found; create it or fix roots\[0\]\.path \(--root\)$/],
       ["an unknown flag", () => ["serve", "--frobnicate"], /^toolhost: Unknown option '--frobnicate'.*\(see toolhost serve --help\)$/],
       ["a non-loopback address", () => ["serve", "--listen", "0.0.0.0:0"], /^toolhost: refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
     ] as const) {

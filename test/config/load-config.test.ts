@@ -140,7 +140,7 @@ shutdown_grace_ms: 500
   });
 
   it("refuses a missing root and says what to do", async () => {
-    await refused(["--root", "nowhere"], /^root .*nowhere does not exist; create it or fix roots\[0\]\.path \(--root\)$/);
+    await refused(["--root", "nowhere"], /^root folder .*nowhere not found; create it or fix roots\[0\]\.path \(--root\)$/);
   });
 
   it("refuses a root that is a file", async () => {
