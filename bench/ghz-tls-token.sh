@@ -57,7 +57,7 @@ leaf() {
 leaf tls IP:127.0.0.1 serverAuth
 leaf client URI:spiffe://toolhost-bench/client clientAuth
 token=$(node --import tsx src/cli.ts token create --id bench --tier read --append "$work/tokens.yaml" 2>/dev/null)
-printf 'certificates:\n  - id: bench-client\n    identity: spiffe://toolhost-bench/client\n    scope: { tier: read }\n' >>"$work/tokens.yaml"
+printf 'certificates:\n  - id: bench-client\n    identity: spiffe://toolhost-bench/client\n    scope: { roots: all, tier: read }\n' >>"$work/tokens.yaml"
 
 start plain
 start token --tokens-file "$work/tokens.yaml"
