@@ -60,7 +60,13 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_search_matches: "maxSearchMatches",
   search_time_budget_ms: "searchTimeBudgetMs",
   max_watches: "maxWatches",
+  max_watches_per_caller: "maxWatchesPerCaller",
   max_watched_folders_per_stream: "maxWatchedFoldersPerStream",
+  max_watched_folders_per_caller: "maxWatchedFoldersPerCaller",
+  max_watched_folders: "maxWatchedFolders",
+  max_watched_entries_per_stream: "maxWatchedEntriesPerStream",
+  max_watched_entries_per_caller: "maxWatchedEntriesPerCaller",
+  max_watched_entries: "maxWatchedEntries",
   watch_queue_events: "watchQueueEvents",
 };
 

@@ -133,8 +133,20 @@ export interface Limits {
   readonly searchTimeBudgetMs: number;
   /** WatchFiles streams open at once on the server. */
   readonly maxWatches: number;
+  /** WatchFiles streams one caller may have open at once. */
+  readonly maxWatchesPerCaller: number;
   /** Folders one WatchFiles stream may watch (each costs an inotify watch). */
   readonly maxWatchedFoldersPerStream: number;
+  /** Folders one caller's WatchFiles streams may watch together. */
+  readonly maxWatchedFoldersPerCaller: number;
+  /** Folders all WatchFiles streams may watch together. */
+  readonly maxWatchedFolders: number;
+  /** Entries (files, folders, links) one WatchFiles stream may keep track of. */
+  readonly maxWatchedEntriesPerStream: number;
+  /** Entries one caller's WatchFiles streams may keep track of together. */
+  readonly maxWatchedEntriesPerCaller: number;
+  /** Entries all WatchFiles streams may keep track of together. */
+  readonly maxWatchedEntries: number;
   /** Events held for a slow WatchFiles client before it is sent an overflow. */
   readonly watchQueueEvents: number;
 }
@@ -176,7 +188,13 @@ export const defaultLimits: Limits = Object.freeze({
   maxSearchMatches: 10_000,
   searchTimeBudgetMs: 5_000,
   maxWatches: 64,
+  maxWatchesPerCaller: 8,
   maxWatchedFoldersPerStream: 10_000,
+  maxWatchedFoldersPerCaller: 20_000,
+  maxWatchedFolders: 50_000,
+  maxWatchedEntriesPerStream: 100_000,
+  maxWatchedEntriesPerCaller: 200_000,
+  maxWatchedEntries: 500_000,
   watchQueueEvents: 1_000,
 });
 

@@ -45,7 +45,13 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   maxSearchMatches: { max: 10_000_000, why: "ten million matches" },
   searchTimeBudgetMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
   maxWatches: { max: 1_000_000, why: "a million watches" },
+  maxWatchesPerCaller: { max: 1_000_000, why: "a million watches" },
   maxWatchedFoldersPerStream: { max: 10_000_000, why: "ten million folders (each an inotify watch)" },
+  maxWatchedFoldersPerCaller: { max: 10_000_000, why: "ten million folders (each an inotify watch)" },
+  maxWatchedFolders: { max: 10_000_000, why: "ten million folders (each an inotify watch)" },
+  maxWatchedEntriesPerStream: { max: 100_000_000, why: "a hundred million entries" },
+  maxWatchedEntriesPerCaller: { max: 100_000_000, why: "a hundred million entries" },
+  maxWatchedEntries: { max: 100_000_000, why: "a hundred million entries" },
   watchQueueEvents: { max: 10_000_000, why: "ten million events" },
   skillReloadMaxWaitMs: { max: 60_000, why: "60000 ms: a longer wait holds the catalog back too long" },
 };

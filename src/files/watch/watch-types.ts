@@ -10,7 +10,14 @@ export interface WatchRequest {
 
 /** WatchLimits are the server's bounds on a watch (from Config.limits). */
 export interface WatchLimits {
+  readonly maxWatches: number;
+  readonly maxWatchesPerCaller: number;
   readonly maxWatchedFoldersPerStream: number;
+  readonly maxWatchedFoldersPerCaller: number;
+  readonly maxWatchedFolders: number;
+  readonly maxWatchedEntriesPerStream: number;
+  readonly maxWatchedEntriesPerCaller: number;
+  readonly maxWatchedEntries: number;
   readonly watchQueueEvents: number;
 }
 

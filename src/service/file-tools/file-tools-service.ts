@@ -20,7 +20,7 @@ import { removeDirectoryHandler } from "./tree/remove-directory.js";
 import { readFilesHandler } from "./read-files.js";
 import { searchFilesHandler } from "./search-files.js";
 import { watchFilesHandler } from "./watch-files.js";
-import { WatchSlots } from "../../files/watch/watch-slots.js";
+import { WatchHub } from "../../files/watch/watch-hub.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host.
@@ -46,6 +46,6 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     removeDirectory: removeDirectoryHandler(deps),
     readFiles: readFilesHandler(deps),
     searchFiles: searchFilesHandler(deps),
-    watchFiles: watchFilesHandler(deps, new WatchSlots(deps.limits.maxWatches)),
+    watchFiles: watchFilesHandler(deps, new WatchHub(deps.limits)),
   });
 }

@@ -4,22 +4,19 @@ import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.
 import { FileType } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
 import { WatchEventType, type WatchFilesResponseSchema } from "../../../gen/ts/toolhost/files/v1/watch_pb.js";
 import { watchFiles, type WatchEventValue } from "../../files/watch/watch-files.js";
-import type { WatchSlots } from "../../files/watch/watch-slots.js";
+import type { WatchHub } from "../../files/watch/watch-hub.js";
+import { principalOf } from "../caller.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 
 /**
- * watchFilesHandler serves FileTools.WatchFiles: one of the server's watch slots for the life of
- * the stream, the request mapped to watchFiles, each event to a WatchFilesResponse.
+ * watchFilesHandler serves FileTools.WatchFiles: the request mapped to watchFiles as the calling
+ * principal's stream (its share of the server's watch bounds and turns), each event to a
+ * WatchFilesResponse. The call's abort signal (a cancel, a deadline, a revoked token) ends it.
  */
-export function watchFilesHandler(deps: FileToolsDeps, slots: WatchSlots): ServiceImpl<typeof FileTools>["watchFiles"] {
+export function watchFilesHandler(deps: FileToolsDeps, hub: WatchHub): ServiceImpl<typeof FileTools>["watchFiles"] {
   return async function* (request, context) {
-    const release = slots.acquire();
-    try {
-      const events = watchFiles(deps.sandboxFor(context), request, deps.limits, context.signal);
-      for await (const event of events) yield watchResponseOf(event);
-    } finally {
-      release();
-    }
+    const events = watchFiles(deps.sandboxFor(context), request, hub, principalOf(context).id, context.signal);
+    for await (const event of events) yield watchResponseOf(event);
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import { watchFiles } from "../../../src/files/watch/watch-files.js";
 import { defaultLimits } from "../../../src/config/config.js";
+import { WatchHub } from "../../../src/files/watch/watch-hub.js";
 import { expectToolhostError } from "../../sandbox/sandbox-fixture.js";
 import { watchRoot } from "./watch-fixture.js";
 
@@ -8,7 +9,7 @@ describe("watchFiles: refused requests", () => {
   it("refuses too-complex globs, a missing path and a path outside the roots before watching", async () => {
     const { sandbox } = await watchRoot({ "a.txt": "" });
     const first = (request: Parameters<typeof watchFiles>[1]) => async () => {
-      const stream = watchFiles(sandbox, request, defaultLimits);
+      const stream = watchFiles(sandbox, request, new WatchHub(defaultLimits), "test");
       try {
         await stream.next();
       } finally {

@@ -1,7 +1,10 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { defaultLimits } from "../../../src/config/config.js";
 import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
 import type { Sandbox } from "../../../src/sandbox/sandbox.js";
 import { watchFiles, type WatchEventValue, type WatchLimits, type WatchRequest } from "../../../src/files/watch/watch-files.js";
+import { WatchHub } from "../../../src/files/watch/watch-hub.js";
 import { tempDir } from "../../sandbox/sandbox-fixture.js";
 import { writeTree } from "../search/search-fixture.js";
 
@@ -24,11 +27,15 @@ export async function watchRoot(files: Record<string, string> = {}): Promise<{ r
   return { root, sandbox: await createSandbox([{ path: root, readOnly: false }]) };
 }
 
-/** startWatching runs watchFiles in the background and waits for its ready or snapshot-done marker. */
-export async function startWatching(sandbox: Sandbox, request: Partial<WatchRequest>, limits: Partial<WatchLimits> = {}, options: { slow?: boolean } = {}): Promise<Watching> {
+/**
+ * startWatching runs watchFiles in the background (as `caller`, on its own WatchHub unless one is
+ * given) and waits for its ready or snapshot-done marker.
+ */
+export async function startWatching(sandbox: Sandbox, request: Partial<WatchRequest>, limits: Partial<WatchLimits> = {}, options: { slow?: boolean; hub?: WatchHub; caller?: string } = {}): Promise<Watching> {
   const controller = new AbortController();
   const events: WatchEventValue[] = [];
-  const generator = watchFiles(sandbox, { path: "", ...request }, { ...defaultLimits, ...limits }, controller.signal);
+  const hub = options.hub ?? new WatchHub({ ...defaultLimits, ...limits });
+  const generator = watchFiles(sandbox, { path: "", ...request }, hub, options.caller ?? "test", controller.signal);
   const state: Watching = {
     events,
     ended: undefined,
@@ -64,4 +71,16 @@ export async function startWatching(sandbox: Sandbox, request: Partial<WatchRequ
 /** changes are the events with a path, as "type path" strings (renames as "renamed old -> new"). */
 export function changes(events: readonly WatchEventValue[]): string[] {
   return events.flatMap((e) => ("path" in e ? [e.type === "renamed" ? `renamed ${e.oldPath} -> ${e.path}` : `${e.type} ${e.path}`] : []));
+}
+
+/**
+ * wideTree makes `folders` folders, in ten groups (base/dK/eN), each holding one file: a watch
+ * of `base` holds folders + 11 folders and 2 * folders + 10 entries.
+ */
+export async function wideTree(base: string, folders: number): Promise<void> {
+  for (let i = 0; i < folders; i++) {
+    const dir = path.join(base, `d${i % 10}`, `e${i}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, "f.txt"), "x");
+  }
 }

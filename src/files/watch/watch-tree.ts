@@ -1,0 +1,425 @@
+import { watch, type FSWatcher } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { ToolhostError, isToolhostError } from "../../errors/toolhost-error.js";
+import { notFoundError } from "../../sandbox/sandbox-errors.js";
+import type { FairTurns } from "./fair-turns.js";
+import { listInSlices, sliceEntries } from "./list-in-slices.js";
+import { pairChanges, type EntryDiff, type PairedChange, type Seen } from "./pair-changes.js";
+import type { StreamBudget } from "./watch-budget.js";
+import { joinReal, lstatIn, openFolder, WatchedFolder, type Dirty } from "./watched-folder.js";
+
+/** quietMs: a batch of changes is checked once the watch has been quiet this long (a save's create and write, a burst, arrive as one). */
+export const quietMs = 2;
+/** maxBatchMs: under a steady stream of changes a batch is checked at the latest this long after its first change. */
+export const maxBatchMs = 10;
+/** maxDepth is how many folder levels below the watched folder a recursive watch goes. */
+const maxDepth = 99;
+
+/** Place is where an entry is: its folder's record, its name, and its path below the watched folder when it was looked at. */
+interface Place {
+  readonly folder: WatchedFolder;
+  readonly name: string;
+  readonly rel: string;
+}
+
+/** TreeChange is one change to send: paths below the watched folder. */
+export type TreeChange = { readonly type: "created" | "modified" | "deleted"; readonly rel: string; readonly entry: Seen } | { readonly type: "renamed"; readonly rel: string; readonly oldRel: string; readonly entry: Seen };
+
+/** WatchTreeOptions configure one stream's WatchTree. */
+export interface WatchTreeOptions {
+  /** The watched folder's real path (for a file: the file's folder). */
+  readonly top: string;
+  /** For a watched file: its name in `top`, the one entry reported. */
+  readonly only: string | undefined;
+  readonly clientPath: string;
+  readonly recursive: boolean;
+  /** Names never tracked: toolhost's temporary files, .git, hidden ones unless asked for. */
+  readonly skipName: (name: string) => boolean;
+  readonly exclude: ((rel: string, name: string) => boolean) | undefined;
+  readonly budget: StreamBudget;
+  readonly turns: FairTurns;
+  /** Aborted when the stream ends: every wait for a turn stops. */
+  readonly signal: AbortSignal;
+  readonly onChange: (change: TreeChange) => void;
+  /** The watch is over: the watched folder (or file) is gone, or `error`. Called once. */
+  readonly onEnd: (error?: unknown) => void;
+}
+
+interface ScanJob {
+  readonly parent: WatchedFolder | undefined;
+  readonly name: string;
+  readonly expect: Seen | undefined;
+  /** Send each entry found as created (a snapshot, or a folder that appeared after READY). */
+  readonly emit: boolean;
+}
+
+/**
+ * WatchTree is one WatchFiles stream's view of its tree: an inotify watch (node's fs.watch) on
+ * each folder, placed through a descriptor opened and verified first (its kernel path is the
+ * expected real path, it is the expected inode), and what is known of every entry.
+ *
+ * A watch reports only names. Names reported are checked in batches: once the watch has been
+ * quiet for quietMs (at most maxBatchMs after the batch's first name), each folder with names is
+ * opened and verified again, every name lstat'ed through that descriptor and compared with what
+ * was known (pairChanges). So every event describes an entry seen through a verified folder, an
+ * atomic save's temporary name never shows (it is skipped) while its rename over the target is
+ * one modification, and a burst is one batch carrying the final state. All filesystem work runs
+ * a slice at a time on the server's FairTurns, and every folder and entry kept is taken from the
+ * stream's budget first.
+ */
+export class WatchTree {
+  readonly #o: WatchTreeOptions;
+  readonly #folders = new Set<WatchedFolder>();
+  #top: WatchedFolder | undefined;
+  /** Listed folders with names to check. */
+  readonly #dirty = new Set<WatchedFolder>();
+  /** Folders that failed their check (moved, swapped): checked again with the next batch. */
+  readonly #stale = new Set<WatchedFolder>();
+  #topSelf = false;
+  #ready = false;
+  #flushing = false;
+  #ended = false;
+  #timer: NodeJS.Timeout | undefined;
+  #lastRawAt = 0;
+  #batchStartedAt = 0;
+  readonly #scans: ScanJob[] = [];
+  #scanning: Promise<void> | undefined;
+  #scanRunning = false;
+
+  constructor(options: WatchTreeOptions) {
+    this.#o = options;
+  }
+
+  /** start watches the folder (and, if recursive, every folder below it), sending its entries as created when `snapshot`; resolves once set up. */
+  async start(snapshot: boolean): Promise<void> {
+    this.#enqueue({ parent: undefined, name: "", expect: undefined, emit: snapshot });
+    await this.#scanning;
+  }
+
+  /** ready starts sending changes: those reported during the set-up are checked now. */
+  ready(): void {
+    this.#ready = true;
+    this.#schedule();
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** close removes every inotify watch (idempotent); the stream's budget is given back by its owner. */
+  close(): void {
+    this.#ended = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    for (const folder of this.#folders) this.#closeOne(folder);
+  }
+
+  #end(error?: unknown): void {
+    if (this.#ended) return;
+    this.close();
+    this.#o.onEnd(error === undefined || isToolhostError(error) || this.#o.signal.aborted ? error : new ToolhostError("IO_ERROR", `Watching ${this.#o.clientPath} failed: ${(error as Error).message}`, {}, { cause: error }));
+  }
+
+  #skipEntry(folder: WatchedFolder, name: string): boolean {
+    const { only, skipName, exclude } = this.#o;
+    if (only !== undefined) return name !== only;
+    return skipName(name) || exclude?.(folder.relOf(name), name) === true;
+  }
+
+  // --- set-up: folders are scanned one at a time, each listing a slice per turn ---
+
+  #enqueue(job: ScanJob): void {
+    this.#scans.push(job);
+    if (!this.#scanRunning) this.#scanning = this.#runScans();
+  }
+
+  async #runScans(): Promise<void> {
+    this.#scanRunning = true;
+    try {
+      while (this.#scans.length > 0 && !this.#ended) await this.#scan(this.#scans.shift()!);
+    } catch (err) {
+      this.#end(err);
+    } finally {
+      this.#scanRunning = false;
+    }
+  }
+
+  async #scan(job: ScanJob): Promise<void> {
+    const { top, turns, budget, signal, recursive, clientPath } = this.#o;
+    const owner = budget.caller;
+    const parent = job.parent;
+    if (parent?.closed === true) return;
+    const real = parent === undefined ? top : joinReal(top, parent.relOf(job.name));
+    const opened = await turns.run(owner, () => openFolder(real, job.expect), signal);
+    if (opened === undefined) {
+      if (parent === undefined) throw notFoundError(clientPath);
+      return; // moved or swapped since it was listed: its parent's watch reports that
+    }
+    try {
+      // The parent may have changed since the job was queued (its batch then reports it).
+      if (parent !== undefined && (parent.closed || parent.children.has(job.name) || parent.entries.get(job.name)?.ino !== opened.stats.ino)) return;
+      budget.take("folders");
+      const folder = new WatchedFolder(parent, job.name, opened.stats.ino, opened.stats.dev);
+      this.#folders.add(folder);
+      if (parent === undefined) this.#top = folder;
+      else parent.children.set(job.name, folder);
+      folder.watcher = this.#place(folder, opened.handle.fd);
+      const depth = folder.depth;
+      await listInSlices(opened.handle.fd, turns, owner, signal, (name) => this.#skipEntry(folder, name), (slice) => {
+        if (folder.closed || this.#ended) return false;
+        for (const { name, seen } of slice) {
+          budget.take("entries");
+          folder.entries.set(name, seen);
+          if (job.emit) this.#o.onChange({ type: "created", rel: folder.relOf(name), entry: seen });
+          if (seen.kind === "directory" && recursive && depth < maxDepth) this.#scans.push({ parent: folder, name, expect: seen, emit: job.emit });
+        }
+        return true;
+      });
+      if (parent === undefined && this.#o.only !== undefined && !folder.entries.has(this.#o.only)) {
+        throw notFoundError(clientPath);
+      }
+      folder.listed = true;
+      if (folder.isDirty) this.#dirty.add(folder);
+      this.#schedule();
+    } finally {
+      await opened.handle.close();
+    }
+  }
+
+  /** place puts the inotify watch on the verified folder held by `fd`: on that inode, whatever its name becomes. */
+  #place(folder: WatchedFolder, fd: number): FSWatcher {
+    let watcher: FSWatcher;
+    try {
+      // "/." so that the folder's own events (moved, removed) come with the name ".", which no entry has.
+      watcher = watch(`/proc/self/fd/${fd}/.`, { persistent: false }, (type, name) => this.#raw(folder, type, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOSPC") {
+        throw new ToolhostError("QUOTA_EXCEEDED", `The system's inotify watches are used up (fs.inotify.max_user_watches) while watching ${this.#o.clientPath}; lower limits.max_watched_folders below that sysctl, or raise it.`);
+      }
+      throw err;
+    }
+    watcher.on("error", (err) => this.#end(err));
+    return watcher;
+  }
+
+  // --- changes: names reported are checked in batches ---
+
+  #raw(folder: WatchedFolder, type: string, name: string | null): void {
+    if (this.#ended || folder.closed) return;
+    if (name === null || name === ".") {
+      if (folder === this.#top) {
+        this.#topSelf = true;
+        this.#schedule();
+      }
+      return;
+    }
+    if (this.#skipEntry(folder, name)) return;
+    folder.mark(name, type === "change");
+    if (folder.listed) this.#dirty.add(folder);
+    this.#lastRawAt = performance.now();
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (!this.#ready || this.#flushing || this.#ended || this.#timer !== undefined) return;
+    if (this.#dirty.size === 0 && !this.#topSelf) return;
+    this.#batchStartedAt = performance.now();
+    this.#timer = setTimeout(this.#whenQuiet, quietMs);
+  }
+
+  readonly #whenQuiet = (): void => {
+    this.#timer = undefined;
+    const now = performance.now();
+    const quietFor = now - this.#lastRawAt;
+    if (quietFor < quietMs && now - this.#batchStartedAt < maxBatchMs) {
+      this.#timer = setTimeout(this.#whenQuiet, quietMs - quietFor);
+      return;
+    }
+    this.#flushing = true;
+    void this.#batch()
+      .catch((err: unknown) => this.#end(err))
+      .finally(() => {
+        this.#flushing = false;
+        this.#schedule();
+      });
+  };
+
+  async #batch(): Promise<void> {
+    const top = this.#top!;
+    const folders = [...new Set([...this.#dirty, ...this.#stale])].filter((f) => !f.closed);
+    this.#dirty.clear();
+    this.#stale.clear();
+    if (this.#topSelf && !folders.includes(top)) folders.push(top);
+    this.#topSelf = false;
+    folders.sort((a, b) => a.depth - b.depth);
+    const taken = new Map<WatchedFolder, Dirty>();
+    for (const folder of folders) {
+      taken.set(folder, folder.dirty);
+      folder.dirty = new Map();
+    }
+    const diffs: EntryDiff<Place>[] = [];
+    const unverified: WatchedFolder[] = [];
+    for (const folder of folders) {
+      if (this.#ended) return;
+      if (await this.#check(folder, taken.get(folder)!, diffs)) continue;
+      if (folder === top) return this.#topGone(folders, taken);
+      unverified.push(folder);
+      restore(folder, taken.get(folder)!);
+    }
+    this.#apply(diffs, unverified);
+  }
+
+  /** check opens a folder of the batch again, verified, and lstats its names through it: false when it is not where it was. */
+  async #check(folder: WatchedFolder, dirty: Dirty, diffs: EntryDiff<Place>[]): Promise<boolean> {
+    const { top, turns, budget, signal } = this.#o;
+    const rel = folder.rel;
+    const opened = await turns.run(budget.caller, () => openFolder(joinReal(top, rel), folder), signal);
+    if (opened === undefined) return false;
+    const depth = folder.depth;
+    const fd = opened.handle.fd;
+    const add = (name: string, after: Seen | undefined, changed: boolean): void => {
+      const before = folder.entries.get(name);
+      if (before !== undefined || after !== undefined) diffs.push({ place: { folder, name, rel: rel === "" ? name : `${rel}/${name}` }, depth, before, after, changed });
+    };
+    try {
+      if (dirty === "all") {
+        const listed = new Set<string>();
+        await listInSlices(fd, turns, budget.caller, signal, (name) => this.#skipEntry(folder, name), (slice) => {
+          for (const { name, seen } of slice) {
+            listed.add(name);
+            add(name, seen, false);
+          }
+          return !this.#ended;
+        });
+        for (const name of folder.entries.keys()) if (!listed.has(name)) add(name, undefined, false);
+      } else {
+        const names = [...dirty];
+        for (let i = 0; i < names.length; i += sliceEntries) {
+          await turns.run(budget.caller, async () => {
+            for (const [name, changed] of names.slice(i, i + sliceEntries)) add(name, await lstatIn(fd, name), changed);
+          }, signal);
+        }
+      }
+    } finally {
+      await opened.handle.close();
+    }
+    return true;
+  }
+
+  /** topGone ends the watch when the watched folder is no longer where it was: its entries reported gone are sent as deleted first. */
+  #topGone(folders: readonly WatchedFolder[], taken: ReadonlyMap<WatchedFolder, Dirty>): void {
+    const gone: TreeChange[] = [];
+    for (const folder of [...folders].reverse()) {
+      const dirty = taken.get(folder)!;
+      for (const [name, entry] of folder.entries) {
+        if (dirty === "all" || dirty.has(name) || this.#o.only !== undefined) gone.push({ type: "deleted", rel: folder.relOf(name), entry });
+      }
+    }
+    for (const change of gone) this.#o.onChange(change);
+    this.#end();
+  }
+
+  /** apply records a batch's diffs, moves and closes the records of folders renamed or removed, queues new folders, then sends the changes. */
+  #apply(diffs: readonly EntryDiff<Place>[], unverified: readonly WatchedFolder[]): void {
+    const { budget, recursive } = this.#o;
+    const changes = pairChanges(diffs);
+    for (const { place, before, after } of diffs) {
+      if (after === undefined) {
+        place.folder.entries.delete(place.name);
+        budget.give("entries");
+      } else {
+        if (before === undefined) budget.take("entries");
+        place.folder.entries.set(place.name, after);
+      }
+    }
+    const moves: { record: WatchedFolder; to: Place }[] = [];
+    const fresh: Place[] = [];
+    for (const change of changes) {
+      if (change.entry.kind !== "directory" || change.type === "deleted" || change.type === "modified") continue;
+      const record = change.type === "renamed" ? change.from.folder.children.get(change.from.name) : undefined;
+      if (record !== undefined && sameInode(record, change.entry)) moves.push({ record, to: change.place });
+      else fresh.push(change.place);
+    }
+    for (const { record } of moves) detach(record);
+    // A record whose name now holds something else (or nothing) is closed, with everything below
+    // it; entries reported inside it (an rm -r) were removed with it.
+    const inside: TreeChange[] = [];
+    for (const { place, after } of diffs) {
+      const record = place.folder.children.get(place.name);
+      if (record === undefined || (after !== undefined && after.kind === "directory" && sameInode(record, after))) continue;
+      this.#removedInside(record, inside);
+      this.#closeTree(record);
+    }
+    for (const { record, to } of moves) {
+      if (to.folder.closed || !recursive || to.folder.depth + 1 > maxDepth) this.#closeTree(record);
+      else {
+        const there = to.folder.children.get(to.name);
+        if (there !== undefined && there !== record) this.#closeTree(there);
+        record.parent = to.folder;
+        record.name = to.name;
+        to.folder.children.set(to.name, record);
+      }
+    }
+    for (const folder of unverified) if (!folder.closed) (moves.some((m) => isWithin(folder, m.record)) ? this.#dirty : this.#stale).add(folder);
+    for (const change of inside) this.#o.onChange(change);
+    for (const change of changes) this.#o.onChange(treeChangeOf(change));
+    if (recursive) {
+      for (const place of fresh) {
+        const entry = place.folder.entries.get(place.name);
+        if (!place.folder.closed && entry?.kind === "directory" && place.folder.depth < maxDepth) this.#enqueue({ parent: place.folder, name: place.name, expect: entry, emit: true });
+      }
+    }
+    if (this.#o.only !== undefined && !this.#top!.entries.has(this.#o.only)) this.#end();
+  }
+
+  /** removedInside collects, deepest first, the entries of a removed folder's records whose removal was reported. */
+  #removedInside(record: WatchedFolder, out: TreeChange[]): void {
+    for (const child of record.children.values()) this.#removedInside(child, out);
+    const dirty = record.dirty;
+    for (const [name, entry] of record.entries) if (dirty === "all" || dirty.has(name)) out.push({ type: "deleted", rel: record.relOf(name), entry });
+  }
+
+  #closeTree(record: WatchedFolder): void {
+    detach(record);
+    const stack = [record];
+    while (stack.length > 0) {
+      const folder = stack.pop()!;
+      stack.push(...folder.children.values());
+      this.#closeOne(folder);
+    }
+  }
+
+  #closeOne(folder: WatchedFolder): void {
+    if (folder.closed) return;
+    folder.closed = true;
+    folder.watcher?.close();
+    this.#folders.delete(folder);
+    this.#dirty.delete(folder);
+    this.#stale.delete(folder);
+    this.#o.budget.give("folders");
+    this.#o.budget.give("entries", folder.entries.size);
+  }
+}
+
+function sameInode(record: WatchedFolder, entry: Seen): boolean {
+  return record.ino === entry.ino && record.dev === entry.dev;
+}
+
+function detach(record: WatchedFolder): void {
+  if (record.parent?.children.get(record.name) === record) record.parent.children.delete(record.name);
+}
+
+/** restore puts a folder's names back after a failed check, for its next batch. */
+function restore(folder: WatchedFolder, dirty: Dirty): void {
+  if (dirty === "all") folder.dirty = "all";
+  else for (const [name, changed] of dirty) folder.mark(name, changed);
+}
+
+function isWithin(folder: WatchedFolder, ancestor: WatchedFolder): boolean {
+  for (let f: WatchedFolder | undefined = folder; f !== undefined; f = f.parent) if (f === ancestor) return true;
+  return false;
+}
+
+function treeChangeOf(change: PairedChange<Place>): TreeChange {
+  if (change.type === "renamed") return { type: "renamed", rel: change.place.rel, oldRel: change.from.rel, entry: change.entry };
+  return { type: change.type, rel: change.place.rel, entry: change.entry };
+}
