@@ -1,29 +1,18 @@
-import { watch, type FSWatcher } from "node:fs";
-import { performance } from "node:perf_hooks";
 import { ToolhostError, isToolhostError } from "../../errors/toolhost-error.js";
 import { notFoundError } from "../../sandbox/sandbox-errors.js";
+import { checkFolder, type CheckContext, type Place } from "./check-folder.js";
 import type { FairTurns } from "./fair-turns.js";
-import { listInSlices, sliceEntries } from "./list-in-slices.js";
+import { listInSlices } from "./list-in-slices.js";
+import { QuietWindow } from "./quiet-window.js";
 import { pairChanges, type EntryDiff, type PairedChange, type Seen } from "./pair-changes.js";
 import type { StreamBudget } from "./watch-budget.js";
-import { joinReal, lstatIn, openFolder, WatchedFolder, type Dirty } from "./watched-folder.js";
+import type { TreeChange } from "./watch-types.js";
+import { joinReal, openFolder, placeWatch, WatchedFolder, type Dirty } from "./watched-folder.js";
 
-/** quietMs: a batch of changes is checked once the watch has been quiet this long (a save's create and write, a burst, arrive as one). */
-export const quietMs = 2;
-/** maxBatchMs: under a steady stream of changes a batch is checked at the latest this long after its first change. */
-export const maxBatchMs = 10;
+export type { TreeChange } from "./watch-types.js";
+
 /** maxDepth is how many folder levels below the watched folder a recursive watch goes. */
 const maxDepth = 99;
-
-/** Place is where an entry is: its folder's record, its name, and its path below the watched folder when it was looked at. */
-interface Place {
-  readonly folder: WatchedFolder;
-  readonly name: string;
-  readonly rel: string;
-}
-
-/** TreeChange is one change to send: paths below the watched folder. */
-export type TreeChange = { readonly type: "created" | "modified" | "deleted"; readonly rel: string; readonly entry: Seen } | { readonly type: "renamed"; readonly rel: string; readonly oldRel: string; readonly entry: Seen };
 
 /** WatchTreeOptions configure one stream's WatchTree. */
 export interface WatchTreeOptions {
@@ -59,9 +48,9 @@ interface ScanJob {
  * expected real path, it is the expected inode), and what is known of every entry.
  *
  * A watch reports only names. Names reported are checked in batches: once the watch has been
- * quiet for quietMs (at most maxBatchMs after the batch's first name), each folder with names is
- * opened and verified again, every name lstat'ed through that descriptor and compared with what
- * was known (pairChanges). So every event describes an entry seen through a verified folder, an
+ * quiet for a moment (QuietWindow), each folder with names is opened and verified again
+ * (checkFolder), every name lstat'ed through that descriptor and compared with what was known
+ * (pairChanges). So every event describes an entry seen through a verified folder, an
  * atomic save's temporary name never shows (it is skipped) while its rename over the target is
  * one modification, and a burst is one batch carrying the final state. All filesystem work runs
  * a slice at a time on the server's FairTurns, and every folder and entry kept is taken from the
@@ -77,17 +66,27 @@ export class WatchTree {
   readonly #stale = new Set<WatchedFolder>();
   #topSelf = false;
   #ready = false;
-  #flushing = false;
   #ended = false;
-  #timer: NodeJS.Timeout | undefined;
-  #lastRawAt = 0;
-  #batchStartedAt = 0;
+  readonly #window = new QuietWindow(
+    () => this.#ready && !this.#ended && (this.#dirty.size > 0 || this.#topSelf),
+    () => this.#batch().catch((err: unknown) => this.#end(err)),
+  );
   readonly #scans: ScanJob[] = [];
   #scanning: Promise<void> | undefined;
   #scanRunning = false;
 
+  readonly #checking: CheckContext;
+
   constructor(options: WatchTreeOptions) {
     this.#o = options;
+    this.#checking = {
+      top: options.top,
+      turns: options.turns,
+      owner: options.budget.caller,
+      signal: options.signal,
+      skip: (folder, name) => this.#skipEntry(folder, name),
+      stopped: () => this.#ended,
+    };
   }
 
   /** start watches the folder (and, if recursive, every folder below it), sending its entries as created when `snapshot`; resolves once set up. */
@@ -99,7 +98,7 @@ export class WatchTree {
   /** ready starts sending changes: those reported during the set-up are checked now. */
   ready(): void {
     this.#ready = true;
-    this.#schedule();
+    this.#window.open();
   }
 
   get ended(): boolean {
@@ -109,7 +108,7 @@ export class WatchTree {
   /** close removes every inotify watch (idempotent); the stream's budget is given back by its owner. */
   close(): void {
     this.#ended = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#window.stop();
     for (const folder of this.#folders) this.#closeOne(folder);
   }
 
@@ -162,7 +161,7 @@ export class WatchTree {
       this.#folders.add(folder);
       if (parent === undefined) this.#top = folder;
       else parent.children.set(job.name, folder);
-      folder.watcher = this.#place(folder, opened.handle.fd);
+      folder.watcher = placeWatch(opened.handle.fd, this.#o.clientPath, (type, name) => this.#raw(folder, type, name), (err) => this.#end(err));
       const depth = folder.depth;
       await listInSlices(opened.handle.fd, turns, owner, signal, (name) => this.#skipEntry(folder, name), (slice) => {
         if (folder.closed || this.#ended) return false;
@@ -179,26 +178,10 @@ export class WatchTree {
       }
       folder.listed = true;
       if (folder.isDirty) this.#dirty.add(folder);
-      this.#schedule();
+      this.#window.open();
     } finally {
       await opened.handle.close();
     }
-  }
-
-  /** place puts the inotify watch on the verified folder held by `fd`: on that inode, whatever its name becomes. */
-  #place(folder: WatchedFolder, fd: number): FSWatcher {
-    let watcher: FSWatcher;
-    try {
-      // "/." so that the folder's own events (moved, removed) come with the name ".", which no entry has.
-      watcher = watch(`/proc/self/fd/${fd}/.`, { persistent: false }, (type, name) => this.#raw(folder, type, name));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOSPC") {
-        throw new ToolhostError("QUOTA_EXCEEDED", `The system's inotify watches are used up (fs.inotify.max_user_watches) while watching ${this.#o.clientPath}; lower limits.max_watched_folders below that sysctl, or raise it.`);
-      }
-      throw err;
-    }
-    watcher.on("error", (err) => this.#end(err));
-    return watcher;
   }
 
   // --- changes: names reported are checked in batches ---
@@ -208,40 +191,15 @@ export class WatchTree {
     if (name === null || name === ".") {
       if (folder === this.#top) {
         this.#topSelf = true;
-        this.#schedule();
+        this.#window.open();
       }
       return;
     }
     if (this.#skipEntry(folder, name)) return;
     folder.mark(name, type === "change");
     if (folder.listed) this.#dirty.add(folder);
-    this.#lastRawAt = performance.now();
-    this.#schedule();
+    this.#window.changed();
   }
-
-  #schedule(): void {
-    if (!this.#ready || this.#flushing || this.#ended || this.#timer !== undefined) return;
-    if (this.#dirty.size === 0 && !this.#topSelf) return;
-    this.#batchStartedAt = performance.now();
-    this.#timer = setTimeout(this.#whenQuiet, quietMs);
-  }
-
-  readonly #whenQuiet = (): void => {
-    this.#timer = undefined;
-    const now = performance.now();
-    const quietFor = now - this.#lastRawAt;
-    if (quietFor < quietMs && now - this.#batchStartedAt < maxBatchMs) {
-      this.#timer = setTimeout(this.#whenQuiet, quietMs - quietFor);
-      return;
-    }
-    this.#flushing = true;
-    void this.#batch()
-      .catch((err: unknown) => this.#end(err))
-      .finally(() => {
-        this.#flushing = false;
-        this.#schedule();
-      });
-  };
 
   async #batch(): Promise<void> {
     const top = this.#top!;
@@ -260,49 +218,12 @@ export class WatchTree {
     const unverified: WatchedFolder[] = [];
     for (const folder of folders) {
       if (this.#ended) return;
-      if (await this.#check(folder, taken.get(folder)!, diffs)) continue;
+      if (await checkFolder(folder, taken.get(folder)!, this.#checking, diffs)) continue;
       if (folder === top) return this.#topGone(folders, taken);
       unverified.push(folder);
       restore(folder, taken.get(folder)!);
     }
     this.#apply(diffs, unverified);
-  }
-
-  /** check opens a folder of the batch again, verified, and lstats its names through it: false when it is not where it was. */
-  async #check(folder: WatchedFolder, dirty: Dirty, diffs: EntryDiff<Place>[]): Promise<boolean> {
-    const { top, turns, budget, signal } = this.#o;
-    const rel = folder.rel;
-    const opened = await turns.run(budget.caller, () => openFolder(joinReal(top, rel), folder), signal);
-    if (opened === undefined) return false;
-    const depth = folder.depth;
-    const fd = opened.handle.fd;
-    const add = (name: string, after: Seen | undefined, changed: boolean): void => {
-      const before = folder.entries.get(name);
-      if (before !== undefined || after !== undefined) diffs.push({ place: { folder, name, rel: rel === "" ? name : `${rel}/${name}` }, depth, before, after, changed });
-    };
-    try {
-      if (dirty === "all") {
-        const listed = new Set<string>();
-        await listInSlices(fd, turns, budget.caller, signal, (name) => this.#skipEntry(folder, name), (slice) => {
-          for (const { name, seen } of slice) {
-            listed.add(name);
-            add(name, seen, false);
-          }
-          return !this.#ended;
-        });
-        for (const name of folder.entries.keys()) if (!listed.has(name)) add(name, undefined, false);
-      } else {
-        const names = [...dirty];
-        for (let i = 0; i < names.length; i += sliceEntries) {
-          await turns.run(budget.caller, async () => {
-            for (const [name, changed] of names.slice(i, i + sliceEntries)) add(name, await lstatIn(fd, name), changed);
-          }, signal);
-        }
-      }
-    } finally {
-      await opened.handle.close();
-    }
-    return true;
   }
 
   /** topGone ends the watch when the watched folder is no longer where it was: its entries reported gone are sent as deleted first. */

@@ -1,3 +1,5 @@
+import type { Seen } from "./pair-changes.js";
+
 /** WatchRequest is a WatchFiles call as the domain sees it. */
 export interface WatchRequest {
   readonly path: string;
@@ -29,3 +31,8 @@ export type WatchEventValue =
   | { readonly type: "created" | "modified" | "deleted"; readonly path: string; readonly kind: EntryKind; readonly size: number }
   | { readonly type: "renamed"; readonly path: string; readonly oldPath: string; readonly kind: EntryKind; readonly size: number }
   | { readonly type: "snapshot-done" | "ready" | "overflow" };
+
+/** TreeChange is one change a WatchTree sends: paths below the watched folder. */
+export type TreeChange =
+  | { readonly type: "created" | "modified" | "deleted"; readonly rel: string; readonly entry: Seen }
+  | { readonly type: "renamed"; readonly rel: string; readonly oldRel: string; readonly entry: Seen };

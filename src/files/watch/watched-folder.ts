@@ -1,4 +1,4 @@
-import { constants, type FSWatcher, type Stats } from "node:fs";
+import { constants, watch, type FSWatcher, type Stats } from "node:fs";
 import { lstat, open, readlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
@@ -93,6 +93,26 @@ export async function openFolder(real: string, expect?: { readonly ino: number; 
   }
   await handle.close();
   return undefined;
+}
+
+/**
+ * placeWatch puts an inotify watch (node's fs.watch) on the verified folder held by `fd`: on that
+ * inode, whatever its name becomes. Through "/." so that the folder's own events (moved,
+ * removed) come with the name ".", which no entry has. The kernel's watches used up is a
+ * QUOTA_EXCEEDED naming the sysctl.
+ */
+export function placeWatch(fd: number, clientPath: string, onEvent: (type: string, name: string | null) => void, onError: (err: Error) => void): FSWatcher {
+  let watcher: FSWatcher;
+  try {
+    watcher = watch(`/proc/self/fd/${fd}/.`, { persistent: false }, onEvent);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOSPC") {
+      throw new ToolhostError("QUOTA_EXCEEDED", `The system's inotify watches are used up (fs.inotify.max_user_watches) while watching ${clientPath}; lower limits.max_watched_folders below that sysctl, or raise it.`);
+    }
+    throw err;
+  }
+  watcher.on("error", onError);
+  return watcher;
 }
 
 /** lstatIn lstats the entry `name` of a folder held by `fd`; undefined when nothing is there. */
