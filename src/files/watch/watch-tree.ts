@@ -155,7 +155,7 @@ export class WatchTree {
     }
     try {
       // The parent may have changed since the job was queued (its batch then reports it).
-      if (parent !== undefined && (parent.closed || parent.children.has(job.name) || parent.entries.get(job.name)?.ino !== opened.stats.ino)) return;
+      if (parent !== undefined && (parent.closed || parent.children.has(job.name) || !sameInode(opened.stats, parent.entries.get(job.name)))) return;
       budget.take("folders");
       const folder = new WatchedFolder(parent, job.name, opened.stats.ino, opened.stats.dev);
       this.#folders.add(folder);
@@ -223,7 +223,7 @@ export class WatchTree {
       unverified.push(folder);
       restore(folder, taken.get(folder)!);
     }
-    this.#apply(diffs, unverified);
+    if (!this.#ended) this.#apply(diffs, unverified);
   }
 
   /** topGone ends the watch when the watched folder is no longer where it was: its entries reported gone are sent as deleted first. */
@@ -321,8 +321,8 @@ export class WatchTree {
   }
 }
 
-function sameInode(record: WatchedFolder, entry: Seen): boolean {
-  return record.ino === entry.ino && record.dev === entry.dev;
+function sameInode(a: { readonly ino: number; readonly dev: number }, b: Seen | undefined): boolean {
+  return b !== undefined && a.ino === b.ino && a.dev === b.dev;
 }
 
 function detach(record: WatchedFolder): void {
