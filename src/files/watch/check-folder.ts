@@ -1,7 +1,8 @@
 import type { FairTurns } from "./fair-turns.js";
 import { listInSlices, sliceEntries } from "./list-in-slices.js";
 import type { EntryDiff, Seen } from "./pair-changes.js";
-import { joinReal, lstatIn, openFolder, type Dirty, type WatchedFolder } from "./watched-folder.js";
+import { closeFolder, joinReal, lstatIn, openFolder, type WatchRoot } from "./held-folder.js";
+import type { Dirty, WatchedFolder } from "./watched-folder.js";
 
 /** Place is where an entry is: its folder's record, its name, and its path below the watched folder when it was looked at. */
 export interface Place {
@@ -14,6 +15,7 @@ export interface Place {
 export interface CheckContext {
   /** The watched folder's real path. */
   readonly top: string;
+  readonly root: WatchRoot;
   readonly turns: FairTurns;
   readonly owner: string;
   readonly signal: AbortSignal;
@@ -33,10 +35,9 @@ export interface CheckContext {
 export async function checkFolder(folder: WatchedFolder, dirty: Dirty, ctx: CheckContext, diffs: EntryDiff<Place>[]): Promise<boolean> {
   const { turns, owner, signal } = ctx;
   const rel = folder.rel;
-  const opened = await turns.run(owner, () => openFolder(joinReal(ctx.top, rel), folder), signal);
-  if (opened === undefined) return false;
+  const held = await turns.run(owner, () => openFolder(joinReal(ctx.top, rel), ctx.root, folder), signal);
+  if (held === undefined) return false;
   const depth = folder.depth;
-  const fd = opened.handle.fd;
   const add = (name: string, after: Seen | undefined, changed: boolean): void => {
     const before = folder.entries.get(name);
     if (before !== undefined || after !== undefined) diffs.push({ place: { folder, name, rel: rel === "" ? name : `${rel}/${name}` }, depth, before, after, changed });
@@ -44,7 +45,7 @@ export async function checkFolder(folder: WatchedFolder, dirty: Dirty, ctx: Chec
   try {
     if (dirty === "all") {
       const listed = new Set<string>();
-      await listInSlices(fd, turns, owner, signal, (name) => ctx.skip(folder, name), (slice) => {
+      await listInSlices(held, turns, owner, signal, (name) => ctx.skip(folder, name), (slice) => {
         for (const { name, seen } of slice) {
           listed.add(name);
           add(name, seen, false);
@@ -56,12 +57,12 @@ export async function checkFolder(folder: WatchedFolder, dirty: Dirty, ctx: Chec
       const names = [...dirty];
       for (let i = 0; i < names.length; i += sliceEntries) {
         await turns.run(owner, async () => {
-          for (const [name, changed] of names.slice(i, i + sliceEntries)) add(name, await lstatIn(fd, name), changed);
+          for (const [name, changed] of names.slice(i, i + sliceEntries)) add(name, await lstatIn(held, name), changed);
         }, signal);
       }
     }
   } finally {
-    await opened.handle.close();
+    await closeFolder(held);
   }
   return true;
 }

@@ -47,6 +47,7 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, hub: 
   };
   const tree = new WatchTree({
     top,
+    root: resolved.root,
     only,
     clientPath,
     recursive: isFolder && request.recursive === true,

@@ -7,7 +7,8 @@ import { QuietWindow } from "./quiet-window.js";
 import { pairChanges, type EntryDiff, type PairedChange, type Seen } from "./pair-changes.js";
 import type { StreamBudget } from "./watch-budget.js";
 import type { TreeChange } from "./watch-types.js";
-import { joinReal, openFolder, placeWatch, WatchedFolder, type Dirty } from "./watched-folder.js";
+import { closeFolder, joinReal, openFolder, placeWatch, type WatchRoot } from "./held-folder.js";
+import { WatchedFolder, type Dirty } from "./watched-folder.js";
 
 export type { TreeChange } from "./watch-types.js";
 
@@ -18,6 +19,8 @@ const maxDepth = 99;
 export interface WatchTreeOptions {
   /** The watched folder's real path (for a file: the file's folder). */
   readonly top: string;
+  /** The root it lies in. */
+  readonly root: WatchRoot;
   /** For a watched file: its name in `top`, the one entry reported. */
   readonly only: string | undefined;
   readonly clientPath: string;
@@ -81,6 +84,7 @@ export class WatchTree {
     this.#o = options;
     this.#checking = {
       top: options.top,
+      root: options.root,
       turns: options.turns,
       owner: options.budget.caller,
       signal: options.signal,
@@ -148,22 +152,22 @@ export class WatchTree {
     const parent = job.parent;
     if (parent?.closed === true) return;
     const real = parent === undefined ? top : joinReal(top, parent.relOf(job.name));
-    const opened = await turns.run(owner, () => openFolder(real, job.expect), signal);
-    if (opened === undefined) {
+    const held = await turns.run(owner, () => openFolder(real, this.#o.root, job.expect), signal);
+    if (held === undefined) {
       if (parent === undefined) throw notFoundError(clientPath);
       return; // moved or swapped since it was listed: its parent's watch reports that
     }
     try {
       // The parent may have changed since the job was queued (its batch then reports it).
-      if (parent !== undefined && (parent.closed || parent.children.has(job.name) || !sameInode(opened.stats, parent.entries.get(job.name)))) return;
+      if (parent !== undefined && (parent.closed || parent.children.has(job.name) || !sameInode(held.stats, parent.entries.get(job.name)))) return;
       budget.take("folders");
-      const folder = new WatchedFolder(parent, job.name, opened.stats.ino, opened.stats.dev);
+      const folder = new WatchedFolder(parent, job.name, held.stats.ino, held.stats.dev);
       this.#folders.add(folder);
       if (parent === undefined) this.#top = folder;
       else parent.children.set(job.name, folder);
-      folder.watcher = placeWatch(opened.handle.fd, this.#o.clientPath, (type, name) => this.#raw(folder, type, name), (err) => this.#end(err));
+      folder.watcher = placeWatch(held.fd, this.#o.clientPath, (type, name) => this.#raw(folder, type, name), (err) => this.#end(err));
       const depth = folder.depth;
-      await listInSlices(opened.handle.fd, turns, owner, signal, (name) => this.#skipEntry(folder, name), (slice) => {
+      await listInSlices(held, turns, owner, signal, (name) => this.#skipEntry(folder, name), (slice) => {
         if (folder.closed || this.#ended) return false;
         for (const { name, seen } of slice) {
           budget.take("entries");
@@ -180,7 +184,7 @@ export class WatchTree {
       if (folder.isDirty) this.#dirty.add(folder);
       this.#window.open();
     } finally {
-      await opened.handle.close();
+      await closeFolder(held);
     }
   }
 

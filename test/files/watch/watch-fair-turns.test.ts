@@ -22,12 +22,12 @@ describe("FairTurns: watch work a slice at a time, callers in rotation", () => {
     const turns = new FairTurns(2);
     const gates = [gate(), gate(), gate()];
     const runs = gates.map((g) => turns.run("a", g.slice));
-    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0)); // each slice starts a turn of the event loop later
     assert.deepEqual(gates.map((g) => g.started), [true, true, false]);
     assert.equal(turns.waiting, 1);
     gates[0]!.open();
     await runs[0];
-    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 100 && !gates[2]!.started; i++) await new Promise((r) => setImmediate(r));
     assert.equal(gates[2]!.started, true);
     gates[1]!.open();
     gates[2]!.open();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdir, rename, rm, symlink, unlink, writeFile, appendFile } from "node:fs/promises";
+import { appendFileSync, writeFileSync } from "node:fs";
+import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { atomicWrite } from "../../../src/files/write/atomic-write.js";
@@ -12,11 +13,13 @@ describe("watchFiles: events", () => {
     const { root, sandbox } = await watchRoot({ "old.txt": "x" });
     const w = await startWatching(sandbox, { recursive: true });
     try {
-      await writeFile(path.join(root, "a.txt"), "hello");
+      // In one go (a write in place whose steps lie further apart than the quiet window may come
+      // as CREATED, then MODIFIED with the final size).
+      writeFileSync(path.join(root, "a.txt"), "hello");
       await w.waitFor((e) => changes(e).includes("created a.txt"));
       const created = w.events.find((e) => "path" in e && e.path === "a.txt");
       assert.deepEqual(created, { type: "created", path: "a.txt", kind: "file", size: 5 });
-      await appendFile(path.join(root, "a.txt"), "!!");
+      appendFileSync(path.join(root, "a.txt"), "!!");
       await w.waitFor((e) => changes(e).includes("modified a.txt"));
       assert.deepEqual(w.events.find((e) => e.type === "modified"), { type: "modified", path: "a.txt", kind: "file", size: 7 });
       await unlink(path.join(root, "a.txt"));

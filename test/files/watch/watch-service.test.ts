@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -14,7 +14,7 @@ describe("WatchFiles over gRPC", () => {
     try {
       const stream = server.fileTools.watchFiles({ path: "" }, { signal: first.signal })[Symbol.asyncIterator]();
       assert.equal((await stream.next()).value?.type, WatchEventType.READY);
-      await writeFile(path.join(server.root, "n.txt"), "abc");
+      writeFileSync(path.join(server.root, "n.txt"), "abc"); // in one go: one CREATED with its size
       const created = (await stream.next()).value;
       assert.equal(created?.type, WatchEventType.CREATED);
       assert.equal(created?.path, "n.txt");
