@@ -4,8 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { crossesMountPoint, isMountPoint } from "../../sandbox/mount-points.js";
-import type { Seen } from "./pair-changes.js";
-import type { EntryKind } from "./watch-types.js";
+import type { EntryKind, Seen } from "./watch-types.js";
 
 const folderFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const openAsync = promisify(open);

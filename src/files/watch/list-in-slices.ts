@@ -2,7 +2,7 @@ import { opendirSync, type Dir, type Dirent } from "node:fs";
 import { opendir } from "node:fs/promises";
 import type { FairTurns } from "./fair-turns.js";
 import { lstatIn, throwIfOutOfDescriptors, type HeldFolder } from "./held-folder.js";
-import type { Seen } from "./pair-changes.js";
+import type { Seen } from "./watch-types.js";
 
 /** sliceEntries is how many entries one turn lists and lstats: well under a millisecond in place, a few on the thread pool. */
 export const sliceEntries = 64;

@@ -1,13 +1,6 @@
-import type { EntryKind } from "./watch-types.js";
+import type { Seen } from "./watch-types.js";
 
-/** Seen is an entry as an lstat through its verified folder found it. */
-export interface Seen {
-  readonly ino: number;
-  readonly dev: number;
-  readonly kind: EntryKind;
-  readonly size: number;
-  readonly mtimeMs: number;
-}
+export type { Seen } from "./watch-types.js";
 
 /** EntryDiff is one name of a batch: what was known of it before and what is there now. */
 export interface EntryDiff<P> {

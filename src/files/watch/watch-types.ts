@@ -1,5 +1,3 @@
-import type { Seen } from "./pair-changes.js";
-
 /** WatchRequest is a WatchFiles call as the domain sees it. */
 export interface WatchRequest {
   readonly path: string;
@@ -36,3 +34,13 @@ export type WatchEventValue =
 export type TreeChange =
   | { readonly type: "created" | "modified" | "deleted"; readonly rel: string; readonly entry: Seen }
   | { readonly type: "renamed"; readonly rel: string; readonly oldRel: string; readonly entry: Seen };
+
+/** Seen is an entry as an lstat through its verified folder found it. */
+export interface Seen {
+  readonly ino: number;
+  readonly dev: number;
+  readonly kind: EntryKind;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+

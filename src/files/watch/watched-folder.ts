@@ -1,5 +1,5 @@
 import type { FSWatcher } from "node:fs";
-import type { Seen } from "./pair-changes.js";
+import type { Seen } from "./watch-types.js";
 
 /** Dirty is what a folder's watch reported since its last batch: each name (true when a content change was among it), or "all" past maxDirtyNames. */
 export type Dirty = Map<string, boolean> | "all";
