@@ -10,7 +10,9 @@
 // quota) the flood's recursive watches of it, all opened at once; ROUNDS (default 2) per server.
 // A round ends when every flood watch has settled (READY, or ended with an error), after at
 // most 20,000 innocent calls, or after 180 s. Each innocent call has a 15 s deadline; one that
-// passes it counts as timed out.
+// passes it counts as timed out. Before the flood, 200 StatFile calls give the same caller's
+// latency on the idle server ("idle"), for comparison.
+import { setMaxListeners } from "node:events";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -43,6 +45,8 @@ await writeTokensFile(tokensFile, [
 
 interface Round {
   readonly server: string;
+  /** The innocent caller's StatFile before the flood, for comparison. */
+  readonly idle: number[];
   readonly latencies: number[];
   readonly timedOut: number;
   readonly settleMs: number;
@@ -65,8 +69,14 @@ async function round(name: string, checkout: string): Promise<Round> {
   const flood = client(server.address, tokens.flood);
   const innocent = client(server.address, tokens.innocent);
   const stop = new AbortController();
+  setMaxListeners(watches + 8, stop.signal);
   try {
-    await innocent.statFile({ path: "small.txt" }); // warm-up
+    const idle: number[] = [];
+    for (let i = 0; i < 220; i++) {
+      const t = performance.now();
+      await innocent.statFile({ path: "small.txt" });
+      if (i >= 20) idle.push(performance.now() - t); // the first 20 warm up
+    }
     const started = performance.now();
     const outcomes: string[] = [];
     const settled = Promise.all(
@@ -96,7 +106,7 @@ async function round(name: string, checkout: string): Promise<Round> {
     }
     const peak = await peakRssMiB(server.child.pid!);
     const counts = [...new Set(outcomes)].map((o) => `${outcomes.filter((x) => x === o).length} ${o}`).join(", ");
-    return { server: name, latencies, timedOut, settleMs, outcomes: counts, peakRssMiB: peak };
+    return { server: name, idle, latencies, timedOut, settleMs, outcomes: counts, peakRssMiB: peak };
   } finally {
     stop.abort();
     await server.stop();
@@ -108,9 +118,10 @@ if (process.env["BEFORE"] !== undefined) checkouts.push(["before", path.resolve(
 const results: Round[] = [];
 for (let r = 0; r < rounds; r++) for (const [name, checkout] of r % 2 === 0 ? checkouts : [...checkouts].reverse()) results.push(await round(name, checkout));
 console.log(`${watches} recursive WatchFiles of ${folders + 11} folders by one caller; another caller's StatFile one at a time meanwhile (ms)`);
-console.log("server   calls  p50      p99      max      >1s  timed-out  settled-after  peak-RSS  flood outcomes");
+console.log("server   idle p50 idle p99 | calls  p50      p99      max      >1s  timed-out  settled-after  peak-RSS  flood outcomes");
 for (const r of results) {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const f = (v: number): string => v.toFixed(1).padStart(8);
-  console.log(`${r.server.padEnd(8)} ${String(sorted.length).padStart(5)} ${f(quantile(sorted, 0.5))} ${f(quantile(sorted, 0.99))} ${f(sorted.at(-1) ?? NaN)} ${String(sorted.filter((v) => v > 1000).length).padStart(5)} ${String(r.timedOut).padStart(10)} ${(Number.isNaN(r.settleMs) ? "not settled" : `${(r.settleMs / 1000).toFixed(1)} s`).padStart(14)} ${r.peakRssMiB.toFixed(0).padStart(6)} MiB  ${r.outcomes}`);
+  const idle = [...r.idle].sort((a, b) => a - b);
+  console.log(`${r.server.padEnd(8)} ${f(quantile(idle, 0.5))} ${f(quantile(idle, 0.99))} | ${String(sorted.length).padStart(5)} ${f(quantile(sorted, 0.5))} ${f(quantile(sorted, 0.99))} ${f(sorted.at(-1) ?? NaN)} ${String(sorted.filter((v) => v > 1000).length).padStart(5)} ${String(r.timedOut).padStart(10)} ${(Number.isNaN(r.settleMs) ? "not settled" : `${(r.settleMs / 1000).toFixed(1)} s`).padStart(14)} ${r.peakRssMiB.toFixed(0).padStart(6)} MiB  ${r.outcomes}`);
 }
