@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs
 import { link, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { maxDirtyNames } from "../../../src/files/watch/watched-folder.js";
 import { tempFilePrefix } from "../../../src/files/write/temp-files.js";
 import { tempDir } from "../../sandbox/sandbox-fixture.js";
 import { changes, startWatching, watchRoot } from "./watch-fixture.js";
@@ -17,6 +18,27 @@ describe("watchFiles: batches, folders and files", () => {
       await w.waitFor((e) => changes(e).length > 0);
       await w.settle();
       assert.deepEqual(w.events.filter((e) => "path" in e), [{ type: "modified", path: "burst.txt", kind: "file", size: 100 }]);
+    } finally {
+      await w.stop();
+    }
+  });
+
+  it("lists a folder whole when more names changed in it than it remembers (maxDirtyNames), with the same events", async () => {
+    const files = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`old-${i}.txt`, "x"]));
+    const { root, sandbox } = await watchRoot({ ...files, "kept.txt": "k" });
+    const w = await startWatching(sandbox, {});
+    try {
+      const n = maxDirtyNames + 44;
+      for (let i = 0; i < n; i++) writeFileSync(path.join(root, `new-${i}.txt`), "y".repeat(i % 7));
+      for (let i = 0; i < 10; i++) rmSync(path.join(root, `old-${i}.txt`));
+      writeFileSync(path.join(root, "kept.txt"), "kk");
+      await w.waitFor((e) => changes(e).length >= n + 11);
+      await w.settle();
+      const seen = changes(w.events);
+      assert.equal(seen.length, n + 11, seen.join(", "));
+      assert.deepEqual(seen.slice(0, 10).sort(), Array.from({ length: 10 }, (_, i) => `deleted old-${i}.txt`).sort());
+      assert.deepEqual(new Set(seen.slice(10)), new Set(["modified kept.txt", ...Array.from({ length: n }, (_, i) => `created new-${i}.txt`)]));
+      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "new-13.txt"), { type: "created", path: "new-13.txt", kind: "file", size: 6 });
     } finally {
       await w.stop();
     }
