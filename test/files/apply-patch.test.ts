@@ -68,8 +68,8 @@ describe("parseCodexPatch", () => {
         moveTo: "src/main.py",
         line: 6,
         chunks: [
-          { anchor: "def greet():", oldLines: ["    print('hi')"], newLines: ["    print('hello')"], endOfFile: false },
-          { anchor: undefined, oldLines: ["x = 1"], newLines: ["x = 1", "y = 2"], endOfFile: true },
+          { anchor: "def greet():", oldLines: ["    print('hi')"], newLines: ["    print('hello')"], newOrigins: [{ kind: "replaces", old: 0 }], endOfFile: false },
+          { anchor: undefined, oldLines: ["x = 1"], newLines: ["x = 1", "y = 2"], newOrigins: [{ kind: "kept", old: 0 }, { kind: "added" }], endOfFile: true },
         ],
       },
     ]);

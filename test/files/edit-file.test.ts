@@ -80,11 +80,33 @@ describe("editFile", () => {
     assert.doesNotMatch(result.diff, /\r/);
   });
 
-  it("treats a file that mixes line endings literally, leaving untouched lines alone", async () => {
+  // A file that mixes endings: every line keeps its own, a new line takes the ending of the line it
+  // replaces or of its neighbour above (ApplyPatch follows the same rule), and edits written with
+  // "\n" match across CRLF lines.
+  const mixed: [string, string, EditFileOptions["edits"], string][] = [
+    ["a replace keeps every line's ending", "a\r\nb\nc\r\n", [{ kind: "replace", oldText: "b", newText: "B" }], "a\r\nB\nc\r\n"],
+    ["a replace across a CRLF line break matches", "one\r\ntwo\nthree\r\nfour\n", [{ kind: "replace", oldText: "two\nthree", newText: "two\nTHREE" }], "one\r\ntwo\nTHREE\r\nfour\n"],
+    ["an insert takes the ending of the line above", "a\r\nb\nc\r\n", [{ kind: "insert", line: 1, text: "new" }], "a\r\nnew\r\nb\nc\r\n"],
+    ["an insert at the top takes the ending of the line below", "a\nb\r\n", [{ kind: "insert", line: 0, text: "new" }], "new\na\nb\r\n"],
+    ["a replace that adds lines gives them their neighbours' ending", "x\r\ny\nz\r\n", [{ kind: "replace", oldText: "z", newText: "z1\nz2" }], "x\r\ny\nz1\r\nz2\r\n"],
+    ["a unified diff written with \\n applies", "one\r\ntwo\nthree\r\nfour\n", [{ kind: "patch", unifiedDiff: "@@ -2,3 +2,3 @@\n two\n-three\n+3\n four\n" }], "one\r\ntwo\n3\r\nfour\n"],
+    ["an edit elsewhere leaves a last line without newline so", "a\r\nb\nc", [{ kind: "replace", oldText: "a", newText: "A" }], "A\r\nb\nc"],
+    ["a lone CR inside a line survives", "a\rb\r\nc\n", [{ kind: "replace", oldText: "c", newText: "C" }], "a\rb\r\nC\n"],
+  ];
+  for (const [title, before, edits, after] of mixed) {
+    it(`mixed line endings: ${title}`, async () => {
+      const { root, sandbox } = await writeFixture();
+      await writeFile(path.join(root, "mixed.txt"), before);
+      await editFile(sandbox, { path: "mixed.txt", edits, maxEditBytes: limit });
+      assert.equal(await readFile(path.join(root, "mixed.txt"), "utf8"), after);
+    });
+  }
+
+  it("mixed line endings: a result over the limit with its CRLFs counted is refused", async () => {
     const { root, sandbox } = await writeFixture();
-    await writeFile(path.join(root, "mixed.txt"), "a\r\nb\nc\r\n");
-    await editFile(sandbox, { path: "mixed.txt", edits: [{ kind: "replace", oldText: "b", newText: "B" }], maxEditBytes: limit });
-    assert.equal(await readFile(path.join(root, "mixed.txt"), "utf8"), "a\r\nB\nc\r\n");
+    await writeFile(path.join(root, "mixed.txt"), "a\r\nb\n");
+    const message = await refusedWith(root, () => editFile(sandbox, { path: "mixed.txt", edits: [{ kind: "replace", oldText: "a", newText: "a\na\na" }], maxEditBytes: 10 }), "TOO_LARGE");
+    assert.match(message, /11 bytes, over the limit of 10/);
   });
 
   it("keeps a UTF-8 byte order mark and does not let edits see it", async () => {

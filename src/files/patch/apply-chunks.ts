@@ -1,20 +1,19 @@
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { splitEndedLines, withEndings, type LineOrigin } from "../edit/line-endings.js";
 import type { PatchChunk } from "./patch-types.js";
 
 /**
  * applyChunks applies an Update File section's hunks to a file's text, as Codex does: each hunk's
  * "@@ anchor" line is found first (after the previous hunk), then its expected lines after that,
- * compared exactly, then ignoring trailing whitespace, then ignoring surrounding whitespace
- * (models often get indentation slightly wrong); a hunk marked "*** End of File" must match at
- * the end. Line endings follow the file: CRLF files keep CRLF on new lines. A hunk that matches
- * nowhere is PATCH_FAILED naming the file, the hunk and its first line.
+ * by Codex's ladder (see comparisons); a hunk marked "*** End of File" must match at the end.
+ * Every line keeps its own ending (a file may mix LF and CRLF); a new line takes the ending of
+ * the line it replaces or of its neighbour; the result always ends with a newline, as Codex's
+ * does. A hunk that matches nowhere is PATCH_FAILED naming the file, the hunk and its first line.
  */
 export function applyChunks(path: string, text: string, chunks: readonly PatchChunk[]): string {
-  const crlf = text.includes("\r\n");
-  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
-  const hadFinalNewline = lines.at(-1) === "";
-  if (hadFinalNewline) lines.pop();
-  const replacements: { at: number; remove: number; insert: readonly string[] }[] = [];
+  const source = splitEndedLines(text);
+  const lines = source.map((l) => l.text);
+  const replacements: { at: number; remove: number; insert: readonly string[]; origins: readonly LineOrigin[] }[] = [];
   let cursor = 0;
   const budget = { left: seekBudget, path, chunk: 0 };
   chunks.forEach((chunk, n) => {
@@ -26,38 +25,74 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
     }
     if (chunk.oldLines.length === 0) {
       // A pure addition goes at the end of the file (or the anchor's place is only a hint).
-      replacements.push({ at: lines.length, remove: 0, insert: chunk.newLines });
+      replacements.push({ at: lines.length, remove: 0, insert: chunk.newLines, origins: chunk.newOrigins });
       return;
     }
     let expected = chunk.oldLines;
     let inserted = chunk.newLines;
+    let origins = chunk.newOrigins;
     let at = seek(lines, expected, cursor, chunk.endOfFile, budget);
     if (at === undefined && expected.at(-1) === "") {
       // A trailing blank context line often stands for the file's final newline.
       expected = expected.slice(0, -1);
-      inserted = inserted.at(-1) === "" ? inserted.slice(0, -1) : inserted;
+      if (inserted.at(-1) === "") {
+        inserted = inserted.slice(0, -1);
+        origins = origins.slice(0, -1);
+      }
       at = seek(lines, expected, cursor, chunk.endOfFile, budget);
     }
     if (at === undefined) throw failed(path, n, `its lines starting "${(chunk.oldLines[0] ?? "").slice(0, 60)}" are not in the file${cursor > 0 ? " after the previous hunk" : ""}`);
-    replacements.push({ at, remove: expected.length, insert: inserted });
+    replacements.push({ at, remove: expected.length, insert: inserted, origins });
     cursor = at + expected.length;
   });
   // One pass in file order (hunks never overlap: each starts after the previous one's end), not a
   // splice per hunk: splice(...insert) overflowed the stack for a hunk of 300,000 added lines, and
   // each splice moved the whole rest of the file. Equal positions keep their order in the patch.
   const out: string[] = [];
+  const outOrigins: LineOrigin[] = [];
   let pos = 0;
+  const keep = (upTo: number) => {
+    for (; pos < upTo; pos++) {
+      out.push(lines[pos]!);
+      outOrigins.push({ kind: "kept", old: pos });
+    }
+  };
   for (const r of [...replacements].sort((a, b) => a.at - b.at)) {
-    for (; pos < r.at; pos++) out.push(lines[pos]!);
-    for (const line of r.insert) out.push(line);
+    keep(r.at);
+    for (let k = 0; k < r.insert.length; k++) {
+      out.push(r.insert[k]!);
+      const origin = r.origins[k] ?? { kind: "added" };
+      outOrigins.push(origin.kind === "added" ? origin : { kind: origin.kind, old: r.at + origin.old });
+    }
     pos = r.at + r.remove;
   }
-  for (; pos < lines.length; pos++) out.push(lines[pos]!);
-  const eol = crlf ? "\r\n" : "\n";
-  return out.length === 0 ? "" : out.join(eol) + eol;
+  keep(lines.length);
+  return withEndings(out, outOrigins, source, true);
 }
 
-const comparisons: readonly ((s: string) => string)[] = [(s) => s, (s) => s.trimEnd(), (s) => s.trim()];
+/**
+ * comparisons are Codex's seek_sequence ladder, tried in order over the whole file: exact, then
+ * ignoring trailing whitespace, then surrounding whitespace, then with typographic punctuation
+ * folded to ASCII (models write "-" and '"' where the file has en dashes and curly quotes).
+ */
+const comparisons: readonly ((s: string) => string)[] = [(s) => s, (s) => s.trimEnd(), (s) => s.trim(), (s) => foldPunctuation(s.trim())];
+
+/**
+ * punctuationFold is the set Codex's seek_sequence normalises, exactly: the dashes U+2010–U+2015
+ * and U+2212 to "-", the quotes U+2018–U+201B to "'" and U+201C–U+201F to '"', and U+00A0,
+ * U+2002–U+200A, U+202F, U+205F and U+3000 to a space.
+ */
+const punctuationFold = /[\u2010-\u2015\u2212\u2018-\u201b\u201c-\u201f\u00a0\u2002-\u200a\u202f\u205f\u3000]/g;
+
+function foldPunctuation(s: string): string {
+  return s.replace(punctuationFold, (c) => {
+    const code = c.charCodeAt(0);
+    if ((code >= 0x2010 && code <= 0x2015) || code === 0x2212) return "-";
+    if (code >= 0x2018 && code <= 0x201b) return "'";
+    if (code >= 0x201c && code <= 0x201f) return '"';
+    return " ";
+  });
+}
 
 /**
  * seekBudget caps the line comparisons one file's hunk search may make. Each start is compared

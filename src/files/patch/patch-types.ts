@@ -1,3 +1,5 @@
+import type { LineOrigin } from "../edit/line-endings.js";
+
 /** PatchChunk is one "@@" hunk of an Update File section. */
 export interface PatchChunk {
   /** The text after "@@ " that locates the hunk (a line to find first), if any. */
@@ -6,6 +8,12 @@ export interface PatchChunk {
   readonly oldLines: readonly string[];
   /** Lines it leaves: its context and "+" lines, in order. */
   readonly newLines: readonly string[];
+  /**
+   * Where each of newLines comes from, as an index into oldLines: a context line is kept, a "+"
+   * line right after "-" lines replaces the first of them not yet replaced, another "+" line is
+   * added. Line endings follow from it (see withEndings).
+   */
+  readonly newOrigins: readonly LineOrigin[];
   /** Whether "*** End of File" closed the hunk: it must match at the file's end. */
   readonly endOfFile: boolean;
 }
