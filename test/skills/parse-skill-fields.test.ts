@@ -87,7 +87,7 @@ describe("description", () => {
     const { skill, problems } = parseSkill(skillMd("local/d", "x".repeat(1025)));
     assert.equal(skill?.description.length, 1025);
     assert.deepEqual(warningsOf(problems), [
-      ["description", "description has 1025 characters; the Agent Skills specification advises at most 1024: move detail into the body."],
+      ["description", "description has 1025 characters, over the Agent Skills specification's limit of 1024: move detail into the body."],
     ]);
   });
 });
@@ -113,17 +113,28 @@ describe("names and declared namespaces", () => {
         "name",
         'name "Ahrefs Automation" has characters other than letters, digits, "_" and "-"; it is served as "composio/Ahrefs-Automation". Rename it to "ahrefs-automation" to follow the Agent Skills specification.',
       ],
-      ["name", 'name "Ahrefs-Automation": the Agent Skills specification asks names to use only lowercase letters, digits and hyphens.'],
+      ["name", 'name "Ahrefs-Automation" must be lowercase (Agent Skills specification): rename it to "ahrefs-automation".'],
     ]);
   });
 
-  it("refuses a name with no ASCII letter or digit even under a declared namespace", () => {
-    assert.deepEqual(errorsOf(parse("навык", "i18n").problems), [
-      [
-        "name",
-        'name "навык" has no ASCII letter or digit to make a short name from; skill names use A-Z, a-z, 0-9, "_" and "-": rename it (for example to a transliteration).',
-      ],
-    ]);
+  it("serves names in any script's lowercase letters under a declared namespace, as the reference validator does", () => {
+    for (const name of ["навык", "мой-навык", "技能"]) {
+      const { skill, problems } = parse(name, "i18n", name);
+      assert.equal(skill?.name, `i18n/${name}`);
+      assert.deepEqual(problems, []);
+    }
+  });
+
+  it("refuses a name with no letter or digit at all", () => {
+    assert.deepEqual(errorsOf(parse("'!!!'", "i18n").problems), [["name", 'name "!!!" has no letter or digit to make a short name from; skill names use letters, digits and "-": rename it.']]);
+  });
+
+  it("normalises a name to NFC and compares it with its folder in NFKC, as skills-ref does", () => {
+    const decomposed = "cafe\u0301";
+    const { skill, problems } = parse(decomposed, "i18n", "caf\u00e9");
+    assert.equal(skill?.name, "i18n/caf\u00e9");
+    assert.deepEqual(problems, []);
+    assert.deepEqual(parse("caf\u00e9", "i18n", decomposed).problems, []);
   });
 
   it("still refuses a qualified name with bad characters under a declared namespace", () => {
@@ -132,14 +143,14 @@ describe("names and declared namespaces", () => {
 
   it("warns when the name differs from its folder", () => {
     assert.deepEqual(warningsOf(parse("local/some-other-name", undefined, "mismatch-dir").problems), [
-      ["name", 'name "some-other-name" differs from its folder "mismatch-dir"; the Agent Skills specification asks for them to be equal (rename one of them).'],
+      ["name", 'name "some-other-name" differs from its folder "mismatch-dir"; the Agent Skills specification requires them to be equal: rename one of them.'],
     ]);
   });
 
   it("warns about leading hyphens and over-long names", () => {
     assert.deepEqual(warningsOf(parse(`-${"a".repeat(64)}`, "ns").problems).map(([, m]) => m), [
-      `name "-${"a".repeat(64)}": the Agent Skills specification asks names to be at most 64 characters long (it has 65).`,
-      `name "-${"a".repeat(64)}": the Agent Skills specification asks names to not start or end with a hyphen or contain two in a row.`,
+      `name "-${"a".repeat(64)}" is 65 characters long, over the Agent Skills specification's limit of 64.`,
+      `name "-${"a".repeat(64)}" must not start or end with a hyphen (Agent Skills specification).`,
     ]);
   });
 

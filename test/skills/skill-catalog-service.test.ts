@@ -189,11 +189,17 @@ describe("SkillCatalog over gRPC", () => {
       [ProblemSeverity.ERROR, "namespace", 2],
       [ProblemSeverity.ERROR, "steps", 3],
     ]);
-    const good = await server.skillCatalog.validateSkill({ content: skillMd("pdf", "Fill forms."), namespace: "docs", folderName: "pdf-tools" });
+    const good = await server.skillCatalog.validateSkill({ content: skillMd("pdf", "Fill forms."), namespace: "docs", folderName: "pdf" });
     assert.equal(good.valid, true);
     assert.equal(good.skill?.name, "docs/pdf");
     assert.equal(good.skill?.path, "");
-    assert.deepEqual(good.problems.map((p) => [p.severity, p.field]), [[ProblemSeverity.WARNING, "name"]]);
+    assert.deepEqual(good.problems, []);
+    // The specification's MUSTs are errors here, though the catalog loads such a skill with a warning.
+    const elsewhere = await server.skillCatalog.validateSkill({ content: skillMd("pdf", "Fill forms."), namespace: "docs", folderName: "pdf-tools" });
+    assert.equal(elsewhere.valid, false);
+    assert.deepEqual(elsewhere.problems.map((p) => [p.severity, p.field, p.message]), [
+      [ProblemSeverity.ERROR, "name", 'name "pdf" differs from its folder "pdf-tools"; the Agent Skills specification requires them to be equal: rename one of them.'],
+    ]);
   });
 
   it("refuses an invalid namespace in ValidateSkill as a bad request", async () => {

@@ -41,17 +41,25 @@ describe("toolhost skills validate", () => {
     });
   });
 
-  it("qualifies bare names with --namespace and prints warnings", async () => {
+  it("qualifies bare names with --namespace and holds them to the specification: a name unlike its folder is an error", async () => {
     const { code, lines } = await run(["--namespace", "edge", join(corpusDir, "edge-cases", "mismatch-dir")]);
-    assert.equal(code, 0);
-    assert.deepEqual(lines.slice(1), [
-      `${join(corpusDir, "edge-cases", "mismatch-dir", "SKILL.md")}:2: warning: [name] name "some-other-name" differs from its folder "mismatch-dir"; the Agent Skills specification asks for them to be equal (rename one of them).`,
-      "1 skill(s) valid, 0 error(s), 1 warning(s)",
+    assert.equal(code, 1);
+    assert.deepEqual(lines, [
+      `${join(corpusDir, "edge-cases", "mismatch-dir", "SKILL.md")}:2: error: [name] name "some-other-name" differs from its folder "mismatch-dir"; the Agent Skills specification requires them to be equal: rename one of them.`,
+      "0 skill(s) valid, 1 error(s), 0 warning(s)",
     ]);
   });
 
-  it("fails on warnings with --strict", async () => {
-    assert.equal((await run(["--strict", "--namespace=edge", join(corpusDir, "edge-cases", "mismatch-dir")])).code, 1);
+  it("prints warnings and exits 0, or 1 with --strict", async () => {
+    const root = await tempDir("cli-warn");
+    await writeFiles(root, { "a/SKILL.md": "---\nname: a\ndescription: d\ncolour: blue\n---\n" });
+    const { code, lines } = await run(["--namespace", "local", root]);
+    assert.equal(code, 0);
+    assert.deepEqual(lines.slice(1), [
+      `${join(root, "a", "SKILL.md")}:4: warning: [colour] unknown top-level key "colour": the Agent Skills specification defines name, description, license, compatibility, metadata and allowed-tools (toolhost adds version and steps); move it under metadata.`,
+      "1 skill(s) valid, 0 error(s), 1 warning(s)",
+    ]);
+    assert.equal((await run(["--strict", "--namespace=local", root])).code, 1);
   });
 
   it("refuses a bare name without --namespace", async () => {

@@ -30,7 +30,7 @@ export function validateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<type
         ],
       };
     }
-    const result = parseSkill(request.content, { namespace: request.namespace || undefined, folderName: request.folderName || undefined });
+    const result = parseSkill(request.content, { namespace: request.namespace || undefined, folderName: request.folderName || undefined, mode: "validate" });
     const digest = createHash("sha256").update(request.content, "utf8").digest("hex");
     return {
       valid: result.skill !== undefined,

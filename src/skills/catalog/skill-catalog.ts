@@ -64,9 +64,10 @@ export class SkillCatalogIndex {
   /**
    * get returns the skill of a qualified name, or throws INVALID_ARGUMENT (empty name),
    * INVALID_SKILL (the skill failed to load; the message is its first problem) or
-   * SKILL_NOT_FOUND.
+   * SKILL_NOT_FOUND. Names are compared in NFC, the form the catalog serves them in.
    */
-  get(name: string): LoadedSkill {
+  get(given: string): LoadedSkill {
+    const name = given.normalize("NFC");
     if (name === "") {
       throw new ToolhostError("INVALID_ARGUMENT", "name must not be empty: pass a skill's qualified name, namespace/short-name, as ListSkills returns it.", { field: "name" });
     }
@@ -99,7 +100,7 @@ export class SkillCatalogIndex {
     if (result.skill === undefined || problem !== undefined) {
       throw invalidSkill(name, skill.skillFile, problem?.message ?? "it no longer parses");
     }
-    if (result.skill.name !== name) {
+    if (result.skill.name !== skill.name) {
       throw new ToolhostError("SKILL_NOT_FOUND", `skill "${name}" not found: its SKILL.md now names "${result.skill.name}".`, { name });
     }
     return { skill: { ...skill, digest: read.digest, description: result.skill.description, version: result.skill.version, allowedTools: result.skill.allowedTools }, parsed: result.skill };

@@ -19,6 +19,8 @@ export interface LoadSkillFolderOptions {
   readonly root?: string | undefined;
   /** Read a SKILL.md, and list resource files, with several hard links (sandbox.allow_hard_links). */
   readonly allowHardLinks?: boolean | undefined;
+  /** "validate" holds the skill to every MUST of the specification (see ParseSkillOptions.mode). */
+  readonly mode?: "validate" | "catalog" | undefined;
 }
 
 /**
@@ -74,7 +76,7 @@ async function loadOpenedFolder(folder: string, dir: SkillDir, options: LoadSkil
       : read.message;
     return failed([{ path: skillFile, field: read.field, line: 0, name: undefined, message }]);
   }
-  const result = parseSkill(read.text, { namespace: options.namespace, folderName: basename(folder) });
+  const result = parseSkill(read.text, { namespace: options.namespace, folderName: basename(folder), mode: options.mode });
   if (result.skill === undefined) {
     return failed(
       result.problems

@@ -24,6 +24,8 @@ export interface ScanOptions {
   readonly concurrency?: number;
   /** Read SKILL.md files with several hard links (sandbox.allow_hard_links); default false. */
   readonly allowHardLinks?: boolean | undefined;
+  /** "validate" holds every skill to every MUST of the specification (see ParseSkillOptions.mode). */
+  readonly mode?: "validate" | "catalog" | undefined;
 }
 
 /** ScanResult is the skills found under all roots and every reason something did not load. */
@@ -103,7 +105,7 @@ async function scanRoot(root: SkillRoot, options: ScanOptions, errors: SkillLoad
   if (found.folders.length === 0 && found.errors.length === 0) {
     rootError(`no SKILL.md found under skill root folder ${root.path}: a skill is a folder holding a SKILL.md file (with name and description).`);
   }
-  const loadOptions = { namespace: root.namespace || undefined, maxSkillFileBytes: options.maxSkillFileBytes, root: rootReal, allowHardLinks: options.allowHardLinks };
+  const loadOptions = { namespace: root.namespace || undefined, maxSkillFileBytes: options.maxSkillFileBytes, root: rootReal, allowHardLinks: options.allowHardLinks, mode: options.mode };
   // One unreadable folder must not cost the whole catalog: its failure becomes its error.
   return mapConcurrently(found.folders, options.concurrency ?? 16, (folder) =>
     loadSkillFolder(folder, loadOptions).catch((err: unknown): SkillFolderResult => {

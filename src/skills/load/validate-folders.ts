@@ -5,9 +5,11 @@ import { scanSkillRoots } from "./scan-skill-roots.js";
 const usage = "usage: toolhost skills validate [--namespace NS] [--strict] DIR...";
 
 /**
- * runSkillsValidate checks skill folders on disk the way the server's catalog loads them and
- * writes one line per problem, compiler style (`path:line: error: [field] message`), so CI logs
- * and editors can link to it. Each DIR may be one skill folder or a folder of them.
+ * runSkillsValidate checks skill folders on disk against the Agent Skills specification, every
+ * MUST an error as in the reference validator (skills-ref), and writes one line per problem,
+ * compiler style (`path:line: error: [field] message`), so CI logs and editors can link to it.
+ * Each DIR may be one skill folder or a folder of them. (The server's catalog loads a skill that
+ * breaks only the rules it relaxes, with warnings; see docs/skills.md.)
  *
  * It resolves to the exit code: 0 when every skill loads, 1 when there is an error (or, with
  * --strict, a warning), 2 for a usage mistake. `--namespace NS` qualifies bare names as a skill
@@ -44,7 +46,7 @@ export async function runSkillsValidate(dirs: string[], out: NodeJS.WritableStre
   let errors = 0;
   let warnings = 0;
   for (const path of paths) {
-    const result = await scanSkillRoots([{ path: resolve(path), namespace }], { maxSkillFileBytes: defaultLimits.maxSkillFileBytes });
+    const result = await scanSkillRoots([{ path: resolve(path), namespace }], { maxSkillFileBytes: defaultLimits.maxSkillFileBytes, mode: "validate" });
     for (const skill of result.skills) {
       valid += 1;
       out.write(`${skill.skillFile}: ok: ${skill.name}\n`);

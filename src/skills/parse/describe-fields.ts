@@ -14,22 +14,26 @@ export interface DescribedFields {
   readonly problems: SkillProblem[];
 }
 
-/** maxDescriptionLength is the Agent Skills specification's advice for `description`. */
+/** maxDescriptionLength is the Agent Skills specification's limit for `description`, in characters. */
 export const maxDescriptionLength = 1024;
+/** maxCompatibilityLength is the Agent Skills specification's limit for `compatibility`, in characters. */
+export const maxCompatibilityLength = 500;
 
 const specKeys = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 const toolhostKeys = ["version", "steps"];
 
 /**
  * describeFields reads description, version, license, metadata and compatibility, and warns
- * about top-level keys the Agent Skills specification does not define.
+ * about top-level keys the Agent Skills specification does not define. The specification's
+ * limits on description (1024 characters) and a compatibility text (500) get `lengthSeverity`
+ * (see ParseSkillOptions.mode).
  *
  * metadata and compatibility keep maps as structured values (lists, nesting and numbers
  * included); anything else is kept as text rather than refused, because real skills write
  * `compatibility: "Requires Python 3.8+"` (the specification's own form) and the odd string
  * metadata, and an agent is better served by the text than by a missing skill.
  */
-export function describeFields(entries: readonly FrontmatterEntry[]): DescribedFields {
+export function describeFields(entries: readonly FrontmatterEntry[], lengthSeverity: SkillProblem["severity"] = "warning"): DescribedFields {
   const problems: SkillProblem[] = [];
   const byKey = new Map(entries.map((e) => [e.key, e]));
 
@@ -48,11 +52,11 @@ export function describeFields(entries: readonly FrontmatterEntry[]): DescribedF
         message: "description is empty: say in one or two sentences what the skill does and when to use it; agents pick skills by it.",
         line: descriptionEntry.line,
       });
-    } else if (description.length > maxDescriptionLength) {
+    } else if ([...description].length > maxDescriptionLength) {
       problems.push({
-        severity: "warning",
+        severity: lengthSeverity,
         field: "description",
-        message: `description has ${description.length} characters; the Agent Skills specification advises at most ${maxDescriptionLength}: move detail into the body.`,
+        message: `description has ${[...description].length} characters, over the Agent Skills specification's limit of ${maxDescriptionLength}: move detail into the body.`,
         line: descriptionEntry.line,
       });
     }
@@ -62,6 +66,15 @@ export function describeFields(entries: readonly FrontmatterEntry[]): DescribedF
   const license = textField(byKey.get("license"), problems);
   const metadata = structuredField(byKey.get("metadata"), problems, true);
   const compatibility = structuredField(byKey.get("compatibility"), problems, false);
+  const compatibilityLength = compatibility.map === undefined ? [...compatibility.text].length : 0;
+  if (compatibilityLength > maxCompatibilityLength) {
+    problems.push({
+      severity: lengthSeverity,
+      field: "compatibility",
+      message: `compatibility has ${compatibilityLength} characters, over the Agent Skills specification's limit of ${maxCompatibilityLength}: say only what the skill needs (product, system packages, network access).`,
+      line: byKey.get("compatibility")?.line ?? 0,
+    });
+  }
 
   for (const entry of entries) {
     if (!specKeys.includes(entry.key) && !toolhostKeys.includes(entry.key)) {

@@ -3,7 +3,7 @@ import { frontmatterEntries, scalarText } from "./frontmatter-entries.js";
 import { parseSteps } from "./parse-steps.js";
 import { parseYamlSafely, type SafeYamlResult } from "./parse-yaml-safely.js";
 import { quoteColonValues } from "./quote-colon-values.js";
-import { qualifySkillName, specNameAdvice } from "./skill-name.js";
+import { qualifySkillName, specNameProblems } from "./skill-name.js";
 import type { ParsedSkill, SkillParseResult, SkillProblem, StructuredMap } from "../skill-types.js";
 import { isFrontmatterProblem, splitFrontmatter } from "./split-frontmatter.js";
 import { describeFields, missing } from "./describe-fields.js";
@@ -12,16 +12,26 @@ import { describeFields, missing } from "./describe-fields.js";
 export interface ParseSkillOptions {
   /** The skill root's declared namespace, which qualifies a bare name. */
   readonly namespace?: string | undefined;
-  /** The folder the SKILL.md lives in, to warn when the name differs from it. */
+  /** The folder the SKILL.md lives in, which the name must equal. */
   readonly folderName?: string | undefined;
+  /**
+   * What the Agent Skills specification's MUSTs that the catalog relaxes are (the form and length
+   * of a bare name, which is the specification's form, name equal to the folder, description and
+   * compatibility lengths): "validate" makes them errors, as the reference validator does
+   * (ValidateSkill, `toolhost skills validate`); "catalog" (the default) makes them warnings, so
+   * public collections that break them still load. For a qualified `namespace/short-name`,
+   * toolhost's own form, the name rules are warnings in both modes.
+   */
+  readonly mode?: "validate" | "catalog" | undefined;
   readonly maxYamlBytes?: number | undefined;
   readonly maxAliasCount?: number | undefined;
 }
 
 /**
  * parseSkill parses SKILL.md text into a skill and every problem found: errors (the skill cannot
- * load) and warnings (Agent Skills specification advice). It never throws for bad input, so that
- * ValidateSkill and the catalog can report all problems at once.
+ * load) and warnings (Agent Skills specification advice, and in "catalog" mode the rules the
+ * catalog relaxes). It never throws for bad input, so that ValidateSkill and the catalog can
+ * report all problems at once.
  */
 export function parseSkill(text: string, options: ParseSkillOptions = {}): SkillParseResult {
   const split = splitFrontmatter(text);
@@ -66,7 +76,8 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
   }
   const entries = frontmatterEntries(yaml.document, value as Record<string, unknown>, yaml.lineAt);
   const byKey = new Map(entries.map((e) => [e.key, e]));
-  const described = describeFields(entries);
+  const specSeverity = options.mode === "validate" ? "error" : "warning";
+  const described = describeFields(entries, specSeverity);
   problems.push(...described.problems);
 
   const nameEntry = byKey.get("name");
@@ -79,7 +90,9 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
     qualified = qualifySkillName(scalarText(nameEntry.node, nameEntry.value), options.namespace, nameEntry.line);
     problems.push(...qualified.problems);
     if (qualified.name !== undefined) {
-      problems.push(...specNameAdvice(qualified.shortName, options.folderName, nameEntry.line));
+      // A qualified name is toolhost's own form, which the specification cannot express (no "/"):
+      // its rules stay advice there, and apply in full to a bare name, the specification's form.
+      problems.push(...specNameProblems(qualified.shortName, options.folderName, nameEntry.line, qualified.bare ? specSeverity : "warning"));
     }
   }
 
