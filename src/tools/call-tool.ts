@@ -1,15 +1,17 @@
-import { create, fromJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import { ActivateSkillRequestSchema, ActivateSkillResponseSchema } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import { capContent } from "./cap-content.js";
 import { collectStream } from "./collect-stream.js";
+import { dropNullFields } from "./drop-null-fields.js";
 import { listModelTools } from "./list-model-tools.js";
 import { renderRead } from "./render-read.js";
 import { renderResult } from "./render-result.js";
 import { errorResult } from "./error-result.js";
 import { toolTarget, type ToolTarget } from "./tool-target.js";
+import { renderWatch, takeWatchTimeout, untilChanges } from "./watch-for-changes.js";
 import type { ToolCallResult } from "./tool-call-result.js";
 import type { ToolsDeps } from "./tools-deps.js";
 
@@ -52,7 +54,8 @@ async function runMethod(deps: ToolsDeps, tool: ToolDescriptor, args: JsonObject
   if (target === undefined) {
     throw new ToolhostError("TOOL_NOT_FOUND", `Tool "${tool.functionName}" cannot be called through CallTool; call ${tool.method} directly.`, { name: tool.functionName });
   }
-  const request = parseRequest(target, args);
+  const watch = target.method.name === "WatchFiles" ? takeWatchTimeout(args, deps.maxCollectMs) : undefined;
+  const request = parseRequest(target, watch?.request ?? args);
   const withSession = request as unknown as { sessionId?: string };
   if (call.sessionId !== "" && withSession.sessionId === "") {
     // A model does not know the agent's session: the backend's session_id fills it in.
@@ -64,10 +67,10 @@ async function runMethod(deps: ToolsDeps, tool: ToolDescriptor, args: JsonObject
     const capped = capContent(rendered.content, cap);
     return { content: capped.truncated ? `${capped.text}\n[Output cut at ${cap} bytes; the structured result has all of it.]` : capped.text, structured: rendered.structured, isError: false, reason: "", truncated: capped.truncated };
   }
-  return runStream(deps, target, request, args, tool, context, cap);
+  return runStream(deps, target, request, args, tool, context, cap, watch?.timeoutMs);
 }
 
-async function runStream(deps: ToolsDeps, target: ToolTarget, request: Message, args: JsonObject, tool: ToolDescriptor, context: HandlerContext, cap: number): Promise<ToolCallResult> {
+async function runStream(deps: ToolsDeps, target: ToolTarget, request: Message, args: JsonObject, tool: ToolDescriptor, context: HandlerContext, cap: number, watchMs: number | undefined): Promise<ToolCallResult> {
   // The handler gets a signal of its own, so collecting less than the whole stream (a watch never
   // ends) stops its work and closes its files at once, not when the RPC ends.
   const stop = new AbortController();
@@ -85,12 +88,19 @@ async function runStream(deps: ToolsDeps, target: ToolTarget, request: Message, 
   });
   try {
     const stream = target.invoke(request, inner) as AsyncIterable<unknown>;
-    const collected = await collectStream(target.method.output, stream, cap + 64 * 1024, deps.maxCollectMs);
+    const collected = await collectStream(target.method.output, stream, cap + 64 * 1024, watchMs ?? deps.maxCollectMs, watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }));
     if (readMethods.has(target.method.name)) {
       const read = renderRead(collected.messages, args as { path?: string; offset?: number }, tool.functionName, cap, collected.cutBy !== undefined);
       return { ...read, isError: false, reason: "" };
     }
-    const structured: JsonObject = { messages: collected.messages.map((m) => JSON.parse(JSON.stringify(m, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))) as JsonValue) };
+    if (watchMs !== undefined) {
+      const watched = renderWatch(collected.messages, typeof args["path"] === "string" ? args["path"] : "", watchMs);
+      const capped = capContent(watched.content, cap);
+      const cut = capped.truncated || collected.cutBy === "bytes";
+      return { content: cut ? `${capped.text}\n[Output cut at ${cap} bytes; narrow the watch with include or path.]` : capped.text, structured: watched.structured, isError: false, reason: "", truncated: cut };
+    }
+    // Proto JSON, as the RPC's JSON clients see it: enum names, oneof members by name, 64-bit numbers as strings.
+    const structured: JsonObject = { messages: collected.messages.map((m) => toJson(target.method.output, m) as JsonValue) };
     const capped = capContent(JSON.stringify(structured["messages"], null, 1), cap);
     const cut = capped.truncated || collected.cutBy !== undefined;
     const why = collected.cutBy === "time" ? `collection stopped after ${deps.maxCollectMs} ms` : `output cut at ${cap} bytes`;
@@ -167,7 +177,7 @@ function nestingDepth(text: string, stop: number): number {
 
 function parseRequest(target: ToolTarget, args: JsonObject): Message {
   try {
-    return fromJson(target.method.input, args) as Message;
+    return fromJson(target.method.input, dropNullFields(target.method.input, args)) as Message;
   } catch (err) {
     const detail = err instanceof Error ? err.message.replace(/^cannot decode message [\w.]+ from JSON: /, "") : String(err);
     throw new ToolhostError("INVALID_ARGUMENT", `Bad arguments: ${detail}. The tool's input schema lists the fields it takes.`, { field: "arguments" });

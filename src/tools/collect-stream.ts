@@ -3,25 +3,35 @@ import { create, toJson, type DescMessage, type JsonObject, type Message } from 
 /** CollectedStream is what was gathered from a server stream before it ended or a bound hit. */
 export interface CollectedStream {
   readonly messages: Message[];
-  /** Why collection stopped early: "bytes" (over the budget), "time", or undefined (it ended). */
+  /** Why collection stopped early: "bytes" (over the budget), "time", or undefined (it ended, or settled). */
   readonly cutBy: "bytes" | "time" | undefined;
+}
+
+/** SettleOptions end a collection early: once `settleAfter` says a message is what was waited for, `settleMs` more. */
+export interface SettleOptions {
+  readonly settleAfter: (message: Message) => boolean;
+  readonly settleMs: number;
 }
 
 /**
  * collectStream reads a handler's server stream into messages until it ends, until their JSON
- * passes `maxBytes`, or until `maxMs` pass (a watch never ends by itself). Stopping early returns
- * from the generator, so the handler's finally blocks run and its files close.
+ * passes `maxBytes`, or until `maxMs` pass (a watch never ends by itself), or, with `settle`, a
+ * moment after the message waited for (a watch's first change, and the ones right behind it).
+ * Stopping early returns from the generator, so the handler's finally blocks run and its files
+ * close.
  */
 export async function collectStream(
   output: DescMessage,
   stream: AsyncIterable<unknown>,
   maxBytes: number,
   maxMs: number,
+  settle?: SettleOptions,
 ): Promise<CollectedStream> {
   const messages: Message[] = [];
   let bytes = 0;
   const iterator = stream[Symbol.asyncIterator]();
-  const deadline = Date.now() + maxMs;
+  let deadline = Date.now() + maxMs;
+  let settled = false;
   let timer: NodeJS.Timeout | undefined;
   try {
     for (;;) {
@@ -29,10 +39,14 @@ export async function collectStream(
       const timeout = new Promise<"time">((resolve) => (timer = setTimeout(() => resolve("time"), Math.max(0, remaining))));
       const next = await Promise.race([iterator.next(), timeout]);
       clearTimeout(timer);
-      if (next === "time") return { messages, cutBy: "time" };
+      if (next === "time") return { messages, cutBy: settled ? undefined : "time" };
       if (next.done === true) return { messages, cutBy: undefined };
       const message = create(output, next.value as never) as Message;
       messages.push(message);
+      if (settle !== undefined && !settled && settle.settleAfter(message)) {
+        settled = true;
+        deadline = Math.min(deadline, Date.now() + settle.settleMs);
+      }
       bytes += JSON.stringify(toJson(output, message) as JsonObject).length;
       if (bytes > maxBytes) return { messages, cutBy: "bytes" };
     }

@@ -1,20 +1,103 @@
 import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { Dialect } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
+import { strictSchemaOf, type JsonSchemaObject } from "./strict-schema.js";
 
 /** emptyObjectSchema is the input schema of a tool that takes no arguments (a skill). */
 const emptyObjectSchema = { type: "object", properties: {}, additionalProperties: false };
+
+// The shapes each model API takes as a tool, as its official SDK types them (openai's
+// ChatCompletionFunctionTool and Responses FunctionTool, @anthropic-ai/sdk's Tool, the MCP SDK's
+// Tool); test/tools/dialect-sdk-types.test.ts assigns these to those types, so tsc proves they fit.
+
+/** OpenAiFunction is a Chat Completions function definition. */
+export interface OpenAiFunction {
+  name: string;
+  description: string;
+  parameters: JsonSchemaObject;
+  strict: boolean;
+}
+
+/** OpenAiChatTool is one entry of a Chat Completions `tools` list. */
+export interface OpenAiChatTool {
+  type: "function";
+  function: OpenAiFunction;
+}
+
+/** OpenAiResponsesTool is one entry of a Responses API `tools` list. */
+export interface OpenAiResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: JsonSchemaObject;
+  strict: boolean;
+}
+
+/** AnthropicTool is one entry of a Messages API `tools` list. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: { type: "object"; [key: string]: unknown };
+}
+
+/** McpTool is one tool of an MCP `tools/list` result. */
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean };
+}
 
 /**
  * parametersOf is a descriptor's input schema as an object, ready for a model API: the
  * `$schema` keyword is dropped (OpenAI's strict validator and some gateways refuse keywords
  * they do not know; the schema stays 2020-12 in ToolDescriptor.input_schema itself).
  */
-export function parametersOf(tool: ToolDescriptor): Record<string, unknown> {
+export function parametersOf(tool: ToolDescriptor): { type: "object"; [key: string]: unknown } {
   if (tool.inputSchema === "") {
-    return emptyObjectSchema;
+    return { ...emptyObjectSchema, type: "object" };
   }
   const { $schema: _dropped, ...schema } = JSON.parse(tool.inputSchema) as Record<string, unknown>;
-  return schema;
+  return { ...schema, type: "object" };
+}
+
+/**
+ * openAiParameters is a tool's schema for OpenAI's function calling: in strict form, with
+ * `strict: true`, so the model's arguments always match it; a schema strict mode cannot express
+ * is sent as it is with `strict: false`.
+ */
+function openAiParameters(tool: ToolDescriptor): { parameters: JsonSchemaObject; strict: boolean } {
+  const schema = parametersOf(tool);
+  const strict = strictSchemaOf(schema);
+  return strict === undefined ? { parameters: schema, strict: false } : { parameters: strict, strict: true };
+}
+
+/** openAiChatTools renders tools as a Chat Completions `tools` list. */
+export function openAiChatTools(tools: readonly ToolDescriptor[]): OpenAiChatTool[] {
+  return tools.map((t) => ({ type: "function", function: { name: t.functionName, description: t.description, ...openAiParameters(t) } }));
+}
+
+/** openAiResponsesTools renders tools as a Responses API `tools` list. */
+export function openAiResponsesTools(tools: readonly ToolDescriptor[]): OpenAiResponsesTool[] {
+  return tools.map((t) => ({ type: "function", name: t.functionName, description: t.description, ...openAiParameters(t) }));
+}
+
+/** anthropicTools renders tools as a Messages API `tools` list. */
+export function anthropicTools(tools: readonly ToolDescriptor[]): AnthropicTool[] {
+  return tools.map((t) => ({ name: t.functionName, description: t.description, input_schema: parametersOf(t) }));
+}
+
+/** mcpTools renders tools as an MCP `tools/list` result. */
+export function mcpTools(tools: readonly ToolDescriptor[]): { tools: McpTool[] } {
+  return {
+    tools: tools.map((t) => ({
+      name: t.functionName,
+      title: t.name,
+      description: t.description,
+      inputSchema: parametersOf(t),
+      annotations: { readOnlyHint: t.readOnly, destructiveHint: t.writes },
+    })),
+  };
 }
 
 /**
@@ -25,23 +108,13 @@ export function parametersOf(tool: ToolDescriptor): Record<string, unknown> {
 export function renderDialect(tools: readonly ToolDescriptor[], dialect: Dialect): string {
   switch (dialect) {
     case Dialect.OPENAI:
-      return JSON.stringify(
-        tools.map((t) => ({ type: "function", function: { name: t.functionName, description: t.description, parameters: parametersOf(t) } })),
-      );
+      return JSON.stringify(openAiChatTools(tools));
     case Dialect.OPENAI_RESPONSES:
-      return JSON.stringify(tools.map((t) => ({ type: "function", name: t.functionName, description: t.description, parameters: parametersOf(t) })));
+      return JSON.stringify(openAiResponsesTools(tools));
     case Dialect.ANTHROPIC:
-      return JSON.stringify(tools.map((t) => ({ name: t.functionName, description: t.description, input_schema: parametersOf(t) })));
+      return JSON.stringify(anthropicTools(tools));
     case Dialect.MCP:
-      return JSON.stringify({
-        tools: tools.map((t) => ({
-          name: t.functionName,
-          title: t.name,
-          description: t.description,
-          inputSchema: parametersOf(t),
-          annotations: { readOnlyHint: t.readOnly, destructiveHint: t.writes },
-        })),
-      });
+      return JSON.stringify(mcpTools(tools));
     default:
       return "";
   }

@@ -20,9 +20,14 @@ describe("file tool descriptors", () => {
     assert.match(schema.properties["path"]?.description ?? "", /relative to the workspace root/);
   });
 
-  it("forbid sending both members of WriteFile's content oneof", () => {
+  it("say in words, not with allOf (which model APIs refuse), that WriteFile takes text or data", () => {
     const schema = schemaOf("skill/file-write");
-    assert.deepEqual(schema.allOf, [{ not: { anyOf: [{ required: ["text", "data"] }] } }]);
+    assert.equal(schema.allOf, undefined);
+    assert.match(schema.properties["text"]?.description ?? "", /Send text or data, not both/);
+    assert.match(schema.properties["data"]?.description ?? "", /Send text or data, not both/);
+    const edits = JSON.parse(fileToolDescriptors.find((t) => t.name === "skill/file-edit")!.inputSchema) as { properties: { edits: { items: Schema } } };
+    assert.equal(edits.properties.edits.items.allOf, undefined);
+    assert.match(edits.properties.edits.items.properties["patch"]?.description ?? "", /exactly one of replace, append, insert and patch/);
   });
 
   it("give SearchFiles and WatchFiles function names, the read tier and schemas naming their fields", () => {

@@ -41,6 +41,7 @@ describe("CallTool: model-style calls through the same handlers", () => {
     { title: "wrong argument type", name: "file_read", args: '{"path":"notes.txt","limit":"many"}', isError: true, reason: "INVALID_ARGUMENT", content: /Bad arguments: .*limit/ },
     { title: "arguments not JSON", name: "file_read", args: '{"path":', isError: true, reason: "INVALID_ARGUMENT", content: /not valid JSON/ },
     { title: "arguments an array", name: "file_read", args: "[1]", isError: true, reason: "INVALID_ARGUMENT", content: /must be a JSON object, not an array/ },
+    { title: "text and data together (the schema no longer says it) are refused by the server", name: "file_write", args: '{"path":"w.txt","text":"x","data":"eA=="}', isError: true, reason: "INVALID_ARGUMENT", content: /oneof set multiple times by text and data/ },
     { title: "stat returns JSON", name: "file_stat", args: '{"path":"notes.txt"}', isError: false, content: /"type": "FILE_TYPE_FILE"/, structured: (s) => assert.equal(s["size"], "17") },
     { title: "list a directory", name: "file_list", args: '{"path":"sub"}', isError: false, content: /"name": "a.txt"/ },
     { title: "list skills", name: "list_skills", args: "{}", isError: false, content: /examples\/deploy-to-staging/ },

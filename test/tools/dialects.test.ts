@@ -22,9 +22,9 @@ const shapes = {
         type: { const: "function" },
         function: {
           type: "object",
-          required: ["name", "description", "parameters"],
+          required: ["name", "description", "parameters", "strict"],
           additionalProperties: false,
-          properties: { name: { type: "string", pattern: functionName }, description: { type: "string", maxLength: 1024 }, parameters: objectSchema },
+          properties: { name: { type: "string", pattern: functionName }, description: { type: "string", maxLength: 1024 }, parameters: objectSchema, strict: { type: "boolean" } },
         },
       },
     },
@@ -33,9 +33,9 @@ const shapes = {
     type: "array",
     items: {
       type: "object",
-      required: ["type", "name", "parameters"],
+      required: ["type", "name", "parameters", "strict"],
       additionalProperties: false,
-      properties: { type: { const: "function" }, name: { type: "string", pattern: functionName }, description: { type: "string" }, parameters: objectSchema },
+      properties: { type: { const: "function" }, name: { type: "string", pattern: functionName }, description: { type: "string" }, parameters: objectSchema, strict: { type: "boolean" } },
     },
   },
   anthropic: {
@@ -61,10 +61,13 @@ const examples: Record<string, unknown[]> = {
   read_skill_resource: [{ name: "examples/deploy-to-staging", slot: "scripts", path: "deploy.sh" }],
 };
 
-/** Arguments each schema must refuse. */
+/**
+ * Arguments each schema must refuse. (Text and data together are refused by the server, not the
+ * schema: model APIs refuse the allOf that would say it; see test/tools/dialect-sdk-types.test.ts.)
+ */
 const refusals: Record<string, unknown[]> = {
   file_read: [{ path: 7 }, { path: "a", color: "red" }, { path: "a", mode: "READ_MODE_SIDEWAYS" }],
-  file_write: [{ path: "a", text: "x", data: "eA==" }],
+  file_write: [{ path: "a", text: 7 }],
 };
 
 describe("ListTools dialects", () => {

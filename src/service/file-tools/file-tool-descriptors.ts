@@ -32,8 +32,8 @@ const fieldDescriptions: Record<string, string> = {
   "ReadFileRequest.tailLines": "Text mode: return only the last N lines (e.g. the end of a log); not with offset/limit.",
   "ReadFilesRequest.files": "The files to read, each {path, mode, offset, limit, byteOffset, byteLimit, tailLines}; each gets its own content or error.",
   "WriteFileRequest.path": pathHelp,
-  "WriteFileRequest.text": "The new content as text.",
-  "WriteFileRequest.data": "The new content as base64 bytes (instead of text).",
+  "WriteFileRequest.text": "The new content as text. Send text or data, not both.",
+  "WriteFileRequest.data": "The new content as base64 bytes, instead of text. Send text or data, not both.",
   "WriteFileRequest.newlineMode": "NEWLINE_MODE_PRESERVE (default), NEWLINE_MODE_LF or NEWLINE_MODE_CRLF.",
   "WriteFileRequest.createParents": "Create missing parent directories (default true).",
   "WriteFileRequest.mode": "Permission bits of a new file, e.g. 420 for 0644.",
@@ -42,6 +42,10 @@ const fieldDescriptions: Record<string, string> = {
   "EditFileRequest.path": pathHelp,
   "EditFileRequest.edits": "Edits applied in order, all or nothing: {replace:{oldText,newText,replaceAll,expectedReplacements}}, {append:{text}}, {insert:{line,text}} or {patch:{unifiedDiff}}.",
   "EditFileRequest.dryRun": "Return the diff without writing.",
+  "Edit.replace": "Replace old_text with new_text. Each edit sets exactly one of replace, append, insert and patch.",
+  "Edit.append": "Append text at the very end. Each edit sets exactly one of replace, append, insert and patch.",
+  "Edit.insert": "Insert text before a 0-based line. Each edit sets exactly one of replace, append, insert and patch.",
+  "Edit.patch": "Apply a unified diff of this file. Each edit sets exactly one of replace, append, insert and patch.",
   "EditFileRequest.ifSha256": "Edit only if the current content has this SHA-256.",
   "DeleteFileRequest.path": pathHelp,
   "StatFileRequest.path": pathHelp,
@@ -109,8 +113,11 @@ function descriptor(
   request: DescMessage,
   tier: Tier,
   description: string,
+  toolOnly: Record<string, Record<string, unknown>> = {},
 ): ToolDescriptor {
   const writes = tier !== Tier.READ;
+  const schema = withoutComposition(jsonSchemaOf(request, fieldDescriptions));
+  schema["properties"] = { ...(schema["properties"] as Record<string, unknown>), ...toolOnly };
   return create(ToolDescriptorSchema, {
     name,
     functionName: functionNameOf(name, "builtin"),
@@ -120,8 +127,24 @@ function descriptor(
     readOnly: !writes,
     writes,
     method: `/toolhost.files.v1.FileTools/${method}`,
-    inputSchema: JSON.stringify(jsonSchemaOf(request, fieldDescriptions)),
+    inputSchema: JSON.stringify(schema),
   });
+}
+
+/**
+ * withoutComposition drops the allOf that says a message's oneof members exclude each other
+ * (WriteFile's text and data, an EditFile edit's kinds): Anthropic's and OpenAI's tool APIs refuse
+ * allOf, anyOf and oneOf at the top of an input schema, OpenAI's strict mode and Anthropic's
+ * schema transform refuse them anywhere. The members' descriptions say it instead, and the server
+ * still refuses a call that sets two members of one oneof.
+ */
+function withoutComposition(schema: Record<string, unknown>): Record<string, unknown> {
+  const { allOf: _exclusive, ...rest } = schema;
+  const properties = rest["properties"] as Record<string, Record<string, unknown>> | undefined;
+  if (properties !== undefined) rest["properties"] = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withoutComposition(v)]));
+  const items = rest["items"] as Record<string, unknown> | undefined;
+  if (items !== undefined) rest["items"] = withoutComposition(items);
+  return rest;
 }
 
 /**
@@ -169,6 +192,8 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "Read many files in one call, each with its own mode and line or byte range (or tail_lines); each file gets its content or its own error. Never changes anything."),
   descriptor("skill/file-search", "SearchFiles", SearchFilesRequestSchema, Tier.READ,
     "Search the text files under a folder for a literal or regular expression, like ripgrep: streams matching lines with path, line number, column and optional context, or only file names, or counts; then a summary. Respects .gitignore and .ignore and skips hidden, binary and oversized files by default. Never changes anything."),
+  // timeoutMs is the tool's own argument (CallTool's watch waits, then answers; the RPC streams).
   descriptor("skill/file-watch", "WatchFiles", WatchFilesRequestSchema, Tier.READ,
-    "Watch a folder for changes: streams created, modified, deleted and renamed events with the entry's kind and size, optionally after a snapshot of every existing entry. An atomic save shows as one modification. Never changes anything."),
+    "Wait for changes in a folder (or one file): returns the first created, modified, deleted and renamed entries (with those right behind them), or says that none came within timeoutMs; with initialSnapshot, returns every existing entry at once. An atomic save shows as one modification. Never changes anything.",
+    { timeoutMs: { description: "How long to wait for a change, in milliseconds (default and maximum: the server's limits.tool_collect_ms, 10000 unless configured).", type: "integer", minimum: 0 } }),
 ]);
