@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the project-local tools the build, the drift check, the examples and the benchmarks
 # use, at pinned versions, so a fresh clone (CI) and a developer machine run the same binaries:
-#   .tools/bin  grpcurl, ghz, protoc-gen-go, protoc-gen-go-grpc, connectconformance
-#               (connectrpc's conformance runner)   (go install, GOBIN=.tools/bin)
+#   .tools/bin  grpcurl, ghz, grpc-health-probe, protoc-gen-go, protoc-gen-go-grpc,
+#               connectconformance (connectrpc's conformance runner)   (go install, GOBIN=.tools/bin)
 #   .venv       grpcio, grpcio-status, grpcio-health-checking, protobuf, pytest,
 #               mypy with the grpc/protobuf stubs, and the generated Python client gen/python
 #               (editable): the newest runtime the client supports
@@ -35,6 +35,7 @@ stamp=$tools_dir/versions.txt
 go_tools=(
   "grpcurl|github.com/fullstorydev/grpcurl/cmd/grpcurl|github.com/fullstorydev/grpcurl|v1.9.4"
   "ghz|github.com/bojand/ghz/cmd/ghz|github.com/bojand/ghz|v0.120.0"
+  "grpc-health-probe|github.com/grpc-ecosystem/grpc-health-probe|github.com/grpc-ecosystem/grpc-health-probe|v0.4.63"
   "protoc-gen-go|google.golang.org/protobuf/cmd/protoc-gen-go|google.golang.org/protobuf|v1.36.12"
   "protoc-gen-go-grpc|google.golang.org/grpc/cmd/protoc-gen-go-grpc|google.golang.org/grpc/cmd/protoc-gen-go-grpc|v1.6.2"
   "connectconformance|connectrpc.com/conformance/cmd/connectconformance|connectrpc.com/conformance|v1.0.7"
@@ -95,6 +96,16 @@ for entry in "${go_tools[@]}"; do
   echo "$name $version" >>"$stamp.tmp"
 done
 mv "$stamp.tmp" "$stamp"
+
+# systemd-analyze checks the systemd unit of docs/deployment.md (test/clients/server-package.test.ts).
+if ! command -v systemd-analyze >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing systemd-analyze (apt-get install systemd)"
+    apt-get install -y --no-install-recommends systemd >/dev/null
+  else
+    say "systemd-analyze is not on PATH (apt-get install systemd); the systemd unit check will be skipped"
+  fi
+fi
 
 python=${PYTHON:-}
 if [ -z "$python" ]; then
