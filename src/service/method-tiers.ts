@@ -2,7 +2,11 @@ import { Tier } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
-import type { TierName } from "../auth/tier.js";
+import type { HandlerContext } from "@connectrpc/connect";
+import { tierAllows, type TierName } from "../auth/tier.js";
+import { ToolhostError } from "../errors/toolhost-error.js";
+import type { ChangeOperationName } from "../files/history/history-types.js";
+import { principalOf } from "./caller.js";
 import { fileToolDescriptors } from "./file-tools/file-tool-descriptors.js";
 
 /** tierName maps the proto Tier to the auth layer's name; unspecified reads as TIER_READ. */
@@ -58,4 +62,47 @@ export function methodTiers(): (path: string) => TierName {
     if (tier !== undefined) tiers.set(`/${FileTools.typeName}/${method}`, tier);
   }
   return (path) => tiers.get(path) ?? "delete";
+}
+
+/** operationMethods names the FileTools method behind each operation the change history records. */
+const operationMethods: Readonly<Record<ChangeOperationName, string>> = {
+  write: "WriteFile",
+  upload: "UploadFile",
+  edit: "EditFile",
+  delete: "DeleteFile",
+  move: "MoveFile",
+  restore: "RestoreFile",
+  patch: "ApplyPatch",
+  copy: "CopyFile",
+  mkdir: "MakeDirectory",
+  rmdir: "RemoveDirectory",
+};
+
+/**
+ * undoTier is the tier UndoLastChange needs to undo one recorded change: the tier of the change
+ * itself (so an edit-tier agent undoes its own edits and patches, and a write-tier one its own
+ * overwrites), and delete when the undo removes an entry (the change created it). The method's
+ * own tier, checked before the call, is write: the least any undo needs.
+ */
+export function undoTier(operation: ChangeOperationName, removes: boolean): TierName {
+  if (removes) return "delete";
+  builtTiers ??= methodTiers();
+  return builtTiers(`/${FileTools.typeName}/${operationMethods[operation]}`);
+}
+
+let builtTiers: ((path: string) => TierName) | undefined;
+
+/**
+ * requireTier refuses, with the transport's OUT_OF_SCOPE, a call whose effect needs more than the
+ * method's own tier (which the transport checked): `what` says what needed it.
+ */
+export function requireTier(context: HandlerContext, needed: TierName, what: string): void {
+  const principal = principalOf(context);
+  if (!tierAllows(principal.scope.maxTier, needed)) {
+    throw new ToolhostError(
+      "OUT_OF_SCOPE",
+      `${what} needs tier ${needed}, and the scope of "${principal.id}" allows up to ${principal.scope.maxTier}; ask for a scope with tier ${needed}.`,
+      { lacks: "tier", tier: needed, id: principal.id },
+    );
+  }
 }

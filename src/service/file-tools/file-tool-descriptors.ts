@@ -155,6 +155,8 @@ function withoutComposition(schema: Record<string, unknown>): Record<string, unk
  * filesystems it literally deletes it), so a caller not trusted to delete must not be able to
  * make a file vanish from its path by moving it away. RemoveDirectory deletes; CopyFile and
  * MakeDirectory only add (or, with overwrite, replace as WriteFile does); ReadFiles only reads.
+ * UndoLastChange is TIER_WRITE, the least an undo needs; its handler asks for the tier of the
+ * change it undoes (undoTier), delete when the undo removes a file.
  * fileToolDescriptors are the built-in file tools, in the order ListTools returns them.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
@@ -178,8 +180,8 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "List the recorded changes of a file, newest first: when, which operation, by whom, and the SHA-256 of the content before and after. Never changes anything."),
   descriptor("skill/file-restore", "RestoreFile", RestoreFileRequestSchema, Tier.WRITE,
     "Put back an earlier content of a file, chosen by the SHA-256 that file_history lists, atomically."),
-  descriptor("skill/file-undo", "UndoLastChange", UndoLastChangeRequestSchema, Tier.DELETE,
-    "Undo the last recorded change of a file (restores the content before it, or removes a file it created), only if the file is still as that change left it."),
+  descriptor("skill/file-undo", "UndoLastChange", UndoLastChangeRequestSchema, Tier.WRITE,
+    "Undo the last recorded change of a file (restores the content before it, or removes a file it created), only if the file is still as that change left it. Needs the tier of the change it undoes (delete to remove a file it created)."),
   descriptor("skill/file-move", "MoveFile", MoveFileRequestSchema, Tier.DELETE,
     "Move or rename a file, symlink or directory inside the workspace. Refuses to replace an existing target unless overwrite is set; returns the moved file's SHA-256."),
   descriptor("skill/file-copy", "CopyFile", CopyFileRequestSchema, Tier.WRITE,

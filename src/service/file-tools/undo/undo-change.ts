@@ -5,6 +5,7 @@ import type { CapturedContent, FileHistory, ListedChange } from "../../../files/
 import { describeState, holds, type PathState } from "../../../files/history/path-state.js";
 import { newChangeId, recordOf } from "../../../files/history/record-of.js";
 import type { Sandbox } from "../../../sandbox/sandbox.js";
+import { requireTier, undoTier } from "../../method-tiers.js";
 import type { FileToolsDeps } from "../file-tools-deps.js";
 import { callerOf } from "../recorded-change.js";
 import { changedSince, requireRestorable, unavailable, undoneChange, type UndoEntry, type UndoneChange } from "./undo-entries.js";
@@ -42,6 +43,9 @@ export async function undoLastChange(deps: FileToolsDeps, history: FileHistory, 
     throw new ToolhostError("NOT_IN_HISTORY", `"${clientPath}" has no recorded change to undo.`, { path: clientPath });
   }
   const change = await undoneChange(history, clientPath, key, last);
+  // The tier of the change undone, and delete when the undo removes what the change created.
+  const removes = change.entries.some((e) => e.before.type === "none" && e.after.type !== "none");
+  requireTier(context, undoTier(last.operation, removes), `Undoing the last change of "${clientPath}" (${removes ? "it created what the undo removes" : `the ${last.operation}`})`);
   for (const entry of change.entries) {
     const movedAway = change.kind === "move" && entry === change.from;
     const movedHere = change.kind === "move" && entry === change.to;

@@ -106,9 +106,15 @@ export function unavailable(clientPath: string, why: string): ToolhostError {
 /** changedSince is PRECONDITION_FAILED for an undo whose path no longer holds what the change left. */
 export function changedSince(clientPath: string, entry: UndoEntry, now: string): ToolhostError {
   const about = entry.shown === clientPath ? `"${clientPath}"` : `"${entry.shown}", which its last change also changed,`;
+  // The path's own last change is the newest this history has of it: whatever changed the path
+  // since was not recorded here (typically a replica with a history of its own).
+  const why =
+    entry.shown === clientPath
+      ? ", so it was changed since by a change this server's history did not record: another replica with a history of its own (replicas share one history only through one TOOLHOST_STATE_DIR), or a program outside toolhost; nothing was changed. ListFileHistory shows what this history recorded; RestoreFile puts back one of those contents."
+      : "; nothing was changed. Undo the later change first, or put back a content with RestoreFile.";
   return new ToolhostError(
     "PRECONDITION_FAILED",
-    `Cannot undo the last change of "${clientPath}": ${about} is no longer as that change left it (it left ${describeState(entry.after)}, and ${now}); nothing was changed. Undo the later change first, or put back a content with RestoreFile.`,
+    `Cannot undo the last change of "${clientPath}": ${about} is no longer as that change left it (it left ${describeState(entry.after)}, and ${now})${why}`,
     { path: clientPath, changed: entry.shown },
   );
 }
