@@ -1,7 +1,9 @@
 // Builds the optional native addon build/native/fs-at.node (native/fs-at/fs-at.c) with the system
 // C compiler: `cc -O2 -shared -fPIC` against Node's N-API headers, without node-gyp (which would
-// download headers). Run by `npm run setup` and by `postinstall`; it never fails the install: no
-// compiler, no headers, not Linux -> a warning, and toolhost uses its JavaScript path instead.
+// download headers). Run by `npm run setup`, by the `dependencies` script (npm ci and npm install
+// in a checkout, whenever node_modules changes) and by `prepack`, so the package ships the addon
+// and needs no install script (npm 11 blocks and warns about a dependency's install scripts); it
+// never fails: no compiler, no headers, not Linux -> a warning, and the JavaScript path is used.
 //
 //   node scripts/build-native.mjs
 //
