@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { defaultLimits } from "../../../src/config/config.js";
 import { searchFiles, type SearchEvent } from "../../../src/files/search/search-files.js";
 import { pausedWalkDescriptors, setPausedWalkDescriptorLimit } from "../../../src/files/search/walk/paused-walk-descriptors.js";
-import { maxWalkers } from "../../../src/files/search/walk/walker-pool.js";
+import { maxWalkers, walkerPoolState } from "../../../src/files/search/walk/walker-pool.js";
 import type { Sandbox } from "../../../src/sandbox/sandbox.js";
-import { insideRoot, runSearch, searchRoot } from "./search-fixture.js";
+import { waitFor } from "../../support/wait-for.js";
+import { insideRoot, runSearch, searchRoot, testLimits } from "./search-fixture.js";
 
 /** A tree of 300 folders of 8 files each. */
 function folderTree(): Record<string, string> {
@@ -15,14 +14,29 @@ function folderTree(): Record<string, string> {
   return files;
 }
 
-/** paused starts `count` searches and takes each one's first event; the ones still waiting after `waitMs` are cancelled. */
-async function paused(sandbox: Sandbox, count: number, waitMs: number): Promise<{ searches: AsyncGenerator<SearchEvent>[]; started: number }> {
+/** settled tells whether the walker pool stopped moving: no walk is giving its worker up and every walk that holds one is paused. */
+function settled(): boolean {
+  const pool = walkerPoolState();
+  return pool.givingUp === 0 && pool.paused === pool.holders;
+}
+
+/**
+ * paused starts `count` searches and takes each one's first event, then waits until each either
+ * yielded it or waits for a walker, and the pool settled (`sample` sees each state on the way);
+ * the ones still waiting are then cancelled.
+ */
+async function paused(sandbox: Sandbox, count: number, sample: () => void = () => undefined): Promise<{ searches: AsyncGenerator<SearchEvent>[]; started: number }> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), waitMs);
-  const searches = Array.from({ length: count }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits, controller.signal));
-  const firsts = await Promise.allSettled(searches.map((s) => s.next()));
-  clearTimeout(timer);
-  return { searches, started: firsts.filter((f) => f.status === "fulfilled").length };
+  const searches = Array.from({ length: count }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits, controller.signal));
+  let started = 0;
+  const firsts = Promise.allSettled(searches.map((s) => s.next().then((first) => (started++, first))));
+  await waitFor(`${count} searches to start or wait for a walker`, () => {
+    sample();
+    return started + walkerPoolState().waiting === count && settled();
+  });
+  controller.abort();
+  await firsts;
+  return { searches, started };
 }
 
 async function end(searches: AsyncGenerator<SearchEvent>[]): Promise<void> {
@@ -37,10 +51,9 @@ describe("searchFiles: the descriptors of paused searches", { timeout: 120_000 }
     const base = await insideRoot(greedy.root);
 
     // Sixteen paused searches, then sixteen more that wait for walkers: every paused one gives its walker up.
-    let first = await paused(greedy.sandbox, maxWalkers, 10_000);
+    let first = await paused(greedy.sandbox, maxWalkers);
     assert.equal(first.started, maxWalkers);
-    await sleep(300); // their walks run ahead as far as they may, then wait
-    let second = await paused(others.sandbox, maxWalkers, 10_000);
+    let second = await paused(others.sandbox, maxWalkers);
     assert.equal(second.started, maxWalkers);
     const held = pausedWalkDescriptors();
     // What the counter says is what they hold: their start folders, and the folders of files taken and not reported.
@@ -54,13 +67,9 @@ describe("searchFiles: the descriptors of paused searches", { timeout: 120_000 }
     const limit = Math.floor(held / 2);
     const old = setPausedWalkDescriptorLimit(limit);
     try {
-      first = await paused(greedy.sandbox, maxWalkers, 10_000);
-      await sleep(300);
+      first = await paused(greedy.sandbox, maxWalkers);
       let most = 0;
-      const sampler = setInterval(() => (most = Math.max(most, pausedWalkDescriptors())), 5);
-      second = await paused(others.sandbox, maxWalkers, 2000);
-      clearInterval(sampler);
-      most = Math.max(most, pausedWalkDescriptors());
+      second = await paused(others.sandbox, maxWalkers, () => (most = Math.max(most, pausedWalkDescriptors())));
       assert.ok(most <= limit, `${most} descriptors held by paused searches, over the bound of ${limit}`);
       assert.ok(second.started > 0 && second.started < maxWalkers, `${second.started} of ${maxWalkers} searches got a walker`);
       await end([...first.searches, ...second.searches]);

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import { readdir, readlink } from "node:fs/promises";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { defaultLimits } from "../../../src/config/config.js";
 import { searchFiles, type SearchEvent, type SearchRequest } from "../../../src/files/search/search-files.js";
-import { maxWalkers, walkersGivenUp } from "../../../src/files/search/walk/walker-pool.js";
+import { maxWalkers, walkerPoolState, walkersGivenUp } from "../../../src/files/search/walk/walker-pool.js";
 import { walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
 
 /** scale grows the tree and the pulls with the walk's batch size, so the walk still runs ahead and pauses (written for batches of 64). */
 const scale = walkBatchFiles / 64;
 import { seededRandom } from "../../support/seeded-random.js";
-import { collectRun, insideRoot, runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
+import { waitFor } from "../../support/wait-for.js";
+import { collectRun, insideRoot, runSearch, searchRoot, type SearchRun, testLimits } from "./search-fixture.js";
 
 /** A tree of 4000 files (times scale) at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
 function mixedTree(): Record<string, string> {
@@ -61,7 +60,7 @@ async function pull(search: AsyncGenerator<SearchEvent>, run: { events: SearchEv
  * paused walk gives its own up), then ends them.
  */
 async function takeWalkers(sandbox: Parameters<typeof searchFiles>[0]): Promise<void> {
-  const others = Array.from({ length: maxWalkers }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits));
+  const others = Array.from({ length: maxWalkers }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits));
   try {
     await Promise.all(others.map((s) => s.next()));
   } finally {
@@ -94,7 +93,8 @@ async function pathFds(): Promise<number> {
   return count;
 }
 
-describe("searchFiles: a paused search gives its walker up and resumes exactly", { timeout: 120_000 }, () => {
+// The timeout is a hang guard: the first test searches a tree of 8,000 files eight times.
+describe("searchFiles: a paused search gives its walker up and resumes exactly", { timeout: 600_000 }, () => {
   it("returns the same results, in the same order, and the same summary as an unpaused run, after giving its walker up twice (each mode; globs, context, ignore files off, hidden files on)", async () => {
     const { sandbox } = await searchRoot(mixedTree());
     const requests: (Partial<SearchRequest> & { pattern: string })[] = [
@@ -108,12 +108,13 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
       assert.ok(reference.summary.filesMatched > 1000, `${reference.summary.filesMatched} files matched`);
       const givenUpBefore = walkersGivenUp();
       const run = { events: [] as SearchEvent[] };
-      const search = searchFiles(sandbox, { path: "", ...request }, defaultLimits);
+      const search = searchFiles(sandbox, { path: "", ...request }, testLimits);
       let more = true;
       for (let round = 0; round < 2 && more; round++) {
         // More files than the batches in flight hold, so that the search walks (and pauses) again.
         more = await pull(search, run, 450 * scale);
-        await sleep(300); // its walk runs ahead as far as it may, then waits: paused
+        if (!more) break;
+        await waitFor("the walk to run ahead as far as it may and pause", () => walkerPoolState().paused === 1);
         await takeWalkers(sandbox);
       }
       assert.ok(more, "the search was still under way when it gave its walker up");
@@ -126,14 +127,14 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
   it("closes every descriptor when a search that gave its walker up is cancelled", async () => {
     const { root, sandbox } = await searchRoot(folderTree());
     await takeWalkers(sandbox); // warm up: the walk and match threads exist
-    await sleep(100);
+    await waitFor("the warm-up's walks to end", () => walkerPoolState().holders === 0);
     const baseline = await pathFds();
     assert.equal(await insideRoot(root), 0);
     const givenUpBefore = walkersGivenUp();
-    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits);
+    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits);
     const run = { events: [] as SearchEvent[] };
     assert.ok(await pull(search, run, 100));
-    await sleep(300);
+    await waitFor("the walk to run ahead as far as it may and pause", () => walkerPoolState().paused === 1);
     await takeWalkers(sandbox);
     assert.ok(walkersGivenUp() > givenUpBefore);
     assert.ok((await insideRoot(root)) > 0, "the paused search still holds its start folder and the folders it is searching");

@@ -71,8 +71,7 @@ describe("SearchFiles' regex prefilter", () => {
     let checked = 0;
     let filtered = 0;
     let matched = 0;
-    const started = Date.now();
-    for (let p = 0; p < 3000 && Date.now() - started < 20_000; p++) {
+    for (let p = 0; p < 1500; p++) {
       const source = pattern(next, 0);
       const request = {
         path: "",

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { defaultLimits } from "../../../src/config/config.js";
 import { searchFiles, stagedBatches } from "../../../src/files/search/search-files.js";
 import { maxWalkDepth, walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
-import { maxWalkers, walkThreads } from "../../../src/files/search/walk/walker-pool.js";
-import { runSearch, searchRoot } from "./search-fixture.js";
+import { maxWalkers, walkerPoolState, walkThreads } from "../../../src/files/search/walk/walker-pool.js";
+import { waitFor } from "../../support/wait-for.js";
+import { runSearch, searchRoot, testLimits } from "./search-fixture.js";
 
 const openFds = async (): Promise<number> => (await readdir("/proc/self/fd")).length;
 const threads = async (): Promise<number> => (await readdir("/proc/self/task")).length;
@@ -28,10 +27,10 @@ describe("searchFiles: the walk's bounds", () => {
     const { sandbox } = await searchRoot(files);
     await runSearch(sandbox, { pattern: "warm-up" }); // start the workers
     const baseline = await openFds();
-    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits);
+    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits);
     const first = await search.next();
     assert.equal(first.value?.kind, "match");
-    await sleep(300); // the walk runs ahead as far as it may
+    await waitFor("the walk to run ahead as far as it may and pause", () => walkerPoolState().paused === 1);
     const held = (await openFds()) - baseline;
     // At most the folder chain plus one folder per file of every batch staged or in flight
     // (staged, 4 per match worker in flight, one being built): far below one per folder.
@@ -43,16 +42,22 @@ describe("searchFiles: the walk's bounds", () => {
     assert.equal(await openFds(), baseline);
   });
 
-  it(`runs at most ${maxWalkers} walk threads however many searches are paused, and the others wait their turn`, async () => {
+  it(`runs at most ${maxWalkers} walk threads however many searches are paused, and the others wait their turn`, { timeout: 120_000 }, async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 1500; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
     const { sandbox } = await searchRoot(files);
     await runSearch(sandbox, { pattern: "warm-up" });
     const baseline = await threads();
-    const searches = Array.from({ length: maxWalkers + 10 }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits));
+    const searches = Array.from({ length: maxWalkers + 10 }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits));
     try {
       const firsts = searches.map((s) => s.next()); // each search starts, then nobody pulls
-      await sleep(1500);
+      // Every search yields its first event, the later ones on walkers the paused ones gave up;
+      // then the pool settles: no search waits, no walk is giving its walker up, every holder paused.
+      await Promise.all(firsts);
+      await waitFor("the walker pool to settle", () => {
+        const pool = walkerPoolState();
+        return pool.waiting === 0 && pool.givingUp === 0 && pool.paused === pool.holders;
+      });
       // One walk thread per running search, up to maxWalkers (plus the idle ones kept). The
       // process's own count is looser: under tsx each worker may still have its loader's hooks
       // thread, and libuv's pool may start; one walk thread per search would pass neither.
@@ -62,12 +67,11 @@ describe("searchFiles: the walk's bounds", () => {
       // One more search, cancelled at once: it settles promptly, whether it was still waiting for
       // a walk thread (rejected) or had already been given one a paused search gave up.
       const controller = new AbortController();
-      const late = searchFiles(sandbox, { path: "", pattern: "needle" }, defaultLimits, controller.signal);
+      const late = searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits, controller.signal);
       const waiting = late.next();
-      await sleep(50);
       controller.abort();
-      const settled = await Promise.race([waiting.then(() => "settled", () => "settled"), sleep(5000).then(() => "hung")]);
-      assert.equal(settled, "settled");
+      // A hang here is the test's failure (its timeout): the cancelled search must settle.
+      assert.equal(await waiting.then(() => "settled", () => "settled"), "settled");
       await late.return(undefined).catch(() => undefined);
 
       const counts = await Promise.all(

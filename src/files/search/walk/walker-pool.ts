@@ -43,6 +43,25 @@ export function walkersGivenUp(): number {
   return givenUp;
 }
 
+/** WalkerPoolState is what the pool is doing: tests wait for it to settle instead of sleeping. */
+export interface WalkerPoolState {
+  /** Walks that hold a worker. */
+  readonly holders: number;
+  /** Of those, the ones paused (walked as far ahead as allowed, waiting for their searchers). */
+  readonly paused: number;
+  /** Searches waiting for a worker. */
+  readonly waiting: number;
+  /** Walks asked to give their worker up that have not yet done so. */
+  readonly givingUp: number;
+}
+
+/** walkerPoolState says how many walks hold a worker, are paused or giving theirs up, and how many searches wait. */
+export function walkerPoolState(): WalkerPoolState {
+  let paused = 0;
+  for (const holder of holders) if (holder.pausedSince !== undefined) paused++;
+  return { holders: holders.size, paused, waiting: waiting.length, givingUp: givingUp.size };
+}
+
 /** acquireWalker returns a walk worker for `holder`'s walk, waiting while maxWalkers are busy. */
 export async function acquireWalker(signal: AbortSignal | undefined, holder: WalkerHolder): Promise<Worker> {
   throwIfAborted(signal);
