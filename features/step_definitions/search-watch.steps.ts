@@ -7,6 +7,7 @@ import { SearchOutputMode, type SearchFilesRequest, type SearchFilesResponse } f
 import { WatchEventType, type WatchFilesResponse } from "../../gen/ts/toolhost/files/v1/watch_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { SearchFilesRequestSchema } from "../../gen/ts/toolhost/files/v1/search_pb.js";
+import { waitFor } from "../../test/support/wait-for.js";
 import type { ToolhostWorld } from "../support/world.js";
 import { sandboxPath } from "./common.steps.js";
 
@@ -14,6 +15,8 @@ import { sandboxPath } from "./common.steps.js";
 
 type SearchWorld = ToolhostWorld & { search?: SearchFilesResponse[]; watch?: WatchState };
 interface WatchState {
+  /** The watched folder, as the client gave it. */
+  path: string;
   events: WatchFilesResponse[];
   ended: "done" | ConnectError | undefined;
   controller: AbortController;
@@ -87,7 +90,7 @@ After(function (this: SearchWorld) {
 });
 
 async function startWatch(world: SearchWorld, path: string, recursive: boolean, initialSnapshot: boolean): Promise<void> {
-  const state: WatchState = { events: [], ended: undefined, controller: new AbortController(), seen: 0 };
+  const state: WatchState = { path, events: [], ended: undefined, controller: new AbortController(), seen: 0 };
   world.watch = state;
   void (async () => {
     try {
@@ -98,16 +101,15 @@ async function startWatch(world: SearchWorld, path: string, recursive: boolean, 
     }
   })();
   const marker = initialSnapshot ? WatchEventType.SNAPSHOT_DONE : WatchEventType.READY;
-  await waitFor(state, (events) => events.some((e) => e.type === marker));
+  await waitForEvents(state, (events) => events.some((e) => e.type === marker));
   if (!initialSnapshot) state.seen = state.events.length;
 }
 
-async function waitFor(state: WatchState, predicate: (events: WatchFilesResponse[]) => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!predicate(state.events)) {
-    if (Date.now() > deadline) throw new Error(`the watch did not send it; it sent ${describe(state.events).join(", ")}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** waitForEvents waits until the events received satisfy `predicate` (the deadline is a hang guard inside Cucumber's step timeout). */
+async function waitForEvents(state: WatchState, predicate: (events: WatchFilesResponse[]) => boolean): Promise<void> {
+  await waitFor("the watch's event", () => predicate(state.events), { timeoutMs: 20_000 }).catch((err: unknown) => {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}: the watch did not send it; it sent ${describe(state.events).join(", ")}`);
+  });
 }
 
 function describe(events: readonly WatchFilesResponse[]): string[] {
@@ -140,20 +142,25 @@ When("the sandbox folder {string} is removed", async function (this: SearchWorld
 
 Then("the watch should send {string}", async function (this: SearchWorld, expected: string) {
   const state = this.watch!;
-  await waitFor(state, (events) => describe(events.slice(state.seen)).includes(expected));
+  await waitForEvents(state, (events) => describe(events.slice(state.seen)).includes(expected));
   state.seen += describe(state.events.slice(state.seen)).indexOf(expected) + 1;
 });
 
+// A file written after the last expected event is a barrier: once its event arrives, every
+// event of the changes before it has arrived too (a watch sends changes in order).
 Then("the watch should have sent nothing else", async function (this: SearchWorld) {
-  await new Promise((r) => setTimeout(r, 300));
   const state = this.watch!;
-  assert.deepEqual(describe(state.events.slice(state.seen)), []);
+  const barrier = state.path === "" ? "zz-watch-barrier.txt" : `${state.path}/zz-watch-barrier.txt`;
+  await writeFile(sandboxPath(this, barrier), "barrier");
+  const marker = `CREATED ${barrier}`;
+  await waitForEvents(state, (events) => describe(events.slice(state.seen)).includes(marker));
+  const after = describe(state.events.slice(state.seen));
+  assert.deepEqual(after.slice(0, after.indexOf(marker)), []);
   state.controller.abort();
 });
 
 Then("the watch should end without an error", async function (this: SearchWorld) {
   const state = this.watch!;
-  const deadline = Date.now() + 5000;
-  while (state.ended === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await waitFor("the watch to end", () => state.ended !== undefined, { timeoutMs: 20_000 });
   assert.equal(state.ended, "done");
 });

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { After, Given, Then, When } from "@cucumber/cucumber";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import type { ReadSkillResourceResponse, WatchSkillsResponse } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { SkillEvent } from "../../gen/ts/toolhost/skills/v1/skill_pb.js";
+import { waitFor } from "../../test/support/wait-for.js";
 import type { ToolhostWorld } from "../support/world.js";
 import { loadSkill, loadedName, putSkillFile, recordError, serveSkills, skillScenario, writeSkillFolder } from "./skills-state.steps.js";
 
@@ -39,13 +39,9 @@ async function failing(world: ToolhostWorld, call: () => Promise<unknown>): Prom
   assert.fail("expected the call to fail");
 }
 
-/** until re-checks a condition until it holds; only Cucumber's step timeout bounds the wait. */
-async function until<T>(check: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await sleep(20);
-  }
+/** until re-checks a condition until it holds; waitFor's deadline is a hang guard inside Cucumber's step timeout. */
+function until<T>(check: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return waitFor("the catalog to change", check, { timeoutMs: 20_000 });
 }
 
 Given("an agent skills folder with a SKILL.md:", async function (this: ToolhostWorld, text: string) {

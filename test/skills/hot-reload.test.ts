@@ -1,25 +1,15 @@
 import assert from "node:assert/strict";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 import type { WatchSkillsResponse } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { SkillEvent } from "../../gen/ts/toolhost/skills/v1/skill_pb.js";
 import { LiveCatalog } from "../../src/skills/catalog/live-catalog.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { waitFor } from "../support/wait-for.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
-/**
- * until re-checks a condition until it holds. The test runner's timeout is the only time limit:
- * how fast the catalog reloads is not asserted, only that it does.
- */
-async function until<T>(_what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await sleep(20);
-  }
-}
+// How fast the catalog reloads is not asserted, only that it does: waitFor's deadline is a hang guard.
 
 /** EventLog consumes a WatchSkills stream in the background. */
 class EventLog {
@@ -40,7 +30,7 @@ class EventLog {
 
   /** next waits for an event matching `predicate` that arrived after `from`. */
   next(from: number, predicate: (e: WatchSkillsResponse) => boolean): Promise<WatchSkillsResponse> {
-    return until("a watch event", () => this.events.slice(from).find(predicate));
+    return waitFor("a watch event", () => this.events.slice(from).find(predicate));
   }
 
   close(): void {
@@ -88,7 +78,7 @@ describe("hot reload", () => {
     await writeFile(join(root, "fresh", "SKILL.md"), skillMd("local/fresh", "second"));
     const event = await log.next(from, (e) => e.name === "local/fresh");
     assert.equal(event.event, SkillEvent.UPDATED);
-    const listed = await until("the new description", async () =>
+    const listed = await waitFor("the new description", async () =>
       (await server.skillCatalog.listSkills({ query: "second" })).skills.find((s) => s.name === "local/fresh"),
     );
     assert.equal(listed.digest, event.digest);
@@ -124,7 +114,7 @@ describe("hot reload", () => {
     await rm(join(root, "fresh"), { recursive: true });
     const event = await log.next(from, (e) => e.name === "local/fresh");
     assert.equal(event.event, SkillEvent.REMOVED);
-    await until("the skill gone", async () => ((await names()).includes("local/fresh") ? undefined : true));
+    await waitFor("the skill gone", async () => ((await names()).includes("local/fresh") ? undefined : true));
     assert.deepEqual(await names(), ["local/existing"]);
   });
 
@@ -142,7 +132,7 @@ describe("LiveCatalog", () => {
       await catalog.ready;
       assert.deepEqual(catalog.index.skills(), []);
       await writeFile(join(root, "a", "SKILL.md"), skillMd("a", "d"));
-      await until("the skill", () => catalog.index.skills().find((s) => s.name === "ns/a"));
+      await waitFor("the skill", () => catalog.index.skills().find((s) => s.name === "ns/a"));
     } finally {
       await catalog.close();
     }

@@ -14,8 +14,11 @@ import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 // The review's attack on the skills side: a folder inside a skill root is exchanged, over and
 // over (renameat2 RENAME_EXCHANGE), with a symlink to a folder outside holding files of the same
-// names and a marker. Nothing from outside may come back: no content, no names, no skills.
-const raceMs = 2000;
+// names and a marker. Nothing from outside may come back: no content, no names, no skills. Each
+// race is bounded by the calls it makes; the loop's own time limit only guards against a test
+// that never stops it.
+const calls = 300;
+const scans = 100;
 
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const parts: T[] = [];
@@ -37,23 +40,22 @@ describe("skill resources under a symlink-swap race", () => {
     await service.ready;
     const context: HandlerContext = createHandlerContext({ service: SkillCatalog, method: SkillCatalog.method.readSkillResource, protocolName: "test", requestMethod: "POST", url: "/" });
     const read = () => service.readSkillResource(create(ReadSkillResourceRequestSchema, { name: "ns/alpha", slot: "scripts", path: "run.sh" }), context) as AsyncIterable<{ part: { case: string; value: unknown } }>;
-    const loop = await startExchangeLoop(join(root, "alpha", "scripts"), join(root, "alpha", "scripts-out"), 10);
+    const loop = await startExchangeLoop(join(root, "alpha", "scripts"), join(root, "alpha", "scripts-out"), 3600);
     const texts: string[] = [];
     const listed: string[] = [];
-    let calls = 0;
+    let swaps = 0;
     try {
-      const end = Date.now() + raceMs;
-      for (let i = 0; i < 100_000 && Date.now() < end; i++, calls++) {
+      for (let i = 0; i < calls; i++) {
         const parts = await collect(read()).catch(() => []);
         texts.push(parts.map((p) => (p.part.case === "text" ? String(p.part.value) : "")).join(""));
         const listing = await (service.listSkillResources(create(ListSkillResourcesRequestSchema, { name: "ns/alpha" }), context) as Promise<{ resources: { path: string }[] }>).catch(() => undefined);
         listed.push(...(listing?.resources.map((r) => r.path) ?? []));
       }
     } finally {
-      await loop.stop();
+      swaps = await loop.stop();
       await service.close();
     }
-    assert.ok(calls > 50, `calls made: ${calls}`);
+    assert.ok(swaps > 0, "the loop swapped nothing: the test raced nothing");
     assert.ok(texts.includes("echo inside\n"), "the slot was read at times");
     assert.deepEqual(texts.filter((t) => t.includes("OUTSIDE")).slice(0, 3), [], "outside content came back");
     assert.deepEqual(listed.filter((p) => p !== "run.sh").slice(0, 3), [], "outside names were listed");
@@ -70,21 +72,20 @@ describe("skill scanning under a symlink-swap race", () => {
     await mkdir(join(outside, "fifo-skill"));
     const wire = await fifoTripwire(join(outside, "fifo-skill", "SKILL.md"));
     await symlink(outside, join(root, "group-out"));
-    const loop = await startExchangeLoop(join(root, "group"), join(root, "group-out"), 10);
+    const loop = await startExchangeLoop(join(root, "group"), join(root, "group-out"), 3600);
     const seen: string[] = [];
-    let scans = 0;
+    let swaps = 0;
     try {
-      const end = Date.now() + raceMs;
-      for (let i = 0; i < 10_000 && Date.now() < end; i++, scans++) {
+      for (let i = 0; i < scans; i++) {
         const result = await scanSkillRoots([{ path: root, namespace: "ns" }], { maxSkillFileBytes: 65536 });
         for (const skill of result.skills) seen.push(skill.name, ...skill.slots.flatMap((s) => s.files.map((f) => f.path)));
         for (const error of result.errors) seen.push(error.path, error.message);
       }
     } finally {
-      await loop.stop();
+      swaps = await loop.stop();
     }
     try {
-      assert.ok(scans > 5, `scans made: ${scans}`);
+      assert.ok(swaps > 0, "the loop swapped nothing: the test raced nothing");
       assert.ok(seen.includes("ns/inner"), "the inside skill loaded at times");
       assert.deepEqual(seen.filter((s) => /evil|marker|fifo-skill/.test(s)).slice(0, 5), [], "something from outside came back");
       assert.equal(wire.tripped(), false, "an outside SKILL.md (a FIFO) was opened");

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { watchSkillRoots, type RootWatcher } from "../../src/skills/catalog/watch-skill-roots.js";
 import { isInside } from "../../src/skills/load/is-inside.js";
+import { waitFor } from "../support/wait-for.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 
 // One link skills/usrlink -> /usr once made the watcher follow it: 61,508 inotify watches and
@@ -29,9 +29,7 @@ async function watching(roots: string[], fn: (watcher: RootWatcher, changes: () 
   }
 }
 
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await sleep(20);
-}
+const until = (check: () => boolean): Promise<true> => waitFor("the watcher to report a change", check);
 
 describe("watchSkillRoots", () => {
   it("does not watch a big tree behind a link that leaves the root", async () => {
