@@ -31,6 +31,7 @@ Feature: CallTool carries out a model's tool calls
     When the model calls "file_teleport" with arguments "{}"
     Then the tool result is an error with reason "TOOL_NOT_FOUND"
     And the tool content contains "file_read"
+    And the tool content contains "No tool named \"file_teleport\""
 
   Scenario: A missing field is refused with what to send
     When the model calls "file_write" with arguments "{\"text\":\"x\"}"
@@ -46,6 +47,8 @@ Feature: CallTool carries out a model's tool calls
   Scenario: A wrong argument type is refused
     When the model calls "file_read" with arguments "{\"path\":\"notes.txt\",\"limit\":\"all\"}"
     Then the tool result is an error with reason "INVALID_ARGUMENT"
+    And the tool content contains "Bad arguments"
+    And the tool content contains "limit"
 
   Scenario: Arguments that are not JSON are refused
     When the model calls "file_read" with arguments "{\"path\":"

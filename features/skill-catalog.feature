@@ -33,6 +33,7 @@ Feature: Skill catalog service
     When I read the agent skill resource "../SKILL.md" from slot "references" expecting an error
     Then the skill catalog error should be "PERMISSION_DENIED" with reason "PATH_TRAVERSAL"
     And the agent skill load error should mention "traversal"
+    And the agent skill load error should mention "../SKILL.md"
 
   Scenario: A skill that failed to load is refused by name with its first problem
     Given an agent skills folder with a SKILL.md:
@@ -46,7 +47,7 @@ Feature: Skill catalog service
     When the skill catalog serves the agent skills folder
     And I activate the agent skill "local/broken" expecting an error
     Then the skill catalog error should be "FAILED_PRECONDITION" with reason "INVALID_SKILL"
-    And the agent skill load error should mention "description is empty"
+    And the agent skill load error should mention "skill \"local/broken\" failed to load: description is empty"
     And the skill catalog errors should list the SKILL.md with field "description" on line 3
 
   Scenario: An unknown skill is not found

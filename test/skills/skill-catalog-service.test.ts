@@ -38,6 +38,9 @@ const deployMd = [
   "# Deploy\r\n\r\nDo it.\n",
 ].join("\n");
 
+// The cases features/skill-catalog.feature runs against a live server (a resource streamed, a
+// "../" resource path, a skill that failed to load or is unknown when activated, an unissued page
+// token, paging, watching) are not repeated here.
 describe("SkillCatalog over gRPC", () => {
   let server: TestServer;
   let root: string;
@@ -86,10 +89,6 @@ describe("SkillCatalog over gRPC", () => {
     assert.equal(second.nextPageToken, "");
   });
 
-  it("refuses a bad page token with INVALID_ARGUMENT", async () => {
-    await expectCallError(() => server.skillCatalog.listSkills({ pageToken: "bogus" }), Code.InvalidArgument, "INVALID_ARGUMENT", ["page_token"]);
-  });
-
   it("activates with the exact body, steps, tools, structured metadata and license", async () => {
     const { skill } = await server.skillCatalog.activateSkill({ name: "team/deploy", sessionId: "s1" });
     assert.ok(skill);
@@ -113,16 +112,9 @@ describe("SkillCatalog over gRPC", () => {
     assert.equal((await server.skillCatalog.deactivateSkill({ name: "team/review", sessionId: "a" })).wasActive, false);
   });
 
-  it("answers NOT_FOUND SKILL_NOT_FOUND with the name for an unknown skill", async () => {
-    await expectCallError(() => server.skillCatalog.activateSkill({ name: "team/nope" }), Code.NotFound, "SKILL_NOT_FOUND", ["not found", "team/nope"]);
+  it("answers NOT_FOUND SKILL_NOT_FOUND with the name for an unknown skill in every call that takes one", async () => {
     await expectCallError(() => server.skillCatalog.deactivateSkill({ name: "team/nope" }), Code.NotFound, "SKILL_NOT_FOUND", ["team/nope"]);
     await expectCallError(() => server.skillCatalog.getSkillDescriptor({ name: "team/nope" }), Code.NotFound, "SKILL_NOT_FOUND", ["team/nope"]);
-  });
-
-  it("answers FAILED_PRECONDITION INVALID_SKILL with the first problem for a skill that failed to load", async () => {
-    await expectCallError(() => server.skillCatalog.activateSkill({ name: "team/broken" }), Code.FailedPrecondition, "INVALID_SKILL", [
-      'skill "team/broken" failed to load: description is empty',
-    ]);
   });
 
   it("refuses an empty name with INVALID_ARGUMENT", async () => {
@@ -172,7 +164,6 @@ describe("SkillCatalog over gRPC", () => {
 
   it("confines resource reads to the slot folder", async () => {
     const read = (slot: string, path: string) => collect(server.skillCatalog.readSkillResource({ name: "team/deploy", slot, path }));
-    await expectCallError(() => read("scripts", "../SKILL.md"), Code.PermissionDenied, "PATH_TRAVERSAL", ["traversal", "../SKILL.md"]);
     await expectCallError(() => read("scripts", "leak.txt"), Code.PermissionDenied, "PATH_TRAVERSAL", ["leak.txt"]);
     await expectCallError(() => read("scripts", join(root, "deploy", "secret.txt")), Code.PermissionDenied, "PATH_TRAVERSAL", ["traversal"]);
     await expectCallError(() => read("scripts", ""), Code.InvalidArgument, "EMPTY_PATH", ["must not be empty"]);

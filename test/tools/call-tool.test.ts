@@ -18,6 +18,9 @@ interface CallRow {
   readonly structured?: (s: JsonObject) => void;
 }
 
+// The cases features/call-tool.feature runs against a live server (a read, the seed name, a
+// refused path, an unknown tool, a missing or extra field, a wrong type, arguments not JSON, an
+// edit's diff, a skill as a tool) are not repeated here.
 describe("CallTool: model-style calls through the same handlers", () => {
   let server: TestServer;
   let snapshot: string[];
@@ -34,18 +37,13 @@ describe("CallTool: model-style calls through the same handlers", () => {
     { title: "read by function name: numbered lines", name: "file_read", args: '{"path":"notes.txt"}', isError: false, content: /^ {5}1\talpha\n {5}2\tbeta\n {5}3\tgamma\n$/ },
     { title: "read by seed name, snake_case field names", name: "skill/file-read", args: '{"path":"notes.txt","offset":1,"limit":1}', isError: false, content: /^ {5}2\tbeta\n\[Output cut after line 2\. To read on, call file_read with \{"path": "notes.txt", "offset": 2\}\.\]$/ },
     { title: "missing file is a result, not a transport failure", name: "file_read", args: '{"path":"missing.txt"}', isError: true, reason: "NOT_FOUND", content: /^Error \(NOT_FOUND\): .*missing\.txt/ },
-    { title: "traversal is refused as a result", name: "file_read", args: '{"path":"../../etc/passwd"}', isError: true, reason: "PATH_TRAVERSAL", content: /traversal/ },
     { title: "missing required field", name: "file_read", args: "{}", isError: true, reason: "EMPTY_PATH", content: /must not be empty/ },
-    { title: "unknown tool", name: "file_teleport", args: "{}", isError: true, reason: "TOOL_NOT_FOUND", content: /No tool named "file_teleport".*file_read/ },
     { title: "extra field", name: "file_read", args: '{"path":"notes.txt","color":"red"}', isError: true, reason: "INVALID_ARGUMENT", content: /Bad arguments: .*color/ },
-    { title: "wrong argument type", name: "file_read", args: '{"path":"notes.txt","limit":"many"}', isError: true, reason: "INVALID_ARGUMENT", content: /Bad arguments: .*limit/ },
-    { title: "arguments not JSON", name: "file_read", args: '{"path":', isError: true, reason: "INVALID_ARGUMENT", content: /not valid JSON/ },
     { title: "arguments an array", name: "file_read", args: "[1]", isError: true, reason: "INVALID_ARGUMENT", content: /must be a JSON object, not an array/ },
     { title: "text and data together (the schema no longer says it) are refused by the server", name: "file_write", args: '{"path":"w.txt","text":"x","data":"eA=="}', isError: true, reason: "INVALID_ARGUMENT", content: /oneof set multiple times by text and data/ },
     { title: "stat returns JSON", name: "file_stat", args: '{"path":"notes.txt"}', isError: false, content: /"type": "FILE_TYPE_FILE"/, structured: (s) => assert.equal(s["size"], "17") },
     { title: "list a directory", name: "file_list", args: '{"path":"sub"}', isError: false, content: /"name": "a.txt"/ },
     { title: "list skills", name: "list_skills", args: "{}", isError: false, content: /examples\/deploy-to-staging/ },
-    { title: "a skill is a tool: calling it activates it", name: "examples__deploy-to-staging", args: "{}", isError: false, content: /^Skill examples\/deploy-to-staging is active\. Its instructions:/ },
     { title: "unknown skill through activate_skill", name: "activate_skill", args: '{"name":"examples/nope"}', isError: true, reason: "SKILL_NOT_FOUND", content: /Error \(SKILL_NOT_FOUND\)/ },
     { title: "read a skill resource", name: "read_skill_resource", args: '{"name":"examples/deploy-to-staging","slot":"scripts","path":"deploy.sh"}', isError: false, content: /^ {5}1\t/ },
   ];
