@@ -98,4 +98,11 @@ node -e '
   console.log(`median  plaintext + token  ${token} requests/s  ${(token / plain).toFixed(2)}x`);
   console.log(`median  TLS + token        ${tls} requests/s  ${(tls / plain).toFixed(2)}x`);
   console.log(`median  mTLS               ${mtls} requests/s  ${(mtls / plain).toFixed(2)}x`);
-' "${plain[*]}" "${token_rps[*]}" "${tls[*]}" "${mtls[*]}"
+  const { pathToFileURL } = require("node:url");
+  import(pathToFileURL(require("node:path").resolve("bench/lib/results.mjs")).href).then(({ openResults }) => {
+    const results = openResults("ghz-tls-token", { command: "bash bench/ghz-tls-token.sh", rounds: Number(process.argv[5]) });
+    for (const [scenario, rps] of [["plaintext", plain], ["plaintext + token", token], ["TLS + token", tls], ["mTLS (client certificate)", mtls]]) {
+      results.row("ghz-tls-token", { scenario, "requests/s (median)": rps, "/ plaintext": `${(rps / plain).toFixed(2)}x` });
+    }
+  });
+' "${plain[*]}" "${token_rps[*]}" "${tls[*]}" "${mtls[*]}" "$rounds"

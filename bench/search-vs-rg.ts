@@ -25,6 +25,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { spawnServer } from "../test/support/spawn-server.js";
+import { openResults } from "./lib/results.mjs";
 
 const tree = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "..", "node_modules"));
 const rounds = Number(process.argv[3] ?? 3);
@@ -103,6 +104,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const cold = canDropCaches();
 console.log(`tree ${tree}; ${rounds} rounds; cold cache ${cold ? "by drop_caches" : "not available (warm only)"}`);
 const idleRss = await readRss();
+const results = openResults("search-vs-rg", { command: `node --import tsx bench/search-vs-rg.ts ${process.argv[2] ?? "node_modules"} ${rounds}`, rounds });
 await timeToolhost("warm-up", false); // start the match workers, read the tree once
 await timeToolhost("warm-up", false, true);
 if (beforeServer !== undefined) await timeToolhost("warm-up", false, false, true);
@@ -147,6 +149,14 @@ for (const p of patterns) {
         `toolhost/rg ${(cth / crg).toFixed(2)}x, toolhost/grep ${(cth / cgrep).toFixed(2)}x`,
     );
     const [js, cjs] = [median(t.js), median(cpu.js)];
+    results.row("search-vs-rg", {
+      search: `${p.name}, ${cache}`,
+      "toolhost / rg": `${(th / rg).toFixed(2)}x`,
+      "toolhost / grep -r": `${(th / grep).toFixed(2)}x`,
+      "CPU toolhost / rg": `${(cth / crg).toFixed(2)}x`,
+      "JavaScript path / rg": `${(js / rg).toFixed(2)}x`,
+      "rg, toolhost": `${rg.toFixed(0)} ms, ${th.toFixed(0)} ms`,
+    });
     console.log(
       `${" ".repeat(7)} ${cache} JavaScript path (TOOLHOST_NATIVE=0): ${js.toFixed(0)} ms, ${(js / rg).toFixed(2)}x rg, ${(js / grep).toFixed(2)}x grep; ` +
         `CPU ${cjs.toFixed(0)} ms, ${(cjs / crg).toFixed(2)}x rg`,
@@ -161,6 +171,7 @@ for (const p of patterns) {
   }
 }
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
+results.row("search-vs-rg-memory", { "server RSS idle": `${(idleRss / 1024).toFixed(0)} MiB`, "peak RSS while searching": `${(peakRss / 1024).toFixed(0)} MiB`, VmHWM: `${(hwm / 1024).toFixed(0)} MiB` });
 console.log(`server memory: idle before any search ${(idleRss / 1024).toFixed(0)} MiB; peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`);
 if (beforeServer !== undefined) {
   const beforeHwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${beforeServer.pid}/status`, "utf8"))?.[1] ?? 0);

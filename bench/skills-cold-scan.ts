@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { SkillCatalogIndex } from "../src/skills/catalog/skill-catalog.js";
+import { openResults } from "./lib/results.mjs";
 
 const folders = Number(process.argv[2] ?? 1000);
 
@@ -66,6 +67,11 @@ try {
     throw new Error(`expected ${folders} skills and no errors, got ${loaded} and ${errors}`);
   }
   console.log(`skills cold scan: ${folders} folders, ${loaded} skills loaded in ${cold.toFixed(0)} ms (cold process); rescan median ${warm[2]!.toFixed(0)} ms`);
+  openResults("skills-cold-scan", { command: `node --import tsx bench/skills-cold-scan.ts ${folders}` }).row("skills-cold-scan", {
+    "skill folders": folders,
+    "first scan (fresh process)": `${cold.toFixed(0)} ms`,
+    "rescan (median of 5)": `${warm[2]!.toFixed(0)} ms`,
+  });
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -16,6 +16,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { spawnServer } from "../test/support/spawn-server.js";
 import { fileToolsClient } from "../test/files/read-process-probe.js";
+import { openResults } from "./lib/results.mjs";
 
 const rounds = Number(process.env["ROUNDS"] ?? 200);
 const batchRounds = Math.max(5, Math.round(rounds / 10));
@@ -76,6 +77,9 @@ async function main(): Promise<void> {
     console.log(`50 x ReadFile 4 KB:            ${separate.toFixed(3)} ms (median of ${batchRounds})`);
     console.log(`ReadFiles 50 x 4 KB:           ${batched.toFixed(3)} ms (median of ${batchRounds})`);
     console.log(`ReadFiles / 50 ReadFile ratio: ${(batched / separate).toFixed(2)}`);
+    const results = openResults("tail-and-read-files", { command: "node --import tsx bench/tail-and-read-files.ts", rounds });
+    results.row("tail-and-read-files", { work: "ReadFile tail_lines=100 of a 1 GiB log", "against": "ReadFile of a whole 1 KB file", time: `${tail.toFixed(3)} / ${small.toFixed(3)} ms`, ratio: `${(tail / small).toFixed(2)}x` });
+    results.row("tail-and-read-files", { work: "ReadFiles of 50 x 4 KB", "against": "50 ReadFile calls one after another", time: `${batched.toFixed(3)} / ${separate.toFixed(3)} ms`, ratio: `${(batched / separate).toFixed(2)}x` });
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });
