@@ -24,7 +24,8 @@ import { growScratch, noteScratchUse, scratch } from "./scratch-buffer.js";
  * With the native addon (fsAt) a file of a held folder is opened, checked, read and closed in
  * one native call (readFileAt: openat instead of /proc/self/fd/DIR/NAME, the same checks), and
  * JavaScript only matches; no descriptor is open while JavaScript runs. Without it, or with
- * TOOLHOST_NATIVE=0, the JavaScript path below does the same through /proc.
+ * TOOLHOST_NATIVE=0, the JavaScript path below does the same through /proc
+ * (docs/adr/0002-native-fs-at-addon.md; the checks: docs/adr/0001-sandbox-verified-handles.md).
  */
 const openFd = new Int32Array(workerData.openFd as SharedArrayBuffer);
 /** reopenFlags reopen a held O_PATH entry through its /proc link (which O_NOFOLLOW would refuse). */
@@ -155,7 +156,7 @@ function outcomeOf(read: FileRead, batch: MatchBatch, regex: RegExp, required: B
   if (typeof read === "number") return { status: "searched", bytes: read, found: noMatches };
   // The addon was given the required texts (needles) and answers a file lacking one with its
   // length (the number above): a content it hands over holds them all, so they are not searched
-  // for again here (Buffer.indexOf was ~1% of the match workers' time).
+  // for again here.
   return matchRead(read, batch, regex, required, true);
 }
 

@@ -11,9 +11,8 @@ export const scratch: { buffer: Buffer } = { buffer: Buffer.allocUnsafe(initialS
 /**
  * maxScratchBytes is the largest read buffer kept from file to file while the worker searches
  * (larger files get their own). 32 MiB rather than 8: the few files of 8-30 MB a tree holds (a
- * bundled typescript.js is 9 MB) were each read into a fresh buffer, every search: its page
- * faults and the collections its external memory set off cost ~3% of a search's CPU over this
- * project's node_modules.
+ * bundled typescript.js is 9 MB) were otherwise each read into a fresh buffer, every search, with
+ * the page faults and collections that set off.
  */
 export const maxScratchBytes = 32 * 1024 * 1024;
 

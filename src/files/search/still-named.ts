@@ -15,7 +15,8 @@ import { opendirSync, readlinkSync, type Dir } from "node:fs";
  * batch: folder descriptors are only stable within one); each check then costs one getdents
  * that finds the end (it still takes the lock) and one readlink, instead of an open, a 32 KB
  * read of entries and a close per file. Hand-written: Node has no call that takes the lock
- * without reading entries (native/fs-at/fs-at.c's folder_barrier does the same in C).
+ * without reading entries (native/fs-at/fs-at.c's folder_barrier does the same in C; the hard-link
+ * rule it serves: docs/adr/0001-sandbox-verified-handles.md).
  */
 export class FolderNames {
   #dirFd = -1;

@@ -63,9 +63,9 @@ export type WalkMessage = WalkBatch | WalkEnd;
 
 /**
  * walkBatchFiles is the most files in one batch (one message to a match worker, one native
- * readBatch call). 128 rather than 64: half the thread hops per search (measured ~10% less wall
- * time over 19k files); not more, so a batch of files read cold from a slow disk stays well
- * inside the search's per-batch time budget (5 s by default).
+ * readBatch call, docs/adr/0002-native-fs-at-addon.md). 128 rather than 64: half the thread hops
+ * per search; not more, so a batch of files read cold from a slow disk stays well inside the
+ * search's per-batch time budget (5 s by default).
  */
 export const walkBatchFiles = 128;
 /** walkBatchCloses is the most folder descriptors a batch hands over to be closed. */
@@ -77,7 +77,7 @@ export const maxWalkDepth = 64;
  * resumeAt is how many batches a full walker (at `capacity`) waits to be down to before it walks
  * on: half. The receiver wakes it once, when it takes the batch that brings the count there, so a
  * walk that runs ahead of its matching wakes once per capacity/2 batches instead of once per
- * batch (a wake-up each, on both threads: ~8 ms of the receiver's CPU per search of 19k files).
+ * batch (a wake-up costs both threads).
  */
 export function resumeAt(capacity: number): number {
   return Math.floor(capacity / 2);
