@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   await huge.write(Buffer.from("log start\n".repeat(1000)), 0, undefined, 0);
   await huge.write(Buffer.from(lines), 0, undefined, 1024 ** 3); // a 1 GiB hole, then real lines
   await huge.close();
-  await writeFile(path.join(root, "small.txt"), "x".repeat(1023) + "\n");
+  await writeFile(path.join(root, "small.txt"), `${"x".repeat(1023)}\n`);
   await mkdir(path.join(root, "many"));
   for (let i = 0; i < 50; i++) await writeFile(path.join(root, "many", `f${i}.txt`), `${"y".repeat(4095)}\n`);
   const server = await spawnServer(["--root", root, "--skills", skills]);

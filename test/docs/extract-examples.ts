@@ -41,7 +41,7 @@ export function extractExamples(file: string, text: string): DocExample[] {
       // A directive spanning lines: gather it whole.
       let j = i;
       let joined = line;
-      while (!joined.includes("-->") && j + 1 < lines.length) joined += "\n" + lines[++j];
+      while (!joined.includes("-->") && j + 1 < lines.length) joined += `\n${lines[++j]}`;
       for (const match of joined.matchAll(directivePattern)) pending.push(match[1]!);
       i = j;
       continue;

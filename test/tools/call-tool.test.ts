@@ -73,7 +73,7 @@ describe("CallTool: model-style calls through the same handlers", () => {
   });
 
   it("caps the content for the model and says how to read on", async () => {
-    const lines = Array.from({ length: 5000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n") + "\n";
+    const lines = `${Array.from({ length: 5000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n")}\n`;
     await writeFile(join(server.root, "big.txt"), lines);
     try {
       const res = await server.tools.callTool({ name: "file_read", arguments: '{"path":"big.txt"}', maxContentBytes: 4096 });

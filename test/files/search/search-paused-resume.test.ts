@@ -26,7 +26,7 @@ function mixedTree(): Record<string, string> {
     const prefix = i % 97 === 0 ? "skip-" : "";
     const ext = [".txt", ".md", ".log", ".TXT"][Math.floor(random() * 4)]!;
     const name = `${prefix}${random() < 0.5 ? "F" : "f"}${Math.floor(random() * 100000)}${ext}`;
-    const body = "needle here\nother\n".repeat(i % 4) + (i % 50 === 0 ? "needle\n".repeat(120) : "") + "tail\n";
+    const body = `${"needle here\nother\n".repeat(i % 4)}${i % 50 === 0 ? "needle\n".repeat(120) : ""}tail\n`;
     files[[...dirs, name].join("/")] = body;
   }
   return files;

@@ -30,7 +30,7 @@ export function resumeFilters(
   const mark = fileSteps(after);
   return {
     include: (relative, name) => compare(fileSteps(relative), mark) > 0 && (include === undefined || include(relative, name)),
-    exclude: (relative, name) => folderBefore(relative.split("/"), mark) || (exclude !== undefined && exclude(relative, name)),
+    exclude: (relative, name) => folderBefore(relative.split("/"), mark) || exclude?.(relative, name) === true,
   };
 }
 
