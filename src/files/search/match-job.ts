@@ -72,3 +72,6 @@ export function outcomeAt(result: BatchResult, index: number): FileOutcome {
   const at = result.matched.indexOf(index);
   return { status: "searched", bytes: result.bytes[index]!, found: at === -1 ? noMatches : result.found[at]! };
 }
+
+/** workerReady is a match worker's first message: its module is loaded and it takes batches. */
+export const workerReady = "match-worker-ready";

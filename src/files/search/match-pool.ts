@@ -2,7 +2,7 @@ import { closeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { ToolhostError } from "../../errors/toolhost-error.js";
-import type { BatchResult, MatchBatch } from "./match-job.js";
+import { workerReady, type BatchResult, type MatchBatch } from "./match-job.js";
 import { startWorker } from "./start-worker.js";
 
 /** Task is a batch waiting for, or running on, a worker. */
@@ -20,6 +20,8 @@ interface Slot {
   /** Batches posted to the worker, the running one first (at most tasksPerWorker). */
   readonly tasks: Task[];
   timer: NodeJS.Timeout | undefined;
+  /** Whether the worker said it is loaded (workerReady): budgets run only from then on. */
+  ready: boolean;
 }
 
 /**
@@ -27,6 +29,12 @@ interface Slot {
  * so it starts at once instead of after a round trip through this thread.
  */
 const tasksPerWorker = 2;
+
+/**
+ * workerStartMs bounds a fresh worker's start-up (until it says workerReady), apart from the
+ * batches' budgets; its timer also keeps the process alive meanwhile, as a budget's does after.
+ */
+const workerStartMs = 120_000;
 
 /**
  * MatchPool runs MatchBatches on worker threads, so that matching never blocks the event loop
@@ -73,8 +81,12 @@ export class MatchPool {
     }
   }
 
-  /** startTimer gives the slot's running batch its time budget. */
+  /**
+   * startTimer gives the slot's running batch its time budget, once the worker is loaded: a fresh
+   * worker's start-up (its module graph loading, long on a busy machine) is not the pattern's time.
+   */
   #startTimer(slot: Slot): void {
+    if (!slot.ready) return;
     const task = slot.tasks[0];
     slot.timer = task === undefined ? undefined : setTimeout(() => this.#overrun(slot), task.budgetMs);
   }
@@ -90,8 +102,18 @@ export class MatchPool {
     // The pool closes the one descriptor a terminated worker held (openFd); Node must not close
     // the numbers the worker once opened, which may by then name other files.
     const worker = startWorker("./match-worker", { openFd: openFd.buffer as SharedArrayBuffer }, { trackUnmanagedFds: false });
-    const slot: Slot = { worker, openFd, tasks: [], timer: undefined };
-    worker.on("message", (result: BatchResult) => {
+    const slot: Slot = { worker, openFd, tasks: [], timer: undefined, ready: false };
+    slot.timer = setTimeout(() => {
+      this.#fail(slot, new Error(`a match worker did not start within ${workerStartMs} ms`));
+      void worker.terminate();
+    }, workerStartMs);
+    worker.on("message", (result: BatchResult | typeof workerReady) => {
+      if (result === workerReady) {
+        clearTimeout(slot.timer);
+        slot.ready = true;
+        this.#startTimer(slot);
+        return;
+      }
       clearTimeout(slot.timer);
       const task = slot.tasks.shift();
       this.#startTimer(slot);

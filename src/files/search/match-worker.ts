@@ -1,6 +1,7 @@
 import { isAscii } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
+import { workerReady } from "./match-job.js";
 import { isInside } from "../../sandbox/root-containing.js";
 import { binarySampleBytes, detectBinary } from "../read/detect-binary.js";
 import { matchContent } from "./match-content.js";
@@ -86,6 +87,8 @@ parentPort!.on("message", (batch: MatchBatch) => {
   parentPort!.postMessage(result);
   noteScratchUse();
 });
+// Loaded and listening: the pool starts the first batch's time budget from here (see MatchPool).
+parentPort!.postMessage(workerReady);
 
 /**
  * discardFoldersOutside checks, once per folder and after its files were read, that the folder a
