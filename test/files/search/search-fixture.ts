@@ -49,9 +49,9 @@ export function collectRun(events: Iterable<SearchEvent>): Omit<SearchRun, "summ
 }
 
 /**
- * testLimits are the server's defaults with a search time budget far past any healthy batch: the
- * budget's clock also runs while a fresh match worker starts (loads its module), which on a
- * loaded machine took more than the default 5 s. Tests of the budget itself set their own.
+ * testLimits are the server's defaults with a search time budget far past any healthy batch, so
+ * that no test of something else fails for a machine too busy to match a batch within the
+ * default 5 s. Tests of the budget itself set their own.
  */
 export const testLimits = { ...defaultLimits, searchTimeBudgetMs: 120_000 };
 
