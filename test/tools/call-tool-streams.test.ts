@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { waitFor } from "../support/wait-for.js";
 
 // CallTool's streamed tools answer in proto JSON, as docs/tools.md promises: enum names, oneof
 // members by their field name, 64-bit numbers as strings, timestamps as RFC 3339 text; never
@@ -20,10 +21,14 @@ function internalForm(value: unknown, path = "$", out: string[] = []): string[] 
   return out;
 }
 
+// A collection window far past a healthy one: a stream's tool must answer with what it
+// collected, not run out of time on a busy machine.
+const collectMs = 120_000;
+
 describe("CallTool's streamed tools", () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ limits: { toolCollectMs: collectMs } });
     await mkdir(join(server.root, "src"));
     await writeFile(join(server.root, "src", "a.ts"), "const answer = 42;\nconst other = 1;\n");
     await writeFile(join(server.root, "notes.txt"), "alpha\nbeta\n");
@@ -55,12 +60,14 @@ describe("CallTool's streamed tools", () => {
   it("file_watch: waits for the first change and returns it, in proto JSON", async () => {
     await mkdir(join(server.root, "w"));
     let settled = false;
-    const call = server.tools.callTool({ name: "file_watch", arguments: '{"path":"w","timeoutMs":10000}' }).finally(() => (settled = true));
-    // The watch is ready at some moment the test cannot see: write until the call answers (bounded).
-    for (let i = 0; i < 300 && !settled; i++) {
-      await writeFile(join(server.root, "w", "changed.txt"), `v${i}\n`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    // timeoutMs is only a hang guard here: the call must answer with the change, not time out.
+    const call = server.tools.callTool({ name: "file_watch", arguments: `{"path":"w","timeoutMs":${collectMs}}` }).finally(() => (settled = true));
+    // The watch is ready at some moment the test cannot see: write until the call answers.
+    let writes = 0;
+    await waitFor("the file_watch call to answer", async () => {
+      await writeFile(join(server.root, "w", "changed.txt"), `v${writes++}\n`);
+      return settled;
+    });
     const res = await call;
     assert.equal(res.isError, false, res.content);
     assert.match(res.content, /^Changes under w:\n(CREATED|MODIFIED) w\/changed\.txt/);
@@ -85,12 +92,12 @@ describe("CallTool's streamed tools", () => {
     assert.match(res.content, /\nSNAPSHOT_DONE$/);
   });
 
-  for (const bad of ["10001", "-1", "1.5", '"soon"']) {
+  for (const bad of [String(collectMs + 1), "-1", "1.5", '"soon"']) {
     it(`file_watch: refuses timeoutMs ${bad} (over limits.tool_collect_ms, or not a whole number)`, async () => {
       const res = await server.tools.callTool({ name: "file_watch", arguments: `{"path":"src","timeoutMs":${bad}}` });
       assert.equal(res.isError, true);
       assert.equal(res.reason, "INVALID_ARGUMENT");
-      assert.match(res.content, /timeoutMs must be a whole number of milliseconds from 0 to 10000 \(limits\.tool_collect_ms\)/);
+      assert.match(res.content, new RegExp(`timeoutMs must be a whole number of milliseconds from 0 to ${collectMs} \\(limits\\.tool_collect_ms\\)`));
     });
   }
 });
