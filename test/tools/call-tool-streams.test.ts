@@ -40,7 +40,9 @@ describe("CallTool's streamed tools", () => {
     assert.equal(res.isError, false, res.content);
     const messages = (res.structured as JsonObject)["messages"] as JsonObject[];
     assert.deepEqual(internalForm(messages), []);
-    assert.equal((messages[0]?.["match"] as JsonObject)["path"], "src/a.ts");
+    const first = messages[0];
+    assert.ok(first, "no messages");
+    assert.equal((first["match"] as JsonObject)["path"], "src/a.ts");
     assert.ok(messages.some((m) => "summary" in m));
     assert.doesNotMatch(res.content, /\$typeName|"case"/);
   });
