@@ -7,8 +7,10 @@
 // compiler; src/sandbox/native/fs-at.ts loads it and falls back to the JavaScript path without it.
 //
 // Exports:
-//   readFileAt(dirFd, name, buffer, limit, info, needles?) -> length >= 0, or a negative code (below)
-//   readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths?) -> index of the first file not read
+//   readFileAt(dirFd, name, buffer, limit, info, needles, allowHardLinks) -> length >= 0, or a negative code (below)
+//   readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths, allowHardLinks) -> index of the first file not read
+// (the two content reads: the rules of src/sandbox/content/open-content.ts, in C; called only from
+// src/sandbox/content/native-content.ts)
 //   listDir(dirFd) -> string of entries "<kind><name>\0" (kind: d folder, f file, o other), or null
 //   openDirAt(parentFd, name) -> a read-only descriptor of the sub-folder `name`, or -errno
 //   fdPath(fd) -> the kernel's path of a descriptor (readlink /proc/self/fd/N), or null
@@ -97,6 +99,15 @@ static int fd_name_args(napi_env env, napi_callback_info cb, const char* usage, 
     return 0;
   }
   return name_arg(env, argv[1], name, cap) ? 1 : -1;
+}
+
+// true_arg is 1 for the boolean true only: anything else (false, missing, another type) is 0, so
+// a caller that does not say hard links are allowed gets them refused.
+static int true_arg(napi_env env, napi_value value) {
+  bool b = false;
+  napi_valuetype kind;
+  if (napi_typeof(env, value, &kind) != napi_ok || kind != napi_boolean) return 0;
+  return napi_get_value_bool(env, value, &b) == napi_ok && b;
 }
 
 static napi_value make_int(napi_env env, int32_t v) {
@@ -374,11 +385,12 @@ static void folder_barrier(const struct folder* f) {
 //    then calls not regular; opening with O_PATH has no effect on what is opened) and reopened for
 //    reading, through /proc/self/fd/HELD, only if fstat says it is a regular file: a FIFO or
 //    device swapped in is never opened;
-//  - more than one link: skipped (a second name may lie outside the roots). This fstat of the
-//    held entry is the count that must precede the folder's barrier.
-// Returns 0 with *out the reopened descriptor and *st the held entry's fstat (st_nlink == 1), or
-// a negative code with no descriptor open.
-static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out) {
+//  - more than one link: skipped (a second name may lie outside the roots) unless
+//    `allow_hard_links` (sandbox.allow_hard_links). This fstat of the held entry is the count that
+//    must precede the folder's barrier.
+// Returns 0 with *out the reopened descriptor and *st the held entry's fstat (st_nlink == 1 unless
+// hard links are allowed), or a negative code with no descriptor open.
+static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out, int allow_hard_links) {
   int held = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   if (held < 0) return errno == EMFILE || errno == ENFILE ? CODE_NO_DESCRIPTOR : CODE_UNREADABLE;
   if (fstat(held, st) != 0) {
@@ -396,7 +408,7 @@ static int64_t hold_file(int dirfd, const char* name, struct stat* st, int* out)
   close(held);
   if (fd < 0) return no_descriptor ? CODE_NO_DESCRIPTOR : CODE_UNREADABLE;
   // The count (fstat of the held entry, above) comes before the barrier, as it must.
-  if (st->st_nlink != 1) {
+  if (st->st_nlink != 1 && !(allow_hard_links && st->st_nlink > 1)) {
     close(fd);
     return CODE_HARD_LINKED;
   }
@@ -528,11 +540,11 @@ done:
 // O_PATH, fstat: regular, reopen, the count), folder_barrier, read_held (the name, then the
 // read). One file; readBatch holds a run of files first and takes one barrier for the run.
 // No descriptor stays open when it returns.
-static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len) {
+static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8_t* buf, size_t cap, double limit, double* info, const uint8_t* needles, size_t needles_len, int allow_hard_links) {
   if (!folder_open(folder, dirfd, NULL, 0)) return CODE_UNREADABLE;
   struct stat st;
   int fd = -1;
-  int64_t code = hold_file(dirfd, name, &st, &fd);
+  int64_t code = hold_file(dirfd, name, &st, &fd, allow_hard_links);
   if (code != 0) return code == CODE_NO_DESCRIPTOR ? CODE_UNREADABLE : code;
   // After the count, the barrier (on a folder still at its path), then the name (read_held).
   folder_barrier(folder);
@@ -543,10 +555,10 @@ static int64_t read_at(struct folder* folder, int dirfd, const char* name, uint8
   return read_held(folder, fd, &st, name, buf, cap, limit, info, needles, needles_len);
 }
 
-// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1), needles?: Buffer).
+// readFileAt(dirFd, name, buffer, limit, info: Float64Array(1), needles: Buffer | null, allowHardLinks: boolean).
 static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
-  size_t argc = 6;
-  napi_value argv[6];
+  size_t argc = 7;
+  napi_value argv[7];
   if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 5) goto bad;
   int32_t dirfd;
   char name[NAME_MAX + 2];
@@ -568,15 +580,16 @@ static napi_value ReadFileAt(napi_env env, napi_callback_info cb) {
     napi_is_buffer(env, argv[5], &is_buffer);
     if (is_buffer && napi_get_buffer_info(env, argv[5], &needles, &needles_len) != napi_ok) goto bad;
   }
+  int allow_hard_links = argc >= 7 && true_arg(env, argv[6]);
   proc_fds_check();
   napi_value result;
   struct folder folder = {.dirfd = -1, .readable = -1, .owned = 0, .given = -1};
-  int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len);
+  int64_t code = read_at(&folder, dirfd, name, (uint8_t*)data, cap, limit, (double*)info, (const uint8_t*)needles, needles_len, allow_hard_links);
   folder_close(&folder);
   napi_create_double(env, (double)code, &result);
   return result;
 bad:
-  napi_throw_type_error(env, NULL, "readFileAt(dirFd, name, buffer, limit, info)");
+  napi_throw_type_error(env, NULL, "readFileAt(dirFd, name, buffer, limit, info, needles, allowHardLinks)");
   return NULL;
 }
 
@@ -608,8 +621,9 @@ struct run_file {
 };
 
 // readBatch(dirFds: Int32Array, names: string, from, buffer, limit, needles: Buffer | null,
-//           results: Float64Array(2 per file), folderPaths?: string | null)
-//   -> the index of the first file not read.
+//           results: Float64Array(2 per file), folderPaths: string | null, allowHardLinks: boolean)
+//   -> the index of the first file not read. allowHardLinks: files with several links are read
+//   (sandbox.allow_hard_links) where they are otherwise CODE_HARD_LINKED; anything but true refuses.
 // Reads files from..n-1 (names joined by NUL, one per dirFds entry) as readFileAt does, one after
 // another into `buffer`, each at the offset after the previous one's content: results[2i] is
 // file i's code (length read, or a negative code), results[2i+1] its content's offset (or, for
@@ -642,8 +656,8 @@ static size_t skip_entries(const char* list, size_t list_len, int32_t count) {
 }
 
 static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
-  size_t argc = 8;
-  napi_value argv[8];
+  size_t argc = 9;
+  napi_value argv[9];
   napi_typedarray_type type;
   size_t nfds, nresults, cap, names_len, needles_len = 0, paths_len = 0;
   void *fds_data, *results_data, *data;
@@ -674,6 +688,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
       goto bad;
     }
   }
+  int allow_hard_links = argc >= 9 && true_arg(env, argv[8]);
   names = malloc(names_len + 1);
   if (names == NULL) goto bad;
   napi_get_value_string_utf8(env, argv[1], names, names_len + 1, &names_len);
@@ -712,7 +727,7 @@ static napi_value ReadBatch(napi_env env, napi_callback_info cb) {
       f->fd = -1;
       f->code = CODE_UNREADABLE;
       if (opened && len > 0 && len <= NAME_MAX && memchr(name, '/', len) == NULL && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
-        f->code = hold_file(dirfd, name, &f->st, &f->fd);
+        f->code = hold_file(dirfd, name, &f->st, &f->fd, allow_hard_links);
         if (f->code == CODE_NO_DESCRIPTOR) {
           if (held > 0) break; // out of descriptors: this file is held again, first, in the next run
           f->code = CODE_UNREADABLE;
@@ -771,7 +786,7 @@ stop:
 bad:
   free(names);
   free(paths);
-  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths?)");
+  napi_throw_type_error(env, NULL, "readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths, allowHardLinks)");
   return NULL;
 }
 

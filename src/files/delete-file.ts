@@ -1,8 +1,7 @@
 import type { Stats } from "node:fs";
 import path from "node:path";
-import { ToolhostError } from "../errors/toolhost-error.js";
+import { isToolhostError, ToolhostError } from "../errors/toolhost-error.js";
 import { errnoCode } from "../sandbox/fs-error.js";
-import { openIfRegular } from "../sandbox/open-if-regular.js";
 import { changedError } from "../sandbox/sandbox-errors.js";
 import type { ResolvedEntry, Sandbox } from "../sandbox/sandbox.js";
 import { sha256OfHandle } from "./content-hash.js";
@@ -58,7 +57,7 @@ export async function deleteFile(sandbox: Sandbox, options: DeleteFileOptions): 
         );
       }
       if (preconditions.ifSha256 !== undefined) {
-        checkPreconditions(clientPath, preconditions, stats === undefined || victim === undefined ? undefined : await hashOf(sandbox, victim, stats, clientPath));
+        checkPreconditions(clientPath, preconditions, stats === undefined || dir === undefined ? undefined : await hashOf(sandbox, dir, entry.name, stats, clientPath));
       }
       if (dir === undefined || victim === undefined || stats === undefined) {
         return { existed: false };
@@ -102,25 +101,25 @@ async function lstatOrUndefined(ops: AtomicFsOps, file: string, clientPath: stri
 }
 
 /**
- * hashOf hashes what a guarded delete would remove: a regular file through the held directory
- * (the very file to be unlinked), a link's target through the sandbox as every read does.
+ * hashOf hashes what a guarded delete would remove, through the sandbox's content path: a regular
+ * file as the entry of the held directory (the very file to be unlinked; refused with several hard
+ * links unless allowed, like every read), a link's target as every read of a path does.
  */
-async function hashOf(sandbox: Sandbox, victim: string, stats: Stats, clientPath: string): Promise<string | undefined> {
+async function hashOf(sandbox: Sandbox, dir: TargetDirectory, name: string, stats: Stats, clientPath: string): Promise<string | undefined> {
   if (stats.isSymbolicLink()) {
     return currentSha256(sandbox, clientPath);
   }
   let opened;
   try {
-    opened = await openIfRegular(victim);
+    opened = await sandbox.openContentAt(dir.handle, name, clientPath);
   } catch (err) {
-    if (errnoCode(err) === "ENOENT") return undefined;
+    if (isToolhostError(err, "NOT_FOUND")) return undefined; // removed meanwhile
+    if (isToolhostError(err, "NOT_A_REGULAR_FILE")) throw changedError(clientPath); // swapped for something else since its lstat
     throw toWriteError(err, clientPath, "delete");
   }
-  const handle = opened.handle;
-  if (handle === undefined) throw changedError(clientPath); // swapped for something else since its lstat
   try {
-    return await sha256OfHandle(handle);
+    return await sha256OfHandle(opened.handle);
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }

@@ -49,7 +49,7 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
       const size = type === "file" ? stats.size : 0;
       return { path: request.path, symlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime, type, size };
     }
-    file = await sandbox.reopenReader(entry);
+    file = await sandbox.reopenContent(entry);
   } finally {
     entry.handle.close(); // synchronous: an O_PATH close never reaches the filesystem
   }

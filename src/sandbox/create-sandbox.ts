@@ -2,15 +2,15 @@ import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import { errnoCode } from "./fs-error.js";
-import { openRegularFile, openVerifiedForReading } from "./open-regular-file.js";
+import { openContent, openContentAt } from "./content/open-content.js";
+import type { ContentRules } from "./content/content-rules.js";
 import { openDirect } from "./open-direct.js";
-import { openRegularReader, openVerifiedReader } from "./open-reader.js";
 import { openVerified } from "./open-verified.js";
 import { resolveEntryInRoots } from "./resolve-entry.js";
 import { resolveInRoots, type Resolution } from "./resolve-in-roots.js";
 import { rootContaining } from "./root-containing.js";
 import { localDeviceOf } from "./sync-io-policy.js";
-import type { Sandbox, SandboxRoot, VerifiedEntry } from "./sandbox.js";
+import type { ReadableFile, Sandbox, SandboxRoot, VerifiedEntry } from "./sandbox.js";
 import { readOnlyError, refuseDirectorySlash, refuseReservedName, rootItselfError } from "./write-refusals.js";
 
 /** SandboxRootInput is one configured root: any absolute or relative directory path. */
@@ -51,6 +51,12 @@ export async function createSandbox(
   }
   const frozen = Object.freeze(real);
   const allowHardLinks = options.allowHardLinks === true;
+  const contentRules: ContentRules = Object.freeze({ roots: Object.freeze(frozen.map((root) => root.path)), allowHardLinks });
+  /** contentOf opens a verified entry's content through the content path (local: its root's device). */
+  const contentOf = async (entry: VerifiedEntry): Promise<ReadableFile> => ({
+    resolved: entry.resolved,
+    ...(await openContent({ fd: entry.handle.fd, stats: entry.stats }, entry.resolved.clientPath, contentRules, entry.resolved.root.localDevice === entry.stats.dev)),
+  });
   // The direct open first (one round trip); the walk for links, failures and anything outside.
   const openEntry = async (clientPath: string) =>
     (await openDirect(frozen, clientPath)) ?? openVerified(frozen, await resolveInRoots(frozen, clientPath));
@@ -76,6 +82,7 @@ export async function createSandbox(
   const sandbox: Sandbox = {
     roots: frozen,
     allowHardLinks,
+    contentRules,
     async resolve(clientPath) {
       return (await resolveInRoots(frozen, clientPath)).resolved;
     },
@@ -99,25 +106,19 @@ export async function createSandbox(
       return entry;
     },
     openEntry,
-    reopenForRead(entry) {
-      return openVerifiedForReading(entry, allowHardLinks);
+    openContent(clientPath) {
+      return openFileByPath(clientPath, contentOf, async (resolution) => {
+        const entry = await openVerified(frozen, resolution);
+        try {
+          return await contentOf(entry);
+        } finally {
+          entry.handle.close();
+        }
+      });
     },
-    openReader(clientPath) {
-      return openFileByPath(
-        clientPath,
-        (entry) => openVerifiedReader(entry, allowHardLinks),
-        (resolution) => openRegularReader(frozen, resolution, allowHardLinks),
-      );
-    },
-    reopenReader(entry) {
-      return openVerifiedReader(entry, allowHardLinks);
-    },
-    openForRead(clientPath) {
-      return openFileByPath(
-        clientPath,
-        (entry) => openVerifiedForReading(entry, allowHardLinks),
-        (resolution) => openRegularFile(frozen, resolution, allowHardLinks),
-      );
+    reopenContent: contentOf,
+    openContentAt(folder, name, clientPath, inPlace = false) {
+      return openContentAt(folder.fd, name, clientPath, contentRules, inPlace);
     },
     contains(realPath) {
       return rootContaining(frozen, realPath) !== undefined;

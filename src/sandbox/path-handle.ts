@@ -65,16 +65,6 @@ export function openPathSync(path: string): PathHandle {
   return new PathHandle(openSync(path, O_PATH | constants.O_NOFOLLOW));
 }
 
-/**
- * reopenForReading opens the entry a verified O_PATH handle holds for reading, through
- * /proc/self/fd/N: the kernel reopens that very inode, with no second lookup by name, so nothing
- * swapped in since the verification can be opened instead. O_NONBLOCK keeps a FIFO (which
- * callers refuse before this, from fstat) from ever blocking a worker thread.
- */
-export function reopenForReading(handle: { readonly fd: number }): Promise<FileHandle> {
-  return open(procFdPath(handle.fd), constants.O_RDONLY | constants.O_NONBLOCK);
-}
-
 /** childPath names the entry `name` (one component) of a directory held open as `dirPath` (/proc/self/fd/N). */
 export function childPath(dirPath: string, name: string): string {
   return `${dirPath}/${name}`;

@@ -1,5 +1,6 @@
-import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
+import type { ContentFile } from "./content/open-content.js";
+import type { ContentRules } from "./content/content-rules.js";
 import type { PathHandle } from "./path-handle.js";
 
 /**
@@ -54,16 +55,6 @@ export interface ResolvedEntry {
 }
 
 /**
- * OpenedFile is a regular file opened through the sandbox: read only through `handle`.
- */
-export interface OpenedFile {
-  readonly resolved: ResolvedPath;
-  readonly handle: FileHandle;
-  /** fstat of the handle: the file actually opened, not a name. */
-  readonly stats: Stats;
-}
-
-/**
  * ReadHandle is what a reader needs of a descriptor open for reading: positional reads and close.
  * A FileHandle is one; so is the sandbox's ReadDescriptor.
  */
@@ -74,8 +65,8 @@ export interface ReadHandle {
 }
 
 /**
- * ReadableFile is a regular file opened through the sandbox for reading only: as OpenedFile, with
- * a ReadHandle. The caller closes `handle`.
+ * ReadableFile is a regular file the sandbox's content path opened for reading, with the client
+ * path's resolution: read only through `handle`, which the caller closes.
  */
 export interface ReadableFile {
   readonly resolved: ResolvedPath;
@@ -97,6 +88,12 @@ export interface Sandbox {
    * by default they are refused, because the other link may lie outside the roots.
    */
   readonly allowHardLinks: boolean;
+  /**
+   * The rules every content read of this sandbox is made under (the roots' real paths and
+   * allowHardLinks), as plain data for the search's worker threads, which read through the
+   * content path themselves (open-content.ts, native-content.ts).
+   */
+  readonly contentRules: ContentRules;
   /** Checks and resolves a path for reading, stat or listing; it need not exist. */
   resolve(clientPath: string): Promise<ResolvedPath>;
   /**
@@ -114,25 +111,25 @@ export interface Sandbox {
    * opened), verified inside the roots; its fstat is the metadata to report. The caller closes it.
    */
   openEntry(clientPath: string): Promise<VerifiedEntry>;
-  /**
-   * Reopens a verified entry for reading: a regular file, not hard-linked unless allowHardLinks,
-   * the very inode verified. The entry's handle stays open; the caller closes both.
+  /*
+   * The content path: the only ways to a file's bytes. Each opens through open-content.ts's
+   * openContent, which applies the rules (a regular file, one link unless allowHardLinks, the very
+   * inode held, its kernel path inside the roots, its one name confirmed): NOT_A_REGULAR_FILE for
+   * anything but a regular file, PATH_TRAVERSAL for a file with several hard links or a path
+   * swapped for a link, FILE_CHANGED for a file replaced meanwhile. On a local filesystem the
+   * open, the close and small reads cost no thread-pool round trip (ReadDescriptor).
    */
-  reopenForRead(entry: VerifiedEntry): Promise<OpenedFile>;
+  /** Opens an existing regular file for reading: openEntry, then reopenContent. */
+  openContent(clientPath: string): Promise<ReadableFile>;
+  /** Opens a verified entry's content. The entry's handle stays open; the caller closes both. */
+  reopenContent(entry: VerifiedEntry): Promise<ReadableFile>;
   /**
-   * Opens an existing regular file for reading: openEntry, then reopenForRead. NOT_A_REGULAR_FILE
-   * for anything else, PATH_TRAVERSAL for a file with several hard links or a path swapped for a
-   * link, FILE_CHANGED for a file replaced meanwhile.
+   * Opens the content of the entry `name` (one component, a final link not followed) of a folder
+   * the caller holds open (a write's, copy's or delete's verified directory descriptor), named
+   * `clientPath` in errors. `inPlace` (a folder on a local filesystem) makes the opens and the
+   * close on the calling thread.
    */
-  openForRead(clientPath: string): Promise<OpenedFile>;
-  /**
-   * As openForRead, with the same checks and errors, into a ReadHandle that costs no thread-pool
-   * round trip to open and close on a local filesystem (ReadDescriptor): for callers that only
-   * read (ReadFile, StatFile).
-   */
-  openReader(clientPath: string): Promise<ReadableFile>;
-  /** As reopenForRead, into a ReadHandle as openReader's. The entry's handle stays the caller's. */
-  reopenReader(entry: VerifiedEntry): Promise<ReadableFile>;
+  openContentAt(folder: { readonly fd: number }, name: string, clientPath: string, inPlace?: boolean): Promise<ContentFile>;
   /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */
   contains(realPath: string): boolean;
 }

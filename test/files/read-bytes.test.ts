@@ -29,8 +29,8 @@ function instrumented(sandbox: Sandbox): { sandbox: Sandbox; reads: number[]; cl
     ...sandbox,
     roots: sandbox.roots,
     contains: (p) => sandbox.contains(p),
-    async openReader(clientPath) {
-      const file = await sandbox.openReader(clientPath);
+    async openContent(clientPath) {
+      const file = await sandbox.openContent(clientPath);
       const handle = new Proxy(file.handle, {
         get(target, prop, receiver) {
           if (prop === "read") {

@@ -16,7 +16,7 @@ const raceMs = 3000;
 const maxAttempts = 200_000;
 
 describe("a hard link removed while it is being opened", () => {
-  for (const open of ["openForRead", "openReader"] as const) {
+  for (const open of ["openContent", "openContentAt"] as const) {
     it(`never lets a read (${open}) see the outside file's content through the removed in-root name`, async () => {
       const base = await tempDir("deleted-hard-link");
       const root = path.join(base, "root");

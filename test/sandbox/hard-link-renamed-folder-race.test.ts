@@ -34,7 +34,7 @@ while True:
 `;
 
 describe("the sandbox's hard-link barrier while the link's folder is renamed", () => {
-  for (const [open, mover] of [["openForRead", "rename"], ["openReader", "rename"], ["openForRead", "exchange"], ["openReader", "exchange"]] as const) {
+  for (const [open, mover] of [["openContent", "rename"], ["openContentAt", "rename"], ["openContent", "exchange"], ["openContentAt", "exchange"]] as const) {
     it(`never lets ${open} read the outside file through root/d/a being unlinked while its folder is ${mover === "rename" ? "renamed d <-> e" : "exchanged with another"}`, async () => {
       const base = await tempDir("barrier-rename");
       const root = path.join(base, "root");

@@ -40,7 +40,7 @@ describe("confirmOnlyName, review of the barrier's reach", () => {
         import { createSandbox } from ${src("sandbox/create-sandbox.ts")};
         const base = process.argv.at(-1);
         const sandbox = await createSandbox([{ path: base, readOnly: true }]);
-        const opened = await sandbox.openForRead("locked/a");
+        const opened = await sandbox.openContent("locked/a");
         await opened.handle.close();
         process.stdout.write("read ok\\n");
       `;

@@ -10,7 +10,7 @@ import { resolveInRoots } from "../../src/sandbox/resolve-in-roots.js";
 import { fifoTripwire } from "../support/fifo-tripwire.js";
 import { snapshotTree, tempDir } from "./sandbox-fixture.js";
 
-// openDirect is the one-round-trip path of openEntry and openForRead (an O_PATH open of the
+// openDirect is the one-round-trip path of openEntry and openContent (an O_PATH open of the
 // path as named, then the kernel's real path of the descriptor checked against the roots); the
 // per-component walk remains for final links and every failure. These tests pin that both paths
 // give the same answers, and that a lookup landing outside the roots opens nothing there and
@@ -80,7 +80,7 @@ describe("the direct open of a path (one round trip)", () => {
       for (const clientPath of ["out/secret.txt", "out/fifo", "out/missing.txt", "secret-link.txt", "out"]) {
         assert.equal(await openDirect(sandbox.roots, clientPath), undefined, clientPath);
         assert.equal(await reasonOf(() => statPath(sandbox, { path: clientPath })), "PATH_TRAVERSAL", clientPath);
-        assert.equal(await reasonOf(() => sandbox.openForRead(clientPath)), "PATH_TRAVERSAL", clientPath);
+        assert.equal(await reasonOf(() => sandbox.openContent(clientPath)), "PATH_TRAVERSAL", clientPath);
       }
       assert.equal(wire.tripped(), false, "the outside FIFO was opened");
       assert.deepEqual(await snapshotTree(base), before, "nothing changed on disk");
@@ -96,8 +96,8 @@ describe("the direct open of a path (one round trip)", () => {
     assert.equal(await reasonOf(() => statPath(sandbox, { path: "../x" })), "PATH_TRAVERSAL");
     assert.equal(await reasonOf(() => statPath(sandbox, { path: "docs/nope.txt" })), "NOT_FOUND");
     assert.equal(await reasonOf(() => statPath(sandbox, { path: "docs/deep/a.txt/more" })), "NOT_FOUND");
-    assert.equal(await reasonOf(() => sandbox.openForRead("docs")), "NOT_A_REGULAR_FILE");
-    assert.equal(await reasonOf(() => sandbox.openForRead("docs/deep/a.txt/")), "NOT_A_REGULAR_FILE");
+    assert.equal(await reasonOf(() => sandbox.openContent("docs")), "NOT_A_REGULAR_FILE");
+    assert.equal(await reasonOf(() => sandbox.openContent("docs/deep/a.txt/")), "NOT_A_REGULAR_FILE");
     assert.equal((await statPath(sandbox, { path: "docs" })).type, "directory");
   });
 
@@ -109,7 +109,7 @@ describe("the direct open of a path (one round trip)", () => {
     for (let i = 0; i < 50; i++) {
       for (const p of paths) {
         await statPath(sandbox, { path: p, includeSha256: i % 2 === 0 }).catch(() => undefined);
-        const file = await sandbox.openForRead(p).catch(() => undefined);
+        const file = await sandbox.openContent(p).catch(() => undefined);
         await file?.handle.close();
       }
     }

@@ -27,11 +27,11 @@ describe("ReadDescriptor (the sandbox's reader without thread-pool opens and clo
     assert.equal(await localDeviceOf(path.join(dir, "missing")), undefined);
   });
 
-  it("reads a file through openReader, and close releases its descriptor", async () => {
+  it("reads a file through openContent, and close releases its descriptor", async () => {
     const dir = await tempDir("read-descriptor");
     await writeFile(path.join(dir, "f.txt"), "hello, reader");
     const sandbox = await createSandbox([{ path: dir, readOnly: false }]);
-    const file = await sandbox.openReader("f.txt");
+    const file = await sandbox.openContent("f.txt");
     const fd = file.handle.fd;
     assert.equal(fdTarget(fd), path.join(sandbox.roots[0]!.path, "f.txt"));
     const buffer = Buffer.alloc(64);

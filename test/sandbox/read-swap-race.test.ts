@@ -4,6 +4,7 @@ import { once } from "node:events";
 import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { readAtMost } from "../../src/files/read-at-most.js";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
 import { listDirectory } from "../../src/files/list-directory.js";
 import { statPath } from "../../src/files/stat-path.js";
@@ -84,9 +85,9 @@ describe("reads under a symlink-swap race", () => {
     const wire = await fifoTripwire(path.join(f.outside, "x"));
     try {
       const { results } = await race(f, async () => {
-        const file = await f.sandbox.openForRead("d/x");
+        const file = await f.sandbox.openContent("d/x");
         try {
-          return await file.handle.readFile("utf8");
+          return (await readAtMost(file.handle, 1 << 20)).content.toString("utf8");
         } finally {
           await file.handle.close();
         }
@@ -98,12 +99,12 @@ describe("reads under a symlink-swap race", () => {
     }
   });
 
-  it("ReadFile's reader (openReader, synchronous on a local filesystem) never opens or reads the outside file", async () => {
+  it("ReadFile's reader (openContent, synchronous on a local filesystem) never opens or reads the outside file", async () => {
     const f = await raceFixture();
     const wire = await fifoTripwire(path.join(f.outside, "x"));
     try {
       const { results, errors, swaps } = await race(f, async () => {
-        const file = await f.sandbox.openReader("d/x");
+        const file = await f.sandbox.openContent("d/x");
         try {
           const buffer = Buffer.alloc(64);
           const { bytesRead } = await file.handle.read(buffer, 0, 64, 0);
@@ -175,7 +176,7 @@ describe("a file replaced by rename while it is opened", () => {
     const end = Date.now() + raceMs;
     for (let i = 0; i < 200_000 && Date.now() < end; i++) {
       try {
-        const file = await sandbox.openForRead("f.txt");
+        const file = await sandbox.openContent("f.txt");
         await file.handle.close();
         reads++;
       } catch (err) {

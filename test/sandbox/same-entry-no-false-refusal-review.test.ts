@@ -1,5 +1,5 @@
 // Review (review-handle, of 1b56804): the connectable-handle check must not refuse a legitimate
-// one-link file. Real sandbox reads (createSandbox, openForRead) of files in the root folder
+// one-link file. Real sandbox reads (createSandbox, openContent) of files in the root folder
 // itself, under "/" as the root, through a bind-mounted folder, a bind-mounted file, a folder
 // bind-mounted onto itself, an ext4 image mounted as a folder, an overlayfs and a tmpfs (these two
 // have no connectable handles: -1, the old checks), with a 255-byte name and odd bytes in a name.
@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { readAtMost } from "../../src/files/read-at-most.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 
 const base = mkdtempSync(path.join(tmpdir(), "same-entry-mounts-"));
@@ -80,9 +81,9 @@ describe("the connectable-handle check refuses no legitimate one-link file", { s
       assert.ok(expected.size >= 8, `too few mounts worked here: ${[...expected.keys()].join(", ")}`);
       const sandbox = await createSandbox([{ path: rootPath(), readOnly: true }]);
       for (const [name, text] of expected) {
-        const opened = await sandbox.openForRead(prefix() + name);
+        const opened = await sandbox.openContent(prefix() + name);
         try {
-          assert.equal((await opened.handle.readFile()).toString(), text, name);
+          assert.equal((await readAtMost(opened.handle, 1 << 20)).content.toString(), text, name);
         } finally {
           await opened.handle.close();
         }

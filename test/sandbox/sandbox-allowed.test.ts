@@ -3,14 +3,15 @@ import { mkdir, realpath, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
-import { openRegularFile } from "../../src/sandbox/open-regular-file.js";
+import { readAtMost } from "../../src/files/read-at-most.js";
+import { openVerified } from "../../src/sandbox/open-verified.js";
 import { resolveInRoots } from "../../src/sandbox/resolve-in-roots.js";
 import { expectToolhostError, tempDir } from "./sandbox-fixture.js";
 
 async function readThrough(sandbox: Awaited<ReturnType<typeof createSandbox>>, clientPath: string): Promise<string> {
-  const file = await sandbox.openForRead(clientPath);
+  const file = await sandbox.openContent(clientPath);
   try {
-    return await file.handle.readFile("utf8");
+    return (await readAtMost(file.handle, 1 << 20)).content.toString("utf8");
   } finally {
     await file.handle.close();
   }
@@ -114,6 +115,6 @@ describe("sandbox allowed paths", () => {
     // The attacker's move between check and open: replace dir with a link to outside.
     await rename(path.join(root, "dir"), path.join(root, "dir-old"));
     await symlink(outside, path.join(root, "dir"));
-    await expectToolhostError(() => openRegularFile(roots, resolution), "PATH_TRAVERSAL", ["traversal", "dir/f.txt", "changed"]);
+    await expectToolhostError(() => openVerified(roots, resolution), "PATH_TRAVERSAL", ["traversal", "dir/f.txt", "changed"]);
   });
 });

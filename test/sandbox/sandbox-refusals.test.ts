@@ -47,11 +47,11 @@ const refusals = (f: { root: string; outside: string; evil: string }) => [
 ] as const;
 
 describe("sandbox refusals", () => {
-  it("refuses every escaping or malformed path, for resolve and openForRead, changing nothing", async () => {
+  it("refuses every escaping or malformed path, for resolve and openContent, changing nothing", async () => {
     const f = await fixture();
     const before = await snapshotTree(f.base);
     for (const refusal of refusals(f)) {
-      for (const op of ["resolve", "openForRead", "resolveForWrite"] as const) {
+      for (const op of ["resolve", "openContent", "resolveForWrite"] as const) {
         const err = await expectToolhostError(() => f.sandbox[op](refusal.path), refusal.reason, refusal.words).catch((e: unknown) => {
           throw new Error(`${refusal.name} via ${op}: ${String(e)}`);
         });
@@ -65,14 +65,14 @@ describe("sandbox refusals", () => {
 
   it("says not found for a missing file inside the root", async () => {
     const f = await fixture();
-    await expectToolhostError(() => f.sandbox.openForRead("ghost.txt"), "NOT_FOUND", ["not found", "ghost.txt"]);
-    await expectToolhostError(() => f.sandbox.openForRead("inside.txt/below"), "NOT_FOUND", ["not found"]);
+    await expectToolhostError(() => f.sandbox.openContent("ghost.txt"), "NOT_FOUND", ["not found", "ghost.txt"]);
+    await expectToolhostError(() => f.sandbox.openContent("inside.txt/below"), "NOT_FOUND", ["not found"]);
   });
 
   it("refuses to open a directory as a file", async () => {
     const f = await fixture();
-    await expectToolhostError(() => f.sandbox.openForRead("sub"), "NOT_A_REGULAR_FILE", ["Not a regular file", "sub", "directory"]);
-    await expectToolhostError(() => f.sandbox.openForRead("."), "NOT_A_REGULAR_FILE", ["Not a regular file"]);
+    await expectToolhostError(() => f.sandbox.openContent("sub"), "NOT_A_REGULAR_FILE", ["Not a regular file", "sub", "directory"]);
+    await expectToolhostError(() => f.sandbox.openContent("."), "NOT_A_REGULAR_FILE", ["Not a regular file"]);
   });
 
   it("refuses a FIFO without blocking on it", async (t) => {
@@ -83,10 +83,10 @@ describe("sandbox refusals", () => {
       return;
     }
     // No writer ever opens the pipe: a blocking open would hang this test.
-    await expectToolhostError(() => f.sandbox.openForRead("pipe"), "NOT_A_REGULAR_FILE", ["Not a regular file", "FIFO"]);
+    await expectToolhostError(() => f.sandbox.openContent("pipe"), "NOT_A_REGULAR_FILE", ["Not a regular file", "FIFO"]);
     // Through an in-root symlink the FIFO is still refused.
     await symlink("pipe", path.join(f.root, "pipe-link"));
-    await expectToolhostError(() => f.sandbox.openForRead("pipe-link"), "NOT_A_REGULAR_FILE", ["Not a regular file"]);
+    await expectToolhostError(() => f.sandbox.openContent("pipe-link"), "NOT_A_REGULAR_FILE", ["Not a regular file"]);
   });
 
   it("refuses a unix socket", async () => {
@@ -94,7 +94,7 @@ describe("sandbox refusals", () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(path.join(f.root, "sock"), resolve));
     try {
-      await expectToolhostError(() => f.sandbox.openForRead("sock"), "NOT_A_REGULAR_FILE", ["Not a regular file", "socket"]);
+      await expectToolhostError(() => f.sandbox.openContent("sock"), "NOT_A_REGULAR_FILE", ["Not a regular file", "socket"]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

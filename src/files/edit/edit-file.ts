@@ -127,6 +127,7 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
       await atomicWrite(resolved.realPath, bytes, {
         displayPath: clientPath,
         roots: sandbox.roots,
+        content: sandbox,
         fsOps: options.fsOps,
         heldLock,
         heldPathLocks,
@@ -180,12 +181,12 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
 /**
  * readForEdit loads a whole file through the sandbox's verified reader, refusing one over the
  * limit. On a local filesystem the reader opens, reads a small file and closes on the calling
- * thread (sandbox.openReader, see sync-io-policy.ts): an edit makes no thread-pool round trip to
+ * thread (sandbox.openContent, see sync-io-policy.ts): an edit makes no thread-pool round trip to
  * read. The handle is closed in the background once read (`closed`, which never rejects); the
  * caller awaits `closed` before it answers.
  */
 async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<{ content: Buffer; closed: Promise<void> }> {
-  const opened = await sandbox.openReader(clientPath);
+  const opened = await sandbox.openContent(clientPath);
   let content: Buffer;
   try {
     content = await readOpened(opened, clientPath, maxEditBytes);

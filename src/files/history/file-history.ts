@@ -78,7 +78,7 @@ export class FileHistory {
   }
 
   /**
-   * capture stores what the path holds now, a file read through the sandbox's verified handle:
+   * capture stores what the path holds now, a file read through the sandbox's content path:
    * nothing, a folder, a link (with `entry`) or other entry by its type only; a file over
    * maxFileBytes by size (and hash, with `hashUnstored`), not stored; a file the sandbox does not
    * let be read (a hard-linked one) as a file of unknown content.
@@ -93,7 +93,7 @@ export class FileHistory {
     if (!resolved.exists) return captured(key, "none");
     let opened;
     try {
-      opened = await sandbox.openForRead(clientPath);
+      opened = await sandbox.openContent(clientPath);
     } catch (err) {
       if (isToolhostError(err, "NOT_FOUND")) return captured(key, "none");
       if (isToolhostError(err, "NOT_A_REGULAR_FILE")) return captured(key, await entryTypeOf(sandbox, clientPath));

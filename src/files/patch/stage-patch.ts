@@ -117,7 +117,7 @@ async function mustBeAbsent(sandbox: Sandbox, path: string): Promise<void> {
 }
 
 async function readText(sandbox: Sandbox, path: string, maxBytes: number): Promise<Buffer> {
-  const opened = await sandbox.openForRead(path);
+  const opened = await sandbox.openContent(path);
   try {
     if (opened.stats.size > maxBytes) {
       throw new ToolhostError("TOO_LARGE", `"${path}" is ${opened.stats.size} bytes, over the ${maxBytes}-byte edit limit; a patch cannot change it.`, { path, size: String(opened.stats.size), limit: String(maxBytes) });

@@ -26,7 +26,7 @@ export async function* readChunks(
 ): AsyncGenerator<ReadPart> {
   const normalized = normalizeReadRequest(request, limits);
   signal?.throwIfAborted();
-  const file = await sandbox.openReader(normalized.path);
+  const file = await sandbox.openContent(normalized.path);
   try {
     if (normalized.mode === "bytes") {
       yield* readBytes(file, normalized, signal);

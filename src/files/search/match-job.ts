@@ -1,3 +1,4 @@
+import type { ContentRules } from "../../sandbox/content/content-rules.js";
 import type { ContentMatches, MatchSpec } from "./match-spec.js";
 
 /**
@@ -30,8 +31,11 @@ export interface MatchBatch {
   readonly id: number;
   readonly spec: MatchSpec;
   readonly files: FileList;
-  /** Real paths of the roots: a folder whose handle lies elsewhere has its files skipped. */
-  readonly roots: readonly string[];
+  /**
+   * The caller's content rules (its sandbox's): every file is read under them, and a folder whose
+   * handle lies outside their roots has its files skipped.
+   */
+  readonly rules: ContentRules;
   /** Files larger than this are skipped unread. */
   readonly maxFileBytes: number;
   /** Matching lines to pass over in each file (a follow-up batch of one file). */

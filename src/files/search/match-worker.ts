@@ -1,17 +1,19 @@
 import { isAscii } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readlinkSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { workerReady } from "./match-job.js";
 import { isInside } from "../../sandbox/root-containing.js";
 import { binarySampleBytes, detectBinary } from "../read/detect-binary.js";
 import { matchContent } from "./match-content.js";
 import { matchLines } from "./match-lines.js";
-import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch } from "./match-job.js";
+import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch, type SkipReason } from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
-import { O_PATH } from "../../sandbox/path-handle.js";
+import { isToolhostError } from "../../errors/toolhost-error.js";
+import { ContentFolder } from "../../sandbox/content/content-folder.js";
+import { nativeContentReads } from "../../sandbox/content/native-content.js";
+import { openContentAtSync } from "../../sandbox/content/open-content.js";
 import { fsAt, packNeedles } from "../../sandbox/native/fs-at.js";
 import { readBatchAt, type FileRead } from "./read-file-at.js";
-import { FolderNames } from "./still-named.js";
 import { growScratch, noteScratchUse, scratch } from "./scratch-buffer.js";
 
 /**
@@ -22,21 +24,19 @@ import { growScratch, noteScratchUse, scratch } from "./scratch-buffer.js";
  * `workerData.openFd` is a shared slot holding the descriptor the worker has open (-1 when
  * none), so that a pool terminating a worker stuck past its time budget can close it.
  *
- * With the native addon (fsAt) a file of a held folder is opened, checked, read and closed in
- * one native call (readFileAt: openat instead of /proc/self/fd/DIR/NAME, the same checks), and
+ * Every file is opened through the sandbox's content path under the batch's rules: with the
+ * native addon a file of a held folder is opened, checked, read and closed in one native call
+ * (readBatch, the content path's rules in C: openat instead of /proc/self/fd/DIR/NAME), and
  * JavaScript only matches; no descriptor is open while JavaScript runs. Without it, or with
- * TOOLHOST_NATIVE=0, the JavaScript path below does the same through /proc
+ * TOOLHOST_NATIVE=0, openContentAtSync does the same through /proc, its one-name check made
+ * against the held folder a run of files at a time (ContentFolder)
  * (docs/adr/0002-native-fs-at-addon.md; the checks: docs/adr/0001-sandbox-verified-handles.md).
  */
 const openFd = new Int32Array(workerData.openFd as SharedArrayBuffer);
-/** reopenFlags reopen a held O_PATH entry through its /proc link (which O_NOFOLLOW would refuse). */
-const reopenFlags = constants.O_RDONLY | constants.O_NONBLOCK;
-/** O_PATH opens an entry without opening what it is (Linux): a FIFO or device swapped in feels nothing. */
-const pathFlags = O_PATH | constants.O_NOFOLLOW;
 const regexCache = new Map<string, RegExp>();
 const noMatches = { lines: [], count: 0, more: false } as const;
-/** folderNames checks the JavaScript path's one-link files against their folder, a batch at a time. */
-const folderNames = new FolderNames();
+/** folder is the held folder the JavaScript path's one-name checks are made against, a batch at a time. */
+const folder = new ContentFolder();
 
 parentPort!.on("message", (batch: MatchBatch) => {
   const regex = regexFor(batch.spec);
@@ -46,11 +46,11 @@ parentPort!.on("message", (batch: MatchBatch) => {
   const outcomes: FileOutcome[] = new Array<FileOutcome>(fds.length);
   /** Files whose folder the addon checked per file against its verified path (see readBatchAt). */
   let inRoots: Uint8Array | undefined;
-  if (!borrowed && fsAt !== undefined) {
+  if (!borrowed && nativeContentReads) {
     const checked = new Uint8Array(fds.length);
     inRoots = checked;
     readBatchAt(
-      fsAt,
+      batch.rules,
       fds,
       batch.files.names,
       batch.maxFileBytes,
@@ -68,7 +68,7 @@ parentPort!.on("message", (batch: MatchBatch) => {
     try {
       for (let i = 0; i < fds.length; i++) outcomes[i] = matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required);
     } finally {
-      folderNames.close();
+      folder.close();
     }
   }
   if (!borrowed) discardFoldersOutside(batch, outcomes, inRoots);
@@ -105,7 +105,7 @@ parentPort!.postMessage(workerReady);
  * the reads, catches a folder that is still out. One moved out and back between two checks gives
  * nothing a per-file check would deny: whoever can rename it can as well move whatever it holds
  * back inside the roots, where the search may read it anyway. Hard-linked files are skipped
- * (nlink != 1), so no file reaches outside through a second name.
+ * (nlink != 1) unless the rules allow them, so no file reaches outside through a second name.
  */
 function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[], inRoots: Uint8Array | undefined): void {
   const verdicts = new Map<number, boolean>();
@@ -114,7 +114,7 @@ function discardFoldersOutside(batch: MatchBatch, outcomes: FileOutcome[], inRoo
     const dirFd = batch.files.fds[i]!;
     let inside = verdicts.get(dirFd);
     if (inside === undefined) {
-      inside = folderInside(dirFd, batch.roots);
+      inside = folderInside(dirFd, batch.rules.roots);
       verdicts.set(dirFd, inside);
     }
     if (!inside) outcomes[i] = { status: "skipped", why: "outside" };
@@ -164,54 +164,47 @@ function outcomeOf(read: FileRead, batch: MatchBatch, regex: RegExp, required: B
 }
 
 /**
- * matchFile opens, checks, reads and matches one file: `name` in the folder `fd`, or the
- * borrowed file `fd` itself when no name is given.
+ * matchFile opens, checks, reads and matches one file: `name` in the folder `fd`, opened through
+ * the content path under the batch's rules, or the borrowed file `fd` itself when no name is
+ * given (the caller opened it through the content path).
  */
 function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
-  const dirFd = fd;
+  let file = fd;
   if (name !== undefined) {
-    // The entry is held with O_PATH first and reopened for reading only if it is a regular file:
-    // opening a FIFO or device swapped in since the listing has effects (a blocked writer goes on).
-    let held: number;
     try {
-      held = openSync(`/proc/self/fd/${fd}/${name}`, pathFlags);
-    } catch {
-      return { status: "skipped", why: "unreadable" }; // a link swapped in (ELOOP), gone, denied
+      file = openContentAtSync(fd, name, name, batch.rules, folder, openFd).fd;
+    } catch (err) {
+      return { status: "skipped", why: skipReasonOf(err) };
     }
-    Atomics.store(openFd, 0, held);
-    try {
-      if (!fstatSync(held).isFile()) return { status: "skipped", why: "not-regular" };
-      fd = openSync(`/proc/self/fd/${held}`, reopenFlags);
-    } catch {
-      return { status: "skipped", why: "unreadable" };
-    } finally {
-      Atomics.store(openFd, 0, -1);
-      closeSync(held);
-    }
-    Atomics.store(openFd, 0, fd);
   }
   let content: Buffer | undefined;
   try {
-    const stats = fstatSync(fd);
+    const stats = fstatSync(file);
     if (!stats.isFile()) return { status: "skipped", why: "not-regular" };
-    // A second name may lie outside the roots, and nothing can tell where it is: skip.
-    if (stats.nlink !== 1) return { status: "skipped", why: "hard-linked" };
-    // One link, but is it the name this file was opened by? If that name was removed meanwhile
-    // (its /proc link then ends in " (deleted)", for good), the one link left may lie outside.
-    // Checked after the count and a barrier (see FolderNames): a name alive then was the only one.
-    if (name !== undefined && !folderNames.stillNamed(dirFd, name, fd)) return { status: "skipped", why: "hard-linked" };
     if (stats.size > batch.maxFileBytes) return { status: "skipped", why: "too-large" };
-    content = readText(fd, stats.size, batch.maxFileBytes, required === undefined);
+    content = readText(file, stats.size, batch.maxFileBytes, required === undefined);
   } catch {
     return { status: "skipped", why: "unreadable" };
   } finally {
     if (name !== undefined) {
       Atomics.store(openFd, 0, -1);
-      closeSync(fd);
+      closeSync(file);
     }
   }
   if (content === undefined) return { status: "skipped", why: "binary" };
   return matchRead(content, batch, regex, required);
+}
+
+/**
+ * skipReasonOf names a content-path refusal as the search reports it, as the addon's codes do: a
+ * second name, or a name removed or moved since it was counted, is "hard-linked"; a file no longer
+ * inside the roots "outside"; anything else that is not a regular file "not-regular".
+ */
+function skipReasonOf(err: unknown): SkipReason {
+  if (isToolhostError(err, "NOT_A_REGULAR_FILE")) return "not-regular";
+  if (isToolhostError(err, "FILE_CHANGED")) return "hard-linked";
+  if (isToolhostError(err, "PATH_TRAVERSAL")) return err.metadata["links"] !== undefined ? "hard-linked" : "outside";
+  return "unreadable";
 }
 
 /**

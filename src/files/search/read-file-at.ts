@@ -1,5 +1,7 @@
 import { binarySampleBytes } from "../read/detect-binary.js";
-import { needBufferCode, noMatchCode, type FsAt } from "../../sandbox/native/fs-at.js";
+import type { ContentRules } from "../../sandbox/content/content-rules.js";
+import { nativeContent, type NativeContentReads } from "../../sandbox/content/native-content.js";
+import { needBufferCode, noMatchCode } from "../../sandbox/native/fs-at.js";
 import { outcomeCodes, type SkipReason } from "./match-job.js";
 import { growScratch, scratch } from "./scratch-buffer.js";
 
@@ -13,15 +15,15 @@ const readAttempts = 3;
 const info = new Float64Array(1);
 
 /**
- * readFileAt reads the entry `name` of the held folder `dirFd` through the native addon, with the
- * checks of the JavaScript path (see FsAt.readFileAt): its content (in the scratch buffer, or a
+ * readFileAt reads the entry `name` of the held folder `dirFd` through the native addon under the
+ * caller's content rules (see FsAt.readFileAt, native-content.ts): its content (in the scratch buffer, or a
  * larger one for a larger file), or why it was skipped. `isBinary` is the full binary test,
  * made on the first chunk when `fullCheck` (the addon tests for NUL only, as ripgrep does).
  * With `needles` (packed required texts; fullCheck is then false) a file lacking one of them is
  * answered by its length alone: searched, nothing can match.
  */
 export function readFileAt(
-  fsAt: FsAt,
+  rules: ContentRules,
   dirFd: number,
   name: string,
   limit: number,
@@ -29,10 +31,11 @@ export function readFileAt(
   isBinary: (sample: Buffer) => boolean,
   needles?: Buffer,
   initial: Buffer = scratch.buffer,
+  reads: NativeContentReads = nativeContent,
 ): FileRead {
   let buffer = initial;
   for (let attempt = 0; attempt < readAttempts; attempt++) {
-    const code = fsAt.readFileAt(dirFd, name, buffer, limit, info, needles);
+    const code = reads.readContentAt(dirFd, name, buffer, limit, info, needles ?? null, rules);
     if (code === noMatchCode) return info[0]!;
     if (code >= 0) {
       const content = buffer.subarray(0, code);
@@ -71,7 +74,7 @@ let results = new Float64Array(128);
  * (its folder path was given, and it was read by readBatch, not alone by readFileAt).
  */
 export function readBatchAt(
-  fsAt: FsAt,
+  rules: ContentRules,
   dirFds: Int32Array,
   names: string,
   limit: number,
@@ -80,6 +83,7 @@ export function readBatchAt(
   needles: Buffer | undefined,
   each: (index: number, read: FileRead, inRoots: boolean) => void,
   folderPaths?: string,
+  reads: NativeContentReads = nativeContent,
 ): void {
   const n = dirFds.length;
   if (results.length < 2 * n) results = new Float64Array(2 * n);
@@ -88,7 +92,7 @@ export function readBatchAt(
   const checked = (i: number): boolean => paths !== undefined && (paths[i] ?? "") !== "";
   for (let from = 0; from < n; ) {
     const buffer = scratch.buffer;
-    const next = fsAt.readBatch(dirFds, names, from, buffer, limit, needles ?? null, results, folderPaths ?? null);
+    const next = reads.readContentBatch(dirFds, names, from, buffer, limit, needles ?? null, results, folderPaths ?? null, rules);
     if (next <= from) throw new Error("readBatch made no progress"); // never: the first file of a call is always answered
     for (let i = from; i < next; i++) {
       const code = results[2 * i]!;
@@ -111,14 +115,14 @@ export function readBatchAt(
         }
         // Read alone by readFileAt, whose name check uses the folder's path at the time: not
         // checked against the verified path, so the caller checks the folder after the reads.
-        each(i, readFileAt(fsAt, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, own), false);
+        each(i, readFileAt(rules, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, own, reads), false);
       } else if (code === outsideCode && checked(i)) {
         // Its folder is no longer at the path the walk verified (renamed since, perhaps within
         // the roots): read as without the path (its name checked against the folder's path of
         // the moment), and the caller checks that folder after the reads, as it did before the
         // paths were given. Into a buffer of its own: `buffer` still holds later files' contents.
         split ??= names.split("\0");
-        each(i, readFileAt(fsAt, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, Buffer.allocUnsafe(movedReadBytes)), false);
+        each(i, readFileAt(rules, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, Buffer.allocUnsafe(movedReadBytes), reads), false);
       } else {
         each(i, (outcomeCodes[-code] as SkipReason | undefined) ?? "unreadable", checked(i));
       }

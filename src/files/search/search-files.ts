@@ -54,7 +54,7 @@ export async function* searchFiles(
     if (files.fds.length === 0) return { result: Promise.resolve(emptyResult), files, pathOf, close };
     const remaining = plan.maxMatches - totals.matches;
     const cap = Math.max(1, Math.min(plan.linesPerBatch, remaining, plan.maxMatchesPerFile > 0 ? plan.maxMatchesPerFile - skip : Infinity));
-    const batch: MatchBatch = { id: 0, spec: plan.spec, files, roots, maxFileBytes: plan.maxFileBytes, skip, cap };
+    const batch: MatchBatch = { id: 0, spec: plan.spec, files, rules: sandbox.contentRules, maxFileBytes: plan.maxFileBytes, skip, cap };
     const result = pool.run(batch, plan.budgetMs);
     result.catch(() => undefined);
     return { result, files, pathOf, close };
@@ -69,20 +69,20 @@ export async function* searchFiles(
     return send(batch.files, pathOf, batch.close);
   };
 
-  let single: Awaited<ReturnType<Sandbox["openForRead"]>> | undefined;
+  let single: Awaited<ReturnType<Sandbox["openContent"]>> | undefined;
   let top: HeldDirectory | undefined;
   let feed: WalkFeed | undefined;
   try {
     top = await HeldDirectory.openVerified(resolved.realPath, roots);
     if (top === undefined) {
-      single = await sandbox.openForRead(plan.clientPath); // not a folder: search the one file
+      single = await sandbox.openContent(plan.clientPath); // not a folder: search the one file
       window.push(send({ fds: Int32Array.of(single.handle.fd), names: "", borrowed: true }, () => plan.clientPath, []));
     } else {
-      const inherited = plan.useIgnoreFiles ? await ancestorIgnoreLayers(sandbox.roots, resolved.realPath) : [];
+      const inherited = plan.useIgnoreFiles ? await ancestorIgnoreLayers(sandbox, resolved.realPath) : [];
       throwIfAborted(signal);
       feed = await WalkFeed.start({
         topFd: top.fd,
-        roots,
+        rules: sandbox.contentRules,
         include: request.include ?? [],
         exclude: request.exclude ?? [],
         useIgnoreFiles: plan.useIgnoreFiles,

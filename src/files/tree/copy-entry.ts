@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { errnoCode } from "../../sandbox/fs-error.js";
-import { openIfRegular } from "../../sandbox/open-if-regular.js";
+import type { ReadHandle, Sandbox } from "../../sandbox/sandbox.js";
 import { createSha256 } from "../content-hash.js";
 import { applyOwnerAndMode } from "../write/owner-mode.js";
 import type { TargetDirectory } from "../write/target-directory.js";
@@ -20,6 +20,12 @@ export interface CopiedEntry {
   readonly overwritten: boolean;
 }
 
+/** CopySource is the entry copied: `name` in the held directory `dir`. */
+export interface CopySource {
+  readonly dir: TargetDirectory;
+  readonly name: string;
+}
+
 /** CopyEntryOptions tunes copyEntryInto. */
 export interface CopyEntryOptions {
   readonly overwrite: boolean;
@@ -32,16 +38,19 @@ export interface CopyEntryOptions {
 
 
 /**
- * copyEntryInto copies the file or symbolic link at `from` (named relative to its held parent)
- * to `name` in the held directory `dir`, atomically as WriteFile writes: a temporary file in
- * `dir`, written, fsynced, given its mode, then put in place by placeEntry (rename with
- * overwrite, link+unlink without, so an existing entry is never replaced unasked), then `dir`
- * fsynced. A link is copied as a link (its target text unchanged, never followed). Any failure
- * removes the temporary entry and leaves the target as it was.
+ * copyEntryInto copies the file or symbolic link `from` (an entry of its held parent) to `name`
+ * in the held directory `dir`, atomically as WriteFile writes: a temporary file in `dir`,
+ * written, fsynced, given its mode, then put in place by placeEntry (rename with overwrite,
+ * link+unlink without, so an existing entry is never replaced unasked), then `dir` fsynced. A
+ * file's bytes are read through the sandbox's content path (so a file with several hard links is
+ * refused unless allowed: a 1-link copy of it would be readable); a link is copied as a link (its
+ * target text unchanged, never followed). Any failure removes the temporary entry and leaves the
+ * target as it was.
  */
 export async function copyEntryInto(
   ops: TreeFsOps,
-  from: string,
+  sandbox: Pick<Sandbox, "openContentAt">,
+  from: CopySource,
   fromStats: Stats,
   dir: TargetDirectory,
   name: string,
@@ -53,12 +62,11 @@ export async function copyEntryInto(
   try {
     let result: { sha256: string; size: number };
     if (fromStats.isSymbolicLink()) {
-      await ops.symlink(await ops.readlink(from), temp);
+      await ops.symlink(await ops.readlink(from.dir.entry(from.name)), temp);
       staged = true;
       result = { sha256: "", size: 0 };
     } else if (fromStats.isFile()) {
-      const opened = await openIfRegular(from);
-      if (opened.handle === undefined) throw notFileError(options.sourcePath, opened.stats);
+      const opened = await sandbox.openContentAt(from.dir.handle, from.name, options.sourcePath);
       const source = opened.handle;
       const sourceStats = opened.stats;
       try {
@@ -91,7 +99,7 @@ export async function copyEntryInto(
 }
 
 /** copyBytes streams `source` into `out` with bounded memory, hashing as it goes. */
-async function copyBytes(ops: TreeFsOps, source: FileHandle, out: FileHandle, signal: AbortSignal | undefined): Promise<{ sha256: string; size: number }> {
+async function copyBytes(ops: TreeFsOps, source: ReadHandle, out: FileHandle, signal: AbortSignal | undefined): Promise<{ sha256: string; size: number }> {
   const hash = createSha256();
   const buffer = Buffer.allocUnsafe(256 * 1024);
   let position = 0;

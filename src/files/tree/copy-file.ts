@@ -40,7 +40,9 @@ const action = "copy";
  * directory tree, which appears at its target all at once (copy-tree.ts). The source may lie in
  * a read-only root; the target must lie in a writable one. Source and target parents are held
  * by verified descriptors and every read and write names entries relative to them, so a path
- * component swapped for a link to outside can neither copy an outside file in nor write out.
+ * component swapped for a link to outside can neither copy an outside file in nor write out; a
+ * file's bytes are read through the sandbox's content path, so a hard link to an outside file is
+ * refused (unless allowed) instead of becoming a readable 1-link copy.
  */
 export async function copyFile(sandbox: Sandbox, options: CopyFileOptions): Promise<CopyFileResult> {
   const ops = options.fsOps ?? nodeTreeFsOps;
@@ -54,7 +56,7 @@ export async function copyFile(sandbox: Sandbox, options: CopyFileOptions): Prom
     const toReal = path.join(target.entry.parentRealPath, target.entry.name);
     if (toReal === fromReal || toReal.startsWith(fromReal + path.sep)) throw intoItselfError(from, to, action);
     const stats = await statHeld(ops, source, action);
-    if (source.at === undefined || stats === undefined) throw notFoundError(from, action);
+    if (source.dir === undefined || source.at === undefined || stats === undefined) throw notFoundError(from, action);
     if (target.dir === undefined) throw missingParentError(to, `copy '${from}'`, "create_parents");
     const existing = await statHeld(ops, target, action);
     if (stats.isDirectory()) {
@@ -71,7 +73,7 @@ export async function copyFile(sandbox: Sandbox, options: CopyFileOptions): Prom
     if (existing?.isDirectory() === true) {
       throw alreadyExistsError(to, `copy '${from}' there`, `it is a directory, which a ${entryKind(stats)} never replaces; choose a path inside it.`);
     }
-    const copied = await copyEntryInto(ops, source.at, stats, target.dir, target.entry.name, { overwrite, keepMode: options.keepMode === true, sourcePath: from, signal: options.signal }).catch((err: unknown) => {
+    const copied = await copyEntryInto(ops, sandbox, { dir: source.dir, name: source.entry.name }, stats, target.dir, target.entry.name, { overwrite, keepMode: options.keepMode === true, sourcePath: from, signal: options.signal }).catch((err: unknown) => {
       throw isTakenError(err) ? takenError(to, from) : toWriteError(err, to, action);
     });
     return { type: stats.isSymbolicLink() ? "symlink" : "file", sha256: copied.sha256, bytesCopied: copied.size, entriesCopied: 1, overwritten: copied.overwritten };

@@ -69,7 +69,7 @@ export async function copyTree(
         await ops.mkdir(at, 0o700);
         open.set(entry.rel, await openTargetDirectory(ops, at, { roots: sandbox.roots, displayPath: options.to }));
       },
-      visit: async (entry) => {
+      visit: async (entry, held) => {
         options.signal?.throwIfAborted();
         if (entry.isDirectory) {
           const dir = open.get(entry.rel)!;
@@ -85,7 +85,7 @@ export async function copyTree(
         const stats = await ops.statTarget(entry.at);
         if (stats === undefined) return; // removed meanwhile
         const parent = open.get(path.dirname(entry.rel))!;
-        const copied = await copyEntryInto(ops, entry.at, stats, parent, path.basename(entry.rel), {
+        const copied = await copyEntryInto(ops, sandbox, { dir: held, name: path.basename(entry.rel) }, stats, parent, path.basename(entry.rel), {
           overwrite: false,
           keepMode: options.keepMode,
           sourcePath: `${options.from}/${entry.rel}`,

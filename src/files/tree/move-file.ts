@@ -1,13 +1,13 @@
 import type { Stats } from "node:fs";
 import path from "node:path";
-import { ToolhostError } from "../../errors/toolhost-error.js";
+import { isToolhostError, ToolhostError } from "../../errors/toolhost-error.js";
 import { errnoCode } from "../../sandbox/fs-error.js";
-import { openIfRegular } from "../../sandbox/open-if-regular.js";
 import { changedError } from "../../sandbox/sandbox-errors.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { sha256OfHandle } from "../content-hash.js";
 import { withPathLock } from "../write/path-lock.js";
 import { checkPreconditions, currentSha256, parsePreconditions } from "../write/preconditions.js";
+import type { TargetDirectory } from "../write/target-directory.js";
 import { toWriteError } from "../write/write-error.js";
 import { copyEntryInto } from "./copy-entry.js";
 import { entryKind } from "./entry-kind.js";
@@ -86,7 +86,7 @@ async function moveHeld(
   const stats = await statHeld(ops, source, action);
   if (source.dir === undefined || source.at === undefined || stats === undefined) throw notFoundError(from, action);
   if (target.dir === undefined || target.at === undefined) throw missingParentError(to, `move '${from}'`, "create_parents");
-  const sha256 = await sourceHash(sandbox, source.at, stats, from);
+  const sha256 = await sourceHash(sandbox, source.dir, source.entry.name, stats, from);
   if (ifSha256 !== undefined) {
     if (stats.isDirectory()) throw new ToolhostError("INVALID_ARGUMENT", `if_sha256 applies to files only, and '${from}' is a directory; drop it to move the directory.`, { path: from, field: "if_sha256" });
     checkPreconditions(from, { ifSha256 }, sha256);
@@ -107,7 +107,7 @@ async function moveHeld(
         { path: from, field: "to" },
       );
     }
-    await copyEntryInto(ops, source.at, stats, target.dir, target.entry.name, { overwrite, keepMode: true, sourcePath: from, signal }).catch((e: unknown) => {
+    await copyEntryInto(ops, sandbox, { dir: source.dir, name: source.entry.name }, stats, target.dir, target.entry.name, { overwrite, keepMode: true, sourcePath: from, signal }).catch((e: unknown) => {
       throw placementError(e, from, to, stats, existing);
     });
     await ops.unlink(source.at).catch((e: unknown) => {
@@ -121,19 +121,23 @@ async function moveHeld(
   return { type, sha256: sha256 ?? "", overwritten: existing !== undefined, acrossFilesystems };
 }
 
-/** sourceHash hashes a regular file through the held parent (a link's target, through the sandbox); undefined otherwise. */
-async function sourceHash(sandbox: Sandbox, at: string, stats: Stats, clientPath: string): Promise<string | undefined> {
+/**
+ * sourceHash hashes a regular file as the entry `name` of the held parent (a link's target,
+ * through the sandbox), through the content path: the reply carries it, so a file the content path
+ * refuses (several hard links, unless allowed) is not moved. Undefined for anything else.
+ */
+async function sourceHash(sandbox: Sandbox, dir: TargetDirectory, name: string, stats: Stats, clientPath: string): Promise<string | undefined> {
   if (stats.isSymbolicLink()) return currentSha256(sandbox, clientPath).catch(() => undefined);
   if (!stats.isFile()) return undefined;
-  const opened = await openIfRegular(at).catch((err: unknown) => {
+  const opened = await sandbox.openContentAt(dir.handle, name, clientPath).catch((err: unknown) => {
+    if (isToolhostError(err, "NOT_A_REGULAR_FILE")) throw changedError(clientPath); // swapped for something else since its lstat
+    if (isToolhostError(err, "NOT_FOUND")) throw notFoundError(clientPath, action); // removed since its lstat
     throw toWriteError(err, clientPath, action);
   });
-  const handle = opened.handle;
-  if (handle === undefined) throw changedError(clientPath); // swapped for something else since its lstat
   try {
-    return await sha256OfHandle(handle);
+    return await sha256OfHandle(opened.handle);
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }
 

@@ -5,7 +5,7 @@ import { entryMountAt } from "../../sandbox/mount-point-at.js";
 import type { ReadHandle, SandboxRoot } from "../../sandbox/sandbox.js";
 import type { DirectoryHandle } from "./directory-descriptor.js";
 import { describeFileType } from "./file-type.js";
-import { nodeFsOps, type AtomicFsOps } from "./fs-ops.js";
+import { nodeFsOps, type AtomicFsOps, type ContentAt } from "./fs-ops.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
 import { applyOwnerAndMode } from "./owner-mode.js";
 import { pinReplaced, releasePinned } from "./replaced-file-pin.js";
@@ -22,10 +22,10 @@ export type { WrittenContent } from "./write-all.js";
 /**
  * CommitCheck runs under the path lock just before the rename; throwing cancels the write.
  * `openCurrent` opens, for reading, the very file the rename would replace (through the held
- * directory, never following a link), so a guard judges that file and not whatever a path
- * names by now. The caller closes the handle. In a folder on a local filesystem the open, a
- * small read and the close are made on the calling thread (a ReadDescriptor, as the sandbox's
- * verified reader), elsewhere through the thread pool (a FileHandle).
+ * directory and the sandbox's content path: never following a link, a file with several hard
+ * links refused unless allowed), so a guard judges that file and not whatever a path names by
+ * now. The caller closes the handle. In a folder on a local filesystem the open, a small read and
+ * the close are made on the calling thread, elsewhere through the thread pool.
  */
 export type CommitCheck = (state: {
   readonly current: Stats | undefined;
@@ -42,6 +42,12 @@ export interface AtomicWriteOptions {
    * opened. Every write on a client's behalf passes them; only tests of the mechanics omit them.
    */
   readonly roots?: readonly SandboxRoot[] | undefined;
+  /**
+   * The sandbox's content path, through which `openCurrent` opens the file the rename would
+   * replace. Every write on a client's behalf passes it; without it (tests of the mechanics)
+   * `openCurrent` refuses.
+   */
+  readonly content?: ContentAt | undefined;
   /** Permission bits of a new file; default 0644 under the process umask. Ignored on overwrite. */
   readonly mode?: number | undefined;
   /** Create missing parent directories first; they are removed again if the write fails. */
@@ -146,7 +152,10 @@ export async function atomicWrite(
           { path: options.displayPath },
         );
       }
-      await options.beforeCommit?.({ current, written, openCurrent: () => ops.openCurrent(final, finalLocal) });
+      const name = path.basename(target);
+      const openCurrent = (): Promise<ReadHandle> =>
+        options.content === undefined ? Promise.reject(new Error("atomicWrite: no content path to read the current file through")) : ops.openCurrent(options.content, dir.handle, name, options.displayPath, finalLocal);
+      await options.beforeCommit?.({ current, written, openCurrent });
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
       // The target's own name may be a mount point (a file bind-mounted from elsewhere, NFS,

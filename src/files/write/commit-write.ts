@@ -76,6 +76,7 @@ export async function commitWrite(
   const result = await atomicWrite(resolved.realPath, source, {
     displayPath: clientPath,
     roots: sandbox.roots,
+    content: sandbox,
     mode: options.mode,
     createParents: options.createParents,
     signal: options.signal,

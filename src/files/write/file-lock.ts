@@ -264,12 +264,19 @@ async function breakIfStale(dir: LockDirectory, lockPath: string, staleMs: numbe
   return true;
 }
 
-/** ownerGone reads the lock's owner and tells whether that process is known to have exited. */
+/**
+ * ownerGone reads the lock's owner and tells whether that process is known to have exited. The
+ * lock file is the server's own record, never a client's content, and is never sent anywhere; a
+ * lock name that is not a 1-link regular file (a FIFO, or a hard link someone put there) is not
+ * read at all: its owner is unknown, and only its age counts.
+ */
 export async function ownerGone(lockPath: string): Promise<boolean> {
   let text: string;
   try {
     const handle = await open(lockPath, readFlags);
     try {
+      const stats = await handle.stat();
+      if (!stats.isFile() || stats.nlink !== 1) return false;
       const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
       text = buffer.subarray(0, bytesRead).toString("utf8");
     } finally {

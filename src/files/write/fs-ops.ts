@@ -1,7 +1,6 @@
 import { constants, fchmodSync, lstatSync, mkdirSync, openSync, renameSync, writeSync, type Stats } from "node:fs";
 import { lstat, mkdir, open, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
-import { ReadDescriptor } from "../../sandbox/read-descriptor.js";
-import type { ReadHandle } from "../../sandbox/sandbox.js";
+import type { ReadHandle, Sandbox } from "../../sandbox/sandbox.js";
 import { maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
 import { DirectoryDescriptor, type DirectoryHandle } from "./directory-descriptor.js";
 import { StagedDescriptor, type StagedFile } from "./staged-descriptor.js";
@@ -54,11 +53,13 @@ export interface AtomicFsOps {
    */
   rename(from: string, to: string, inPlace?: boolean): Promise<void>;
   /**
-   * Opens, for reading, the entry a rename would replace, never following a link nor waiting on a
-   * FIFO. `inPlace` allows opening it, reading it (small reads, see syncReadAllowed) and closing it
-   * on the calling thread (a folder on a local filesystem); an implementation may ignore it.
+   * Opens, for reading, the entry `name` of the held directory `dir` that a rename would replace,
+   * through the sandbox's content path (`content`: never following a link nor opening a FIFO, a
+   * file with several hard links refused unless allowed). `inPlace` allows opening it, reading it
+   * (small reads, see syncReadAllowed) and closing it on the calling thread (a folder on a local
+   * filesystem); an implementation may ignore it.
    */
-  openCurrent(file: string, inPlace?: boolean): Promise<ReadHandle>;
+  openCurrent(content: ContentAt, dir: DirectoryHandle, name: string, displayPath: string, inPlace?: boolean): Promise<ReadHandle>;
   /** fsync(2) of an open directory, so that a rename or unlink in it survives a crash. */
   fsyncDir(dir: DirectoryHandle): Promise<void>;
   unlink(file: string): Promise<void>;
@@ -77,8 +78,8 @@ const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_
 /** exclusiveFlags never open a file (or follow a link) that already exists. */
 const exclusiveFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
-/** currentFlags open the file a rename would replace for a guard's hash: no link followed, no FIFO waited on. */
-const currentFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** ContentAt is the sandbox's content path for an entry of a held folder (Sandbox.openContentAt). */
+export type ContentAt = Pick<Sandbox, "openContentAt">;
 
 /** nodeFsOps is AtomicFsOps on the real filesystem. */
 export const nodeFsOps: AtomicFsOps = {
@@ -104,9 +105,9 @@ export const nodeFsOps: AtomicFsOps = {
   chmod: async (handle, mode) => fchmodSync(handle.fd, mode),
   close: (handle) => handle.close(),
   rename: async (from, to, inPlace) => (inPlace === true ? renameSync(from, to) : rename(from, to)),
-  // The same open as the sandbox's verified reader makes in place (sync-io-policy.ts): a lookup
-  // in a held directory on a local filesystem; its reads and close then need no round trip either.
-  openCurrent: async (file, inPlace) => (inPlace === true ? new ReadDescriptor(openSync(file, currentFlags), true) : open(file, currentFlags)),
+  // In place on a local filesystem (sync-io-policy.ts): a lookup in a held directory; its reads
+  // and close then need no round trip either.
+  openCurrent: async (content, dir, name, displayPath, inPlace) => (await content.openContentAt(dir, name, displayPath, inPlace === true)).handle,
   fsyncDir: (dir) => dir.sync(),
   unlink: (file) => unlink(file),
   statTarget: async (file, inPlace) => (inPlace === false ? lstat(file).catch(absentAsUndefined) : lstatSync(file, { throwIfNoEntry: false })),

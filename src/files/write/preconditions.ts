@@ -50,13 +50,13 @@ export function checkPreconditions(clientPath: string, pre: Preconditions, curre
 }
 
 /**
- * currentSha256 hashes the file now at `clientPath`, read through the sandbox's verified handle;
+ * currentSha256 hashes the file now at `clientPath`, read through the sandbox's content path;
  * undefined when there is no file.
  */
 export async function currentSha256(sandbox: Sandbox, clientPath: string): Promise<string | undefined> {
   let opened;
   try {
-    opened = await sandbox.openForRead(clientPath);
+    opened = await sandbox.openContent(clientPath);
   } catch (err) {
     if (isToolhostError(err, "NOT_FOUND")) {
       return undefined;

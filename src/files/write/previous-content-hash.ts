@@ -1,5 +1,4 @@
 import { fstat, type BigIntStats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ReadHandle, Sandbox } from "../../sandbox/sandbox.js";
 import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
@@ -35,7 +34,7 @@ interface EarlyHash {
  * arriving, so that the commit does not stop to read and hash the old content (for a 256 MiB
  * file, ~120 ms of the event loop plus the reads, at the end of every overwriting upload).
  *
- * The early hash reads through the sandbox's verified handle, on the hash worker. At commit time
+ * The early hash reads through the sandbox's content path, on the hash worker. At commit time
  * `hashCurrent` opens the very file the rename replaces and uses the early hash only if that file
  * is the one hashed (same device and inode) and has not changed since: same size, mtime and
  * ctime as before and after hashing, and a ctime that was settledMarginNs old when hashing began
@@ -83,7 +82,7 @@ export class PreviousContentHash {
 }
 
 async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSignal, state: { hashing: boolean }): Promise<EarlyHash | undefined> {
-  const opened = await sandbox.openForRead(clientPath);
+  const opened = await sandbox.openContent(clientPath);
   try {
     if (opened.stats.size < minEarlyBytes) {
       return undefined;
@@ -99,7 +98,7 @@ async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSign
     }
     state.hashing = true;
     const sha256 = await hashHandle(opened.handle, signal);
-    const after = await opened.handle.stat({ bigint: true });
+    const after = await fstatBig(opened.handle.fd);
     return sha256 !== undefined && sameContent(before, after) ? { sha256, stats: before } : undefined;
   } finally {
     await opened.handle.close();
@@ -110,7 +109,7 @@ async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSign
  * hashHandle hashes a file on the hash worker, reading the next pieces into shared memory while
  * the worker hashes earlier ones (at most readsHashing, so readsHashing MiB per upload).
  */
-async function hashHandle(handle: FileHandle, signal: AbortSignal): Promise<string | undefined> {
+async function hashHandle(handle: ReadHandle, signal: AbortSignal): Promise<string | undefined> {
   const hash = new OffThreadSha256();
   const hashing: Array<{ readonly buffer: Buffer; readonly done: Promise<void> | undefined }> = [];
   let position = 0;
@@ -154,9 +153,9 @@ function fstatBig(fd: number): Promise<BigIntStats> {
 }
 
 /** settledStats is the fstat of `handle` if its last change is settledMarginNs old, else undefined. */
-async function settledStats(handle: FileHandle): Promise<BigIntStats | undefined> {
+async function settledStats(handle: ReadHandle): Promise<BigIntStats | undefined> {
   const nowNs = BigInt(Date.now()) * 1_000_000n;
-  const stats = await handle.stat({ bigint: true });
+  const stats = await fstatBig(handle.fd);
   return stats.ctimeNs < nowNs - settledMarginNs ? stats : undefined;
 }
 

@@ -13,14 +13,15 @@ import { fileURLToPath } from "node:url";
 export interface FsAt {
   /**
    * readFileAt holds `name` in the folder `dirFd` with O_PATH|O_NOFOLLOW, reopens it through
-   * /proc only if it is a regular file, skips it if it has more than one link or its entry was
-   * removed (" (deleted)"), and reads it into `buffer` (at most min(limit, size + 1) bytes;
-   * NUL in the first 8 KiB stops at the first chunk). Returns the length read, or a negative
-   * code: -outcomeCodes index (binary, too-large, not-regular, hard-linked, unreadable), or
-   * needBufferCode with info[0] the length wanted, or noMatchCode with info[0] the length read
-   * when the file, read whole, lacks one of `needles` (packNeedles). No descriptor stays open.
+   * /proc only if it is a regular file, skips it if it has more than one link (unless
+   * `allowHardLinks` is true) or its entry was removed (" (deleted)"), and reads it into `buffer`
+   * (at most min(limit, size + 1) bytes; NUL in the first 8 KiB stops at the first chunk). Returns
+   * the length read, or a negative code: -outcomeCodes index (binary, too-large, not-regular,
+   * hard-linked, unreadable), or needBufferCode with info[0] the length wanted, or noMatchCode with
+   * info[0] the length read when the file, read whole, lacks one of `needles` (packNeedles). No
+   * descriptor stays open. A content read: called only through src/sandbox/content/native-content.ts.
    */
-  readFileAt(dirFd: number, name: string, buffer: Buffer, limit: number, info: Float64Array, needles?: Buffer): number;
+  readFileAt(dirFd: number, name: string, buffer: Buffer, limit: number, info: Float64Array, needles: Buffer | null, allowHardLinks: boolean): number;
   /**
    * readBatch reads the files `from`.. of a batch (`names` joined by NUL, one per `dirFds` entry)
    * as readFileAt does, one after another into `buffer`: results[2i] is file i's length or code,
@@ -32,8 +33,9 @@ export interface FsAt {
    * are the kernel paths of the files' folders as the walk verified them inside the roots: each
    * file's name check then asks for exactly that path + "/" + its name (a folder no longer there
    * gives the "outside" code), instead of the path the folder has when the batch is read.
+   * `allowHardLinks` as readFileAt's. A content read: called only through native-content.ts.
    */
-  readBatch(dirFds: Int32Array, names: string, from: number, buffer: Buffer, limit: number, needles: Buffer | null, results: Float64Array, folderPaths?: string | null): number;
+  readBatch(dirFds: Int32Array, names: string, from: number, buffer: Buffer, limit: number, needles: Buffer | null, results: Float64Array, folderPaths: string | null, allowHardLinks: boolean): number;
   /**
    * findLines writes start, end and line number of each line of content[from..] that holds
    * `needle` into `out` (three numbers a line, as many as fit), `lineNumber` being the number of

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { lstat, type FileHandle } from "node:fs/promises";
-import { openPathHandle, reopenForReading } from "../../sandbox/path-handle.js";
+import { isToolhostError } from "../../errors/toolhost-error.js";
+import { openContent, type ContentFile } from "../../sandbox/content/open-content.js";
+import { openPathHandle } from "../../sandbox/path-handle.js";
 import { describeType } from "../../sandbox/sandbox-errors.js";
 import { deletedEntry, handleRealPath } from "../../sandbox/verify-handle.js";
 import { isInside } from "./is-inside.js";
@@ -35,8 +37,10 @@ export interface ReadSkillFileOptions {
  * descriptor, must lie inside `boundary` (the skill root): a SKILL.md that is a symlink is
  * followed only to a target inside, because 418 of the 11,344 real SKILL.md files surveyed are
  * links within their repository, and a folder on the path swapped for a link to outside is
- * caught the same way. Only then is it reopened for reading through /proc/self/fd/N. A file with
- * several hard links is refused unless allowed (its other link may lie outside the root).
+ * caught the same way. Only then is it opened for reading, by the sandbox's content path (the
+ * held descriptor reopened through /proc/self/fd/N under the content rules, the skill root as the
+ * one root). A file with several hard links is refused unless allowed (its other link may lie
+ * outside the root).
  *
  * The size is checked on the opened handle before reading, and the read stops one byte past the
  * cap, so an oversized (or growing) file is refused without being read whole.
@@ -67,11 +71,18 @@ export async function readSkillFile(
     if (refusal !== undefined) {
       return refusal;
     }
-    const handle = await reopenForReading(pathHandle);
+    let opened: ContentFile;
     try {
-      return await readCapped(handle, shown, maxBytes);
+      const rules = { roots: [boundary ?? "/"], allowHardLinks: options.allowHardLinks === true };
+      opened = await openContent({ fd: pathHandle.fd, stats: await pathHandle.stat() }, shown, rules, false);
+    } catch (err) {
+      if (!isToolhostError(err)) throw err;
+      return { failure: "refused", field: "SKILL.md", message: `SKILL.md at ${shown} was not read: ${err.message}` };
+    }
+    try {
+      return await readCapped(opened, shown, maxBytes);
     } finally {
-      await handle.close();
+      await opened.handle.close();
     }
   } finally {
     await pathHandle.close();
@@ -121,8 +132,7 @@ async function refusalOf(
   return undefined;
 }
 
-async function readCapped(handle: FileHandle, shown: string, maxBytes: number): Promise<SkillFileText | SkillFileFailure> {
-  const stats = await handle.stat();
+async function readCapped({ handle, stats }: ContentFile, shown: string, maxBytes: number): Promise<SkillFileText | SkillFileFailure> {
   // One byte more than the size says, so a file that grew past the cap since fstat is caught;
   // a read shorter than asked is the end of a regular file.
   const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);

@@ -13,7 +13,7 @@ import { runSearch, searchRoot, writeTree } from "./search-fixture.js";
  * match worker that held "x.txt (deleted)" and counted after the removal sees one link, and the
  * name check compares the /proc link ("<folder>/x.txt (deleted)", the kernel's mark for the removed
  * "x.txt") with "<folder>/" + the listed name: equal, so the outside file is read as the root's.
- * Run with TOOLHOST_NATIVE=0 for the JavaScript path (FolderNames.stillNamed has the same compare).
+ * Run with TOOLHOST_NATIVE=0 for the JavaScript path (ContentFolder.stillNamed has the same compare).
  */
 /** searches is how many searches race the loop: the bound of the test is this work, not a time. */
 const searches = 1000;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { expectToolhostError, snapshotTree, tempDir } from "../../sandbox/sandbox-fixture.js";
 import { runSearch, searchRoot, writeTree } from "./search-fixture.js";
+import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
 
 const paths = (run: { matches: { path: string }[] }): string[] => [...new Set(run.matches.map((m) => m.path))].sort();
 
@@ -79,6 +80,23 @@ describe("searchFiles: which files are searched", () => {
     const run = await runSearch(sandbox, { pattern: "hit" });
     assert.deepEqual(paths(run), ["in.txt"]);
     assert.equal(run.summary.filesSkipped, 1); // the hard link
+    // Searched on its own (the one-file path), it is refused as ReadFile refuses it.
+    await expectToolhostError(() => runSearch(sandbox, { path: "hard.txt", pattern: "hit" }), "PATH_TRAVERSAL", ['"hard.txt"', "2 hard links"]);
+  });
+
+  it("searches hard-linked files, and their ignore files, under the sandbox's rules when hard links are allowed", async () => {
+    const outside = await tempDir("outside-allowed");
+    await writeTree(outside, { "shared.txt": "hit\n", "shared.ignore": "skipped.txt\n" });
+    const { root } = await searchRoot({ "in.txt": "hit\n", "skipped.txt": "hit\n" });
+    await link(path.join(outside, "shared.txt"), path.join(root, "hard.txt"));
+    await link(path.join(outside, "shared.ignore"), path.join(root, ".ignore"));
+    const refused = await runSearch(await createSandbox([{ path: root, readOnly: false }]), { pattern: "hit" });
+    assert.deepEqual(paths(refused), ["in.txt", "skipped.txt"], "a hard-linked .ignore is not applied, a hard-linked file not read");
+    const allowed = await createSandbox([{ path: root, readOnly: false }], { allowHardLinks: true });
+    const run = await runSearch(allowed, { pattern: "hit" });
+    assert.deepEqual(paths(run), ["hard.txt", "in.txt"]);
+    assert.equal(run.summary.filesSkipped, 0);
+    assert.deepEqual(paths(await runSearch(allowed, { path: "hard.txt", pattern: "hit" })), ["hard.txt"]);
   });
 });
 

@@ -100,7 +100,7 @@ describe("the hard-link barrier's getdents", () => {
       const withPaths = new Float64Array(8);
       fsAt.readBatch(Int32Array.of(sub, sub, sub, sub2), "a\\0b\\0c\\0d", 0, Buffer.alloc(4096), 100, packNeedles([]), withPaths, folderPaths);
       fsAt.fdPath(${markers.search});
-      const opened = await sandbox.openForRead("sub/a");
+      const opened = await sandbox.openContent("sub/a");
       await opened.handle.close();
       fsAt.fdPath(${markers.end});
       process.stdout.write(JSON.stringify({ pid: process.pid, sub, sub2, results: [...results], single, withPaths: [...withPaths] }) + "\\n");

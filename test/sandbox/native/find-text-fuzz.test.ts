@@ -96,7 +96,7 @@ describe("find_text (AVX2 pair search) against Buffer.indexOf", () => {
         const len = [1, 2, 31, 32, 33][trial % 5]!;
         const needle = n >= len && random() < 0.5 ? body.subarray(n - len) : Buffer.from("abQ".repeat(12).slice(0, len));
         writeFileSync(path.join(dir, "t.txt"), body);
-        const got = fsAt!.readFileAt(fd, "t.txt", buffer, 1 << 20, info, packNeedles([needle]));
+        const got = fsAt!.readFileAt(fd, "t.txt", buffer, 1 << 20, info, packNeedles([needle]), false);
         assert.equal(got >= 0, body.includes(needle), `trial ${trial}: ${JSON.stringify(body.toString())} / ${JSON.stringify(needle.toString())} -> ${got}`);
       }
     } finally {

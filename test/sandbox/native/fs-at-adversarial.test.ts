@@ -19,7 +19,7 @@ function folder(files: Record<string, string> = {}): { dir: string; fd: number }
 
 function readText(fd: number, name: string): { code: number; text: string } {
   const buffer = Buffer.alloc(4096);
-  const code = fsAt!.readFileAt(fd, name, buffer, 1 << 20, new Float64Array(1));
+  const code = fsAt!.readFileAt(fd, name, buffer, 1 << 20, new Float64Array(1), null, false);
   return { code, text: code > 0 ? buffer.subarray(0, code).toString() : "" };
 }
 
@@ -49,19 +49,19 @@ describe("native fs-at addon under attack", { skip }, () => {
     const info = new Float64Array(1);
     try {
       for (const bad of [Number.NaN, fd + 0.5, 2 ** 32 + fd, -0.5, Infinity]) {
-        assert.throws(() => fsAt!.readFileAt(bad, "a.txt", Buffer.alloc(64), 64, info), TypeError, `readFileAt(${bad})`);
+        assert.throws(() => fsAt!.readFileAt(bad, "a.txt", Buffer.alloc(64), 64, info, null, false), TypeError, `readFileAt(${bad})`);
         assert.throws(() => fsAt!.listDir(bad), TypeError, `listDir(${bad})`);
         assert.throws(() => fsAt!.openDirAt(bad, "a"), TypeError, `openDirAt(${bad})`);
         assert.throws(() => fsAt!.fdPath(bad), TypeError, `fdPath(${bad})`);
       }
-      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), Number.NaN, info), TypeError, "a NaN limit");
-      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), -1, info), TypeError, "a negative limit");
+      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), Number.NaN, info, null, false), TypeError, "a NaN limit");
+      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), -1, info, null, false), TypeError, "a negative limit");
       const results = new Float64Array(2);
-      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), Number.NaN, null, results), TypeError, "readBatch: a NaN limit");
-      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0.5, Buffer.alloc(64), 64, null, results), TypeError, "readBatch: from 0.5");
-      assert.equal(fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), 64, null, results), 1);
+      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), Number.NaN, null, results, null, false), TypeError, "readBatch: a NaN limit");
+      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0.5, Buffer.alloc(64), 64, null, results, null, false), TypeError, "readBatch: from 0.5");
+      assert.equal(fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), 64, null, results, null, false), 1);
       assert.deepEqual([...results], [7, 0]);
-      assert.equal(fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), 64, info), 7);
+      assert.equal(fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), 64, info, null, false), 7);
     } finally {
       closeSync(fd);
     }

@@ -34,10 +34,10 @@ describe("native fs-at addon: a file named '<name> (deleted)' (review of searchf
       const deadline = Date.now() + 8000;
       while (Date.now() < deadline && leaked === 0 && reads < 5_000_000) {
         for (let i = 0; i < 500; i++) {
-          const code = fsAt!.readFileAt(fd, names[0]!, buffer, 1 << 20, info);
+          const code = fsAt!.readFileAt(fd, names[0]!, buffer, 1 << 20, info, null, false);
           if (code > 0 && buffer.subarray(0, code).toString().startsWith("OUTSIDE")) leaked++;
           // readBatch, with and without the folder's path: the same check in a run.
-          const next = fsAt!.readBatch(fds, names.join("\0"), 0, buffer, 1 << 20, null, results, i % 2 === 0 ? `${dir}\0${dir}\0${dir}\0${dir}` : null);
+          const next = fsAt!.readBatch(fds, names.join("\0"), 0, buffer, 1 << 20, null, results, i % 2 === 0 ? `${dir}\0${dir}\0${dir}\0${dir}` : null, false);
           for (let k = 0; k < next; k++) {
             const length = results[2 * k]!;
             const at = results[2 * k + 1]!;

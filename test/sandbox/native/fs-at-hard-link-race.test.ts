@@ -51,11 +51,11 @@ describe("native fs-at addon: a hard link to an outside file whose in-folder nam
     try {
       const deadline = Date.now() + 3000;
       for (let i = 0; i < 5_000_000 && Date.now() < deadline; i++) {
-        const code = fsAt!.readFileAt(fd, "x.txt", buffer, 1 << 20, info);
+        const code = fsAt!.readFileAt(fd, "x.txt", buffer, 1 << 20, info, null, false);
         tally(code > 0 ? buffer.toString("utf8", 0, code) : "", code);
         // readBatch without and with the walk's verified folder paths (the name check against them).
         for (const paths of [null, `${real}\0${real}`]) {
-          if (fsAt!.readBatch(fds, "x.txt\0plain.txt", 0, buffer, 1 << 20, null, results, paths) === 2) {
+          if (fsAt!.readBatch(fds, "x.txt\0plain.txt", 0, buffer, 1 << 20, null, results, paths, false) === 2) {
             for (let f = 0; f < 2; f++) {
               const [c, at] = [results[2 * f]!, results[2 * f + 1]!];
               tally(c > 0 ? buffer.toString("utf8", at, at + c) : "", c);

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { O_PATH } from "../../../sandbox/path-handle.js";
+import { closeSync, readSync } from "node:fs";
+import type { ContentRules } from "../../../sandbox/content/content-rules.js";
+import { openContentAtSync } from "../../../sandbox/content/open-content.js";
 import { ignoreFileNames, maxIgnoreFileBytes } from "../ignore-rules.js";
 
 /** ListedEntry is what the walk knows of a folder's entry: a Dirent, or the native listing's. */
@@ -11,28 +12,28 @@ export interface ListedEntry {
 
 /**
  * readIgnoreFilesSync returns the text of a folder's .gitignore and .ignore, read through the
- * folder's descriptor without following links, for the synchronous walk (readIgnoreFiles is the
- * same for the async callers); only names listed in `entries` as plain files are opened, and one
- * that is hard-linked, over maxIgnoreFileBytes or unreadable is left out (its rules do not apply).
+ * sandbox's content path under the search's rules (held relative to the folder's descriptor, never
+ * following a link), for the synchronous walk (readIgnoreFiles is the same for the async callers);
+ * only names listed in `entries` as plain files are opened, and one the rules refuse (a FIFO or
+ * device swapped in, a hard link unless allowed), over maxIgnoreFileBytes or unreadable is left
+ * out (its rules do not apply).
  */
-export function readIgnoreFilesSync(dirFd: number, entries: readonly ListedEntry[]): string[] {
+export function readIgnoreFilesSync(dirFd: number, entries: readonly ListedEntry[], rules: ContentRules): string[] {
   const texts: string[] = [];
   for (const name of ignoreFileNames) {
     if (!entries.some((e) => e.name === name && e.isFile())) continue;
     let fd: number | undefined;
     try {
-      // Held with O_PATH and reopened only if regular: a FIFO or device swapped in is never opened.
-      const held = openSync(`/proc/self/fd/${dirFd}/${name}`, O_PATH | constants.O_NOFOLLOW);
-      try {
-        if (!fstatSync(held).isFile()) continue;
-        fd = openSync(`/proc/self/fd/${held}`, constants.O_RDONLY | constants.O_NONBLOCK);
-      } finally {
-        closeSync(held);
-      }
-      const stats = fstatSync(fd);
-      if (stats.isFile() && stats.nlink === 1 && stats.size <= maxIgnoreFileBytes) texts.push(readFileSync(fd, "utf8"));
+      const opened = openContentAtSync(dirFd, name, name, rules);
+      fd = opened.fd;
+      if (opened.stats.size > maxIgnoreFileBytes) continue;
+      // A byte more than the limit: a file that grew past it since its fstat is left out too.
+      const buffer = Buffer.allocUnsafe(maxIgnoreFileBytes + 1);
+      let length = 0;
+      for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, length);
+      if (length <= maxIgnoreFileBytes) texts.push(buffer.toString("utf8", 0, length));
     } catch {
-      // unreadable: its rules are not applied
+      // refused or unreadable: its rules are not applied
     } finally {
       if (fd !== undefined) closeSync(fd);
     }

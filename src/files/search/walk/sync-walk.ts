@@ -1,4 +1,5 @@
 import { closeSync, constants, openSync, readdirSync, readlinkSync } from "node:fs";
+import type { ContentRules } from "../../../sandbox/content/content-rules.js";
 import { fsAt } from "../../../sandbox/native/fs-at.js";
 import { isInside } from "../../../sandbox/root-containing.js";
 import { IgnoreRules } from "../ignore-rules.js";
@@ -12,7 +13,8 @@ const folderFlags = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** SyncWalkOptions choose which entries a walk hands over, compiled from a WalkRequest. */
 export interface SyncWalkOptions {
-  readonly roots: readonly string[];
+  /** The caller's content rules: their roots hold every folder walked, and ignore files are read under them. */
+  readonly rules: ContentRules;
   readonly include: PathMatcher | undefined;
   readonly exclude: PathMatcher | undefined;
   readonly useIgnoreFiles: boolean;
@@ -99,7 +101,7 @@ export class SyncWalk {
     const entries = list(fd);
     if (entries === undefined) return; // unreadable or removed meanwhile: one folder must not fail the search
     const options = this.options;
-    const rules = options.useIgnoreFiles ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries)) : inherited;
+    const rules = options.useIgnoreFiles ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries, options.rules)) : inherited;
     const folders: string[] = [];
     // The entry's path below the start, made only for the globs and ignore rules that read it.
     const pathsRead = options.exclude !== undefined || options.include !== undefined || !rules.empty;
@@ -163,7 +165,7 @@ export class SyncWalk {
   #insidePath(fd: number): string | undefined {
     try {
       const real = fsAt !== undefined ? fsAt.fdPath(fd) : readlinkSync(`/proc/self/fd/${fd}`);
-      return real !== null && this.options.roots.some((root) => isInside(root, real)) ? real : undefined;
+      return real !== null && this.options.rules.roots.some((root) => isInside(root, real)) ? real : undefined;
     } catch {
       return undefined; // no /proc: cannot verify, so do not use
     }

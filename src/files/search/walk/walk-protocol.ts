@@ -1,3 +1,4 @@
+import type { ContentRules } from "../../../sandbox/content/content-rules.js";
 import type { FileList } from "../match-job.js";
 import type { WalkPosition } from "./walk-position.js";
 
@@ -15,7 +16,8 @@ export interface IgnoreLayer {
 export interface WalkRequest {
   /** The verified start folder's descriptor; the caller keeps it open until the walk is over. */
   readonly topFd: number;
-  readonly roots: readonly string[];
+  /** The caller's content rules (its sandbox's): the walk's roots, and how ignore files are read. */
+  readonly rules: ContentRules;
   readonly include: readonly string[];
   readonly exclude: readonly string[];
   readonly useIgnoreFiles: boolean;

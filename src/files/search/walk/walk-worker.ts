@@ -34,7 +34,7 @@ parentPort!.on("message", (request: WalkRequest) => {
     const filters = request.resumeAfter === undefined ? { include, exclude } : resumeFilters(request.resumeAfter, include, exclude);
     const walk = new SyncWalk(
       {
-        roots: request.roots,
+        rules: request.rules,
         include: filters.include,
         exclude: filters.exclude,
         useIgnoreFiles: request.useIgnoreFiles,
