@@ -1,9 +1,9 @@
-import { fstat } from "node:fs";
+import { fstat, futimes } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { openTargetDirectory, type TargetDirectory } from "../write/target-directory.js";
-import { tempFileName } from "../write/temp-files.js";
+import { tempFileName, tempTouchMs } from "../write/temp-files.js";
 import { toWriteError } from "../write/write-error.js";
 import { discardTree } from "./clear-held-tree.js";
 import { copyEntryInto, isTakenError } from "./copy-entry.js";
@@ -33,6 +33,9 @@ const newDirectoryMode = 0o777 & ~process.umask();
  * sides opened through verified descriptors (walk-held-tree.ts); then it takes its name in one
  * step without replacing anything (place-entry.ts: mkdir reservation, rename over it). So the
  * tree appears complete or not at all, and over `maxEntries` entries nothing is left behind.
+ * The staging folder is named like a temporary file (its writer in the name) and touched every
+ * tempTouchMs while the copy runs, so that a crash leaves it to the start-up sweep of any
+ * replica (sweep-temp-files.ts), which never takes a live copy's.
  */
 export async function copyTree(
   ops: TreeFsOps,
@@ -49,11 +52,13 @@ export async function copyTree(
   const stagingAt = target.entry(tempFileName());
   const open = new Map<string, TargetDirectory>();
   let made = false;
+  let touching: NodeJS.Timeout | undefined;
   try {
     await ops.mkdir(stagingAt, 0o700);
     made = true;
     const staging = await openTargetDirectory(ops, stagingAt, { roots: sandbox.roots, displayPath: options.to });
     open.set(".", staging);
+    touching = touchWhileCopying(staging);
     const modeOf = async (at: string): Promise<number> => (options.keepMode ? ((await ops.statTarget(at))?.mode ?? 0o755) & 0o1777 : newDirectoryMode);
     let entries = 0;
     let bytes = 0;
@@ -107,7 +112,18 @@ export async function copyTree(
     if (isTakenError(err)) throw alreadyExistsError(options.to, `copy directory '${options.from}' there`, "something appeared there meanwhile; choose another target.");
     throw toWriteError(err, options.to, "copy");
   } finally {
+    clearInterval(touching);
     for (const dir of open.values()) await dir.close();
     await source.close();
   }
+}
+
+/** touchWhileCopying refreshes the staging folder's times every tempTouchMs (see copyTree); the caller clears it. */
+function touchWhileCopying(staging: TargetDirectory): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    const now = new Date();
+    if (staging.handle.fd >= 0) futimes(staging.handle.fd, now, now, () => undefined); // closed meanwhile: the copy is over
+  }, tempTouchMs);
+  timer.unref();
+  return timer;
 }

@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
-import { lstat, open, opendir, realpath, unlink, type FileHandle } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { lstat, open, opendir, realpath, rmdir, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { handleRealPath, procFdPath } from "../../sandbox/verify-handle.js";
 import { isLockFileName, lockTimings, ownerGone } from "./file-lock.js";
@@ -8,7 +8,7 @@ import { isWriterGone } from "./writer-identity.js";
 
 /** StaleTempReport is what removeStaleTempFiles did, for the start-up log. */
 export interface StaleTempReport {
-  /** Absolute paths of the temporary files removed. */
+  /** Absolute paths of the temporary files, links and staging folders removed. */
   readonly removed: string[];
   /** Entries that could not be read or removed, with the errno code; the server starts anyway. */
   readonly failures: { readonly path: string; readonly code: string }[];
@@ -38,16 +38,20 @@ interface Sweep {
 }
 
 /**
- * removeStaleTempFiles walks every writable root and deletes the temporary files (and lock files)
- * that crashed writers left behind, but never one a live writer holds: a file goes only when its
- * writer is a process of our namespace that has exited, or it is untouched for `olderThanMs`
- * (writers touch theirs while they hold them, so on another host only a dead writer's file ages).
+ * removeStaleTempFiles walks every writable root and deletes what crashed writers left behind
+ * under a temporary-file name (temp-files.ts): temporary files, lock files, copied links not yet
+ * placed, and staging folders (a recursive copy builds its tree in one) with everything in them.
+ * Never one a live writer holds: an entry goes only when its writer is a process of our namespace
+ * that has exited, or it is untouched for `olderThanMs` (writers touch theirs while they hold
+ * them, a copy its staging folder, so on another host only a dead writer's entry ages).
  *
  * The walk goes through verified handles only: each directory is opened O_DIRECTORY|O_NOFOLLOW
  * relative to its parent's open descriptor (/proc/self/fd/N/name), its real path is checked to
  * be where the walk expects, and files are examined and unlinked relative to that descriptor. A
  * directory swapped for a symlink is refused by the open, so nothing outside the roots is
- * touched. Read-only roots are skipped, also where one is nested inside a writable root.
+ * touched. A staging folder is emptied the same way (removeStagingFolder): what is in it is
+ * unlinked as names, links never followed, sub-folders entered only through verified descriptors,
+ * as deep as maxDepth. Read-only roots are skipped, also where one is nested inside a writable root.
  * Failures do not stop the walk; they are returned so that the caller logs them.
  */
 export async function removeStaleTempFiles(
@@ -92,8 +96,9 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
       const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice();
       // Some filesystems report no type (DT_UNKNOWN): ask lstat, which does not follow a link.
       const isDirectory = known ? entry.isDirectory() : await lstat(path.join(base, entry.name)).then((st) => st.isDirectory(), () => false);
-      if (isDirectory) subdirectories.push(entry.name);
-      else if (isTempFileName(entry.name) || isLockFileName(entry.name)) candidates.push(entry.name); // removeIfStale checks it is a file.
+      // A folder under a temporary-file name is a copy's staging folder: a candidate, never walked as the tree's own.
+      if (isDirectory && !isTempFileName(entry.name)) subdirectories.push(entry.name);
+      else if (isTempFileName(entry.name) || isLockFileName(entry.name)) candidates.push(entry.name); // removeIfStale checks what it is.
     }
   } catch (err) {
     noteFailure(sweep.report, real, err);
@@ -103,7 +108,7 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
     return; // Moved since it was verified: not ours to clean any more.
   }
   for (const name of candidates) {
-    await removeIfStale(sweep, base, real, name);
+    await removeIfStale(sweep, base, real, name, depth);
   }
   for (const name of subdirectories) {
     const childReal = path.join(real, name);
@@ -131,21 +136,106 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
   }
 }
 
-/** removeIfStale unlinks one candidate, relative to its held directory, unless a live writer may hold it. */
-async function removeIfStale(sweep: Sweep, base: string, real: string, name: string): Promise<void> {
+/**
+ * removeIfStale removes one candidate, relative to its held directory, unless a live writer may
+ * hold it: a temporary or lock file, a temporary link (a copied link, unlinked as a name), or a
+ * staging folder with what is in it. Anything else under such a name (a FIFO, a device) is left.
+ */
+async function removeIfStale(sweep: Sweep, base: string, real: string, name: string, depth: number): Promise<void> {
   const file = path.join(base, name);
   try {
     const stats = await lstat(file);
-    if (!stats.isFile()) return;
     const lock = isLockFileName(name);
-    const owner = tempFileOwner(name);
-    const age = Date.now() - stats.mtimeMs;
-    const gone = lock ? await ownerGone(file) : owner !== undefined && isWriterGone(owner.identity, owner.pid);
-    if (!gone && age <= (lock ? Math.min(sweep.staleMs, lockTimings.staleMs) : sweep.staleMs)) return;
-    await unlink(file);
+    if (lock ? !stats.isFile() : !stats.isFile() && !stats.isSymbolicLink() && !stats.isDirectory()) return;
+    if (!(await isStale(sweep, file, name, stats, lock))) return;
+    if (stats.isDirectory()) {
+      if (depth + 1 > sweep.maxDepth) {
+        sweep.report.failures.push({ path: path.join(real, name), code: "TOO_DEEP" });
+        return;
+      }
+      if (!(await removeStagingFolder(sweep, base, name, path.join(real, name), depth + 1))) return;
+    } else {
+      await unlink(file);
+    }
     sweep.report.removed.push(path.join(real, name));
   } catch (err) {
     noteFailure(sweep.report, path.join(real, name), err);
+  }
+}
+
+/**
+ * isStale tells whether a candidate's writer is known to be gone (a lock file's owner, or the
+ * writer its temporary name names, of our pid namespace and exited), or whether it is older than
+ * the sweep's bound (a lock file's own, shorter, bound).
+ */
+async function isStale(sweep: Sweep, file: string, name: string, stats: Stats, lock: boolean): Promise<boolean> {
+  const owner = tempFileOwner(name);
+  const gone = lock ? await ownerGone(file) : owner !== undefined && isWriterGone(owner.identity, owner.pid);
+  return gone || Date.now() - stats.mtimeMs > (lock ? Math.min(sweep.staleMs, lockTimings.staleMs) : sweep.staleMs);
+}
+
+/**
+ * removeStagingFolder removes the folder `name` of the held directory `base` (real path `real`,
+ * `depth` levels below its root) with everything in it: it is opened O_DIRECTORY|O_NOFOLLOW
+ * relative to `base` and kept only if the kernel reports it at `real` (a link or another folder
+ * swapped in is not entered), its entries are unlinked relative to its own descriptor (a link or
+ * a hard link loses only its name here, a FIFO or device is never opened), its sub-folders
+ * removed the same way down to maxDepth, and then it is removed as an empty folder of `base`.
+ * True when it is gone; otherwise the failures are in the report and what is left keeps its
+ * temporary name, for the next sweep.
+ */
+async function removeStagingFolder(sweep: Sweep, base: string, name: string, real: string, depth: number): Promise<boolean> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path.join(base, name), directoryFlags);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ELOOP" && code !== "ENOTDIR") noteFailure(sweep.report, real, err); // a swapped-in link: not ours
+    return false;
+  }
+  let emptied = true;
+  try {
+    const actual = await handleRealPath(handle.fd);
+    if (actual !== undefined && actual !== real) return false; // moved or swapped since it was listed
+    // A copy with keep_mode gives its folders their modes (0500, say): ours to empty all the same.
+    const mode = (await handle.stat()).mode & 0o7777;
+    if ((mode & 0o700) !== 0o700) await handle.chmod(mode | 0o700).catch(() => undefined);
+    const held = actual === undefined ? real : procFdPath(handle.fd);
+    const names: string[] = [];
+    for await (const entry of await opendir(held)) names.push(entry.name);
+    for (const child of names) {
+      const at = path.join(held, child);
+      const childReal = path.join(real, child);
+      try {
+        const stats = await lstat(at);
+        if (!stats.isDirectory()) {
+          await unlink(at);
+        } else if (sweep.readOnly.has(childReal)) {
+          emptied = false; // a read-only root nested here: not the sweep's to touch
+        } else if (depth + 1 > sweep.maxDepth) {
+          sweep.report.failures.push({ path: childReal, code: "TOO_DEEP" });
+          emptied = false;
+        } else {
+          emptied = (await removeStagingFolder(sweep, held, child, childReal, depth + 1)) && emptied;
+        }
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") emptied = false;
+        noteFailure(sweep.report, childReal, err);
+      }
+    }
+  } catch (err) {
+    noteFailure(sweep.report, real, err);
+    return false;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  if (!emptied) return false;
+  try {
+    await rmdir(path.join(base, name));
+    return true;
+  } catch (err) {
+    noteFailure(sweep.report, real, err);
+    return false;
   }
 }
 
