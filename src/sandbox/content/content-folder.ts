@@ -1,5 +1,26 @@
 import { opendirSync, readlinkSync, type Dir } from "node:fs";
+import { waitForFolderChanges } from "../folder-barrier.js";
 import { procFdPath } from "../proc-fd-path.js";
+
+/**
+ * namedInHeldFolder is rule 4 of the content path (open-content.ts) for one file opened as the
+ * entry `name` of a folder the caller holds (`folderFd`): after a barrier on that very folder (an
+ * unlink, link or rename under way in it holds its lock, see ContentFolder), the file's kernel
+ * path must be the folder's kernel path, as it is then, + "/" + name. The folder is held, so the
+ * barrier is on the folder the name was in, whatever path it has by then; a name moved to another
+ * folder, or removed, fails the compare. Undefined when the folder cannot be read for the barrier
+ * (mode 0311): the caller then looks the name up again by path (confirmOnlyName).
+ */
+export function namedInHeldFolder(folderFd: number, name: string, fd: number): boolean | undefined {
+  if (name.endsWith(" (deleted)")) return false; // cannot be told from the kernel's mark (see ContentFolder)
+  if (!waitForFolderChanges(procFdPath(folderFd))) return undefined;
+  try {
+    const at = readlinkSync(procFdPath(folderFd));
+    return readlinkSync(procFdPath(fd)) === `${at === "/" ? "" : at}/${name}`;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * ContentFolder is rule 4 of the content path (open-content.ts) for a run of files of one held

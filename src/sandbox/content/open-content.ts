@@ -8,7 +8,7 @@ import { ReadDescriptor } from "../read-descriptor.js";
 import { isInside } from "../root-containing.js";
 import { changedError, hardLinkError, notRegularFileError, replacedError } from "../sandbox-errors.js";
 import { deletedEntry, handleRealPathSync } from "../verify-handle.js";
-import type { ContentFolder } from "./content-folder.js";
+import { namedInHeldFolder, type ContentFolder } from "./content-folder.js";
 import type { ContentRules } from "./content-rules.js";
 
 /*
@@ -28,9 +28,10 @@ import type { ContentRules } from "./content-rules.js";
  *     and that descriptor must be the same inode, still a regular file, still one link, not
  *     removed, and its kernel path must lie inside rules.roots (the verified handle);
  *  4. with one link, that one name is confirmed after any unlink under way in its folder has
- *     finished (the kernel lowers the count before it removes the name): by looking the name up
- *     again in the very folder that holds it (confirmOnlyName), or, for a search's batch of one
- *     folder's files, against that held folder (ContentFolder).
+ *     finished (the kernel lowers the count before it removes the name): for a file opened by
+ *     client path, by looking the name up again in the very folder that holds it
+ *     (confirmOnlyName); for the entry of a folder the caller holds, against that folder
+ *     (namedInHeldFolder, or for a search's run of one folder's files ContentFolder).
  * A failure is a ToolhostError naming the client's path (NOT_A_REGULAR_FILE, PATH_TRAVERSAL for a
  * hard link or a swap, FILE_CHANGED for a file replaced meanwhile), and no descriptor stays open.
  */
@@ -56,7 +57,7 @@ const readFlags = constants.O_RDONLY | constants.O_NONBLOCK;
  * filesystem, see sync-io-policy.ts) makes the reopen, and the handle's close and small reads, on
  * the calling thread, with no thread-pool round trip; otherwise they go through the thread pool.
  */
-export async function openContent(held: HeldFile, clientPath: string, rules: ContentRules, local: boolean): Promise<ContentFile> {
+export async function openContent(held: HeldFile, clientPath: string, rules: ContentRules, local: boolean, inFolder?: InFolder): Promise<ContentFile> {
   admitHeld(held.stats, clientPath, rules);
   let fd: number;
   try {
@@ -66,7 +67,7 @@ export async function openContent(held: HeldFile, clientPath: string, rules: Con
   }
   const handle = new ReadDescriptor(fd, local);
   try {
-    return { handle, stats: admitOpened(held.stats, fd, clientPath, rules, undefined) };
+    return { handle, stats: admitOpened(held.stats, fd, clientPath, rules, inFolder) };
   } catch (err) {
     await handle.close();
     throw fsError(err, clientPath);
@@ -87,7 +88,7 @@ export async function openContentAt(folderFd: number, name: string, clientPath: 
     throw fsError(err, clientPath);
   }
   try {
-    return await openContent({ fd: held.fd, stats: fstatSync(held.fd) }, clientPath, rules, local);
+    return await openContent({ fd: held.fd, stats: fstatSync(held.fd) }, clientPath, rules, local, { folderFd, name });
   } finally {
     held.close();
   }
@@ -121,7 +122,7 @@ export function openContentAtSync(
     const heldStats = fstatSync(held.fd);
     admitHeld(heldStats, clientPath, rules);
     fd = openSync(procFdPath(held.fd), readFlags);
-    const stats = admitOpened(heldStats, fd, clientPath, rules, folder === undefined ? undefined : { folder, folderFd, name });
+    const stats = admitOpened(heldStats, fd, clientPath, rules, { folder, folderFd, name });
     return { fd, stats };
   } catch (err) {
     if (fd >= 0) closeQuietly(fd);
@@ -144,8 +145,15 @@ function admitHeld(stats: Stats, clientPath: string, rules: ContentRules): void 
   }
 }
 
+/** InFolder is where an entry was held: the entry `name` of the folder open as `folderFd` (for a run of its files, `folder`). */
+interface InFolder {
+  readonly folderFd: number;
+  readonly name: string;
+  readonly folder?: ContentFolder | undefined;
+}
+
 /** admitOpened is rules 3 and 4, on the descriptor reopened from the held entry; returns its fstat. */
-function admitOpened(held: Stats, fd: number, clientPath: string, rules: ContentRules, inFolder: { folder: ContentFolder; folderFd: number; name: string } | undefined): Stats {
+function admitOpened(held: Stats, fd: number, clientPath: string, rules: ContentRules, inFolder: InFolder | undefined): Stats {
   const opened = fstatSync(fd); // from the kernel's memory, see handleRealPathSync
   if (opened.dev !== held.dev || opened.ino !== held.ino || !opened.isFile()) {
     throw changedError(clientPath); // cannot happen through /proc; checked all the same
@@ -164,8 +172,9 @@ function admitOpened(held: Stats, fd: number, clientPath: string, rules: Content
     throw changedError(clientPath);
   }
   if (!rules.allowHardLinks) {
-    if (inFolder === undefined) confirmOnlyName(fd, opened, named, clientPath);
-    else if (!inFolder.folder.stillNamed(inFolder.folderFd, inFolder.name, fd)) throw replacedError(clientPath);
+    const inHeld = inFolder === undefined ? undefined : (inFolder.folder?.stillNamed(inFolder.folderFd, inFolder.name, fd) ?? namedInHeldFolder(inFolder.folderFd, inFolder.name, fd));
+    if (inHeld === false) throw replacedError(clientPath);
+    if (inHeld === undefined) confirmOnlyName(fd, opened, named, clientPath);
   }
   return opened;
 }
