@@ -15,7 +15,7 @@
 # each side and the ratio this / base. Env: BASE (required), THIS (default this
 # checkout), PAIRS (4), BLOCKS (3),
 # ROUNDS (7; odd, so that the edit's marker is back where it started), WORKS ("read35k edit4k
-# read10m"), NODE_FLAGS_BASE / NODE_FLAGS_THIS (extra node flags for each side's server).
+# read10m"; also "write4k" and "stat"), NODE_FLAGS_BASE / NODE_FLAGS_THIS (extra node flags for each side's server).
 # Everything listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,6 +33,7 @@ mkdir -p "$work/files"
 head -c 26000 /dev/urandom | base64 >"$work/files/35k.txt"
 head -c 7400000 /dev/urandom | base64 >"$work/files/10m.txt"
 { head -c 1500 /dev/urandom | base64; echo alpha-marker; head -c 1500 /dev/urandom | base64; } >"$work/files/edit-go.txt"
+head -c 3000 /dev/urandom | base64 >"$work/files/write-go.txt"
 
 free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"strings"
 	"time"
 
 	filesv1 "github.com/toolhost/toolhost/gen/go/toolhost/files/v1"
@@ -19,7 +20,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:50051", "toolhost gRPC address")
 	rounds := flag.Int("rounds", 20, "how many times to make each call")
-	only := flag.String("only", "", "make only this call (read35k, edit4k or read10m), e.g. under a profiler")
+	only := flag.String("only", "", "make only this call (read35k, edit4k, read10m, write4k or stat), e.g. under a profiler")
 	flag.Parse()
 	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)),
@@ -41,6 +42,15 @@ func main() {
 			return err
 		}},
 		{"read10m", func(int) error { return readText(client, "10m.txt") }},
+		// Not in bench:mcp's three: an overwrite (its previous_sha256 reads the replaced file) and a stat.
+		{"write4k", func(r int) error {
+			_, err := client.WriteFile(context.Background(), &filesv1.WriteFileRequest{Path: "write-go.txt", Content: &filesv1.WriteFileRequest_Text{Text: edits[r%2][0] + writeBody}})
+			return err
+		}},
+		{"stat", func(int) error {
+			_, err := client.StatFile(context.Background(), &filesv1.StatFileRequest{Path: "35k.txt"})
+			return err
+		}},
 	}
 	for round := -1; round < *rounds; round++ { // round -1 warms up and is not printed
 		for _, c := range calls {
@@ -57,6 +67,9 @@ func main() {
 		}
 	}
 }
+
+// writeBody is write4k's content after its marker: 4 KB in all.
+var writeBody = strings.Repeat("w", 4083) + "\n"
 
 // readText reads a whole file in text mode and drops the text, as an agent's backend would
 // hand it on.
