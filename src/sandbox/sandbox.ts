@@ -1,5 +1,4 @@
 import type { Stats } from "node:fs";
-import type { ContentFile } from "./content/open-content.js";
 import type { ContentRules } from "./content/content-rules.js";
 import type { PathHandle } from "./path-handle.js";
 
@@ -129,7 +128,7 @@ export interface Sandbox {
    * `clientPath` in errors. `inPlace` (a folder on a local filesystem) makes the opens and the
    * close on the calling thread.
    */
-  openContentAt(folder: { readonly fd: number }, name: string, clientPath: string, inPlace?: boolean): Promise<ContentFile>;
+  openContentAt(folder: { readonly fd: number }, name: string, clientPath: string, inPlace?: boolean): Promise<Pick<ReadableFile, "handle" | "stats">>;
   /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */
   contains(realPath: string): boolean;
 }
