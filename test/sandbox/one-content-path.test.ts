@@ -34,10 +34,10 @@ const allowed: Record<string, string> = {
   "files/history/open-log.ts": "the change history's own log files, in history.dir (outside every root)",
   "files/history/blob-store.ts": "the change history's own blobs, in history.dir (outside every root)",
   "files/history/change-log.ts": "the change history's own log files, in history.dir (outside every root)",
-  "config/config-file.ts": "the operator's configuration file",
-  "auth/token-store.ts": "the operator's tokens file",
+  "config/read-input-file.ts": "the operator's start-up inputs (tokens file, TLS files), read whole",
+  "config/start-up-inputs.ts": "the operator's start-up inputs, opened to prove them readable, and a probe file created O_WRONLY|O_CREAT|O_EXCL in the history folder",
+  "files/watch/held-folder.ts": "folders (O_DIRECTORY) WatchFiles holds",
   "token-command.ts": "the operator's tokens file",
-  "transport/tls/tls-files.ts": "the operator's TLS certificates and keys",
   "cli.ts": "the package's own package.json",
 };
 
