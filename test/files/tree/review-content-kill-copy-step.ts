@@ -1,0 +1,24 @@
+// Child of review-content-copy-kill-steps.stress.test.ts: copies <root>/src to <root>/dst
+// recursively through copyFile, and SIGKILLs itself at the step named by argv[3], as a crash
+// landing between two of the copy's system calls would.
+import path from "node:path";
+import { copyFile } from "../../../src/files/tree/copy-file.js";
+import { nodeTreeFsOps, type TreeFsOps } from "../../../src/files/tree/tree-fs-ops.js";
+import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
+
+const [root, step] = [process.argv[2]!, process.argv[3]!];
+const die = (): never => {
+  process.kill(process.pid, "SIGKILL");
+  throw new Error("unreachable");
+};
+const ops: TreeFsOps = {
+  ...nodeTreeFsOps,
+  // After the reservation of the target name, before the staging folder is renamed over it.
+  rename: async (from, to) => {
+    if (step === "after-reservation" && path.basename(to) === "dst") die();
+    return nodeTreeFsOps.rename(from, to);
+  },
+};
+const sandbox = await createSandbox([{ path: root }], { reservedNamePrefix: ".toolhost-tmp-" });
+await copyFile(sandbox, { from: "src", to: "dst", recursive: true, maxEntries: 100_000, fsOps: ops });
+process.exit(0);
