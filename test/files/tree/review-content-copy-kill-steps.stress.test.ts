@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { lstat, mkdir, readdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { isToolhostError } from "../../../src/errors/toolhost-error.js";
+import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -30,5 +32,36 @@ describe("review-content: SIGKILL between a copy's reservation and its rename", 
     assert.ok(report.removed.length >= 1, "the crashed copy's staging folder is removed");
     const left = await readdir(root);
     assert.deepEqual(left.sort(), ["src"], `a crashed copy left ${JSON.stringify(left)}; dst is ${JSON.stringify(await lstat(path.join(root, "dst")).then((s) => ({ dir: s.isDirectory(), mode: (s.mode & 0o777).toString(8), entries: 0 }), () => "absent"))}`);
+  });
+
+  // MoveFile without overwrite: link(2) the new name, then unlink(2) the old one (place-entry.ts).
+  // A SIGKILL between leaves both names of one inode: neither is a temporary name, so the sweep
+  // leaves them, and from then on every content read refuses both as "a file with 2 hard links"
+  // (PATH_TRAVERSAL): the user's own file can no longer be read, copied or moved through toolhost
+  // until someone deletes one name. Severity: WRONG ANSWER (a crash makes a file unreadable).
+  it("a move killed between link and unlink leaves one readable file", async () => {
+    const root = path.join(await scratchDir("review-move-kill-"), "root");
+    await mkdir(root, { recursive: true });
+    await writeFile(path.join(root, "a.txt"), "the user's file\n");
+
+    const run = spawnSync(process.execPath, ["--import", "tsx", child, root, "move-after-link"], { encoding: "utf8", timeout: 60_000 });
+    assert.equal(run.signal, "SIGKILL", `the child should have died at the step: ${run.stderr}`);
+    await removeStaleTempFiles([{ path: root }]);
+
+    const left = (await readdir(root)).sort();
+    const sandbox = await createSandbox([{ path: root }], { reservedNamePrefix: ".toolhost-tmp-" });
+    const reads: string[] = [];
+    for (const name of left) {
+      try {
+        const opened = await sandbox.openContent(name);
+        await opened.handle.close();
+        reads.push(`${name}: readable`);
+      } catch (err) {
+        reads.push(`${name}: ${isToolhostError(err) ? err.reason : String(err)}`);
+      }
+    }
+    assert.equal(left.length, 1, `the move happened, or not at all: ${JSON.stringify(reads)} (nlink ${(await lstat(path.join(root, left[0]!))).nlink})`);
+    assert.equal(await readFile(path.join(root, left[0]!), "utf8"), "the user's file\n");
+    assert.deepEqual(reads, [`${left[0]}: readable`]);
   });
 });

@@ -1,8 +1,10 @@
 // Child of review-content-copy-kill-steps.stress.test.ts: copies <root>/src to <root>/dst
-// recursively through copyFile, and SIGKILLs itself at the step named by argv[3], as a crash
-// landing between two of the copy's system calls would.
+// recursively through copyFile (or, for the step "move-after-link", moves <root>/a.txt to
+// <root>/b.txt through moveFile), and SIGKILLs itself at the step named by argv[3], as a crash
+// landing between two of the operation's system calls would.
 import path from "node:path";
 import { copyFile } from "../../../src/files/tree/copy-file.js";
+import { moveFile } from "../../../src/files/tree/move-file.js";
 import { nodeTreeFsOps, type TreeFsOps } from "../../../src/files/tree/tree-fs-ops.js";
 import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
 
@@ -18,7 +20,13 @@ const ops: TreeFsOps = {
     if (step === "after-reservation" && path.basename(to) === "dst") die();
     return nodeTreeFsOps.rename(from, to);
   },
+  // After the new name is linked, before the old one is unlinked (a move without overwrite).
+  unlink: async (file) => {
+    if (step === "move-after-link" && path.basename(file) === "a.txt") die();
+    return nodeTreeFsOps.unlink(file);
+  },
 };
 const sandbox = await createSandbox([{ path: root }], { reservedNamePrefix: ".toolhost-tmp-" });
-await copyFile(sandbox, { from: "src", to: "dst", recursive: true, maxEntries: 100_000, fsOps: ops });
+if (step === "move-after-link") await moveFile(sandbox, { from: "a.txt", to: "b.txt", fsOps: ops });
+else await copyFile(sandbox, { from: "src", to: "dst", recursive: true, maxEntries: 100_000, fsOps: ops });
 process.exit(0);
