@@ -25,7 +25,7 @@ describe("review-content: a crashed copy of a deep tree", () => {
   it("a recursive copy makes a tree deeper than the sweep walks", async () => {
     const root = path.join(await scratchDir("review-deep-copy-"), "root");
     await chain(path.join(root, "src"));
-    const sandbox = await createSandbox([{ path: root }], { reservedNamePrefix: ".toolhost-tmp-" });
+    const sandbox = await createSandbox([{ path: root, readOnly: false }], { reservedNamePrefix: ".toolhost-tmp-" });
     const copied = await copyFile(sandbox, { from: "src", to: "dst", recursive: true, maxEntries: 100_000 });
     assert.ok(copied.entriesCopied >= depth, `${copied.entriesCopied} entries`);
   });

@@ -49,7 +49,7 @@ describe("review-content: SIGKILL between a copy's reservation and its rename", 
     await removeStaleTempFiles([{ path: root }]);
 
     const left = (await readdir(root)).sort();
-    const sandbox = await createSandbox([{ path: root }], { reservedNamePrefix: ".toolhost-tmp-" });
+    const sandbox = await createSandbox([{ path: root, readOnly: false }], { reservedNamePrefix: ".toolhost-tmp-" });
     const reads: string[] = [];
     for (const name of left) {
       try {

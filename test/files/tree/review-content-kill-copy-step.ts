@@ -26,7 +26,7 @@ const ops: TreeFsOps = {
     return nodeTreeFsOps.unlink(file);
   },
 };
-const sandbox = await createSandbox([{ path: root }], { reservedNamePrefix: ".toolhost-tmp-" });
+const sandbox = await createSandbox([{ path: root, readOnly: false }], { reservedNamePrefix: ".toolhost-tmp-" });
 if (step === "move-after-link") await moveFile(sandbox, { from: "a.txt", to: "b.txt", fsOps: ops });
 else await copyFile(sandbox, { from: "src", to: "dst", recursive: true, maxEntries: 100_000, fsOps: ops });
 process.exit(0);
