@@ -62,6 +62,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (stale.removed.length > 0 || stale.failures.length > 0) {
     logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
   }
+  if (stale.unrecorded.length > 0) {
+    logger.warn({ folders: stale.unrecorded }, "left folders named like staging folders that no staging journal record names; remove them by hand if they are leftovers");
+  }
   const sandboxes = new ScopeSandboxes({ roots: config.roots, readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix, allowHardLinks: config.sandbox.allowHardLinks });
   // Built now, so a missing root stops start-up rather than the first call.
   await sandboxes.sandboxFor(fullScope);

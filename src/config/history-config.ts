@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { resolveStateDir } from "./state-dir.js";
 import { join, resolve } from "node:path";
 import type { HistoryConfig } from "./config.js";
 import { ConfigError } from "./config-error.js";
@@ -58,8 +58,7 @@ export function historyLayerFromYaml(raw: unknown, baseDir: string, file: string
  */
 export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv): HistoryConfig | undefined {
   if (layer.enabled === false) return undefined;
-  const stateDir = env["TOOLHOST_STATE_DIR"] || (env["XDG_STATE_HOME"] ? join(env["XDG_STATE_HOME"], "toolhost") : join(homedir(), ".local", "state", "toolhost"));
-  const dir = layer.dir ?? join(stateDir, "history");
+  const dir = layer.dir ?? join(resolveStateDir(env), "history");
   const maxAgeHours = layer.maxAgeHours ?? historyDefaults.maxAgeHours;
   if (maxAgeHours > 24 * 365 * 100) throw new ConfigError(`history.max_age_hours ${maxAgeHours} is more than a century; choose a smaller age`);
   return Object.freeze({

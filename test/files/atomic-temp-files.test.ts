@@ -74,7 +74,7 @@ describe("removeStaleTempFiles", () => {
 
   it("reports a root it cannot read instead of stopping", async () => {
     const report = await removeStaleTempFiles([{ path: path.join(await tempDir(), "file") }]);
-    assert.deepEqual(report, { removed: [], failures: [] }, "a vanished root is nothing to clean");
+    assert.deepEqual(report, { removed: [], unrecorded: [], failures: [] }, "a vanished root is nothing to clean");
     const root = await tempDir();
     await writeFile(path.join(root, "plain"), "x");
     const notDir = await removeStaleTempFiles([{ path: path.join(root, "plain") }]);

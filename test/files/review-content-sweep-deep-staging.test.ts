@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { copyFile } from "../../src/files/tree/copy-file.js";
 import { removeStaleTempFiles, sweepMaxDepth } from "../../src/files/write/sweep-temp-files.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
-import { crashedTempName, scratchDir } from "./write-fixtures.js";
+import { crashedTempName, recordedStagingFolder, scratchDir } from "./write-fixtures.js";
 
 // Review of branch `content` (issue 27 #10): a recursive CopyFile has no depth bound (only
 // max_tree_entries), so its staging folder can hold a tree deeper than the start-up sweep's
@@ -32,7 +32,8 @@ describe("review-content: a crashed copy of a deep tree", () => {
 
   it("its staging folder, left by a crash, is removed by the start-up sweep", async () => {
     const root = path.join(await scratchDir("review-deep-sweep-"), "root");
-    const staging = path.join(root, crashedTempName()); // a crashed writer's staging folder, as copyTree names it
+    const staging = path.join(root, crashedTempName()); // a crashed writer's staging folder, as copyTree names and records it
+    await recordedStagingFolder(staging);
     await chain(staging);
     const report = await removeStaleTempFiles([{ path: root }]);
     assert.deepEqual(await readdir(root), [], `left behind; failures ${JSON.stringify(report.failures.map((f) => f.code))}`);

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { Code } from "@connectrpc/connect";
+import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { removeStaleTempFiles } from "../../src/files/write/sweep-temp-files.js";
 import { tempFileName, tempStaleMs } from "../../src/files/write/temp-files.js";
 import { writerIdentity } from "../../src/files/write/writer-identity.js";
 import { startTestServer } from "../support/test-server.js";
-import { scratchDir } from "./write-fixtures.js";
+import { failureOf, scratchDir, snapshot } from "./write-fixtures.js";
 
 // Review of branch `content` (issue 27 #10): the start-up sweep now removes, recursively, ANY folder
 // whose name matches the temporary-file pattern, as if it were a crashed copy's staging folder. It
@@ -34,7 +35,7 @@ describe("review-content: the sweep deletes only its own staging folders", () =>
     assert.equal(await readFile(path.join(folder, "docs", "notes.txt"), "utf8"), userText);
   });
 
-  it("keeps a tree CopyFile copied for a client (answered success) across a restart", async () => {
+  it("keeps a folder under a dead writer's staging name across a restart; CopyFile refuses to copy one", async () => {
     const base = await scratchDir("review-sweep-copied-");
     const readOnly = path.join(base, "ro");
     const writable = path.join(base, "rw");
@@ -45,20 +46,28 @@ describe("review-content: the sweep deletes only its own staging folders", () =>
     await mkdir(writable);
     await writeFile(path.join(readOnly, "src", name, "notes.txt"), userText);
     await writeFile(path.join(readOnly, "src", "a.txt"), "a\n");
+    // The same folder made in the writable root by the user (a shell, an archive, a checkout).
+    await mkdir(path.join(writable, "mine", name), { recursive: true });
+    await writeFile(path.join(writable, "mine", name, "notes.txt"), userText);
     const roots = [{ path: writable }, { path: readOnly, readOnly: true }];
 
     let server = await startTestServer({ roots });
     try {
-      const copied = await server.fileTools.copyFile({ from: path.join(readOnly, "src"), to: path.join(writable, "dst"), recursive: true });
-      assert.equal(copied.entriesCopied, 4n); // src's two entries, the folder and its file: all acknowledged
+      // No entry is ever created under a reserved name: the copy is refused whole, nothing written.
+      const before = await snapshot(writable);
+      const refused = await failureOf(server.fileTools.copyFile({ from: path.join(readOnly, "src"), to: path.join(writable, "dst"), recursive: true }));
+      assert.equal(refused.code, Code.InvalidArgument);
+      assert.equal(refused.reason, "INVALID_PATH");
+      assert.equal(refused.metadata["path"], `${path.join(readOnly, "src")}/${name}`);
+      assert.match(refused.message, new RegExp(`^Cannot copy '${path.join(readOnly, "src")}/${name}': names starting with "\\.toolhost-tmp-" are reserved .*nothing was copied\\. Rename that entry outside toolhost`));
+      assert.deepEqual(await snapshot(writable), before, "the refused copy changed the disk");
     } finally {
       await server.close();
     }
-    assert.deepEqual((await readdir(path.join(writable, "dst"))).sort(), [name, "a.txt"].sort());
 
     server = await startTestServer({ roots }); // a restart: the start-up sweep runs
     try {
-      assert.equal(await readFile(path.join(writable, "dst", name, "notes.txt"), "utf8"), userText, "acknowledged copied content was deleted by the start-up sweep");
+      assert.equal(await readFile(path.join(writable, "mine", name, "notes.txt"), "utf8"), userText, "a user's folder was deleted by the start-up sweep");
     } finally {
       await server.close();
     }

@@ -5,7 +5,7 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { removeStaleTempFiles } from "../../src/files/write/sweep-temp-files.js";
-import { crashedTempName, scratchDir, snapshot } from "./write-fixtures.js";
+import { crashedTempName, recordedStagingFolder, scratchDir, snapshot } from "./write-fixtures.js";
 
 // Review of branch `content` (issue 27 #10, stress tier): the start-up sweep now removes staging
 // folders recursively. While it runs, another process exchanges (renameat2 RENAME_EXCHANGE) a
@@ -39,7 +39,8 @@ while True:
   };
 }
 
-async function filled(dir: string, text: string): Promise<void> {
+async function filled(dir: string, text: string, recorded = false): Promise<void> {
+  if (recorded) await recordedStagingFolder(dir);
   await mkdir(path.join(dir, "a", "b"), { recursive: true });
   await writeFile(path.join(dir, "a", "f.txt"), text);
   await writeFile(path.join(dir, "a", "b", "g.txt"), text);
@@ -50,19 +51,19 @@ type Case = (root: string, outside: string) => Promise<[string, string]>;
 const cases: Record<string, Case> = {
   "the staging folder itself": async (root, outside) => {
     const name = crashedTempName();
-    await filled(path.join(root, "p", name), "staged\n");
+    await filled(path.join(root, "p", name), "staged\n", true);
     await symlink(outside, path.join(root, "p", "lnk"));
     return [path.join(root, "p", name), path.join(root, "p", "lnk")];
   },
   "a folder inside it": async (root, outside) => {
     const staging = path.join(root, "p", crashedTempName());
-    await filled(staging, "staged\n");
+    await filled(staging, "staged\n", true);
     await symlink(path.join(outside, "a"), path.join(staging, "lnk"));
     return [path.join(staging, "a"), path.join(staging, "lnk")];
   },
   "the folder holding it": async (root, outside) => {
     const name = crashedTempName();
-    await filled(path.join(root, "p", name), "staged\n");
+    await filled(path.join(root, "p", name), "staged\n", true);
     await filled(path.join(outside, name), "OUTSIDE\n"); // a staging-named folder outside: never the sweep's
     await symlink(outside, path.join(root, "lnk"));
     return [path.join(root, "p"), path.join(root, "lnk")];

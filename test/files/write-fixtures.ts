@@ -1,7 +1,8 @@
 import { tempFileName } from "../../src/files/write/temp-files.js";
 import { writerIdentity } from "../../src/files/write/writer-identity.js";
-import { mkdtempSync, rmSync } from "node:fs";
-import { lstat, mkdtemp, readdir, readFile, readlink } from "node:fs/promises";
+import { constants, mkdtempSync, rmSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, open, readdir, readFile, readlink } from "node:fs/promises";
+import { recordStaging } from "../../src/files/write/staging-journal.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -18,6 +19,25 @@ export interface WriteFixture {
 /** Every fixture of this test process lives under one directory, removed when the process exits. */
 const fixturesDir = mkdtempSync(path.join(tmpdir(), "toolhost-write-tests-"));
 process.on("exit", () => rmSync(fixturesDir, { recursive: true, force: true }));
+// The staging journal (toolhost's state folder) of this process and the children it starts, not the user's.
+process.env["TOOLHOST_STATE_DIR"] ??= path.join(fixturesDir, "state");
+
+/**
+ * recordedStagingFolder makes the folder `at` and records it in the staging journal, as a
+ * recursive copy does before it fills its staging folder (copy-tree.ts); the sweep removes it
+ * once its writer (named by its temporary-file name) is gone.
+ */
+export async function recordedStagingFolder(at: string): Promise<void> {
+  await mkdir(at, { recursive: true });
+  const parent = await open(path.dirname(at), constants.O_RDONLY | constants.O_DIRECTORY);
+  const folder = await open(at, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    if ((await recordStaging(parent, folder, path.basename(at))) === undefined) throw new Error(`could not record ${at} in the staging journal`);
+  } finally {
+    await folder.close();
+    await parent.close();
+  }
+}
 
 /** scratchDir makes a fresh directory that disappears with the test process. */
 export async function scratchDir(prefix = "dir-"): Promise<string> {

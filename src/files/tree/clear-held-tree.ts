@@ -6,9 +6,9 @@ import { walkHeldTree } from "./walk-held-tree.js";
 /**
  * discardTree removes a directory this server itself made (a failed copy's staging directory)
  * with everything in it, through held descriptors (walk-held-tree.ts), best effort: a failure to
- * clean up must not hide the error that made it necessary.
+ * clean up must not hide the error that made it necessary. True when it is gone.
  */
-export async function discardTree(ops: AtomicFsOps, roots: readonly SandboxRoot[], at: string): Promise<void> {
+export async function discardTree(ops: AtomicFsOps, roots: readonly SandboxRoot[], at: string): Promise<boolean> {
   try {
     const dir = await openTargetDirectory(ops, at, { roots, displayPath: at });
     try {
@@ -22,7 +22,8 @@ export async function discardTree(ops: AtomicFsOps, roots: readonly SandboxRoot[
       await dir.close();
     }
     await ops.rmdir(at);
+    return true;
   } catch {
-    // Left behind: named with the temporary-file prefix, so it is recognisably ours.
+    return false; // Left behind: its journal record stays, for the start-up sweep.
   }
 }

@@ -44,3 +44,12 @@ export function tooManyEntriesError(clientPath: string, what: string, limit: num
     { path: clientPath, limit: String(limit) },
   );
 }
+
+/** reservedNameInTreeError refuses to copy a tree holding an entry under toolhost's reserved prefix; nothing was copied. */
+export function reservedNameInTreeError(clientPath: string, prefix: string): ToolhostError {
+  return new ToolhostError(
+    "INVALID_PATH",
+    `Cannot copy '${clientPath}': names starting with "${prefix}" are reserved for toolhost's temporary files and staging folders, and no entry is created under one; nothing was copied. Rename that entry outside toolhost, or copy the folder's other entries one at a time.`,
+    { path: clientPath },
+  );
+}

@@ -3,6 +3,7 @@ import { lstat, open, opendir, realpath, rmdir, unlink, type FileHandle } from "
 import path from "node:path";
 import { handleRealPath, procFdPath } from "../../sandbox/verify-handle.js";
 import { isLockFileName, lockTimings, ownerGone } from "./file-lock.js";
+import { identityOf, readStagingRecords, stagingJournalDir, type StagingRecord } from "./staging-journal.js";
 import { isTempFileName, tempFileOwner, tempStaleMs } from "./temp-files.js";
 import { isWriterGone } from "./writer-identity.js";
 
@@ -10,6 +11,12 @@ import { isWriterGone } from "./writer-identity.js";
 export interface StaleTempReport {
   /** Absolute paths of the temporary files, links and staging folders removed. */
   readonly removed: string[];
+  /**
+   * Folders under a temporary-file name whose writer is gone (or that are old) but which no
+   * journal record names (staging-journal.ts): left alone, for the start-up log. A name alone
+   * never deletes a folder: it may be a user's, or a tree copied from elsewhere.
+   */
+  readonly unrecorded: string[];
   /** Entries that could not be read or removed, with the errno code; the server starts anyway. */
   readonly failures: { readonly path: string; readonly code: string }[];
 }
@@ -23,9 +30,14 @@ export interface StaleTempOptions {
   readonly olderThanMs?: number;
   /** Directory levels below a root the sweep descends; deeper ones are reported, not walked. */
   readonly maxDepth?: number;
+  /** The staging journal's folder; default stagingJournalDir(). Undefined there: no journal. */
+  readonly journalDir?: string;
 }
 
-/** sweepMaxDepth bounds the walk, and with it the directory descriptors it holds (one per level). */
+/**
+ * sweepMaxDepth bounds the walk for temporary files, and with it the directory descriptors it
+ * holds (one per level). A recorded staging folder is removed at any depth (removeStagingFolder).
+ */
 export const sweepMaxDepth = 128;
 
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -35,13 +47,16 @@ interface Sweep {
   readonly readOnly: ReadonlySet<string>;
   readonly staleMs: number;
   readonly maxDepth: number;
+  /** Real paths of the staging folders journal records still name (removed or kept). */
+  readonly recorded: Set<string>;
 }
 
 /**
  * removeStaleTempFiles walks every writable root and deletes what crashed writers left behind
  * under a temporary-file name (temp-files.ts): temporary files, lock files, copied links not yet
- * placed, and staging folders (a recursive copy builds its tree in one) with everything in them.
- * Never one a live writer holds: an entry goes only when its writer is a process of our namespace
+ * placed, and the staging folders (a recursive copy builds its tree in one) that the staging
+ * journal records (sweepJournal), with everything in them. A folder is never removed for its name
+ * alone. Never one a live writer holds: an entry goes only when its writer is a process of our namespace
  * that has exited, or it is untouched for `olderThanMs` (writers touch theirs while they hold
  * them, a copy its staging folder, so on another host only a dead writer's entry ages).
  *
@@ -59,12 +74,15 @@ export async function removeStaleTempFiles(
   options: StaleTempOptions = {},
 ): Promise<StaleTempReport> {
   const sweep: Sweep = {
-    report: { removed: [], failures: [] },
+    report: { removed: [], unrecorded: [], failures: [] },
     readOnly: await realPaths(roots.filter((root) => root.readOnly === true)),
     staleMs: options.olderThanMs ?? tempStaleMs,
     maxDepth: options.maxDepth ?? sweepMaxDepth,
+    recorded: new Set(),
   };
-  for (const root of await realPaths(roots.filter((root) => root.readOnly !== true))) {
+  const writable = [...(await realPaths(roots.filter((root) => root.readOnly !== true)))].filter((root) => !sweep.readOnly.has(root));
+  await sweepJournal(sweep, writable, "journalDir" in options ? options.journalDir : stagingJournalDir());
+  for (const root of writable) {
     if (sweep.readOnly.has(root)) continue;
     let handle: FileHandle;
     try {
@@ -91,13 +109,16 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
   const base = procBase ?? real; // Without /proc: by real path, as before descriptors were used.
   const subdirectories: string[] = [];
   const candidates: string[] = [];
+  const unrecordedFolders: string[] = [];
   try {
     for await (const entry of await opendir(base)) {
       const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice();
       // Some filesystems report no type (DT_UNKNOWN): ask lstat, which does not follow a link.
       const isDirectory = known ? entry.isDirectory() : await lstat(path.join(base, entry.name)).then((st) => st.isDirectory(), () => false);
-      // A folder under a temporary-file name is a copy's staging folder: a candidate, never walked as the tree's own.
-      if (isDirectory && !isTempFileName(entry.name)) subdirectories.push(entry.name);
+      // A folder under a temporary-file name may be a live copy's staging folder: never walked, and
+      // removed only through its journal record (sweepJournal); one no record names is reported.
+      if (isDirectory && isTempFileName(entry.name)) unrecordedFolders.push(entry.name);
+      else if (isDirectory) subdirectories.push(entry.name);
       else if (isTempFileName(entry.name) || isLockFileName(entry.name)) candidates.push(entry.name); // removeIfStale checks what it is.
     }
   } catch (err) {
@@ -108,7 +129,12 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
     return; // Moved since it was verified: not ours to clean any more.
   }
   for (const name of candidates) {
-    await removeIfStale(sweep, base, real, name, depth);
+    await removeIfStale(sweep, base, real, name);
+  }
+  for (const name of unrecordedFolders) {
+    const at = path.join(real, name);
+    const stats = await lstat(path.join(base, name)).catch(() => undefined);
+    if (!sweep.recorded.has(at) && stats !== undefined && (await isStale(sweep, path.join(base, name), name, stats, false))) sweep.report.unrecorded.push(at);
   }
   for (const name of subdirectories) {
     const childReal = path.join(real, name);
@@ -138,25 +164,17 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
 
 /**
  * removeIfStale removes one candidate, relative to its held directory, unless a live writer may
- * hold it: a temporary or lock file, a temporary link (a copied link, unlinked as a name), or a
- * staging folder with what is in it. Anything else under such a name (a FIFO, a device) is left.
+ * hold it: a temporary or lock file, or a temporary link (a copied link, unlinked as a name).
+ * Anything else under such a name (a folder, a FIFO, a device) is left.
  */
-async function removeIfStale(sweep: Sweep, base: string, real: string, name: string, depth: number): Promise<void> {
+async function removeIfStale(sweep: Sweep, base: string, real: string, name: string): Promise<void> {
   const file = path.join(base, name);
   try {
     const stats = await lstat(file);
     const lock = isLockFileName(name);
-    if (lock ? !stats.isFile() : !stats.isFile() && !stats.isSymbolicLink() && !stats.isDirectory()) return;
+    if (lock ? !stats.isFile() : !stats.isFile() && !stats.isSymbolicLink()) return;
     if (!(await isStale(sweep, file, name, stats, lock))) return;
-    if (stats.isDirectory()) {
-      if (depth + 1 > sweep.maxDepth) {
-        sweep.report.failures.push({ path: path.join(real, name), code: "TOO_DEEP" });
-        return;
-      }
-      if (!(await removeStagingFolder(sweep, base, name, path.join(real, name), depth + 1))) return;
-    } else {
-      await unlink(file);
-    }
+    await unlink(file);
     sweep.report.removed.push(path.join(real, name));
   } catch (err) {
     noteFailure(sweep.report, path.join(real, name), err);
@@ -168,7 +186,7 @@ async function removeIfStale(sweep: Sweep, base: string, real: string, name: str
  * writer its temporary name names, of our pid namespace and exited), or whether it is older than
  * the sweep's bound (a lock file's own, shorter, bound).
  */
-async function isStale(sweep: Sweep, file: string, name: string, stats: Stats, lock: boolean): Promise<boolean> {
+async function isStale(sweep: Sweep, file: string, name: string, stats: Pick<Stats, "mtimeMs">, lock: boolean): Promise<boolean> {
   const owner = tempFileOwner(name);
   const gone = lock ? await ownerGone(file) : owner !== undefined && isWriterGone(owner.identity, owner.pid);
   return gone || Date.now() - stats.mtimeMs > (lock ? Math.min(sweep.staleMs, lockTimings.staleMs) : sweep.staleMs);
@@ -180,11 +198,12 @@ async function isStale(sweep: Sweep, file: string, name: string, stats: Stats, l
  * relative to `base` and kept only if the kernel reports it at `real` (a link or another folder
  * swapped in is not entered), its entries are unlinked relative to its own descriptor (a link or
  * a hard link loses only its name here, a FIFO or device is never opened), its sub-folders
- * removed the same way down to maxDepth, and then it is removed as an empty folder of `base`.
- * True when it is gone; otherwise the failures are in the report and what is left keeps its
- * temporary name, for the next sweep.
+ * removed the same way at any depth (one descriptor per level, half of what the copy that built
+ * the tree held), and then it is removed as an empty folder of `base`. With `id`, the opened
+ * folder must be that device and inode (the journal's record). True when it is gone; otherwise
+ * the failures are in the report and what is left keeps its record, for the next sweep.
  */
-async function removeStagingFolder(sweep: Sweep, base: string, name: string, real: string, depth: number): Promise<boolean> {
+async function removeStagingFolder(sweep: Sweep, base: string, name: string, real: string, id?: string): Promise<boolean> {
   let handle: FileHandle;
   try {
     handle = await open(path.join(base, name), directoryFlags);
@@ -197,6 +216,7 @@ async function removeStagingFolder(sweep: Sweep, base: string, name: string, rea
   try {
     const actual = await handleRealPath(handle.fd);
     if (actual !== undefined && actual !== real) return false; // moved or swapped since it was listed
+    if (id !== undefined && (await identityOf(handle.fd)) !== id) return false; // not the folder recorded
     // A copy with keep_mode gives its folders their modes (0500, say): ours to empty all the same.
     const mode = (await handle.stat()).mode & 0o7777;
     if ((mode & 0o700) !== 0o700) await handle.chmod(mode | 0o700).catch(() => undefined);
@@ -212,11 +232,8 @@ async function removeStagingFolder(sweep: Sweep, base: string, name: string, rea
           await unlink(at);
         } else if (sweep.readOnly.has(childReal)) {
           emptied = false; // a read-only root nested here: not the sweep's to touch
-        } else if (depth + 1 > sweep.maxDepth) {
-          sweep.report.failures.push({ path: childReal, code: "TOO_DEEP" });
-          emptied = false;
         } else {
-          emptied = (await removeStagingFolder(sweep, held, child, childReal, depth + 1)) && emptied;
+          emptied = (await removeStagingFolder(sweep, held, child, childReal)) && emptied;
         }
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") emptied = false;
@@ -258,4 +275,72 @@ function noteFailure(report: StaleTempReport, file: string, err: unknown): void 
   if (code !== "ENOENT") {
     report.failures.push({ path: file, code });
   }
+}
+
+/**
+ * sweepJournal removes the staging folders the journal in `dir` records, in the writable roots
+ * `writable`, whose writer is gone: each only if its parent folder (opened O_DIRECTORY, checked
+ * at the recorded real path) and the folder itself still have the recorded device and inode.
+ * A record whose folder is gone or is another folder now is dropped; one of a live writer, or
+ * of a folder outside these roots (another server's), is kept. A journal that lies in a root or
+ * holds one is not trusted (a client could write it): it is reported and not read.
+ */
+async function sweepJournal(sweep: Sweep, writable: readonly string[], dir: string | undefined): Promise<void> {
+  if (dir === undefined) return;
+  const real = await realpath(dir).catch(() => undefined);
+  if (real === undefined) return; // no journal yet: nothing recorded
+  const all = [...writable, ...sweep.readOnly];
+  if (all.some((root) => within(real, root) || within(root, real))) {
+    sweep.report.failures.push({ path: dir, code: "JOURNAL_IN_ROOT" });
+    return;
+  }
+  for (const { file, record } of await readStagingRecords(real)) {
+    if (record === undefined) {
+      await unlink(file).catch(() => undefined); // cut short by a crash: names nothing
+      continue;
+    }
+    const at = path.join(record.parent, record.name);
+    if (!writable.some((root) => within(record.parent, root)) || [...sweep.readOnly].some((root) => within(at, root))) {
+      // Another server's (or a root no longer served): kept, unless its folder is gone with its parent.
+      if ((await lstat(record.parent).catch((err: NodeJS.ErrnoException) => err.code)) === "ENOENT") await unlink(file).catch(() => undefined);
+      continue;
+    }
+    if (await removeRecorded(sweep, record, at)) await unlink(file).catch(() => undefined);
+    else sweep.recorded.add(at); // kept (a live copy's, or not yet removable): its record still names it
+  }
+}
+
+/** removeRecorded removes one recorded staging folder if its writer is gone; true when its record is done with. */
+async function removeRecorded(sweep: Sweep, record: StagingRecord, at: string): Promise<boolean> {
+  let parent: FileHandle;
+  try {
+    parent = await open(record.parent, directoryFlags);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return true; // the folder went with its parent
+    noteFailure(sweep.report, record.parent, err);
+    return false;
+  }
+  try {
+    const actual = await handleRealPath(parent.fd);
+    if ((actual !== undefined && actual !== record.parent) || (await identityOf(parent.fd)) !== record.parentId) return true; // another folder now
+    const base = actual === undefined ? record.parent : procFdPath(parent.fd);
+    const stats = await lstat(path.join(base, record.name), { bigint: true }).catch(() => undefined);
+    if (stats === undefined || !stats.isDirectory() || `${stats.dev}:${stats.ino}` !== record.id) return true; // gone, or not the folder made
+    if (!(await isStale(sweep, path.join(base, record.name), record.name, { mtimeMs: Number(stats.mtimeMs) }, false))) return false; // a live copy's
+    if (!(await removeStagingFolder(sweep, base, record.name, at, record.id))) return false;
+    sweep.report.removed.push(at);
+    return true;
+  } catch (err) {
+    noteFailure(sweep.report, at, err);
+    return false;
+  } finally {
+    await parent.close().catch(() => undefined);
+  }
+}
+
+/** within tells whether real path `inner` is `outer` or lies below it. */
+function within(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
