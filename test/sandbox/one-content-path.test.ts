@@ -14,7 +14,7 @@ import { describe, it } from "node:test";
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** openers are node:fs calls that open, read or copy a file by name. */
-const openers = new Set(["open", "openSync", "openAsDirectory", "readFile", "readFileSync", "createReadStream", "copyFile", "copyFileSync", "cp", "cpSync"]);
+const openers = new Set(["open", "openSync", "openAsDirectory", "readFile", "readFileSync", "createReadStream", "copyFile", "copyFileSync", "cp", "cpSync", "openAsBlob", "promises"]);
 
 /** allowed lists every source file that imports an opener, with what it opens: never a root's file for reading. */
 const allowed: Record<string, string> = {
@@ -31,6 +31,7 @@ const allowed: Record<string, string> = {
   "files/write/file-lock.ts": "the server's own lock files: created O_EXCL, and read for their owner record (256 bytes of a 1-link file, never sent to a caller)",
   "files/write/replaced-file-pin.ts": "an O_PATH pin of the file a rename replaces",
   "files/write/writer-identity.ts": "/proc/sys/kernel/random/boot_id",
+  "files/write/staging-journal.ts": "the staging journal's own records, in toolhost's state folder (the sweep does not trust one inside a root)",
   "files/history/open-log.ts": "the change history's own log files, in history.dir (outside every root)",
   "files/history/blob-store.ts": "the change history's own blobs, in history.dir (outside every root)",
   "files/history/change-log.ts": "the change history's own log files, in history.dir (outside every root)",
@@ -52,10 +53,17 @@ function sourceFiles(dir: string, rel = ""): string[] {
   });
 }
 
-/** importedOpeners lists the openers a source file imports from node:fs (or the whole module, as "*"). */
+/** fsModule matches node:fs or node:fs/promises as a module specifier, with or without "node:". */
+const fsModule = String.raw`["'\`](?:node:)?fs(?:\/promises)?["'\`]`;
+
+/**
+ * importedOpeners lists the openers a source file imports or re-exports from node:fs (or the whole
+ * module, as "*": a namespace or default import, a dynamic import() or a require() of it).
+ */
 function importedOpeners(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/import\s+((?:(?!\bfrom\b)[^;])*?)\s+from\s+["'](?:node:)?fs(?:\/promises)?["']/g)) {
+  if (new RegExp(String.raw`\b(?:import|require)\s*\(\s*${fsModule}\s*\)`).test(text)) found.push("*");
+  for (const match of text.matchAll(new RegExp(String.raw`(?:import|export)\s+((?:(?!\bfrom\b)[^;])*?)\s+from\s+${fsModule}`, "g"))) {
     const clause = match[1]!;
     if (!clause.includes("{") || /^\s*[\w$]+\s*,/.test(clause) || clause.includes("*")) found.push("*"); // a namespace or default import reaches every call
     const named = /\{([\s\S]*)\}/.exec(clause)?.[1] ?? "";
@@ -81,6 +89,22 @@ describe("the one content path (issue 27)", () => {
     }
     assert.deepEqual(unlisted, [], "read through the sandbox's content path (Sandbox.openContent / reopenContent / openContentAt), or list the file here with what it opens");
     assert.deepEqual(Object.keys(allowed).filter((file) => !openersSeen.has(file)), [], "listed files that open nothing any more: remove them from the list");
+  });
+
+  it("sees every way of reaching node:fs's openers: named, renamed, promises, openAsBlob, namespace, default, re-export, import(), require()", () => {
+    const reached = [
+      `import { promises } from "node:fs";`,
+      `import { openAsBlob } from "fs";`,
+      `import { readFile as rf } from "node:fs/promises";`,
+      `import * as fs from "node:fs";`,
+      `import fs from "fs/promises";`,
+      `export { open } from "node:fs/promises";`,
+      `const fs = await import("node:fs");`,
+      "const { open } = await import(`fs/promises`);",
+      `const fs = require("fs");`,
+    ];
+    assert.deepEqual(reached.filter((text) => importedOpeners(text).length === 0), []);
+    assert.deepEqual(importedOpeners(`import { lstat, type Stats } from "node:fs";\nimport path from "node:path";`), []);
   });
 
   it("calls the native addon's content reads only from native-content.ts, with the caller's rules", () => {
