@@ -52,6 +52,10 @@ struct open_how {
 #define SYS_openat2 437 // the same number on every architecture (added after the tables were unified)
 #endif
 
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0) // linux/fs.h; glibc < 2.28 does not define it
+#endif
+
 // Codes readFileAt returns; -1..-6 are the match job's outcomeCodes indexes, negated.
 #define CODE_BINARY -1
 #define CODE_TOO_LARGE -2
@@ -1126,6 +1130,28 @@ static napi_value HoldOnFolderMount(napi_env env, napi_callback_info cb) {
   return make_int(env, fd < 0 ? -errno : (int32_t)fd);
 }
 
+// renameNoReplaceAt(fromDirFd, fromName, toDirFd, toName): renameat2(RENAME_NOREPLACE) of the
+// entry `fromName` of the held folder `fromDirFd` to `toName` of the held folder `toDirFd`, each
+// name one entry of its folder (never a path walked again): one atomic step that fails with
+// EEXIST when `toName` is taken and never replaces it. 0, or -errno: -EINVAL or -ENOSYS when the
+// kernel or the filesystem has no RENAME_NOREPLACE (the caller falls back, place-entry.ts). A
+// name that is not one entry, or a bad descriptor, throws a TypeError (so -EINVAL only ever means
+// the flag was refused).
+static napi_value RenameNoReplaceAt(napi_env env, napi_callback_info cb) {
+  static const char usage[] = "renameNoReplaceAt(fromDirFd, fromName, toDirFd, toName)";
+  size_t argc = 4;
+  napi_value argv[4];
+  int32_t fromfd, tofd;
+  char from[NAME_MAX + 2], to[NAME_MAX + 2];
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 4 || !int_arg(env, argv[0], &fromfd) || fromfd < 0 ||
+      !name_arg(env, argv[1], from, sizeof from) || !int_arg(env, argv[2], &tofd) || tofd < 0 || !name_arg(env, argv[3], to, sizeof to)) {
+    napi_throw_type_error(env, NULL, usage);
+    return NULL;
+  }
+  long r = syscall(SYS_renameat2, fromfd, from, tofd, to, RENAME_NOREPLACE);
+  return make_int(env, r < 0 ? -errno : 0);
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"readFileAt", NULL, ReadFileAt, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -1137,6 +1163,7 @@ static napi_value Init(napi_env env, napi_value exports) {
       {"folderBarrier", NULL, FolderBarrier, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sameEntryAndFolder", NULL, SameEntryAndFolder, NULL, NULL, NULL, napi_enumerable, NULL},
       {"holdOnFolderMount", NULL, HoldOnFolderMount, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"renameNoReplaceAt", NULL, RenameNoReplaceAt, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

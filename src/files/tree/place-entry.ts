@@ -6,13 +6,20 @@ import type { TreeFsOps } from "./tree-fs-ops.js";
  * filesystem) and reports whether `to` was taken:
  *
  * - with `overwrite`, one rename(2), replacing what is at `to` atomically;
- * - without, for a file or link, link(2) then unlink(2) of the old name: link fails with EEXIST
- *   atomically when `to` exists, so no existing entry can ever be replaced (rename(2) would
- *   replace silently, and Node has no renameat2(RENAME_NOREPLACE) without native code);
- * - without, for a directory, mkdir(2) of `to` as a reservation (EEXIST, atomically, when
- *   taken), then rename(2) over that reservation: rename may replace only an empty directory,
- *   and the only empty directory there is the one just made. Should another process fill the
- *   reservation meanwhile, the rename fails (ENOTEMPTY) and nothing is replaced.
+ * - without, one renameat2(RENAME_NOREPLACE) (tree-fs-ops.ts): EEXIST, atomically, when `to` is
+ *   taken, and a crash leaves the entry under one name or the other, never both or neither.
+ *
+ * Where the kernel or the filesystem refuses RENAME_NOREPLACE (or the native addon is not
+ * built), two steps that never replace anything either, but that a crash between them can leave
+ * half done (docs/files.md, "After a crash"):
+ *
+ * - for a file or link, link(2) then unlink(2) of the old name: link fails with EEXIST
+ *   atomically when `to` exists (a crash between leaves two names of one inode);
+ * - for a directory, mkdir(2) of `to` as a reservation (EEXIST, atomically, when taken), then
+ *   rename(2) over that reservation: rename may replace only an empty directory, and the only
+ *   empty directory there is the one just made (a crash between leaves that empty directory).
+ *   Should another process fill the reservation meanwhile, the rename fails (ENOTEMPTY) and
+ *   nothing is replaced.
  *
  * Errors pass through as errno errors (EEXIST when `to` is taken, EXDEV across filesystems) with
  * everything put back as it was.
@@ -22,6 +29,7 @@ export async function placeEntry(ops: TreeFsOps, from: string, to: string, isDir
     await ops.rename(from, to);
     return;
   }
+  if (await ops.renameNoReplace(from, to)) return;
   if (isDirectory) {
     await ops.mkdir(to, 0o700);
     try {

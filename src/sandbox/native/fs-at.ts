@@ -71,6 +71,13 @@ export interface FsAt {
    * for a name that is not one entry. Never opens the mounted filesystem's root (see fs-at.c).
    */
   holdOnFolderMount(dirFd: number, name: string): number;
+  /**
+   * renameNoReplaceAt renames the entry `fromName` of the folder `fromDirFd` to `toName` of the
+   * folder `toDirFd` with renameat2(RENAME_NOREPLACE): one atomic step that never replaces what
+   * is at `toName` (-EEXIST). 0, or -errno; -EINVAL or -ENOSYS when the kernel or the filesystem
+   * has no RENAME_NOREPLACE. A name that is not one entry throws a TypeError.
+   */
+  renameNoReplaceAt(fromDirFd: number, fromName: string, toDirFd: number, toName: string): number;
 }
 
 /** needBufferCode is readFileAt's answer when `buffer` is smaller than the file needs. */
@@ -91,7 +98,7 @@ export function packNeedles(needles: readonly Buffer[]): Buffer {
 }
 
 /** functions are the addon's exports every caller relies on. */
-const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier", "sameEntryAndFolder", "holdOnFolderMount"] as const;
+const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier", "sameEntryAndFolder", "holdOnFolderMount", "renameNoReplaceAt"] as const;
 
 /**
  * addonFile is where the build puts the addon: build/native/fs-at.node of this checkout or
