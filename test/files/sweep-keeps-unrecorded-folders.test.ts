@@ -18,7 +18,7 @@ import { failureOf, scratchDir, snapshot } from "./write-fixtures.js";
 
 const userText = "the user's notes, not a partial copy\n";
 
-describe("review-content: the sweep deletes only its own staging folders", () => {
+describe("the sweep deletes only the staging folders it recorded", () => {
   it("keeps a user's folder named like a legacy temporary file, and what is in it", async () => {
     const base = await scratchDir("review-sweep-foreign-");
     const root = path.join(base, "root");

@@ -65,7 +65,7 @@ async function secretCopies(dir: string): Promise<string[]> {
   return found;
 }
 
-describe("review-content: an in-root hard link added and removed in a loop (stress)", () => {
+describe("an in-root hard link added and removed in a loop never leaks content (stress)", () => {
   for (const native of [true, false]) {
     it(`never serves or copies the outside file (${native ? "native addon" : "TOOLHOST_NATIVE=0"}, ${rounds} rounds)`, { timeout: 600_000 }, async () => {
       const base = await scratchDir("review-toggle-");

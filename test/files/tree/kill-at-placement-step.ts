@@ -1,4 +1,4 @@
-// Child of review-content-copy-kill-steps.stress.test.ts: copies <root>/src to <root>/dst
+// Child of kill-at-placement-leaves-one-name.stress.test.ts: copies <root>/src to <root>/dst
 // recursively through copyFile (or, for the step "move-after-link", moves <root>/a.txt to
 // <root>/b.txt through moveFile), and SIGKILLs itself at the step named by argv[3], as a crash
 // landing between two of the operation's system calls would (the two-step fallback's steps, or

@@ -21,7 +21,7 @@ async function chain(at: string): Promise<void> {
   await writeFile(path.join(deepest, "bottom.txt"), "bottom\n");
 }
 
-describe("review-content: a crashed copy of a deep tree", () => {
+describe("a crashed copy of a tree deeper than the sweep walks is removed", () => {
   it("a recursive copy makes a tree deeper than the sweep walks", async () => {
     const root = path.join(await scratchDir("review-deep-copy-"), "root");
     await chain(path.join(root, "src"));

@@ -70,7 +70,7 @@ const cases: Record<string, Case> = {
   },
 };
 
-describe("review-content: the sweep under a symlink swap (stress)", () => {
+describe("the sweep of recorded staging folders under a symlink swap (stress)", () => {
   for (const [label, make] of Object.entries(cases)) {
     it(`never removes anything outside while ${label} is swapped (${iterations} sweeps)`, { timeout: 300_000 }, async () => {
       for (let i = 0; i < iterations; i++) {

@@ -14,12 +14,14 @@ import { scratchDir } from "../write-fixtures.js";
 // (place-entry.ts). A SIGKILL between the two leaves an empty folder at the client's target name:
 // not named like a staging area, so the start-up sweep never removes it, and the retried copy is
 // refused with ALREADY_EXISTS although no copy ever completed. The kill is placed exactly there by
-// the child (review-content-kill-copy-step.ts), as a crash landing between those two calls would.
+// the child (kill-at-placement-step.ts), as a crash landing between those two calls would.
 // Severity: LEAK (disk, minor) / WRONG ANSWER on retry.
+// Now the placement is one renameat2(RENAME_NOREPLACE); the child dies at the same points around
+// it (and at the old steps where the kernel refuses the flag, see place-entry.ts).
 
-const child = fileURLToPath(new URL("./review-content-kill-copy-step.ts", import.meta.url));
+const child = fileURLToPath(new URL("./kill-at-placement-step.ts", import.meta.url));
 
-describe("review-content: SIGKILL between a copy's reservation and its rename", () => {
+describe("a SIGKILL at a copy or move placement leaves one name, and nothing staged", () => {
   it("leaves nothing at the target once the start-up sweep ran", async () => {
     const root = path.join(await scratchDir("review-copy-kill-"), "root");
     await mkdir(path.join(root, "src", "sub"), { recursive: true });
