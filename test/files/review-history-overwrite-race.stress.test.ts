@@ -42,7 +42,10 @@ describe("review-history: an overwriting move or copy racing a write", () => {
         const [A, B, W] = [`A ${round}\n`, `B ${round}\n`, `W ${round} acknowledged\n`];
         await files.writeFile({ path: a, content: text(A) });
         await files.writeFile({ path: b, content: text(B) });
-        const overwrite = () => (op === "moveFile" ? files.moveFile({ from: a, to: b, overwrite: true }) : files.copyFile({ from: a, to: b, overwrite: true }));
+        const overwrite = async (): Promise<void> => {
+          if (op === "moveFile") await files.moveFile({ from: a, to: b, overwrite: true });
+          else await files.copyFile({ from: a, to: b, overwrite: true });
+        };
         const [written] = await Promise.all([writer.writeFile({ path: b, content: text(W) }), new Promise((r) => setImmediate(r)).then(overwrite)]);
         if (written.previousSha256 !== sha256Hex(B) || (await readFile(join(server.root, b), "utf8")) !== A) continue;
         writeFirst++;
