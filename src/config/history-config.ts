@@ -61,11 +61,20 @@ export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv): His
   const dir = layer.dir ?? join(resolveStateDir(env), "history");
   const maxAgeHours = layer.maxAgeHours ?? historyDefaults.maxAgeHours;
   if (maxAgeHours > 24 * 365 * 100) throw new ConfigError(`history.max_age_hours ${maxAgeHours} is more than a century; choose a smaller age`);
+  const maxBytes = layer.maxBytes ?? historyDefaults.maxBytes;
+  // A content larger than the store itself would be pruned as soon as it is stored: an undo or
+  // restore that relies on it could not have it. A max_file_bytes given larger than max_bytes is
+  // refused; the default one is never larger than max_bytes. (The store keeps a file only up to
+  // 90% of max_bytes, what a prune leaves: FileHistory.keeps.)
+  const maxFileBytes = layer.maxFileBytes ?? Math.min(historyDefaults.maxFileBytes, maxBytes);
+  if (maxFileBytes > maxBytes) {
+    throw new ConfigError(`history.max_file_bytes (${maxFileBytes}) is larger than history.max_bytes (${maxBytes}), so a file that size could not stay in the history; raise max_bytes or lower max_file_bytes`);
+  }
   return Object.freeze({
     dir,
-    maxBytes: layer.maxBytes ?? historyDefaults.maxBytes,
+    maxBytes,
     maxAgeMs: maxAgeHours * 3_600_000,
-    maxFileBytes: layer.maxFileBytes ?? historyDefaults.maxFileBytes,
+    maxFileBytes,
     maxEntriesPerFile: historyDefaults.maxEntriesPerFile,
   });
 }

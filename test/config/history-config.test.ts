@@ -34,6 +34,9 @@ describe("history config", () => {
     await writeFile(file, `roots: [${root}]\nhistory:\n  dir: /var/tmp/th-h\n  max_bytes: 4096\n  max_age_hours: 2\n`);
     const config = await loadConfig(parseServeFlags(["--config", file]), {}, root);
     assert.deepEqual([config.history?.dir, config.history?.maxBytes, config.history?.maxAgeMs], ["/var/tmp/th-h", 4096, 7_200_000]);
+    assert.equal(config.history?.maxFileBytes, 4096, "the default max_file_bytes is never more than max_bytes");
+    await writeFile(file, `roots: [${root}]\nhistory:\n  max_bytes: 4096\n  max_file_bytes: 4097\n`);
+    await assert.rejects(loadConfig(parseServeFlags(["--config", file]), {}, root), /history.max_file_bytes \(4097\) is larger than history.max_bytes \(4096\)/);
     await writeFile(file, `roots: [${root}]\nhistory:\n  size: 3\n`);
     await assert.rejects(loadConfig(parseServeFlags(["--config", file]), {}, root), /unknown key "history.size"/);
     await writeFile(file, `roots: [${root}]\nhistory:\n  max_bytes: -1\n`);
