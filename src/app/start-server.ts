@@ -14,6 +14,8 @@ import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
 import { tempFilePrefix } from "../files/write/temp-files.js";
 import { FileHistory } from "../files/history/file-history.js";
 import { createFileToolsService } from "../service/file-tools/file-tools-service.js";
+import { recoverUndos } from "../service/file-tools/undo/undo-journaled.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
 import { Quotas } from "../auth/quotas.js";
 import { fullScope } from "../auth/scope.js";
 import { ScopeSandboxes } from "../auth/scope-sandboxes.js";
@@ -67,10 +69,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   const sandboxes = new ScopeSandboxes({ roots: config.roots, readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix, allowHardLinks: config.sandbox.allowHardLinks });
   // Built now, so a missing root stops start-up rather than the first call.
-  await sandboxes.sandboxFor(fullScope);
+  const serverSandbox = await sandboxes.sandboxFor(fullScope);
+  const history = config.history === undefined ? undefined : new FileHistory(config.history);
+  if (history !== undefined) await finishUndos(history, serverSandbox, config, logger);
   const security = openSecurity(config, logger);
   const gate = { authenticator: security.authenticator, quotas: new Quotas(), sandboxes, methodTier: methodTiers() };
-  const history = config.history === undefined ? undefined : new FileHistory(config.history);
   const fileTools = createFileToolsService({
     sandboxFor: callerSandbox,
     limits: config.limits,
@@ -160,4 +163,16 @@ function routeGrpcJsLog(logger: Logger): void {
   setLogger({
     error: (...args: unknown[]) => logger.debug({ source: "grpc-js" }, args.map(String).join(" ")),
   } as Console);
+}
+
+/**
+ * finishUndos completes (or takes back) the undos a server killed in the middle of one left in
+ * the history folder, before the first call is accepted, and logs what became of each.
+ */
+async function finishUndos(history: FileHistory, sandbox: Sandbox, config: Config, logger: Logger): Promise<void> {
+  for (const undo of await recoverUndos(history, sandbox, config.limits.maxPathDepth)) {
+    const line = { path: undo.clientPath, outcome: undo.outcome, ...(undo.message === undefined ? {} : { message: undo.message }) };
+    if (undo.outcome === "failed") logger.warn(line, "an undo cut short by a crash could not be finished");
+    else logger.info(line, "finished an undo cut short by a crash");
+  }
 }

@@ -84,7 +84,7 @@ describe("an edit of a small file in a local folder", () => {
     // replaced file (held open across the rename); nothing opened as a FileHandle. It was 17.
     assert.deepEqual(counts, { FSREQCALLBACK: 4 });
     assert.equal(await readFile(path.join(root, "e.txt"), "utf8"), fourKb.replace("alpha-marker", "omega-marker"));
-    const changes = await store.list(store.keyFor({ root: { path: root }, realPath: path.join(root, "e.txt") }), 10);
+    const changes = await store.list(await store.keyFor({ root: { path: root }, realPath: path.join(root, "e.txt") }), 10);
     assert.equal(changes.length, 3, "every edit has its history line");
     assert.ok(changes.every((c) => c.beforeAvailable));
   });
@@ -196,7 +196,7 @@ describe("ChangeRecording", () => {
     await second.end();
     for (let tries = 0; tries < 100 && (await logLocks(dir)).length > 0; tries++) await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(await logLocks(dir), [], "the log's lock is released");
-    assert.deepEqual((await store.list(store.keyFor(resolved), 10)).map((c) => c.after), ["c", "b"]);
+    assert.deepEqual((await store.list(await store.keyFor(resolved), 10)).map((c) => c.after), ["c", "b"]);
   });
 
   it("takes no log lock when its change ends before the capture begins, and the next change records", async () => {
@@ -213,7 +213,7 @@ describe("ChangeRecording", () => {
     await second.capture(Buffer.from("before"), resolved);
     await second.record({ operation: "edit", caller: "test", before: "b", after: "a" });
     await second.end();
-    const changes = await store.list(store.keyFor(resolved), 10);
+    const changes = await store.list(await store.keyFor(resolved), 10);
     assert.equal(changes.length, 1);
   });
 });

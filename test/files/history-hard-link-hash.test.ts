@@ -8,7 +8,7 @@ import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-// Review of the undo model (review-history): the history no longer keeps the hash of a
+// Found by the review of the undo model: the history no longer keeps the hash of a
 // hard-linked file (stateReplaced, movedState), but the calls the history and undo are built on
 // still hash it and hand it out. A file in the root hard-linked to a 0600 file outside:
 // - MoveFile answers its sha256, and an if_sha256 that does not match prints the real one;
@@ -30,7 +30,7 @@ async function failure(call: Promise<unknown>): Promise<{ reason: string; messag
   return { reason: "succeeded", message: "" };
 }
 
-describe("review-history: the hash of a hard-linked file outside", () => {
+describe("the hash of a hard-linked file outside", () => {
   let server: TestServer;
   let outside: string;
   before(async () => {

@@ -189,7 +189,7 @@ describe("records of an earlier version", () => {
     const service = await startModelService(limit);
     try {
       await service.unary("writeFile", { path: "b.txt", content: { case: "text", value: "moved\n" } });
-      const key = { root: service.root, relative: "b.txt" };
+      const key = await service.history.keyAt({ root: service.root, relative: "b.txt" });
       // As round 2 wrote a move's target: no types, no change id, no other path.
       await service.history.record(key, { time: Date.now(), operation: "move", caller: "anonymous", before: "", after: sha256Hex("moved\n"), sizeBefore: 0 });
       const reason = await service.unary("undoLastChange", { path: "b.txt" }).then(() => "none", (err: unknown) => ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason);

@@ -8,7 +8,7 @@ import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-// Review of the undo model (review-history): MoveFile and CopyFile with overwrite record, as what
+// Found by the review of the undo model: MoveFile and CopyFile with overwrite record, as what
 // they replaced at the target, what their capture saw there before they ran (recorded-move.ts,
 // recordedChange with no hash reported). A WriteFile of another caller that lands between that
 // capture and the rename is acknowledged, then replaced by the move or copy; the history says the
@@ -24,7 +24,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 const rounds = 300;
 const text = (value: string) => ({ case: "text" as const, value });
 
-describe("review-history: an overwriting move or copy racing a write", () => {
+describe("an overwriting move or copy racing a write", () => {
   let server: TestServer;
   let writer: Client<typeof FileTools>;
   before(async () => {

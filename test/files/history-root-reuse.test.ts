@@ -8,7 +8,7 @@ import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer } from "../support/test-server.js";
 
-// Review of the undo model (review-history): history is keyed by a root's real path and the path
+// Found by the review of the undo model: history is keyed by a root's real path and the path
 // under it (ChangeLog.logPath), and history.dir defaults to one folder per user
 // (~/.local/state/toolhost/history), shared by every toolhost that user runs. A workspace that
 // is removed and made again at the same path (the next agent session, the next CI job, the next
@@ -25,7 +25,7 @@ async function reasonOf(call: Promise<unknown>): Promise<string> {
   return "succeeded";
 }
 
-describe("review-history: a root removed and made again at the same path", () => {
+describe("a root removed and made again at the same path", () => {
   it("does not inherit the history of the root that was there before", async () => {
     const workspace = join(await mkdtemp(join(tmpdir(), "toolhost-review-reuse-")), "workspace");
     const historyDir = await mkdtemp(join(tmpdir(), "toolhost-review-reuse-history-"));

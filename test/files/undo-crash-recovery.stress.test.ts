@@ -11,7 +11,7 @@ import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
 
-// Review of the undo model (review-history): an undo of several paths (a move: move back, then
+// Found by the review of the undo model: an undo of several paths (a move: move back, then
 // put back what the move replaced at the target; a patch: one file after another) is steps with
 // no record until all are done. A real server SIGKILLed between the steps leaves the paths half
 // undone, and nothing at the next start or in the next undo finishes or reverts it: the history
@@ -59,7 +59,7 @@ async function fixture(): Promise<{ root: string; historyDir: string; config: st
   return { root, historyDir, config };
 }
 
-describe("review-history: SIGKILL in the middle of an undo", () => {
+describe("SIGKILL in the middle of an undo", () => {
   it("an undo of a move cut between its steps is finished or reverted by the next start or undo", { timeout: 120_000 }, async () => {
     const { root, historyDir, config } = await fixture();
     const small = "the moved file\n";

@@ -7,7 +7,7 @@ import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { snapshot } from "./write-fixtures.js";
 
-// Review of the undo model (review-history): an undo requires "every path [to] hold exactly what
+// Found by the review of the undo model: an undo requires "every path [to] hold exactly what
 // the change left there" (undo-change.ts), but for a folder `holds` compares the type only, and
 // the move's other path is found by change id (FileHistory.change), not as that path's newest
 // change. So after MoveFile d1 -> d2, a RemoveDirectory of d2 and a MakeDirectory of a new d2
@@ -23,7 +23,7 @@ async function reasonOf(call: Promise<unknown>): Promise<string> {
   return "succeeded";
 }
 
-describe("review-history: undo of a folder move", () => {
+describe("undo of a folder move", () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ history: true });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
-// Review of the undo model (review-history): the history records what a path held as its type and
+// Found by the review of the undo model: the history records what a path held as its type and
 // content only, never its mode. An undo that makes an entry again makes it with the default mode:
 // a 0600 key file deleted and brought back by UndoLastChange is 0644 (readable by every local
 // user), and so is one brought back by RestoreFile; a 0700 folder removed and made again is 0755.
@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 
 const modeOf = async (path: string) => ((await stat(path)).mode & 0o777).toString(8);
 
-describe("review-history: undo puts back an entry's mode", () => {
+describe("undo puts back an entry's mode", () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ history: true });

@@ -13,7 +13,7 @@ import { createLogger } from "../../src/transport/create-logger.js";
 import { writeTokensFile } from "../support/tls-fixtures.js";
 import { snapshot } from "./write-fixtures.js";
 
-// Review of the undo model (review-history): UndoLastChange and ListFileHistory by a caller whose
+// Found by the review of the undo model: UndoLastChange and ListFileHistory by a caller whose
 // scope lacks the root of a move's other path. A cross-root undo is refused (it changes nothing),
 // but what the refusal says depends on that other root: the undo first checks the other path's
 // record (undoneChange, requireRestorable) and only then finds the path out of scope
@@ -42,7 +42,7 @@ async function failure(call: Promise<unknown>): Promise<{ reason: string; messag
   return { reason: "succeeded", message: "" };
 }
 
-describe("review-history: undo across scopes", () => {
+describe("undo across scopes", () => {
   let rootA: string;
   let rootB: string;
   let server: RunningServer;

@@ -32,7 +32,8 @@ async function missing(dir: string): Promise<boolean> {
 
 /**
  * ChangeLog keeps one append-only JSON-lines log per file under log/, named by the SHA-256 of
- * the file's key (root and real relative path), so no client text becomes a server path. Each
+ * the file's key (its root folder's identity and its real relative path), so no client text
+ * becomes a server path. Each
  * record is one O_APPEND write of one line, fsynced: replicas sharing the folder interleave whole
  * lines, and a crash can only leave a torn last line, which reading skips.
  */
@@ -76,7 +77,7 @@ export class ChangeLog {
   }
 
   private logPath(key: FileKey): string {
-    const name = sha256Hex(`${key.root}\0${key.relative}`);
+    const name = sha256Hex(`${key.rootId}\0${key.relative}`);
     return join(this.dir, `${name}.jsonl`);
   }
 

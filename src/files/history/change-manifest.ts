@@ -1,8 +1,8 @@
-import type { ChangeOperationName, EntryType, FileKey } from "./history-types.js";
+import type { ChangeOperationName, EntryType, FilePlace } from "./history-types.js";
 import type { PathState } from "./path-state.js";
 
 /** ManifestEntry is one path of a change of several paths: where, and what it held before and after. */
-export interface ManifestEntry extends FileKey {
+export interface ManifestEntry extends FilePlace {
   /** The path as the change's caller named it. */
   readonly path: string;
   readonly before: PathState;

@@ -32,10 +32,11 @@ export class ChangeRecording {
    * its fsync (the temporary file's write) is in the same turn; so the history's calls run while
    * that fsync waits for the disk instead of before it is asked for.
    */
-  readonly capture = async (original: Uint8Array, resolved: { readonly root: { readonly path: string }; readonly realPath: string }): Promise<void> => {
+  readonly capture = async (original: Uint8Array, resolved: { readonly root: { readonly path: string; readonly localDevice?: number | undefined }; readonly realPath: string }): Promise<void> => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.ended) return; // The change ended (failed) before it: nothing to record.
-    const key = this.history.keyFor(resolved);
+    const key = await this.history.keyFor(resolved).catch(() => undefined);
+    if (key === undefined || this.ended) return; // The root folder is gone, or the change ended meanwhile.
     this.reserved ??= this.history.reserveRecord(key);
     this.captured = await this.history.captureContent(key, original).catch(() => undefined);
   };

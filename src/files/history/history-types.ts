@@ -10,12 +10,9 @@ export type EntryType = "none" | "file" | "directory" | "symlink" | "other";
  * MovedCounterpart names the other path of a move: where the file went (this record is the
  * move's `from` side) or where it came from (`to`). Both sides' records carry the same change id.
  */
-export interface MovedCounterpart {
+export interface MovedCounterpart extends FilePlace {
   readonly side: "from" | "to";
-  /** The other path's key, by which its log is found. */
-  readonly root: string;
-  readonly relative: string;
-  /** The other path as the caller of the move named it, for messages and ListFileHistory. */
+  /** The other path as the caller of the move named it (records of earlier versions; answers name the place in their own caller's form). */
   readonly path: string;
 }
 
@@ -37,6 +34,12 @@ export interface ChangeRecord {
   readonly typeBefore?: EntryType | undefined;
   readonly typeAfter?: EntryType | undefined;
   readonly sizeAfter?: number | undefined;
+  /** Permission bits of what the path held before and after, where the change knew them (see PathState.mode). */
+  readonly modeBefore?: number | undefined;
+  readonly modeAfter?: number | undefined;
+  /** Identity of a folder before and after (see PathState.id). */
+  readonly idBefore?: string | undefined;
+  readonly idAfter?: string | undefined;
   /** Shared by every record of one change: both paths of a move, every file of a patch. */
   readonly change?: string | undefined;
   /** For a move (MoveFile, or the undo of one): the other path. */
@@ -51,8 +54,16 @@ export interface ChangeRecord {
   readonly entriesAfter?: number | undefined;
 }
 
-/** FileKey names one file across restarts: its root's real path and its real path under it. */
-export interface FileKey {
+/** FilePlace is where a path lies: its root's real path and its real path under it. */
+export interface FilePlace {
   readonly root: string;
   readonly relative: string;
+}
+
+/**
+ * FileKey names one file's history: its place, and the identity of the root folder it lies in
+ * (root-identity.ts), so that a folder made again at a root's path starts with no history.
+ */
+export interface FileKey extends FilePlace {
+  readonly rootId: string;
 }

@@ -8,6 +8,13 @@ export interface PathState {
   readonly type: EntryType;
   readonly sha256: string;
   readonly size: number;
+  /** Permission bits (0 to 0o777) of a file or folder, where known: an undo makes it again with them. */
+  readonly mode?: number | undefined;
+  /**
+   * Identity of a folder, where known (entryIdentity: device, inode and birth time): a folder
+   * removed and made again at the same path is another folder, whatever it holds.
+   */
+  readonly id?: string | undefined;
 }
 
 /** nothingThere is the state of a path with no entry. */
@@ -22,22 +29,36 @@ export const nothingThere: PathState = Object.freeze({ type: "none", sha256: "",
  */
 export function stateBefore(record: ChangeRecord): PathState {
   const type = record.typeBefore ?? (record.before !== "" || record.operation === "delete" || (record.operation === "move" && record.after === "") ? "file" : "none");
-  return { type, sha256: type === "file" ? record.before : "", size: record.sizeBefore };
+  return withExtras({ type, sha256: type === "file" ? record.before : "", size: record.sizeBefore }, record.modeBefore, record.idBefore);
 }
 
 /** stateAfter is what a record says its change left at the path (older records: see stateBefore). */
 export function stateAfter(record: ChangeRecord): PathState {
   const type = record.typeAfter ?? (record.after !== "" ? "file" : "none");
-  return { type, sha256: type === "file" ? record.after : "", size: record.sizeAfter ?? 0 };
+  return withExtras({ type, sha256: type === "file" ? record.after : "", size: record.sizeAfter ?? 0 }, record.modeAfter, record.idAfter);
+}
+
+function withExtras(state: PathState, mode: number | undefined, id: string | undefined): PathState {
+  return { ...state, ...(mode === undefined ? {} : { mode }), ...(id === undefined ? {} : { id }) };
 }
 
 /**
- * holds tells whether a path that holds `current` is as `expected` says: the same type, and for
- * a file the same content. A file whose expected content is not known matches nothing.
+ * holds tells whether a path that holds `current` is as `expected` says: the same type, for a
+ * file the same content, for a folder the same folder (when both identities are known). A file
+ * whose expected content is not known matches nothing. Modes are not compared.
  */
 export function holds(current: PathState, expected: PathState): boolean {
   if (current.type !== expected.type) return false;
+  if (current.type === "directory") return current.id === undefined || expected.id === undefined || current.id === expected.id;
   return current.type !== "file" || (expected.sha256 !== "" && current.sha256 === expected.sha256);
+}
+
+/**
+ * entryIdentity names the very entry `stats` describes: device, inode and birth time, so that an
+ * inode number the filesystem hands out again (ext4 does at once) is not taken for the old entry.
+ */
+export function entryIdentity(stats: { readonly dev: number | bigint; readonly ino: number | bigint; readonly birthtimeMs: number }): string {
+  return `${stats.dev}:${stats.ino}:${stats.birthtimeMs}`;
 }
 
 /** describeState words a state for a message: "nothing", "a folder", "a file with sha256 1a2b3c4d…". */

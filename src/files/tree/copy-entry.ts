@@ -34,6 +34,8 @@ export interface CopyEntryOptions {
   /** The source as the client named it, for refusals. */
   readonly sourcePath: string;
   readonly signal?: AbortSignal | undefined;
+  /** Runs the placement (the look at the target and the rename or link): CopyFile holds the target's path lock around it. */
+  readonly placeUnder?: (<T>(place: () => Promise<T>) => Promise<T>) | undefined;
 }
 
 
@@ -87,8 +89,12 @@ export async function copyEntryInto(
     } else {
       throw notFileError(options.sourcePath, fromStats);
     }
-    const overwritten = options.overwrite && (await ops.statTarget(final)) !== undefined;
-    await placeEntry(ops, temp, final, false, options.overwrite);
+    const place = async (): Promise<boolean> => {
+      const overwritten = options.overwrite && (await ops.statTarget(final)) !== undefined;
+      await placeEntry(ops, temp, final, false, options.overwrite);
+      return overwritten;
+    };
+    const overwritten = await (options.placeUnder === undefined ? place() : options.placeUnder(place));
     staged = false;
     await ops.fsyncDir(dir.handle);
     return { ...result, overwritten };

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
+import { withPathLock } from "../write/path-lock.js";
 import { toWriteError } from "../write/write-error.js";
 import { copyEntryInto, isTakenError } from "./copy-entry.js";
 import { copyTree } from "./copy-tree.js";
@@ -22,6 +23,11 @@ export interface CopyFileOptions {
   readonly maxEntries: number;
   readonly signal?: AbortSignal | undefined;
   readonly fsOps?: TreeFsOps | undefined;
+  /**
+   * Called, for a file or link, under the target's path lock right before the copy is put in
+   * place: what it reads at the target is what the copy replaces (the change history records it).
+   */
+  readonly beforePlace?: (() => Promise<void>) | undefined;
 }
 
 /** CopyFileResult says what was copied. */
@@ -73,7 +79,14 @@ export async function copyFile(sandbox: Sandbox, options: CopyFileOptions): Prom
     if (existing?.isDirectory() === true) {
       throw alreadyExistsError(to, `copy '${from}' there`, `it is a directory, which a ${entryKind(stats)} never replaces; choose a path inside it.`);
     }
-    const copied = await copyEntryInto(ops, sandbox, { dir: source.dir, name: source.entry.name }, stats, target.dir, target.entry.name, { overwrite, keepMode: options.keepMode === true, sourcePath: from, signal: options.signal }).catch((err: unknown) => {
+    // The placement holds the target's path lock, as a write's commit does, so that what the
+    // history captures there (beforePlace) is what the rename replaces.
+    const placeUnder = <T>(place: () => Promise<T>): Promise<T> =>
+      withPathLock(toReal, async () => {
+        await options.beforePlace?.();
+        return place();
+      });
+    const copied = await copyEntryInto(ops, sandbox, { dir: source.dir, name: source.entry.name }, stats, target.dir, target.entry.name, { overwrite, keepMode: options.keepMode === true, sourcePath: from, signal: options.signal, placeUnder }).catch((err: unknown) => {
       throw isTakenError(err) ? takenError(to, from) : toWriteError(err, to, action);
     });
     return { type: stats.isSymbolicLink() ? "symlink" : "file", sha256: copied.sha256, bytesCopied: copied.size, entriesCopied: 1, overwritten: copied.overwritten };

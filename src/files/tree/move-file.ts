@@ -26,6 +26,12 @@ export interface MoveFileOptions {
   readonly createParents?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly fsOps?: TreeFsOps | undefined;
+  /**
+   * Called under the path locks of both paths, once every check passed, right before the entry
+   * is placed: what it reads at the target is what the placement replaces (the change history
+   * records it). Should it throw, nothing is moved.
+   */
+  readonly beforePlace?: (() => Promise<void>) | undefined;
 }
 
 /** MoveFileResult says what moved. */
@@ -62,7 +68,7 @@ export async function moveFile(sandbox: Sandbox, options: MoveFileOptions): Prom
     const toReal = path.join(target.entry.parentRealPath, target.entry.name);
     if (toReal === fromReal || toReal.startsWith(fromReal + path.sep)) throw intoItselfError(from, to, action);
     const [first, second] = [fromReal, toReal].sort() as [string, string];
-    return await withPathLock(first, () => withPathLock(second, () => moveHeld(ops, sandbox, source, target!, overwrite, preconditions.ifSha256, options.signal)));
+    return await withPathLock(first, () => withPathLock(second, () => moveHeld(ops, sandbox, source, target!, overwrite, preconditions.ifSha256, options)));
   } catch (err) {
     await target?.dir?.removeCreated();
     throw err;
@@ -79,8 +85,9 @@ async function moveHeld(
   target: HeldEntry,
   overwrite: boolean,
   ifSha256: string | undefined,
-  signal: AbortSignal | undefined,
+  options: Pick<MoveFileOptions, "signal" | "beforePlace">,
 ): Promise<MoveFileResult> {
+  const signal = options.signal;
   const { clientPath: from } = source.entry;
   const { clientPath: to } = target.entry;
   const stats = await statHeld(ops, source, action);
@@ -93,6 +100,8 @@ async function moveHeld(
   }
   const existing = await statHeld(ops, target, action);
   if (existing !== undefined && !overwrite) throw takenError(to, from);
+  if (existing !== undefined && existing.dev === stats.dev && existing.ino === stats.ino) throw sameFileError(from, to);
+  await options.beforePlace?.();
   let acrossFilesystems = false;
   try {
     await placeEntry(ops, source.at, target.at, stats.isDirectory(), overwrite);
@@ -139,6 +148,18 @@ async function sourceHash(sandbox: Sandbox, dir: TargetDirectory, name: string, 
   } finally {
     await opened.handle.close();
   }
+}
+
+/**
+ * sameFileError refuses a move between two names of one file (hard links): rename(2) does nothing
+ * then and reports success, which would leave the source where it was while answering it moved.
+ */
+function sameFileError(from: string, to: string): ToolhostError {
+  return new ToolhostError(
+    "INVALID_ARGUMENT",
+    `Cannot move '${from}' to '${to}': both names are links to the same file, so there is nothing to move; nothing was changed. Delete '${from}' with DeleteFile to keep only '${to}'.`,
+    { path: from, field: "to" },
+  );
 }
 
 function takenError(to: string, from: string): ToolhostError {

@@ -9,7 +9,9 @@ import type { FileHistory, ListedChange } from "../../files/history/file-history
 import type { EntryType } from "../../files/history/history-types.js";
 import { stateAfter, stateBefore } from "../../files/history/path-state.js";
 import { writeFile } from "../../files/write/write-file.js";
+import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
+import { shownTo } from "./history-place.js";
 import { recordedChange } from "./recorded-change.js";
 import { undoLastChange } from "./undo/undo-change.js";
 
@@ -41,10 +43,14 @@ function historyOf(deps: FileToolsDeps, path: string): FileHistory {
   return deps.history;
 }
 
-/** fileChangeMessage maps one listed change to its proto message. */
-export function fileChangeMessage(change: ListedChange): FileChange {
+/**
+ * fileChangeMessage maps one listed change to its proto message, as `sandbox`'s caller sees it: a
+ * move's other path in that caller's form, or "" where it lies outside the caller's roots.
+ */
+export function fileChangeMessage(change: ListedChange, sandbox: Sandbox): FileChange {
   const before = stateBefore(change);
   const after = stateAfter(change);
+  const other = change.moved === undefined ? "" : (shownTo(sandbox, change.moved) ?? "");
   return create(FileChangeSchema, {
     time: timestampFromMs(change.time),
     operation: operations[change.operation],
@@ -55,8 +61,8 @@ export function fileChangeMessage(change: ListedChange): FileChange {
     sizeBefore: BigInt(before.type === "file" ? before.size : 0),
     typeBefore: types[before.type],
     typeAfter: types[after.type],
-    movedTo: change.moved?.side === "from" ? change.moved.path : "",
-    movedFrom: change.moved?.side === "to" ? change.moved.path : "",
+    movedTo: change.moved?.side === "from" ? other : "",
+    movedFrom: change.moved?.side === "to" ? other : "",
     changeId: change.change ?? "",
   });
 }
@@ -68,24 +74,32 @@ export function listFileHistoryHandler(deps: FileToolsDeps): ServiceImpl<typeof 
     if (request.limit > 1000) {
       throw new ToolhostError("INVALID_ARGUMENT", `limit ${request.limit} is over the maximum of 1000; page with a smaller limit.`, { field: "limit" });
     }
-    const key = await history.keyOf(deps.sandboxFor(context), request.path);
+    const sandbox = deps.sandboxFor(context);
+    // The entry's own history: a link's moves and removal, not its target's (which its own path lists).
+    const key = await history.keyOf(sandbox, request.path, { entry: true });
     const changes = await history.list(key, request.limit === 0 ? 100 : request.limit);
-    return { changes: changes.map(fileChangeMessage) };
+    return { changes: changes.map((c) => fileChangeMessage(c, sandbox)) };
   };
 }
 
-/** restoreFileHandler serves RestoreFile: a recorded content written back atomically. */
+/**
+ * restoreFileHandler serves RestoreFile: a recorded content written back atomically. A file it
+ * makes (the path holds none) gets the mode the history last knew that content to have, or 0600
+ * when it never saw it with one: a restore never widens who may read it. Over a file, the file's
+ * own mode stays, as with every write.
+ */
 export function restoreFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["restoreFile"] {
   return async (request, context) => {
     const history = historyOf(deps, request.path);
     const sandbox = deps.sandboxFor(context);
     const sha256 = request.sha256.toLowerCase();
     const ofThisFile = await history.recorded(await history.keyOf(sandbox, request.path), sha256);
-    const content = ofThisFile ? await history.content(sha256) : undefined;
+    const content = ofThisFile === undefined ? undefined : await history.content(sha256);
     if (content === undefined) {
       throw new ToolhostError("NOT_IN_HISTORY", `The history holds no content with sha256 "${request.sha256.slice(0, 64)}" for "${request.path}"; ListFileHistory shows which contents are still available.`, { path: request.path });
     }
-    const write = () => writeFile(sandbox, { path: request.path, content: { data: content }, ifSha256: request.ifSha256, maxPathDepth: deps.limits.maxPathDepth });
+    const mode = ofThisFile?.mode ?? 0o600;
+    const write = () => writeFile(sandbox, { path: request.path, content: { data: content }, ifSha256: request.ifSha256, maxPathDepth: deps.limits.maxPathDepth, mode });
     const result = await recordedChange(deps, context, sandbox, request.path, "restore", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256, sizeAfter: r.size }));
     return { previousSha256: result.previousSha256, sha256: result.sha256, size: BigInt(result.size) };
   };
@@ -98,7 +112,8 @@ export function restoreFileHandler(deps: FileToolsDeps): ServiceImpl<typeof File
 export function undoLastChangeHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["undoLastChange"] {
   return async (request, context) => {
     const history = historyOf(deps, request.path);
-    const result = await undoLastChange(deps, history, context, deps.sandboxFor(context), request.path);
-    return { undone: fileChangeMessage(result.undone), removed: result.removed, sha256: result.sha256, otherPaths: [...result.otherPaths] };
+    const sandbox = deps.sandboxFor(context);
+    const result = await undoLastChange(deps, history, context, sandbox, request.path);
+    return { undone: fileChangeMessage(result.undone, sandbox), removed: result.removed, sha256: result.sha256, otherPaths: [...result.otherPaths] };
   };
 }

@@ -22,13 +22,24 @@ export interface ChangeOutcome {
   readonly entriesAfter?: number | undefined;
 }
 
+/** RecordOptions are CaptureOptions, and whether the change captures its path again under its own lock. */
+export interface RecordOptions extends CaptureOptions {
+  /**
+   * The change calls the hook `run` is handed under its path lock right before it replaces what
+   * is there (CopyFile): the path is captured again then, and that capture is what is recorded,
+   * so a write that landed in between is what the record says was replaced.
+   */
+  readonly underLock?: boolean | undefined;
+}
+
 /**
  * recordedChange runs one change of one path with the change history around it: what the path
  * holds before is captured through the caller's sandbox, the change runs, and its log line is
  * written. `run` is handed what was captured, so a change can guard itself with it (see
- * DeleteFile). History never changes the outcome of the change itself: a capture that fails is
- * skipped (the change is then not recorded), and a log line that cannot be written after a
- * commit is dropped rather than failing a reply whose change is already on disk.
+ * DeleteFile), and, with `underLock`, the hook that captures it again. History never changes the
+ * outcome of the change itself: a capture that fails is skipped (the change is then not
+ * recorded), and a log line that cannot be written after a commit is dropped rather than failing
+ * a reply whose change is already on disk.
  */
 export async function recordedChange<T>(
   deps: FileToolsDeps,
@@ -36,14 +47,17 @@ export async function recordedChange<T>(
   sandbox: Sandbox,
   clientPath: string,
   operation: ChangeOperationName,
-  run: (captured: CapturedContent | undefined) => Promise<T>,
+  run: (captured: CapturedContent | undefined, beforePlace?: () => Promise<void>) => Promise<T>,
   outcome: (result: T) => ChangeOutcome,
-  options: CaptureOptions = {},
+  options: RecordOptions = {},
 ): Promise<T> {
   const history: FileHistory | undefined = deps.history;
   if (history === undefined) return run(undefined);
-  const captured = await history.capture(sandbox, clientPath, options).catch(() => undefined);
-  const result = await run(captured);
+  let captured = await history.capture(sandbox, clientPath, options).catch(() => undefined);
+  const again = async (): Promise<void> => {
+    captured = captured === undefined ? undefined : await history.capture(sandbox, clientPath, options).catch(() => undefined);
+  };
+  const result = await run(captured, options.underLock === true ? again : undefined);
   const done = outcome(result);
   if (captured !== undefined && done.committed) {
     const record = recordOf(operation, callerOf(deps, context), stateReplaced(captured, done.before), stateLeft(done), { change: newChangeId(), entriesBefore: done.entriesBefore, entriesAfter: done.entriesAfter });

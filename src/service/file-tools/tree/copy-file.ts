@@ -14,7 +14,7 @@ import { fileTypeOf } from "../stat-file.js";
 export function copyFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["copyFile"] {
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
-    const copy = () =>
+    const copy = (beforePlace?: () => Promise<void>) =>
       copyFile(sandbox, {
         from: request.from,
         to: request.to,
@@ -24,14 +24,16 @@ export function copyFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
         createParents: request.createParents,
         maxEntries: deps.limits.maxTreeEntries,
         signal: context.signal,
+        beforePlace,
       });
-    const result = await recordedChange(deps, context, sandbox, request.to, "copy", copy, (r) => ({
+    // The target is captured under its path lock right before the copy replaces it (underLock).
+    const result = await recordedChange(deps, context, sandbox, request.to, "copy", (_captured, beforePlace) => copy(beforePlace), (r) => ({
       committed: true,
       after: r.type === "file" ? r.sha256 : "",
       typeAfter: r.type,
       sizeAfter: r.bytesCopied,
       entriesAfter: r.type === "directory" ? r.entriesCopied - 1 : undefined,
-    }), { entry: true });
+    }), { entry: true, underLock: true });
     return create(CopyFileResponseSchema, { ...result, type: fileTypeOf(result.type), bytesCopied: BigInt(result.bytesCopied), entriesCopied: BigInt(result.entriesCopied) });
   };
 }

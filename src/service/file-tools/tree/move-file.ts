@@ -14,7 +14,7 @@ import { fileTypeOf } from "../stat-file.js";
 export function moveFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["moveFile"] {
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
-    const move = () =>
+    const move = (beforePlace: (() => Promise<void>) | undefined) =>
       moveFile(sandbox, {
         from: request.from,
         to: request.to,
@@ -22,8 +22,9 @@ export function moveFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
         ifSha256: request.ifSha256,
         createParents: request.createParents,
         signal: context.signal,
+        beforePlace,
       });
-    const result = await recordedMove(deps, context, sandbox, { from: request.from, to: request.to }, move);
+    const result = await recordedMove(deps, sandbox, context, { from: request.from, to: request.to }, move);
     return create(MoveFileResponseSchema, { ...result, type: fileTypeOf(result.type) });
   };
 }

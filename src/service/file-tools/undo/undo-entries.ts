@@ -1,17 +1,17 @@
-import path from "node:path";
 import { ToolhostError } from "../../../errors/toolhost-error.js";
 import type { FileHistory, ListedChange } from "../../../files/history/file-history.js";
-import type { ChangeRecord, FileKey } from "../../../files/history/history-types.js";
+import type { ChangeRecord, FileKey, FilePlace } from "../../../files/history/history-types.js";
 import { describeState, stateAfter, stateBefore, type PathState } from "../../../files/history/path-state.js";
+import type { Sandbox } from "../../../sandbox/sandbox.js";
+import { absoluteOf, shownTo, writableTo } from "../history-place.js";
+import type { Place } from "./undo-steps.js";
 
 /**
- * UndoEntry is one path a change touched, which its undo puts back: where the path is (`target`,
- * how the sandbox reaches it; `shown`, how messages name it), what the change found there
- * (`before`: the undo puts it back) and what it left (`after`: the path must hold it still).
+ * UndoEntry is one path a change touched, which its undo puts back: where the path is (its
+ * place; `shown`, how messages and answers name it to this caller), what the change found there (`before`: the undo puts it back) and what it
+ * left (`after`: the path must hold it still).
  */
-export interface UndoEntry {
-  readonly target: string;
-  readonly shown: string;
+export interface UndoEntry extends Place {
   readonly key: FileKey;
   readonly before: PathState;
   readonly after: PathState;
@@ -28,39 +28,82 @@ export type UndoneChange =
   | { readonly kind: "move"; readonly requested: UndoEntry; readonly from: UndoEntry; readonly to: UndoEntry; readonly entries: readonly UndoEntry[] }
   | { readonly kind: "group"; readonly requested: UndoEntry; readonly entries: readonly UndoEntry[] };
 
-/** undoneChange finds every path the change `last` (the newest record of `clientPath`) touched. */
-export async function undoneChange(history: FileHistory, clientPath: string, key: FileKey, last: ListedChange): Promise<UndoneChange> {
-  const requested = entryOf(clientPath, clientPath, key, last);
+/**
+ * undoneChange finds every path the change `last` (the newest record of `clientPath`) touched.
+ * Before anything about another path is looked at, each must lie where this caller may change
+ * it (OUT_OF_SCOPE, the same refusal whatever the path holds or its history says); then each
+ * must have that change as its own newest (PRECONDITION_FAILED: a later change comes first).
+ */
+export async function undoneChange(history: FileHistory, sandbox: Sandbox, clientPath: string, key: FileKey, last: ListedChange): Promise<UndoneChange> {
+  const requested = entryOf({ root: key.root, relative: key.relative, shown: clientPath }, key, stateBefore(last), stateAfter(last), last);
   if (last.moved !== undefined && last.change !== undefined) {
-    const otherKey = { root: last.moved.root, relative: last.moved.relative };
-    const otherRecord = await history.change(otherKey, last.change);
-    if (otherRecord === undefined) {
-      throw unavailable(clientPath, `its last change moved it ${last.moved.side === "from" ? "to" : "from"} "${last.moved.path}", whose record of that move is no longer in the history`);
-    }
-    const other = entryOf(path.join(otherKey.root, otherKey.relative), last.moved.path, otherKey, otherRecord);
+    const place = { root: last.moved.root, relative: last.moved.relative };
+    requireInScope(sandbox, clientPath, [place]);
+    const shown = shownTo(sandbox, place) ?? absoluteOf(place);
+    const otherKey = await history.keyAt(place);
+    const otherRecord = await newestOf(history, clientPath, { ...place, shown }, otherKey, last.change, `its last change moved it ${last.moved.side === "from" ? "to" : "from"} "${shown}", whose record of that move is no longer in the history`);
+    const other = entryOf({ ...place, shown }, otherKey, stateBefore(otherRecord), stateAfter(otherRecord), otherRecord);
     const [from, to] = last.moved.side === "from" ? [requested, other] : [other, requested];
     return { kind: "move", requested, from, to, entries: [requested, other] };
   }
   if (last.operation === "move" && last.typeBefore === undefined) {
     throw unavailable(clientPath, "its last change is a move recorded by an earlier version of toolhost, without the move's other path, so it cannot be moved back");
   }
-  if (last.manifest !== undefined) {
+  if (last.manifest !== undefined && last.change !== undefined) {
     const manifest = await history.manifest(last.manifest);
-    const entries = manifest?.entries.map((e) => {
-      const mine = e.root === key.root && e.relative === key.relative;
-      return { target: mine ? clientPath : path.join(e.root, e.relative), shown: mine ? clientPath : e.path, key: { root: e.root, relative: e.relative }, before: e.before, after: e.after, record: {} };
-    });
-    const own = entries?.find((e) => e.target === clientPath);
-    if (entries === undefined || own === undefined) {
+    const own = manifest?.entries.find((e) => e.root === key.root && e.relative === key.relative);
+    if (manifest === undefined || own === undefined) {
       throw unavailable(clientPath, "its last change touched several files, and the history no longer holds the list of them (pruned as the store's oldest)");
     }
-    return { kind: "group", requested: own, entries };
+    const others = manifest.entries.filter((e) => e !== own);
+    requireInScope(sandbox, clientPath, others);
+    const entries: UndoEntry[] = [];
+    for (const e of manifest.entries) {
+      if (e === own) {
+        entries.push({ ...requested, before: e.before, after: e.after, record: {} });
+        continue;
+      }
+      const place = { root: e.root, relative: e.relative, shown: shownTo(sandbox, e) ?? absoluteOf(e) };
+      const otherKey = await history.keyAt(e);
+      await newestOf(history, clientPath, place, otherKey, last.change, `its last change also changed "${place.shown}", whose record of it is no longer in the history`);
+      entries.push(entryOf(place, otherKey, e.before, e.after, {}));
+    }
+    return { kind: "group", requested: entries.find((e) => e.key === key)!, entries };
   }
   return { kind: "single", requested, entries: [requested] };
 }
 
-function entryOf(target: string, shown: string, key: FileKey, record: ChangeRecord): UndoEntry {
-  return { target, shown, key, before: stateBefore(record), after: stateAfter(record), record };
+/**
+ * requireInScope refuses an undo whose change touched a place this caller may not change, with
+ * one answer for every such place: nothing of it (what it holds, its history) is looked at first.
+ */
+function requireInScope(sandbox: Sandbox, clientPath: string, places: readonly FilePlace[]): void {
+  if (places.every((p) => writableTo(sandbox, p))) return;
+  throw new ToolhostError(
+    "OUT_OF_SCOPE",
+    `Cannot undo the last change of "${clientPath}": that change also changed a path outside the roots this call may change; nothing was changed. A caller whose scope can change every path of the change can undo it.`,
+    { path: clientPath, lacks: "root" },
+  );
+}
+
+/** newestOf is another path's record of `change`, which must be that path's newest. */
+async function newestOf(history: FileHistory, clientPath: string, place: Place, key: FileKey, change: string, gone: string): Promise<ChangeRecord> {
+  const records = await history.recordsOf(key);
+  const record = records.filter((r) => r.change === change).at(-1);
+  if (record === undefined) throw unavailable(clientPath, gone);
+  const newest = records.at(-1)!;
+  if (newest !== record) {
+    throw new ToolhostError(
+      "PRECONDITION_FAILED",
+      `Cannot undo the last change of "${clientPath}": "${place.shown}", which that change also changed, has changed since (its last change is a ${newest.operation} of ${new Date(newest.time).toISOString()}); nothing was changed. Undo the later change there first.`,
+      { path: clientPath, changed: place.shown },
+    );
+  }
+  return record;
+}
+
+function entryOf(place: Place, key: FileKey, before: PathState, after: PathState, record: Pick<ChangeRecord, "entriesBefore" | "entriesAfter">): UndoEntry {
+  return { root: place.root, relative: place.relative, shown: place.shown, key, before, after, record: { entriesBefore: record.entriesBefore, entriesAfter: record.entriesAfter } };
 }
 
 /**

@@ -1,18 +1,28 @@
 import { isToolhostError, ToolhostError } from "../../../errors/toolhost-error.js";
 import { deleteFile } from "../../../files/delete-file.js";
 import type { FileHistory } from "../../../files/history/file-history.js";
-import { describeState, type PathState } from "../../../files/history/path-state.js";
+import { describeState, nothingThere, type PathState } from "../../../files/history/path-state.js";
 import { makeDirectory } from "../../../files/tree/make-directory.js";
 import { moveFile } from "../../../files/tree/move-file.js";
 import { removeDirectory } from "../../../files/tree/remove-directory.js";
 import { writeFile } from "../../../files/write/write-file.js";
+import type { FilePlace } from "../../../files/history/history-types.js";
 import type { Sandbox } from "../../../sandbox/sandbox.js";
+import { absoluteOf } from "../history-place.js";
 
-/** Place is a path an undo step works on: how the sandbox reaches it, and how messages name it. */
-export interface Place {
-  readonly target: string;
+/** Place is a path an undo step works on: where it lies (the sandbox reaches it by its absolute real path), and how messages name it. */
+export interface Place extends FilePlace {
   readonly shown: string;
 }
+
+/**
+ * UndoStep is one effect of an undo, as its journal keeps it: a path taken from one state to
+ * another (`transition`), or the entry at `from` (which holds `moved`) moved to `to`, where
+ * nothing is (`move`: a move undone moves its entry back rather than restoring it).
+ */
+export type UndoStep =
+  | { readonly kind: "transition"; readonly place: Place; readonly from: PathState; readonly to: PathState }
+  | { readonly kind: "move"; readonly from: Place; readonly to: Place; readonly moved: PathState };
 
 /** StepContext is what an undo's steps work with. */
 export interface StepContext {
@@ -20,19 +30,56 @@ export interface StepContext {
   readonly history: FileHistory;
   /** The path the undo was asked for, which every refusal names. */
   readonly clientPath: string;
+  readonly maxPathDepth: number;
 }
 
 /**
- * transition changes the path `target` from `from` (what it must hold now) to `to`, each effect
+ * moveBackSteps are the steps that undo a move: whatever is at `from` now (`fromNow`, stored by
+ * the undo's checks) goes, the entry at `to` moves back to `from`, and `to` gets back what the
+ * move replaced there (`toBefore`).
+ */
+export function moveBackSteps(from: Place, to: Place, fromNow: PathState, moved: PathState, toBefore: PathState): UndoStep[] {
+  return [
+    { kind: "transition", place: from, from: fromNow, to: nothingThere },
+    { kind: "move", from: to, to: from, moved },
+    { kind: "transition", place: to, from: nothingThere, to: toBefore },
+  ];
+}
+
+/** inverse is the step that takes back what `step` did. */
+export function inverse(step: UndoStep): UndoStep {
+  return step.kind === "move" ? { kind: "move", from: step.to, to: step.from, moved: step.moved } : { kind: "transition", place: step.place, from: step.to, to: step.from };
+}
+
+/** placesOf are the places a step changes, each with what it finds there and what it leaves. */
+export function placesOf(step: UndoStep): { place: Place; from: PathState; to: PathState }[] {
+  if (step.kind === "transition") return [{ place: step.place, from: step.from, to: step.to }];
+  return [
+    { place: step.from, from: step.moved, to: nothingThere },
+    { place: step.to, from: nothingThere, to: step.moved },
+  ];
+}
+
+/** runStep makes one step, guarded by what it expects to find (see transition). */
+export async function runStep(ctx: StepContext, step: UndoStep): Promise<void> {
+  if (step.kind === "transition") return transition(ctx, step.place, step.from, step.to);
+  await moveFile(ctx.sandbox, { from: absoluteOf(step.from), to: absoluteOf(step.to), overwrite: false, ifSha256: step.moved.type === "file" ? step.moved.sha256 : undefined, createParents: false }).catch((err: unknown) => {
+    throw asChangedMeanwhile(ctx, step.from, step.moved, err);
+  });
+}
+
+/**
+ * transition changes the path `place` from `from` (what it must hold now) to `to`, each effect
  * guarded by the state it expects, through the same atomic operations as the FileTools methods:
  * a file is replaced only if it has `from`'s hash, written only where nothing is, deleted only
  * with its hash, a folder removed only while empty and made only where nothing is, and no
- * missing parent is made. A file's content comes from the store, where the undo's checks found
- * it; anything else there is refused before this runs.
+ * missing parent is made. A file or folder is made with the mode `to` records. A file's content
+ * comes from the store, where the undo's checks found it (and pinned it).
  */
-export async function transition(ctx: StepContext, place: Place, from: PathState, to: PathState, maxPathDepth: number): Promise<void> {
-  const { sandbox } = ctx;
-  const target = place.target;
+async function transition(ctx: StepContext, place: Place, from: PathState, to: PathState): Promise<void> {
+  const { sandbox, maxPathDepth } = ctx;
+  const target = absoluteOf(place);
+  if (from.type === "none" && to.type === "none") return;
   const contentOf = async (state: PathState): Promise<Buffer> => {
     const content = await ctx.history.content(state.sha256);
     if (content === undefined) throw new ToolhostError("UNDO_UNAVAILABLE", `Cannot undo the last change of "${ctx.clientPath}": the content to put back at "${place.shown}" was pruned from the history meanwhile.`, { path: ctx.clientPath });
@@ -50,9 +97,9 @@ export async function transition(ctx: StepContext, place: Place, from: PathState
       await removeDirectory(sandbox, { path: target, serverMaxEntries: 1 });
     }
     if (to.type === "file") {
-      await writeFile(sandbox, { path: target, content: { data: await contentOf(to) }, mustNotExist: true, createParents: false, maxPathDepth });
+      await writeFile(sandbox, { path: target, content: { data: await contentOf(to) }, mustNotExist: true, createParents: false, maxPathDepth, mode: to.mode });
     } else if (to.type === "directory") {
-      const { created } = await makeDirectory(sandbox, { path: target });
+      const { created } = await makeDirectory(sandbox, { path: target, mode: to.mode });
       if (!created) throw changedMeanwhile(ctx, place, from);
     }
   } catch (err) {
@@ -61,51 +108,45 @@ export async function transition(ctx: StepContext, place: Place, from: PathState
 }
 
 /**
- * moveBack undoes a move: the entry at `to` goes back to `from` (which must hold `fromNow`, taken
- * away first; it is stored), then `to` gets back what the move replaced there (`toBefore`).
- * Should a later step fail, the earlier ones are undone again, so the paths are as they were.
+ * runSteps makes `steps` in order, calling `done` after each; should one fail, those before it
+ * are taken back, latest first. A step that cannot be taken back is not hidden: the error then
+ * names each path left as the undo changed it (`left`), and the caller records what it did.
  */
-export async function moveBack(
-  ctx: StepContext,
-  paths: { readonly from: Place; readonly to: Place },
-  fromNow: PathState,
-  moved: PathState,
-  toBefore: PathState,
-  maxPathDepth: number,
-): Promise<void> {
-  const none: PathState = { type: "none", sha256: "", size: 0 };
-  await transition(ctx, paths.from, fromNow, none, maxPathDepth);
-  const move = (from: Place, to: Place) =>
-    moveFile(ctx.sandbox, { from: from.target, to: to.target, overwrite: false, ifSha256: moved.type === "file" ? moved.sha256 : undefined, createParents: false });
-  try {
-    await move(paths.to, paths.from).catch((err: unknown) => {
-      throw asChangedMeanwhile(ctx, paths.to, moved, err);
-    });
-  } catch (err) {
-    await transition(ctx, paths.from, none, fromNow, maxPathDepth).catch(() => undefined);
-    throw err;
-  }
-  try {
-    await transition(ctx, paths.to, none, toBefore, maxPathDepth);
-  } catch (err) {
-    await move(paths.from, paths.to).catch(() => undefined);
-    await transition(ctx, paths.from, none, fromNow, maxPathDepth).catch(() => undefined);
-    throw err;
+export async function runSteps(ctx: StepContext, steps: readonly UndoStep[], done: (count: number) => Promise<void>, from = 0): Promise<void> {
+  for (let i = from; i < steps.length; i++) {
+    try {
+      await runStep(ctx, steps[i]!);
+    } catch (err) {
+      const left = await takeBack(ctx, steps.slice(0, i));
+      await done(left.length).catch(() => undefined);
+      throw left.length === 0 ? err : notPutBack(ctx, err, left);
+    }
+    await done(i + 1);
   }
 }
 
-/** runSteps runs `steps` in order; should one fail, those before it are undone again, latest first. */
-export async function runSteps(steps: readonly { run(): Promise<void>; revert(): Promise<void> }[]): Promise<void> {
-  const done: { revert(): Promise<void> }[] = [];
-  for (const step of steps) {
-    try {
-      await step.run();
-    } catch (err) {
-      for (const earlier of done.reverse()) await earlier.revert().catch(() => undefined);
-      throw err;
-    }
-    done.push(step);
+/** takeBack takes back `done` steps, latest first, and answers the steps it could not take back (in order). */
+export async function takeBack(ctx: StepContext, done: readonly UndoStep[]): Promise<UndoStep[]> {
+  const left: UndoStep[] = [];
+  for (let i = done.length - 1; i >= 0; i--) {
+    // Once one step stays, the steps before it stay too: they set up what it changed.
+    if (left.length > 0 || !(await runStep(ctx, inverse(done[i]!)).then(() => true, () => false))) left.unshift(done[i]!);
   }
+  return left;
+}
+
+/**
+ * notPutBack is the undo's failure when some of what it had done could not be taken back: the
+ * message names those paths and what they hold, so the caller knows the tree is not as before.
+ */
+function notPutBack(ctx: StepContext, cause: unknown, left: readonly UndoStep[]): ToolhostError {
+  const paths = [...new Set(left.flatMap((s) => placesOf(s).map((p) => `"${p.place.shown}" (now ${describeState(p.to)})`)))];
+  const why = isToolhostError(cause) ? cause.message : String(cause);
+  return new ToolhostError(
+    "PRECONDITION_FAILED",
+    `Cannot undo the last change of "${ctx.clientPath}": a step failed (${why}), and what the undo had changed could not all be put back: ${paths.join(", ")} stayed as the undo left them, which the history records. Look at ListFileHistory of each before trying again.`,
+    { path: ctx.clientPath },
+  );
 }
 
 function changedMeanwhile(ctx: StepContext, place: Place, expected: PathState): ToolhostError {
