@@ -47,10 +47,19 @@ export async function completeUndo(ctx: StepContext, journal: OpenJournal<UndoJo
       await journal.write({ ...journal.body, done });
     }, from);
   } catch (err) {
-    if (inEffect > 0) await writeRecords(ctx.history, ctx.sandbox, partialRecords(body.steps.slice(0, inEffect), body.caller, body.change));
+    if (inEffect > 0) await writeRecords(ctx.history, ctx.sandbox, requestedLast(body, partialRecords(body.steps.slice(0, inEffect), body.caller, body.change)));
     throw err;
   }
-  await writeRecords(ctx.history, ctx.sandbox, body.records);
+  await writeRecords(ctx.history, ctx.sandbox, requestedLast(body, body.records));
+}
+
+/**
+ * requestedLast orders an undo's records so that the asked-for path's comes last: recovery takes
+ * that one, once written, for the undo's being recorded whole (recoverUndos).
+ */
+function requestedLast(body: UndoJournalBody, records: readonly PlannedRecord[]): PlannedRecord[] {
+  const isRequested = (r: PlannedRecord) => r.place.root === body.requested.root && r.place.relative === body.requested.relative;
+  return [...records.filter((r) => !isRequested(r)), ...records.filter(isRequested)];
 }
 
 /** RecoveredUndo says what became of an undo a server left unfinished. */
