@@ -93,14 +93,15 @@ async function moveHeld(
   const stats = await statHeld(ops, source, action);
   if (source.dir === undefined || source.at === undefined || stats === undefined) throw notFoundError(from, action);
   if (target.dir === undefined || target.at === undefined) throw missingParentError(to, `move '${from}'`, "create_parents");
+  // Both names of one file (hard links): refused before anything is read of it.
+  const existing = await statHeld(ops, target, action);
+  if (existing !== undefined && overwrite && existing.dev === stats.dev && existing.ino === stats.ino) throw sameFileError(from, to);
   const sha256 = await sourceHash(sandbox, source.dir, source.entry.name, stats, from);
   if (ifSha256 !== undefined) {
     if (stats.isDirectory()) throw new ToolhostError("INVALID_ARGUMENT", `if_sha256 applies to files only, and '${from}' is a directory; drop it to move the directory.`, { path: from, field: "if_sha256" });
     checkPreconditions(from, { ifSha256 }, sha256);
   }
-  const existing = await statHeld(ops, target, action);
   if (existing !== undefined && !overwrite) throw takenError(to, from);
-  if (existing !== undefined && existing.dev === stats.dev && existing.ino === stats.ino) throw sameFileError(from, to);
   await options.beforePlace?.();
   let acrossFilesystems = false;
   try {
