@@ -52,6 +52,18 @@ describe("undo never loses content (history model regressions)", () => {
     assert.deepEqual([await read(`${d}/a.bin`), await read(`${d}/b.bin`)], [big, undefined]);
   });
 
+  it("undo of a move refuses while the other path has a later change, even one undone since", async () => {
+    const files = server.fileTools;
+    const d = dir();
+    await files.makeDirectory({ path: `${d}/x`, parents: true });
+    await files.writeFile({ path: `${d}/x/f.txt`, content: { case: "text", value: "f\n" } });
+    await files.moveFile({ from: `${d}/x`, to: `${d}/y` });
+    await files.moveFile({ from: `${d}/y`, to: `${d}/z` });
+    await files.undoLastChange({ path: `${d}/z` }); // y holds the folder again, by a later change
+    assert.equal(await reasonOf(files.undoLastChange({ path: `${d}/x` })), "PRECONDITION_FAILED");
+    assert.deepEqual([await read(`${d}/y/f.txt`), await read(`${d}/x/f.txt`)], ["f\n", undefined], "nothing was moved");
+  });
+
   it("undo at a move's source moves the file back instead of copying it", async () => {
     const d = dir();
     await server.fileTools.writeFile({ path: `${d}/a.txt`, content: { case: "text", value: "A\n" }, createParents: true });

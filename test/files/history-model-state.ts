@@ -299,6 +299,11 @@ export class HistoryModel {
     const change = last.change;
     const movedAway = (e: MEntry) => change.kind === "move" && e.path === change.from;
     const movedHere = (e: MEntry) => change.kind === "move" && e.path === change.to;
+    // 0. Every other path of the change has it as its newest change: a later change there (even
+    // one undone since) comes first, whatever the path holds now.
+    for (const e of change.entries) {
+      if (e.path !== path && this.records.get(e.path)?.at(-1)?.change !== change) return fails(`${e.path} has a later change`, "PRECONDITION_FAILED");
+    }
     // 1. What the change found must be restorable; what it left, removable without loss.
     for (const e of change.entries) {
       if (!movedAway(e)) {
