@@ -1,30 +1,31 @@
 // Start-up rules of TLS and authentication: what a bad file, a half-given pair or an unguarded
-// non-loopback listener does (one line, exit 2), what --insecure logs, and `toolhost token create`.
+// non-loopback listener does (one line, exit 2), what --insecure logs, and `toolhost token create`
+// (its command in this process: cli.ts passes its exit code on).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { ConfigError } from "../../src/config/config-error.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { parseServeFlags } from "../../src/config/serve-flags.js";
 import { parseAuthFile } from "../../src/auth/auth-file.js";
+import { runTokenCommand } from "../../src/token-command.js";
 import { spawnServer } from "../support/spawn-server.js";
-import { tsxLoader } from "../support/tsx-loader.js";
 import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/tls-fixtures.js";
+import { runCli, serveRefusal } from "./serve-refusal.js";
 
-const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
-
-async function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+/** tokenCommand runs `toolhost token ARGS` in this process (what cli.ts's main calls) and collects its output. */
+async function tokenCommand(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const [code] = (await once(child, "exit")) as [number | null];
+  out.on("data", (d: Buffer) => (stdout += d.toString()));
+  err.on("data", (d: Buffer) => (stderr += d.toString()));
+  const code = await runTokenCommand(args, out, err);
   return { code, stdout, stderr };
 }
 
@@ -47,21 +48,27 @@ describe("TLS and authentication at start-up", () => {
 
   const tlsFlags = () => ["--tls-cert", tls.serverCert, "--tls-key", tls.serverKey];
 
+  it("refuses with one line and exit 2 (the command itself, for a certificate without its key)", async () => {
+    const { code, stderr, stdout } = await runCli(["serve", "--root", root, "--tls-cert", tls.serverCert], dir);
+    assert.equal(code, 2, stderr);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+    assert.match(stderr.trim(), /^toolhost: a TLS certificate was given without its key; add --tls-key/);
+    assert.doesNotMatch(stdout, /listening/);
+  });
+
   for (const [name, args, expected] of [
-    ["a missing certificate file", () => ["--tls-cert", join(dir, "nope.pem"), "--tls-key", tls.serverKey], /^toolhost: TLS certificate .*nope\.pem cannot be read \(ENOENT\); fix tls\.cert \(--tls-cert\)$/],
-    ["a certificate file that is not PEM", () => ["--tls-cert", join(dir, "not-pem.txt"), "--tls-key", tls.serverKey], /^toolhost: TLS certificate .*not-pem\.txt is not a PEM certificate$/],
-    ["a key that does not fit the certificate", () => ["--tls-cert", tls.serverCert, "--tls-key", tls.clientKey], /^toolhost: TLS key .*client\.key does not fit certificate/],
-    ["a certificate without its key", () => ["--tls-cert", tls.serverCert], /^toolhost: a TLS certificate was given without its key; add --tls-key/],
-    ["a missing tokens file", () => ["--tokens-file", join(dir, "none.yaml")], /^toolhost: auth file .*none\.yaml cannot be read \(ENOENT\); fix auth\.tokens_file \(--tokens-file\)$/],
-    ["TLS without authentication beyond loopback", () => [...tlsFlags(), "--listen", "0.0.0.0:0"], /^toolhost: refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
-    ["tokens over plaintext beyond loopback", () => ["--tokens-file", tokens, "--listen", "0.0.0.0:0"], /^toolhost: refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
+    ["a missing certificate file", () => ["--tls-cert", join(dir, "nope.pem"), "--tls-key", tls.serverKey], /^TLS certificate .*nope\.pem cannot be read \(ENOENT\); fix tls\.cert \(--tls-cert\)$/],
+    ["a certificate file that is not PEM", () => ["--tls-cert", join(dir, "not-pem.txt"), "--tls-key", tls.serverKey], /^TLS certificate .*not-pem\.txt is not a PEM certificate$/],
+    ["a key that does not fit the certificate", () => ["--tls-cert", tls.serverCert, "--tls-key", tls.clientKey], /^TLS key .*client\.key does not fit certificate/],
+    ["a certificate without its key", () => ["--tls-cert", tls.serverCert], /^a TLS certificate was given without its key; add --tls-key/],
+    ["a missing tokens file", () => ["--tokens-file", join(dir, "none.yaml")], /^auth file .*none\.yaml cannot be read \(ENOENT\); fix auth\.tokens_file \(--tokens-file\)$/],
+    ["TLS without authentication beyond loopback", () => [...tlsFlags(), "--listen", "0.0.0.0:0"], /^refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
+    ["tokens over plaintext beyond loopback", () => ["--tokens-file", tokens, "--listen", "0.0.0.0:0"], /^refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
   ] as const) {
-    it(`refuses ${name} with one line and exit 2`, async () => {
-      const { code, stderr, stdout } = await runCli(["serve", "--root", root, ...args()], dir);
-      assert.equal(code, 2, stderr);
-      assert.equal(stderr.trim().split("\n").length, 1, stderr);
-      assert.match(stderr.trim(), expected);
-      assert.doesNotMatch(stdout, /listening/);
+    it(`refuses ${name} with a one-line message`, async () => {
+      const message = await serveRefusal(["--root", root, ...args()], dir);
+      assert.match(message, expected);
+      assert.doesNotMatch(message, /\n/);
     });
   }
 
@@ -94,23 +101,22 @@ describe("TLS and authentication at start-up", () => {
 
   it("token create prints a token once and an entry that holds only its hash", async () => {
     const file = join(dir, "created.yaml");
-    const first = await runCli(["token", "create", "--id", "ci-agent", "--tier", "write", "--root", dir, "--namespace", "examples", "--expires", "30d", "--append", file], dir);
+    const first = await tokenCommand(["create", "--id", "ci-agent", "--tier", "write", "--root", dir, "--namespace", "examples", "--expires", "30d", "--append", file]);
     assert.equal(first.code, 0, first.stderr);
     const token = first.stdout.trim();
     assert.match(token, /^th_[A-Za-z0-9_-]{43}$/);
     const text = await readFile(file, "utf8");
     assert.ok(!text.includes(token), "the token itself was written to the file");
     const parsed = parseAuthFile(text, file, [dir]);
-    const { createHash } = await import("node:crypto");
     assert.equal(parsed.tokens[0]!.digest.toString("hex"), createHash("sha256").update(token).digest("hex"));
     assert.deepEqual([parsed.tokens[0]!.id, parsed.tokens[0]!.scope.maxTier, parsed.tokens[0]!.scope.namespaces], ["ci-agent", "write", ["examples"]]);
     assert.ok(parsed.tokens[0]!.expiresAt! > Date.now() + 29 * 86_400_000);
-    const again = await runCli(["token", "create", "--id", "ci-agent", "--append", file], dir);
+    const again = await tokenCommand(["create", "--id", "ci-agent", "--append", file]);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /already has an entry with id "ci-agent"/);
-    const printed = await runCli(["token", "create", "--id", "other"], dir);
+    const printed = await tokenCommand(["create", "--id", "other"]);
     assert.match(printed.stdout, /^th_\S+\n\n# Add under "tokens:"[^\n]*\n- id: other\n  sha256: [0-9a-f]{64}\n/);
-    const bad = await runCli(["token", "create", "--id", "x", "--tier", "root"], dir);
+    const bad = await tokenCommand(["create", "--id", "x", "--tier", "root"]);
     assert.deepEqual([bad.code, bad.stderr.trim().split("\n").length], [2, 1]);
   });
 });

@@ -41,9 +41,8 @@ describe("a scoped caller under a symlink-swap race", () => {
     let leaks = 0;
     let served = 0;
     let refused = 0;
-    const started = Date.now();
     try {
-      for (let i = 0; i < 300 && Date.now() - started < 20_000; i++) {
+      for (let i = 0; i < 300; i++) {
         const outcomes = await Promise.allSettled([
           (async () => {
             let text = "";

@@ -63,10 +63,9 @@ describe("a flood of bad tokens", () => {
     const flood = async (total: number) => {
       const counts = new Map<string, number>();
       let next = 0;
-      const started = Date.now();
       await Promise.all(
         Array.from({ length: 64 }, async () => {
-          while (next < total && Date.now() - started < 120_000) {
+          while (next < total) {
             const [header, reason] = headers[next++ % headers.length]!;
             const err = await client.statFile({ path: "a.txt" }, { headers: { authorization: header } }).then(
               () => undefined,
@@ -89,8 +88,8 @@ describe("a flood of bad tokens", () => {
     // Healthy: a good caller is served at once.
     assert.equal((await client.listRoots({}, { headers: { authorization: `Bearer ${good}` } })).roots.length, 1);
     // What is still in flight when the last answer arrives (the server's ends of calls, session
-    // buffers) may take a moment on a busy machine to be let go: the heap must come back within
-    // 5 s. A leak of the 10,000 calls stays (>= 200 bytes each is 2 MB).
+    // buffers) may take a moment on a busy machine to be let go: the heap gets 25 collections
+    // 200 ms apart to come back. A leak of the 10,000 calls stays (>= 200 bytes each is 2 MB).
     let afterFlood = heapKiB();
     for (let i = 0; i < 25 && afterFlood >= baseline + 2048; i++) {
       await new Promise((r) => setTimeout(r, 200));
