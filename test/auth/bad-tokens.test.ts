@@ -11,6 +11,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
 import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/tls-fixtures.js";
+import { waitFor } from "../support/wait-for.js";
 
 const good = "th_good-token-for-the-flood-test-0000000000";
 const expired = "th_expired-token-for-the-flood-test-000000";
@@ -51,8 +52,12 @@ describe("a server process with TLS and tokens", () => {
     for (const header of ["Bearer th_wrong-token", `Bearer ${expired}`]) {
       await client.statFile({ path: "a.txt" }, { headers: { authorization: header } }).catch(() => undefined);
     }
-    await new Promise((r) => setTimeout(r, 200));
-    const records = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r["msg"] === "rpc");
+    const rpcLines = () => server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r["msg"] === "rpc");
+    // The log line of a call may follow its answer: wait for the three calls' lines.
+    const records = await waitFor("the three calls' log lines", () => {
+      const lines = rpcLines();
+      return lines.some((r) => r["code"] === "OK") && lines.some((r) => r["reason"] === "UNAUTHENTICATED") && lines.some((r) => r["reason"] === "TOKEN_EXPIRED") && lines;
+    });
     const ok = records.find((r) => r["method"] === "/toolhost.files.v1.FileTools/StatFile" && r["code"] === "OK");
     assert.equal(ok?.["caller"], "good-caller");
     const refused = records.find((r) => r["code"] === "UNAUTHENTICATED");

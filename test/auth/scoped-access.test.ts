@@ -14,6 +14,7 @@ import { Tier } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { failureOf, snapshot } from "../files/write-fixtures.js";
 import { startSecureServer, type SecureServer } from "../support/secure-server.js";
 import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/tls-fixtures.js";
+import { waitFor } from "../support/wait-for.js";
 
 const tokens = {
   full: "th_full-token-for-tests-0000000000000000000",
@@ -257,18 +258,17 @@ describe("scoped access over TLS with bearer tokens", () => {
       holder.abort();
       await held.next().catch(() => undefined);
     }
-    // The slot comes back once the held stream ends.
-    const deadline = Date.now() + 5000;
-    for (;;) {
+    // The slot comes back once the held stream ends (the server may see the end after the client).
+    await waitFor("the caller's slot to come back", async () => {
       try {
         for await (const _ of quota.readFile({ path: "a.txt" })) {
           // drain
         }
-        break;
+        return true;
       } catch (e) {
-        if (Date.now() > deadline) throw e;
-        await new Promise((r) => setTimeout(r, 50));
+        if (ConnectError.from(e).code !== Code.ResourceExhausted) throw e;
+        return false;
       }
-    }
+    });
   });
 });
