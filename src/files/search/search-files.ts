@@ -88,10 +88,10 @@ export async function* searchFiles(
         useIgnoreFiles: plan.useIgnoreFiles,
         includeHidden: plan.includeHidden,
         inherited,
-        capacity: stagedBatches,
+        capacity: Math.min(stagedBatches, limits.searchRunAheadBatches ?? stagedBatches),
       }, signal);
     }
-    const depth = pool.size * 4;
+    const depth = Math.min(pool.size * 4, limits.searchRunAheadBatches ?? Infinity);
     for (;;) {
       throwIfAborted(signal);
       const more = (): WalkBatch | undefined => (window.length < depth ? feed?.tryTake() : undefined);

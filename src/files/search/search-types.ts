@@ -28,6 +28,12 @@ export interface SearchLimits {
   readonly maxSearchFileBytes: number;
   readonly maxSearchMatches: number;
   readonly searchTimeBudgetMs: number;
+  /**
+   * A test seam, not a config key: the most batches a search walks ahead of its consumer, staged
+   * and in flight each (the defaults, stagedBatches and four per match worker, when unset). Tests
+   * of paused walks lower it so that a small tree runs ahead as far as it may.
+   */
+  readonly searchRunAheadBatches?: number;
 }
 
 /** SearchSummaryValue closes a search: totals, and whether a limit cut it short. */

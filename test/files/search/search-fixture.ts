@@ -55,6 +55,13 @@ export function collectRun(events: Iterable<SearchEvent>): Omit<SearchRun, "summ
  */
 export const testLimits = { ...defaultLimits, searchTimeBudgetMs: 120_000 };
 
+/**
+ * pausedLimits are testLimits with the walk allowed one batch ahead (staged and in flight each)
+ * instead of about twenty: a search of a tree of a few hundred files runs ahead as far as it
+ * may and pauses, so tests of paused walks need small trees and little matching.
+ */
+export const pausedLimits = { ...testLimits, searchRunAheadBatches: 1 };
+
 /** runSearch runs searchFiles to its end and collects the results. */
 export async function runSearch(sandbox: Sandbox, request: Partial<SearchRequest> & { pattern: string }, limits: Partial<SearchLimits> = {}): Promise<SearchRun> {
   const events: SearchEvent[] = [];

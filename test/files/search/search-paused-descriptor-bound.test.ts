@@ -5,12 +5,15 @@ import { pausedWalkDescriptors, setPausedWalkDescriptorLimit } from "../../../sr
 import { maxWalkers, walkerPoolState } from "../../../src/files/search/walk/walker-pool.js";
 import type { Sandbox } from "../../../src/sandbox/sandbox.js";
 import { waitFor } from "../../support/wait-for.js";
-import { insideRoot, runSearch, searchRoot, testLimits } from "./search-fixture.js";
+import { insideRoot, pausedLimits, runSearch, searchRoot } from "./search-fixture.js";
 
-/** A tree of 300 folders of 8 files each. */
+// Two batches ahead, not pausedLimits' one: with one, paused()'s waits did not settle (not yet understood).
+const limits = { ...pausedLimits, searchRunAheadBatches: 2 };
+
+/** A tree of 300 folders of 3 files each: a batch holds files of many folders. */
 function folderTree(): Record<string, string> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < 2400; i++) files[`d${String(i % 300).padStart(3, "0")}/f${i}.txt`] = "needle\n";
+  for (let i = 0; i < 900; i++) files[`d${String(i % 300).padStart(3, "0")}/f${i}.txt`] = "needle\n";
   return files;
 }
 
@@ -27,7 +30,7 @@ function settled(): boolean {
  */
 async function paused(sandbox: Sandbox, count: number, sample: () => void = () => undefined): Promise<{ searches: AsyncGenerator<SearchEvent>[]; started: number }> {
   const controller = new AbortController();
-  const searches = Array.from({ length: count }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits, controller.signal));
+  const searches = Array.from({ length: count }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, limits, controller.signal));
   let started = 0;
   const firsts = Promise.allSettled(searches.map((s) => s.next().then((first) => (started++, first))));
   await waitFor(`${count} searches to start or wait for a walker`, () => {

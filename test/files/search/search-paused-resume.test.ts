@@ -5,13 +5,17 @@ import { searchFiles, type SearchEvent, type SearchRequest } from "../../../src/
 import { maxWalkers, walkerPoolState, walkersGivenUp } from "../../../src/files/search/walk/walker-pool.js";
 import { walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
 
-/** scale grows the tree and the pulls with the walk's batch size, so the walk still runs ahead and pauses (written for batches of 64). */
-const scale = walkBatchFiles / 64;
+/**
+ * perRound is how many files a pull takes before the search gives its walker up again: more than
+ * the walk runs ahead under pausedLimits (a batch staged, one in flight, one being walked), so
+ * the walk walks (and pauses) again.
+ */
+const perRound = 4 * walkBatchFiles;
 import { seededRandom } from "../../support/seeded-random.js";
 import { waitFor } from "../../support/wait-for.js";
-import { collectRun, insideRoot, runSearch, searchRoot, type SearchRun, testLimits } from "./search-fixture.js";
+import { collectRun, insideRoot, pausedLimits, runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
 
-/** A tree of 4000 files (times scale) at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
+/** A tree of 32 batches' worth of files at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
 function mixedTree(): Record<string, string> {
   const random = seededRandom(10);
   const folders = ["a", "B", "c-1", "d_2", "e.x", "Zed", "a b"];
@@ -20,7 +24,7 @@ function mixedTree(): Record<string, string> {
     "c-1/.ignore": "skip-*\n",
     ".hidden/x.txt": "needle\n",
   };
-  for (let i = 0; i < 4000 * scale; i++) {
+  for (let i = 0; i < 32 * walkBatchFiles; i++) {
     const depth = Math.floor(random() * 5);
     const dirs = Array.from({ length: depth }, () => folders[Math.floor(random() * folders.length)]!);
     const prefix = i % 97 === 0 ? "skip-" : "";
@@ -32,10 +36,10 @@ function mixedTree(): Record<string, string> {
   return files;
 }
 
-/** A tree of 300 folders of 10 files each: a paused search is searching files of several folders. */
+/** A tree of 300 folders of 3 files each: a paused search is searching files of several folders. */
 function folderTree(): Record<string, string> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < 3000; i++) files[`d${String(i % 300).padStart(3, "0")}/f${i}.txt`] = "needle\n";
+  for (let i = 0; i < 900; i++) files[`d${String(i % 300).padStart(3, "0")}/f${i}.txt`] = "needle\n";
   return files;
 }
 
@@ -56,11 +60,12 @@ async function pull(search: AsyncGenerator<SearchEvent>, run: { events: SearchEv
 
 /**
  * takeWalkers makes the oldest paused search give its walker up: it starts maxWalkers searches of
- * its own, waits for the first event of each (the last one waits for a walker until the oldest
- * paused walk gives its own up), then ends them.
+ * its own (of `sandbox`, a tree past their run-ahead, so that each pauses too), waits for the
+ * first event of each (the last one waits for a walker until the oldest paused walk gives its own
+ * up), then ends them.
  */
 async function takeWalkers(sandbox: Parameters<typeof searchFiles>[0]): Promise<void> {
-  const others = Array.from({ length: maxWalkers }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits));
+  const others = Array.from({ length: maxWalkers }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, pausedLimits));
   try {
     await Promise.all(others.map((s) => s.next()));
   } finally {
@@ -93,10 +98,11 @@ async function pathFds(): Promise<number> {
   return count;
 }
 
-// The timeout is a hang guard: the first test searches a tree of 8,000 files eight times.
+// The timeout is a hang guard.
 describe("searchFiles: a paused search gives its walker up and resumes exactly", { timeout: 600_000 }, () => {
   it("returns the same results, in the same order, and the same summary as an unpaused run, after giving its walker up twice (each mode; globs, context, ignore files off, hidden files on)", async () => {
     const { sandbox } = await searchRoot(mixedTree());
+    const crowd = await searchRoot(folderTree());
     const requests: (Partial<SearchRequest> & { pattern: string })[] = [
       { pattern: "needle", mode: "content" },
       { pattern: "needle", mode: "files" },
@@ -104,18 +110,18 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
       { pattern: "NEEDLE", caseInsensitive: true, contextBefore: 1, contextAfter: 1, include: ["*.txt", "*.TXT", "*.log"], exclude: ["e.x", "d_2/*.txt"], noIgnore: true, includeHidden: true },
     ];
     for (const request of requests) {
-      const reference = await runSearch(sandbox, request);
-      assert.ok(reference.summary.filesMatched > 1000, `${reference.summary.filesMatched} files matched`);
+      const reference = await runSearch(sandbox, request, pausedLimits);
+      assert.ok(reference.summary.filesMatched > 2 * perRound, `${reference.summary.filesMatched} files matched`);
       const givenUpBefore = walkersGivenUp();
       const run = { events: [] as SearchEvent[] };
-      const search = searchFiles(sandbox, { path: "", ...request }, testLimits);
+      const search = searchFiles(sandbox, { path: "", ...request }, pausedLimits);
       let more = true;
       for (let round = 0; round < 2 && more; round++) {
         // More files than the batches in flight hold, so that the search walks (and pauses) again.
-        more = await pull(search, run, 450 * scale);
+        more = await pull(search, run, perRound);
         if (!more) break;
         await waitFor("the walk to run ahead as far as it may and pause", () => walkerPoolState().paused === 1);
-        await takeWalkers(sandbox);
+        await takeWalkers(crowd.sandbox);
       }
       assert.ok(more, "the search was still under way when it gave its walker up");
       assert.ok(walkersGivenUp() - givenUpBefore >= 2, `walkers given up: ${walkersGivenUp() - givenUpBefore}`);
@@ -131,7 +137,7 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
     const baseline = await pathFds();
     assert.equal(await insideRoot(root), 0);
     const givenUpBefore = walkersGivenUp();
-    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits);
+    const search = searchFiles(sandbox, { path: "", pattern: "needle" }, pausedLimits);
     const run = { events: [] as SearchEvent[] };
     assert.ok(await pull(search, run, 100));
     await waitFor("the walk to run ahead as far as it may and pause", () => walkerPoolState().paused === 1);
