@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isLoopbackHost } from "../config/is-loopback-host.js";
+import { isIP } from "node:net";
 
 /**
  * guardLoopbackHost wraps an HTTP handler of a loopback listener so that it refuses requests
@@ -11,8 +11,7 @@ export function guardLoopbackHost(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const host = hostName(req.headers.host ?? "");
-    if (!isLoopbackHost(host)) {
+    if (!isLoopbackHostHeader(req.headers.host ?? "")) {
       res.writeHead(403, { "content-type": "text/plain; charset=utf-8" });
       res.end(`toolhost: the Host header "${req.headers.host ?? ""}" is not a loopback name; this listener only answers requests addressed to localhost, 127.0.0.1 or [::1].\n`);
       return;
@@ -21,11 +20,19 @@ export function guardLoopbackHost(
   };
 }
 
-function hostName(header: string): string {
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(header);
-  if (bracketed) {
-    return bracketed[1]!;
-  }
-  const colon = header.lastIndexOf(":");
-  return colon === -1 ? header : header.slice(0, colon);
+/** The documented loopback Host forms: localhost, 127.x.y.z or [::1], each with an optional port. */
+const loopbackHostForm = /^(?:(localhost)|(127\.\d{1,3}\.\d{1,3}\.\d{1,3})|\[(::1)\])(?::(\d{1,5}))?$/i;
+
+/**
+ * isLoopbackHostHeader tells whether a Host header is exactly one of the documented loopback
+ * forms, in any letter case: `localhost`, `127.x.y.z` (a valid address) or `[::1]`, with an
+ * optional port of at most 65535. Anything else, however it begins (`127.0.0.1:1@evil.com`,
+ * `localhost.evil.com`), is not.
+ */
+export function isLoopbackHostHeader(header: string): boolean {
+  const match = loopbackHostForm.exec(header);
+  if (match === null) return false;
+  const [, , v4, , port] = match;
+  if (v4 !== undefined && isIP(v4) !== 4) return false;
+  return port === undefined || Number(port) <= 65535;
 }
