@@ -35,6 +35,7 @@ const allowed: Record<string, string> = {
   "files/history/open-log.ts": "the change history's own log files, in history.dir (outside every root)",
   "files/history/blob-store.ts": "the change history's own blobs, in history.dir (outside every root)",
   "files/history/change-log.ts": "the change history's own log files, in history.dir (outside every root)",
+  "files/history/undo-journal.ts": "the undo journal's own intents, in history.dir (outside every root)",
   "config/read-input-file.ts": "the operator's start-up inputs (tokens file, TLS files), read whole",
   "config/start-up-inputs.ts": "the operator's start-up inputs, opened to prove them readable, and a probe file created O_WRONLY|O_CREAT|O_EXCL in the history folder",
   "files/watch/held-folder.ts": "folders (O_DIRECTORY) WatchFiles holds",
