@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createHook } from "node:async_hooks";
+import { AsyncResource, createHook, executionAsyncId } from "node:async_hooks";
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,6 +11,7 @@ import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
 import { StagedDescriptor } from "../../src/files/write/staged-descriptor.js";
 import { tempFilePrefix } from "../../src/files/write/temp-files.js";
 import { startExchangeLoop } from "../support/exchange-loop.js";
+import { waitFor } from "../support/wait-for.js";
 import { scratchDir, snapshot, writeFixture } from "./write-fixtures.js";
 
 const limit = 1 << 20;
@@ -37,20 +38,49 @@ async function editRecorded(store: FileHistory, sandbox: Parameters<typeof editF
   }
 }
 
-/** pooledRequests runs `fn` and counts the filesystem requests it sent to libuv's thread pool, by kind. */
+/** The thread-pool request kinds pooledRequests counts. */
+const pooledKinds = new Set(["FSREQCALLBACK", "FSREQPROMISE", "FILEHANDLE", "FILEHANDLECLOSEREQ"]);
+
+/** The resources pooledRequests waits for: each is destroyed when it has run (others only when collected). */
+const awaitedKinds = new Set(["Timeout", "Immediate", "FSREQCALLBACK", "FSREQPROMISE", "FILEHANDLECLOSEREQ"]);
+
+/**
+ * pooledRequests runs `fn` and counts the filesystem requests it sent to libuv's thread pool, by
+ * kind, including what it leaves running after it resolves (the history line's fsync, the
+ * replaced file's release). Only requests descending from `fn`'s own async scope count, so
+ * another call's late work cannot fall into the window; it returns once every timer, immediate
+ * and request of that scope has finished, not after a fixed wait.
+ */
 async function pooledRequests(fn: () => Promise<unknown>): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
+  const scope = new Set<number>();
+  const running = new Map<number, string>(); // The scope's awaited resources not yet destroyed.
   const hook = createHook({
-    init(_id, type) {
-      if (type === "FSREQCALLBACK" || type === "FSREQPROMISE" || type === "FILEHANDLE" || type === "FILEHANDLECLOSEREQ") counts[type] = (counts[type] ?? 0) + 1;
+    init(id, type, trigger) {
+      if (!scope.has(trigger) && !scope.has(executionAsyncId())) return;
+      scope.add(id);
+      if (awaitedKinds.has(type)) running.set(id, type);
+      if (pooledKinds.has(type)) counts[type] = (counts[type] ?? 0) + 1;
+    },
+    destroy(id) {
+      running.delete(id);
     },
   });
+  const root = new AsyncResource("EDIT_UNDER_TEST");
+  const waiter = new AsyncResource("EDIT_WAITER"); // Outside the scope: its polling is not counted.
+  scope.add(root.asyncId());
   hook.enable();
   try {
-    await fn();
-    await new Promise((resolve) => setTimeout(resolve, 50)); // What follows the answer (the history line's fsync) too.
+    await root.runInAsyncScope(fn);
+    await waiter.runInAsyncScope(() =>
+      waitFor("the edit's own work after its answer to finish", () => running.size === 0, { timeoutMs: 30_000 }).catch((error: Error) => {
+        throw new Error(`${error.message}: still running ${[...running.values()].join(", ")}`);
+      }),
+    );
   } finally {
     hook.disable();
+    root.emitDestroy();
+    waiter.emitDestroy();
   }
   return counts;
 }
@@ -78,7 +108,6 @@ describe("an edit of a small file in a local folder", () => {
     // Twice first: the history's folders are made and the content before is stored once.
     await editRecorded(store, sandbox, "e.txt", "alpha-marker", "omega-marker");
     await editRecorded(store, sandbox, "e.txt", "omega-marker", "alpha-marker");
-    await new Promise((resolve) => setTimeout(resolve, 50)); // Their own work after the answer is done.
     const counts = await pooledRequests(() => editRecorded(store, sandbox, "e.txt", "alpha-marker", "omega-marker"));
     // The new content's fsync, the folder's fsync, the history line's fsync, the close of the
     // replaced file (held open across the rename); nothing opened as a FileHandle. It was 17.
@@ -97,7 +126,7 @@ describe("an edit of a small file in a local folder", () => {
       await editFile(sandbox, { path: "p.txt", edits: [{ kind: "replace", oldText: from, newText: to }], maxEditBytes: limit });
     }
     // Released through the thread pool right after the answer: wait for it, a bounded time.
-    for (let tries = 0; tries < 100 && heldDeleted(root).length > 0; tries++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
     assert.deepEqual(heldDeleted(root), []);
   });
 
@@ -114,7 +143,7 @@ describe("an edit of a small file in a local folder", () => {
       reason: "IO_ERROR",
     });
     assert.deepEqual(await snapshot(root), before, "the file as it was, no temporary or lock file left");
-    for (let tries = 0; tries < 100 && heldDeleted(root).length > 0; tries++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
     assert.deepEqual(heldDeleted(root), []);
   });
 
@@ -128,10 +157,9 @@ describe("an edit of a small file in a local folder", () => {
     const before = await snapshot(outside);
     const loop = await startExchangeLoop(path.join(root, "f.txt"), path.join(root, "l"), 20);
     const outcomes: Record<string, number> = {};
-    const until = Date.now() + 2_000;
-    let calls = 0;
     try {
-      for (let i = 0; Date.now() < until && i < 3_000; i++, calls++) {
+      // Bounded by work: 150 edits race the exchange loop however slow the machine is.
+      for (let i = 0; i < 150; i++) {
         const [from, to] = i % 2 === 0 ? ["alpha-marker", "omega-marker"] : ["omega-marker", "alpha-marker"];
         const outcome = await editRecorded(store, sandbox, "f.txt", from, to).then(
           () => "applied",
@@ -142,11 +170,10 @@ describe("an edit of a small file in a local folder", () => {
     } finally {
       await loop.stop();
     }
-    assert.ok(calls > 50, `only ${calls} calls`);
     assert.deepEqual(await snapshot(outside), before, `nothing outside the root changed (outcomes: ${JSON.stringify(outcomes)})`);
     const left = (await readdir(root)).filter((name) => name.startsWith(tempFilePrefix));
     assert.deepEqual(left, [], "no temporary or lock file left in the root");
-    for (let tries = 0; tries < 100 && heldDeleted(root).length > 0; tries++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
     assert.deepEqual(heldDeleted(root), []);
   });
 });
@@ -194,7 +221,7 @@ describe("ChangeRecording", () => {
     await second.capture(Buffer.from("two"), resolved);
     await second.record({ operation: "edit", caller: "test", before: "b", after: "c" });
     await second.end();
-    for (let tries = 0; tries < 100 && (await logLocks(dir)).length > 0; tries++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor("the history locks' release", async () => (await logLocks(dir)).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
     assert.deepEqual(await logLocks(dir), [], "the log's lock is released");
     assert.deepEqual((await store.list(await store.keyFor(resolved), 10)).map((c) => c.after), ["c", "b"]);
   });
