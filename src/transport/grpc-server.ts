@@ -1,8 +1,11 @@
+import { createRequire } from "node:module";
+import type { Http2Server } from "node:http2";
 import { Server, ServerCredentials, type ChannelOptions, type ServerInterceptor } from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import type { DescService } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Limits } from "../config/config.js";
+import { ConfigError } from "../config/config-error.js";
 import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { addReflection } from "./reflection.js";
 import { http2ServersOf } from "./grpc-js/grpc-http2-servers.js";
@@ -18,6 +21,11 @@ import { file_google_rpc_error_details } from "../../gen/ts/google/rpc/error_det
 export interface HostedService {
   readonly service: DescService;
   readonly impl: ServiceImpl<DescService>;
+}
+
+/** GrpcHostSeams replace what start-up finds on grpc-js, for the test that it fails closed. */
+export interface GrpcHostSeams {
+  readonly http2ServersOf?: (server: Server) => readonly Http2Server[] | undefined;
 }
 
 /** GrpcHost is a listening grpc-js server. */
@@ -41,6 +49,7 @@ export async function startGrpcHost(
   security: { credentials?: ServerCredentials; interceptors?: ServerInterceptor[] } = {},
   onCallStart?: (method: string) => void,
   onStreamClosed?: () => void,
+  seams: GrpcHostSeams = {},
 ): Promise<GrpcHost> {
   const options: ChannelOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageBytes,
@@ -79,13 +88,22 @@ export async function startGrpcHost(
   // Measured with bench/go/uploadbench: 150 -> 300-380 MB/s for a 256 MiB upload on loopback
   // (4 MiB windows); through bench/go/latencyproxy (50 ms round trip) 4 MiB gave 37-39 MB/s and
   // 8 MiB / 32 MiB 72-76 MB/s: a stream can move at most one window per round trip.
-  widenFlowControl(server, 8 * 1024 * 1024, 32 * 1024 * 1024);
+  // The guards below hang off grpc-js's HTTP/2 servers: without them the listener would lose its
+  // stream limits, receive bounds and the truncated-message check, so it does not start.
+  const http2Servers = (seams.http2ServersOf ?? http2ServersOf)(server);
+  if (http2Servers === undefined || http2Servers.length === 0) {
+    server.forceShutdown();
+    throw new ConfigError(
+      `cannot guard the gRPC listener on ${listen}: this @grpc/grpc-js (${grpcJsVersion()}) does not expose its HTTP/2 servers where toolhost puts its stream limits, receive bounds and truncated-message check; install the @grpc/grpc-js version package-lock.json names`,
+    );
+  }
+  widenFlowControl(http2Servers, 8 * 1024 * 1024, 32 * 1024 * 1024);
   // Each TLS connection's client certificate is read once (tls/pin-peer-certificate.ts).
   if (security.credentials !== undefined) {
-    for (const http2Server of http2ServersOf(server) ?? []) http2Server.on("secureConnection", pinPeerCertificate);
+    for (const http2Server of http2Servers) http2Server.on("secureConnection", pinPeerCertificate);
   }
-  guardStreams(server, { ...streamGuardOptions(limits, services), onStreamClosed });
-  correct = explainOversizeRequests(server, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);
+  guardStreams(http2Servers, { ...streamGuardOptions(limits, services), onStreamClosed });
+  correct = explainOversizeRequests(http2Servers, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);
   const host = listen.slice(0, listen.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,
@@ -107,4 +125,13 @@ export async function startGrpcHost(
         });
       }),
   };
+}
+
+/** grpcJsVersion is the installed @grpc/grpc-js's version, for the start-up refusal's message. */
+function grpcJsVersion(): string {
+  try {
+    return (createRequire(import.meta.url)("@grpc/grpc-js/package.json") as { version: string }).version;
+  } catch {
+    return "version unknown";
+  }
 }

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { EventEmitter, once } from "node:events";
-import type { Server } from "@grpc/grpc-js";
+import type { Http2Server } from "node:http2";
 import { guardStreams } from "../../src/transport/grpc-js/stream-guard.js";
 
 /**
@@ -27,17 +27,13 @@ class FakeStream extends EventEmitter {
 describe("stream guard's timeout sweep", () => {
   it("cancels every stalled stream even when closing one disarms others synchronously", async () => {
     const http2Server = new EventEmitter();
-    const fakeGrpc = { http2Servers: new Map([[http2Server, {}]]) } as unknown as Server;
-    assert.equal(
-      guardStreams(fakeGrpc, {
-        maxStreamsPerConnection: 100,
-        maxReceiveBufferBytesPerConnection: 1 << 20,
-        maxReceiveBufferBytes: 1 << 20,
-        receiveMessageTimeoutMs: 20,
-        singleRequest: () => true,
-      }),
-      true,
-    );
+    guardStreams([http2Server as unknown as Http2Server], {
+      maxStreamsPerConnection: 100,
+      maxReceiveBufferBytesPerConnection: 1 << 20,
+      maxReceiveBufferBytes: 1 << 20,
+      receiveMessageTimeoutMs: 20,
+      singleRequest: () => true,
+    });
     const session = {};
     const streams = Array.from({ length: 6 }, () => new FakeStream(session));
     for (const s of streams) {

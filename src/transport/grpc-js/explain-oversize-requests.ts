@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Http2Server, IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { status as grpcStatus, type Server } from "@grpc/grpc-js";
+import { status as grpcStatus } from "@grpc/grpc-js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import type { CallRecord } from "./grpc-service-from-impl.js";
@@ -34,11 +34,10 @@ export function oversizeRequestError(method: string, size: number | undefined, l
  * trailers-only response (unary and server-streaming calls, whose handler never started) gets the
  * details and a call record; its trailers (a client stream whose handler runs, and records the
  * call itself) get the details, and the returned function corrects the handler's record.
- * Like widenFlowControl, this reaches grpc-js's http2 servers through a private map; if that
- * changes, the bare status is what clients get.
+ * Like widenFlowControl, this is put in place on grpc-js's http2 servers (http2ServersOf).
  */
 export function explainOversizeRequests(
-  server: Server,
+  servers: readonly Http2Server[],
   limit: number,
   onCallEnd: (record: CallRecord) => void,
   onCallStart?: (method: string) => void,
@@ -55,12 +54,8 @@ export function explainOversizeRequests(
     corrections.delete(record.requestId);
     return { ...record, code: grpcStatus.RESOURCE_EXHAUSTED, error };
   };
-  const servers = (server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers;
-  if (!(servers instanceof Map)) {
-    return correct;
-  }
   const explainer: Explainer = { limit, onCallEnd, onCallStart, corrections };
-  for (const http2Server of servers.keys()) {
+  for (const http2Server of servers) {
     serverExplainers.set(http2Server, explainer);
     http2Server.on("stream", watchForOversize);
   }

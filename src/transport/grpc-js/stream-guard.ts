@@ -1,7 +1,5 @@
 import { constants, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
 import { EventEmitter } from "node:events";
-import type { Server } from "@grpc/grpc-js";
-import { http2ServersOf } from "./grpc-http2-servers.js";
 import { IndexedList } from "./indexed-list.js";
 import { GrpcFrameTracker } from "./grpc-frame-tracker.js";
 
@@ -46,14 +44,10 @@ const invalidArgument = 3;
  *   single-request method half-closes without any message.
  *
  * grpc-js has no hook before its own 'stream' handler, so the guard wraps the server's emit; it is
- * hand-written because no library does this for grpc-js. Returns false if grpc-js's private map of
- * HTTP/2 servers is missing, so a test can tell the guard is not in place.
+ * hand-written because no library does this for grpc-js. `servers` are grpc-js's HTTP/2 servers
+ * (http2ServersOf); start-up refuses to run without them (grpc-server.ts).
  */
-export function guardStreams(server: Server, options: StreamGuardOptions): boolean {
-  const servers = http2ServersOf(server);
-  if (servers === undefined) {
-    return false;
-  }
+export function guardStreams(servers: readonly Http2Server[], options: StreamGuardOptions): void {
   const guard = new StreamGuard(options);
   for (const http2Server of servers) {
     const emit = http2Server.emit;
@@ -65,7 +59,6 @@ export function guardStreams(server: Server, options: StreamGuardOptions): boole
       return emit.apply(this, arguments as unknown as [string]) as boolean;
     } as typeof http2Server.emit;
   }
-  return true;
 }
 
 /**

@@ -1,6 +1,4 @@
-import type { ServerHttp2Session } from "node:http2";
-import type { Server } from "@grpc/grpc-js";
-import { http2ServersOf } from "./grpc-http2-servers.js";
+import type { Http2Server, ServerHttp2Session } from "node:http2";
 
 /**
  * widenFlowControl raises the HTTP/2 receive windows of every connection a grpc-js server
@@ -12,10 +10,10 @@ import { http2ServersOf } from "./grpc-http2-servers.js";
  * while the server writes; memory stays bounded because the request stream reads at most two
  * messages ahead and HTTP/2 only grants window as data is consumed.
  *
- * Put in place on grpc-js's http2 servers (http2ServersOf); without them, this does nothing.
+ * Put in place on grpc-js's http2 servers (http2ServersOf).
  */
-export function widenFlowControl(server: Server, streamWindow: number, sessionWindow: number): void {
-  for (const http2Server of http2ServersOf(server) ?? []) {
+export function widenFlowControl(servers: readonly Http2Server[], streamWindow: number, sessionWindow: number): void {
+  for (const http2Server of servers) {
     http2Server.on("session", (session: ServerHttp2Session) => {
       session.settings({ initialWindowSize: streamWindow });
       session.once("connect", () => session.setLocalWindowSize(sessionWindow));
