@@ -25,7 +25,7 @@ export interface HostedService {
 
 /** GrpcHostSeams replace what start-up finds on grpc-js, for the test that it fails closed. */
 export interface GrpcHostSeams {
-  readonly http2ServersOf?: (server: Server) => readonly Http2Server[] | undefined;
+  readonly findHttp2Servers?: (server: Server) => readonly Http2Server[] | undefined;
 }
 
 /** GrpcHost is a listening grpc-js server. */
@@ -90,20 +90,20 @@ export async function startGrpcHost(
   // 8 MiB / 32 MiB 72-76 MB/s: a stream can move at most one window per round trip.
   // The guards below hang off grpc-js's HTTP/2 servers: without them the listener would lose its
   // stream limits, receive bounds and the truncated-message check, so it does not start.
-  const http2Servers = (seams.http2ServersOf ?? http2ServersOf)(server);
-  if (http2Servers === undefined || http2Servers.length === 0) {
+  const listenerServers = (seams.findHttp2Servers ?? http2ServersOf)(server);
+  if (listenerServers === undefined || listenerServers.length === 0) {
     server.forceShutdown();
     throw new ConfigError(
       `cannot guard the gRPC listener on ${listen}: this @grpc/grpc-js (${grpcJsVersion()}) does not expose its HTTP/2 servers where toolhost puts its stream limits, receive bounds and truncated-message check; install the @grpc/grpc-js version package-lock.json names`,
     );
   }
-  widenFlowControl(http2Servers, 8 * 1024 * 1024, 32 * 1024 * 1024);
+  widenFlowControl(listenerServers, 8 * 1024 * 1024, 32 * 1024 * 1024);
   // Each TLS connection's client certificate is read once (tls/pin-peer-certificate.ts).
   if (security.credentials !== undefined) {
-    for (const http2Server of http2Servers) http2Server.on("secureConnection", pinPeerCertificate);
+    for (const http2Server of listenerServers) http2Server.on("secureConnection", pinPeerCertificate);
   }
-  guardStreams(http2Servers, { ...streamGuardOptions(limits, services), onStreamClosed });
-  correct = explainOversizeRequests(http2Servers, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);
+  guardStreams(listenerServers, { ...streamGuardOptions(limits, services), onStreamClosed });
+  correct = explainOversizeRequests(listenerServers, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);
   const host = listen.slice(0, listen.lastIndexOf(":"));
   return {
     address: `${host}:${port}`,

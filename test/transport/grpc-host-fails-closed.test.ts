@@ -35,7 +35,7 @@ describe("the gRPC listener's guards fail closed", () => {
       const port = await freePort();
       const listen = `127.0.0.1:${port}`;
       await assert.rejects(
-        startGrpcHost(listen, services, defaultLimits, () => undefined, {}, undefined, undefined, { http2ServersOf: () => found }),
+        startGrpcHost(listen, services, defaultLimits, () => undefined, {}, undefined, undefined, { findHttp2Servers: () => found }),
         (err: unknown) => {
           assert.ok(err instanceof ConfigError, String(err));
           assert.match(err.message, new RegExp(`^cannot guard the gRPC listener on ${listen.replace(/\./g, "\\.")}: this @grpc/grpc-js \\(\\d+\\.\\d+\\.\\d+\\) does not expose its HTTP/2 servers where toolhost puts its stream limits, receive bounds and truncated-message check; install the @grpc/grpc-js version package-lock\\.json names$`));
