@@ -85,9 +85,6 @@ export async function startGrpcHost(
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(listen, security.credentials ?? ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
   );
-  // Measured with bench/go/uploadbench: 150 -> 300-380 MB/s for a 256 MiB upload on loopback
-  // (4 MiB windows); through bench/go/latencyproxy (50 ms round trip) 4 MiB gave 37-39 MB/s and
-  // 8 MiB / 32 MiB 72-76 MB/s: a stream can move at most one window per round trip.
   // The guards below hang off grpc-js's HTTP/2 servers: without them the listener would lose its
   // stream limits, receive bounds and the truncated-message check, so it does not start.
   const listenerServers = (seams.findHttp2Servers ?? http2ServersOf)(server);
@@ -97,6 +94,9 @@ export async function startGrpcHost(
       `cannot guard the gRPC listener on ${listen}: this @grpc/grpc-js (${grpcJsVersion()}) does not expose its HTTP/2 servers where toolhost puts its stream limits, receive bounds and truncated-message check; install the @grpc/grpc-js version package-lock.json names`,
     );
   }
+  // Measured with bench/go/uploadbench: 150 -> 300-380 MB/s for a 256 MiB upload on loopback
+  // (4 MiB windows); through bench/go/latencyproxy (50 ms round trip) 4 MiB gave 37-39 MB/s and
+  // 8 MiB / 32 MiB 72-76 MB/s: a stream can move at most one window per round trip.
   widenFlowControl(listenerServers, 8 * 1024 * 1024, 32 * 1024 * 1024);
   // Each TLS connection's client certificate is read once (tls/pin-peer-certificate.ts).
   if (security.credentials !== undefined) {
