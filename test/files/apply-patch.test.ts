@@ -3,8 +3,6 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { PatchFileOperation } from "../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { ToolhostError } from "../../src/errors/toolhost-error.js";
 import { commitPatch, type PatchEffects } from "../../src/files/patch/commit-patch.js";
@@ -14,6 +12,7 @@ import { deleteFile } from "../../src/files/delete-file.js";
 import { writeFile as writeThroughSandbox } from "../../src/files/write/write-file.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { refusalOf } from "../support/call-outcome.js";
 
 const bounds = { maxFiles: 100, maxChunksPerFile: 1000 };
 
@@ -25,16 +24,6 @@ async function snapshot(dir: string, prefix = ""): Promise<Record<string, string
     else out[rel] = await readFile(join(dir, e.name), "utf8");
   }
   return out;
-}
-
-async function reasonOf(call: Promise<unknown>): Promise<{ reason: string; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const c = ConnectError.from(err);
-    return { reason: c.findDetails(ErrorInfoSchema)[0]?.reason ?? "none", message: c.rawMessage };
-  }
-  assert.fail("the call succeeded");
 }
 
 describe("parseCodexPatch", () => {
@@ -172,7 +161,7 @@ describe("ApplyPatch over gRPC", () => {
     it(`refuses ${title} and changes nothing`, async () => {
       await seed({ "r/a.txt": "a\n", "r/b.txt": "b\n" });
       const before = await snapshot(server.root);
-      const got = await reasonOf(server.fileTools.applyPatch({ patch }));
+      const got = await refusalOf(server.fileTools.applyPatch({ patch }));
       assert.equal(got.reason, reason, got.message);
       assert.match(got.message, message);
       assert.deepEqual(await snapshot(server.root), before);
@@ -185,7 +174,7 @@ describe("ApplyPatch over gRPC", () => {
     await writeFile(join(ro, "locked.txt"), "l\n");
     const two = await startTestServer({ roots: [{ path: rw }, { path: ro, readOnly: true }] });
     try {
-      const got = await reasonOf(two.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: a.txt\n+a\n*** Update File: ${ro}/locked.txt\n@@\n-l\n+m\n*** End Patch` }));
+      const got = await refusalOf(two.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: a.txt\n+a\n*** Update File: ${ro}/locked.txt\n@@\n-l\n+m\n*** End Patch` }));
       assert.equal(got.reason, "READ_ONLY");
       assert.deepEqual(await snapshot(rw), {});
       assert.deepEqual(await snapshot(ro), { "locked.txt": "l\n" });

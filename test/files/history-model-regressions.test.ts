@@ -9,22 +9,13 @@ import { FileType } from "../../gen/ts/toolhost/files/v1/stat_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { startModelService } from "./history-model-service.js";
+import { reasonOf } from "../support/call-outcome.js";
 
 // Each case here is a discrepancy the history model (history-model.test.ts) showed on the undo of
 // before round 3, pinned as its own regression test against a live server.
 
 const limit = 1024;
 const big = "B".repeat(2 * limit); // over max_file_bytes: no blob is ever stored for it
-
-/** reasonOf is a call's ErrorInfo reason, or "succeeded" (so that a test checks the disk before the answer). */
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  return "succeeded";
-}
 
 describe("undo never loses content (history model regressions)", () => {
   let server: TestServer;

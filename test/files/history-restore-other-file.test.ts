@@ -3,19 +3,9 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  assert.fail("the call succeeded");
-}
+import { refusalOf } from "../support/call-outcome.js";
 
 // RestoreFile puts back "one recorded content of a file" (history.proto). The blob store is shared
 // by every file of every root, so a restore that only asks whether a blob exists copies any other
@@ -36,9 +26,9 @@ describe("RestoreFile restores only contents recorded for that file", () => {
     await server.fileTools.writeFile({ path: join(rootB, "secret.env"), content: { case: "text", value: secret } });
     await server.fileTools.writeFile({ path: join(rootB, "secret.env"), content: { case: "text", value: "rotated\n" } });
     await server.fileTools.writeFile({ path: "mine.txt", content: { case: "text", value: "mine\n" } });
-    assert.equal(await reasonOf(server.fileTools.restoreFile({ path: "mine.txt", sha256: sha256Hex(secret) })), "NOT_IN_HISTORY");
+    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "mine.txt", sha256: sha256Hex(secret) }))).reason, "NOT_IN_HISTORY");
     assert.equal(await readFile(join(server.root, "mine.txt"), "utf8"), "mine\n");
-    assert.equal(await reasonOf(server.fileTools.restoreFile({ path: "fresh.txt", sha256: sha256Hex(secret) })), "NOT_IN_HISTORY");
+    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "fresh.txt", sha256: sha256Hex(secret) }))).reason, "NOT_IN_HISTORY");
     await assert.rejects(readFile(join(server.root, "fresh.txt")));
   });
 

@@ -3,10 +3,9 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer } from "../support/test-server.js";
+import { reasonOf } from "../support/call-outcome.js";
 
 // Found by the review of the undo model: history is keyed by a root's real path and the path
 // under it (ChangeLog.logPath), and history.dir defaults to one folder per user
@@ -15,15 +14,6 @@ import { startTestServer } from "../support/test-server.js";
 // tenant on a reused container volume) is served with the previous one's history: its
 // ListFileHistory shows the earlier workspace's hashes and callers, and RestoreFile writes the
 // earlier workspace's contents into the new one.
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  return "succeeded";
-}
 
 describe("a root removed and made again at the same path", () => {
   it("does not inherit the history of the root that was there before", async () => {

@@ -2,20 +2,10 @@ import assert from "node:assert/strict";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { ChangeOperation } from "../../gen/ts/toolhost/files/v1/history_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  assert.fail("the call succeeded");
-}
+import { refusalOf } from "../support/call-outcome.js";
 
 describe("change history", () => {
   let server: TestServer;
@@ -60,7 +50,7 @@ describe("change history", () => {
     await files.writeFile({ path: "g.txt", content: { case: "text", value: "1\n" } });
     await files.writeFile({ path: "g.txt", content: { case: "text", value: "2\n" } });
     await writeFile(join(server.root, "g.txt"), "changed outside\n");
-    assert.equal(await reasonOf(files.undoLastChange({ path: "g.txt" })), "PRECONDITION_FAILED");
+    assert.equal((await refusalOf(files.undoLastChange({ path: "g.txt" }))).reason, "PRECONDITION_FAILED");
     assert.equal(await readFile(join(server.root, "g.txt"), "utf8"), "changed outside\n");
   });
 
@@ -79,22 +69,22 @@ describe("change history", () => {
     assert.equal(last?.sha256Before, sha256Hex(big));
     assert.equal(last?.beforeAvailable, false);
     // Recorded, but what it replaced is not stored: the undo says so and changes nothing.
-    assert.equal(await reasonOf(server.fileTools.undoLastChange({ path: "big.txt" })), "UNDO_UNAVAILABLE");
-    assert.equal(await reasonOf(server.fileTools.restoreFile({ path: "big.txt", sha256: sha256Hex(big) })), "NOT_IN_HISTORY");
+    assert.equal((await refusalOf(server.fileTools.undoLastChange({ path: "big.txt" }))).reason, "UNDO_UNAVAILABLE");
+    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "big.txt", sha256: sha256Hex(big) }))).reason, "NOT_IN_HISTORY");
     assert.equal(await readFile(join(server.root, "big.txt"), "utf8"), "small\n");
   });
 
   it("refuses unknown content, bad limits, and paths outside the roots", async () => {
-    assert.equal(await reasonOf(server.fileTools.restoreFile({ path: "h.txt", sha256: "0".repeat(64) })), "NOT_IN_HISTORY");
-    assert.equal(await reasonOf(server.fileTools.listFileHistory({ path: "h.txt", limit: 5000 })), "INVALID_ARGUMENT");
-    assert.equal(await reasonOf(server.fileTools.listFileHistory({ path: "../outside" })), "PATH_TRAVERSAL");
-    assert.equal(await reasonOf(server.fileTools.undoLastChange({ path: "never.txt" })), "NOT_IN_HISTORY");
+    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "h.txt", sha256: "0".repeat(64) }))).reason, "NOT_IN_HISTORY");
+    assert.equal((await refusalOf(server.fileTools.listFileHistory({ path: "h.txt", limit: 5000 }))).reason, "INVALID_ARGUMENT");
+    assert.equal((await refusalOf(server.fileTools.listFileHistory({ path: "../outside" }))).reason, "PATH_TRAVERSAL");
+    assert.equal((await refusalOf(server.fileTools.undoLastChange({ path: "never.txt" }))).reason, "NOT_IN_HISTORY");
   });
 
   it("is HISTORY_DISABLED on a server without history", async () => {
     const plain = await startTestServer();
     try {
-      assert.equal(await reasonOf(plain.fileTools.listFileHistory({ path: "a.txt" })), "HISTORY_DISABLED");
+      assert.equal((await refusalOf(plain.fileTools.listFileHistory({ path: "a.txt" }))).reason, "HISTORY_DISABLED");
     } finally {
       await plain.close();
     }
@@ -116,7 +106,6 @@ describe("change history", () => {
     }
   });
 });
-
 
 describe("change history of moves", () => {
   it("records a moved file at both paths, and undo at the source brings it back", async () => {

@@ -2,26 +2,16 @@ import assert from "node:assert/strict";
 import { link, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { ChangeOperation } from "../../gen/ts/toolhost/files/v1/history_pb.js";
 import { FileType } from "../../gen/ts/toolhost/files/v1/stat_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
+import { reasonOf } from "../support/call-outcome.js";
 
 // Found by the review of the undo model: rename(2) of one hard link onto another link of the
 // same inode "does nothing, and returns a success status" (rename(2)). MoveFile(h1 -> h2,
 // overwrite) then answers OK, overwritten: true, while h1 is still there, and the history records
 // at h1 that the file left it (type_after nothing) and at h2 that a file was replaced: both
 // records are false, and the model of what each path holds is wrong from then on.
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  return "succeeded";
-}
 
 describe("MoveFile between two links of one file", () => {
   let server: TestServer;

@@ -2,21 +2,11 @@ import assert from "node:assert/strict";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { lockFileName } from "../../src/files/write/file-lock.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { snapshot } from "./write-fixtures.js";
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  return "ok";
-}
+import { reasonOf } from "../support/call-outcome.js";
 
 // The reserved prefix was refused only as a path's last component, so create_parents (and
 // ApplyPatch's Add File) made folders with it. A folder named like the lock file of a file
@@ -36,8 +26,8 @@ describe("folders with the reserved prefix", () => {
     const before = await snapshot(server.root);
     for (const folder of [lockFolder, ".toolhost-tmp-hidden", `sub/${lockFolder}`]) {
       const path = `${folder}/planted.txt`;
-      assert.equal(await reasonOf(server.fileTools.writeFile({ path, content: { case: "text", value: "x" }, createParents: true })), "INVALID_PATH", path);
-      assert.equal(await reasonOf(server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch` })), "INVALID_PATH", path);
+      assert.equal(await reasonOf(server.fileTools.writeFile({ path, content: { case: "text", value: "x" }, createParents: true }), "ok"), "INVALID_PATH", path);
+      assert.equal(await reasonOf(server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch` }), "ok"), "INVALID_PATH", path);
     }
     assert.deepEqual(await snapshot(server.root), before);
     await assert.rejects(access(join(server.root, lockFolder)));

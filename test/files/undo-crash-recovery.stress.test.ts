@@ -4,12 +4,12 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
+import { reasonOf } from "../support/call-outcome.js";
 
 // Found by the review of the undo model: an undo of several paths (a move: move back, then
 // put back what the move replaced at the target; a patch: one file after another) is steps with
@@ -24,15 +24,6 @@ import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
 // on disk, while the next step writes a large content back.
 
 const large = Buffer.alloc(24 * 1024 * 1024, "L");
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  return "succeeded";
-}
 
 /** untilOnDisk polls (without yielding to timers) until `seen` holds, then SIGKILLs the server. */
 async function killWhen(server: SpawnedServer, seen: () => boolean): Promise<boolean> {

@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { snapshot } from "./write-fixtures.js";
+import { reasonOf } from "../support/call-outcome.js";
 
 // Found by the review of the undo model: an undo requires "every path [to] hold exactly what
 // the change left there" (undo-change.ts), but for a folder `holds` compares the type only, and
@@ -13,15 +12,6 @@ import { snapshot } from "./write-fixtures.js";
 // change. So after MoveFile d1 -> d2, a RemoveDirectory of d2 and a MakeDirectory of a new d2
 // with other work in it, UndoLastChange at d1 answers OK and moves the new, unrelated folder to
 // d1: d2's own last two changes (its removal and re-creation) are passed over.
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  return "succeeded";
-}
 
 describe("undo of a folder move", () => {
   let server: TestServer;

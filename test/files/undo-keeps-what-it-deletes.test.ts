@@ -3,11 +3,10 @@ import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { startTestServer } from "../support/test-server.js";
 import { eventually } from "./write-fixtures.js";
+import { reasonOf } from "../support/call-outcome.js";
 
 // Found by the review of the undo model: UndoLastChange takes a file away only once that file
 // is "captured into the store first, and must fit it" (undo-change.ts). Fitting is judged by
@@ -23,15 +22,6 @@ async function storedBytes(historyDir: string): Promise<number> {
     if (entry.isFile() && /^[0-9a-f]{64}$/.test(entry.name)) total += (await stat(join(entry.parentPath, entry.name))).size;
   }
   return total;
-}
-
-async function reasonOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (err) {
-    return ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none";
-  }
-  return "succeeded";
 }
 
 describe("undo and the store's max_bytes", () => {
