@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { defaultLimits, type Config } from "../../src/config/config.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import { runCommand } from "../support/run-command.js";
+import { localConfig } from "../support/test-config.js";
 import { writeTokensFile } from "../support/tls-fixtures.js";
 
 // The health probe docs/deployment.md documents, run as written against a server with tokens on,
@@ -36,19 +36,7 @@ describe("the documented health probe, with tokens on", () => {
     const root = await mkdtemp(path.join(base, "root-"));
     const tokensFile = path.join(base, "tokens.yaml");
     await writeTokensFile(tokensFile, [{ id: "agent", token: "th_health-probe-test-token-0123456789", scope: { tier: "read" } }]);
-    const config: Config = {
-      listen: "127.0.0.1:0",
-      httpListen: undefined,
-      roots: [{ path: root, readOnly: false }],
-      skills: [],
-      readOnly: false,
-      insecure: false,
-      limits: defaultLimits,
-      log: { level: "silent" },
-      shutdownGraceMs: 500,
-      sandbox: { allowHardLinks: false },
-      auth: { tokensFile },
-    };
+    const config = localConfig([root], { auth: { tokensFile } });
     server = await startServer(config, createLogger("silent"));
   });
   after(() => server.close(500));

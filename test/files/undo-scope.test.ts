@@ -7,10 +7,10 @@ import { ConnectError, createClient, type Client, type Interceptor } from "@conn
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { defaultLimits, type Config } from "../../src/config/config.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import { writeTokensFile } from "../support/tls-fixtures.js";
+import { historyAt, localConfig } from "../support/test-config.js";
 import { snapshot } from "./write-fixtures.js";
 
 // Found by the review of the undo model: UndoLastChange and ListFileHistory by a caller whose
@@ -60,23 +60,7 @@ describe("undo across scopes", () => {
       { id: "only-a", token: tokens.onlyA, scope: { tier: "delete", roots: [rootA] } },
       { id: "b-first", token: tokens.bFirst, scope: { tier: "delete", roots: [rootB, rootA] } },
     ]);
-    const config: Config = {
-      listen: "127.0.0.1:0",
-      httpListen: undefined,
-      roots: [
-        { path: rootA, readOnly: false },
-        { path: rootB, readOnly: false },
-      ],
-      skills: [],
-      readOnly: false,
-      insecure: false,
-      limits: defaultLimits,
-      log: { level: "silent" },
-      shutdownGraceMs: 200,
-      sandbox: { allowHardLinks: false },
-      auth: { tokensFile },
-      history: { dir: path.join(base, "history"), maxBytes: 1024 ** 3, maxAgeMs: 3_600_000, maxFileBytes, maxEntriesPerFile: 1000 },
-    };
+    const config = localConfig([rootA, rootB], { shutdownGraceMs: 200, auth: { tokensFile }, history: historyAt(path.join(base, "history"), maxFileBytes) });
     server = await startServer(config, createLogger("silent"));
     client = (token) => {
       const bearer: Interceptor = (next) => (req) => {

@@ -8,10 +8,10 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
-import { defaultLimits, type Config } from "../../src/config/config.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import { writeTokensFile } from "../support/tls-fixtures.js";
+import { historyAt, localConfig } from "../support/test-config.js";
 
 // UndoLastChange needs the tier of the change it undoes (docs/security.md): an edit-tier agent
 // undoes its own edit, but not a change that created a file (the undo deletes it); a write-tier
@@ -20,20 +20,7 @@ import { writeTokensFile } from "../support/tls-fixtures.js";
 const tokens = { writer: "th_undo-writer-0123456789abcdef", editor: "th_undo-editor-0123456789abcdef", deleter: "th_undo-deleter-0123456789abcdef" };
 
 async function startWithTokens(root: string, historyDir: string, tokensFile: string): Promise<RunningServer> {
-  const config: Config = {
-    listen: "127.0.0.1:0",
-    httpListen: undefined,
-    roots: [{ path: root, readOnly: false }],
-    skills: [],
-    readOnly: false,
-    insecure: false,
-    limits: defaultLimits,
-    log: { level: "silent" },
-    shutdownGraceMs: 500,
-    sandbox: { allowHardLinks: false },
-    auth: { tokensFile },
-    history: { dir: historyDir, maxBytes: 1024 ** 3, maxAgeMs: 3_600_000, maxFileBytes: 16 * 1024 * 1024, maxEntriesPerFile: 1000 },
-  };
+  const config = localConfig([root], { auth: { tokensFile }, history: historyAt(historyDir) });
   return startServer(config, createLogger("silent"));
 }
 

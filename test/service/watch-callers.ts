@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { defaultLimits, type Limits } from "../../src/config/config.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import { writeTokensFile } from "../support/tls-fixtures.js";
+import { localConfig } from "../support/test-config.js";
 
 /** callerTokens are the bearer tokens of the two callers a WatchCallers server knows. */
 export const callerTokens = { flood: "th_watch-flood-0000000000000000000000000000", innocent: "th_watch-innocent-000000000000000000000000" } as const;
@@ -38,22 +39,7 @@ export async function startWatchCallers(limits: Partial<Limits> = {}): Promise<W
     { id: "flood", token: callerTokens.flood, scope: { tier: "delete" } },
     { id: "innocent", token: callerTokens.innocent, scope: { tier: "delete" } },
   ]);
-  const server = await startServer(
-    {
-      listen: "127.0.0.1:0",
-      httpListen: undefined,
-      roots: [{ path: root, readOnly: false }],
-      skills: [],
-      readOnly: false,
-      insecure: false,
-      limits: { ...defaultLimits, ...limits },
-      log: { level: "silent" },
-      shutdownGraceMs: 200,
-      sandbox: { allowHardLinks: false },
-      auth: { tokensFile },
-    },
-    createLogger("silent"),
-  );
+  const server = await startServer(localConfig([root], { limits: { ...defaultLimits, ...limits }, shutdownGraceMs: 200, auth: { tokensFile } }), createLogger("silent"));
   const client = (token: string): Client<typeof FileTools> => {
     const bearer: Interceptor = (next) => (req) => {
       req.header.set("authorization", `Bearer ${token}`);
