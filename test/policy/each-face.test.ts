@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { after, before, describe, it } from "node:test";
+import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { startServer, type RunningServer } from "../../src/app/start-server.js";
+import { defaultLimits } from "../../src/config/config.js";
+import { createLogger } from "../../src/transport/create-logger.js";
+import { refusalOf } from "../support/call-outcome.js";
+import { localConfig } from "../support/test-config.js";
+import { writeTokensFile } from "../support/tls-fixtures.js";
+import { waitFor } from "../support/wait-for.js";
+
+// One suite, every face: each policy of the one layer (authentication, tier and root scope,
+// quotas, message bounds, the call's log line) is checked with the same expectations over gRPC
+// (grpc-js), gRPC-Web and Connect JSON (connect-node), so a face that skips one fails here.
+
+const tokens = { reader: "th_face-reader-0123456789abcdef", writer: "th_face-writer-0123456789abcdef", narrow: "th_face-narrow-0123456789abcdef", single: "th_face-single-0123456789abcdef" };
+const maxMessageBytes = 64 * 1024;
+
+type Face = "grpc" | "grpc-web" | "connect-json";
+const faces: readonly Face[] = ["grpc", "grpc-web", "connect-json"];
+
+/** Gaps this suite found that are not mended yet, by face and policy: reported as todo, not failed. */
+const knownGaps: Partial<Record<Face, Record<string, string>>> = {
+  "connect-json": { unauthenticated: "the HTTP listener's auth gate answers 401 without an ErrorInfo detail" },
+  "grpc-web": { tooLarge: "connect-node's readMaxBytes refusal reaches gRPC-Web clients without an ErrorInfo detail" },
+};
+
+/** gap is the todo option for a policy a face does not keep yet (see knownGaps). */
+function gap(face: Face, policy: string): { todo?: string } {
+  const why = knownGaps[face]?.[policy];
+  return why === undefined ? {} : { todo: why };
+}
+
+let server: RunningServer;
+let rootA: string;
+let rootB: string;
+const logLines: Record<string, unknown>[] = [];
+
+function transportFor(face: Face, token: string | undefined): Transport {
+  const bearer: Interceptor = (next) => (req) => {
+    if (token !== undefined) req.header.set("authorization", `Bearer ${token}`);
+    return next(req);
+  };
+  const options = { interceptors: [bearer] };
+  if (face === "grpc") return createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, ...options });
+  const baseUrl = `http://${server.httpAddress}`;
+  return face === "grpc-web" ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", ...options }) : createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: false, ...options });
+}
+
+function files(face: Face, token?: string): Client<typeof FileTools> {
+  return createClient(FileTools, transportFor(face, token));
+}
+
+before(async () => {
+  const base = await mkdtemp(path.join(tmpdir(), "toolhost-faces-"));
+  rootA = path.join(base, "a");
+  rootB = path.join(base, "b");
+  await Promise.all([rootA, rootB].map((dir) => mkdir(dir)));
+  await writeFile(path.join(rootA, "a.txt"), "in a\n");
+  await writeFile(path.join(rootB, "b.txt"), "in b\n");
+  const tokensFile = path.join(base, "tokens.yaml");
+  await writeTokensFile(tokensFile, [
+    { id: "reader", token: tokens.reader, scope: { tier: "read" } },
+    { id: "writer", token: tokens.writer, scope: { tier: "write" } },
+    { id: "narrow", token: tokens.narrow, scope: { tier: "write", roots: [rootA] } },
+    { id: "single", token: tokens.single, scope: { tier: "read", quota: { calls: 1, streams: 1 } } },
+  ]);
+  const log = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") logLines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  server = await startServer(
+    localConfig([rootA, rootB], { httpListen: "127.0.0.1:0", auth: { tokensFile }, limits: { ...defaultLimits, maxReceiveMessageBytes: maxMessageBytes }, log: { level: "info" } }),
+    createLogger("info", log),
+  );
+});
+after(() => server.close(200));
+
+for (const face of faces) {
+  describe(`policies on ${face}`, () => {
+    it("refuses a call without a token, or with an unknown one, as UNAUTHENTICATED", gap(face, "unauthenticated"), async () => {
+      for (const token of [undefined, "th_unknown-0123456789abcdef0123"]) {
+        const refused = await refusalOf(files(face, token).readFile({ path: "a.txt" }));
+        assert.deepEqual({ code: refused.code, reason: refused.reason }, { code: 16, reason: "UNAUTHENTICATED" }, `${face} ${token ?? "no token"}: ${refused.message}`);
+      }
+    });
+
+    it("refuses a write to a read-tier caller as OUT_OF_SCOPE, and writes nothing", async () => {
+      const refused = await refusalOf(files(face, tokens.reader).writeFile({ path: `w-${face}.txt`, content: { case: "text", value: "x" } }));
+      assert.deepEqual({ code: refused.code, reason: refused.reason }, { code: 7, reason: "OUT_OF_SCOPE" }, refused.message);
+      assert.deepEqual((await readdir(rootA)).filter((name) => name.startsWith("w-")), []);
+    });
+
+    it("refuses a path in a root outside the caller's scope", async () => {
+      const refused = await refusalOf(files(face, tokens.narrow).readFile({ path: path.join(rootB, "b.txt") }));
+      assert.equal(refused.code, 7, refused.message);
+      assert.ok(["OUT_OF_SCOPE", "PATH_TRAVERSAL"].includes(refused.reason), refused.reason);
+    });
+
+    it("refuses a request message over max_receive_message_bytes as RESOURCE_EXHAUSTED TOO_LARGE, and writes nothing", gap(face, "tooLarge"), async () => {
+      const refused = await refusalOf(files(face, tokens.writer).writeFile({ path: `big-${face}.txt`, content: { case: "data", value: new Uint8Array(2 * maxMessageBytes) } }));
+      assert.deepEqual({ code: refused.code, reason: refused.reason }, { code: 8, reason: "TOO_LARGE" }, refused.message);
+      assert.deepEqual((await readdir(rootA)).filter((name) => name.startsWith("big-")), []);
+    });
+
+    it("holds a caller to its quota while its stream is open, with QUOTA_EXCEEDED", async () => {
+      const stop = new AbortController();
+      const watch = files(face, tokens.single).watchFiles({ path: "" }, { signal: stop.signal })[Symbol.asyncIterator]();
+      const first = watch.next().catch(() => undefined); // the stream is open once the server holds it
+      try {
+        const refused = await waitFor("the open stream to take the caller's one call", async () => {
+          const outcome = await refusalOf(files(face, tokens.single).statFile({ path: "a.txt" })).catch(() => undefined);
+          return outcome?.reason === "QUOTA_EXCEEDED" ? outcome : undefined;
+        });
+        assert.equal(refused.code, 8);
+      } finally {
+        stop.abort();
+        await first;
+      }
+    });
+
+    it("logs each call once, with its method, caller, code and reason", async () => {
+      const isIt = (l: Record<string, unknown>) => l["method"] === "/toolhost.files.v1.FileTools/StatFile" && l["caller"] === "writer" && l["reason"] === "NOT_FOUND";
+      const before = logLines.filter(isIt).length;
+      const refused = await refusalOf(files(face, tokens.writer).statFile({ path: `log-${face}.txt` }));
+      assert.equal(refused.reason, "NOT_FOUND");
+      await waitFor("the call's log line", () => logLines.filter(isIt).length > before);
+      assert.equal(logLines.filter(isIt).length, before + 1, "one line per call");
+      assert.equal(logLines.filter(isIt).at(-1)?.["code"], "NOT_FOUND");
+    });
+  });
+}
