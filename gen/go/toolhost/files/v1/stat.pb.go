@@ -145,18 +145,23 @@ type StatFileResponse struct {
 	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
 	// What the path is.
 	Type FileType `protobuf:"varint,2,opt,name=type,proto3,enum=toolhost.files.v1.FileType" json:"type,omitempty"`
-	// Size in bytes (0 for directories).
+	// Size in bytes (0 for directories, and for a file whose metadata is withheld: hard_linked).
 	Size uint64 `protobuf:"varint,3,opt,name=size,proto3" json:"size,omitempty"`
-	// Permission bits (for example 0644 = 420).
+	// Permission bits (for example 0644 = 420); 0 when withheld (hard_linked).
 	Mode uint32 `protobuf:"varint,4,opt,name=mode,proto3" json:"mode,omitempty"`
-	// Last modification time.
+	// Last modification time; unset when withheld (hard_linked).
 	Modified *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=modified,proto3" json:"modified,omitempty"`
 	// Lowercase hex SHA-256 of the content, when asked for and the path is a regular file.
 	Sha256 string `protobuf:"bytes,6,opt,name=sha256,proto3" json:"sha256,omitempty"`
 	// Regular files: true when ReadFile's text mode would refuse the file as binary.
 	Binary bool `protobuf:"varint,7,opt,name=binary,proto3" json:"binary,omitempty"`
 	// True when the path as given is itself a symbolic link (inside the roots).
-	Symlink       bool `protobuf:"varint,8,opt,name=symlink,proto3" json:"symlink,omitempty"`
+	Symlink bool `protobuf:"varint,8,opt,name=symlink,proto3" json:"symlink,omitempty"`
+	// True when the path is a regular file with other hard links (unless the server allows them,
+	// sandbox.allow_hard_links): its size, mode and modification time are withheld (0, 0 and
+	// unset) because another name may be outside the roots, and content reads refuse it
+	// (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+	HardLinked    bool `protobuf:"varint,9,opt,name=hard_linked,json=hardLinked,proto3" json:"hard_linked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -243,6 +248,13 @@ func (x *StatFileResponse) GetBinary() bool {
 func (x *StatFileResponse) GetSymlink() bool {
 	if x != nil {
 		return x.Symlink
+	}
+	return false
+}
+
+func (x *StatFileResponse) GetHardLinked() bool {
+	if x != nil {
+		return x.HardLinked
 	}
 	return false
 }
@@ -403,14 +415,19 @@ type DirectoryEntry struct {
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// What the entry is; a symlink that stays inside the roots reports its target's type.
 	Type FileType `protobuf:"varint,3,opt,name=type,proto3,enum=toolhost.files.v1.FileType" json:"type,omitempty"`
-	// Size in bytes of a regular file; 0 otherwise.
+	// Size in bytes of a regular file; 0 otherwise, and when withheld (hard_linked).
 	Size uint64 `protobuf:"varint,4,opt,name=size,proto3" json:"size,omitempty"`
-	// Permission bits.
+	// Permission bits; 0 when withheld (hard_linked).
 	Mode uint32 `protobuf:"varint,5,opt,name=mode,proto3" json:"mode,omitempty"`
-	// Last modification time.
+	// Last modification time; unset when withheld (hard_linked).
 	Modified *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=modified,proto3" json:"modified,omitempty"`
 	// True when the entry is a symbolic link.
-	Symlink       bool `protobuf:"varint,7,opt,name=symlink,proto3" json:"symlink,omitempty"`
+	Symlink bool `protobuf:"varint,7,opt,name=symlink,proto3" json:"symlink,omitempty"`
+	// True when the entry is a regular file with other hard links (unless the server allows them,
+	// sandbox.allow_hard_links): its size, mode and modification time are withheld (0, 0 and
+	// unset) because another name may be outside the roots, and content reads refuse it
+	// (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+	HardLinked    bool `protobuf:"varint,8,opt,name=hard_linked,json=hardLinked,proto3" json:"hard_linked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -494,6 +511,13 @@ func (x *DirectoryEntry) GetSymlink() bool {
 	return false
 }
 
+func (x *DirectoryEntry) GetHardLinked() bool {
+	if x != nil {
+		return x.HardLinked
+	}
+	return false
+}
+
 var File_toolhost_files_v1_stat_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_stat_proto_rawDesc = "" +
@@ -501,7 +525,7 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"\x1ctoolhost/files/v1/stat.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"L\n" +
 	"\x0fStatFileRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12%\n" +
-	"\x0einclude_sha256\x18\x02 \x01(\bR\rincludeSha256\"\x81\x02\n" +
+	"\x0einclude_sha256\x18\x02 \x01(\bR\rincludeSha256\"\xa2\x02\n" +
 	"\x10StatFileResponse\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12/\n" +
 	"\x04type\x18\x02 \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\x04type\x12\x12\n" +
@@ -510,7 +534,9 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"\bmodified\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\bmodified\x12\x16\n" +
 	"\x06sha256\x18\x06 \x01(\tR\x06sha256\x12\x16\n" +
 	"\x06binary\x18\a \x01(\bR\x06binary\x12\x18\n" +
-	"\asymlink\x18\b \x01(\bR\asymlink\"\xbf\x01\n" +
+	"\asymlink\x18\b \x01(\bR\asymlink\x12\x1f\n" +
+	"\vhard_linked\x18\t \x01(\bR\n" +
+	"hardLinked\"\xbf\x01\n" +
 	"\x14ListDirectoryRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x1c\n" +
 	"\trecursive\x18\x02 \x01(\bR\trecursive\x12\x12\n" +
@@ -521,7 +547,7 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"page_token\x18\x06 \x01(\tR\tpageToken\"|\n" +
 	"\x15ListDirectoryResponse\x12;\n" +
 	"\aentries\x18\x01 \x03(\v2!.toolhost.files.v1.DirectoryEntryR\aentries\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xe3\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x84\x02\n" +
 	"\x0eDirectoryEntry\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12/\n" +
@@ -529,7 +555,9 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"\x04size\x18\x04 \x01(\x04R\x04size\x12\x12\n" +
 	"\x04mode\x18\x05 \x01(\rR\x04mode\x126\n" +
 	"\bmodified\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\bmodified\x12\x18\n" +
-	"\asymlink\x18\a \x01(\bR\asymlink*~\n" +
+	"\asymlink\x18\a \x01(\bR\asymlink\x12\x1f\n" +
+	"\vhard_linked\x18\b \x01(\bR\n" +
+	"hardLinked*~\n" +
 	"\bFileType\x12\x19\n" +
 	"\x15FILE_TYPE_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eFILE_TYPE_FILE\x10\x01\x12\x17\n" +

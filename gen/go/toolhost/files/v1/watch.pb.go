@@ -198,8 +198,12 @@ type WatchFilesResponse struct {
 	OldPath string `protobuf:"bytes,3,opt,name=old_path,json=oldPath,proto3" json:"old_path,omitempty"`
 	// The entry's kind (unset for DELETED when unknown, and for SNAPSHOT_DONE / OVERFLOW / READY).
 	FileType FileType `protobuf:"varint,4,opt,name=file_type,json=fileType,proto3,enum=toolhost.files.v1.FileType" json:"file_type,omitempty"`
-	// Size in bytes, for files.
-	Size          uint64 `protobuf:"varint,5,opt,name=size,proto3" json:"size,omitempty"`
+	// Size in bytes, for files; 0 when withheld (hard_linked).
+	Size uint64 `protobuf:"varint,5,opt,name=size,proto3" json:"size,omitempty"`
+	// True when the entry is a regular file with other hard links (unless the server allows them,
+	// sandbox.allow_hard_links): its size is withheld (0) because another name may be outside the
+	// roots, and content reads refuse it (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+	HardLinked    bool `protobuf:"varint,6,opt,name=hard_linked,json=hardLinked,proto3" json:"hard_linked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -269,6 +273,13 @@ func (x *WatchFilesResponse) GetSize() uint64 {
 	return 0
 }
 
+func (x *WatchFilesResponse) GetHardLinked() bool {
+	if x != nil {
+		return x.HardLinked
+	}
+	return false
+}
+
 var File_toolhost_files_v1_watch_proto protoreflect.FileDescriptor
 
 const file_toolhost_files_v1_watch_proto_rawDesc = "" +
@@ -280,13 +291,15 @@ const file_toolhost_files_v1_watch_proto_rawDesc = "" +
 	"\ainclude\x18\x03 \x03(\tR\ainclude\x12\x18\n" +
 	"\aexclude\x18\x04 \x03(\tR\aexclude\x12)\n" +
 	"\x10initial_snapshot\x18\x05 \x01(\bR\x0finitialSnapshot\x12%\n" +
-	"\x0einclude_hidden\x18\x06 \x01(\bR\rincludeHidden\"\xc8\x01\n" +
+	"\x0einclude_hidden\x18\x06 \x01(\bR\rincludeHidden\"\xe9\x01\n" +
 	"\x12WatchFilesResponse\x125\n" +
 	"\x04type\x18\x01 \x01(\x0e2!.toolhost.files.v1.WatchEventTypeR\x04type\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x19\n" +
 	"\bold_path\x18\x03 \x01(\tR\aoldPath\x128\n" +
 	"\tfile_type\x18\x04 \x01(\x0e2\x1b.toolhost.files.v1.FileTypeR\bfileType\x12\x12\n" +
-	"\x04size\x18\x05 \x01(\x04R\x04size*\x8a\x02\n" +
+	"\x04size\x18\x05 \x01(\x04R\x04size\x12\x1f\n" +
+	"\vhard_linked\x18\x06 \x01(\bR\n" +
+	"hardLinked*\x8a\x02\n" +
 	"\x0eWatchEventType\x12 \n" +
 	"\x1cWATCH_EVENT_TYPE_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18WATCH_EVENT_TYPE_CREATED\x10\x01\x12\x1d\n" +

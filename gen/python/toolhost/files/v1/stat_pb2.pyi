@@ -88,23 +88,30 @@ class StatFileResponse(google.protobuf.message.Message):
     SHA256_FIELD_NUMBER: builtins.int
     BINARY_FIELD_NUMBER: builtins.int
     SYMLINK_FIELD_NUMBER: builtins.int
+    HARD_LINKED_FIELD_NUMBER: builtins.int
     path: builtins.str
     """The path as the client gave it."""
     type: global___FileType.ValueType
     """What the path is."""
     size: builtins.int
-    """Size in bytes (0 for directories)."""
+    """Size in bytes (0 for directories, and for a file whose metadata is withheld: hard_linked)."""
     mode: builtins.int
-    """Permission bits (for example 0644 = 420)."""
+    """Permission bits (for example 0644 = 420); 0 when withheld (hard_linked)."""
     sha256: builtins.str
     """Lowercase hex SHA-256 of the content, when asked for and the path is a regular file."""
     binary: builtins.bool
     """Regular files: true when ReadFile's text mode would refuse the file as binary."""
     symlink: builtins.bool
     """True when the path as given is itself a symbolic link (inside the roots)."""
+    hard_linked: builtins.bool
+    """True when the path is a regular file with other hard links (unless the server allows them,
+    sandbox.allow_hard_links): its size, mode and modification time are withheld (0, 0 and
+    unset) because another name may be outside the roots, and content reads refuse it
+    (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+    """
     @property
     def modified(self) -> google.protobuf.timestamp_pb2.Timestamp:
-        """Last modification time."""
+        """Last modification time; unset when withheld (hard_linked)."""
 
     def __init__(
         self,
@@ -117,9 +124,10 @@ class StatFileResponse(google.protobuf.message.Message):
         sha256: builtins.str = ...,
         binary: builtins.bool = ...,
         symlink: builtins.bool = ...,
+        hard_linked: builtins.bool = ...,
     ) -> None: ...
     def HasField(self, field_name: typing.Literal["modified", b"modified"]) -> builtins.bool: ...
-    def ClearField(self, field_name: typing.Literal["binary", b"binary", "mode", b"mode", "modified", b"modified", "path", b"path", "sha256", b"sha256", "size", b"size", "symlink", b"symlink", "type", b"type"]) -> None: ...
+    def ClearField(self, field_name: typing.Literal["binary", b"binary", "hard_linked", b"hard_linked", "mode", b"mode", "modified", b"modified", "path", b"path", "sha256", b"sha256", "size", b"size", "symlink", b"symlink", "type", b"type"]) -> None: ...
 
 global___StatFileResponse = StatFileResponse
 
@@ -200,6 +208,7 @@ class DirectoryEntry(google.protobuf.message.Message):
     MODE_FIELD_NUMBER: builtins.int
     MODIFIED_FIELD_NUMBER: builtins.int
     SYMLINK_FIELD_NUMBER: builtins.int
+    HARD_LINKED_FIELD_NUMBER: builtins.int
     path: builtins.str
     """Path relative to the listed directory, with "/" separators."""
     name: builtins.str
@@ -207,14 +216,20 @@ class DirectoryEntry(google.protobuf.message.Message):
     type: global___FileType.ValueType
     """What the entry is; a symlink that stays inside the roots reports its target's type."""
     size: builtins.int
-    """Size in bytes of a regular file; 0 otherwise."""
+    """Size in bytes of a regular file; 0 otherwise, and when withheld (hard_linked)."""
     mode: builtins.int
-    """Permission bits."""
+    """Permission bits; 0 when withheld (hard_linked)."""
     symlink: builtins.bool
     """True when the entry is a symbolic link."""
+    hard_linked: builtins.bool
+    """True when the entry is a regular file with other hard links (unless the server allows them,
+    sandbox.allow_hard_links): its size, mode and modification time are withheld (0, 0 and
+    unset) because another name may be outside the roots, and content reads refuse it
+    (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+    """
     @property
     def modified(self) -> google.protobuf.timestamp_pb2.Timestamp:
-        """Last modification time."""
+        """Last modification time; unset when withheld (hard_linked)."""
 
     def __init__(
         self,
@@ -226,8 +241,9 @@ class DirectoryEntry(google.protobuf.message.Message):
         mode: builtins.int = ...,
         modified: google.protobuf.timestamp_pb2.Timestamp | None = ...,
         symlink: builtins.bool = ...,
+        hard_linked: builtins.bool = ...,
     ) -> None: ...
     def HasField(self, field_name: typing.Literal["modified", b"modified"]) -> builtins.bool: ...
-    def ClearField(self, field_name: typing.Literal["mode", b"mode", "modified", b"modified", "name", b"name", "path", b"path", "size", b"size", "symlink", b"symlink", "type", b"type"]) -> None: ...
+    def ClearField(self, field_name: typing.Literal["hard_linked", b"hard_linked", "mode", b"mode", "modified", b"modified", "name", b"name", "path", b"path", "size", b"size", "symlink", b"symlink", "type", b"type"]) -> None: ...
 
 global___DirectoryEntry = DirectoryEntry

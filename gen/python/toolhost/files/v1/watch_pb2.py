@@ -15,17 +15,17 @@ _sym_db = _symbol_database.Default()
 from toolhost.files.v1 import stat_pb2 as toolhost_dot_files_dot_v1_dot_stat__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtoolhost/files/v1/watch.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/stat.proto\"\x88\x01\n\x11WatchFilesRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x11\n\trecursive\x18\x02 \x01(\x08\x12\x0f\n\x07include\x18\x03 \x03(\t\x12\x0f\n\x07\x65xclude\x18\x04 \x03(\t\x12\x18\n\x10initial_snapshot\x18\x05 \x01(\x08\x12\x16\n\x0einclude_hidden\x18\x06 \x01(\x08\"\xa3\x01\n\x12WatchFilesResponse\x12/\n\x04type\x18\x01 \x01(\x0e\x32!.toolhost.files.v1.WatchEventType\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x10\n\x08old_path\x18\x03 \x01(\t\x12.\n\tfile_type\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12\x0c\n\x04size\x18\x05 \x01(\x04*\x8a\x02\n\x0eWatchEventType\x12 \n\x1cWATCH_EVENT_TYPE_UNSPECIFIED\x10\x00\x12\x1c\n\x18WATCH_EVENT_TYPE_CREATED\x10\x01\x12\x1d\n\x19WATCH_EVENT_TYPE_MODIFIED\x10\x02\x12\x1c\n\x18WATCH_EVENT_TYPE_DELETED\x10\x03\x12\x1c\n\x18WATCH_EVENT_TYPE_RENAMED\x10\x04\x12\"\n\x1eWATCH_EVENT_TYPE_SNAPSHOT_DONE\x10\x05\x12\x1d\n\x19WATCH_EVENT_TYPE_OVERFLOW\x10\x06\x12\x1a\n\x16WATCH_EVENT_TYPE_READY\x10\x07\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtoolhost/files/v1/watch.proto\x12\x11toolhost.files.v1\x1a\x1ctoolhost/files/v1/stat.proto\"\x88\x01\n\x11WatchFilesRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x11\n\trecursive\x18\x02 \x01(\x08\x12\x0f\n\x07include\x18\x03 \x03(\t\x12\x0f\n\x07\x65xclude\x18\x04 \x03(\t\x12\x18\n\x10initial_snapshot\x18\x05 \x01(\x08\x12\x16\n\x0einclude_hidden\x18\x06 \x01(\x08\"\xb8\x01\n\x12WatchFilesResponse\x12/\n\x04type\x18\x01 \x01(\x0e\x32!.toolhost.files.v1.WatchEventType\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x10\n\x08old_path\x18\x03 \x01(\t\x12.\n\tfile_type\x18\x04 \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12\x0c\n\x04size\x18\x05 \x01(\x04\x12\x13\n\x0bhard_linked\x18\x06 \x01(\x08*\x8a\x02\n\x0eWatchEventType\x12 \n\x1cWATCH_EVENT_TYPE_UNSPECIFIED\x10\x00\x12\x1c\n\x18WATCH_EVENT_TYPE_CREATED\x10\x01\x12\x1d\n\x19WATCH_EVENT_TYPE_MODIFIED\x10\x02\x12\x1c\n\x18WATCH_EVENT_TYPE_DELETED\x10\x03\x12\x1c\n\x18WATCH_EVENT_TYPE_RENAMED\x10\x04\x12\"\n\x1eWATCH_EVENT_TYPE_SNAPSHOT_DONE\x10\x05\x12\x1d\n\x19WATCH_EVENT_TYPE_OVERFLOW\x10\x06\x12\x1a\n\x16WATCH_EVENT_TYPE_READY\x10\x07\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.watch_pb2', _globals)
 if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
-  _globals['_WATCHEVENTTYPE']._serialized_start=388
-  _globals['_WATCHEVENTTYPE']._serialized_end=654
+  _globals['_WATCHEVENTTYPE']._serialized_start=409
+  _globals['_WATCHEVENTTYPE']._serialized_end=675
   _globals['_WATCHFILESREQUEST']._serialized_start=83
   _globals['_WATCHFILESREQUEST']._serialized_end=219
   _globals['_WATCHFILESRESPONSE']._serialized_start=222
-  _globals['_WATCHFILESRESPONSE']._serialized_end=385
+  _globals['_WATCHFILESRESPONSE']._serialized_end=406
 # @@protoc_insertion_point(module_scope)

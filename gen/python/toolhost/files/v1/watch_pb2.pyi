@@ -123,6 +123,7 @@ class WatchFilesResponse(google.protobuf.message.Message):
     OLD_PATH_FIELD_NUMBER: builtins.int
     FILE_TYPE_FIELD_NUMBER: builtins.int
     SIZE_FIELD_NUMBER: builtins.int
+    HARD_LINKED_FIELD_NUMBER: builtins.int
     type: global___WatchEventType.ValueType
     """What happened."""
     path: builtins.str
@@ -132,7 +133,12 @@ class WatchFilesResponse(google.protobuf.message.Message):
     file_type: toolhost.files.v1.stat_pb2.FileType.ValueType
     """The entry's kind (unset for DELETED when unknown, and for SNAPSHOT_DONE / OVERFLOW / READY)."""
     size: builtins.int
-    """Size in bytes, for files."""
+    """Size in bytes, for files; 0 when withheld (hard_linked)."""
+    hard_linked: builtins.bool
+    """True when the entry is a regular file with other hard links (unless the server allows them,
+    sandbox.allow_hard_links): its size is withheld (0) because another name may be outside the
+    roots, and content reads refuse it (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+    """
     def __init__(
         self,
         *,
@@ -141,7 +147,8 @@ class WatchFilesResponse(google.protobuf.message.Message):
         old_path: builtins.str = ...,
         file_type: toolhost.files.v1.stat_pb2.FileType.ValueType = ...,
         size: builtins.int = ...,
+        hard_linked: builtins.bool = ...,
     ) -> None: ...
-    def ClearField(self, field_name: typing.Literal["file_type", b"file_type", "old_path", b"old_path", "path", b"path", "size", b"size", "type", b"type"]) -> None: ...
+    def ClearField(self, field_name: typing.Literal["file_type", b"file_type", "hard_linked", b"hard_linked", "old_path", b"old_path", "path", b"path", "size", b"size", "type", b"type"]) -> None: ...
 
 global___WatchFilesResponse = WatchFilesResponse

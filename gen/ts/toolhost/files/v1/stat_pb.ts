@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/stat.proto.
  */
 export const file_toolhost_files_v1_stat: GenFile = /*@__PURE__*/
-  fileDesc("Chx0b29saG9zdC9maWxlcy92MS9zdGF0LnByb3RvEhF0b29saG9zdC5maWxlcy52MSI3Cg9TdGF0RmlsZVJlcXVlc3QSDAoEcGF0aBgBIAEoCRIWCg5pbmNsdWRlX3NoYTI1NhgCIAEoCCLGAQoQU3RhdEZpbGVSZXNwb25zZRIMCgRwYXRoGAEgASgJEikKBHR5cGUYAiABKA4yGy50b29saG9zdC5maWxlcy52MS5GaWxlVHlwZRIMCgRzaXplGAMgASgEEgwKBG1vZGUYBCABKA0SLAoIbW9kaWZpZWQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnNoYTI1NhgGIAEoCRIOCgZiaW5hcnkYByABKAgSDwoHc3ltbGluaxgIIAEoCCKEAQoUTGlzdERpcmVjdG9yeVJlcXVlc3QSDAoEcGF0aBgBIAEoCRIRCglyZWN1cnNpdmUYAiABKAgSDAoEZ2xvYhgDIAEoCRIWCg5pbmNsdWRlX2hpZGRlbhgEIAEoCBIRCglwYWdlX3NpemUYBSABKA0SEgoKcGFnZV90b2tlbhgGIAEoCSJkChVMaXN0RGlyZWN0b3J5UmVzcG9uc2USMgoHZW50cmllcxgBIAMoCzIhLnRvb2xob3N0LmZpbGVzLnYxLkRpcmVjdG9yeUVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKyAQoORGlyZWN0b3J5RW50cnkSDAoEcGF0aBgBIAEoCRIMCgRuYW1lGAIgASgJEikKBHR5cGUYAyABKA4yGy50b29saG9zdC5maWxlcy52MS5GaWxlVHlwZRIMCgRzaXplGAQgASgEEgwKBG1vZGUYBSABKA0SLAoIbW9kaWZpZWQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3N5bWxpbmsYByABKAgqfgoIRmlsZVR5cGUSGQoVRklMRV9UWVBFX1VOU1BFQ0lGSUVEEAASEgoORklMRV9UWVBFX0ZJTEUQARIXChNGSUxFX1RZUEVfRElSRUNUT1JZEAISFQoRRklMRV9UWVBFX1NZTUxJTksQAxITCg9GSUxFX1RZUEVfT1RIRVIQBELHAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQglTdGF0UHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvZmlsZXMvdjE7ZmlsZXN2MaICA1RGWKoCEVRvb2xob3N0LkZpbGVzLlYxygIRVG9vbGhvc3RcRmlsZXNcVjHiAh1Ub29saG9zdFxGaWxlc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpGaWxlczo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Chx0b29saG9zdC9maWxlcy92MS9zdGF0LnByb3RvEhF0b29saG9zdC5maWxlcy52MSI3Cg9TdGF0RmlsZVJlcXVlc3QSDAoEcGF0aBgBIAEoCRIWCg5pbmNsdWRlX3NoYTI1NhgCIAEoCCLbAQoQU3RhdEZpbGVSZXNwb25zZRIMCgRwYXRoGAEgASgJEikKBHR5cGUYAiABKA4yGy50b29saG9zdC5maWxlcy52MS5GaWxlVHlwZRIMCgRzaXplGAMgASgEEgwKBG1vZGUYBCABKA0SLAoIbW9kaWZpZWQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnNoYTI1NhgGIAEoCRIOCgZiaW5hcnkYByABKAgSDwoHc3ltbGluaxgIIAEoCBITCgtoYXJkX2xpbmtlZBgJIAEoCCKEAQoUTGlzdERpcmVjdG9yeVJlcXVlc3QSDAoEcGF0aBgBIAEoCRIRCglyZWN1cnNpdmUYAiABKAgSDAoEZ2xvYhgDIAEoCRIWCg5pbmNsdWRlX2hpZGRlbhgEIAEoCBIRCglwYWdlX3NpemUYBSABKA0SEgoKcGFnZV90b2tlbhgGIAEoCSJkChVMaXN0RGlyZWN0b3J5UmVzcG9uc2USMgoHZW50cmllcxgBIAMoCzIhLnRvb2xob3N0LmZpbGVzLnYxLkRpcmVjdG9yeUVudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSLHAQoORGlyZWN0b3J5RW50cnkSDAoEcGF0aBgBIAEoCRIMCgRuYW1lGAIgASgJEikKBHR5cGUYAyABKA4yGy50b29saG9zdC5maWxlcy52MS5GaWxlVHlwZRIMCgRzaXplGAQgASgEEgwKBG1vZGUYBSABKA0SLAoIbW9kaWZpZWQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3N5bWxpbmsYByABKAgSEwoLaGFyZF9saW5rZWQYCCABKAgqfgoIRmlsZVR5cGUSGQoVRklMRV9UWVBFX1VOU1BFQ0lGSUVEEAASEgoORklMRV9UWVBFX0ZJTEUQARIXChNGSUxFX1RZUEVfRElSRUNUT1JZEAISFQoRRklMRV9UWVBFX1NZTUxJTksQAxITCg9GSUxFX1RZUEVfT1RIRVIQBELHAQoVY29tLnRvb2xob3N0LmZpbGVzLnYxQglTdGF0UHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvZmlsZXMvdjE7ZmlsZXN2MaICA1RGWKoCEVRvb2xob3N0LkZpbGVzLlYxygIRVG9vbGhvc3RcRmlsZXNcVjHiAh1Ub29saG9zdFxGaWxlc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpGaWxlczo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * StatFileRequest asks for the metadata of one path inside the roots.
@@ -63,21 +63,21 @@ export type StatFileResponse = Message<"toolhost.files.v1.StatFileResponse"> & {
   type: FileType;
 
   /**
-   * Size in bytes (0 for directories).
+   * Size in bytes (0 for directories, and for a file whose metadata is withheld: hard_linked).
    *
    * @generated from field: uint64 size = 3;
    */
   size: bigint;
 
   /**
-   * Permission bits (for example 0644 = 420).
+   * Permission bits (for example 0644 = 420); 0 when withheld (hard_linked).
    *
    * @generated from field: uint32 mode = 4;
    */
   mode: number;
 
   /**
-   * Last modification time.
+   * Last modification time; unset when withheld (hard_linked).
    *
    * @generated from field: google.protobuf.Timestamp modified = 5;
    */
@@ -103,6 +103,16 @@ export type StatFileResponse = Message<"toolhost.files.v1.StatFileResponse"> & {
    * @generated from field: bool symlink = 8;
    */
   symlink: boolean;
+
+  /**
+   * True when the path is a regular file with other hard links (unless the server allows them,
+   * sandbox.allow_hard_links): its size, mode and modification time are withheld (0, 0 and
+   * unset) because another name may be outside the roots, and content reads refuse it
+   * (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+   *
+   * @generated from field: bool hard_linked = 9;
+   */
+  hardLinked: boolean;
 };
 
 /**
@@ -225,21 +235,21 @@ export type DirectoryEntry = Message<"toolhost.files.v1.DirectoryEntry"> & {
   type: FileType;
 
   /**
-   * Size in bytes of a regular file; 0 otherwise.
+   * Size in bytes of a regular file; 0 otherwise, and when withheld (hard_linked).
    *
    * @generated from field: uint64 size = 4;
    */
   size: bigint;
 
   /**
-   * Permission bits.
+   * Permission bits; 0 when withheld (hard_linked).
    *
    * @generated from field: uint32 mode = 5;
    */
   mode: number;
 
   /**
-   * Last modification time.
+   * Last modification time; unset when withheld (hard_linked).
    *
    * @generated from field: google.protobuf.Timestamp modified = 6;
    */
@@ -251,6 +261,16 @@ export type DirectoryEntry = Message<"toolhost.files.v1.DirectoryEntry"> & {
    * @generated from field: bool symlink = 7;
    */
   symlink: boolean;
+
+  /**
+   * True when the entry is a regular file with other hard links (unless the server allows them,
+   * sandbox.allow_hard_links): its size, mode and modification time are withheld (0, 0 and
+   * unset) because another name may be outside the roots, and content reads refuse it
+   * (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+   *
+   * @generated from field: bool hard_linked = 8;
+   */
+  hardLinked: boolean;
 };
 
 /**

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolhost/files/v1/watch.proto.
  */
 export const file_toolhost_files_v1_watch: GenFile = /*@__PURE__*/
-  fileDesc("Ch10b29saG9zdC9maWxlcy92MS93YXRjaC5wcm90bxIRdG9vbGhvc3QuZmlsZXMudjEiiAEKEVdhdGNoRmlsZXNSZXF1ZXN0EgwKBHBhdGgYASABKAkSEQoJcmVjdXJzaXZlGAIgASgIEg8KB2luY2x1ZGUYAyADKAkSDwoHZXhjbHVkZRgEIAMoCRIYChBpbml0aWFsX3NuYXBzaG90GAUgASgIEhYKDmluY2x1ZGVfaGlkZGVuGAYgASgIIqMBChJXYXRjaEZpbGVzUmVzcG9uc2USLwoEdHlwZRgBIAEoDjIhLnRvb2xob3N0LmZpbGVzLnYxLldhdGNoRXZlbnRUeXBlEgwKBHBhdGgYAiABKAkSEAoIb2xkX3BhdGgYAyABKAkSLgoJZmlsZV90eXBlGAQgASgOMhsudG9vbGhvc3QuZmlsZXMudjEuRmlsZVR5cGUSDAoEc2l6ZRgFIAEoBCqKAgoOV2F0Y2hFdmVudFR5cGUSIAocV0FUQ0hfRVZFTlRfVFlQRV9VTlNQRUNJRklFRBAAEhwKGFdBVENIX0VWRU5UX1RZUEVfQ1JFQVRFRBABEh0KGVdBVENIX0VWRU5UX1RZUEVfTU9ESUZJRUQQAhIcChhXQVRDSF9FVkVOVF9UWVBFX0RFTEVURUQQAxIcChhXQVRDSF9FVkVOVF9UWVBFX1JFTkFNRUQQBBIiCh5XQVRDSF9FVkVOVF9UWVBFX1NOQVBTSE9UX0RPTkUQBRIdChlXQVRDSF9FVkVOVF9UWVBFX09WRVJGTE9XEAYSGgoWV0FUQ0hfRVZFTlRfVFlQRV9SRUFEWRAHQsgBChVjb20udG9vbGhvc3QuZmlsZXMudjFCCldhdGNoUHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvZmlsZXMvdjE7ZmlsZXN2MaICA1RGWKoCEVRvb2xob3N0LkZpbGVzLlYxygIRVG9vbGhvc3RcRmlsZXNcVjHiAh1Ub29saG9zdFxGaWxlc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpGaWxlczo6VjFiBnByb3RvMw", [file_toolhost_files_v1_stat]);
+  fileDesc("Ch10b29saG9zdC9maWxlcy92MS93YXRjaC5wcm90bxIRdG9vbGhvc3QuZmlsZXMudjEiiAEKEVdhdGNoRmlsZXNSZXF1ZXN0EgwKBHBhdGgYASABKAkSEQoJcmVjdXJzaXZlGAIgASgIEg8KB2luY2x1ZGUYAyADKAkSDwoHZXhjbHVkZRgEIAMoCRIYChBpbml0aWFsX3NuYXBzaG90GAUgASgIEhYKDmluY2x1ZGVfaGlkZGVuGAYgASgIIrgBChJXYXRjaEZpbGVzUmVzcG9uc2USLwoEdHlwZRgBIAEoDjIhLnRvb2xob3N0LmZpbGVzLnYxLldhdGNoRXZlbnRUeXBlEgwKBHBhdGgYAiABKAkSEAoIb2xkX3BhdGgYAyABKAkSLgoJZmlsZV90eXBlGAQgASgOMhsudG9vbGhvc3QuZmlsZXMudjEuRmlsZVR5cGUSDAoEc2l6ZRgFIAEoBBITCgtoYXJkX2xpbmtlZBgGIAEoCCqKAgoOV2F0Y2hFdmVudFR5cGUSIAocV0FUQ0hfRVZFTlRfVFlQRV9VTlNQRUNJRklFRBAAEhwKGFdBVENIX0VWRU5UX1RZUEVfQ1JFQVRFRBABEh0KGVdBVENIX0VWRU5UX1RZUEVfTU9ESUZJRUQQAhIcChhXQVRDSF9FVkVOVF9UWVBFX0RFTEVURUQQAxIcChhXQVRDSF9FVkVOVF9UWVBFX1JFTkFNRUQQBBIiCh5XQVRDSF9FVkVOVF9UWVBFX1NOQVBTSE9UX0RPTkUQBRIdChlXQVRDSF9FVkVOVF9UWVBFX09WRVJGTE9XEAYSGgoWV0FUQ0hfRVZFTlRfVFlQRV9SRUFEWRAHQsgBChVjb20udG9vbGhvc3QuZmlsZXMudjFCCldhdGNoUHJvdG9QAVo9Z2l0aHViLmNvbS90b29saG9zdC90b29saG9zdC9nZW4vZ28vdG9vbGhvc3QvZmlsZXMvdjE7ZmlsZXN2MaICA1RGWKoCEVRvb2xob3N0LkZpbGVzLlYxygIRVG9vbGhvc3RcRmlsZXNcVjHiAh1Ub29saG9zdFxGaWxlc1xWMVxHUEJNZXRhZGF0YeoCE1Rvb2xob3N0OjpGaWxlczo6VjFiBnByb3RvMw", [file_toolhost_files_v1_stat]);
 
 /**
  * WatchFilesRequest watches a folder (or one file) under the roots for changes.
@@ -106,11 +106,20 @@ export type WatchFilesResponse = Message<"toolhost.files.v1.WatchFilesResponse">
   fileType: FileType;
 
   /**
-   * Size in bytes, for files.
+   * Size in bytes, for files; 0 when withheld (hard_linked).
    *
    * @generated from field: uint64 size = 5;
    */
   size: bigint;
+
+  /**
+   * True when the entry is a regular file with other hard links (unless the server allows them,
+   * sandbox.allow_hard_links): its size is withheld (0) because another name may be outside the
+   * roots, and content reads refuse it (PERMISSION_DENIED, PATH_TRAVERSAL, "N hard links").
+   *
+   * @generated from field: bool hard_linked = 6;
+   */
+  hardLinked: boolean;
 };
 
 /**
