@@ -33,7 +33,8 @@ export const maxPageBytes = 1024 * 1024;
 
 /**
  * entryBytes is an upper bound of one entry's encoded size in a ListDirectoryResponse: its path
- * and name, plus at most 64 bytes of tags, lengths, type, size, mode, time and symlink flag.
+ * and name, plus at most 64 bytes of tags, lengths, type, size, mode, time and the symlink and
+ * hard_linked flags (about 50 at most).
  */
 export function entryBytes(relativePath: string, name: string): number {
   return Buffer.byteLength(relativePath) + Buffer.byteLength(name) + 64;

@@ -1,5 +1,6 @@
 import type { ReadableFile, Sandbox } from "../sandbox/sandbox.js";
 import { throwIfAborted } from "./read/abortable.js";
+import { entryMetadata } from "./entry-metadata.js";
 import { fileKindOf, type FileKind } from "./file-kind.js";
 import { binarySampleBytes, detectBinary } from "./read/detect-binary.js";
 import { sha256OfHandle } from "./read/hash-file.js";
@@ -16,11 +17,14 @@ export interface PathStat {
   /** The path as the client gave it. */
   path: string;
   type: FileKind;
-  /** Bytes of a regular file; 0 for anything else. */
+  /** Bytes of a regular file; 0 for anything else, and when withheld (hardLinked). */
   size: number;
-  /** Permission bits, e.g. 0o644. */
+  /** Permission bits, e.g. 0o644; 0 when withheld. */
   mode: number;
-  modified: Date;
+  /** Undefined when withheld. */
+  modified: Date | undefined;
+  /** A regular file with other hard links: size, mode and time withheld (entryMetadata). */
+  hardLinked: boolean;
   /** Lowercase hex SHA-256 of a regular file's content, when asked for; "" otherwise. */
   sha256: string;
   /** Regular files: whether text-mode ReadFile would refuse it as binary. */
@@ -35,8 +39,8 @@ export interface PathStat {
  * after the check cannot make it describe an outside entry, and a FIFO or device is never
  * opened). A regular file is then reopened through that handle to look at its first bytes for
  * the binary verdict and, on request, to hash it. A file with several hard links is not read
- * unless the sandbox allows hard links: its metadata comes back with binary false, and asking
- * for its sha256 is refused.
+ * unless the sandbox allows hard links: it comes back as hardLinked, with its size, mode and time
+ * withheld (entryMetadata) and binary false, and asking for its sha256 is refused.
  */
 export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: AbortSignal): Promise<PathStat> {
   const entry = await sandbox.openEntry(request.path);
@@ -44,10 +48,9 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
   let file: ReadableFile;
   try {
     const { stats } = entry;
-    if (!stats.isFile() || (stats.nlink > 1 && !sandbox.allowHardLinks && request.includeSha256 !== true)) {
-      const type = stats.isFile() ? "file" : fileKindOf(stats);
-      const size = type === "file" ? stats.size : 0;
-      return { path: request.path, symlink, sha256: "", binary: false, mode: stats.mode & 0o7777, modified: stats.mtime, type, size };
+    const metadata = entryMetadata(stats, sandbox.allowHardLinks);
+    if (!stats.isFile() || (metadata.hardLinked && request.includeSha256 !== true)) {
+      return { path: request.path, symlink, sha256: "", binary: false, type: fileKindOf(stats), ...metadata };
     }
     file = await sandbox.reopenContent(entry);
   } finally {
@@ -67,9 +70,7 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
       path: request.path,
       symlink,
       type: "file",
-      size: file.stats.size,
-      mode: file.stats.mode & 0o7777,
-      modified: file.stats.mtime,
+      ...entryMetadata(file.stats, sandbox.allowHardLinks),
       binary,
       sha256: request.includeSha256 === true ? await sha256OfHandle(file.handle, signal) : "",
     };

@@ -35,7 +35,10 @@ export function untilChanges(request: { initialSnapshot?: boolean }): SettleOpti
   return { settleAfter: (m) => (m as WatchFilesResponse).type !== WatchEventType.READY, settleMs: watchSettleMs };
 }
 
-/** renderWatch is what a model sees of a watch: the changes, one per line, or that none came. */
+/**
+ * renderWatch is what a model sees of a watch: the changes, one per line (a hard-linked file's
+ * said to be one, see hard_linked), or that none came.
+ */
 export function renderWatch(messages: readonly Message[], path: string, timeoutMs: number): { content: string; structured: JsonObject } {
   const events = (messages as WatchFilesResponse[]).filter((m) => m.type !== WatchEventType.READY);
   const structured: JsonObject = { events: events.map((m) => toJson(WatchFilesResponseSchema, m) as JsonValue) };
@@ -43,7 +46,8 @@ export function renderWatch(messages: readonly Message[], path: string, timeoutM
   if (events.length === 0) return { content: `No changes under ${where} in ${timeoutMs} ms.`, structured };
   const lines = events.map((e) => {
     const kind = WatchEventType[e.type] ?? String(e.type);
-    return e.type === WatchEventType.RENAMED ? `${kind} ${e.oldPath} -> ${e.path}` : e.path === "" ? kind : `${kind} ${e.path}`;
+    const line = e.type === WatchEventType.RENAMED ? `${kind} ${e.oldPath} -> ${e.path}` : e.path === "" ? kind : `${kind} ${e.path}`;
+    return e.hardLinked ? `${line} (a file with other hard links: its size is withheld and reading it is refused)` : line;
   });
   return { content: `Changes under ${where}:\n${lines.join("\n")}`, structured };
 }

@@ -21,6 +21,7 @@ describe("StatFile", () => {
       sha256: sha256("hello\n"),
       binary: false,
       symlink: false,
+      hardLinked: false,
     });
     assert.equal((await statPath(sandbox, { path: "notes.txt" })).sha256, "", "no hash unless asked");
   });

@@ -3,6 +3,7 @@ import { lstat } from "node:fs/promises";
 import { childPath } from "../../sandbox/path-handle.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { statLinkTarget } from "../../sandbox/stat-link-target.js";
+import { entryMetadata } from "../entry-metadata.js";
 import { fileKindOf } from "../file-kind.js";
 import type { DirectoryEntryValue } from "./list-types.js";
 
@@ -12,7 +13,8 @@ import type { DirectoryEntryValue } from "./list-types.js";
  * re-joined name. A symlink is followed only when its real target lies inside the roots (its
  * target's type, size, mode and time are then reported, with symlink true), judged on a handle to
  * the target (statLinkTarget); a link leading outside, or nowhere, is reported as a "symlink"
- * with its own mode and time, and nothing about its target.
+ * with its own mode and time, and nothing about its target. A file with other hard links has its
+ * size, mode and time withheld (entryMetadata).
  */
 export async function describeEntry(
   sandbox: Sandbox,
@@ -27,12 +29,5 @@ export async function describeEntry(
   }
   const entry = { path: relativePath, name: dirent.name, symlink: own.isSymbolicLink() };
   const stats = own.isSymbolicLink() ? ((await statLinkTarget(sandbox.roots, full)) ?? own) : own;
-  const type = fileKindOf(stats);
-  return {
-    ...entry,
-    type,
-    size: type === "file" ? stats.size : 0,
-    mode: stats.mode & 0o7777,
-    modified: stats.mtime,
-  };
+  return { ...entry, type: fileKindOf(stats), ...entryMetadata(stats, sandbox.allowHardLinks) };
 }

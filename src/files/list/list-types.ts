@@ -20,11 +20,15 @@ export interface DirectoryEntryValue {
   name: string;
   /** A symlink inside the roots reports its target's kind; one leading outside is "symlink". */
   type: FileKind;
-  /** Bytes of a regular file; 0 otherwise. */
+  /** Bytes of a regular file; 0 otherwise, and when withheld (hardLinked). */
   size: number;
+  /** Permission bits; 0 when withheld. */
   mode: number;
-  modified: Date;
+  /** Undefined when withheld. */
+  modified: Date | undefined;
   symlink: boolean;
+  /** A regular file with other hard links: size, mode and time withheld (entryMetadata). */
+  hardLinked: boolean;
 }
 
 /** ListPage is one page of entries and the token of the next ("" on the last page). */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { crossesMountPoint, isMountPoint } from "../../sandbox/mount-points.js";
+import { entryMetadata } from "../entry-metadata.js";
 import type { EntryKind, Seen } from "./watch-types.js";
 
 const folderFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -11,10 +12,15 @@ const openAsync = promisify(open);
 const fstatAsync = promisify(fstat);
 const closeAsync = promisify(close);
 
-/** WatchRoot is the root a watch lies in: its real path, and its device when its filesystem is a local one. */
+/**
+ * WatchRoot is the root a watch lies in: its real path, its device when its filesystem is a local
+ * one, and whether the sandbox allows hard links (else a file with several is described with its
+ * size and time withheld, entryMetadata).
+ */
 export interface WatchRoot {
   readonly path: string;
   readonly localDevice?: number | undefined;
+  readonly allowHardLinks: boolean;
 }
 
 /**
@@ -30,6 +36,8 @@ export interface HeldFolder {
   readonly real: string;
   readonly stats: Stats;
   readonly local: boolean;
+  /** The root's allowHardLinks: how its entries are described (seenOf). */
+  readonly allowHardLinks: boolean;
 }
 
 /**
@@ -50,7 +58,7 @@ export async function openFolder(real: string, root: WatchRoot, expect?: { reado
   try {
     const [stats, kernelPath] = inPlace ? [fstatSync(fd), readlinkSync(`/proc/self/fd/${fd}`)] : await Promise.all([fstatAsync(fd), readlink(`/proc/self/fd/${fd}`)]);
     if (kernelPath === real && (expect === undefined || (stats.ino === expect.ino && stats.dev === expect.dev))) {
-      return { fd, real, stats, local: inPlace && stats.dev === root.localDevice };
+      return { fd, real, stats, local: inPlace && stats.dev === root.localDevice, allowHardLinks: root.allowHardLinks };
     }
   } catch {
     // no /proc: cannot verify, so do not use
@@ -72,9 +80,9 @@ export async function lstatIn(held: HeldFolder, name: string): Promise<Seen | un
     // A name something is mounted on leads to another filesystem: asked off the event loop.
     if (held.local && !isMountPoint(path.join(held.real, name))) {
       const stats = lstatSync(at, { throwIfNoEntry: false });
-      return stats === undefined ? undefined : seenOf(stats);
+      return stats === undefined ? undefined : seenOf(stats, held.allowHardLinks);
     }
-    return seenOf(await lstat(at));
+    return seenOf(await lstat(at), held.allowHardLinks);
   } catch (err) {
     throwIfOutOfDescriptors(err);
     return undefined;
@@ -101,10 +109,13 @@ export function placeWatch(fd: number, clientPath: string, onEvent: (type: strin
   return watcher;
 }
 
-/** seenOf is what a watch keeps of an entry's lstat. */
-export function seenOf(stats: Stats): Seen {
-  const kind = kindOf(stats);
-  return { ino: stats.ino, dev: stats.dev, kind, size: kind === "file" ? stats.size : 0, mtimeMs: stats.mtimeMs };
+/**
+ * seenOf is what a watch keeps of an entry's lstat: what may be reported of it (entryMetadata),
+ * so a file whose size and time are withheld is also never MODIFIED by a change of them.
+ */
+export function seenOf(stats: Stats, allowHardLinks: boolean): Seen {
+  const { size, modified, hardLinked } = entryMetadata(stats, allowHardLinks);
+  return { ino: stats.ino, dev: stats.dev, kind: kindOf(stats), size, mtimeMs: modified === undefined ? 0 : stats.mtimeMs, hardLinked };
 }
 
 function kindOf(stats: Stats): EntryKind {

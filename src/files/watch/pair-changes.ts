@@ -46,7 +46,7 @@ export function pairChanges<P>(diffs: readonly EntryDiff<P>[]): PairedChange<P>[
   for (const d of diffs) {
     const { before, after } = d;
     if (before !== undefined && after !== undefined && !moved(d)) {
-      if (after.kind !== "directory" && (d.changed || before.size !== after.size || before.mtimeMs !== after.mtimeMs)) rest.push({ depth: d.depth, change: { type: "modified", place: d.place, entry: after } });
+      if (after.kind !== "directory" && (d.changed || before.size !== after.size || before.mtimeMs !== after.mtimeMs || before.hardLinked !== after.hardLinked)) rest.push({ depth: d.depth, change: { type: "modified", place: d.place, entry: after } });
       continue;
     }
     const goneHere = before !== undefined && !pairedGone.has(d);

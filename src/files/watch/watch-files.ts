@@ -42,12 +42,12 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, hub: 
   const send = (change: TreeChange): void => {
     const name = path.posix.basename(change.rel);
     if (include !== undefined && !include(change.rel, name)) return;
-    const base = { path: clientOf(change.rel), kind: change.entry.kind, size: change.entry.size };
+    const base = { path: clientOf(change.rel), kind: change.entry.kind, size: change.entry.size, hardLinked: change.entry.hardLinked };
     queue.push(change.type === "renamed" ? { ...base, type: "renamed", oldPath: clientOf(change.oldRel) } : { ...base, type: change.type });
   };
   const tree = new WatchTree({
     top,
-    root: resolved.root,
+    root: { path: resolved.root.path, localDevice: resolved.root.localDevice, allowHardLinks: sandbox.allowHardLinks },
     only,
     clientPath,
     recursive: isFolder && request.recursive === true,

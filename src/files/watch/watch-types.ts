@@ -26,8 +26,8 @@ export type EntryKind = "file" | "directory" | "symlink" | "other" | "unknown";
 
 /** WatchEventValue is one event of a watch stream; paths are client paths. */
 export type WatchEventValue =
-  | { readonly type: "created" | "modified" | "deleted"; readonly path: string; readonly kind: EntryKind; readonly size: number }
-  | { readonly type: "renamed"; readonly path: string; readonly oldPath: string; readonly kind: EntryKind; readonly size: number }
+  | { readonly type: "created" | "modified" | "deleted"; readonly path: string; readonly kind: EntryKind; readonly size: number; readonly hardLinked: boolean }
+  | { readonly type: "renamed"; readonly path: string; readonly oldPath: string; readonly kind: EntryKind; readonly size: number; readonly hardLinked: boolean }
   | { readonly type: "snapshot-done" | "ready" | "overflow" };
 
 /** TreeChange is one change a WatchTree sends: paths below the watched folder. */
@@ -35,12 +35,16 @@ export type TreeChange =
   | { readonly type: "created" | "modified" | "deleted"; readonly rel: string; readonly entry: Seen }
   | { readonly type: "renamed"; readonly rel: string; readonly oldRel: string; readonly entry: Seen };
 
-/** Seen is an entry as an lstat through its verified folder found it. */
+/** Seen is an entry as an lstat through its verified folder found it (size and time as seenOf may report them). */
 export interface Seen {
   readonly ino: number;
   readonly dev: number;
   readonly kind: EntryKind;
+  /** Bytes of a file; 0 otherwise, and when withheld (hardLinked). */
   readonly size: number;
+  /** 0 when withheld. */
   readonly mtimeMs: number;
+  /** A regular file with other hard links: its size and time are withheld (entryMetadata). */
+  readonly hardLinked: boolean;
 }
 

@@ -32,8 +32,9 @@ export function listDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof Fi
         type: fileTypeOf(entry.type),
         size: BigInt(entry.size),
         mode: entry.mode,
-        modified: timestampFromDate(entry.modified),
+        modified: entry.modified === undefined ? undefined : timestampFromDate(entry.modified),
         symlink: entry.symlink,
+        hardLinked: entry.hardLinked,
       })),
       nextPageToken: page.nextPageToken,
     };

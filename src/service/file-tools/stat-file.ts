@@ -18,10 +18,11 @@ export function statFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
       type: fileTypeOf(stat.type),
       size: BigInt(stat.size),
       mode: stat.mode,
-      modified: timestampFromDate(stat.modified),
+      modified: stat.modified === undefined ? undefined : timestampFromDate(stat.modified),
       sha256: stat.sha256,
       binary: stat.binary,
       symlink: stat.symlink,
+      hardLinked: stat.hardLinked,
     };
   };
 }

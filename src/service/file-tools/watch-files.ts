@@ -40,5 +40,6 @@ function watchResponseOf(event: WatchEventValue): MessageInitShape<typeof WatchF
     oldPath: event.type === "renamed" ? event.oldPath : "",
     fileType: fileTypes[event.kind],
     size: BigInt(event.size),
+    hardLinked: event.hardLinked,
   };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { link, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { link, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { maxDirtyNames } from "../../../src/files/watch/watched-folder.js";
@@ -17,7 +17,7 @@ describe("watchFiles: batches, folders and files", () => {
       for (let i = 1; i <= 100; i++) writeFileSync(path.join(root, "burst.txt"), "x".repeat(i));
       await w.waitFor((e) => changes(e).length > 0);
       await w.settle();
-      assert.deepEqual(w.events.filter((e) => "path" in e), [{ type: "modified", path: "burst.txt", kind: "file", size: 100 }]);
+      assert.deepEqual(w.events.filter((e) => "path" in e), [{ type: "modified", path: "burst.txt", kind: "file", size: 100, hardLinked: false }]);
     } finally {
       await w.stop();
     }
@@ -38,7 +38,7 @@ describe("watchFiles: batches, folders and files", () => {
       assert.equal(seen.length, n + 11, seen.join(", "));
       assert.deepEqual(seen.slice(0, 10).sort(), Array.from({ length: 10 }, (_, i) => `deleted old-${i}.txt`).sort());
       assert.deepEqual(new Set(seen.slice(10)), new Set(["modified kept.txt", ...Array.from({ length: n }, (_, i) => `created new-${i}.txt`)]));
-      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "new-13.txt"), { type: "created", path: "new-13.txt", kind: "file", size: 6 });
+      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "new-13.txt"), { type: "created", path: "new-13.txt", kind: "file", size: 6, hardLinked: false });
     } finally {
       await w.stop();
     }
@@ -56,7 +56,7 @@ describe("watchFiles: batches, folders and files", () => {
       }
       await w.waitFor((e) => changes(e).length > 0);
       await w.settle();
-      assert.deepEqual(w.events.filter((e) => "path" in e), [{ type: "modified", path: "a.txt", kind: "file", size: 100 }]);
+      assert.deepEqual(w.events.filter((e) => "path" in e), [{ type: "modified", path: "a.txt", kind: "file", size: 100, hardLinked: false }]);
     } finally {
       await w.stop();
     }
@@ -88,7 +88,7 @@ describe("watchFiles: batches, folders and files", () => {
       const seen = changes(w.events);
       assert.ok(seen.indexOf("created new") < seen.indexOf("created new/inner"), seen.join(", "));
       assert.ok(seen.indexOf("created new/inner") < seen.indexOf("created new/inner/b.txt"), seen.join(", "));
-      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "new/inner/b.txt"), { type: "created", path: "new/inner/b.txt", kind: "file", size: 2 });
+      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "new/inner/b.txt"), { type: "created", path: "new/inner/b.txt", kind: "file", size: 2, hardLinked: false });
     } finally {
       await w.stop();
     }
@@ -124,15 +124,15 @@ describe("watchFiles: batches, folders and files", () => {
       await w.waitFor(() => w.ended !== undefined);
       assert.equal(w.ended, "done");
       assert.deepEqual(w.events.filter((e) => "path" in e), [
-        { type: "modified", path: "dir/./one.txt", kind: "file", size: 2 },
-        { type: "deleted", path: "dir/./one.txt", kind: "file", size: 2 },
+        { type: "modified", path: "dir/./one.txt", kind: "file", size: 2, hardLinked: false },
+        { type: "deleted", path: "dir/./one.txt", kind: "file", size: 2, hardLinked: false },
       ]);
     } finally {
       await w.stop();
     }
   });
 
-  it("reports a hard link to an outside file by its metadata only, and nothing of writes made through the outside name", async () => {
+  it("reports a hard link to an outside file as hard-linked, its size withheld, and nothing of writes made through the outside name", async () => {
     const outside = await tempDir("outside");
     const secret = path.join(outside, "secret.txt");
     await writeFile(secret, "TOP SECRET\n", { mode: 0o600 });
@@ -141,13 +141,12 @@ describe("watchFiles: batches, folders and files", () => {
     try {
       await link(secret, path.join(root, "innocent.txt"));
       await w.waitFor((e) => changes(e).includes("created innocent.txt"));
-      const before = await stat(secret);
       await writeFile(secret, "STILL SECRET, LONGER\n");
       await writeFile(path.join(root, "marker.txt"), "");
       await w.waitFor((e) => changes(e).includes("created marker.txt"));
       await w.settle();
       assert.deepEqual(changes(w.events), ["created innocent.txt", "created marker.txt"]);
-      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "innocent.txt"), { type: "created", path: "innocent.txt", kind: "file", size: before.size });
+      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "innocent.txt"), { type: "created", path: "innocent.txt", kind: "file", size: 0, hardLinked: true });
       assert.equal(await readFile(secret, "utf8"), "STILL SECRET, LONGER\n");
     } finally {
       await w.stop();

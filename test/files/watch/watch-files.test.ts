@@ -18,10 +18,10 @@ describe("watchFiles: events", () => {
       writeFileSync(path.join(root, "a.txt"), "hello");
       await w.waitFor((e) => changes(e).includes("created a.txt"));
       const created = w.events.find((e) => "path" in e && e.path === "a.txt");
-      assert.deepEqual(created, { type: "created", path: "a.txt", kind: "file", size: 5 });
+      assert.deepEqual(created, { type: "created", path: "a.txt", kind: "file", size: 5, hardLinked: false });
       appendFileSync(path.join(root, "a.txt"), "!!");
       await w.waitFor((e) => changes(e).includes("modified a.txt"));
-      assert.deepEqual(w.events.find((e) => e.type === "modified"), { type: "modified", path: "a.txt", kind: "file", size: 7 });
+      assert.deepEqual(w.events.find((e) => e.type === "modified"), { type: "modified", path: "a.txt", kind: "file", size: 7, hardLinked: false });
       await unlink(path.join(root, "a.txt"));
       await w.waitFor((e) => changes(e).includes("deleted a.txt"));
       await rename(path.join(root, "old.txt"), path.join(root, "new.txt"));

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { pairChanges, type EntryDiff, type PairedChange, type Seen } from "../../../src/files/watch/pair-changes.js";
 
-const file = (ino: number, size = 1, mtimeMs = 1): Seen => ({ ino, dev: 1, kind: "file", size, mtimeMs });
-const dir = (ino: number): Seen => ({ ino, dev: 1, kind: "directory", size: 0, mtimeMs: 1 });
-const link = (ino: number): Seen => ({ ino, dev: 1, kind: "symlink", size: 0, mtimeMs: 1 });
+const file = (ino: number, size = 1, mtimeMs = 1): Seen => ({ ino, dev: 1, kind: "file", size, mtimeMs, hardLinked: false });
+const hardLinked = (ino: number): Seen => ({ ino, dev: 1, kind: "file", size: 0, mtimeMs: 0, hardLinked: true });
+const dir = (ino: number): Seen => ({ ino, dev: 1, kind: "directory", size: 0, mtimeMs: 1, hardLinked: false });
+const link = (ino: number): Seen => ({ ino, dev: 1, kind: "symlink", size: 0, mtimeMs: 1, hardLinked: false });
 const diff = (place: string, before: Seen | undefined, after: Seen | undefined, changed = false): EntryDiff<string> => ({ place, depth: place.split("/").length - 1, before, after, changed });
 const describeAll = (changes: PairedChange<string>[]): string[] => changes.map((c) => (c.type === "renamed" ? `renamed ${c.from} -> ${c.place}` : `${c.type} ${c.place} ${c.entry.kind}`));
 
@@ -30,6 +31,14 @@ describe("pairChanges: what a batch of per-name diffs amounts to", () => {
     assert.deepEqual(describeAll(pairChanges([diff("a", file(1, 1, 1), file(1, 1, 2))])), ["modified a file"]);
     assert.deepEqual(describeAll(pairChanges([diff("a", file(1), file(1))])), []);
     assert.deepEqual(describeAll(pairChanges([diff("d", dir(1), dir(1), true)])), [], "a folder is never modified");
+  });
+
+  it("reports a file that gained or lost a second name (its metadata withheld or shown again) as modified, with what may be shown", () => {
+    const gained = pairChanges([diff("a", file(1, 39, 5), hardLinked(1))]);
+    assert.deepEqual(describeAll(gained), ["modified a file"]);
+    assert.deepEqual([gained[0]!.entry.size, gained[0]!.entry.hardLinked], [0, true]);
+    assert.deepEqual(describeAll(pairChanges([diff("a", hardLinked(1), file(1, 39, 5))])), ["modified a file"]);
+    assert.deepEqual(describeAll(pairChanges([diff("a", hardLinked(1), hardLinked(1))])), [], "a withheld file whose other name changes is not modified");
   });
 
   it("reports an entry replaced by one of another kind (or a folder by a folder) as deleted, then created", () => {
