@@ -24,7 +24,7 @@ export const contentUse = {
   editFile: { reads: "content", how: "reads the file to edit it, sends a diff and both hashes" },
   deleteFile: { reads: "content", how: "hashes the file for if_sha256 and for the history" },
   statFile: { reads: "content", how: "samples it for `binary` and hashes it for sha256" },
-  listDirectory: { reads: "nothing", why: "names, types, sizes, modes and times from lstat, never a file's bytes" },
+  listDirectory: { reads: "nothing", why: "names, types, sizes, modes and times from lstat, never a file's bytes (a hard-linked file's withheld)" },
   listFileHistory: { reads: "content", how: "answers the hashes the history captured from files" },
   restoreFile: { reads: "content", how: "writes a recorded content, hashing what it replaces" },
   undoLastChange: { reads: "content", how: "restores or deletes, hashing what is there" },
@@ -36,7 +36,7 @@ export const contentUse = {
   removeDirectory: { reads: "nothing", why: "removes entries by name; reads no file" },
   readFiles: { reads: "content", how: "sends each file as ReadFile does" },
   searchFiles: { reads: "content", how: "reads files to match them, sends matching lines" },
-  watchFiles: { reads: "nothing", why: "paths, kinds and sizes from the kernel's events and lstat" },
+  watchFiles: { reads: "nothing", why: "paths, kinds and sizes from the kernel's events and lstat (a hard-linked file's withheld)" },
 } as const satisfies Record<MethodName, ContentUse>;
 
 /** checkCoverage asserts that `probes` covers every FileTools method of the descriptor that reads content, and names only methods of it. */
