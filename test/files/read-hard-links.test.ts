@@ -49,10 +49,11 @@ describe("a hard link to a file outside the roots", () => {
       );
       assert.equal(await readFile(secret, "utf8"), "TOP SECRET\n");
       assert.equal((await stat(secret)).mtimeMs, before.mtimeMs);
-      // Metadata is the link's own business; the content-derived fields are not filled in.
+      // Its metadata is the outside file's too, so it is withheld; the content-derived fields are not filled in.
       const meta = await server.fileTools.statFile({ path: "innocent.txt" });
       assert.equal(meta.sha256, "");
       assert.equal(meta.binary, false);
+      assert.deepEqual([meta.hardLinked, meta.size, meta.mode, meta.modified], [true, 0n, 0, undefined]);
     } finally {
       await server.close();
     }
