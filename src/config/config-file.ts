@@ -51,6 +51,7 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   max_send_buffer_bytes: "maxSendBufferBytes",
   max_receive_buffer_bytes_per_connection: "maxReceiveBufferBytesPerConnection",
   max_receive_buffer_bytes: "maxReceiveBufferBytes",
+  max_receive_buffer_bytes_per_caller: "maxReceiveBufferBytesPerCaller",
   receive_message_timeout_ms: "receiveMessageTimeoutMs",
   idle_connection_timeout_ms: "idleConnectionTimeoutMs",
   max_tree_entries: "maxTreeEntries",

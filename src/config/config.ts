@@ -115,6 +115,11 @@ export interface Limits {
   readonly maxReceiveBufferBytesPerConnection: number;
   /** Bytes of request messages received but not yet whole, across the process. */
   readonly maxReceiveBufferBytes: number;
+  /**
+   * Bytes of request bodies one caller (one authenticated identity) may have on the way at once
+   * on the HTTP listener; a share of maxReceiveBufferBytes, so that one caller cannot fill it.
+   */
+  readonly maxReceiveBufferBytesPerCaller: number;
   /** How long a request message may take to arrive whole once begun (a unary request: until the half-close), in ms. */
   readonly receiveMessageTimeoutMs: number;
   /** A connection with no open stream for this long is closed, in ms. */
@@ -179,6 +184,7 @@ export const defaultLimits: Limits = Object.freeze({
   maxSendBufferBytes: 256 * 1024 * 1024,
   maxReceiveBufferBytesPerConnection: 64 * 1024 * 1024,
   maxReceiveBufferBytes: 512 * 1024 * 1024,
+  maxReceiveBufferBytesPerCaller: 128 * 1024 * 1024,
   receiveMessageTimeoutMs: 30_000,
   idleConnectionTimeoutMs: 300_000,
   maxTreeEntries: 10_000,
@@ -210,4 +216,20 @@ export interface HistoryConfig {
   readonly maxFileBytes: number;
   /** Most entries kept in one file's log. */
   readonly maxEntriesPerFile: number;
+}
+
+/** One caller gets 1/perCallerShare of max_receive_buffer_bytes unless the config says otherwise. */
+export const perCallerShare = 4;
+
+/**
+ * withDerivedLimits fills in what the config left out: a limit that is a share of another
+ * follows that other one when only it is set (max_receive_buffer_bytes_per_caller is a quarter of
+ * max_receive_buffer_bytes), every other limit its default.
+ */
+export function withDerivedLimits(given: Partial<Limits>): Limits {
+  const derived: Partial<Limits> =
+    given.maxReceiveBufferBytes === undefined || given.maxReceiveBufferBytesPerCaller !== undefined
+      ? {}
+      : { maxReceiveBufferBytesPerCaller: Math.max(1, Math.floor(given.maxReceiveBufferBytes / perCallerShare)) };
+  return { ...defaultLimits, ...derived, ...given };
 }

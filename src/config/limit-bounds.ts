@@ -28,6 +28,7 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   maxSendBufferBytes: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
   maxReceiveBufferBytesPerConnection: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
   maxReceiveBufferBytes: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
+  maxReceiveBufferBytesPerCaller: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
   receiveMessageTimeoutMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
   idleConnectionTimeoutMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
   maxPathDepth: { max: 2048, why: "PATH_MAX (4096 bytes) holds at most 2048 levels" },
@@ -83,12 +84,13 @@ export function checkLimits(limits: Limits): void {
   if (limits.maxEditDiffBytes > limits.maxChunkSize) {
     throw new ConfigError(`limits.max_edit_diff_bytes (${limits.maxEditDiffBytes}) is above limits.max_chunk_size (${limits.maxChunkSize}), so an EditFile reply could exceed the send limit; lower it`);
   }
-  for (const [part, whole] of [
-    ["maxSendBufferBytesPerConnection", "maxSendBufferBytes"],
-    ["maxReceiveBufferBytesPerConnection", "maxReceiveBufferBytes"],
+  for (const [part, whole, together] of [
+    ["maxSendBufferBytesPerConnection", "maxSendBufferBytes", "connections"],
+    ["maxReceiveBufferBytesPerConnection", "maxReceiveBufferBytes", "connections"],
+    ["maxReceiveBufferBytesPerCaller", "maxReceiveBufferBytes", "callers"],
   ] as const) {
     if (limits[part] > limits[whole]) {
-      throw new ConfigError(`limits.${yamlName[part]} (${limits[part]}) is above limits.${yamlName[whole]} (${limits[whole]}), the bound for all connections together; lower it`);
+      throw new ConfigError(`limits.${yamlName[part]} (${limits[part]}) is above limits.${yamlName[whole]} (${limits[whole]}), the bound for all ${together} together; lower it`);
     }
   }
 }

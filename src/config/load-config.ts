@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { ConfigError } from "./config-error.js";
 import { readConfigFile, type ConfigLayer } from "./config-file.js";
-import { defaultLimits, type Config, type Limits, type LogLevel } from "./config.js";
+import { withDerivedLimits, type Config, type Limits, type LogLevel } from "./config.js";
 import { bundledSkillsRoot } from "./package-root.js";
 import type { ServeFlags } from "./serve-flags.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
@@ -42,7 +42,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   };
   const pick = <K extends keyof ConfigLayer>(key: K): ConfigLayer[K] => fromFlags[key] ?? fromEnv[key] ?? file[key];
 
-  const limits: Limits = { ...defaultLimits, ...file.limits, ...fromFlags.limits };
+  const limits: Limits = withDerivedLimits({ ...file.limits, ...fromFlags.limits });
   checkLimits(limits);
   const logLevel = pick("logLevel") ?? "info";
   if (!logLevels.includes(logLevel)) {

@@ -72,6 +72,18 @@ describe("config values the runtime cannot take", () => {
     await refused(await withYaml("limits:\n  max_send_buffer_bytes_per_connection: 536870912\n"), /^limits\.max_send_buffer_bytes_per_connection \(536870912\) is above limits\.max_send_buffer_bytes/);
   });
 
+  it("refuses a caller's receive share above the whole receive budget, and derives it from the budget when only that is set", async () => {
+    await refused(
+      await withYaml("limits:\n  max_receive_buffer_bytes_per_caller: 536870913\n"),
+      /^limits\.max_receive_buffer_bytes_per_caller \(536870913\) is above limits\.max_receive_buffer_bytes \(536870912\), the bound for all callers together; lower it$/,
+    );
+    assert.equal(defaultLimits.maxReceiveBufferBytesPerCaller, defaultLimits.maxReceiveBufferBytes / 4);
+    const lowered = await loadConfig(parseServeFlags(await withYaml("limits:\n  max_receive_buffer_bytes: 4194304\n  max_receive_buffer_bytes_per_connection: 1048576\n")), {}, dir);
+    assert.equal(lowered.limits.maxReceiveBufferBytesPerCaller, 1048576, "a quarter of max_receive_buffer_bytes");
+    const both = await loadConfig(parseServeFlags(await withYaml("limits:\n  max_receive_buffer_bytes: 4194304\n  max_receive_buffer_bytes_per_connection: 1048576\n  max_receive_buffer_bytes_per_caller: 4194304\n")), {}, dir);
+    assert.equal(both.limits.maxReceiveBufferBytesPerCaller, 4194304, "a share the config names is kept");
+  });
+
   it("accepts every default, and every limit at its bound", async () => {
     const config = await loadConfig(parseServeFlags(await withYaml("limits:\n  max_concurrent_streams: 4294967295\n  receive_message_timeout_ms: 2147483647\n")), {}, dir);
     assert.equal(config.limits.maxConcurrentStreams, 4294967295);

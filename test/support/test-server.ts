@@ -25,6 +25,10 @@ export interface TestServerOptions {
   readonly history?: boolean | Partial<HistoryConfig>;
   /** sandbox.allow_hard_links; default false. */
   readonly allowHardLinks?: boolean;
+  /** An auth file (tls-fixtures.ts writeTokensFile): callers then need a token. Default none. */
+  readonly tokensFile?: string;
+  /** Also serve Prometheus metrics on an ephemeral port. */
+  readonly metrics?: boolean;
 }
 
 /** TestServer is a real toolhost on 127.0.0.1 and generated clients connected to it. */
@@ -32,6 +36,7 @@ export interface TestServer {
   readonly address: string;
   readonly port: number;
   readonly httpAddress: string | undefined;
+  readonly metricsAddress: string | undefined;
   /** The first root's absolute path. */
   readonly root: string;
   readonly fileTools: Client<typeof FileTools>;
@@ -49,6 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config: Config = {
     listen: "127.0.0.1:0",
     httpListen: options.http ? "127.0.0.1:0" : undefined,
+    metricsListen: options.metrics ? "127.0.0.1:0" : undefined,
     roots: roots.map((r) => ({ path: resolve(r.path), readOnly: r.readOnly ?? false })),
     skills: (options.skills ?? []).map((s) => ({ path: resolve(s.path), namespace: s.namespace })),
     readOnly: options.readOnly ?? false,
@@ -68,6 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
             ...(options.history === true ? {} : options.history),
           },
     sandbox: { allowHardLinks: options.allowHardLinks ?? false },
+    auth: options.tokensFile === undefined ? undefined : { tokensFile: options.tokensFile },
   };
   const server = await startServer(config, createLogger(process.env["TOOLHOST_TEST_LOG"] === "1" ? "info" : "silent"));
   const transport = createGrpcTransport({ baseUrl: `http://${server.grpcAddress}` });
@@ -75,6 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     address: server.grpcAddress,
     port: Number(server.grpcAddress.split(":").pop()),
     httpAddress: server.httpAddress,
+    metricsAddress: server.metricsAddress,
     root: config.roots[0]!.path,
     fileTools: createClient(FileTools, transport),
     tools: createClient(Tools, transport),

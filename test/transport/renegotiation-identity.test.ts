@@ -55,14 +55,16 @@ describe("TLS renegotiation with another certificate", () => {
     assert.match(out, /^handshake: TLSv1\.2$/m);
     assert.match(out, /^\[before\] HTTP\/1\.1 401 /m, out);
     assert.doesNotMatch(out, /^\[after\] HTTP\/1\.1 200 /m, `served as the mapped identity after renegotiating:\n${out}`);
-    assert.match(out, /^renegotiation: failed$/m, out);
+    // The server closes a refused caller's connection after its 401, so the renegotiation may
+    // not even start; either way nothing is served after it.
+    assert.match(out, /^renegotiation: (failed|not started)$/m, out);
     assert.match(out, /^\[after\] (write failed|no response)$/m, out);
   });
 
   it("an unmapped certificate cannot turn into another valid, mapped one either", async () => {
     const out = await renegotiate(nobody, { cert: tls.clientCert, key: tls.clientKey });
     assert.match(out, /^\[before\] HTTP\/1\.1 401 /m, out);
-    assert.match(out, /^renegotiation: failed$/m, out);
+    assert.match(out, /^renegotiation: (failed|not started)$/m, out);
     assert.doesNotMatch(out, /^\[after\] HTTP\/1\.1 200 /m, out);
   });
 

@@ -3,44 +3,51 @@ import type { ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import type { Authenticator } from "../../auth/authenticator.js";
+import { anonymousPrincipal } from "../../auth/principal.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import { peerIdentityKey, peerValues } from "../peer-identity.js";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** AdmittedHandler serves a request whose caller the gate authenticated, named by its id. */
+type AdmittedHandler = (req: IncomingMessage, res: ServerResponse, caller: string) => void;
+
 /**
  * httpAuthGate refuses an unauthenticated request on the HTTP listener from its headers alone,
- * before connect-node reads a body of up to max_receive_message_bytes, answering in the caller's
+ * before anything claims receive buffer for it or reads its body, answering in the caller's
  * protocol: gRPC-Web as a trailers-only response (HTTP 200, grpc-status 16), Connect and plain
- * JSON as HTTP 401 with the Connect error JSON (ErrorInfo in `details`). The services admit the
- * call again, with tier and quota, in authenticateCall; this is the cheap early check, as the
- * grpc-js listener's auth interceptor is. connect-node offers no hook before the body is read.
+ * JSON as HTTP 401 with the Connect error JSON (ErrorInfo in `details`). An admitted request goes
+ * on with its caller's id (the anonymous caller's on a server that authenticates no one), which
+ * the receive budget counts it against. The services admit the call again, with tier and quota,
+ * in authenticateCall; this is the cheap early check, as the grpc-js listener's auth interceptor
+ * is. connect-node offers no hook before the body is read.
  */
-export function httpAuthGate(authenticator: Authenticator, onRefused: (req: IncomingMessage, error: ConnectError) => void, handler: NodeHandler): NodeHandler {
-  if (!authenticator.enabled) {
-    return handler;
+export function httpAuthGate(authenticator: Authenticator | undefined, onRefused: (req: IncomingMessage, error: ConnectError) => void, handler: AdmittedHandler): NodeHandler {
+  if (authenticator === undefined || !authenticator.enabled) {
+    return (req, res) => handler(req, res, anonymousPrincipal.id);
   }
   return (req, res) => {
     const authorization = req.headers.authorization;
+    let caller: string;
     try {
-      authenticator.authenticate({ authorization, certificateIdentity: peerValues(req.socket).get(peerIdentityKey) });
+      caller = authenticator.authenticate({ authorization, certificateIdentity: peerValues(req.socket).get(peerIdentityKey) }).id;
     } catch (err) {
       const error = toConnectError(err);
       onRefused(req, error);
+      // The body is not read: the connection is closed once the answer is out, so it is not
+      // kept for another request and nothing of the body is taken in.
       const contentType = req.headers["content-type"] ?? "";
       if (contentType.startsWith("application/grpc-web")) {
-        const headers: Record<string, string> = { "content-type": contentType };
+        const headers: Record<string, string> = { "content-type": contentType, connection: "close" };
         setTrailerStatus(new Headers(), error).forEach((value, key) => (headers[key] = value));
         res.writeHead(200, headers);
       } else {
-        res.writeHead(codeToHttpStatus(error.code), { "content-type": "application/json" });
+        res.writeHead(codeToHttpStatus(error.code), { "content-type": "application/json", connection: "close" });
         res.write(errorToJsonBytes(error, {}));
       }
-      // The body is not read: the connection is not reused for another request.
-      res.shouldKeepAlive = false;
       res.end();
       return;
     }
-    handler(req, res);
+    handler(req, res, caller);
   };
 }

@@ -3,56 +3,67 @@ import type { ConnectError } from "@connectrpc/connect";
 import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
+import { ReceiveBudget } from "./receive-budget.js";
 
 /** HttpHandler is a node:http request listener. */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** CallerHandler is a node:http request listener for a request whose caller is authenticated. */
+export type CallerHandler = (req: IncomingMessage, res: ServerResponse, caller: string) => void;
 
 /** retryAfterMs is the hint given to a request refused for want of receive buffer. */
 const retryAfterMs = 1000;
 
 /**
  * boundHttpBodies keeps the request bodies the HTTP listener holds at once under
- * `limits.max_receive_buffer_bytes`, as the gRPC listener's stream guard does for its streams.
+ * `limits.max_receive_buffer_bytes` in total and `limits.max_receive_buffer_bytes_per_caller` for
+ * each caller (the authenticated identity, named by the auth gate that runs first, so a request
+ * that is not authenticated claims nothing), as the gRPC listener's stream guard does for its streams.
  *
  * connect-node reads a whole request body (up to `max_receive_message_bytes`) into memory before
  * the handler sees it, so without a bound a thousand connections each sending 16 MiB slowly would
- * hold 16 GB. Each request claims its `content-length` (or, without one, the receive limit) from
- * the listener's budget before its body is read, and gives it back when its response ends. A
+ * hold 16 GB, and without the per-caller share one caller trickling bodies would have every other
+ * caller refused. Each request claims its `content-length` (or, without one, the receive limit)
+ * before its body is read (receive-budget.ts), and gives it back when its response ends. A
  * request that does not fit is answered at once, before its body is read, with
- * RESOURCE_EXHAUSTED `QUOTA_EXCEEDED` and `retry_after_ms`; its body is then discarded unread
- * (http-drain-unread-body.ts), holding no memory. One
- * request is always let in when none is held, so a single body larger than the budget still passes.
+ * RESOURCE_EXHAUSTED `QUOTA_EXCEEDED` and `retry_after_ms`, its message naming whose budget is
+ * full; its body is then discarded unread (http-drain-unread-body.ts), holding no memory.
  */
 export function boundHttpBodies(
-  limits: { readonly maxReceiveBufferBytes: number; readonly maxReceiveMessageBytes: number },
+  limits: { readonly maxReceiveBufferBytes: number; readonly maxReceiveBufferBytesPerCaller: number; readonly maxReceiveMessageBytes: number },
   onRefused: (req: IncomingMessage, error: ConnectError, res: ServerResponse) => void,
   handler: HttpHandler,
-): HttpHandler {
-  let held = 0;
-  return (req, res) => {
-    const claim = bodyClaim(req, limits.maxReceiveMessageBytes);
-    if (claim > 0 && held > 0 && held + claim > limits.maxReceiveBufferBytes) {
-      const error = toConnectError(
-        new ToolhostError(
-          "QUOTA_EXCEEDED",
-          `The server is receiving as many request bytes as limits.max_receive_buffer_bytes (${limits.maxReceiveBufferBytes}) allows; retry in about ${retryAfterMs} ms, or send smaller requests.`,
-          { limit: String(limits.maxReceiveBufferBytes), retry_after_ms: String(retryAfterMs) },
-        ),
-      );
+): CallerHandler {
+  const budget = new ReceiveBudget(limits);
+  return (req, res, caller) => {
+    const claim = budget.claim(caller, bodyClaim(req, limits.maxReceiveMessageBytes));
+    if (!claim.granted) {
+      const error = toConnectError(claim.full === "caller" ? callerFull(caller, limits.maxReceiveBufferBytesPerCaller) : serverFull(limits.maxReceiveBufferBytes));
       onRefused(req, error, res);
       refuse(req, res, error);
       return;
     }
-    held += claim;
-    let released = false;
-    res.once("close", () => {
-      if (!released) {
-        released = true;
-        held -= claim;
-      }
-    });
+    res.once("close", claim.release);
     handler(req, res);
   };
+}
+
+/** callerFull is the refusal of a request whose own caller holds its whole share. */
+function callerFull(caller: string, limit: number): ToolhostError {
+  return new ToolhostError(
+    "QUOTA_EXCEEDED",
+    `"${caller}" is already sending as many request bytes as limits.max_receive_buffer_bytes_per_caller (${limit}) allows one caller; retry in about ${retryAfterMs} ms, once one of its requests has arrived, or send smaller requests.`,
+    { id: caller, limit: String(limit), retry_after_ms: String(retryAfterMs) },
+  );
+}
+
+/** serverFull is the refusal of a request that does not fit beside all callers' requests. */
+function serverFull(limit: number): ToolhostError {
+  return new ToolhostError(
+    "QUOTA_EXCEEDED",
+    `The server is receiving as many request bytes as limits.max_receive_buffer_bytes (${limit}) allows; retry in about ${retryAfterMs} ms, or send smaller requests.`,
+    { limit: String(limit), retry_after_ms: String(retryAfterMs) },
+  );
 }
 
 /** bodyClaim is what a request may hold of the budget: its declared length, else the receive limit. */

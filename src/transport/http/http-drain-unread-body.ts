@@ -1,5 +1,4 @@
-import type { IncomingMessage } from "node:http";
-import type { HttpHandler } from "./http-body-budget.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 /**
  * unreadBodyDrainBytes bounds what is read and thrown away of a request body that its response
@@ -28,8 +27,11 @@ export const unreadBodyDrainBytes = 64 * 1024 * 1024;
  * body and reads the next request. The time it may take is bounded by the listener's
  * requestTimeout. Hand-written: neither Node nor connect-node has an option for it.
  */
-export function drainUnreadBodies(handler: HttpHandler, capBytes: number = unreadBodyDrainBytes): HttpHandler {
-  return (req, res) => {
+export function drainUnreadBodies<Rest extends unknown[]>(
+  handler: (req: IncomingMessage, res: ServerResponse, ...rest: Rest) => void,
+  capBytes: number = unreadBodyDrainBytes,
+): (req: IncomingMessage, res: ServerResponse, ...rest: Rest) => void {
+  return (req, res, ...rest) => {
     req[Symbol.asyncIterator] = function (this: IncomingMessage) {
       return this.iterator({ destroyOnReturn: false });
     };
@@ -40,7 +42,7 @@ export function drainUnreadBodies(handler: HttpHandler, capBytes: number = unrea
         drain(req, capBytes);
       }
     });
-    handler(req, res);
+    handler(req, res, ...rest);
   };
 }
 

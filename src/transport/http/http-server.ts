@@ -72,19 +72,21 @@ export async function startHttpHost(
   };
   const refused = (req: IncomingMessage, error: ConnectError) =>
     onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
-  const gated = authenticator === undefined ? handler : httpAuthGate(authenticator, refused, handler);
-  const recorded = recorder.wrap(gated);
-  const bounded = drainUnreadBodies(
+  // Authentication first: a request that is not authenticated claims no receive buffer, and its
+  // connection is closed with its body unread. An admitted one claims from its caller's share and
+  // the total; one refused there has its body drained, keeping the connection.
+  const admitted = drainUnreadBodies(
     boundHttpBodies(
       limits,
       (req, error, res) => {
         refused(req, error);
         recorder.settle(req, res);
       },
-      recorded,
+      recorder.wrap(handler),
     ),
   );
-  const serve = isLoopbackHost(host) ? guardLoopbackHost(bounded) : bounded;
+  const gated = httpAuthGate(authenticator, refused, admitted);
+  const serve = isLoopbackHost(host) ? guardLoopbackHost(gated) : gated;
   const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
