@@ -32,6 +32,7 @@ import { startGrpcHost, type HostedService } from "../transport/grpc-server.js";
 import { startHttpHost, type HttpHost } from "../transport/http/http-server.js";
 import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js";
 import { createServerMetrics } from "../transport/observability/server-metrics.js";
+import { hostedMethodPaths } from "../transport/hosted-methods.js";
 import { startMetricsListener, type MetricsListener } from "../transport/observability/metrics-listener.js";
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
@@ -96,7 +97,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     { service: Tools, impl: guardService(Tools, tools, gate) as unknown as ServiceImpl<DescService> },
   ];
   const logCall = createCallLogger(logger);
-  const metrics = config.metricsListen === undefined ? undefined : createServerMetrics(() => skillCatalog.counts());
+  const metrics = config.metricsListen === undefined ? undefined : createServerMetrics(() => skillCatalog.counts(), hostedMethodPaths(services.map((s) => s.service)));
   const onCallEnd = metrics === undefined ? logCall : (record: CallRecord) => (metrics.callEnded(record), logCall(record));
   const onCallStart = metrics?.callStarted;
   // Up front, so the worker's thread and descriptors are there from the first call on.

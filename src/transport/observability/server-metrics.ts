@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { status as grpcStatus } from "@grpc/grpc-js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { errorReasonOf } from "./error-reason-of.js";
+import { errorCatalog } from "../../errors/error-catalog.js";
 
 /** SkillCounts is what the skill catalog holds right now. */
 export interface SkillCounts {
@@ -24,12 +25,19 @@ const codeNames = new Map<number, string>(
     .map(([name, code]) => [code, name]),
 );
 
+/** unknownMethod is the one method label of every call to a path the server does not host. */
+export const unknownMethod = "unknown";
+
+const catalogReasons: ReadonlySet<string> = new Set(Object.keys(errorCatalog));
+
 /**
  * createServerMetrics registers toolhost's metrics and Node's process metrics (CPU, memory,
- * event-loop lag, handles, GC) in a registry of its own. Label values come from fixed sets:
- * methods the server hosts, gRPC code names and the error catalog's reasons.
+ * event-loop lag, handles, GC) in a registry of its own. Label values come from fixed sets, so
+ * what a client sends cannot add series: `methods` (the paths the server hosts; any other path
+ * is `unknown`), gRPC code names and the error catalog's reasons (any other is empty).
  */
-export function createServerMetrics(skillCounts: () => SkillCounts): ServerMetrics {
+export function createServerMetrics(skillCounts: () => SkillCounts, methods: ReadonlySet<string>): ServerMetrics {
+  const methodLabel = (path: string) => (methods.has(path) ? path : unknownMethod);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const calls = new Counter({
@@ -66,14 +74,16 @@ export function createServerMetrics(skillCounts: () => SkillCounts): ServerMetri
   });
   return {
     registry,
-    callStarted: (method) => active.inc({ method }),
+    callStarted: (path) => active.inc({ method: methodLabel(path) }),
     callEnded: (record) => {
-      const code = codeNames.get(record.code) ?? String(record.code);
-      active.dec({ method: record.method });
-      calls.inc({ method: record.method, code, reason: errorReasonOf(record.error) ?? "" });
-      duration.observe({ method: record.method, code }, record.durationMs / 1000);
-      received.inc({ method: record.method }, record.bytesIn);
-      sent.inc({ method: record.method }, record.bytesOut);
+      const method = methodLabel(record.method);
+      const code = codeNames.get(record.code) ?? "UNKNOWN";
+      const reason = errorReasonOf(record.error) ?? "";
+      active.dec({ method });
+      calls.inc({ method, code, reason: catalogReasons.has(reason) ? reason : "" });
+      duration.observe({ method, code }, record.durationMs / 1000);
+      received.inc({ method }, record.bytesIn);
+      sent.inc({ method }, record.bytesOut);
     },
   };
 }
