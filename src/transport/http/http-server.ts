@@ -19,6 +19,7 @@ import { boundHttpBodies } from "./http-body-budget.js";
 import { explainOversizeStreams } from "./http-oversize-stream.js";
 import { splitHostPort } from "../split-host-port.js";
 import { drainUnreadBodies } from "./http-drain-unread-body.js";
+import { checkRequestTarget } from "./http-request-target.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -71,7 +72,7 @@ export async function startHttpHost(
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
   };
   const refused = (req: IncomingMessage, error: ConnectError) =>
-    onCallEnd({ method: new URL(req.url ?? "/", "http://x").pathname, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
+    onCallEnd({ method: (req.url ?? "").split("?", 1)[0]!, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
   // Authentication first: a request that is not authenticated claims no receive buffer, and its
   // connection is closed with its body unread. An admitted one claims from its caller's share and
   // the total; one refused there has its body drained, keeping the connection.
@@ -86,7 +87,7 @@ export async function startHttpHost(
     ),
   );
   const gated = httpAuthGate(authenticator, refused, admitted);
-  const serve = isLoopbackHost(host) ? guardLoopbackHost(gated) : gated;
+  const serve = checkRequestTarget(isLoopbackHost(host) ? guardLoopbackHost(gated) : gated);
   const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
