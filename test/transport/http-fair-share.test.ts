@@ -142,6 +142,23 @@ describe("the HTTP listener's receive budget, shared between callers", { timeout
     assert.equal(more.status, 429);
     assert.equal(more.connection, "keep-alive");
     assert.match((JSON.parse(more.text) as { message: string }).message, /^"attacker" is already sending as many request bytes/);
+
+    // A gRPC-Web client is answered in its own protocol: a trailers-only response.
+    const grpcWeb = await new Promise<{ status: number | undefined; headers: Record<string, unknown> }>((resolve, reject) => {
+      const req = request(
+        `http://${server.httpAddress}/toolhost.files.v1.FileTools/StatFile`,
+        { method: "POST", headers: { "content-type": "application/grpc-web+proto", "content-length": 5, authorization: `Bearer ${attacker}` } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode, headers: res.headers }));
+        },
+      );
+      req.on("error", reject);
+      req.end(Buffer.alloc(5));
+    });
+    assert.equal(grpcWeb.status, 200);
+    assert.equal(grpcWeb.headers["grpc-status"], "8");
+    assert.match(decodeURIComponent(String(grpcWeb.headers["grpc-message"])), /^"attacker" is already sending as many request bytes as limits\.max_receive_buffer_bytes_per_caller \(1048576\)/);
   });
 
   it("claims nothing for requests that are not authenticated: they are answered 401, unread, while the innocent caller gets in", async () => {

@@ -31,7 +31,7 @@ const retryAfterMs = 1000;
  */
 export function boundHttpBodies(
   limits: { readonly maxReceiveBufferBytes: number; readonly maxReceiveBufferBytesPerCaller: number; readonly maxReceiveMessageBytes: number },
-  onRefused: (req: IncomingMessage, error: ConnectError, res: ServerResponse) => void,
+  onRefused: (req: IncomingMessage, error: ConnectError, res: ServerResponse, caller: string) => void,
   handler: HttpHandler,
 ): CallerHandler {
   const budget = new ReceiveBudget(limits);
@@ -39,7 +39,7 @@ export function boundHttpBodies(
     const claim = budget.claim(caller, bodyClaim(req, limits.maxReceiveMessageBytes));
     if (!claim.granted) {
       const error = toConnectError(claim.full === "caller" ? callerFull(caller, limits.maxReceiveBufferBytesPerCaller) : serverFull(limits.maxReceiveBufferBytes));
-      onRefused(req, error, res);
+      onRefused(req, error, res, caller);
       refuse(req, res, error);
       return;
     }

@@ -71,16 +71,16 @@ export async function startHttpHost(
     headersTimeout: Math.min(60_000, limits.receiveMessageTimeoutMs),
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
   };
-  const refused = (req: IncomingMessage, error: ConnectError) =>
-    onCallEnd({ method: (req.url ?? "").split("?", 1)[0]!, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error });
+  const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
+    onCallEnd({ method: (req.url ?? "").split("?", 1)[0]!, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error, caller });
   // Authentication first: a request that is not authenticated claims no receive buffer, and its
   // connection is closed with its body unread. An admitted one claims from its caller's share and
   // the total; one refused there has its body drained, keeping the connection.
   const admitted = drainUnreadBodies(
     boundHttpBodies(
       limits,
-      (req, error, res) => {
-        refused(req, error);
+      (req, error, res, caller) => {
+        refused(req, error, caller);
         recorder.settle(req, res);
       },
       recorder.wrap(handler),
