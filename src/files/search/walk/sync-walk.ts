@@ -4,6 +4,7 @@ import { fsAt } from "../../../sandbox/native/fs-at.js";
 import { isInside } from "../../../sandbox/root-containing.js";
 import { IgnoreRules } from "../ignore-rules.js";
 import type { PathMatcher } from "../path-globs.js";
+import { throwIfOutOfDescriptors } from "./out-of-descriptors.js";
 import { readIgnoreFilesSync, type ListedEntry } from "./read-ignore-files-sync.js";
 import { maxWalkDepth, walkBatchCloses, walkBatchFiles, type IgnoreLayer, type WalkBatch } from "./walk-protocol.js";
 
@@ -98,10 +99,10 @@ export class SyncWalk {
    */
   #folder(fd: number, relativeDir: string, inherited: IgnoreRules, depth: number, real: string): void {
     if (this.stopped()) throw new Stopped();
-    const entries = list(fd);
+    const entries = list(fd, relativeDir);
     if (entries === undefined) return; // unreadable or removed meanwhile: one folder must not fail the search
     const options = this.options;
-    const rules = options.useIgnoreFiles ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries, options.rules)) : inherited;
+    const rules = options.useIgnoreFiles ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries, options.rules, relativeDir)) : inherited;
     const folders: string[] = [];
     // The entry's path below the start, made only for the globs and ignore rules that read it.
     const pathsRead = options.exclude !== undefined || options.include !== undefined || !rules.empty;
@@ -130,7 +131,7 @@ export class SyncWalk {
     }
     if (depth >= maxWalkDepth) return;
     for (const name of folders) {
-      const child = this.#openChild(fd, name);
+      const child = this.#openChild(fd, name, relativeDir === "" ? name : `${relativeDir}/${name}`);
       if (child === undefined) continue; // swapped for a link, gone, or outside: skipped
       this.#folder(child.fd, relativeDir === "" ? name : `${relativeDir}/${name}`, rules, depth + 1, child.real);
       this.#done(child.fd);
@@ -141,15 +142,19 @@ export class SyncWalk {
    * openChild opens a sub-folder by its parent's descriptor and keeps it if inside the roots:
    * its descriptor and the kernel path that was verified.
    */
-  #openChild(parentFd: number, name: string): { fd: number; real: string } | undefined {
+  #openChild(parentFd: number, name: string, relative: string): { fd: number; real: string } | undefined {
     let fd: number;
     if (fsAt !== undefined) {
       fd = fsAt.openDirAt(parentFd, name);
-      if (fd < 0) return undefined;
+      if (fd < 0) {
+        throwIfOutOfDescriptors(fd, relative);
+        return undefined;
+      }
     } else {
       try {
         fd = openSync(`/proc/self/fd/${parentFd}/${name}`, folderFlags);
-      } catch {
+      } catch (err) {
+        throwIfOutOfDescriptors(err, relative);
         return undefined;
       }
     }
@@ -195,15 +200,20 @@ export class SyncWalk {
   }
 }
 
-/** list reads a folder's entries through its descriptor, sorted by name; undefined if unreadable. */
-function list(fd: number): ListedEntry[] | undefined {
+/**
+ * list reads a folder's entries through its descriptor, sorted by name; undefined if unreadable.
+ * The JavaScript path opens the folder once more to list it (Node lists by path only), so it is
+ * the path that meets a full descriptor table first; the addon lists the held descriptor itself.
+ */
+function list(fd: number, relativeDir: string): ListedEntry[] | undefined {
   if (fsAt !== undefined) {
     const listed = fsAt.listDir(fd); // sorted by the addon, in the order of the comparison below
     return listed === null ? undefined : parseListing(listed);
   }
   try {
     return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
+  } catch (err) {
+    throwIfOutOfDescriptors(err, relativeDir);
     return undefined;
   }
 }
