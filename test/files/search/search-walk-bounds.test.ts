@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import { describe, it } from "node:test";
 import { searchFiles, stagedBatches } from "../../../src/files/search/search-files.js";
-import { maxWalkDepth, walkBatchFiles } from "../../../src/files/search/walk/walk-protocol.js";
+import { maxWalkDepth, walkDescriptorBound } from "../../../src/files/search/walk/walk-protocol.js";
 import { maxWalkers, walkerPoolState, walkThreads } from "../../../src/files/search/walk/walker-pool.js";
 import { waitFor } from "../../support/wait-for.js";
 import { runSearch, searchRoot, testLimits } from "./search-fixture.js";
@@ -32,9 +32,9 @@ describe("searchFiles: the walk's bounds", () => {
     assert.equal(first.value?.kind, "match");
     await waitFor("the walk to run ahead as far as it may and pause", () => walkerPoolState().paused === 1);
     const held = (await openFds()) - baseline;
-    // At most the folder chain plus one folder per file of every batch staged or in flight
-    // (staged, 4 per match worker in flight, one being built): far below one per folder.
-    const bound = maxWalkDepth + 1 + walkBatchFiles * (stagedBatches + 4 * 4 + 1);
+    // At most the folder chain plus walkBatchFolders for every batch not answered (staged, 4 per
+    // match worker in flight, one being reported, one being built): far below one per folder.
+    const bound = walkDescriptorBound(stagedBatches + 4 * 4 + 2);
     assert.ok(held < Math.min(bound, folders * 0.8), `${held} descriptors held while paused`);
     let matches = 1;
     for await (const event of search) if (event.kind === "match") matches++;

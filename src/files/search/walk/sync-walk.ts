@@ -6,7 +6,7 @@ import { IgnoreRules } from "../ignore-rules.js";
 import type { PathMatcher } from "../path-globs.js";
 import { throwIfOutOfDescriptors } from "./out-of-descriptors.js";
 import { readIgnoreFilesSync, type ListedEntry } from "./read-ignore-files-sync.js";
-import { maxWalkDepth, walkBatchCloses, walkBatchFiles, type IgnoreLayer, type WalkBatch } from "./walk-protocol.js";
+import { maxWalkDepth, walkBatchFiles, walkBatchFolders, type IgnoreLayer, type WalkBatch } from "./walk-protocol.js";
 
 /** O_PATH opens a folder to hold and name it, without reading it (Linux). */
 const O_PATH = 0o10000000;
@@ -35,9 +35,11 @@ interface Building {
   readonly folderFds: number[];
   readonly folderPaths: string[];
   readonly close: number[];
+  /** Distinct folder descriptors in folderFds and close (see walkBatchFolders). */
+  descriptors: number;
 }
 
-const building = (): Building => ({ fds: [], names: [], reals: [], folderFds: [], folderPaths: [], close: [] });
+const building = (): Building => ({ fds: [], names: [], reals: [], folderFds: [], folderPaths: [], close: [], descriptors: 0 });
 
 /**
  * SyncWalk walks a folder tree synchronously (it runs on a walk worker thread, where blocking
@@ -48,7 +50,9 @@ const building = (): Building => ({ fds: [], names: [], reals: [], folderFds: []
  *
  * Descriptors: the walk holds its current chain of folders (at most maxWalkDepth) and hands each
  * folder whose files went into a batch to the receiver, in the `close` list of a later batch, once
- * its subtree is walked; a folder none of whose files is searched is closed at once. Whatever it
+ * its subtree is walked; a folder none of whose files is searched is closed at once. A batch
+ * refers to at most walkBatchFolders descriptors, so what a walk keeps open is bounded by its
+ * chain and the batches not yet answered, however few files each folder has. Whatever it
  * still holds when it ends (stopped, failed) is returned by run() for the receiver to close after
  * the batches in flight are answered, so no descriptor a worker may still use is ever closed.
  *
@@ -117,11 +121,13 @@ export class SyncWalk {
       if (isDirectory) {
         folders.push(name);
       } else if (options.include === undefined || options.include(relative, name)) {
-        const batch = this.#batch;
-        if (batch.folderFds[batch.folderFds.length - 1] !== fd) {
-          batch.folderFds.push(fd);
-          batch.folderPaths.push(relativeDir);
+        if (this.#batch.folderFds[this.#batch.folderFds.length - 1] !== fd) {
+          if (this.#batch.descriptors >= walkBatchFolders) this.#flush();
+          this.#batch.folderFds.push(fd);
+          this.#batch.folderPaths.push(relativeDir);
+          this.#batch.descriptors++;
         }
+        const batch = this.#batch;
         batch.fds.push(fd);
         batch.names.push(name);
         if (fsAt !== undefined) batch.reals.push(real);
@@ -183,8 +189,11 @@ export class SyncWalk {
       closeSync(fd);
       return;
     }
-    this.#batch.close.push(fd);
-    if (this.#batch.close.length >= walkBatchCloses) this.#flush();
+    const batch = this.#batch;
+    batch.close.push(fd);
+    // A folder's files are listed in a row, so one of this batch is its last folder (or earlier).
+    if (!batch.folderFds.includes(fd)) batch.descriptors++;
+    if (batch.descriptors >= walkBatchFolders) this.#flush();
   }
 
   #flush(): void {

@@ -70,10 +70,27 @@ export type WalkMessage = WalkBatch | WalkEnd;
  * search's per-batch time budget (5 s by default).
  */
 export const walkBatchFiles = 128;
-/** walkBatchCloses is the most folder descriptors a batch hands over to be closed. */
-export const walkBatchCloses = 64;
+/**
+ * walkBatchFolders is the most folder descriptors one batch refers to, its files' folders and
+ * those it hands over to be closed counted once: a walk holds open its chain of folders and those
+ * of the batches not yet answered (staged, in flight, being built), so with it a search's
+ * descriptors are bounded in folders, not files (see walkDescriptorBound). 32: a batch of a tree
+ * with several files per folder stays near full (128 files); one of a file per folder holds about
+ * 32, and the walks of maxWalkers searches stay well inside a 20,000-descriptor limit.
+ */
+export const walkBatchFolders = 32;
+
 /** maxWalkDepth is the deepest folder level a search enters below its start (one descriptor each). */
 export const maxWalkDepth = 64;
+
+/**
+ * walkDescriptorBound is the most folder descriptors one walk keeps open while `batches` of its
+ * batches are not answered yet (staged, in flight, being reported or built): its chain of folders
+ * (the start's is the caller's) and walkBatchFolders for each of those batches.
+ */
+export function walkDescriptorBound(batches: number): number {
+  return maxWalkDepth + walkBatchFolders * batches;
+}
 
 /**
  * resumeAt is how many batches a full walker (at `capacity`) waits to be down to before it walks
