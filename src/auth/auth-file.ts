@@ -1,5 +1,5 @@
 import path from "node:path";
-import { parse } from "yaml";
+import { isScalar, parseDocument, visit } from "yaml";
 import { defaultQuota, type Scope, type ScopeRoot } from "./scope.js";
 import { isTierName, tierNames } from "./tier.js";
 
@@ -33,6 +33,8 @@ export class AuthFileError extends Error {
 
 const idPattern = /^[A-Za-z0-9._@:/-]{1,128}$/;
 const maxEntries = 10_000;
+/** No mapping of an auth file has more keys than this (a token has 4, a scope 4, the top level 2). */
+const maxKeysPerMapping = 8;
 
 /**
  * parseAuthFile parses the YAML of an auth file and checks every entry: ids unique and safe to
@@ -50,12 +52,7 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
   if (text !== "" && !text.endsWith("\n")) {
     throw new AuthFileError(`auth file ${file} does not end with a newline: it may have been cut short while being written; end it with one (and replace the file whole: write a temporary file, then rename it over)`);
   }
-  let raw: unknown;
-  try {
-    raw = parse(text, { maxAliasCount: 100 }) ?? {};
-  } catch (err) {
-    throw new AuthFileError(`auth file ${file} is not valid YAML: ${(err as Error).message.split("\n")[0]}`);
-  }
+  const raw = parseYaml(text, file);
   const top = mapping(raw, `the top level of ${file}`);
   known(top, ["tokens", "certificates"], file);
   const ids = new Set<string>();
@@ -69,6 +66,8 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
     ids.add(value);
     return value;
   };
+  const digests = new Map<string, string>();
+  const identities = new Map<string, string>();
   const tokens = list(top["tokens"], `tokens in ${file}`).map((item, i): TokenEntry => {
     const where = `tokens[${i}]`;
     const entry = mapping(item, `${where} in ${file}`);
@@ -78,6 +77,11 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
     if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex)) {
       throw new AuthFileError(`${where}.sha256 in ${file} must be 64 lowercase hex digits (toolhost token create prints it)`);
     }
+    const same = digests.get(hex);
+    if (same !== undefined) {
+      throw new AuthFileError(`${where}.sha256 in ${file} is the hash of ${same} too; one token has one entry (a caller would get the first one's scope)`);
+    }
+    digests.set(hex, `tokens[${i}] "${id}"`);
     return Object.freeze({ id, digest: Buffer.from(hex, "hex"), expiresAt: expiry(entry["expires"], `${where}.expires in ${file}`), scope: scopeOf(entry["scope"], where, file, serverRoots) });
   });
   const certificates = list(top["certificates"], `certificates in ${file}`).map((item, i): CertificateEntry => {
@@ -89,6 +93,11 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
     if (typeof identity !== "string" || identity === "") {
       throw new AuthFileError(`${where}.identity in ${file} must be the certificate's SAN (URI or DNS) or CN`);
     }
+    const same = identities.get(identity);
+    if (same !== undefined) {
+      throw new AuthFileError(`${where}.identity "${identity}" in ${file} is the identity of ${same} too; one identity has one entry (a caller would get the first one's scope)`);
+    }
+    identities.set(identity, `certificates[${i}] "${id}"`);
     return Object.freeze({ id, identity, scope: scopeOf(entry["scope"], where, file, serverRoots) });
   });
   if (tokens.length + certificates.length > maxEntries) {
@@ -139,6 +148,7 @@ function rootsOf(raw: unknown, where: string, file: string, serverRoots: readonl
   if (raw === undefined || raw === null) {
     throw new AuthFileError(`${where}.roots in ${file} is missing; list the roots this entry may use, or write roots: all for every server root`);
   }
+  const seen = new Set<string>();
   const roots = list(raw, `${where}.roots in ${file} (or "all")`).map((item, i) => {
     const at = `${where}.roots[${i}]`;
     const entry = typeof item === "string" ? { path: item, read_only: false } : mapping(item, `${at} in ${file}`);
@@ -150,6 +160,11 @@ function rootsOf(raw: unknown, where: string, file: string, serverRoots: readonl
     if (!serverRoots.includes(rootPath)) {
       throw new AuthFileError(`${at}.path ${rootPath} in ${file} is not one of the server's roots; a scope can only grant roots the server serves`);
     }
+    // Listed twice (once read-only, once not) it would mean whichever comes first: no one meaning.
+    if (seen.has(rootPath)) {
+      throw new AuthFileError(`${at}.path ${rootPath} in ${file} is listed twice in this scope; list each root once, with the read_only it should have`);
+    }
+    seen.add(rootPath);
     const readOnly = entry["read_only"];
     if (typeof readOnly !== "boolean") {
       throw new AuthFileError(`${at}.read_only in ${file} must be true or false; a root given as a mapping says which (a plain path is read-write)`);
@@ -160,6 +175,48 @@ function rootsOf(raw: unknown, where: string, file: string, serverRoots: readonl
     throw new AuthFileError(`${where}.roots in ${file} is empty; list at least one root, or write roots: all for every server root`);
   }
   return Object.freeze(roots);
+}
+
+/**
+ * parseYaml parses the file's YAML at a cost that grows with its size, not its square: the YAML
+ * library's own duplicate-key check compares every key of a mapping with every other (a 0.4 MB
+ * mapping of 30,000 keys held the event loop 11 s), so keys are checked here instead, in one pass,
+ * and a mapping with more keys than any auth-file mapping has is refused. Aliases are bounded
+ * (a "billion laughs" file is refused), and a stack overflow on absurd nesting is an error.
+ */
+function parseYaml(text: string, file: string): unknown {
+  const invalid = (message: string) => new AuthFileError(`auth file ${file} is not valid YAML: ${message.split("\n")[0]}`);
+  try {
+    const doc = parseDocument(text, { uniqueKeys: false, merge: false });
+    const error = doc.errors[0];
+    if (error !== undefined) throw invalid(error.message);
+    visit(doc, {
+      Map(_key, map) {
+        if (map.items.length > maxKeysPerMapping) {
+          throw new AuthFileError(`auth file ${file} has a mapping of ${map.items.length} keys${lineOf(text, map.range?.[0])}; no mapping of an auth file has more than ${maxKeysPerMapping}`);
+        }
+        const keys = new Set<string>();
+        for (const { key: node } of map.items) {
+          if (!isScalar(node)) throw invalid(`a mapping key${lineOf(text, map.range?.[0])} is not a plain name`);
+          const key = String(node.value);
+          if (keys.has(key)) throw invalid(`Map keys must be unique ("${key}"${lineOf(text, node.range?.[0])})`);
+          keys.add(key);
+        }
+      },
+    });
+    return doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    if (err instanceof AuthFileError) throw err;
+    throw invalid((err as Error).message);
+  }
+}
+
+/** lineOf names the line of an offset in the text, for messages: " at line 3". */
+function lineOf(text: string, offset: number | undefined): string {
+  if (offset === undefined) return "";
+  let line = 1;
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) line++;
+  return ` at line ${line}`;
 }
 
 function expiry(value: unknown, where: string): number | undefined {

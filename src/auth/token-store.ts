@@ -5,8 +5,11 @@ import { InputFileError, readInputFile, readInputFileSync, type InputFile } from
 import { AuthFileError, parseAuthFile, type AuthFile } from "./auth-file.js";
 import { LoadedCredentials } from "./loaded-credentials.js";
 
-/** maxAuthFileBytes bounds what the store reads: 10,000 entries fit well within it. */
-const maxAuthFileBytes = 16 * 1024 * 1024;
+/**
+ * maxAuthFileBytes bounds what the store reads: 10,000 entries (about 1.5 MB) fit within it, and
+ * parsing it holds the event loop for seconds at most (YAML parses at about 1 MB/s on a busy machine).
+ */
+const maxAuthFileBytes = 4 * 1024 * 1024;
 
 /** TokenStoreEvents are where the store reports reloads and problems (a logger, in the server). */
 export interface TokenStoreEvents {

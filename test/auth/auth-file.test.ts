@@ -81,7 +81,7 @@ certificates:
     });
     it("reads no quota, or a quota with keys left out, as the finite default quota, never unbounded", () => {
       const [none, half] = parseAuthFile(
-        `tokens:\n  - { id: a, sha256: ${hash}, expires: never, scope: { roots: all } }\n  - { id: b, sha256: ${hash}, expires: never, scope: { roots: all, quota: { calls: 2 } } }\n`,
+        `tokens:\n  - { id: a, sha256: ${hash}, expires: never, scope: { roots: all } }\n  - { id: b, sha256: ${"b".repeat(64)}, expires: never, scope: { roots: all, quota: { calls: 2 } } }\n`,
         "tokens.yaml",
         roots,
       ).tokens;
