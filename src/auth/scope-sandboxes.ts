@@ -1,3 +1,5 @@
+import { realpath } from "node:fs/promises";
+import path from "node:path";
 import { isToolhostError, ToolhostError } from "../errors/toolhost-error.js";
 import { createSandbox } from "../sandbox/create-sandbox.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
@@ -65,11 +67,38 @@ export class ScopeSandboxes {
       return createSandbox(this.server.roots, options);
     }
     const serverFlags = new Map(this.server.roots.map((r) => [r.path, r.readOnly]));
-    const roots = scope.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || serverFlags.get(r.path) === true }));
+    const granted = scope.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || serverFlags.get(r.path) === true }));
+    const roots = [...granted, ...(await this.#readOnlyRootsInside(granted))];
     const scopeReadOnly = new Set(scope.roots.filter((r) => r.readOnly && serverFlags.get(r.path) !== true && !this.server.readOnly).map((r) => r.path));
     const sandbox = await createSandbox(roots, options);
     return scopeReadOnly.size === 0 ? sandbox : withScopeRefusals(sandbox, scopeReadOnly, roots);
   }
+
+  /**
+   * #readOnlyRootsInside lists the server's read-only roots that lie inside a granted root (by
+   * real path) without being granted themselves. The scope's sandbox has them too, read-only and
+   * last (the first root, which relative paths resolve against, stays the scope's): otherwise a
+   * scope of /work alone could write into /work/vendor, which the server serves read-only to
+   * every caller, roots: all included. The caller could read them through the outer root anyway.
+   */
+  async #readOnlyRootsInside(granted: readonly { path: string }[]): Promise<{ path: string; readOnly: true }[]> {
+    const candidates = this.server.roots.filter((r) => r.readOnly && !granted.some((g) => g.path === r.path));
+    if (candidates.length === 0) return [];
+    const realOf = (p: string) => realpath(p).catch(() => p);
+    const grantedReal = await Promise.all(granted.map((g) => realOf(g.path)));
+    const inside: { path: string; readOnly: true }[] = [];
+    for (const root of candidates) {
+      const real = await realOf(root.path);
+      if (grantedReal.some((outer) => within(real, outer))) inside.push({ path: root.path, readOnly: true });
+    }
+    return inside;
+  }
+}
+
+/** within tells whether real path `inner` is `outer` or lies below it. */
+function within(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 function keyOf(scope: Scope): string {
