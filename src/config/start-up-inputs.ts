@@ -164,13 +164,35 @@ async function checkHistoryKind(input: StartUpInput): Promise<void> {
  */
 async function prepareHistory(input: StartUpInput): Promise<void> {
   try {
-    await mkdir(input.path, { recursive: true, mode: 0o700 });
+    await makeFolders(input.path);
     const probe = join(input.path, `.toolhost-write-check-${process.pid}-${randomBytes(4).toString("hex")}`);
     const handle = await open(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     await handle.close();
     await rm(probe);
   } catch (err) {
     throw new ConfigError(`${input.what} ${input.path} cannot be written (${(err as NodeJS.ErrnoException).code ?? "error"}); ${historyFix}`);
+  }
+}
+
+/**
+ * makeFolders makes a folder and its missing ancestors (mode 0700), one mkdir each. Node's
+ * recursive mkdir retries for ever where mkdir answers ENOENT under an existing parent (/proc,
+ * some FUSE mounts), which held start-up silently at full CPU; here that ENOENT is the answer.
+ */
+async function makeFolders(path: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    const found = await stat(at).then(
+      (info) => info.isDirectory(),
+      (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? undefined : Promise.reject(err)),
+    );
+    if (found === true) break;
+    if (found === false) throw Object.assign(new Error(`${at} is not a directory`), { code: "ENOTDIR" });
+    if (dirname(at) === at) break;
+    missing.push(at);
+  }
+  for (const folder of missing.reverse()) {
+    await mkdir(folder, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => (err.code === "EEXIST" ? undefined : Promise.reject(err)));
   }
 }
 
