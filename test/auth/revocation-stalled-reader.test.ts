@@ -1,0 +1,70 @@
+// review-config (issue 27 review): revoking a token ends its open streams (#9), but not a stream
+// whose client has stopped reading: the server's call waits to send its next message, so it stays
+// open (its file handle and its quota slot held) until the client reads again, for ever if it
+// never does. Quota is counted per id, so the same id put back in force (a token re-issued, or a
+// file rewritten in place that lacked it for a moment) finds its stream slot taken by the revoked
+// call and gets QUOTA_EXCEEDED.
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
+import { startSecureServer, type SecureServer } from "../support/secure-server.js";
+import { makeTlsFixtures, writeTokensFile, type TokenSpec } from "../support/tls-fixtures.js";
+import { waitFor } from "../support/wait-for.js";
+
+const token = (id: string) => `th_${id}-${"0".repeat(40 - id.length)}`;
+
+describe("revocation and a stream whose client stopped reading", () => {
+  let root: string;
+  let tokensFile: string;
+  let secure: SecureServer;
+  const slow: TokenSpec = { id: "slow", token: token("slow"), scope: { tier: "read", quota: { streams: 1 } } };
+
+  before(async () => {
+    const tls = await makeTlsFixtures();
+    const base = await realpath(await mkdtemp(path.join(tmpdir(), "toolhost-stalled-")));
+    root = path.join(base, "root");
+    await mkdir(root);
+    tokensFile = path.join(base, "tokens.yaml");
+    await writeTokensFile(tokensFile, [slow]);
+    secure = await startSecureServer({ roots: [{ path: root }], tls, tokensFile });
+  });
+  after(async () => {
+    await secure?.close();
+  });
+
+  const inForce = async (want: boolean) => {
+    const answer = await secure.clients(slow.token).fileTools.listRoots({}).then(
+      () => true,
+      (e: unknown) => (ConnectError.from(e).code === Code.Unauthenticated ? false : Promise.reject(e)),
+    );
+    return answer === want;
+  };
+
+  it("ends the revoked stream on the server, freeing its slot for the id put back", { todo: "review-config: a revoked stream whose client stopped reading stays open" }, async () => {
+    await writeFile(path.join(root, "big.bin"), Buffer.alloc(64 * 1024 * 1024, 7));
+    const stalled = secure.clients(slow.token).fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES })[Symbol.asyncIterator]();
+    assert.equal((await stalled.next()).done, false);
+    // The client reads no more. Revoke the token, then put the same entry back.
+    await writeTokensFile(tokensFile, []);
+    await waitFor("the revocation", () => inForce(false));
+    await writeTokensFile(tokensFile, [slow]);
+    await waitFor("the entry back in force", () => inForce(true));
+    // The revoked stream should be over by now (within a second of the revocation), so the
+    // re-issued id has its one stream slot. The hang guard of waitFor is the only deadline.
+    const outcome = await waitFor("a stream slot for the id put back", async () => {
+      const result = await (async () => {
+        for await (const _ of secure.clients(slow.token).fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES, byteLimit: 1n })) {
+          // one chunk
+        }
+        return "read";
+      })().catch((e: unknown) => ConnectError.from(e));
+      return result === "read" ? result : result instanceof ConnectError && result.code === Code.ResourceExhausted ? undefined : result;
+    }, { timeoutMs: 10_000, intervalMs: 100 });
+    assert.equal(outcome, "read");
+    await stalled.return?.();
+  });
+});
