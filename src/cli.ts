@@ -8,9 +8,8 @@ import { parseServeFlags, serveUsage } from "./config/serve-flags.js";
 import { runSkillsValidate } from "./skills/load/validate-folders.js";
 import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
-import { compileEarly } from "./app/compile-early.js";
-import { heapRoomBytes, keepHeapRoom } from "./app/heap-room.js";
 import { startServer } from "./app/start-server.js";
+import { compileEarly, heapRoomBytes, keepHeapRoom } from "./serve-v8-flags.js";
 
 const usage = `Usage:
   toolhost serve [flags]             serve FileTools and SkillCatalog over gRPC (see serve --help)

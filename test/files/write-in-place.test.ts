@@ -3,7 +3,6 @@ import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { open, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { compileEarly } from "../../src/app/compile-early.js";
 import { DirectoryDescriptor } from "../../src/files/write/directory-descriptor.js";
 import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
 import { writeAll } from "../../src/files/write/write-all.js";
@@ -98,13 +97,6 @@ describe("walkLinks on a local root", () => {
         components.join("/"),
       );
     }
-  });
-});
-
-describe("compileEarly", () => {
-  it("is turned off by TOOLHOST_COMPILE_EARLY=0 and on otherwise", () => {
-    assert.equal(compileEarly({ TOOLHOST_COMPILE_EARLY: "0" }), false);
-    assert.equal(compileEarly({}), true);
   });
 });
 

@@ -7,7 +7,7 @@
 // ArrayBuffers late on a helper thread). With "room", keepHeapRoom runs first. Needs --expose-gc.
 import { constants, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks";
 import { setImmediate as turn } from "node:timers/promises";
-import { keepHeapRoom } from "../../src/app/heap-room.js";
+import { keepHeapRoom } from "../../src/serve-v8-flags.js";
 
 if (process.argv[2] === "room") {
   keepHeapRoom({});

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, it } from "node:test";
-import { growingPercentFor, keepHeapRoom } from "../../src/app/heap-room.js";
+import { compileEarly, growingPercentFor, keepHeapRoom } from "../../src/serve-v8-flags.js";
 
 const churn = fileURLToPath(new URL("../support/heap-churn.ts", import.meta.url));
 const MiB = 1024 * 1024;
@@ -11,7 +11,7 @@ const MiB = 1024 * 1024;
 /** fullCollections runs heap-churn.ts and returns how many full collections the heap's limit started during its churn. */
 async function fullCollections(room: boolean): Promise<number> {
   // --heap-growing-percent=10 is V8's smallest factor, the one it chose after a full collection
-  // during an upload and kept (heap-room.ts), set from the start.
+  // during an upload and kept (src/serve-v8-flags.ts), set from the start.
   const args = ["--heap-growing-percent=10", "--expose-gc", "--import", "tsx", churn, ...(room ? ["room"] : [])];
   const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
   return (JSON.parse(stdout) as { full: number }).full;
@@ -38,5 +38,12 @@ describe("keepHeapRoom", () => {
 
   it("is turned off by TOOLHOST_HEAP_ROOM=0", () => {
     assert.equal(keepHeapRoom({ TOOLHOST_HEAP_ROOM: "0" }), false);
+  });
+});
+
+describe("compileEarly", () => {
+  it("is turned off by TOOLHOST_COMPILE_EARLY=0 and on otherwise", () => {
+    assert.equal(compileEarly({ TOOLHOST_COMPILE_EARLY: "0" }), false);
+    assert.equal(compileEarly({}), true);
   });
 });

@@ -1,5 +1,26 @@
+// The V8 flags `toolhost serve` sets for its process. They are the application's choice, not the
+// library's: only cli.ts imports this file, so code that embeds src/app/ (tests, another host)
+// runs on the V8 settings its own entry point chose. Why they are set from here, not as
+// NODE_OPTIONS, and the measurement behind each: docs/adr/0006-v8-flags.md.
 import { constants, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
+
+/**
+ * compileEarly makes V8 compile every function the server runs to baseline machine code
+ * (Sparkplug) on its first call, instead of interpreting it until it has run often enough.
+ *
+ * A toolhost call runs a long path (transport, auth, sandbox, the operation, history, logging)
+ * that an agent drives one call at a time, so on a fresh server most of it is still interpreted
+ * after dozens of calls. Baseline code needs no type feedback and costs a few MB of code space in
+ * all; the optimizing tier (TurboFan) still takes over the hot functions. TOOLHOST_COMPILE_EARLY=0
+ * turns it off. V8 reads the flag when it next compiles a function, so this runs before the
+ * server is built; the handful of functions already run by then keep their tier.
+ */
+export function compileEarly(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.TOOLHOST_COMPILE_EARLY === "0") return false;
+  setFlagsFromString("--always-sparkplug");
+  return true;
+}
 
 /** heapRoomBytes is the room keepHeapRoom keeps between the live heap and the next full collection. */
 export const heapRoomBytes = 96 * 1024 * 1024;
@@ -25,15 +46,11 @@ export function growingPercentFor(liveBytes: number, room = heapRoomBytes): numb
  *
  * V8 counts ArrayBuffers against the old generation's limit, but picks its growing factor from
  * how fast the heap itself is allocated against how fast it is collected. An UploadFile keeps
- * 25-50 MB of ArrayBuffers in flight (grpc-js allocates one per message, HTTP/2 buffers a stream
- * window ahead, dead ones wait for the next scavenge) while allocating ~0.5 MB on the heap
- * between collections: to V8 collecting looked cheap, so after a full collection during an upload
- * it chose its smallest factor, leaving ~10 MB of room (1.1x plus its 8 MB minimum step). Every
- * ~10 MB of upload then started another full collection, 15-20 per 256 MiB, each marking the whole
- * heap on four helper threads, and the server stayed so across calls: 1.2-1.6 s of CPU per
- * 256 MiB upload against 0.4-0.6 s, and a third less throughput (bench/README.md, "Uploads and
- * full collections"). A fixed amount of room, not a fixed factor, is what the in-flight buffers
- * need, whatever the heap's size.
+ * 25-50 MB of ArrayBuffers in flight while allocating ~0.5 MB on the heap between collections:
+ * to V8 collecting looks cheap, so after a full collection during an upload it may choose its
+ * smallest factor, leaving ~10 MB of room, and every ~10 MB of upload then starts another full
+ * collection, for as long as the server runs. A fixed amount of room, not a fixed factor, is what
+ * the in-flight buffers need, whatever the heap's size.
  *
  * The flag is process-wide (the hash and match workers get the same factor) and V8 reads it when
  * it sets its next limit, which it still caps halfway between the heap's size and its maximum.
