@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The contract check CI runs:
-#   1. gen/ is what scripts/generate.sh makes from proto/ (committed generated code has no drift);
+#   1. gen/ is what scripts/generate.sh makes from proto/, and test/conformance/gen what
+#      test/conformance/generate.sh makes from the conformance suite's protos beside it
+#      (committed generated code has no drift);
 #   2. buf lint (STANDARD, see buf.yaml);
 #   3. buf breaking against the previous commit, when there is one and proto/ changed since.
 # Needs `npm ci` and scripts/install-tools.sh done. Exits non-zero listing what is wrong.
@@ -24,6 +26,17 @@ if [ -n "$drift" ]; then
   failed=1
 else
   echo "check-generated: gen/ is up to date"
+fi
+
+echo "check-generated: regenerating test/conformance/gen from test/conformance/proto"
+bash test/conformance/generate.sh
+drift=$(git status --porcelain --untracked-files=all -- test/conformance/gen/)
+if [ -n "$drift" ]; then
+  echo "check-generated: test/conformance/gen differs from what test/conformance/proto generates; run test/conformance/generate.sh and commit:" >&2
+  echo "$drift" >&2
+  failed=1
+else
+  echo "check-generated: test/conformance/gen is up to date"
 fi
 
 echo "check-generated: buf lint"

@@ -10,11 +10,11 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createClient as createConnectClient } from "@connectrpc/connect";
 import { createClient, createLeanClient } from "../../../clients/ts/src/index.js";
-import { ClientCompatRequestSchema, ClientCompatResponseSchema, ClientErrorResultSchema, type ClientCompatRequest } from "./gen/connectrpc/conformance/v1/client_compat_pb.js";
-import { Protocol } from "./gen/connectrpc/conformance/v1/config_pb.js";
-import { ConformanceService } from "./gen/connectrpc/conformance/v1/service_pb.js";
+import { ClientCompatRequestSchema, ClientCompatResponseSchema, ClientErrorResultSchema, type ClientCompatRequest } from "../gen/connectrpc/conformance/v1/client_compat_pb.js";
+import { Protocol } from "../gen/connectrpc/conformance/v1/config_pb.js";
+import { ConformanceService } from "../gen/connectrpc/conformance/v1/service_pb.js";
 import { invoke } from "./invoke.js";
-import { readDelimited, writeDelimited } from "./size-delimited.js";
+import { readDelimited, writeDelimited } from "../size-delimited.js";
 
 /** run makes one call as the request describes it, on a client of its own (one connection per call). */
 async function run(req: ClientCompatRequest): Promise<Uint8Array> {

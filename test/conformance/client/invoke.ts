@@ -2,8 +2,8 @@ import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf"
 import { AnySchema, anyPack, anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
 import { ConnectError, type CallOptions, type Client } from "@connectrpc/connect";
 import { createWritableIterable } from "@connectrpc/connect/protocol";
-import { ClientResponseResultSchema, type ClientCompatRequest, type ClientResponseResult } from "./gen/connectrpc/conformance/v1/client_compat_pb.js";
-import { StreamType, type Code as ConformanceCode } from "./gen/connectrpc/conformance/v1/config_pb.js";
+import { ClientResponseResultSchema, type ClientCompatRequest, type ClientResponseResult } from "../gen/connectrpc/conformance/v1/client_compat_pb.js";
+import { StreamType, type Code as ConformanceCode } from "../gen/connectrpc/conformance/v1/config_pb.js";
 import {
   BidiStreamRequestSchema,
   ClientStreamRequestSchema,
@@ -17,7 +17,7 @@ import {
   UnimplementedRequestSchema,
   type ConformancePayload,
   type Header,
-} from "./gen/connectrpc/conformance/v1/service_pb.js";
+} from "../gen/connectrpc/conformance/v1/service_pb.js";
 
 type Conformance = Client<typeof ConformanceService>;
 
