@@ -10,8 +10,9 @@
 # node:http2 server with hand-framed gRPC (raw-http2.ts, the Node.js ceiling) joins the read
 # rounds, the fan-out and the RSS lines as "node-h2".
 # Env: ROUNDS (default 5); BEFORE=/path/to/another/checkout adds that checkout's toolhost as
-# "before" (for a before/after table from one run); WORK ("read256k read1m upload stat");
-# UPLOAD_SETTLE, seconds before each upload (default 3, see the upload rounds).
+# "before" (for a before/after table from one run), BEFORE_ENV environment assignments for it
+# (BEFORE=$PWD BEFORE_ENV=TOOLHOST_HEAP_ROOM=0: one checkout run two ways); WORK ("read256k
+# read1m upload stat"); UPLOAD_SETTLE, seconds before each upload (default 3, see the upload rounds).
 # Everything listens on 127.0.0.1 only; every loop is bounded by ROUNDS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,9 +34,10 @@ wait_port() {
 }
 
 declare -A addr pid
-start_toolhost() { # name checkout
+start_toolhost() { # name checkout [NAME=VALUE...]
   local port; port=$(free_port)
-  (cd "$2" && exec node --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$work/root" --skills "$work/skills" --log-level warn) >"$work/$1.log" 2>&1 &
+  # shellcheck disable=SC2086 # $3 is a list of environment assignments
+  (cd "$2" && exec env ${3:-} node --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$work/root" --skills "$work/skills" --log-level warn) >"$work/$1.log" 2>&1 &
   pid[$1]=$!; pids+=("$!"); addr[$1]=127.0.0.1:$port; wait_port "$port"
 }
 port=$(free_port)
@@ -49,7 +51,7 @@ port=$(free_port)
 node --import tsx bench/compare/raw-http2.ts --listen "127.0.0.1:$port" --root "$work/root" 2>"$work/node-h2.log" &
 pid[node-h2]=$!; pids+=("$!"); addr[node-h2]=127.0.0.1:$port; wait_port "$port"
 servers="grpc-go toolhost"
-if [ -n "${BEFORE:-}" ]; then start_toolhost before "$BEFORE"; servers="$servers before"; fi
+if [ -n "${BEFORE:-}" ]; then start_toolhost before "$BEFORE" "${BEFORE_ENV:-}"; servers="$servers before"; fi
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }

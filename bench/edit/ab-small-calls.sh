@@ -15,7 +15,9 @@
 # each side and the ratio this / base. Env: BASE (required), THIS (default this
 # checkout), PAIRS (4), BLOCKS (3),
 # ROUNDS (7; odd, so that the edit's marker is back where it started), WORKS ("read35k edit4k
-# read10m"; also "write4k" and "stat"), NODE_FLAGS_BASE / NODE_FLAGS_THIS (extra node flags for each side's server).
+# read10m"; also "write4k" and "stat"), NODE_FLAGS_BASE / NODE_FLAGS_THIS (extra node flags for each side's server),
+# ENV_BASE / ENV_THIS (environment assignments for each side's server, e.g. TOOLHOST_COMPILE_EARLY=0;
+# with BASE=$PWD the two sides are one checkout run two ways, docs/adr/0006-v8-flags.md).
 # Everything listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -37,14 +39,14 @@ head -c 3000 /dev/urandom | base64 >"$work/files/write-go.txt"
 
 free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
 
-# start SIDE TREE FLAGS: a server from TREE on a root of its own; sets port_SIDE and pid_SIDE.
+# start SIDE TREE FLAGS ENV: a server from TREE on a root of its own; sets port_SIDE and pid_SIDE.
 start() {
-  local side=$1 tree=$2 flags=$3 dir="$work/$1"
+  local side=$1 tree=$2 flags=$3 envs=$4 dir="$work/$1"
   rm -rf "$dir" && mkdir -p "$dir/root" "$dir/skills" "$dir/state"
   cp "$work/files/"* "$dir/root/"
   local port; port=$(free_port)
-  # shellcheck disable=SC2086 # flags is a list of node flags
-  (cd "$tree" && XDG_STATE_HOME="$dir/state" exec node $flags --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$(realpath "$dir/root")" --skills "$dir/skills" --log-level warn >"$dir/log" 2>&1) &
+  # shellcheck disable=SC2086 # flags is a list of node flags, envs of NAME=VALUE assignments
+  (cd "$tree" && XDG_STATE_HOME="$dir/state" exec env $envs node $flags --import tsx src/cli.ts serve --listen "127.0.0.1:$port" --root "$(realpath "$dir/root")" --skills "$dir/skills" --log-level warn >"$dir/log" 2>&1) &
   pids+=("$!")
   printf -v "port_$side" %s "$port"
   printf -v "pid_$side" %s "$!"
@@ -55,8 +57,8 @@ cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {pri
 
 results="$work/results.txt"
 for pair in $(seq 1 "$pairs"); do
-  start base "$base" "${NODE_FLAGS_BASE:-}"
-  start this "$this" "${NODE_FLAGS_THIS:-}"
+  start base "$base" "${NODE_FLAGS_BASE:-}" "${ENV_BASE:-}"
+  start this "$this" "${NODE_FLAGS_THIS:-}" "${ENV_THIS:-}"
   # port_base/pid_base/port_this/pid_this are set by start via printf -v
   # shellcheck disable=SC2154
   { wait_port "$port_base"; wait_port "$port_this"; }
