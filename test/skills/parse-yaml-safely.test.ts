@@ -68,6 +68,20 @@ describe("parseYamlSafely", () => {
     ]);
   });
 
+  it("checks the keys of a large mapping in one pass, and still finds a duplicate among them", { timeout: 60_000 }, () => {
+    // 20,000 keys (~230 KB, under the 256 KiB cap): the YAML library's own check compared every
+    // key with every other, ~6 s a parse; the test's timeout is only a hang guard.
+    const keys = Array.from({ length: 20_000 }, (_, k) => `  k${k}: 1`);
+    const whole = parseYamlSafely(`metadata:\n${keys.join("\n")}\n`, { firstLine: 2 });
+    assert.deepEqual(whole.problems, []);
+    assert.equal(Object.keys((whole.value as { metadata: object }).metadata).length, 20_000);
+    const repeated = parseYamlSafely(`metadata:\n${[...keys, "  k17: 2"].join("\n")}\n`, { firstLine: 2 });
+    assert.deepEqual(repeated.problems, [
+      { severity: "error", field: "YAML", message: "YAML error on line 20003: Map keys must be unique. Each key may appear once; remove or merge the duplicate.", line: 20_003 },
+    ]);
+    assert.deepEqual(parseYamlSafely("1: a\n'1': b\n", { firstLine: 2 }).problems, [], "an integer key and a string key are two keys");
+  });
+
   it("keeps YAML 1.2 core scalars: no timestamps, yes stays a string", () => {
     assert.deepEqual(parseYamlSafely("d: 2024-01-01\nb: yes\nn: 0x10\n", { firstLine: 2 }).value, { d: "2024-01-01", b: "yes", n: 16 });
   });
