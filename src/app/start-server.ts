@@ -8,6 +8,8 @@ import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createToolsService } from "../tools/tools-service.js";
 import type { Config } from "../config/config.js";
 import { checkStartUpInputs } from "../config/start-up-inputs.js";
+import { stagingDirOf } from "../config/state-dir.js";
+import { useStagingJournal } from "../files/write/staging-journal.js";
 import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { repliesLeft } from "../files/write/after-reply.js";
 import { removeStaleTempFiles } from "../files/write/sweep-temp-files.js";
@@ -59,6 +61,7 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   await checkStartUpInputs(config);
+  useStagingJournal(stagingDirOf(config)); // the folder just checked, not whatever the environment says later
   routeGrpcJsLog(logger);
   // A read-only server never wrote, so it has no temporary files of its own to clean up.
   const stale = await removeStaleTempFiles(config.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || config.readOnly })));

@@ -23,6 +23,11 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** The change history (ListFileHistory, RestoreFile, UndoLastChange); undefined when off. */
   readonly history?: HistoryConfig | undefined;
+  /**
+   * The staging journal's folder (staging/ in the state folder, $TOOLHOST_STATE_DIR), a start-up
+   * input like the history folder; undefined in a Config built by hand: the state folder's default.
+   */
+  readonly stagingDir?: string | undefined;
   readonly sandbox: SandboxConfig;
   /** TLS for both listeners; undefined serves plaintext. */
   readonly tls?: TlsConfig | undefined;

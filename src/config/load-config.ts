@@ -6,6 +6,7 @@ import { bundledSkillsRoot } from "./package-root.js";
 import type { ServeFlags } from "./serve-flags.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
 import { resolveHistory } from "./history-config.js";
+import { stagingDirIn } from "./state-dir.js";
 import { checkLimits, maxTimerMs } from "./limit-bounds.js";
 import { listenerIsGuarded, securityConfig } from "./security-config.js";
 
@@ -83,6 +84,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
       },
       env,
     ),
+    stagingDir: resolve(cwd, stagingDirIn(env)),
     sandbox: Object.freeze({ allowHardLinks: pick("allowHardLinks") ?? false }),
     shutdownGraceMs,
     tls,

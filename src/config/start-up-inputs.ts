@@ -6,6 +6,7 @@ import { checkRoots } from "./check-roots.js";
 import { ConfigError } from "./config-error.js";
 import type { Config } from "./config.js";
 import { fileKindName } from "./read-input-file.js";
+import { stagingDirOf } from "./state-dir.js";
 
 /**
  * StartUpInput is one path-valued key of a Config with what it must be: a folder or a regular
@@ -14,6 +15,8 @@ import { fileKindName } from "./read-input-file.js";
  * - `root`, `skill-root`: existing folders callers reach by path.
  * - `history`: the folder of earlier contents; created if missing, must be writable, and lies
  *   apart from every root and skill root in both directions (neither inside the other).
+ * - `state`: the staging journal's folder (records of the staging folders a crash may leave,
+ *   which the start-up sweep trusts), checked as the history folder is, history on or off.
  * - `auth`: the tokens file and the TLS certificate, key and client CA; each lies outside every
  *   root and skill root, where no caller can read a key or rewrite its own scope.
  */
@@ -25,7 +28,7 @@ export interface StartUpInput {
   readonly what: string;
   readonly path: string;
   readonly kind: "folder" | "file";
-  readonly role: "root" | "skill-root" | "history" | "auth";
+  readonly role: "root" | "skill-root" | "history" | "state" | "auth";
 }
 
 /**
@@ -39,6 +42,7 @@ export function startUpInputsOf(config: Config): StartUpInput[] {
   config.roots.forEach((r, i) => add(`roots[${i}].path`, "--root", "root", r.path, "folder", "root"));
   config.skills.forEach((s, i) => add(`skills[${i}].path`, "--skills", "skill root", s.path, "folder", "skill-root"));
   if (config.history !== undefined) add("history.dir", "--history-dir", "history folder", config.history.dir, "folder", "history");
+  add("TOOLHOST_STATE_DIR", "TOOLHOST_STATE_DIR", "staging journal folder", stagingDirOf(config), "folder", "state");
   if (config.tls !== undefined) {
     add("tls.cert", "--tls-cert", "TLS certificate", config.tls.cert, "file", "auth");
     add("tls.key", "--tls-key", "TLS key", config.tls.key, "file", "auth");
@@ -61,7 +65,7 @@ export async function checkStartUpInputs(config: Config): Promise<void> {
   const inputs = startUpInputsOf(config);
   for (const input of inputs) {
     if (input.kind === "file") await checkFile(input);
-    else if (input.role === "history") await checkHistoryKind(input);
+    else if (madeAtStartUp(input)) await checkMadeFolderKind(input);
     else await checkFolder(input);
   }
   await checkRoots(config.roots, "roots (--root)");
@@ -78,6 +82,14 @@ export async function checkStartUpInputs(config: Config): Promise<void> {
         }
       }
     }
+    if (input.role === "state") {
+      for (const other of reached) {
+        if (inside(path, other.real) || inside(other.real, path)) {
+          const where = inside(path, other.real) ? `${input.what} ${input.path} lies inside the ${named(other.input)}` : `the ${named(other.input)} lies inside ${input.what} ${input.path}`;
+          throw new ConfigError(`${where}; callers could read and rewrite the records the start-up sweep trusts. ${stateFix}`);
+        }
+      }
+    }
     if (input.role === "auth") {
       for (const other of reached) {
         if (inside(path, other.real)) {
@@ -86,11 +98,21 @@ export async function checkStartUpInputs(config: Config): Promise<void> {
       }
     }
   }
-  const history = inputs.find((input) => input.role === "history");
-  if (history !== undefined) await prepareHistory(history);
+  for (const input of inputs.filter(madeAtStartUp)) await prepareFolder(input);
 }
 
 const historyFix = "Choose a folder apart from every root and skill root (--history-dir), or turn history off (--no-history)";
+const stateFix = "Choose a state folder apart from every root and skill root (TOOLHOST_STATE_DIR)";
+
+/** madeAtStartUp tells the folders start-up makes when missing: the history and the staging journal's. */
+function madeAtStartUp(input: StartUpInput): boolean {
+  return input.role === "history" || input.role === "state";
+}
+
+/** madeFolderFix is what to do about a folder start-up makes. */
+function madeFolderFix(input: StartUpInput): string {
+  return input.role === "history" ? historyFix : stateFix;
+}
 
 function named(input: StartUpInput): string {
   return `${input.what} ${input.path} (${input.key})`;
@@ -133,10 +155,11 @@ async function checkFile(input: StartUpInput): Promise<void> {
 }
 
 /**
- * checkHistoryKind refuses a history folder that is not a folder, or whose nearest existing
- * ancestor is not one (a regular file, /dev/null): it is made later, once every check passed.
+ * checkMadeFolderKind refuses a history or staging journal folder that is not a folder, or whose
+ * nearest existing ancestor is not one (a regular file, /dev/null): it is made later, once every
+ * check passed.
  */
-async function checkHistoryKind(input: StartUpInput): Promise<void> {
+async function checkMadeFolderKind(input: StartUpInput): Promise<void> {
   let ancestor = input.path;
   for (;;) {
     let info;
@@ -144,12 +167,12 @@ async function checkHistoryKind(input: StartUpInput): Promise<void> {
       info = await stat(ancestor);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw new ConfigError(`${input.what} ${input.path} cannot be used (${code ?? "error"} at ${ancestor}); ${historyFix}`);
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw new ConfigError(`${input.what} ${input.path} cannot be used (${code ?? "error"} at ${ancestor}); ${madeFolderFix(input)}`);
     }
     if (info !== undefined) {
       if (info.isDirectory()) return;
       const where = ancestor === input.path ? `is ${fileKindName(info)}` : `cannot be made: ${ancestor} is ${fileKindName(info)}`;
-      throw new ConfigError(`${input.what} ${input.path} ${where}, not a directory; ${historyFix}`);
+      throw new ConfigError(`${input.what} ${input.path} ${where}, not a directory; ${madeFolderFix(input)}`);
     }
     const parent = dirname(ancestor);
     if (parent === ancestor) return;
@@ -158,11 +181,12 @@ async function checkHistoryKind(input: StartUpInput): Promise<void> {
 }
 
 /**
- * prepareHistory makes the history folder (mode 0700) if it is missing and proves it writable by
- * making and removing a file in it: a folder that cannot hold the history stops start-up rather
- * than leaving every history RPC silently empty.
+ * prepareFolder makes the history or staging journal folder (mode 0700) if it is missing and
+ * proves it writable by making and removing a file in it: a folder that cannot hold the history
+ * stops start-up rather than leaving every history RPC silently empty, and one that cannot hold
+ * the journal rather than leaving crash recovery silently off.
  */
-async function prepareHistory(input: StartUpInput): Promise<void> {
+async function prepareFolder(input: StartUpInput): Promise<void> {
   try {
     await makeFolders(input.path);
     const probe = join(input.path, `.toolhost-write-check-${process.pid}-${randomBytes(4).toString("hex")}`);
@@ -170,7 +194,7 @@ async function prepareHistory(input: StartUpInput): Promise<void> {
     await handle.close();
     await rm(probe);
   } catch (err) {
-    throw new ConfigError(`${input.what} ${input.path} cannot be written (${(err as NodeJS.ErrnoException).code ?? "error"}); ${historyFix}`);
+    throw new ConfigError(`${input.what} ${input.path} cannot be written (${(err as NodeJS.ErrnoException).code ?? "error"}); ${madeFolderFix(input)}`);
   }
 }
 

@@ -9,3 +9,13 @@ import { join } from "node:path";
 export function resolveStateDir(env: NodeJS.ProcessEnv): string {
   return env["TOOLHOST_STATE_DIR"] || (env["XDG_STATE_HOME"] ? join(env["XDG_STATE_HOME"], "toolhost") : join(homedir(), ".local", "state", "toolhost"));
 }
+
+/** stagingDirIn is the staging journal's folder in the state folder `env` names. */
+export function stagingDirIn(env: NodeJS.ProcessEnv): string {
+  return join(resolveStateDir(env), "staging");
+}
+
+/** stagingDirOf is a Config's staging journal folder: its own, else the process's state folder's. */
+export function stagingDirOf(config: { readonly stagingDir?: string | undefined }): string {
+  return config.stagingDir ?? stagingDirIn(process.env);
+}

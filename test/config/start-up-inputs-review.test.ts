@@ -68,7 +68,7 @@ describe("start-up inputs, reviewed", () => {
     ["inside a root", (base: string) => join(base, "work", "state")],
     ["a character device", () => "/dev/null"],
   ] as const) {
-    it(`refuses TOOLHOST_STATE_DIR ${what} with --no-history too`, { todo: "review-config: the state folder (staging journal) is not a start-up input" }, async () => {
+    it(`refuses TOOLHOST_STATE_DIR ${what} with --no-history too`, async () => {
       const base = await fresh();
       const env = { TOOLHOST_STATE_DIR: stateDir(base) };
       const saved = process.env["TOOLHOST_STATE_DIR"];

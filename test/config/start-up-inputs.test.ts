@@ -123,7 +123,7 @@ limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${def
       if (typeof value === "string" && value.startsWith("/") && !listed.has(value)) assert.fail(`config${where} (${value}) is a path no start-up check covers; add it to startUpInputsOf`);
     };
     walkConfig(config, "");
-    assert.deepEqual(paths.sort(), [".auth.tokensFile", ".history.dir", ".roots.0.path", ".skills.0.path", ".tls.cert", ".tls.clientCa", ".tls.key"]);
+    assert.deepEqual(paths.sort(), [".auth.tokensFile", ".history.dir", ".roots.0.path", ".skills.0.path", ".stagingDir", ".tls.cert", ".tls.clientCa", ".tls.key"]);
   });
 
   for (const [key, put] of folderInputs) {
