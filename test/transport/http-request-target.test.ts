@@ -28,7 +28,8 @@ function exchange(address: string, raw: string): Promise<string> {
   });
 }
 
-const refusal = "toolhost: the request needs a Host header and a path (/package.Service/Method) that together form a URL.\n";
+// The refusal is INVALID_ARGUMENT in Connect's error JSON, its message naming what is missing.
+const refusal = '"code":"invalid_argument","message":"toolhost: the request needs a Host header and a path (/package.Service/Method) that together form a URL."';
 
 describe("the HTTP listener's request target check", () => {
   let server: TestServer;

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
-import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
-import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { anonymousPrincipal } from "../../auth/principal.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import { peerIdentityKey, peerValues } from "../peer-identity.js";
+import { writeRefusal } from "./http-refusal.js";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -14,9 +13,8 @@ type AdmittedHandler = (req: IncomingMessage, res: ServerResponse, caller: strin
 
 /**
  * httpAuthGate refuses an unauthenticated request on the HTTP listener from its headers alone,
- * before anything claims receive buffer for it or reads its body, answering in the caller's
- * protocol: gRPC-Web as a trailers-only response (HTTP 200, grpc-status 16), Connect and plain
- * JSON as HTTP 401 with the Connect error JSON (ErrorInfo in `details`). An admitted request goes
+ * before anything claims receive buffer for it or reads its body, answering UNAUTHENTICATED in
+ * the caller's protocol (writeRefusal). An admitted request goes
  * on with its caller's id (the anonymous caller's on a server that authenticates no one), which
  * the receive budget counts it against. The services admit the call again, with tier and quota,
  * in authenticateCall; this is the cheap early check, as the grpc-js listener's auth interceptor
@@ -36,16 +34,7 @@ export function httpAuthGate(authenticator: Authenticator | undefined, onRefused
       onRefused(req, error);
       // The body is not read: the connection is closed once the answer is out, so it is not
       // kept for another request and nothing of the body is taken in.
-      const contentType = req.headers["content-type"] ?? "";
-      if (contentType.startsWith("application/grpc-web")) {
-        const headers: Record<string, string> = { "content-type": contentType, connection: "close" };
-        setTrailerStatus(new Headers(), error).forEach((value, key) => (headers[key] = value));
-        res.writeHead(200, headers);
-      } else {
-        res.writeHead(codeToHttpStatus(error.code), { "content-type": "application/json", connection: "close" });
-        res.write(errorToJsonBytes(error, {}));
-      }
-      res.end();
+      writeRefusal(req, res, error, { close: true });
       return;
     }
     handler(req, res, caller);

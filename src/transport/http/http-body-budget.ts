@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
-import { errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import { ReceiveBudget } from "./receive-budget.js";
+import { writeRefusal } from "./http-refusal.js";
 
 /** HttpHandler is a node:http request listener. */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -40,7 +40,8 @@ export function boundHttpBodies(
     if (!claim.granted) {
       const error = toConnectError(claim.full === "caller" ? callerFull(caller, limits.maxReceiveBufferBytesPerCaller) : serverFull(limits.maxReceiveBufferBytes));
       onRefused(req, error, res, caller);
-      refuse(req, res, error);
+      // The body is read and discarded after the answer (http-drain-unread-body.ts), keeping the connection.
+      writeRefusal(req, res, error, { close: false, headers: { "retry-after": String(Math.ceil(retryAfterMs / 1000)) } });
       return;
     }
     res.once("close", claim.release);
@@ -76,24 +77,4 @@ function bodyClaim(req: IncomingMessage, maxMessageBytes: number): number {
     return Math.min(Number(declared), maxMessageBytes);
   }
   return maxMessageBytes;
-}
-
-/**
- * refuse answers without reading the body: a trailers-only gRPC-Web response to gRPC-Web
- * clients, Connect's JSON error (HTTP 429) to everything else.
- */
-function refuse(req: IncomingMessage, res: ServerResponse, error: ConnectError): void {
-  const contentType = String(req.headers["content-type"] ?? "");
-  if (contentType.startsWith("application/grpc-web")) {
-    res.writeHead(200, {
-      "content-type": contentType.startsWith("application/grpc-web-text") ? "application/grpc-web-text+proto" : "application/grpc-web+proto",
-      "grpc-status": String(error.code),
-      "grpc-message": encodeURIComponent(error.rawMessage),
-    });
-    res.end();
-    return;
-  }
-  const body = Buffer.from(errorToJsonBytes(error, {}));
-  res.writeHead(429, { "content-type": "application/json", "content-length": body.byteLength, "retry-after": String(Math.ceil(retryAfterMs / 1000)) });
-  res.end(body);
 }

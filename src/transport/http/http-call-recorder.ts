@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
@@ -7,6 +6,7 @@ import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { explainOversizeUnary } from "./http-oversize-response.js";
 import { releaseParkedWrites } from "./http-release-parked-writes.js";
 import { callerKey } from "../../service/caller.js";
+import { requestIdOf } from "./http-request-id.js";
 
 /** HttpCallHooks receive the start and the end of each call on the HTTP listener. */
 export interface HttpCallHooks {
@@ -31,8 +31,6 @@ interface CallState {
   /** Set when the handler ended its streamed call itself, so the record is written as it ends. */
   endedByServer?: boolean;
 }
-
-const requestIdPattern = /^[\x21-\x7e]{1,128}$/;
 
 /**
  * createHttpCallRecorder gives the HTTP listener the same one record per call as the gRPC
@@ -67,8 +65,7 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
   };
   const wrap = (handler: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
     const startedAt = process.hrtime.bigint();
-    const sent = req.headers["x-request-id"];
-    const state: CallState = { requestId: typeof sent === "string" && requestIdPattern.test(sent) ? sent : randomUUID() };
+    const state: CallState = { requestId: requestIdOf(req) };
     res.setHeader("x-request-id", state.requestId);
     const socket = req.socket;
     let recorded = false;

@@ -20,6 +20,7 @@ import { explainOversizeStreams } from "./http-oversize-stream.js";
 import { splitHostPort } from "../split-host-port.js";
 import { drainUnreadBodies } from "./http-drain-unread-body.js";
 import { checkRequestTarget } from "./http-request-target.js";
+import { requestIdOf } from "./http-request-id.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -72,7 +73,7 @@ export async function startHttpHost(
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
   };
   const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
-    onCallEnd({ method: (req.url ?? "").split("?", 1)[0]!, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: String(req.headers["x-request-id"] ?? ""), error, caller });
+    onCallEnd({ method: (req.url ?? "").split("?", 1)[0]!, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: requestIdOf(req), error, caller });
   // Authentication first: a request that is not authenticated claims no receive buffer, and its
   // connection is closed with its body unread. An admitted one claims from its caller's share and
   // the total; one refused there has its body drained, keeping the connection.
