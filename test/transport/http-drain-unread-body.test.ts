@@ -7,12 +7,12 @@ import { drainUnreadBodies } from "../../src/transport/http/http-drain-unread-bo
 
 const cap = 256 * 1024;
 
-/** answerEarly answers "early" at once; on /iterate it first reads one chunk the way connect-node does, then leaves. */
+/** answerEarly answers "early" at once; on /iterate it first reads one chunk the way the listener's body readers do, then leaves. */
 async function answerEarly(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.url === "/iterate") {
-    for await (const chunk of req) {
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       assert.ok((chunk as Buffer).byteLength > 0);
-      break; // connect-node's readAllBytes stops so at its limit
+      break; // readWholeBody stops so at its limit
     }
   }
   res.writeHead(200, { "content-length": 5 });

@@ -3,8 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
-import { explainOversizeUnary } from "./http-oversize-response.js";
-import { releaseParkedWrites } from "./http-release-parked-writes.js";
+import { releaseResponse } from "./http-response-writer.js";
 import { callerKey } from "../../service/caller.js";
 import { requestIdOf } from "./http-request-id.js";
 
@@ -12,8 +11,6 @@ import { requestIdOf } from "./http-request-id.js";
 export interface HttpCallHooks {
   readonly onCallStart?: (method: string) => void;
   readonly onCallEnd: (record: CallRecord) => void;
-  /** The receive limit and the hosted method paths, to explain an oversize unary request. */
-  readonly oversize?: { readonly limit: number; readonly methods: ReadonlySet<string> };
 }
 
 /** What one HTTP request's call learned, filled by the interceptor and read when it closes. */
@@ -24,7 +21,7 @@ interface CallState {
   error?: Error;
   /** The authenticated caller's id, once the call was admitted. */
   caller?: string;
-  /** Lets a streamed response the handler ended write its end and finish (releaseParkedWrites). */
+  /** Lets a streamed response the handler ended write its end and finish (releaseResponse). */
   release?: () => void;
   /** Writes the call's record now rather than when the response closes; once only. */
   record?: () => void;
@@ -47,6 +44,8 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
   wrap(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
   /** settle counts a request answered before `wrap` saw it (a refusal) as no call's bytes. */
   settle(req: IncomingMessage, res: ServerResponse): void;
+  /** refusedCall records the call `wrap` is serving as `method`, refused before connect-node ran it. */
+  refusedCall(method: string, error: ConnectError): void;
   interceptor: Interceptor;
 } {
   const store = new AsyncLocalStorage<CallState>();
@@ -69,7 +68,7 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
     res.setHeader("x-request-id", state.requestId);
     const socket = req.socket;
     let recorded = false;
-    state.release = () => releaseParkedWrites(res);
+    state.release = () => releaseResponse(res);
     state.record = () => {
       if (recorded || state.method === undefined) {
         return; // recorded already, or not a call (404, refused Host, CORS preflight)
@@ -92,13 +91,6 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
       });
     };
     settle(req, res, () => state.record?.());
-    if (hooks.oversize) {
-      explainOversizeUnary(req, res, { ...hooks.oversize, reachedInterceptor: () => state.method !== undefined }, (method, error) => {
-        state.method = method;
-        hooks.onCallStart?.(method);
-        fail(state, error);
-      });
-    }
     store.run(state, () => handler(req, res));
   };
   const fail = (state: CallState | undefined, err: unknown) => {
@@ -156,5 +148,12 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
       throw err;
     }
   };
-  return { wrap, settle: (req, res) => settle(req, res), interceptor };
+  const refusedCall = (method: string, error: ConnectError) => {
+    const state = store.getStore();
+    if (state === undefined || state.method !== undefined) return;
+    state.method = method;
+    hooks.onCallStart?.(method);
+    fail(state, error);
+  };
+  return { wrap, settle: (req, res) => settle(req, res), refusedCall, interceptor };
 }

@@ -8,9 +8,9 @@ export const unreadBodyDrainBytes = 64 * 1024 * 1024;
 
 /**
  * drainUnreadBodies keeps an HTTP/1.1 connection usable, and its answer readable, when a response
- * ends before its request body has arrived: a unary request over the receive limit (connect-node
- * answers from content-length, or stops reading at the limit), one refused by the receive budget,
- * a streamed call that failed early. (The authentication gate still closes the connection of a
+ * ends before its request body has arrived: a unary request over the receive limit (refused from
+ * its content-length, or once it grows past the limit), one refused by the receive budget, a
+ * streamed call that failed early. (The authentication gate still closes the connection of a
  * refused caller: an unauthenticated client gets no kept connection.) The rest of such a body is read
  * and discarded, up to `capBytes`, and the connection then serves the client's next request.
  *
@@ -32,9 +32,6 @@ export function drainUnreadBodies<Rest extends unknown[]>(
   capBytes: number = unreadBodyDrainBytes,
 ): (req: IncomingMessage, res: ServerResponse, ...rest: Rest) => void {
   return (req, res, ...rest) => {
-    req[Symbol.asyncIterator] = function (this: IncomingMessage) {
-      return this.iterator({ destroyOnReturn: false });
-    };
     // Before Node's own finish listener: for a body nobody began to read it would call req._dump(),
     // after which the parser discards the body without emitting it, so no cap could be counted.
     res.prependOnceListener("finish", () => {

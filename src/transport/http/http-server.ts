@@ -8,7 +8,6 @@ import type { TlsFiles } from "../tls/tls-files.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { httpAuthGate } from "./http-auth-gate.js";
 import type { AddressInfo } from "node:net";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Limits } from "../../config/config.js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import type { HostedService } from "../grpc-server.js";
@@ -16,7 +15,7 @@ import { isLoopbackHost } from "../../config/is-loopback-host.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";
 import { createHttpCallRecorder } from "./http-call-recorder.js";
 import { boundHttpBodies } from "./http-body-budget.js";
-import { explainOversizeStreams } from "./http-oversize-stream.js";
+import { connectHandler } from "./http-connect-handler.js";
 import { splitHostPort } from "../split-host-port.js";
 import { drainUnreadBodies } from "./http-drain-unread-body.js";
 import { checkRequestTarget } from "./http-request-target.js";
@@ -29,7 +28,8 @@ export interface HttpHost {
 }
 
 /**
- * startHttpHost mounts the same ServiceImpl objects as the gRPC listener with connect-node, so
+ * startHttpHost mounts the same ServiceImpl objects as the gRPC listener on connect-node's router
+ * (http-connect-handler.ts), so
  * browsers (gRPC-Web) and curl (Connect JSON: `curl -H 'content-type: application/json' -d
  * '{}' http://HOST/toolhost.files.v1.FileTools/ListTools`) reach the same handlers. Response
  * compression is off: file content is usually compressed already or cheap to send on a local link,
@@ -47,19 +47,14 @@ export async function startHttpHost(
   const shutdown = new AbortController();
   // One abort listener per live call (removed when it ends): many concurrent calls are not a leak.
   setMaxListeners(0, shutdown.signal);
-  const methods = new Set(services.flatMap(({ service }) => service.methods.map((m) => `/${service.typeName}/${m.name}`)));
-  const recorder = createHttpCallRecorder({ onCallEnd, onCallStart, oversize: { limit: limits.maxReceiveMessageBytes, methods } });
-  const handler = connectNodeAdapter({
-    routes: (router) => {
-      for (const { service, impl } of services) {
-        router.service(service, impl);
-      }
-    },
-    acceptCompression: [],
-    readMaxBytes: limits.maxReceiveMessageBytes,
+  const recorder = createHttpCallRecorder({ onCallEnd, onCallStart });
+  const handler = connectHandler({
+    services,
+    maxReceiveMessageBytes: limits.maxReceiveMessageBytes,
     shutdownSignal: shutdown.signal,
-    interceptors: [recorder.interceptor, explainOversizeStreams(limits.maxReceiveMessageBytes)],
+    interceptors: [recorder.interceptor],
     contextValues: (req) => peerValues(req.socket),
+    onRefusedCall: recorder.refusedCall,
   });
   const [host, port] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
