@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -19,7 +20,7 @@ import { waitFor } from "../support/wait-for.js";
 // quotas, message bounds, the call's log line) is checked with the same expectations over gRPC
 // (grpc-js), gRPC-Web and Connect JSON (connect-node), so a face that skips one fails here.
 
-const tokens = { reader: "th_face-reader-0123456789abcdef", writer: "th_face-writer-0123456789abcdef", narrow: "th_face-narrow-0123456789abcdef", single: "th_face-single-0123456789abcdef" };
+const tokens = { reader: "th_face-reader-0123456789abcdef", writer: "th_face-writer-0123456789abcdef", narrow: "th_face-narrow-0123456789abcdef", single: "th_face-single-0123456789abcdef", sender: "th_face-sender-0123456789abcdef" };
 const maxMessageBytes = 64 * 1024;
 
 type Face = "grpc" | "grpc-web" | "connect-json";
@@ -50,6 +51,16 @@ function transportFor(face: Face, token: string | undefined): Transport {
   return face === "grpc-web" ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", ...options }) : createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: false, ...options });
 }
 
+/** announceBody opens an HTTP request declaring `length` body bytes and sends none of them. */
+async function announceBody(token: string, length: number): Promise<Socket> {
+  const [host, port] = server.httpAddress!.split(":");
+  const socket = connect(Number(port), host);
+  socket.on("error", () => undefined);
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(`POST /toolhost.files.v1.FileTools/WriteFile HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`);
+  return socket;
+}
+
 function files(face: Face, token?: string): Client<typeof FileTools> {
   return createClient(FileTools, transportFor(face, token));
 }
@@ -67,6 +78,7 @@ before(async () => {
     { id: "writer", token: tokens.writer, scope: { tier: "write" } },
     { id: "narrow", token: tokens.narrow, scope: { tier: "write", roots: [rootA] } },
     { id: "single", token: tokens.single, scope: { tier: "read", quota: { calls: 1, streams: 1 } } },
+    { id: "sender", token: tokens.sender, scope: { tier: "read" } },
   ]);
   const log = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -75,7 +87,7 @@ before(async () => {
     },
   });
   server = await startServer(
-    localConfig([rootA, rootB], { httpListen: "127.0.0.1:0", auth: { tokensFile }, limits: { ...defaultLimits, maxReceiveMessageBytes: maxMessageBytes }, log: { level: "info" } }),
+    localConfig([rootA, rootB], { httpListen: "127.0.0.1:0", auth: { tokensFile }, limits: { ...defaultLimits, maxReceiveMessageBytes: maxMessageBytes, maxReceiveBufferBytesPerCaller: 2 * maxMessageBytes }, log: { level: "info" } }),
     createLogger("info", log),
   );
 });
@@ -121,6 +133,22 @@ for (const face of faces) {
       } finally {
         stop.abort();
         await first;
+      }
+    });
+
+    it("refuses a request over its caller's receive budget share with QUOTA_EXCEEDED", { skip: face === "grpc" ? "the gRPC listener bounds receive buffers per connection" : undefined }, async () => {
+      // Two bodies announced and never sent hold the caller's whole share (2 × the message limit).
+      const held: Socket[] = [];
+      try {
+        for (let i = 0; i < 2; i++) held.push(await announceBody(tokens.sender, maxMessageBytes));
+        const refused = await waitFor("the announced bodies to hold the caller's share", async () => {
+          const outcome = await refusalOf(files(face, tokens.sender).statFile({ path: "a.txt" })).catch(() => undefined);
+          return outcome?.reason === "QUOTA_EXCEEDED" ? outcome : undefined;
+        });
+        assert.equal(refused.code, 8, refused.message);
+        assert.match(refused.message, /max_receive_buffer_bytes_per_caller/);
+      } finally {
+        for (const socket of held) socket.destroy();
       }
     });
 
