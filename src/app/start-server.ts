@@ -30,6 +30,7 @@ import { openSecurity } from "../transport/open-security.js";
 import { grpcServerCredentials } from "../transport/tls/grpc-credentials.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
 import { createCallLogger } from "../transport/call-logger.js";
+import { tlsFailureLog } from "../transport/tls/tls-failure-log.js";
 import { startGrpcHost, type HostedService } from "../transport/grpc-server.js";
 import { startHttpHost, type HttpHost } from "../transport/http/http-server.js";
 import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js";
@@ -107,9 +108,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   startHashWorker();
   let http: HttpHost | undefined;
   let metricsListener: MetricsListener | undefined;
+  const onTlsFailure = tlsFailureLog(logger);
   const grpcSecurity = {
     credentials: security.tls === undefined ? undefined : grpcServerCredentials(security.tls),
     interceptors: [authInterceptor(security.authenticator, onCallEnd)],
+    onTlsFailure,
   };
   // A change's after-answer work (afterReply) runs once a stream's trailers have left.
   const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft).catch(async (err: unknown) => {
@@ -119,7 +122,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   });
   try {
     if (config.httpListen !== undefined) {
-      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls, security.authenticator, onCallStart);
+      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls, security.authenticator, onCallStart, onTlsFailure);
     }
     if (metrics !== undefined && config.metricsListen !== undefined) {
       metricsListener = await startMetricsListener(config.metricsListen, metrics.registry);

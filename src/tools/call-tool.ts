@@ -33,9 +33,10 @@ const readMethods = new Set(["ReadFile", "ReadSkillResource"]);
  */
 export async function callTool(deps: ToolsDeps, call: ToolCall, context: HandlerContext): Promise<ToolCallResult & { tool?: ToolDescriptor }> {
   const cap = call.maxContentBytes === 0 ? deps.defaultContentBytes : Math.min(call.maxContentBytes, deps.maxContentBytes);
+  let tool: ToolDescriptor | undefined; // Known once the name matched: a refusal after that names it too.
   try {
     const { tools } = await listModelTools(deps, context, { includeSkills: true, skillNamespace: "" });
-    const tool = tools.find((t) => t.functionName === call.name || t.name === call.name);
+    tool = tools.find((t) => t.functionName === call.name || t.name === call.name);
     if (tool === undefined) {
       throw new ToolhostError("TOOL_NOT_FOUND", `No tool named "${abridge(call.name)}" is available to this caller. Available tools: ${tools.map((t) => t.functionName).join(", ")}.`, { name: abridge(call.name) });
     }
@@ -45,7 +46,7 @@ export async function callTool(deps: ToolsDeps, call: ToolCall, context: Handler
     return { ...result, tool };
   } catch (err) {
     if (context.signal.aborted) throw err;
-    return errorResult(err, cap);
+    return tool === undefined ? errorResult(err, cap) : { ...errorResult(err, cap), tool };
   }
 }
 

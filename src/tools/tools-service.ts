@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import { CallToolResponseSchema, ListToolsResponseSchema, Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
+import { noteCall } from "../service/call-note.js";
 import { withErrorMapping } from "../service/with-error-mapping.js";
 import { callTool } from "./call-tool.js";
 import { listModelTools } from "./list-model-tools.js";
@@ -19,6 +20,9 @@ export function createToolsService(deps: ToolsDeps): ServiceImpl<typeof Tools> {
     },
     async callTool(request, context) {
       const result = await callTool(deps, { name: request.name, arguments: request.arguments, sessionId: request.sessionId, maxContentBytes: request.maxContentBytes }, context);
+      // The RPC answers OK for a failed tool result too: the call's log line and metrics say which
+      // tool ran and why it failed.
+      noteCall(context.values, { tool: result.tool?.name, toolReason: result.reason });
       return create(CallToolResponseSchema, {
         content: result.content,
         structured: result.structured,

@@ -4,6 +4,7 @@ import type { Quotas } from "../auth/quotas.js";
 import type { ScopeSandboxes } from "../auth/scope-sandboxes.js";
 import { tierAllows, type TierName } from "../auth/tier.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
+import { noteCall } from "../service/call-note.js";
 import { callerKey, type Caller } from "../service/caller.js";
 import type { Principal } from "../auth/principal.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
@@ -37,6 +38,8 @@ export function authenticateCall(
     authorization: headerOf(context, "authorization"),
     certificateIdentity: context.values.get(peerIdentityKey),
   });
+  // Known now, so that a call its scope refuses below is still recorded with its caller.
+  noteCall(context.values, { callerId: principal.id });
   const needed = methodTier ?? gate.methodTier(`/${context.service.typeName}/${context.method.name}`);
   if (!tierAllows(principal.scope.maxTier, needed)) {
     throw new ToolhostError(

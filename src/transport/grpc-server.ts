@@ -10,6 +10,8 @@ import { grpcServiceFromImpl, type CallRecord } from "./grpc-js/grpc-service-fro
 import { addReflection } from "./reflection.js";
 import { http2ServersOf } from "./grpc-js/grpc-http2-servers.js";
 import { pinPeerCertificate } from "./tls/pin-peer-certificate.js";
+import { peerOf, type TlsFailure } from "./tls/tls-failure-log.js";
+import type { Socket } from "node:net";
 import { widenFlowControl } from "./grpc-js/widen-flow-control.js";
 import { guardStreams } from "./grpc-js/stream-guard.js";
 import { maxSendMessageBytes, sendLimits, streamGuardOptions } from "./grpc-js/transport-limits.js";
@@ -46,7 +48,7 @@ export async function startGrpcHost(
   services: readonly HostedService[],
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
-  security: { credentials?: ServerCredentials; interceptors?: ServerInterceptor[] } = {},
+  security: { credentials?: ServerCredentials; interceptors?: ServerInterceptor[]; onTlsFailure?: (failure: TlsFailure) => void } = {},
   onCallStart?: (method: string) => void,
   onStreamClosed?: () => void,
   seams: GrpcHostSeams = {},
@@ -100,7 +102,11 @@ export async function startGrpcHost(
   widenFlowControl(listenerServers, 8 * 1024 * 1024, 32 * 1024 * 1024);
   // Each TLS connection's client certificate is read once (tls/pin-peer-certificate.ts).
   if (security.credentials !== undefined) {
-    for (const http2Server of listenerServers) http2Server.on("secureConnection", pinPeerCertificate);
+    for (const http2Server of listenerServers) {
+      http2Server.on("secureConnection", pinPeerCertificate);
+      // Node's public event for a handshake that failed; grpc-js logs nothing of it.
+      http2Server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Socket) => security.onTlsFailure?.({ listener: "grpc", peer: peerOf(socket), code: err.code ?? "unknown" }));
+    }
   }
   guardStreams(listenerServers, { ...streamGuardOptions(limits, services), onStreamClosed });
   correct = explainOversizeRequests(listenerServers, limits.maxReceiveMessageBytes, onCallEnd, onCallStart);

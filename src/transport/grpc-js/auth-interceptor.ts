@@ -4,6 +4,7 @@ import { toConnectError } from "../../service/error-mapping.js";
 import { certificateIdentity } from "../peer-identity.js";
 import type { CallRecord } from "./grpc-service-from-impl.js";
 import { statusFromError } from "./status-from-error.js";
+import { requestIdFrom } from "../request-id.js";
 
 /**
  * authInterceptor refuses an unauthenticated grpc-js call as soon as its headers arrive, before
@@ -31,8 +32,11 @@ export function authInterceptor(authenticator: Authenticator, onCallEnd: (record
               });
             } catch (err) {
               const error = toConnectError(err);
-              call.sendStatus(statusFromError(error));
-              const requestId = metadata.get("x-request-id")[0];
+              const requestId = requestIdFrom(metadata.get("x-request-id")[0]);
+              // Trailers-only: the request id goes with the status, as a refused HTTP call's does.
+              const status = statusFromError(error);
+              status.metadata.set("x-request-id", requestId);
+              call.sendStatus(status);
               onCallEnd({
                 method: descriptor.path,
                 peer: call.getPeer(),
@@ -40,7 +44,7 @@ export function authInterceptor(authenticator: Authenticator, onCallEnd: (record
                 durationMs: 0,
                 bytesIn: 0,
                 bytesOut: 0,
-                requestId: typeof requestId === "string" ? requestId : "",
+                requestId,
                 error,
               });
               return;

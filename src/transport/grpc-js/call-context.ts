@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { requestIdFrom } from "../request-id.js";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Metadata } from "@grpc/grpc-js";
 import { peerValuesFromCertificate } from "../peer-identity.js";
@@ -87,7 +87,7 @@ export function createCallContext(service: DescService, method: DescMethod, call
     Number.isFinite(deadlineMs) ? deadlineMs : undefined,
     shutdownSignal,
   );
-  const context = new CallContext(handler, handler.headerValue("x-request-id") ?? randomUUID(), process.hrtime.bigint());
+  const context = new CallContext(handler, requestIdFrom(handler.headerValue("x-request-id")), process.hrtime.bigint());
   if (Number.isFinite(deadlineMs)) context.sendHeaderBefore(call, deadlineMs);
   return context;
 }

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { Http2Server, IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import type { CallRecord } from "./grpc-service-from-impl.js";
 import { statusFromError } from "./status-from-error.js";
+import { requestIdFrom } from "../request-id.js";
 
 const grpcJsMessage = /^Received message larger than max \((\d+) vs\.? (\d+)\)/;
 
@@ -169,6 +169,5 @@ function methodOf(stream: OversizeWatch): string {
 
 /** requestIdOf is the x-request-id a refused call sent, or a new one. */
 function requestIdOf(stream: OversizeWatch): string {
-  const sent = stream[headersKey]?.["x-request-id"];
-  return typeof sent === "string" && sent !== "" ? sent : randomUUID();
+  return requestIdFrom(stream[headersKey]?.["x-request-id"]);
 }

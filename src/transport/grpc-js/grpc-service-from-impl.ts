@@ -21,7 +21,7 @@ import { framesPassThrough } from "./preframed-interceptor.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
 import { decodeRequest, requestStream } from "./request-stream.js";
 import { asConnectError, statusFromError } from "./status-from-error.js";
-import { callerKey } from "../../service/caller.js";
+import { recordedNote } from "../recorded-note.js";
 
 /** CallRecord is what the adapter reports when a call ends, for the one log line per RPC. */
 export interface CallRecord {
@@ -35,6 +35,9 @@ export interface CallRecord {
   readonly error: Error | undefined;
   /** The authenticated caller's id, when the call got that far. */
   readonly caller?: string | undefined;
+  /** CallTool: the tool that ran, and the reason its result failed with (call-note.ts). */
+  readonly tool?: string | undefined;
+  readonly toolReason?: string | undefined;
 }
 
 /** AdapterOptions tune the grpc-js adapter. */
@@ -120,7 +123,7 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
       bytesOut: context.bytesOut,
       requestId: context.requestId,
       error,
-      caller: context.handler.values.get(callerKey)?.principal.id,
+      ...recordedNote(context.handler.values),
     });
   };
 

@@ -4,8 +4,8 @@ import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { releaseResponse } from "./http-response-writer.js";
-import { callerKey } from "../../service/caller.js";
 import { requestIdOf } from "./http-request-id.js";
+import { type RecordedNote, recordedNote } from "../recorded-note.js";
 
 /** HttpCallHooks receive the start and the end of each call on the HTTP listener. */
 export interface HttpCallHooks {
@@ -19,8 +19,8 @@ interface CallState {
   method?: string;
   code?: number;
   error?: Error;
-  /** The authenticated caller's id, once the call was admitted. */
-  caller?: string;
+  /** Who the call was from and, for CallTool, its tool (recorded-note.ts), once admitted or refused. */
+  note?: RecordedNote;
   /** Lets a streamed response the handler ended write its end and finish (releaseResponse). */
   release?: () => void;
   /** Writes the call's record now rather than when the response closes; once only. */
@@ -87,7 +87,7 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
         bytesOut: socket.bytesWritten - before.written,
         requestId: state.requestId,
         error: state.error,
-        caller: state.caller,
+        ...state.note,
       });
     };
     settle(req, res, () => state.record?.());
@@ -107,7 +107,7 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
       hooks.onCallStart?.(state.method);
     }
     const admitted = () => {
-      if (state) state.caller = req.contextValues.get(callerKey)?.principal.id;
+      if (state) state.note = recordedNote(req.contextValues);
     };
     try {
       const res = await next(req);
