@@ -1,7 +1,5 @@
 import { status as grpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import { ConnectError } from "@connectrpc/connect";
-import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
 import { errorReasonOf } from "./observability/error-reason-of.js";
 
@@ -44,10 +42,4 @@ export function createCallLogger(logger: Logger): (record: CallRecord) => void {
       logger.info(line, "rpc");
     }
   };
-}
-
-/** reasonOf is the ErrorInfo reason a failed call carried, if any. */
-function reasonOf(error: Error | undefined): string | undefined {
-  if (!(error instanceof ConnectError)) return undefined;
-  return error.findDetails(ErrorInfoSchema)[0]?.reason;
 }
