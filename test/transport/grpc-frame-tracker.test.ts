@@ -32,4 +32,16 @@ describe("GrpcFrameTracker", () => {
     assert.equal(tracker.messages, 1);
     assert.equal(tracker.partialBytes, 5 + 100, "prefix included");
   });
+
+  it("keeps the flag bytes of every prefix, OR'ed, as soon as the prefix is whole", () => {
+    const tracker = new GrpcFrameTracker();
+    tracker.push(Buffer.from([0, 0, 0, 0, 1, 0x61]));
+    assert.equal(tracker.flags, 0);
+    tracker.push(Buffer.from([1, 0, 0]));
+    assert.equal(tracker.flags, 0, "a prefix cut short is not read yet");
+    tracker.push(Buffer.from([0, 2, 0x62]));
+    assert.equal(tracker.flags, 1, "flagged compressed before its body is whole");
+    tracker.push(Buffer.from([0x63, 2, 0, 0, 0, 0]));
+    assert.equal(tracker.flags, 3);
+  });
 });

@@ -37,7 +37,7 @@ describe("stream guard's timeout sweep", () => {
     const session = {};
     const streams = Array.from({ length: 6 }, () => new FakeStream(session));
     for (const s of streams) {
-      http2Server.emit("stream", s, { ":path": "/a.B/C" });
+      http2Server.emit("stream", s, { ":method": "POST", ":path": "/a.B/C", "content-type": "application/grpc" });
       s.emit("data", Buffer.from([0, 0, 0, 1, 0])); // a message begun, never finished
     }
     // The first stream the sweep closes closes the two first ones as well (all still armed).

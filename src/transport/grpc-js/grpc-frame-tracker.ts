@@ -5,13 +5,17 @@
  *
  * grpc-js keeps this state in its private decoder and, at the end of the stream, silently drops a
  * trailing partial message, so a stream cut short inside its last message looks complete to a
- * handler. Tracking the framing beside grpc-js lets the guard tell the two apart.
+ * handler. Tracking the framing beside grpc-js lets the guard tell the two apart. The flags of
+ * each prefix are kept too: grpc-js reads a message flagged compressed as plain when the call
+ * declares no encoding.
  */
 export class GrpcFrameTracker {
   /** Messages that arrived whole. */
   messages = 0;
   /** Bytes of the current message (prefix included) that arrived; 0 between messages. */
   partialBytes = 0;
+  /** The flag bytes of every message prefix so far, OR'ed: bit 0 is the compressed flag. */
+  flags = 0;
   private prefix = Buffer.alloc(5);
   private prefixFill = 0;
   private bodyLeft = 0;
@@ -38,6 +42,7 @@ export class GrpcFrameTracker {
         this.partialBytes += take;
         at += take;
         if (this.prefixFill === 5) {
+          this.flags |= this.prefix[0]!;
           this.bodyLeft = this.prefix.readUInt32BE(1);
           this.prefixFill = 0;
           if (this.bodyLeft > 0) {

@@ -2,6 +2,8 @@ import { constants, type Http2Server, type IncomingHttpHeaders, type ServerHttp2
 import { EventEmitter } from "node:events";
 import { IndexedList } from "./indexed-list.js";
 import { GrpcFrameTracker } from "./grpc-frame-tracker.js";
+import { checkRequestHead } from "./request-head-check.js";
+import { refuse, refuseHead } from "./refuse-stream.js";
 
 /** StreamGuardOptions are the per-connection and per-process bounds the guard enforces. */
 export interface StreamGuardOptions {
@@ -27,6 +29,7 @@ interface GuardCounters {
 
 const { NGHTTP2_REFUSED_STREAM, NGHTTP2_CANCEL, NGHTTP2_ENHANCE_YOUR_CALM } = constants;
 const invalidArgument = 3;
+const internal = 13;
 
 /**
  * guardStreams puts a guard in front of grpc-js on every HTTP/2 server of `server`. It sees each
@@ -41,7 +44,11 @@ const invalidArgument = 3;
  *   incomplete messages of its connection, or of the server, would pass their byte bound;
  * - answers INVALID_ARGUMENT itself when a stream half-closes inside a message (grpc-js would drop
  *   the partial message and report a clean end, and an upload would be committed), or when a
- *   single-request method half-closes without any message.
+ *   single-request method half-closes without any message;
+ * - refuses, before grpc-js sees it, a stream whose headers are not a gRPC call this server reads
+ *   (request-head-check.ts: not a POST, another codec, an unknown grpc-encoding);
+ * - answers INTERNAL when a message is flagged compressed on a call that declares no encoding
+ *   (grpc-js would read it as plain), without passing that message on.
  *
  * grpc-js has no hook before its own 'stream' handler, so the guard wraps the server's emit; it is
  * hand-written because no library does this for grpc-js. `servers` are grpc-js's HTTP/2 servers
@@ -102,10 +109,17 @@ class StreamGuard {
       stream.close(NGHTTP2_REFUSED_STREAM);
       return false;
     }
-    const watch = new StreamWatch(this, stream, counters, this.options.singleRequest(String(headers[":path"] ?? "")));
+    const head = checkRequestHead(headers);
+    if ("httpStatus" in head) {
+      refuseHead(stream, head);
+      return false;
+    }
+    const watch = new StreamWatch(this, stream, counters, this.options.singleRequest(String(headers[":path"] ?? "")), head.compressed);
     (stream as WatchedStream)[watchKey] = watch;
     stream.once("close", onClose);
-    stream.on("data", onData);
+    // DATA is tracked in guardedEmit, before any listener sees it; this listener only keeps the
+    // stream flowing (drained) when grpc-js does not read it, as for a method it does not serve.
+    stream.on("data", ignore);
     stream.emit = guardedEmit;
     return true;
   }
@@ -152,6 +166,8 @@ class StreamWatch {
   charged = 0;
   received = 0;
   ended = false;
+  /** Set once the guard answered the stream itself: nothing more of it reaches grpc-js. */
+  refused = false;
   deadline = 0;
   /** Its index in the guard's armed watches, -1 when not armed. */
   listIndex = -1;
@@ -161,6 +177,8 @@ class StreamWatch {
     readonly stream: ServerHttp2Stream,
     readonly session: GuardCounters,
     readonly single: boolean,
+    /** The call declares a grpc-encoding that messages flagged compressed are in. */
+    readonly compressed: boolean,
   ) {
     session.streams += 1;
     guard.total.streams += 1;
@@ -199,10 +217,29 @@ function onClose(this: ServerHttp2Stream): void {
   watch.guard.options.onStreamClosed?.();
 }
 
-function onData(this: ServerHttp2Stream, data: Buffer): void {
-  const watch = (this as WatchedStream)[watchKey];
-  if (watch === undefined || this.closed) {
-    return;
+/**
+ * guardedEmit replaces a guarded stream's emit: DATA passes the frame tracker before any listener
+ * sees it (passData), and an 'end' inside a message, or before the one message a
+ * single-request method needs, is held back and answered INVALID_ARGUMENT (passEnd: grpc-js would
+ * report a clean end). Every other event passes as is.
+ */
+function guardedEmit(this: ServerHttp2Stream, event: string | symbol): boolean {
+  if (event === "data" || event === "end") {
+    const watch = (this as WatchedStream)[watchKey];
+    if (watch !== undefined && !(event === "data" ? passData(this, watch, arguments[1] as Buffer) : passEnd(this, watch))) {
+      return false;
+    }
+  }
+  return streamEmit.apply(this, arguments as unknown as [string]) as boolean;
+}
+
+/** passData accounts for one chunk of DATA; false when it must not reach grpc-js. */
+function passData(stream: ServerHttp2Stream, watch: StreamWatch, data: Buffer): boolean {
+  if (watch.refused) {
+    return false;
+  }
+  if (stream.closed) {
+    return true;
   }
   const { tracker, guard, single } = watch;
   const options = guard.options;
@@ -212,8 +249,18 @@ function onData(this: ServerHttp2Stream, data: Buffer): void {
   watch.charge(single ? watch.received : tracker.partialBytes);
   if (watch.session.receiveBytes > options.maxReceiveBufferBytesPerConnection || guard.total.receiveBytes > options.maxReceiveBufferBytes) {
     watch.charge(0);
-    this.close(NGHTTP2_ENHANCE_YOUR_CALM);
-    return;
+    stream.close(NGHTTP2_ENHANCE_YOUR_CALM);
+    return false;
+  }
+  if (tracker.flags !== 0 && (tracker.flags > 1 || !watch.compressed)) {
+    refuseStream(
+      stream,
+      watch,
+      tracker.flags > 1
+        ? `A request message has reserved flag bits set (flags ${tracker.flags}): only bit 0, compressed, is defined. Send messages with flag 0 or 1.`
+        : "A request message is flagged compressed, but the call declares no grpc-encoding: nothing of it was read. Send it uncompressed with flag 0, or name its encoding in grpc-encoding.",
+    );
+    return false;
   }
   if (!single) {
     // A streaming request is timed per message: from its first byte until it is whole (the
@@ -229,43 +276,40 @@ function onData(this: ServerHttp2Stream, data: Buffer): void {
       guard.arm(watch);
     }
   }
+  return true;
+}
+
+/** passEnd checks the half-close of a stream; false when the guard answered it instead. */
+function passEnd(stream: ServerHttp2Stream, watch: StreamWatch): boolean {
+  if (watch.refused) {
+    return false;
+  }
+  if (watch.ended) {
+    return true;
+  }
+  watch.ended = true;
+  watch.guard.disarm(watch);
+  watch.charge(0);
+  if (watch.tracker.inMessage) {
+    refuse(stream, invalidArgument, `The request stream ended inside a message: ${watch.tracker.partialBytes} bytes of its last message arrived, not all of it; nothing was committed. Send whole messages and half-close after the last one.`);
+    return false;
+  }
+  if (watch.single && watch.tracker.messages === 0) {
+    refuse(stream, invalidArgument, "The request message is missing: the stream half-closed before sending one. Send exactly one request message.");
+    return false;
+  }
+  return true;
 }
 
 /**
- * guardedEmit replaces a guarded stream's emit: it holds back an 'end' that comes inside a
- * message, or before the one message a single-request method needs, and answers
- * INVALID_ARGUMENT instead (grpc-js would report a clean end). Every other event passes as is.
+ * refuseStream answers a stream INTERNAL in the middle of its request: none of its DATA or its
+ * end reaches grpc-js any more, and a trailers-only answer is followed by RST_STREAM NO_ERROR,
+ * which asks the client to stop sending (RFC 9113 8.1).
  */
-function guardedEmit(this: ServerHttp2Stream, event: string | symbol): boolean {
-  const watch = event === "end" ? (this as WatchedStream)[watchKey] : undefined;
-  if (watch !== undefined && !watch.ended) {
-    watch.ended = true;
-    watch.guard.disarm(watch);
-    watch.charge(0);
-    if (watch.tracker.inMessage) {
-      refuse(this, `The request stream ended inside a message: ${watch.tracker.partialBytes} bytes of its last message arrived, not all of it; nothing was committed. Send whole messages and half-close after the last one.`);
-      return false;
-    }
-    if (watch.single && watch.tracker.messages === 0) {
-      refuse(this, "The request message is missing: the stream half-closed before sending one. Send exactly one request message.");
-      return false;
-    }
-  }
-  return streamEmit.apply(this, arguments as unknown as [string]) as boolean;
-}
-
-
-/** refuse ends a stream with INVALID_ARGUMENT, as trailers after grpc-js's headers or trailers-only. */
-function refuse(stream: ServerHttp2Stream, message: string): void {
-  if (stream.closed || stream.destroyed) {
-    return;
-  }
-  const status = { "grpc-status": String(invalidArgument), "grpc-message": encodeURI(message) };
-  if (!stream.headersSent) {
-    stream.respond({ ":status": 200, "content-type": "application/grpc+proto", ...status }, { endStream: true });
-    return;
-  }
-  // grpc-js sent its headers with waitForTrailers, so ending the stream asks for the trailers.
-  stream.once("wantTrailers", () => stream.sendTrailers(status));
-  stream.end();
+function refuseStream(stream: ServerHttp2Stream, watch: StreamWatch, message: string): void {
+  watch.refused = true;
+  watch.ended = true;
+  watch.guard.disarm(watch);
+  watch.charge(0);
+  refuse(stream, internal, message, true);
 }
