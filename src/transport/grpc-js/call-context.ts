@@ -25,7 +25,7 @@ export class CallContext {
   ) {}
 
   /**
-   * sendHeader sends the response headers (x-request-id) once, right before the first message or
+   * sendHeader sends the response headers (x-request-id, and those the handler set) once, right before the first message or
    * the status: headers sent at the start of a call left in a socket write of their own, on
    * which the client woke up for nothing; sent with the answer they share its write. (grpc-go
    * sends its headers with the first message too.)
@@ -36,6 +36,7 @@ export class CallContext {
     clearTimeout(this.#headerTimer);
     const header = new Metadata();
     header.set("x-request-id", this.requestId);
+    this.handler.addResponseHeaders(header);
     call.sendMetadata(header);
   }
 

@@ -1,6 +1,6 @@
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues, type HandlerContext } from "@connectrpc/connect";
-import type { Metadata } from "@grpc/grpc-js";
+import { Metadata } from "@grpc/grpc-js";
 import type { SurfaceCall } from "./surface-call.js";
 import { shutdownRegistryOf, type ShutdownMember } from "./shutdown-registry.js";
 
@@ -77,13 +77,33 @@ export class GrpcHandlerContext implements HandlerContext, ShutdownMember {
     return this.#deadlineAt === undefined ? undefined : this.#deadlineAt - Date.now();
   }
 
-  /** The grpc-js adapter sends no handler-set headers; made on first use only. */
+  /**
+   * The response headers and trailers a handler sets, made on first use only: the adapter sends
+   * them (as metadata, with the response headers and with the status) through
+   * addResponseHeaders and responseTrailers, which cost nothing when a handler set none.
+   */
   get responseHeader(): Headers {
     return (this.#responseHeader ??= new Headers());
   }
 
   get responseTrailer(): Headers {
     return (this.#responseTrailer ??= new Headers());
+  }
+
+  /** addResponseHeaders adds the response headers the handler set, if any, to `metadata`. */
+  addResponseHeaders(metadata: Metadata): void {
+    if (this.#responseHeader !== undefined) addHeaders(metadata, this.#responseHeader);
+  }
+
+  /**
+   * responseTrailers is the trailers the handler set, added to `metadata` (an error's status
+   * metadata) or to new Metadata; undefined when there is neither.
+   */
+  responseTrailers(metadata?: Metadata): Metadata | undefined {
+    if (this.#responseTrailer === undefined) return metadata;
+    const out = metadata ?? new Metadata();
+    addHeaders(out, this.#responseTrailer);
+    return out;
   }
 
   get signal(): AbortSignal {
@@ -160,6 +180,25 @@ function cancelledError(): ConnectError {
 
 function timedOutError(): ConnectError {
   return new ConnectError("the operation timed out", Code.DeadlineExceeded);
+}
+
+/**
+ * addHeaders adds each header to grpc-js metadata: a "-bin" one decoded from base64, as Connect
+ * carries binary values in Headers; one grpc-js refuses (a reserved or malformed name) is left
+ * out rather than failing the call that set it.
+ */
+function addHeaders(metadata: Metadata, headers: Headers): void {
+  headers.forEach((value, key) => {
+    try {
+      if (key.endsWith("-bin")) {
+        for (const part of value.split(",")) metadata.add(key, Buffer.from(part.trim(), "base64"));
+      } else {
+        metadata.add(key, value);
+      }
+    } catch {
+      // Metadata.add validates the name and value; see above.
+    }
+  });
 }
 
 function headersFromMetadata(metadata: Metadata): Headers {

@@ -141,13 +141,15 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
     }
     context.bytesOut = bytes.byteLength;
     context.sendHeader(call);
-    callback(null, bytes);
+    callback(null, bytes, context.handler.responseTrailers());
     finish(call, context, grpcStatus.OK);
   };
   const fail = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, err: unknown) => {
     const error = asConnectError(err);
     context.sendHeader(call);
-    callback(statusFromError(error));
+    const status = statusFromError(error);
+    context.handler.responseTrailers(status.metadata);
+    callback(status);
     finish(call, context, error.code, error);
   };
   const respond = (call: SurfaceCall, callback: sendUnaryData<Buffer>, context: CallContext, input: unknown) => {
@@ -238,14 +240,16 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
             done();
             const code = call.cancelled ? grpcStatus.CANCELLED : grpcStatus.OK;
             context.sendHeader(call);
-            call.end();
+            call.end(context.handler.responseTrailers());
             finish(call, context, code);
           },
           (err: unknown) => {
             done();
             const error = asConnectError(err);
             context.sendHeader(call);
-            call.emit("error", statusFromError(error));
+            const status = statusFromError(error);
+            context.handler.responseTrailers(status.metadata);
+            call.emit("error", status);
             finish(call, context, error.code, error);
           },
         );
