@@ -52,14 +52,19 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
     if (method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming") {
       wrapped[method.localName] = async function* (input: unknown, ctx: HandlerContext) {
         const admitted = admit(ctx);
-        const release = typeof admitted === "function" ? admitted : await admitted;
+        const release = once(typeof admitted === "function" ? admitted : await admitted);
         const call = revocableContext(ctx);
         try {
           if (call === undefined) {
             yield* inner(input, ctx) as AsyncIterable<unknown>;
           } else {
             const messages = method.methodKind === "bidi_streaming" ? call.input(input as AsyncIterable<unknown>) : input;
-            yield* call.stream(inner(messages, call) as AsyncIterable<unknown>);
+            // At the revocation the slot is free at once, and a transport waiting to write (to a
+            // client that stopped reading) stops waiting and ends the stream: see stopTransport.
+            yield* call.stream(inner(messages, call) as AsyncIterable<unknown>, (reason) => {
+              release();
+              stopTransport(ctx, reason);
+            });
           }
         } catch (err) {
           throw failure(call, err);
@@ -109,6 +114,27 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
     };
   }
   return wrapped as unknown as ServiceImpl<S>;
+}
+
+/**
+ * stopTransport aborts the transport's own context of a revoked stream, when it has an abort
+ * (the grpc-js adapter's GrpcHandlerContext; connect's HandlerContextController): the grpc-js
+ * adapter waits on that signal for room to write, so a client that stopped reading no longer
+ * holds the stream open; it stops, and the stream ends with the revocation (RevocableContext).
+ */
+function stopTransport(ctx: HandlerContext, reason: unknown): void {
+  const abort = (ctx as Partial<{ abort(reason: unknown): void }>).abort;
+  if (typeof abort === "function") abort.call(ctx, reason);
+}
+
+/** once is `fn` called at most once, however often the result is. */
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
 }
 
 /** refusal maps an admission error, adding a google.rpc.RetryInfo to QUOTA_EXCEEDED. */

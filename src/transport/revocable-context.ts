@@ -102,10 +102,26 @@ export class RevocableContext implements HandlerContext {
    * stream passes on a server stream's messages while the credential is in force: one made after
    * the revocation is not sent, and the stream ends with the revocation. The handler, told by
    * the signal, ends its wait (a watch, a read) and is closed here.
+   *
+   * A stream whose consumer is not back for its next message at the revocation (its transport
+   * waits to write to a client that stopped reading) is not left holding what it holds: the
+   * handler is closed at once (its file handle with it) and `onRevoked` is called (guard-service
+   * gives the quota slot back and stops the transport's wait). Whatever the consumer does next,
+   * next() or return(), ends the stream with the revocation.
    */
-  async *stream<T>(messages: AsyncIterable<T>): AsyncGenerator<T> {
+  async *stream<T>(messages: AsyncIterable<T>, onRevoked?: (reason: ToolhostError) => void): AsyncGenerator<T> {
     const iterator = messages[Symbol.asyncIterator]();
     let finished = false;
+    /** A message is out and the consumer has not asked for the next: the handler is idle. */
+    let handedOut = false;
+    let closing: Promise<unknown> | undefined;
+    const unwatch = this.validity.watch((reason) => {
+      if (handedOut && !finished) {
+        finished = true;
+        closing = Promise.resolve(iterator.return?.()).catch(() => undefined);
+      }
+      onRevoked?.(reason);
+    });
     try {
       for (;;) {
         let next: IteratorResult<T>;
@@ -120,10 +136,18 @@ export class RevocableContext implements HandlerContext {
           finished = true;
           return;
         }
+        handedOut = true;
         yield next.value;
+        handedOut = false;
+        if (this.revoked !== undefined) throw this.revoked;
       }
     } finally {
+      unwatch();
+      if (closing !== undefined) await closing;
       if (!finished) await iterator.return?.();
+      // Also when the consumer stopped the stream (return()) after the revocation: it did not
+      // complete, it was ended by the revocation.
+      if (this.revoked !== undefined) throw this.revoked;
     }
   }
 
