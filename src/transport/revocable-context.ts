@@ -115,13 +115,19 @@ export class RevocableContext implements HandlerContext {
     /** A message is out and the consumer has not asked for the next: the handler is idle. */
     let handedOut = false;
     let closing: Promise<unknown> | undefined;
-    const unwatch = this.validity.watch((reason) => {
+    // Told through the signal, which watches the credential already (one watch per call).
+    const signal = this.signal;
+    const onAbort = () => {
+      const reason = this.revoked;
+      if (reason === undefined) return;
       if (handedOut && !finished) {
         finished = true;
         closing = Promise.resolve(iterator.return?.()).catch(() => undefined);
       }
       onRevoked?.(reason);
-    });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
     try {
       for (;;) {
         let next: IteratorResult<T>;
@@ -142,7 +148,7 @@ export class RevocableContext implements HandlerContext {
         if (this.revoked !== undefined) throw this.revoked;
       }
     } finally {
-      unwatch();
+      signal.removeEventListener("abort", onAbort);
       if (closing !== undefined) await closing;
       if (!finished) await iterator.return?.();
       // Also when the consumer stopped the stream (return()) after the revocation: it did not

@@ -1,11 +1,11 @@
-// review-config (issue 27 review): revoking a token ends its open streams (#9), but not a stream
-// whose client has stopped reading: the server's call waits to send its next message, so it stays
-// open (its file handle and its quota slot held) until the client reads again, for ever if it
-// never does. Quota is counted per id, so the same id put back in force (a token re-issued, or a
-// file rewritten in place that lacked it for a moment) finds its stream slot taken by the revoked
-// call and gets QUOTA_EXCEEDED.
+// Issue 27 #9, a stream whose client has stopped reading: the server's call waits to send its
+// next message (HTTP/2 flow control is full), so nothing pulls the handler to see the revocation.
+// It must still end on the server at the revocation: its file handle closed and its quota slot
+// given back. Quota is counted per id, so the same id put back in force (a token re-issued, or a
+// file rewritten in place that lacked it for a moment) would otherwise find its stream slot taken
+// by the revoked call and get QUOTA_EXCEEDED.
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readlink, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -14,6 +14,16 @@ import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { startSecureServer, type SecureServer } from "../support/secure-server.js";
 import { makeTlsFixtures, writeTokensFile, type TokenSpec } from "../support/tls-fixtures.js";
 import { waitFor } from "../support/wait-for.js";
+
+/** openHandles is how many descriptors of this (in-process) server point at `file`. */
+async function openHandles(file: string): Promise<number> {
+  let count = 0;
+  for (const fd of await readdir("/proc/self/fd")) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target === file) count += 1;
+  }
+  return count;
+}
 
 const token = (id: string) => `th_${id}-${"0".repeat(40 - id.length)}`;
 
@@ -46,8 +56,10 @@ describe("revocation and a stream whose client stopped reading", () => {
 
   it("ends the revoked stream on the server, freeing its slot for the id put back", async () => {
     await writeFile(path.join(root, "big.bin"), Buffer.alloc(64 * 1024 * 1024, 7));
+    assert.equal(await openHandles(path.join(root, "big.bin")), 0);
     const stalled = secure.clients(slow.token).fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES })[Symbol.asyncIterator]();
     assert.equal((await stalled.next()).done, false);
+    assert.equal(await openHandles(path.join(root, "big.bin")), 1, "the stalled stream holds the file open");
     // The client reads no more. Revoke the token, then put the same entry back.
     await writeTokensFile(tokensFile, []);
     await waitFor("the revocation", () => inForce(false));
@@ -65,6 +77,8 @@ describe("revocation and a stream whose client stopped reading", () => {
       return result === "read" ? result : result instanceof ConnectError && result.code === Code.ResourceExhausted ? undefined : result;
     }, { timeoutMs: 10_000, intervalMs: 100 });
     assert.equal(outcome, "read");
+    // The revoked stream's file handle is closed, while its client still reads nothing.
+    await waitFor("no descriptor of big.bin left open", async () => (await openHandles(path.join(root, "big.bin"))) === 0);
     await stalled.return?.();
   });
 });
