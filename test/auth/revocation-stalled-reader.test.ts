@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { startSecureServer, type SecureServer } from "../support/secure-server.js";
 import { makeTlsFixtures, writeTokensFile, type TokenSpec } from "../support/tls-fixtures.js";
@@ -79,6 +80,15 @@ describe("revocation and a stream whose client stopped reading", () => {
     assert.equal(outcome, "read");
     // The revoked stream's file handle is closed, while its client still reads nothing.
     await waitFor("no descriptor of big.bin left open", async () => (await openHandles(path.join(root, "big.bin"))) === 0);
-    await stalled.return?.();
+    // Reading again, the client gets what was already on its way, then the revocation.
+    const rest = await (async () => {
+      for (let next = await stalled.next(); next.done !== true; next = await stalled.next()) {
+        // the chunks sent before the revocation
+      }
+      return "completed";
+    })().catch((e: unknown) => ConnectError.from(e));
+    assert.ok(rest instanceof ConnectError, `the revoked stream ${String(rest)}`);
+    assert.equal(rest.code, Code.Unauthenticated, rest.message);
+    assert.equal(rest.findDetails(ErrorInfoSchema)[0]?.reason, "UNAUTHENTICATED");
   });
 });
