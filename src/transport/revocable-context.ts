@@ -153,6 +153,7 @@ export class RevocableContext implements HandlerContext {
       if (!finished) await iterator.return?.();
       // Also when the consumer stopped the stream (return()) after the revocation: it did not
       // complete, it was ended by the revocation.
+      // biome-ignore lint/correctness/noUnsafeFinally: replacing the clean end with the revocation is the point
       if (this.revoked !== undefined) throw this.revoked;
     }
   }

@@ -72,7 +72,7 @@ describe("toolhost serve refuses a start-up input of the wrong kind, at once", {
   // folder with /dev/null and a regular file; every other kind per input is checked in process
   // (test/config/start-up-inputs.test.ts), through the same checker.
   for (const [kind, path, named] of fileKinds) {
-    const file = (what: string, key: string) => () => new RegExp(`^toolhost: ${what} ${escape(path())} is ${named}, not a regular file; (fix ${escape(key)}|check the --config path)`);
+    const file = (what: string, key: string) => () => new RegExp(`^toolhost: ${what} ${escapeRegExp(path())} is ${named}, not a regular file; (fix ${escapeRegExp(key)}|check the --config path)`);
     const fifoOnly = kind === "a FIFO";
     cases.push(
       ...(fifoOnly ? [[`${kind} as --config`, () => ["--config", path()], file("config file", "")] as (typeof cases)[number]] : []),
@@ -85,11 +85,11 @@ describe("toolhost serve refuses a start-up input of the wrong kind, at once", {
   for (const [kind, path, named] of [["a FIFO", () => fifo(), "a FIFO"], ["/dev/null", () => "/dev/null", "a character device"], ["a regular file", () => inBase("a-file"), "a regular file"]] as const) {
     if (kind === "a FIFO") {
       cases.push(
-        [`${kind} as --root`, () => ["--root", path(), "--no-history"], () => new RegExp(`^toolhost: root ${escape(path())} is ${named}, not a directory; fix roots\\[0\\]\\.path \\(--root\\)$`)],
-        [`${kind} as --skills`, () => ["--root", inBase("root"), "--skills", path(), "--no-history"], () => new RegExp(`^toolhost: skill root ${escape(path())} is ${named}, not a directory; fix skills\\[0\\]\\.path \\(--skills\\)$`)],
+        [`${kind} as --root`, () => ["--root", path(), "--no-history"], () => new RegExp(`^toolhost: root ${escapeRegExp(path())} is ${named}, not a directory; fix roots\\[0\\]\\.path \\(--root\\)$`)],
+        [`${kind} as --skills`, () => ["--root", inBase("root"), "--skills", path(), "--no-history"], () => new RegExp(`^toolhost: skill root ${escapeRegExp(path())} is ${named}, not a directory; fix skills\\[0\\]\\.path \\(--skills\\)$`)],
       );
     }
-    cases.push([`${kind} as --history-dir`, () => ["--root", inBase("root"), "--history-dir", path()], () => new RegExp(`^toolhost: history folder ${escape(path())} is ${named}, not a directory; Choose a folder`)]);
+    cases.push([`${kind} as --history-dir`, () => ["--root", inBase("root"), "--history-dir", path()], () => new RegExp(`^toolhost: history folder ${escapeRegExp(path())} is ${named}, not a directory; Choose a folder`)]);
   }
   cases.push(
     ["a history folder under /dev/null", () => ["--root", inBase("root"), "--history-dir", "/dev/null/history"], () => /^toolhost: history folder \/dev\/null\/history cannot be made: \/dev\/null is a character device, not a directory/],
@@ -129,6 +129,6 @@ describe("toolhost serve refuses a start-up input of the wrong kind, at once", {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }

@@ -135,7 +135,7 @@ limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${def
     ] as const) {
       it(`refuses ${kind} as ${key}`, async () => {
         const path = name.startsWith("/") ? name : at(name);
-        await refused(configWith(put(path)), new RegExp(`${escape(path)} ${expected}`));
+        await refused(configWith(put(path)), new RegExp(`${escapeRegExp(path)} ${expected}`));
       });
     }
   }
@@ -149,7 +149,7 @@ limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${def
     ] as const) {
       it(`refuses ${kind} as ${key}`, async () => {
         const path = name.startsWith("/") ? name : at(name);
-        await refused(configWith(put(path)), new RegExp(`${escape(path)} ${expected}; fix ${escape(key)}`));
+        await refused(configWith(put(path)), new RegExp(`${escapeRegExp(path)} ${expected}; fix ${escapeRegExp(key)}`));
       });
     }
   }
@@ -215,6 +215,6 @@ limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${def
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }

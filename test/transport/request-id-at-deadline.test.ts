@@ -26,6 +26,7 @@ before(async () => {
       await slow(ctx.signal);
       return {};
     },
+    // biome-ignore lint/correctness/useYield: a stream that answers nothing before its deadline
     async *readFile(_req: unknown, ctx: { signal: AbortSignal }) {
       await slow(ctx.signal);
     },

@@ -79,6 +79,7 @@ export function watchSkillsHandler(ctx: SkillCatalogContext): ServiceImpl<typeof
       if (overflow !== undefined) {
         // A transport that stops pulling once the call is aborted ends the stream with return():
         // the overflow is its end too, not a clean one.
+        // biome-ignore lint/correctness/noUnsafeFinally: replacing the clean end with the overflow is the point
         throw overflow;
       }
     }
