@@ -27,12 +27,28 @@ type Side = { name: string; run: Record<string, () => Promise<void>> };
 
 /** side loads one checkout's sandbox, write and edit modules over a root of its own. */
 async function side(name: string, tree: string): Promise<Side> {
-  const load = (rel: string): Promise<Record<string, unknown>> => import(pathToFileURL(path.join(tree, rel)).href) as Promise<Record<string, unknown>>;
-  const { createSandbox } = (await load("src/sandbox/create-sandbox.ts")) as { createSandbox: (roots: unknown[]) => Promise<Record<string, (p: string) => Promise<{ handle: { read(b: Buffer, o: number, l: number, p: number): Promise<unknown>; close(): Promise<void> } }>>> };
-  const { writeFile } = (await load("src/files/write/write-file.ts")) as { writeFile: (s: unknown, o: unknown) => Promise<unknown> };
-  const { editFile } = (await load("src/files/edit/edit-file.ts")) as { editFile: (s: unknown, o: unknown) => Promise<unknown> };
+  const load = (rel: string): Promise<Record<string, unknown>> =>
+    import(pathToFileURL(path.join(tree, rel)).href) as Promise<Record<string, unknown>>;
+  const { createSandbox } = (await load("src/sandbox/create-sandbox.ts")) as {
+    createSandbox: (roots: unknown[]) => Promise<
+      Record<
+        string,
+        (p: string) => Promise<{
+          handle: { read(b: Buffer, o: number, l: number, p: number): Promise<unknown>; close(): Promise<void> };
+        }>
+      >
+    >;
+  };
+  const { writeFile } = (await load("src/files/write/write-file.ts")) as {
+    writeFile: (s: unknown, o: unknown) => Promise<unknown>;
+  };
+  const { editFile } = (await load("src/files/edit/edit-file.ts")) as {
+    editFile: (s: unknown, o: unknown) => Promise<unknown>;
+  };
   type Handle = { read(b: Buffer, o: number, l: number, p: number): Promise<unknown>; close(): Promise<void> };
-  const { nodeFsOps } = (await load("src/files/write/fs-ops.ts")) as { nodeFsOps: { openCurrent: (...args: unknown[]) => Promise<Handle> } };
+  const { nodeFsOps } = (await load("src/files/write/fs-ops.ts")) as {
+    nodeFsOps: { openCurrent: (...args: unknown[]) => Promise<Handle> };
+  };
   const root = mkdtempSync(path.join(tmpdir(), `content-cost-${name}-`));
   process.on("exit", () => rmSync(root, { recursive: true, force: true }));
   const body = "x".repeat(4000) + "\n";
@@ -45,7 +61,9 @@ async function side(name: string, tree: string): Promise<Side> {
   const folder = { fd: openSync(root, constants.O_RDONLY | constants.O_DIRECTORY) };
   // main's openCurrent(file, inPlace) opened the name with O_RDONLY; this tree's goes through the content path.
   const current = (): Promise<Handle> =>
-    nodeFsOps.openCurrent.length <= 2 ? nodeFsOps.openCurrent(`/proc/self/fd/${folder.fd}/r.txt`, true) : nodeFsOps.openCurrent(sandbox, folder, "r.txt", "r.txt", true);
+    nodeFsOps.openCurrent.length <= 2
+      ? nodeFsOps.openCurrent(`/proc/self/fd/${folder.fd}/r.txt`, true)
+      : nodeFsOps.openCurrent(sandbox, folder, "r.txt", "r.txt", true);
   let flip = 0;
   return {
     name,
@@ -63,7 +81,11 @@ async function side(name: string, tree: string): Promise<Side> {
       write4k: async () => void (await writeFile(sandbox, { path: "w.txt", content: { text: body } })),
       edit4k: async () => {
         const [from, to] = flip++ % 2 === 0 ? ["alpha-marker", "omega-marker"] : ["omega-marker", "alpha-marker"];
-        await editFile(sandbox, { path: "e.txt", edits: [{ kind: "replace", oldText: from, newText: to }], maxEditBytes: 1 << 20 });
+        await editFile(sandbox, {
+          path: "e.txt",
+          edits: [{ kind: "replace", oldText: from, newText: to }],
+          maxEditBytes: 1 << 20,
+        });
       },
     },
   };

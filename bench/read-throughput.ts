@@ -20,7 +20,9 @@ import { fileToolsClient } from "../test/files/read-process-probe.js";
 const MiB = 1024 * 1024;
 const fileSize = 256 * MiB;
 const rounds = Number(process.env["ROUNDS"] ?? 3);
-const chunkSizes = (process.env["CHUNK_SIZES"] ?? `${64 * 1024},${defaultLimits.chunkSize},${MiB}`).split(",").map(Number);
+const chunkSizes = (process.env["CHUNK_SIZES"] ?? `${64 * 1024},${defaultLimits.chunkSize},${MiB}`)
+  .split(",")
+  .map(Number);
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "toolhost-bench-"));
@@ -51,7 +53,12 @@ async function main(): Promise<void> {
   console.log(`256 MiB bytes-mode ReadFile over loopback, median of ${rounds} rounds (MB = 10^6 bytes)`);
   for (const { size, mbps } of medians) {
     const label = `${size / 1024} KiB${size === defaultLimits.chunkSize ? " (default)" : ""}`;
-    console.log(`${label.padEnd(20)} ${mbps.toFixed(0).padStart(6)} MB/s  x${(mbps / base).toFixed(2)}  [${results.get(size)!.map((v) => v.toFixed(0)).join(", ")}]`);
+    console.log(
+      `${label.padEnd(20)} ${mbps.toFixed(0).padStart(6)} MB/s  x${(mbps / base).toFixed(2)}  [${results
+        .get(size)!
+        .map((v) => v.toFixed(0))
+        .join(", ")}]`,
+    );
   }
 }
 

@@ -47,8 +47,15 @@ const beforeDir = process.env["BEFORE"];
 const beforeServer =
   beforeDir === undefined
     ? undefined
-    : await ((await import(path.join(path.resolve(beforeDir), "test", "support", "spawn-server.ts"))) as { spawnServer: typeof spawnServer }).spawnServer(["--root", tree, "--config", config], { cwd: beforeDir });
-const beforeClient = beforeServer === undefined ? undefined : createClient(FileTools, createGrpcTransport({ baseUrl: `http://${beforeServer.address}` }));
+    : await (
+        (await import(path.join(path.resolve(beforeDir), "test", "support", "spawn-server.ts"))) as {
+          spawnServer: typeof spawnServer;
+        }
+      ).spawnServer(["--root", tree, "--config", config], { cwd: beforeDir });
+const beforeClient =
+  beforeServer === undefined
+    ? undefined
+    : createClient(FileTools, createGrpcTransport({ baseUrl: `http://${beforeServer.address}` }));
 
 function canDropCaches(): boolean {
   return spawnSync("sh", ["-c", "sync && echo 3 > /proc/sys/vm/drop_caches"]).status === 0;
@@ -60,7 +67,11 @@ function canDropCaches(): boolean {
  */
 function timeCommand(cmd: string, args: string[]): { ms: number; lines: number; cpu: number } {
   const started = process.hrtime.bigint();
-  const result = spawnSync("sh", ["-c", `${[cmd, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")} | wc -l; times`], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const result = spawnSync(
+    "sh",
+    ["-c", `${[cmd, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")} | wc -l; times`],
+    { encoding: "utf8", maxBuffer: 1 << 20 },
+  );
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const out = result.stdout.trim().split("\n");
   const seconds = [...(out.at(-1) ?? "").matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
@@ -76,17 +87,30 @@ async function serverCpuMs(pid = server.pid): Promise<number> {
 
 let peakRss = 0;
 let beforePeakRss = 0;
-async function timeToolhost(pattern: string, regex: boolean, js = false, before = false): Promise<{ ms: number; lines: number; files: number; cpu: number }> {
+async function timeToolhost(
+  pattern: string,
+  regex: boolean,
+  js = false,
+  before = false,
+): Promise<{ ms: number; lines: number; files: number; cpu: number }> {
   const pid = before ? beforeServer!.pid : js ? jsServer.pid : server.pid;
   const sampler = setInterval(
-    () => void readRss(pid).then((kb) => (before ? (beforePeakRss = Math.max(beforePeakRss, kb)) : js ? undefined : (peakRss = Math.max(peakRss, kb)))),
+    () =>
+      void readRss(pid).then((kb) =>
+        before ? (beforePeakRss = Math.max(beforePeakRss, kb)) : js ? undefined : (peakRss = Math.max(peakRss, kb)),
+      ),
     20,
   );
   const cpuBefore = await serverCpuMs(pid);
   const started = process.hrtime.bigint();
   let lines = 0;
   let files = 0;
-  for await (const m of (before ? beforeClient! : js ? jsClient : client).searchFiles({ pattern, regex, noIgnore: true, includeHidden: true })) {
+  for await (const m of (before ? beforeClient! : js ? jsClient : client).searchFiles({
+    pattern,
+    regex,
+    noIgnore: true,
+    includeHidden: true,
+  })) {
     if (m.result.case === "match") lines++;
     if (m.result.case === "summary") files = Number(m.result.value.filesScanned);
   }
@@ -104,14 +128,29 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const cold = canDropCaches();
 console.log(`tree ${tree}; ${rounds} rounds; cold cache ${cold ? "by drop_caches" : "not available (warm only)"}`);
 const idleRss = await readRss();
-const results = openResults("search-vs-rg", { command: `node --import tsx bench/search-vs-rg.ts ${process.argv[2] ?? "node_modules"} ${rounds}`, rounds });
+const results = openResults("search-vs-rg", {
+  command: `node --import tsx bench/search-vs-rg.ts ${process.argv[2] ?? "node_modules"} ${rounds}`,
+  rounds,
+});
 await timeToolhost("warm-up", false); // start the match workers, read the tree once
 await timeToolhost("warm-up", false, true);
 if (beforeServer !== undefined) await timeToolhost("warm-up", false, false, true);
 for (const p of patterns) {
   for (const cache of cold ? ["warm", "cold"] : ["warm"]) {
-    const t = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[], before: [] as number[] };
-    const cpu = { rg: [] as number[], grep: [] as number[], toolhost: [] as number[], js: [] as number[], before: [] as number[] };
+    const t = {
+      rg: [] as number[],
+      grep: [] as number[],
+      toolhost: [] as number[],
+      js: [] as number[],
+      before: [] as number[],
+    };
+    const cpu = {
+      rg: [] as number[],
+      grep: [] as number[],
+      toolhost: [] as number[],
+      js: [] as number[],
+      before: [] as number[],
+    };
     let counts = "";
     for (let r = 0; r < rounds; r++) {
       if (cache === "cold") canDropCaches();
@@ -171,11 +210,19 @@ for (const p of patterns) {
   }
 }
 const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
-results.row("search-vs-rg-memory", { "server RSS idle": `${(idleRss / 1024).toFixed(0)} MiB`, "peak RSS while searching": `${(peakRss / 1024).toFixed(0)} MiB`, VmHWM: `${(hwm / 1024).toFixed(0)} MiB` });
-console.log(`server memory: idle before any search ${(idleRss / 1024).toFixed(0)} MiB; peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`);
+results.row("search-vs-rg-memory", {
+  "server RSS idle": `${(idleRss / 1024).toFixed(0)} MiB`,
+  "peak RSS while searching": `${(peakRss / 1024).toFixed(0)} MiB`,
+  VmHWM: `${(hwm / 1024).toFixed(0)} MiB`,
+});
+console.log(
+  `server memory: idle before any search ${(idleRss / 1024).toFixed(0)} MiB; peak RSS sampled during searches ${(peakRss / 1024).toFixed(0)} MiB, VmHWM ${(hwm / 1024).toFixed(0)} MiB`,
+);
 if (beforeServer !== undefined) {
   const beforeHwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${beforeServer.pid}/status`, "utf8"))?.[1] ?? 0);
-  console.log(`BEFORE server memory: peak RSS sampled during searches ${(beforePeakRss / 1024).toFixed(0)} MiB, VmHWM ${(beforeHwm / 1024).toFixed(0)} MiB`);
+  console.log(
+    `BEFORE server memory: peak RSS sampled during searches ${(beforePeakRss / 1024).toFixed(0)} MiB, VmHWM ${(beforeHwm / 1024).toFixed(0)} MiB`,
+  );
   await beforeServer.stop();
 }
 await server.stop();

@@ -66,12 +66,17 @@ try {
   if (loaded !== folders || errors !== 0) {
     throw new Error(`expected ${folders} skills and no errors, got ${loaded} and ${errors}`);
   }
-  console.log(`skills cold scan: ${folders} folders, ${loaded} skills loaded in ${cold.toFixed(0)} ms (cold process); rescan median ${warm[2]!.toFixed(0)} ms`);
-  openResults("skills-cold-scan", { command: `node --import tsx bench/skills-cold-scan.ts ${folders}` }).row("skills-cold-scan", {
-    "skill folders": folders,
-    "first scan (fresh process)": `${cold.toFixed(0)} ms`,
-    "rescan (median of 5)": `${warm[2]!.toFixed(0)} ms`,
-  });
+  console.log(
+    `skills cold scan: ${folders} folders, ${loaded} skills loaded in ${cold.toFixed(0)} ms (cold process); rescan median ${warm[2]!.toFixed(0)} ms`,
+  );
+  openResults("skills-cold-scan", { command: `node --import tsx bench/skills-cold-scan.ts ${folders}` }).row(
+    "skills-cold-scan",
+    {
+      "skill folders": folders,
+      "first scan (fresh process)": `${cold.toFixed(0)} ms`,
+      "rescan (median of 5)": `${warm[2]!.toFixed(0)} ms`,
+    },
+  );
 } finally {
   await rm(root, { recursive: true, force: true });
 }

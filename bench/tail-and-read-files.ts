@@ -46,7 +46,10 @@ async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "toolhost-bench-tail-"));
   const skills = path.join(root, "no-skills");
   await mkdir(skills);
-  const lines = Array.from({ length: 1000 }, (_, i) => `2024-06-01T12:00:${String(i % 60).padStart(2, "0")}Z INFO request ${i} served in ${i % 97} ms\n`).join("");
+  const lines = Array.from(
+    { length: 1000 },
+    (_, i) => `2024-06-01T12:00:${String(i % 60).padStart(2, "0")}Z INFO request ${i} served in ${i % 97} ms\n`,
+  ).join("");
   const huge = await open(path.join(root, "huge.log"), "w");
   await huge.write(Buffer.from("log start\n".repeat(1000)), 0, undefined, 0);
   await huge.write(Buffer.from(lines), 0, undefined, 1024 ** 3); // a 1 GiB hole, then real lines
@@ -77,9 +80,22 @@ async function main(): Promise<void> {
     console.log(`50 x ReadFile 4 KB:            ${separate.toFixed(3)} ms (median of ${batchRounds})`);
     console.log(`ReadFiles 50 x 4 KB:           ${batched.toFixed(3)} ms (median of ${batchRounds})`);
     console.log(`ReadFiles / 50 ReadFile ratio: ${(batched / separate).toFixed(2)}`);
-    const results = openResults("tail-and-read-files", { command: "node --import tsx bench/tail-and-read-files.ts", rounds });
-    results.row("tail-and-read-files", { work: "ReadFile tail_lines=100 of a 1 GiB log", "against": "ReadFile of a whole 1 KB file", time: `${tail.toFixed(3)} / ${small.toFixed(3)} ms`, ratio: `${(tail / small).toFixed(2)}x` });
-    results.row("tail-and-read-files", { work: "ReadFiles of 50 x 4 KB", "against": "50 ReadFile calls one after another", time: `${batched.toFixed(3)} / ${separate.toFixed(3)} ms`, ratio: `${(batched / separate).toFixed(2)}x` });
+    const results = openResults("tail-and-read-files", {
+      command: "node --import tsx bench/tail-and-read-files.ts",
+      rounds,
+    });
+    results.row("tail-and-read-files", {
+      work: "ReadFile tail_lines=100 of a 1 GiB log",
+      against: "ReadFile of a whole 1 KB file",
+      time: `${tail.toFixed(3)} / ${small.toFixed(3)} ms`,
+      ratio: `${(tail / small).toFixed(2)}x`,
+    });
+    results.row("tail-and-read-files", {
+      work: "ReadFiles of 50 x 4 KB",
+      against: "50 ReadFile calls one after another",
+      time: `${batched.toFixed(3)} / ${separate.toFixed(3)} ms`,
+      ratio: `${(batched / separate).toFixed(2)}x`,
+    });
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });

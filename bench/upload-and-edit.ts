@@ -54,19 +54,27 @@ async function main(): Promise<void> {
   console.log(`UploadFile of 256 MiB over loopback, median of ${rounds} rounds (MB = 10^6 bytes)`);
   for (const size of chunkSizes) {
     const runs = throughput.get(size)!;
-    console.log(`${`${size / 1024} KiB chunks`.padEnd(18)} ${median(runs).toFixed(0).padStart(6)} MB/s  [${runs.map((v) => v.toFixed(0)).join(", ")}]`);
+    console.log(
+      `${`${size / 1024} KiB chunks`.padEnd(18)} ${median(runs).toFixed(0).padStart(6)} MB/s  [${runs.map((v) => v.toFixed(0)).join(", ")}]`,
+    );
   }
   latencies.sort((a, b) => a - b);
   console.log(`EditFile (one replace in a 4 KiB file, applied and fsync'ed), ${edits} sequential calls`);
-  console.log(`p50 ${percentile(latencies, 0.5).toFixed(2)} ms  p99 ${percentile(latencies, 0.99).toFixed(2)} ms  max ${latencies.at(-1)!.toFixed(2)} ms`);
+  console.log(
+    `p50 ${percentile(latencies, 0.5).toFixed(2)} ms  p99 ${percentile(latencies, 0.99).toFixed(2)} ms  max ${latencies.at(-1)!.toFixed(2)} ms`,
+  );
 }
 
 async function upload(client: Client<typeof FileTools>, chunkSize: number): Promise<number> {
   async function* messages(): AsyncGenerator<UploadFileRequest> {
-    yield create(UploadFileRequestSchema, { part: { case: "header", value: { path: "upload.bin", expectedSize: BigInt(uploadSize) } } });
+    yield create(UploadFileRequestSchema, {
+      part: { case: "header", value: { path: "upload.bin", expectedSize: BigInt(uploadSize) } },
+    });
     for (let sent = 0; sent < uploadSize; sent += chunkSize) {
       const offset = sent % pattern.length;
-      yield create(UploadFileRequestSchema, { part: { case: "data", value: pattern.subarray(offset, offset + chunkSize) } });
+      yield create(UploadFileRequestSchema, {
+        part: { case: "data", value: pattern.subarray(offset, offset + chunkSize) },
+      });
     }
   }
   const started = performance.now();
@@ -77,12 +85,16 @@ async function upload(client: Client<typeof FileTools>, chunkSize: number): Prom
 }
 
 async function editLatencies(client: Client<typeof FileTools>, root: string): Promise<number[]> {
-  const lines = Array.from({ length: 128 }, (_, i) => `line ${String(i).padStart(3, "0")}: some text of a source file\n`);
+  const lines = Array.from(
+    { length: 128 },
+    (_, i) => `line ${String(i).padStart(3, "0")}: some text of a source file\n`,
+  );
   await writeFile(path.join(root, "edit.txt"), lines.join(""));
   const samples: number[] = [];
   for (let i = 0; i < edits + 50; i++) {
     // Flip one word back and forth so every call changes the file and is written.
-    const [oldText, newText] = i % 2 === 0 ? ["line 064: some", "line 064: more"] : ["line 064: more", "line 064: some"];
+    const [oldText, newText] =
+      i % 2 === 0 ? ["line 064: some", "line 064: more"] : ["line 064: more", "line 064: some"];
     const started = performance.now();
     await client.editFile({ path: "edit.txt", edits: [{ kind: { case: "replace", value: { oldText, newText } } }] });
     if (i >= 50) samples.push(performance.now() - started); // the first 50 are warm-up
@@ -91,7 +103,10 @@ async function editLatencies(client: Client<typeof FileTools>, root: string): Pr
 }
 
 function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 0.5);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -27,7 +27,10 @@ import { quantile, serveCheckout } from "./lib/serve-checkout.js";
 const folders = Number(process.argv[2] ?? 5000);
 const watches = Number(process.argv[3] ?? 16);
 const rounds = Number(process.argv[4] ?? 2);
-const tokens = { flood: "th_bench-flood-00000000000000000000000000000", innocent: "th_bench-innocent-0000000000000000000000000" };
+const tokens = {
+  flood: "th_bench-flood-00000000000000000000000000000",
+  innocent: "th_bench-innocent-0000000000000000000000000",
+};
 
 const base = await mkdtemp(path.join(tmpdir(), "toolhost-watch-fair-"));
 const root = path.join(base, "root");
@@ -87,7 +90,9 @@ async function round(name: string, checkout: string): Promise<Round> {
           }
           outcomes.push("ended");
         } catch (err) {
-          outcomes.push(stop.signal.aborted ? "cut" : ((err as Error).message.match(/limits\.[a-z_]+/)?.[0] ?? "error"));
+          outcomes.push(
+            stop.signal.aborted ? "cut" : ((err as Error).message.match(/limits\.[a-z_]+/)?.[0] ?? "error"),
+          );
         }
       }),
     ).then(() => performance.now() - started);
@@ -116,12 +121,20 @@ async function round(name: string, checkout: string): Promise<Round> {
 const checkouts: [string, string][] = [["after", process.cwd()]];
 if (process.env["BEFORE"] !== undefined) checkouts.push(["before", path.resolve(process.env["BEFORE"])]);
 const results: Round[] = [];
-for (let r = 0; r < rounds; r++) for (const [name, checkout] of r % 2 === 0 ? checkouts : [...checkouts].reverse()) results.push(await round(name, checkout));
-console.log(`${watches} recursive WatchFiles of ${folders + 11} folders by one caller; another caller's StatFile one at a time meanwhile (ms)`);
-console.log("server   idle p50 idle p99 | calls  p50      p99      max      >1s  timed-out  settled-after  peak-RSS  flood outcomes");
+for (let r = 0; r < rounds; r++)
+  for (const [name, checkout] of r % 2 === 0 ? checkouts : [...checkouts].reverse())
+    results.push(await round(name, checkout));
+console.log(
+  `${watches} recursive WatchFiles of ${folders + 11} folders by one caller; another caller's StatFile one at a time meanwhile (ms)`,
+);
+console.log(
+  "server   idle p50 idle p99 | calls  p50      p99      max      >1s  timed-out  settled-after  peak-RSS  flood outcomes",
+);
 for (const r of results) {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const f = (v: number): string => v.toFixed(1).padStart(8);
   const idle = [...r.idle].sort((a, b) => a - b);
-  console.log(`${r.server.padEnd(8)} ${f(quantile(idle, 0.5))} ${f(quantile(idle, 0.99))} | ${String(sorted.length).padStart(5)} ${f(quantile(sorted, 0.5))} ${f(quantile(sorted, 0.99))} ${f(sorted.at(-1) ?? NaN)} ${String(sorted.filter((v) => v > 1000).length).padStart(5)} ${String(r.timedOut).padStart(10)} ${(Number.isNaN(r.settleMs) ? "not settled" : `${(r.settleMs / 1000).toFixed(1)} s`).padStart(14)} ${r.peakRssMiB.toFixed(0).padStart(6)} MiB  ${r.outcomes}`);
+  console.log(
+    `${r.server.padEnd(8)} ${f(quantile(idle, 0.5))} ${f(quantile(idle, 0.99))} | ${String(sorted.length).padStart(5)} ${f(quantile(sorted, 0.5))} ${f(quantile(sorted, 0.99))} ${f(sorted.at(-1) ?? NaN)} ${String(sorted.filter((v) => v > 1000).length).padStart(5)} ${String(r.timedOut).padStart(10)} ${(Number.isNaN(r.settleMs) ? "not settled" : `${(r.settleMs / 1000).toFixed(1)} s`).padStart(14)} ${r.peakRssMiB.toFixed(0).padStart(6)} MiB  ${r.outcomes}`,
+  );
 }

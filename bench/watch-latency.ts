@@ -95,13 +95,23 @@ console.log(`server   reply p50  reply p99  call p50  call p99    max  missed`);
 const p = (t: Target) => {
   const reply = [...t.fromReply].sort((a, b) => a - b);
   const call = [...t.fromCall].sort((a, b) => a - b);
-  return { r50: quantile(reply, 0.5), r99: quantile(reply, 0.99), c50: quantile(call, 0.5), c99: quantile(call, 0.99), max: call.at(-1) ?? NaN };
+  return {
+    r50: quantile(reply, 0.5),
+    r99: quantile(reply, 0.99),
+    c50: quantile(call, 0.5),
+    c99: quantile(call, 0.99),
+    max: call.at(-1) ?? NaN,
+  };
 };
 for (const t of targets) {
   const q = p(t);
-  console.log(`${t.server.name.padEnd(8)} ${ms(q.r50)}    ${ms(q.r99)}   ${ms(q.c50)}  ${ms(q.c99)}  ${ms(q.max)}  ${t.missed}`);
+  console.log(
+    `${t.server.name.padEnd(8)} ${ms(q.r50)}    ${ms(q.r99)}   ${ms(q.c50)}  ${ms(q.c99)}  ${ms(q.max)}  ${t.missed}`,
+  );
 }
 if (targets.length === 2) {
   const [a, b] = [p(targets[0]!), p(targets[1]!)];
-  console.log(`after/before: reply p50 ${(a.r50 / b.r50).toFixed(3)}, reply p99 ${(a.r99 / b.r99).toFixed(3)}, call p50 ${(a.c50 / b.c50).toFixed(3)}, call p99 ${(a.c99 / b.c99).toFixed(3)}`);
+  console.log(
+    `after/before: reply p50 ${(a.r50 / b.r50).toFixed(3)}, reply p99 ${(a.r99 / b.r99).toFixed(3)}, call p50 ${(a.c50 / b.c50).toFixed(3)}, call p99 ${(a.c99 / b.c99).toFixed(3)}`,
+  );
 }

@@ -15,7 +15,9 @@ const repo = fileURLToPath(new URL("..", import.meta.url));
 /** readSummaries returns every summary line of the .jsonl files in `dir`. */
 export function readSummaries(dir) {
   const lines = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .sort()) {
     const text = readFileSync(path.join(dir, name), "utf8");
     text.split("\n").forEach((line, i) => {
       if (line.trim() === "") return;
@@ -34,16 +36,22 @@ export function newestRuns(lines) {
   const tables = new Map();
   for (const line of lines) {
     if (typeof line.table !== "string" || typeof line.run?.id !== "string" || typeof line.row !== "object") {
-      throw new Error(`write-results: a summary line needs table, run.id and row: ${JSON.stringify(line).slice(0, 200)}`);
+      throw new Error(
+        `write-results: a summary line needs table, run.id and row: ${JSON.stringify(line).slice(0, 200)}`,
+      );
     }
     const held = tables.get(line.table);
-    if (held === undefined || line.run.date > held.run.date) tables.set(line.table, { run: line.run, rows: [line.row] });
+    if (held === undefined || line.run.date > held.run.date)
+      tables.set(line.table, { run: line.run, rows: [line.row] });
     else if (held.run.id === line.run.id) held.rows.push(line.row);
   }
   return tables;
 }
 
-const cell = (value) => String(value ?? "").replaceAll("|", "\\|").replaceAll("\n", " ");
+const cell = (value) =>
+  String(value ?? "")
+    .replaceAll("|", "\\|")
+    .replaceAll("\n", " ");
 
 /** renderTable is a run's caption and its rows as a Markdown table (columns in first-seen order). */
 export function renderTable({ run, rows }) {

@@ -33,7 +33,9 @@ function warn(message) {
 function headerDir() {
   const candidates = ["/usr/include/node", path.join(path.dirname(process.execPath), "..", "include", "node")];
   try {
-    candidates.push(path.join(path.dirname(createRequire(import.meta.url).resolve("node-api-headers/package.json")), "include"));
+    candidates.push(
+      path.join(path.dirname(createRequire(import.meta.url).resolve("node-api-headers/package.json")), "include"),
+    );
   } catch {
     // not installed: fine
   }
@@ -44,7 +46,8 @@ function build() {
   if (process.platform !== "linux") return warn(`${process.platform}: it needs Linux's O_PATH and /proc`);
   if (!existsSync(source)) return warn(`${source} missing`);
   const include = headerDir();
-  if (include === undefined) return warn("node_api.h not found: install Debian's libnode-dev or the node-api-headers npm package");
+  if (include === undefined)
+    return warn("node_api.h not found: install Debian's libnode-dev or the node-api-headers npm package");
   mkdirSync(outDir, { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
   const cc = process.env.CC || "cc";

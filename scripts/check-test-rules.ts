@@ -23,7 +23,12 @@ export function defaultTierFiles(root: string): string[] {
       const relative = path.posix.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!["node_modules", "fixtures", "go-scratch", "rust-scratch"].includes(entry.name)) walk(relative);
-      } else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".stress.test.ts") && !entry.name.endsWith(".stress.ts") && !entry.name.endsWith(".d.ts")) {
+      } else if (
+        entry.name.endsWith(".ts") &&
+        !entry.name.endsWith(".stress.test.ts") &&
+        !entry.name.endsWith(".stress.ts") &&
+        !entry.name.endsWith(".d.ts")
+      ) {
         out.push(relative);
       }
     }
@@ -52,11 +57,17 @@ export function checkTestRules(root: string, allowed: Record<string, Allowance>)
     for (const rule of Object.keys(ruleAdvice) as TestRule[]) {
       const may = allowance?.[rule] ?? 0;
       const has = byRule.get(rule)?.length ?? 0;
-      if (may > has) problems.push(`${file}: ${allowedFile} allows ${may} ${rule} finding(s) and the file has ${has}: lower the allowance`);
+      if (may > has)
+        problems.push(
+          `${file}: ${allowedFile} allows ${may} ${rule} finding(s) and the file has ${has}: lower the allowance`,
+        );
     }
   }
   for (const file of Object.keys(allowed)) {
-    if (!files.includes(file)) problems.push(`${file}: listed in ${allowedFile} but not a default-tier file (moved to the stress tier, renamed or removed?): drop its entry`);
+    if (!files.includes(file))
+      problems.push(
+        `${file}: listed in ${allowedFile} but not a default-tier file (moved to the stress tier, renamed or removed?): drop its entry`,
+      );
   }
   return problems;
 }
@@ -66,8 +77,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   delete (allowed as Record<string, unknown>)["$comment"];
   const problems = checkTestRules(repo, allowed);
   if (problems.length > 0) {
-    console.error(`check-test-rules: ${problems.length} problem(s) in the default tier (rules: docs/adr/0007-test-tiers.md)\n\n${problems.join("\n\n")}`);
+    console.error(
+      `check-test-rules: ${problems.length} problem(s) in the default tier (rules: docs/adr/0007-test-tiers.md)\n\n${problems.join("\n\n")}`,
+    );
     process.exit(1);
   }
-  console.log(`check-test-rules: ${defaultTierFiles(repo).length} default-tier files keep the rules (${Object.keys(allowed).length} allowances in ${allowedFile})`);
+  console.log(
+    `check-test-rules: ${defaultTierFiles(repo).length} default-tier files keep the rules (${Object.keys(allowed).length} allowances in ${allowedFile})`,
+  );
 }

@@ -16,16 +16,39 @@ export interface Finding {
 
 /** ruleAdvice says, per rule, what to do instead. */
 export const ruleAdvice: Record<TestRule, string> = {
-  sleep: "wait for the event itself (a promise that settles on it, or waitFor() from test/support/wait-for.ts with a hang guard), or move the test to a *.stress.test.ts file",
+  sleep:
+    "wait for the event itself (a promise that settles on it, or waitFor() from test/support/wait-for.ts with a hang guard), or move the test to a *.stress.test.ts file",
   "time-loop": "bound the loop by work done (N iterations, N swaps, N bytes) and move it to a *.stress.test.ts file",
-  "elapsed-assert": "assert on what happened, not on how long it took (a hang guard is the test's timeout option); timings belong in bench/",
+  "elapsed-assert":
+    "assert on what happened, not on how long it took (a hang guard is the test's timeout option); timings belong in bench/",
   "heap-assert": "move the heap check to a *.stress.test.ts file",
 };
 
 const timerNames = new Set(["setTimeout", "setInterval"]);
-const timeCalls = new Set(["Date.now", "performance.now", "process.hrtime", "process.hrtime.bigint", "process.uptime", "process.cpuUsage"]);
-const heapCalls = new Set(["process.memoryUsage", "process.memoryUsage.rss", "v8.getHeapStatistics", "getHeapStatistics", "memoryUsage"]);
-const heapProperties = new Set(["heapUsed", "heapTotal", "rss", "external", "arrayBuffers", "used_heap_size", "total_heap_size"]);
+const timeCalls = new Set([
+  "Date.now",
+  "performance.now",
+  "process.hrtime",
+  "process.hrtime.bigint",
+  "process.uptime",
+  "process.cpuUsage",
+]);
+const heapCalls = new Set([
+  "process.memoryUsage",
+  "process.memoryUsage.rss",
+  "v8.getHeapStatistics",
+  "getHeapStatistics",
+  "memoryUsage",
+]);
+const heapProperties = new Set([
+  "heapUsed",
+  "heapTotal",
+  "rss",
+  "external",
+  "arrayBuffers",
+  "used_heap_size",
+  "total_heap_size",
+]);
 /** Assertions whose message is the second argument; the others (equal, deepEqual, match, ...) take it third. */
 const messageSecond = new Set(["ok", "assert", "ifError", "rejects", "throws", "doesNotThrow", "doesNotReject"]);
 
@@ -34,7 +57,13 @@ export function findViolations(fileName: string, source: string): Finding[] {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const sleeps = timerImports(file);
   const timeTaint = taint(file, (node) => isCallTo(node, timeCalls));
-  const heapTaint = taint(file, (node) => isCallTo(node, heapCalls) || isMemoryProbe(node) || (ts.isPropertyAccessExpression(node) && heapProperties.has(node.name.text)));
+  const heapTaint = taint(
+    file,
+    (node) =>
+      isCallTo(node, heapCalls) ||
+      isMemoryProbe(node) ||
+      (ts.isPropertyAccessExpression(node) && heapProperties.has(node.name.text)),
+  );
   const findings: Finding[] = [];
   const add = (rule: TestRule, node: ts.Node): void => {
     const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
@@ -75,7 +104,8 @@ function taint(file: ts.SourceFile, source: (node: ts.Node) => boolean): Taint {
       functions.push([node.name.text, returned(node)]);
     } else if (ts.isVariableDeclaration(node) && node.initializer !== undefined) {
       const init = node.initializer;
-      if ((ts.isArrowFunction(init) || ts.isFunctionExpression(init)) && ts.isIdentifier(node.name)) functions.push([node.name.text, returned(init)]);
+      if ((ts.isArrowFunction(init) || ts.isFunctionExpression(init)) && ts.isIdentifier(node.name))
+        functions.push([node.name.text, returned(init)]);
       else for (const name of boundNames(node.name)) assignments.push([name, init]);
     } else if (ts.isBinaryExpression(node) && isAssignment(node.operatorToken.kind) && ts.isIdentifier(node.left)) {
       assignments.push([node.left.text, node.right]);
@@ -146,7 +176,10 @@ function mentions(node: ts.Node, t: Taint): boolean {
 
 function isPropertyName(node: ts.Identifier): boolean {
   const parent = node.parent;
-  return (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isPropertyAssignment(parent) && parent.name === node);
+  return (
+    (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+    (ts.isPropertyAssignment(parent) && parent.name === node)
+  );
 }
 
 /** dotted renders `a.b.c` for a chain of property accesses on an identifier, else undefined. */
@@ -182,7 +215,10 @@ function timerImports(file: ts.SourceFile): Set<string> {
     const bindings = statement.importClause?.namedBindings;
     if (bindings === undefined) continue;
     if (ts.isNamespaceImport(bindings)) names.add(`${bindings.name.text}.*`);
-    else for (const element of bindings.elements) if (["setTimeout", "setInterval", "scheduler"].includes((element.propertyName ?? element.name).text)) names.add(element.name.text);
+    else
+      for (const element of bindings.elements)
+        if (["setTimeout", "setInterval", "scheduler"].includes((element.propertyName ?? element.name).text))
+          names.add(element.name.text);
   }
   return names;
 }
@@ -195,7 +231,9 @@ function isSleep(call: ts.CallExpression, imported: ReadonlySet<string>): boolea
   const [head, tail] = callee.split(".", 2) as [string, string | undefined];
   if (tail === undefined) return false;
   if (imported.has(`${head}.*`) && (timerNames.has(tail) || tail === "scheduler.wait")) return true;
-  return (imported.has(head) && tail === "wait") || ((head === "globalThis" || head === "global") && timerNames.has(tail));
+  return (
+    (imported.has(head) && tail === "wait") || ((head === "globalThis" || head === "global") && timerNames.has(tail))
+  );
 }
 
 function loopCondition(node: ts.Node): ts.Expression | undefined {

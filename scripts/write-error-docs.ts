@@ -17,7 +17,9 @@ const current = await readFile(protoFile, "utf8").catch(() => "");
 // A published reason is never dropped from the proto: clients may have compiled it in.
 const dropped = parseReasonNumbers(current).filter((r) => !(r.reason in errorCatalog));
 if (dropped.length > 0) {
-  console.error(`write-error-docs: ${errorReasonProtoPath} has ${dropped.map((r) => r.reason).join(", ")}, which src/errors/error-catalog.ts lacks; published reasons stay: put them back in the catalog`);
+  console.error(
+    `write-error-docs: ${errorReasonProtoPath} has ${dropped.map((r) => r.reason).join(", ")}, which src/errors/error-catalog.ts lacks; published reasons stay: put them back in the catalog`,
+  );
   process.exit(1);
 }
 await writeFile(protoFile, renderErrorReasonProto(current));

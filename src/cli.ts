@@ -67,7 +67,10 @@ async function serve(argv: readonly string[]): Promise<number> {
       throw startupError(err, config.listen, config.httpListen);
     }
     if (config.insecure) {
-      logger.warn({ tls: server.tls, auth: server.authMethods }, "--insecure: listeners beyond loopback may run without TLS or authentication; only do this behind a proxy that authenticates callers");
+      logger.warn(
+        { tls: server.tls, auth: server.authMethods },
+        "--insecure: listeners beyond loopback may run without TLS or authentication; only do this behind a proxy that authenticates callers",
+      );
     }
     logger.info(
       {
@@ -112,8 +115,13 @@ function startupError(err: unknown, listen: string, httpListen: string | undefin
   if (err instanceof ConfigError) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (/EADDRINUSE|address already in use|No address added/i.test(message)) {
-    const which = /EADDRINUSE/.test(message) && httpListen !== undefined && message.includes(httpListen.split(":").pop() ?? "") ? httpListen : listen;
-    return new ConfigError(`cannot listen on ${which}: the port is in use; stop the other process or choose another --listen`);
+    const which =
+      /EADDRINUSE/.test(message) && httpListen !== undefined && message.includes(httpListen.split(":").pop() ?? "")
+        ? httpListen
+        : listen;
+    return new ConfigError(
+      `cannot listen on ${which}: the port is in use; stop the other process or choose another --listen`,
+    );
   }
   if (/EADDRNOTAVAIL|ENOTFOUND|EACCES/.test(message)) {
     return new ConfigError(`cannot listen on ${listen}: ${message.split("\n")[0]}; choose another --listen`);

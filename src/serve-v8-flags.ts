@@ -75,5 +75,7 @@ export function keepHeapRoom(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 function isFullCollection(entry: PerformanceEntry): boolean {
-  return (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+  return (
+    (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+  );
 }

@@ -27,7 +27,11 @@ Flags:
  * runTokenCommand runs `toolhost token ...` and resolves to the exit code: 0 done, 2 a usage
  * problem (one line on stderr).
  */
-export async function runTokenCommand(argv: readonly string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function runTokenCommand(
+  argv: readonly string[],
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub !== "create") {
     err.write(`toolhost: unknown token command "${sub ?? ""}"\n${tokenUsage}\n`);
@@ -63,7 +67,10 @@ export async function runTokenCommand(argv: readonly string[], out: NodeJS.Writa
     }
     const created = newToken({
       id: values.id,
-      roots: [...(values.root ?? []).map((p) => ({ path: resolve(p), readOnly: false })), ...(values["read-only-root"] ?? []).map((p) => ({ path: resolve(p), readOnly: true }))],
+      roots: [
+        ...(values.root ?? []).map((p) => ({ path: resolve(p), readOnly: false })),
+        ...(values["read-only-root"] ?? []).map((p) => ({ path: resolve(p), readOnly: true })),
+      ],
       tier: tier as TierName,
       namespaces: values.namespace ?? [],
       expires: values.expires === undefined ? undefined : expiryOf(values.expires),
@@ -75,7 +82,9 @@ export async function runTokenCommand(argv: readonly string[], out: NodeJS.Writa
       await appendEntry(resolve(values.append), created.entry);
       err.write(`toolhost: added "${values.id}" to ${values.append}; the token above is shown once, keep it secret\n`);
     } else {
-      out.write(`\n# Add under "tokens:" in the tokens file (the token itself is shown once, above):\n${stringify([created.entry]).trimEnd()}\n`);
+      out.write(
+        `\n# Add under "tokens:" in the tokens file (the token itself is shown once, above):\n${stringify([created.entry]).trimEnd()}\n`,
+      );
     }
     return 0;
   } catch (e) {
@@ -114,7 +123,9 @@ async function appendEntry(file: string, entry: Record<string, unknown>): Promis
   if (doc.errors.length > 0) throw new Error(`${file} is not valid YAML: ${doc.errors[0]!.message}`);
   const ids = (doc.toJS() as { tokens?: { id?: string }[]; certificates?: { id?: string }[] } | null) ?? {};
   if ([...(ids.tokens ?? []), ...(ids.certificates ?? [])].some((t) => t.id === entry["id"])) {
-    throw new Error(`${file} already has an entry with id "${String(entry["id"])}"; choose another --id or remove that entry`);
+    throw new Error(
+      `${file} already has an entry with id "${String(entry["id"])}"; choose another --id or remove that entry`,
+    );
   }
   if (!doc.has("tokens") || doc.get("tokens") === null) doc.set("tokens", doc.createNode([]));
   doc.addIn(["tokens"], doc.createNode(entry));

@@ -48,7 +48,9 @@ async function statFile(call: ServerUnaryCall<Buffer, Buffer>, callback: sendUna
   }
 }
 
-const listToolsAnswer = Buffer.from(toBinary(ListToolsResponseSchema, create(ListToolsResponseSchema, { tools: [...fileToolDescriptors] })));
+const listToolsAnswer = Buffer.from(
+  toBinary(ListToolsResponseSchema, create(ListToolsResponseSchema, { tools: [...fileToolDescriptors] })),
+);
 
 const server = new Server();
 const identity = (b: Buffer) => b;
@@ -74,8 +76,10 @@ server.addService(
     },
   },
   {
-    listTools: (_call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => callback(null, listToolsAnswer),
-    statFile: (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => void statFile(call, callback) },
+    listTools: (_call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) =>
+      callback(null, listToolsAnswer),
+    statFile: (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => void statFile(call, callback),
+  },
 );
 server.bindAsync(values.listen ?? "127.0.0.1:0", ServerCredentials.createInsecure(), (err, port) => {
   if (err) throw err;

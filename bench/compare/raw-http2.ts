@@ -34,7 +34,10 @@ function frame(message: Uint8Array): Buffer {
 /** varintLength is the number of bytes of n as a protobuf varint. */
 function varintLength(n: number): number {
   let len = 1;
-  while (n >= 0x80) { n >>>= 7; len++; }
+  while (n >= 0x80) {
+    n >>>= 7;
+    len++;
+  }
   return len;
 }
 
@@ -50,8 +53,17 @@ async function readFile(stream: ServerHttp2Stream, body: Buffer): Promise<void> 
     const stats = await handle.stat();
     stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
     const info = create(ReadFileResponseSchema, {
-      part: { case: "info", value: { path: request.path, size: BigInt(stats.size), encoding: "binary", mode: ReadMode.BYTES,
-        modified: timestampFromDate(stats.mtime), fileMode: stats.mode & 0o777 } },
+      part: {
+        case: "info",
+        value: {
+          path: request.path,
+          size: BigInt(stats.size),
+          encoding: "binary",
+          mode: ReadMode.BYTES,
+          modified: timestampFromDate(stats.mtime),
+          fileMode: stats.mode & 0o777,
+        },
+      },
     });
     await write(stream, frame(toBinary(ReadFileResponseSchema, info)));
     const chunk = request.chunkSize || 1 << 20;
@@ -71,14 +83,20 @@ async function readFile(stream: ServerHttp2Stream, body: Buffer): Promise<void> 
       buf[start + 5] = 0x1a;
       let at = start + 6;
       for (let v = n; ; v >>>= 7) {
-        if (v < 0x80) { buf[at++] = v; break; }
+        if (v < 0x80) {
+          buf[at++] = v;
+          break;
+        }
         buf[at++] = (v & 0x7f) | 0x80;
       }
       await write(stream, buf.subarray(start, ROOM + n));
       if (n < chunk) break;
     }
     const summary = create(ReadFileResponseSchema, {
-      part: { case: "summary", value: { bytesSent: BigInt(sent), sha256: hash.digest("hex"), eof: true, nextOffset: BigInt(sent) } },
+      part: {
+        case: "summary",
+        value: { bytesSent: BigInt(sent), sha256: hash.digest("hex"), eof: true, nextOffset: BigInt(sent) },
+      },
     });
     await write(stream, frame(toBinary(ReadFileResponseSchema, summary)));
     stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
@@ -98,8 +116,19 @@ server.on("stream", (stream, headers) => {
       return;
     }
     readFile(stream, Buffer.concat(parts)).catch((err: unknown) => {
-      if (stream.headersSent) { stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR); return; }
-      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "5", "grpc-message": encodeURIComponent(String(err)) }, { endStream: true });
+      if (stream.headersSent) {
+        stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+        return;
+      }
+      stream.respond(
+        {
+          ":status": 200,
+          "content-type": "application/grpc",
+          "grpc-status": "5",
+          "grpc-message": encodeURIComponent(String(err)),
+        },
+        { endStream: true },
+      );
     });
   });
   stream.on("error", () => {});

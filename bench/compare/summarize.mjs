@@ -7,14 +7,23 @@
 import { readFileSync } from "node:fs";
 
 const [file, hz] = process.argv.slice(2);
-const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => l.split(" "));
+const rows = readFileSync(file, "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => l.split(" "));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const by = new Map();
 const hwm = new Map();
 const fanout = [];
 for (const [server, work, value, ticks, ops] of rows) {
-  if (server === "hwm") { hwm.set(work, Number(value)); continue; }
-  if (server === "fanout") { fanout.push([work, Number(value), Number(ticks)]); continue; }
+  if (server === "hwm") {
+    hwm.set(work, Number(value));
+    continue;
+  }
+  if (server === "fanout") {
+    fanout.push([work, Number(value), Number(ticks)]);
+    continue;
+  }
   const key = `${work} ${server}`;
   const entry = by.get(key) ?? { work, server, values: [], cpu: [] };
   entry.values.push(Number(value));
@@ -24,8 +33,13 @@ for (const [server, work, value, ticks, ops] of rows) {
 const unary = (work) => work === "stat" || work === "list";
 const unit = (work) => (unary(work) ? "req/s" : "MB/s");
 /** perRound is the median of the per-round ratios of `e` to `ref`, as text ("" without a reference). */
-const perRound = (e, ref) => (ref && ref !== e && ref.values.length === e.values.length ? median(e.values.map((v, i) => v / ref.values[i])).toFixed(2) : "");
-console.log("| work | server | min | median | max | median / grpc-go | slowest / grpc-go median | per round / grpc-go | median / bare grpc-js | per round / bare grpc-js | server CPU per op |");
+const perRound = (e, ref) =>
+  ref && ref !== e && ref.values.length === e.values.length
+    ? median(e.values.map((v, i) => v / ref.values[i])).toFixed(2)
+    : "";
+console.log(
+  "| work | server | min | median | max | median / grpc-go | slowest / grpc-go median | per round / grpc-go | median / bare grpc-js | per round / bare grpc-js | server CPU per op |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const e of by.values()) {
   const ref = by.get(`${e.work} grpc-go`);
@@ -34,7 +48,13 @@ for (const e of by.values()) {
   const bareText = bare ? (median(e.values) / median(bare.values)).toFixed(2) : "";
   const cpu = median(e.cpu);
   const cpuText = unary(e.work) ? `${(cpu * 1e6).toFixed(0)} µs` : `${(cpu * 1000).toFixed(0)} ms`;
-  console.log(`| ${e.work} | ${e.server} | ${Math.min(...e.values).toFixed(0)} | ${median(e.values).toFixed(0)} ${unit(e.work)} | ${Math.max(...e.values).toFixed(0)} | ${ref ? (median(e.values) / refMedian).toFixed(2) : ""} | ${ref ? (Math.min(...e.values) / refMedian).toFixed(2) : ""} | ${perRound(e, ref)} | ${bareText} | ${perRound(e, bare)} | ${cpuText} |`);
+  console.log(
+    `| ${e.work} | ${e.server} | ${Math.min(...e.values).toFixed(0)} | ${median(e.values).toFixed(0)} ${unit(e.work)} | ${Math.max(...e.values).toFixed(0)} | ${ref ? (median(e.values) / refMedian).toFixed(2) : ""} | ${ref ? (Math.min(...e.values) / refMedian).toFixed(2) : ""} | ${perRound(e, ref)} | ${bareText} | ${perRound(e, bare)} | ${cpuText} |`,
+  );
 }
-for (const [server, kib, mbps] of fanout) console.log(`64 concurrent 64 MiB reads over one connection, ${server}: RSS +${(kib / 1024).toFixed(0)} MiB, ${mbps.toFixed(0)} MB/s in all`);
-for (const [server, kib] of hwm) console.log(`peak RSS growth over the run, ${server}: +${(kib / 1024).toFixed(0)} MiB`);
+for (const [server, kib, mbps] of fanout)
+  console.log(
+    `64 concurrent 64 MiB reads over one connection, ${server}: RSS +${(kib / 1024).toFixed(0)} MiB, ${mbps.toFixed(0)} MB/s in all`,
+  );
+for (const [server, kib] of hwm)
+  console.log(`peak RSS growth over the run, ${server}: +${(kib / 1024).toFixed(0)} MiB`);

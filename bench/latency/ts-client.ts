@@ -18,7 +18,13 @@ import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { label: { type: "string" }, "client-dist": { type: "string" }, "grpc-transport": { type: "string" }, "connect-node": { type: "boolean" }, path: { type: "string" } },
+  options: {
+    label: { type: "string" },
+    "client-dist": { type: "string" },
+    "grpc-transport": { type: "string" },
+    "connect-node": { type: "boolean" },
+    path: { type: "string" },
+  },
 });
 const addr = positionals[0] ?? "127.0.0.1:50051";
 const file = values.path ?? "big.bin";
@@ -50,12 +56,20 @@ function viaConnectNode(): Client<typeof FileTools> {
 
 /** viaToolhostClient is FileTools from the built @toolhost/client in `dist`. */
 async function viaToolhostClient(dist: string): Promise<Client<typeof FileTools>> {
-  const { createClient } = (await import(pathToFileURL(path.join(dist, "src/index.js")).href)) as typeof import("../../clients/ts/src/index.js");
+  const { createClient } = (await import(
+    pathToFileURL(path.join(dist, "src/index.js")).href
+  )) as typeof import("../../clients/ts/src/index.js");
   const grpcTransport = values["grpc-transport"];
-  return createClient(addr, (grpcTransport === undefined ? {} : { grpcTransport }) as never).files as unknown as Client<typeof FileTools>;
+  return createClient(addr, (grpcTransport === undefined ? {} : { grpcTransport }) as never).files as unknown as Client<
+    typeof FileTools
+  >;
 }
 
-const client = values["connect-node"] ? viaConnectNode() : await viaToolhostClient(path.resolve(values["client-dist"] ?? new URL("../../clients/ts/dist", import.meta.url).pathname));
+const client = values["connect-node"]
+  ? viaConnectNode()
+  : await viaToolhostClient(
+      path.resolve(values["client-dist"] ?? new URL("../../clients/ts/dist", import.meta.url).pathname),
+    );
 
 let start = performance.now();
 let bytes = 0;
@@ -72,5 +86,7 @@ async function* requests() {
 }
 start = performance.now();
 await client.uploadFile(requests());
-console.log(`${label} upload MB/s=${((total * chunk.byteLength) / ((performance.now() - start) / 1000) / 1e6).toFixed(1)}`);
+console.log(
+  `${label} upload MB/s=${((total * chunk.byteLength) / ((performance.now() - start) / 1000) / 1e6).toFixed(1)}`,
+);
 process.exit(0);

@@ -25,7 +25,9 @@ export function outDir() {
 function currentCommit() {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repo, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repo, encoding: "utf8" }).trim() !== "";
+    const dirty =
+      execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repo, encoding: "utf8" }).trim() !==
+      "";
     return dirty ? `${commit}+dirty` : commit;
   } catch {
     return "unknown";
@@ -62,7 +64,8 @@ export function openResults(bench, { command, rounds, note } = {}) {
 /** appendRow adds a row to the run `start` began for `bench` (the shell scripts' path). */
 function appendRow(bench, table, row) {
   const file = path.join(outDir(), `${bench}.jsonl`);
-  if (!existsSync(`${file}.run`)) throw new Error(`results: no run started for ${bench}: call "results.mjs start ${bench}" first`);
+  if (!existsSync(`${file}.run`))
+    throw new Error(`results: no run started for ${bench}: call "results.mjs start ${bench}" first`);
   const run = JSON.parse(readFileSync(`${file}.run`, "utf8"));
   appendFileSync(file, `${JSON.stringify({ table, run, row })}\n`);
 }
@@ -81,7 +84,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } else if (verb === "row" && bench !== undefined && rest.length === 2) {
     appendRow(bench, rest[0], JSON.parse(rest[1]));
   } else {
-    console.error("usage: results.mjs start BENCH [--command C] [--rounds N] [--note TEXT] | results.mjs row BENCH TABLE JSON");
+    console.error(
+      "usage: results.mjs start BENCH [--command C] [--rounds N] [--note TEXT] | results.mjs row BENCH TABLE JSON",
+    );
     process.exit(2);
   }
 }

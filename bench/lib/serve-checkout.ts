@@ -18,7 +18,21 @@ export interface CheckoutServer {
  */
 export async function serveCheckout(name: string, checkout: string, args: readonly string[]): Promise<CheckoutServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(checkout, "src/cli.ts"), "serve", "--listen", `127.0.0.1:${port}`, "--log-level", "warn", ...args], { cwd: checkout, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(checkout, "src/cli.ts"),
+      "serve",
+      "--listen",
+      `127.0.0.1:${port}`,
+      "--log-level",
+      "warn",
+      ...args,
+    ],
+    { cwd: checkout, stdio: ["ignore", "ignore", "inherit"] },
+  );
   const exited = once(child, "exit");
   for (let tries = 0; !(await accepts(port)); tries++) {
     if (child.exitCode !== null || tries > 600) throw new Error(`${name} (${checkout}) did not start`);

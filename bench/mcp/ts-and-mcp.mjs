@@ -44,10 +44,20 @@ const { createClient } = await import(pathToFileURL(path.join(dist, "src/index.j
 const { ReadMode } = await import(pathToFileURL(path.join(dist, "gen/toolhost/files/v1/read_pb.js")).href);
 
 const mcp = new Client({ name: "toolhost-bench", version: "0" });
-if (servers.includes("mcp")) await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [values["mcp-server"] ?? "", dir], stderr: "ignore",
-  maxBufferSize: 64 << 20 })); // the SDK's default 10 MiB line cap is under a 10 MB file's JSON answer
+if (servers.includes("mcp"))
+  await mcp.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [values["mcp-server"] ?? "", dir],
+      stderr: "ignore",
+      maxBufferSize: 64 << 20,
+    }),
+  ); // the SDK's default 10 MiB line cap is under a 10 MB file's JSON answer
 const grpcTransport = values["grpc-transport"];
-const toolhost = createClient(values.toolhost ?? "127.0.0.1:50051", grpcTransport === undefined ? {} : { grpcTransport }).files;
+const toolhost = createClient(
+  values.toolhost ?? "127.0.0.1:50051",
+  grpcTransport === undefined ? {} : { grpcTransport },
+).files;
 
 /** textOf checks that an MCP tool answered without error and returns its text length. */
 function textOf(result) {
@@ -58,12 +68,16 @@ function textOf(result) {
 /** tsRead reads a text file through toolhost's ReadFile stream and returns its length. */
 async function tsRead(file) {
   let n = 0;
-  for await (const m of toolhost.readFile({ path: file, mode: ReadMode.TEXT })) if (m.part.case === "text") n += m.part.value.length;
+  for await (const m of toolhost.readFile({ path: file, mode: ReadMode.TEXT }))
+    if (m.part.case === "text") n += m.part.value.length;
   return n;
 }
 
 /** edit is the r-th round's replacement: the marker flips each round, so the file keeps its size. */
-const edit = (r) => (r % 2 === 0 ? { oldText: "alpha-marker", newText: "omega-marker" } : { oldText: "omega-marker", newText: "alpha-marker" });
+const edit = (r) =>
+  r % 2 === 0
+    ? { oldText: "alpha-marker", newText: "omega-marker" }
+    : { oldText: "omega-marker", newText: "alpha-marker" };
 /** toolhostCalls are the three calls through the TS client, editing edit-<who>.txt. */
 const toolhostCalls = (who) => ({
   read35k: () => tsRead("35k.txt"),
@@ -72,14 +86,25 @@ const toolhostCalls = (who) => ({
 });
 const calls = {
   mcp: {
-    read35k: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "35k.txt") } })),
-    edit4k: async (r) => textOf(await mcp.callTool({ name: "edit_file", arguments: {
-      path: path.join(dir, "edit-mcp.txt"), edits: [edit(r)] } })),
-    read10m: async () => textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "10m.txt") } })),
+    read35k: async () =>
+      textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "35k.txt") } })),
+    edit4k: async (r) =>
+      textOf(
+        await mcp.callTool({
+          name: "edit_file",
+          arguments: {
+            path: path.join(dir, "edit-mcp.txt"),
+            edits: [edit(r)],
+          },
+        }),
+      ),
+    read10m: async () =>
+      textOf(await mcp.callTool({ name: "read_text_file", arguments: { path: path.join(dir, "10m.txt") } })),
   },
   ts: toolhostCalls("ts"),
 };
-for (let round = -1; round < rounds; round++) { // round -1 warms both up and is not printed
+for (let round = -1; round < rounds; round++) {
+  // round -1 warms both up and is not printed
   for (const work of ["read35k", "edit4k", "read10m"]) {
     for (const server of servers) {
       const cpu = values.cpu ? process.cpuUsage() : undefined;

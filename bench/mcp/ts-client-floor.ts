@@ -24,7 +24,15 @@ import { EditFileRequestSchema, EditFileResponseSchema } from "../../gen/ts/tool
 import { ReadFileRequestSchema, ReadFileResponseSchema, ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { StatFileRequestSchema, StatFileResponseSchema } from "../../gen/ts/toolhost/files/v1/stat_pb.js";
 
-const { values } = parseArgs({ options: { toolhost: { type: "string" }, dir: { type: "string" }, client: { type: "string" }, rounds: { type: "string" }, warm: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    toolhost: { type: "string" },
+    dir: { type: "string" },
+    client: { type: "string" },
+    rounds: { type: "string" },
+    warm: { type: "string" },
+  },
+});
 const addr = values.toolhost ?? "127.0.0.1:50051";
 const who = values.client ?? "toolhost";
 const rounds = Number(values.rounds ?? "7");
@@ -34,16 +42,25 @@ if (!existsSync(join(dir, "35k.txt"))) writeFileSync(join(dir, "35k.txt"), "x".r
 const editFile = `edit-floor-${who}.txt`;
 writeFileSync(join(dir, editFile), `${"a".repeat(2000)}\nalpha-marker\n${"b".repeat(2000)}\n`);
 let flips = 0;
-const edit = () => (flips++ % 2 === 0 ? { oldText: "alpha-marker", newText: "omega-marker" } : { oldText: "omega-marker", newText: "alpha-marker" });
+const edit = () =>
+  flips++ % 2 === 0
+    ? { oldText: "alpha-marker", newText: "omega-marker" }
+    : { oldText: "omega-marker", newText: "alpha-marker" };
 const statReq = () => create(StatFileRequestSchema, { path: "35k.txt" });
 const readReq = () => create(ReadFileRequestSchema, { path: "35k.txt", mode: ReadMode.TEXT });
-const editReq = () => create(EditFileRequestSchema, { path: editFile, edits: [{ kind: { case: "replace", value: edit() } }] });
+const editReq = () =>
+  create(EditFileRequestSchema, { path: editFile, edits: [{ kind: { case: "replace", value: edit() } }] });
 type Calls = Record<"stat" | "read35k" | "edit4k", () => Promise<unknown>>;
 
 /** viaClient makes the calls through clients/ts createClient, or connect-node's transport on its session manager. */
 function viaClient(connectNode: boolean): Calls {
   const baseUrl = `http://${addr}`;
-  const files = connectNode ? createConnectClient(FileTools, createGrpcTransport({ baseUrl, sessionManager: new WideWindowSessionManager(baseUrl) })) : createClient(addr).files;
+  const files = connectNode
+    ? createConnectClient(
+        FileTools,
+        createGrpcTransport({ baseUrl, sessionManager: new WideWindowSessionManager(baseUrl) }),
+      )
+    : createClient(addr).files;
   return {
     stat: () => files.statFile(statReq()),
     read35k: async () => {
@@ -59,7 +76,12 @@ function viaClient(connectNode: boolean): Calls {
 function viaHttp2(): Calls {
   const session = http2.connect(`http://${addr}`);
   async function call<O extends DescMessage>(method: string, body: Uint8Array, out: O) {
-    const stream = session.request({ ":method": "POST", ":path": `/toolhost.files.v1.FileTools/${method}`, "content-type": "application/grpc", te: "trailers" });
+    const stream = session.request({
+      ":method": "POST",
+      ":path": `/toolhost.files.v1.FileTools/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
     const frame = Buffer.alloc(5 + body.length);
     frame.writeUInt32BE(body.length, 1);
     frame.set(body, 5);
@@ -72,7 +94,8 @@ function viaHttp2(): Calls {
     if (status !== "0") throw new Error(`${method}: grpc-status ${String(status)}`);
     const all = Buffer.concat(chunks);
     const messages = [];
-    for (let o = 0; o < all.length; o += 5 + all.readUInt32BE(o + 1)) messages.push(fromBinary(out, all.subarray(o + 5, o + 5 + all.readUInt32BE(o + 1))));
+    for (let o = 0; o < all.length; o += 5 + all.readUInt32BE(o + 1))
+      messages.push(fromBinary(out, all.subarray(o + 5, o + 5 + all.readUInt32BE(o + 1))));
     return messages;
   }
   return {
@@ -84,29 +107,55 @@ function viaHttp2(): Calls {
 
 /** viaGrpcJs makes the calls through @grpc/grpc-js's generic client with the generated codecs. */
 function viaGrpcJs(): Calls {
-  const method = <I extends DescMessage, O extends DescMessage>(name: string, input: I, output: O, responseStream: boolean) => ({
-    path: `/toolhost.files.v1.FileTools/${name}`, requestStream: false, responseStream, originalName: name,
-    requestSerialize: (m: never) => Buffer.from(toBinary(input, m)), requestDeserialize: (b: Buffer) => fromBinary(input, b),
-    responseSerialize: (m: never) => Buffer.from(toBinary(output, m)), responseDeserialize: (b: Buffer) => fromBinary(output, b),
-  }) as unknown as grpc.MethodDefinition<object, object>;
-  const Ctor = grpc.makeGenericClientConstructor({
-    StatFile: method("StatFile", StatFileRequestSchema, StatFileResponseSchema, false),
-    ReadFile: method("ReadFile", ReadFileRequestSchema, ReadFileResponseSchema, true),
-    EditFile: method("EditFile", EditFileRequestSchema, EditFileResponseSchema, false),
-  }, "FileTools");
-  const c = new Ctor(addr, grpc.credentials.createInsecure()) as unknown as Record<string, (...a: unknown[]) => unknown>;
-  const unary = (name: string, req: unknown) => new Promise((resolve, reject) => c[name]!(req, (e: unknown, v: unknown) => (e ? reject(e) : resolve(v))));
+  const method = <I extends DescMessage, O extends DescMessage>(
+    name: string,
+    input: I,
+    output: O,
+    responseStream: boolean,
+  ) =>
+    ({
+      path: `/toolhost.files.v1.FileTools/${name}`,
+      requestStream: false,
+      responseStream,
+      originalName: name,
+      requestSerialize: (m: never) => Buffer.from(toBinary(input, m)),
+      requestDeserialize: (b: Buffer) => fromBinary(input, b),
+      responseSerialize: (m: never) => Buffer.from(toBinary(output, m)),
+      responseDeserialize: (b: Buffer) => fromBinary(output, b),
+    }) as unknown as grpc.MethodDefinition<object, object>;
+  const Ctor = grpc.makeGenericClientConstructor(
+    {
+      StatFile: method("StatFile", StatFileRequestSchema, StatFileResponseSchema, false),
+      ReadFile: method("ReadFile", ReadFileRequestSchema, ReadFileResponseSchema, true),
+      EditFile: method("EditFile", EditFileRequestSchema, EditFileResponseSchema, false),
+    },
+    "FileTools",
+  );
+  const c = new Ctor(addr, grpc.credentials.createInsecure()) as unknown as Record<
+    string,
+    (...a: unknown[]) => unknown
+  >;
+  const unary = (name: string, req: unknown) =>
+    new Promise((resolve, reject) => c[name]!(req, (e: unknown, v: unknown) => (e ? reject(e) : resolve(v))));
   return {
     stat: () => unary("StatFile", statReq()),
-    read35k: () => new Promise((resolve, reject) => {
-      const s = c["ReadFile"]!(readReq()) as grpc.ClientReadableStream<unknown>;
-      s.on("data", () => {}).on("error", reject).on("end", resolve);
-    }),
+    read35k: () =>
+      new Promise((resolve, reject) => {
+        const s = c["ReadFile"]!(readReq()) as grpc.ClientReadableStream<unknown>;
+        s.on("data", () => {})
+          .on("error", reject)
+          .on("end", resolve);
+      }),
     edit4k: () => unary("EditFile", editReq()),
   };
 }
 
-const clients: Record<string, () => Calls> = { toolhost: () => viaClient(false), "connect-node": () => viaClient(true), "grpc-js": viaGrpcJs, http2: viaHttp2 };
+const clients: Record<string, () => Calls> = {
+  toolhost: () => viaClient(false),
+  "connect-node": () => viaClient(true),
+  "grpc-js": viaGrpcJs,
+  http2: viaHttp2,
+};
 const calls = clients[who]?.();
 if (calls === undefined) throw new Error(`--client must be one of ${Object.keys(clients).join(", ")}`);
 const results: Record<string, { wall: number[]; cpu: number[] }> = {};
@@ -124,5 +173,6 @@ for (let round = -warm; round < rounds; round++) {
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-for (const [work, r] of Object.entries(results)) console.log(`${who} ${work} ${median(r.wall).toFixed(3)} ${median(r.cpu).toFixed(3)}`);
+for (const [work, r] of Object.entries(results))
+  console.log(`${who} ${work} ${median(r.wall).toFixed(3)} ${median(r.cpu).toFixed(3)}`);
 process.exit(0);

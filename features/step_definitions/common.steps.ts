@@ -48,7 +48,10 @@ function output(world: ToolhostWorld, field: string): unknown {
   assert.equal(world.error, undefined, `the call failed: ${world.error?.message}`);
   const camel = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   const record = world.result as Record<string, unknown>;
-  assert.ok(record !== undefined && camel in record, `the result has no "${field}": ${JSON.stringify(Object.keys(record ?? {}))}`);
+  assert.ok(
+    record !== undefined && camel in record,
+    `the result has no "${field}": ${JSON.stringify(Object.keys(record ?? {}))}`,
+  );
   return record[camel];
 }
 
@@ -58,18 +61,31 @@ Given("a skill file ops sandbox directory", async function (this: ToolhostWorld)
   assert.ok(this.server !== undefined, "a server is running over the sandbox");
 });
 
-Given("a sandbox file {string} with content {string}", async function (this: ToolhostWorld, name: string, content: string) {
-  await put(this, name, unescapeSeed(content));
-});
+Given(
+  "a sandbox file {string} with content {string}",
+  async function (this: ToolhostWorld, name: string, content: string) {
+    await put(this, name, unescapeSeed(content));
+  },
+);
 
 Given("a sandbox file {string} with lines {string}", async function (this: ToolhostWorld, name: string, lines: string) {
-  await put(this, name, unescapeSeed(lines).split(",").map((line) => `${line}\n`).join(""));
+  await put(
+    this,
+    name,
+    unescapeSeed(lines)
+      .split(",")
+      .map((line) => `${line}\n`)
+      .join(""),
+  );
 });
 
-Given(/^a sandbox file "([^"]*)" with content "([^"]*)" and mode (0o[0-7]+)$/, async function (this: ToolhostWorld, name: string, content: string, mode: string) {
-  await put(this, name, unescapeSeed(content));
-  await chmod(sandboxPath(this, name), parseInt(mode.slice(2), 8));
-});
+Given(
+  /^a sandbox file "([^"]*)" with content "([^"]*)" and mode (0o[0-7]+)$/,
+  async function (this: ToolhostWorld, name: string, content: string, mode: string) {
+    await put(this, name, unescapeSeed(content));
+    await chmod(sandboxPath(this, name), parseInt(mode.slice(2), 8));
+  },
+);
 
 Given("a binary file {string} in the sandbox", async function (this: ToolhostWorld, name: string) {
   // A PNG signature and IHDR chunk header: binary by magic number and by NUL bytes.
@@ -102,39 +118,66 @@ Then("the skill tool result should be successful", function (this: ToolhostWorld
 });
 
 Then("the skill tool result should not be successful", function (this: ToolhostWorld) {
-  assert.ok(this.error !== undefined, `expected a failure, got ${JSON.stringify(this.result, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
+  assert.ok(
+    this.error !== undefined,
+    `expected a failure, got ${JSON.stringify(this.result, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`,
+  );
 });
 
 Then("the skill tool error should mention {string}", function (this: ToolhostWorld, words: string) {
   assert.ok(this.error !== undefined, "expected a failure");
-  assert.ok(this.error.rawMessage.includes(unescapeSeed(words)), `"${this.error.rawMessage}" should mention "${words}"`);
+  assert.ok(
+    this.error.rawMessage.includes(unescapeSeed(words)),
+    `"${this.error.rawMessage}" should mention "${words}"`,
+  );
 });
 
 Then("the skill output {string} should be {string}", function (this: ToolhostWorld, field: string, expected: string) {
   assert.equal(String(output(this, field)), unescapeSeed(expected));
 });
 
-Then("the skill output {string} should contain {string}", function (this: ToolhostWorld, field: string, expected: string) {
-  const value = String(output(this, field));
-  assert.ok(value.includes(unescapeSeed(expected)), `${JSON.stringify(value)} should contain ${JSON.stringify(expected)}`);
-});
+Then(
+  "the skill output {string} should contain {string}",
+  function (this: ToolhostWorld, field: string, expected: string) {
+    const value = String(output(this, field));
+    assert.ok(
+      value.includes(unescapeSeed(expected)),
+      `${JSON.stringify(value)} should contain ${JSON.stringify(expected)}`,
+    );
+  },
+);
 
-Then("the skill output {string} should not contain {string}", function (this: ToolhostWorld, field: string, expected: string) {
-  const value = String(output(this, field));
-  assert.ok(!value.includes(unescapeSeed(expected)), `${JSON.stringify(value)} should not contain ${JSON.stringify(expected)}`);
-});
+Then(
+  "the skill output {string} should not contain {string}",
+  function (this: ToolhostWorld, field: string, expected: string) {
+    const value = String(output(this, field));
+    assert.ok(
+      !value.includes(unescapeSeed(expected)),
+      `${JSON.stringify(value)} should not contain ${JSON.stringify(expected)}`,
+    );
+  },
+);
 
-Then("the skill output {string} should be greater than {int}", function (this: ToolhostWorld, field: string, bound: number) {
-  assert.ok(Number(output(this, field)) > bound, `${field} = ${String(output(this, field))} should be greater than ${bound}`);
-});
+Then(
+  "the skill output {string} should be greater than {int}",
+  function (this: ToolhostWorld, field: string, bound: number) {
+    assert.ok(
+      Number(output(this, field)) > bound,
+      `${field} = ${String(output(this, field))} should be greater than ${bound}`,
+    );
+  },
+);
 
 Then("the skill output {string} should equal {int}", function (this: ToolhostWorld, field: string, expected: number) {
   assert.equal(Number(output(this, field)), expected);
 });
 
-Then(/^the skill output "([^"]*)" should be boolean (true|false)$/, function (this: ToolhostWorld, field: string, expected: string) {
-  assert.equal(output(this, field), expected === "true");
-});
+Then(
+  /^the skill output "([^"]*)" should be boolean (true|false)$/,
+  function (this: ToolhostWorld, field: string, expected: string) {
+    assert.equal(output(this, field), expected === "true");
+  },
+);
 
 Then("the sandbox file {string} should exist", async function (this: ToolhostWorld, name: string) {
   await assert.doesNotReject(access(sandboxPath(this, name)), `${name} should exist`);

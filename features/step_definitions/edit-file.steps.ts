@@ -2,11 +2,24 @@ import { When } from "@cucumber/cucumber";
 import type { ToolhostWorld } from "../support/world.js";
 import { unescapeSeed } from "./common.steps.js";
 
-async function replaceTool(world: ToolhostWorld, path: string, oldText: string, newText: string, replaceAll: boolean): Promise<void> {
+async function replaceTool(
+  world: ToolhostWorld,
+  path: string,
+  oldText: string,
+  newText: string,
+  replaceAll: boolean,
+): Promise<void> {
   await world.call(() =>
     world.fileTools.editFile({
       path: unescapeSeed(path),
-      edits: [{ kind: { case: "replace", value: { oldText: unescapeSeed(oldText), newText: unescapeSeed(newText), replaceAll } } }],
+      edits: [
+        {
+          kind: {
+            case: "replace",
+            value: { oldText: unescapeSeed(oldText), newText: unescapeSeed(newText), replaceAll },
+          },
+        },
+      ],
     }),
   );
 }

@@ -30,7 +30,13 @@ async function readTool(world: ToolhostWorld, request: ReadInit): Promise<void> 
     for await (const message of world.fileTools.readFile(request)) {
       const part = message.part;
       if (part.case === "info") {
-        Object.assign(output, { encoding: part.value.encoding, size: Number(part.value.size), mode: part.value.mode, bom: part.value.bom, fileMode: part.value.fileMode });
+        Object.assign(output, {
+          encoding: part.value.encoding,
+          size: Number(part.value.size),
+          mode: part.value.mode,
+          bom: part.value.bom,
+          fileMode: part.value.fileMode,
+        });
       } else if (part.case === "text") {
         output.content += part.value;
       } else if (part.case === "data") {
@@ -65,9 +71,12 @@ When(/^I execute the "skill\/file-read" tool with an empty path$/, async functio
   await readTool(this, { path: "" });
 });
 
-When(/^I execute the "skill\/file-read" tool with path "([^"]*)" tail_lines (\d+)$/, async function (this: ToolhostWorld, path: string, tail: string) {
-  await readTool(this, { path: unescapeSeed(path), tailLines: Number(tail) });
-});
+When(
+  /^I execute the "skill\/file-read" tool with path "([^"]*)" tail_lines (\d+)$/,
+  async function (this: ToolhostWorld, path: string, tail: string) {
+    await readTool(this, { path: unescapeSeed(path), tailLines: Number(tail) });
+  },
+);
 
 When(
   /^I execute the "skill\/file-read" tool with path "([^"]*)" tail_lines (\d+) offset (\d+)$/,

@@ -3,7 +3,11 @@ import { rm, writeFile } from "node:fs/promises";
 import { After, Then, When } from "@cucumber/cucumber";
 import { ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
-import { SearchOutputMode, type SearchFilesRequest, type SearchFilesResponse } from "../../gen/ts/toolhost/files/v1/search_pb.js";
+import {
+  SearchOutputMode,
+  type SearchFilesRequest,
+  type SearchFilesResponse,
+} from "../../gen/ts/toolhost/files/v1/search_pb.js";
 import { WatchEventType, type WatchFilesResponse } from "../../gen/ts/toolhost/files/v1/watch_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { SearchFilesRequestSchema } from "../../gen/ts/toolhost/files/v1/search_pb.js";
@@ -23,7 +27,10 @@ interface WatchState {
   seen: number;
 }
 
-async function search(world: SearchWorld, request: MessageInitShape<typeof SearchFilesRequestSchema> & Partial<SearchFilesRequest>): Promise<void> {
+async function search(
+  world: SearchWorld,
+  request: MessageInitShape<typeof SearchFilesRequestSchema> & Partial<SearchFilesRequest>,
+): Promise<void> {
   world.search = await world.call(async () => {
     const out: SearchFilesResponse[] = [];
     for await (const message of world.fileTools.searchFiles(request)) out.push(message);
@@ -31,7 +38,8 @@ async function search(world: SearchWorld, request: MessageInitShape<typeof Searc
   });
 }
 
-const matches = (world: SearchWorld) => (world.search ?? []).flatMap((m) => (m.result.case === "match" ? [m.result.value] : []));
+const matches = (world: SearchWorld) =>
+  (world.search ?? []).flatMap((m) => (m.result.case === "match" ? [m.result.value] : []));
 
 When("I search for {string}", async function (this: SearchWorld, pattern: string) {
   await search(this, { pattern });
@@ -45,23 +53,35 @@ When("I search for {string} including ignored and hidden files", async function 
   await search(this, { pattern, noIgnore: true, includeHidden: true });
 });
 
-When("I search for {string} in files matching {string} listing only file names", async function (this: SearchWorld, pattern: string, glob: string) {
-  await search(this, { pattern, include: [glob], outputMode: SearchOutputMode.FILES_WITH_MATCHES });
-});
+When(
+  "I search for {string} in files matching {string} listing only file names",
+  async function (this: SearchWorld, pattern: string, glob: string) {
+    await search(this, { pattern, include: [glob], outputMode: SearchOutputMode.FILES_WITH_MATCHES });
+  },
+);
 
-When("I search for the regular expression {string} with a time budget of {int} ms", async function (this: SearchWorld, pattern: string, ms: number) {
-  await this.restartServer({ limits: { searchTimeBudgetMs: ms } });
-  await search(this, { pattern, regex: true });
-});
+When(
+  "I search for the regular expression {string} with a time budget of {int} ms",
+  async function (this: SearchWorld, pattern: string, ms: number) {
+    await this.restartServer({ limits: { searchTimeBudgetMs: ms } });
+    await search(this, { pattern, regex: true });
+  },
+);
 
 Then("the search should return {int} match(es)", function (this: SearchWorld, count: number) {
   assert.equal(this.error, undefined, this.error?.message);
   assert.equal(matches(this).length, count);
 });
 
-Then("a search match should be {string} line {int} column {int}", function (this: SearchWorld, path: string, line: number, column: number) {
-  assert.ok(matches(this).some((m) => m.path === path && m.lineNumber === BigInt(line) && m.column === column), JSON.stringify(matches(this), (_, v) => (typeof v === "bigint" ? Number(v) : v)));
-});
+Then(
+  "a search match should be {string} line {int} column {int}",
+  function (this: SearchWorld, path: string, line: number, column: number) {
+    assert.ok(
+      matches(this).some((m) => m.path === path && m.lineNumber === BigInt(line) && m.column === column),
+      JSON.stringify(matches(this), (_, v) => (typeof v === "bigint" ? Number(v) : v)),
+    );
+  },
+);
 
 Then("the search should return matches in {string}", function (this: SearchWorld, paths: string) {
   assert.equal(this.error, undefined, this.error?.message);
@@ -73,12 +93,15 @@ Then("the search should list the files {string}", function (this: SearchWorld, p
   assert.deepEqual(files.sort(), paths.split(","));
 });
 
-Then(/^the search summary should say (\d+) files? scanned, (\d+) files? matched, (\d+) match(?:es)?$/, function (this: SearchWorld, scanned: string, matched: string, count: string) {
-  const last = this.search?.at(-1);
-  assert.equal(last?.result.case, "summary");
-  const s = last.result.value;
-  assert.deepEqual([s.filesScanned, s.filesMatched, s.matches], [BigInt(scanned), BigInt(matched), BigInt(count)]);
-});
+Then(
+  /^the search summary should say (\d+) files? scanned, (\d+) files? matched, (\d+) match(?:es)?$/,
+  function (this: SearchWorld, scanned: string, matched: string, count: string) {
+    const last = this.search?.at(-1);
+    assert.equal(last?.result.case, "summary");
+    const s = last.result.value;
+    assert.deepEqual([s.filesScanned, s.filesMatched, s.matches], [BigInt(scanned), BigInt(matched), BigInt(count)]);
+  },
+);
 
 Then("the search error should be {string}", function (this: SearchWorld, reason: string) {
   assert.ok(this.error !== undefined, "the search succeeded");
@@ -89,12 +112,21 @@ After(function (this: SearchWorld) {
   this.watch?.controller.abort();
 });
 
-async function startWatch(world: SearchWorld, path: string, recursive: boolean, initialSnapshot: boolean): Promise<void> {
+async function startWatch(
+  world: SearchWorld,
+  path: string,
+  recursive: boolean,
+  initialSnapshot: boolean,
+): Promise<void> {
   const state: WatchState = { path, events: [], ended: undefined, controller: new AbortController(), seen: 0 };
   world.watch = state;
   void (async () => {
     try {
-      for await (const event of world.fileTools.watchFiles({ path, recursive, initialSnapshot }, { signal: state.controller.signal })) state.events.push(event);
+      for await (const event of world.fileTools.watchFiles(
+        { path, recursive, initialSnapshot },
+        { signal: state.controller.signal },
+      ))
+        state.events.push(event);
       state.ended = "done";
     } catch (err) {
       state.ended = ConnectError.from(err);
@@ -108,7 +140,9 @@ async function startWatch(world: SearchWorld, path: string, recursive: boolean, 
 /** waitForEvents waits until the events received satisfy `predicate` (the deadline is a hang guard inside Cucumber's step timeout). */
 async function waitForEvents(state: WatchState, predicate: (events: WatchFilesResponse[]) => boolean): Promise<void> {
   await waitFor("the watch's event", () => predicate(state.events), { timeoutMs: 20_000 }).catch((err: unknown) => {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}: the watch did not send it; it sent ${describe(state.events).join(", ")}`);
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}: the watch did not send it; it sent ${describe(state.events).join(", ")}`,
+    );
   });
 }
 
@@ -128,13 +162,19 @@ When("I watch {string} recursively", async function (this: SearchWorld, path: st
   await startWatch(this, path, true, false);
 });
 
-When("the sandbox file {string} is written with {string}", async function (this: SearchWorld, name: string, content: string) {
-  await writeFile(sandboxPath(this, name), content);
-});
+When(
+  "the sandbox file {string} is written with {string}",
+  async function (this: SearchWorld, name: string, content: string) {
+    await writeFile(sandboxPath(this, name), content);
+  },
+);
 
-When("I write {string} to {string} with the file-write tool", async function (this: SearchWorld, text: string, path: string) {
-  await this.fileTools.writeFile({ path, content: { case: "text", value: text } });
-});
+When(
+  "I write {string} to {string} with the file-write tool",
+  async function (this: SearchWorld, text: string, path: string) {
+    await this.fileTools.writeFile({ path, content: { case: "text", value: text } });
+  },
+);
 
 When("the sandbox folder {string} is removed", async function (this: SearchWorld, name: string) {
   await rm(sandboxPath(this, name), { recursive: true });

@@ -66,9 +66,12 @@ After(async function (this: ToolhostWorld) {
   await states.get(this)?.server.close();
 });
 
-Given("root {string} has a file {string} with content {string}", async function (this: ToolhostWorld, root: string, name: string, content: string) {
-  await writeFile(path.join(state(this).roots.get(root)!, name), content);
-});
+Given(
+  "root {string} has a file {string} with content {string}",
+  async function (this: ToolhostWorld, root: string, name: string, content: string) {
+    await writeFile(path.join(state(this).roots.get(root)!, name), content);
+  },
+);
 
 When("a caller without a token stats {string}", async function (this: ToolhostWorld, p: string) {
   await this.call(() => state(this).server.clients().fileTools.statFile({ path: p }));
@@ -82,14 +85,24 @@ When("{string} stats {string}", async function (this: ToolhostWorld, id: string,
   await this.call(() => state(this).server.clients(tokenOf(this, id)).fileTools.statFile({ path: p }));
 });
 
-When("{string} stats the absolute path of {string} in root {string}", async function (this: ToolhostWorld, id: string, name: string, root: string) {
-  const p = path.join(state(this).roots.get(root)!, name);
-  await this.call(() => state(this).server.clients(tokenOf(this, id)).fileTools.statFile({ path: p }));
-});
+When(
+  "{string} stats the absolute path of {string} in root {string}",
+  async function (this: ToolhostWorld, id: string, name: string, root: string) {
+    const p = path.join(state(this).roots.get(root)!, name);
+    await this.call(() => state(this).server.clients(tokenOf(this, id)).fileTools.statFile({ path: p }));
+  },
+);
 
-When("{string} writes {string} with content {string}", async function (this: ToolhostWorld, id: string, p: string, content: string) {
-  await this.call(() => state(this).server.clients(tokenOf(this, id)).fileTools.writeFile({ path: p, content: { case: "text", value: content } }));
-});
+When(
+  "{string} writes {string} with content {string}",
+  async function (this: ToolhostWorld, id: string, p: string, content: string) {
+    await this.call(() =>
+      state(this)
+        .server.clients(tokenOf(this, id))
+        .fileTools.writeFile({ path: p, content: { case: "text", value: content } }),
+    );
+  },
+);
 
 When("{string} deletes {string}", async function (this: ToolhostWorld, id: string, p: string) {
   await this.call(() => state(this).server.clients(tokenOf(this, id)).fileTools.deleteFile({ path: p }));
@@ -111,7 +124,14 @@ When("the token of {string} is removed from the tokens file", async function (th
 
 Then("the call fails with {word} and reason {string}", function (this: ToolhostWorld, code: string, reason: string) {
   assert.ok(this.error, "the call succeeded");
-  assert.equal(Code[this.error.code], code.split("_").map((w) => w[0] + w.slice(1).toLowerCase()).join(""), this.error.message);
+  assert.equal(
+    Code[this.error.code],
+    code
+      .split("_")
+      .map((w) => w[0] + w.slice(1).toLowerCase())
+      .join(""),
+    this.error.message,
+  );
   assert.equal(this.error.findDetails(ErrorInfoSchema)[0]?.reason, reason);
 });
 
@@ -145,23 +165,44 @@ Then("the roots are {string}", function (this: ToolhostWorld, expected: string) 
 
 Then("every tool only reads, and they include {string}", function (this: ToolhostWorld, expected: string) {
   const { tools } = this.result as { tools: { name: string; readOnly: boolean }[] };
-  assert.deepEqual(tools.filter((t) => !t.readOnly).map((t) => t.name), []);
-  for (const name of expected.split(", ")) assert.ok(tools.some((t) => t.name === name), `${name} is missing`);
+  assert.deepEqual(
+    tools.filter((t) => !t.readOnly).map((t) => t.name),
+    [],
+  );
+  for (const name of expected.split(", "))
+    assert.ok(
+      tools.some((t) => t.name === name),
+      `${name} is missing`,
+    );
 });
 
 Then("the tools include {string}", function (this: ToolhostWorld, expected: string) {
   const { tools } = this.result as { tools: { name: string }[] };
-  for (const name of expected.split(", ")) assert.ok(tools.some((t) => t.name === name), `${name} is missing`);
+  for (const name of expected.split(", "))
+    assert.ok(
+      tools.some((t) => t.name === name),
+      `${name} is missing`,
+    );
 });
 
 // How soon is not asserted (the machine may be busy), only that it happens without a restart:
 // waitFor's deadline is a hang guard, inside Cucumber's step timeout.
 Then("{string} is refused without a restart", async function (this: ToolhostWorld, id: string) {
   const token = `th_feature-${id}-token`;
-  await waitFor(`"${id}" to be refused`, async () => {
-    const err = await state(this).server.clients(token).fileTools.listRoots({}).then(() => undefined, (e: unknown) => ConnectError.from(e));
-    return err?.code === Code.Unauthenticated;
-  }, { timeoutMs: 20_000 });
+  await waitFor(
+    `"${id}" to be refused`,
+    async () => {
+      const err = await state(this)
+        .server.clients(token)
+        .fileTools.listRoots({})
+        .then(
+          () => undefined,
+          (e: unknown) => ConnectError.from(e),
+        );
+      return err?.code === Code.Unauthenticated;
+    },
+    { timeoutMs: 20_000 },
+  );
 });
 
 Then("{string} can still list its roots", async function (this: ToolhostWorld, id: string) {

@@ -33,7 +33,12 @@ Then("the discover result body should be empty", async function (this: ToolhostW
   const summary = discovered(this);
   assert.equal("body" in summary, false, "a tier-1 summary has no body field");
   const text = await readFile(join(skillScenario(this).folder!, "SKILL.md"), "utf8");
-  const bodyLines = text.split("---\n").slice(2).join("---\n").split("\n").filter((l) => l.trim() !== "");
+  const bodyLines = text
+    .split("---\n")
+    .slice(2)
+    .join("---\n")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const json = JSON.stringify(summary);
   for (const line of bodyLines) {
     assert.ok(!json.includes(line), `the summary must not carry the body line ${JSON.stringify(line)}`);
@@ -44,12 +49,15 @@ Then("the discover result should have {int} resource slot\\(s)", function (this:
   assert.equal(discovered(this).resourceSlots.length, count);
 });
 
-Then("the discover result resource slot {string} should have access {string}", function (this: ToolhostWorld, slot: string, access: string) {
-  const found = discovered(this).resourceSlots.find((s) => s.name === slot);
-  assert.ok(found !== undefined, `no slot ${slot}`);
-  assert.equal(access, "read_only");
-  assert.equal(found.access, Access.READ_ONLY);
-});
+Then(
+  "the discover result resource slot {string} should have access {string}",
+  function (this: ToolhostWorld, slot: string, access: string) {
+    const found = discovered(this).resourceSlots.find((s) => s.name === slot);
+    assert.ok(found !== undefined, `no slot ${slot}`);
+    assert.equal(access, "read_only");
+    assert.equal(found.access, Access.READ_ONLY);
+  },
+);
 
 When("I call activate on the agent skill", async function (this: ToolhostWorld) {
   skillScenario(this).activated = (await this.skillCatalog.activateSkill({ name: loadedName(this), sessionId })).skill;
@@ -105,11 +113,18 @@ When("I activate an agent skill without naming it expecting an error", async fun
   await expectCallError(this, () => this.skillCatalog.activateSkill({ name: "", sessionId }));
 });
 
-When("I read an agent skill resource from a slot folder the skill does not have expecting an error", async function (this: ToolhostWorld) {
-  await loadSkill(this);
-  await expectCallError(this, async () => {
-    for await (const part of this.skillCatalog.readSkillResource({ name: loadedName(this), slot: "assets", path: "anything.json" })) {
-      void part;
-    }
-  });
-});
+When(
+  "I read an agent skill resource from a slot folder the skill does not have expecting an error",
+  async function (this: ToolhostWorld) {
+    await loadSkill(this);
+    await expectCallError(this, async () => {
+      for await (const part of this.skillCatalog.readSkillResource({
+        name: loadedName(this),
+        slot: "assets",
+        path: "anything.json",
+      })) {
+        void part;
+      }
+    });
+  },
+);

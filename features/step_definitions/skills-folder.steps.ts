@@ -5,7 +5,17 @@ import { Given, Then, When } from "@cucumber/cucumber";
 import { Access } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { ConfigError } from "../../src/config/config-error.js";
 import type { ToolhostWorld } from "../support/world.js";
-import { loadedName, loadSkill, putSkillFile, recordError, serveSkills, sessionId, skillScenario, slotPaths, writeSkillFolder } from "./skills-state.steps.js";
+import {
+  loadedName,
+  loadSkill,
+  putSkillFile,
+  recordError,
+  serveSkills,
+  sessionId,
+  skillScenario,
+  slotPaths,
+  writeSkillFolder,
+} from "./skills-state.steps.js";
 
 // Seed 001's folder, tool-mapping and resource-slot scenarios: the scenario builds a skills folder
 // in its temporary directory, the server is restarted over it as a skill root, and the skill is
@@ -15,17 +25,26 @@ Given("an agent skills folder with a valid SKILL.md:", async function (this: Too
   await writeSkillFolder(this, `${text}\n`);
 });
 
-Given("the folder contains a script file {string} with content {string}", async function (this: ToolhostWorld, name: string, content: string) {
-  await putSkillFile(this, join("scripts", name), content);
-});
+Given(
+  "the folder contains a script file {string} with content {string}",
+  async function (this: ToolhostWorld, name: string, content: string) {
+    await putSkillFile(this, join("scripts", name), content);
+  },
+);
 
-Given("the folder contains a reference file {string} with content {string}", async function (this: ToolhostWorld, name: string, content: string) {
-  await putSkillFile(this, join("references", name), content);
-});
+Given(
+  "the folder contains a reference file {string} with content {string}",
+  async function (this: ToolhostWorld, name: string, content: string) {
+    await putSkillFile(this, join("references", name), content);
+  },
+);
 
-Given("the folder contains an asset file {string} with content {string}", async function (this: ToolhostWorld, name: string, content: string) {
-  await putSkillFile(this, join("assets", name), content);
-});
+Given(
+  "the folder contains an asset file {string} with content {string}",
+  async function (this: ToolhostWorld, name: string, content: string) {
+    await putSkillFile(this, join("assets", name), content);
+  },
+);
 
 Given("the scripts folder contains a nested sub-directory", async function (this: ToolhostWorld) {
   const folder = skillScenario(this).folder;
@@ -67,7 +86,10 @@ When("I load the agent skills folder expecting an error", async function (this: 
   const { skills } = await this.skillCatalog.listSkills({});
   assert.deepEqual(skills, [], "no skill should load");
   const { errors } = await this.skillCatalog.listSkillErrors({});
-  recordError(this, errors.map((e) => `${e.path}: ${e.message}`));
+  recordError(
+    this,
+    errors.map((e) => `${e.path}: ${e.message}`),
+  );
 });
 
 Then("the agent skill load error should mention {string}", function (this: ToolhostWorld, word: string) {
@@ -85,14 +107,20 @@ Then("the loaded agent skill description should be {string}", function (this: To
 
 const slotOf: Record<string, string> = { script: "scripts", reference: "references", asset: "assets" };
 
-Then(/^the loaded agent skill (script|reference|asset) paths should include "([^"]*)"$/, function (this: ToolhostWorld, kind: string, path: string) {
-  const paths = slotPaths(skillScenario(this).summary?.resourceSlots ?? [], slotOf[kind]!);
-  assert.ok(paths.includes(path), `${JSON.stringify(paths)} should include ${path}`);
-});
+Then(
+  /^the loaded agent skill (script|reference|asset) paths should include "([^"]*)"$/,
+  function (this: ToolhostWorld, kind: string, path: string) {
+    const paths = slotPaths(skillScenario(this).summary?.resourceSlots ?? [], slotOf[kind]!);
+    assert.ok(paths.includes(path), `${JSON.stringify(paths)} should include ${path}`);
+  },
+);
 
-Then(/^the loaded agent skill (script|reference|asset) paths should be empty$/, function (this: ToolhostWorld, kind: string) {
-  assert.deepEqual(slotPaths(skillScenario(this).summary?.resourceSlots ?? [], slotOf[kind]!), []);
-});
+Then(
+  /^the loaded agent skill (script|reference|asset) paths should be empty$/,
+  function (this: ToolhostWorld, kind: string) {
+    assert.deepEqual(slotPaths(skillScenario(this).summary?.resourceSlots ?? [], slotOf[kind]!), []);
+  },
+);
 
 Then("the loaded agent skill script paths should not include any directories", async function (this: ToolhostWorld) {
   const { folder, summary } = skillScenario(this);
@@ -150,7 +178,10 @@ Then(/^the tool descriptor should have writes set to (True|False)$/, function (t
 });
 
 Then("the tool descriptor allowed tools should include {string}", function (this: ToolhostWorld, tool: string) {
-  assert.ok(descriptor(this).allowedTools.includes(tool), `${JSON.stringify(descriptor(this).allowedTools)} should include ${tool}`);
+  assert.ok(
+    descriptor(this).allowedTools.includes(tool),
+    `${JSON.stringify(descriptor(this).allowedTools)} should include ${tool}`,
+  );
 });
 
 Then("the tool descriptor agent_skill_path should be set", function (this: ToolhostWorld) {
@@ -161,9 +192,12 @@ Then("the tool descriptor should have {int} resource slot\\(s)", function (this:
   assert.equal(descriptor(this).resourceSlots.length, count);
 });
 
-Then("the tool descriptor resource slot {string} should have access {string}", function (this: ToolhostWorld, slot: string, access: string) {
-  const found = descriptor(this).resourceSlots.find((s) => s.name === slot);
-  assert.ok(found !== undefined, `no slot ${slot}`);
-  assert.equal(access, "read_only");
-  assert.equal(found.access, Access.READ_ONLY);
-});
+Then(
+  "the tool descriptor resource slot {string} should have access {string}",
+  function (this: ToolhostWorld, slot: string, access: string) {
+    const found = descriptor(this).resourceSlots.find((s) => s.name === slot);
+    assert.ok(found !== undefined, `no slot ${slot}`);
+    assert.equal(access, "read_only");
+    assert.equal(found.access, Access.READ_ONLY);
+  },
+);

@@ -44,7 +44,10 @@ When("I parse the SKILL.md file expecting an error", async function (this: Toolh
   const result = await validate(this);
   assert.equal(result.valid, false, "expected the SKILL.md to be refused");
   assert.equal(result.skill, undefined);
-  recordError(this, result.problems.filter((p) => p.severity === ProblemSeverity.ERROR).map((p) => `${p.field}: ${p.message}`));
+  recordError(
+    this,
+    result.problems.filter((p) => p.severity === ProblemSeverity.ERROR).map((p) => `${p.field}: ${p.message}`),
+  );
 });
 
 Then("the agent skill parse error should mention {string}", function (this: ToolhostWorld, word: string) {
@@ -67,7 +70,10 @@ Then("the parsed skill description should be {string}", function (this: Toolhost
 });
 
 Then("the parsed skill body should contain {string}", function (this: ToolhostWorld, text: string) {
-  assert.ok(parsed(this).body.includes(text), `${JSON.stringify(parsed(this).body)} should contain ${JSON.stringify(text)}`);
+  assert.ok(
+    parsed(this).body.includes(text),
+    `${JSON.stringify(parsed(this).body)} should contain ${JSON.stringify(text)}`,
+  );
 });
 
 Then("the parsed skill version should be {string}", function (this: ToolhostWorld, version: string) {
@@ -75,29 +81,48 @@ Then("the parsed skill version should be {string}", function (this: ToolhostWorl
 });
 
 Then("the parsed skill allowed tools should include {string}", function (this: ToolhostWorld, tool: string) {
-  assert.ok(parsed(this).allowedTools.includes(tool), `${JSON.stringify(parsed(this).allowedTools)} should include ${tool}`);
+  assert.ok(
+    parsed(this).allowedTools.includes(tool),
+    `${JSON.stringify(parsed(this).allowedTools)} should include ${tool}`,
+  );
 });
 
-Then("the parsed skill metadata should have key {string} with value {string}", function (this: ToolhostWorld, key: string, value: string) {
-  assert.equal(parsed(this).metadata?.[key], value);
-});
+Then(
+  "the parsed skill metadata should have key {string} with value {string}",
+  function (this: ToolhostWorld, key: string, value: string) {
+    assert.equal(parsed(this).metadata?.[key], value);
+  },
+);
 
 Then(/^the parsed skill body steps should appear in order: (.+)$/, function (this: ToolhostWorld, list: string) {
   const labels = [...list.matchAll(/"([^"]*)"/g)].map((m) => m[1] ?? "");
   const body = parsed(this).body;
   const positions = labels.map((label) => body.indexOf(label));
-  assert.ok(positions.every((p) => p >= 0), `every step should be in the body: ${JSON.stringify(positions)}`);
-  assert.deepEqual(positions, [...positions].sort((a, b) => a - b), "the steps should keep their order");
+  assert.ok(
+    positions.every((p) => p >= 0),
+    `every step should be in the body: ${JSON.stringify(positions)}`,
+  );
+  assert.deepEqual(
+    positions,
+    [...positions].sort((a, b) => a - b),
+    "the steps should keep their order",
+  );
 });
 
 Then("the parsed skill steps should have {int} entries", function (this: ToolhostWorld, count: number) {
   assert.equal(parsed(this).steps.length, count);
 });
 
-Then("the parsed skill step {int} content should be {string}", function (this: ToolhostWorld, position: number, content: string) {
-  assert.equal(parsed(this).steps[position - 1]?.content, content);
-});
+Then(
+  "the parsed skill step {int} content should be {string}",
+  function (this: ToolhostWorld, position: number, content: string) {
+    assert.equal(parsed(this).steps[position - 1]?.content, content);
+  },
+);
 
-Then("the parsed skill step {int} index should be {int}", function (this: ToolhostWorld, position: number, index: number) {
-  assert.equal(parsed(this).steps[position - 1]?.index, index);
-});
+Then(
+  "the parsed skill step {int} index should be {int}",
+  function (this: ToolhostWorld, position: number, index: number) {
+    assert.equal(parsed(this).steps[position - 1]?.index, index);
+  },
+);

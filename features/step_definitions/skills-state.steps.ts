@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { ListSkillResourcesResponse, ValidateSkillResponse } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import type {
+  ListSkillResourcesResponse,
+  ValidateSkillResponse,
+} from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { Skill, SkillSummary } from "../../gen/ts/toolhost/skills/v1/skill_pb.js";
 import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import type { ToolhostWorld } from "../support/world.js";
@@ -76,7 +79,11 @@ export async function loadSkill(world: ToolhostWorld): Promise<SkillSummary> {
   await serveSkills(world);
   const { skills } = await world.skillCatalog.listSkills({ sessionId });
   const { errors } = await world.skillCatalog.listSkillErrors({});
-  assert.equal(skills.length, 1, `expected one skill, got ${skills.length}; errors: ${errors.map((e) => e.message).join("; ")}`);
+  assert.equal(
+    skills.length,
+    1,
+    `expected one skill, got ${skills.length}; errors: ${errors.map((e) => e.message).join("; ")}`,
+  );
   state.summary = skills[0];
   return skills[0]!;
 }

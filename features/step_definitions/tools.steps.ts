@@ -6,7 +6,6 @@ import type { CallToolResponse } from "../../gen/ts/toolhost/tools/v1/tools_pb.j
 import type { ToolhostWorld } from "../support/world.js";
 import { unescapeSeed } from "./common.steps.js";
 
-
 async function snapshot(dir: string, prefix = ""): Promise<string[]> {
   const out: string[] = [];
   for (const e of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -38,9 +37,12 @@ Then("nothing in the sandbox has changed", async function (this: ToolhostWorld) 
   assert.deepEqual(await snapshot(this.root), (this as unknown as { remembered: string[] }).remembered);
 });
 
-When("the model calls {string} with arguments {string}", async function (this: ToolhostWorld, name: string, args: string) {
-  await this.call(() => this.server!.tools.callTool({ name, arguments: args, sessionId: "feature" }));
-});
+When(
+  "the model calls {string} with arguments {string}",
+  async function (this: ToolhostWorld, name: string, args: string) {
+    await this.call(() => this.server!.tools.callTool({ name, arguments: args, sessionId: "feature" }));
+  },
+);
 
 When("the model calls {string} with the patch:", async function (this: ToolhostWorld, name: string, patch: string) {
   await this.call(() => this.server!.tools.callTool({ name, arguments: JSON.stringify({ patch }) }));
@@ -67,7 +69,10 @@ Then("the tool result is an error with reason {string}", function (this: Toolhos
 
 Then("the tool content contains {string}", function (this: ToolhostWorld, text: string) {
   const r = toolResult(this);
-  assert.ok(r.content.includes(unescapeSeed(text)), `${JSON.stringify(r.content)} should contain ${JSON.stringify(unescapeSeed(text))}`);
+  assert.ok(
+    r.content.includes(unescapeSeed(text)),
+    `${JSON.stringify(r.content)} should contain ${JSON.stringify(unescapeSeed(text))}`,
+  );
 });
 
 Then("the tool content is cut with a notice", function (this: ToolhostWorld) {
@@ -76,9 +81,12 @@ Then("the tool content is cut with a notice", function (this: ToolhostWorld) {
   assert.match(r.content, /\[Output cut after line \d+\. To read on, call file_read with/);
 });
 
-Then("the sandbox file {string} contains exactly {string}", async function (this: ToolhostWorld, name: string, text: string) {
-  assert.equal(await readFile(join(this.root, name), "utf8"), unescapeSeed(text));
-});
+Then(
+  "the sandbox file {string} contains exactly {string}",
+  async function (this: ToolhostWorld, name: string, text: string) {
+    assert.equal(await readFile(join(this.root, name), "utf8"), unescapeSeed(text));
+  },
+);
 
 Then("the history of {string} lists {int} changes", async function (this: ToolhostWorld, path: string, count: number) {
   const { changes } = await this.fileTools.listFileHistory({ path });

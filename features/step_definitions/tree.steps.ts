@@ -29,12 +29,18 @@ function state(world: ToolhostWorld): TreeState {
 /** fieldValue turns a table cell into a request value: booleans, numbers, paths with {readonly} and {outside}. */
 function fieldValue(world: ToolhostWorld, field: string, raw: string): unknown {
   if (raw === "true" || raw === "false") return raw === "true";
-  if (/^\d+$/.test(raw) && ["mode", "maxEntries", "tailLines", "offset", "limit", "byteOffset", "byteLimit", "chunkSize"].includes(field)) {
+  if (
+    /^\d+$/.test(raw) &&
+    ["mode", "maxEntries", "tailLines", "offset", "limit", "byteOffset", "byteLimit", "chunkSize"].includes(field)
+  ) {
     return ["offset", "limit", "byteOffset", "byteLimit"].includes(field) ? BigInt(raw) : Number(raw);
   }
-  if (field === "mode" && raw.startsWith("READ_MODE_")) return raw === "READ_MODE_BYTES" ? ReadMode.BYTES : ReadMode.TEXT;
+  if (field === "mode" && raw.startsWith("READ_MODE_"))
+    return raw === "READ_MODE_BYTES" ? ReadMode.BYTES : ReadMode.TEXT;
   const s = state(world);
-  return unescapeSeed(raw).replace("{readonly}", s.readOnlyRoot ?? "{readonly}").replace("{outside}", s.outside ?? "{outside}");
+  return unescapeSeed(raw)
+    .replace("{readonly}", s.readOnlyRoot ?? "{readonly}")
+    .replace("{outside}", s.outside ?? "{outside}");
 }
 
 function requestOf(world: ToolhostWorld, table: DataTable): Record<string, unknown> {
@@ -57,10 +63,13 @@ After(async function (this: ToolhostWorld) {
   for (const dir of [s.outside, s.readOnlyRoot]) if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-Given("a sandbox symlink {string} pointing to {string}", async function (this: ToolhostWorld, name: string, target: string) {
-  await mkdir(path.dirname(sandboxPath(this, name)), { recursive: true });
-  await symlink(String(fieldValue(this, "target", target)), sandboxPath(this, name));
-});
+Given(
+  "a sandbox symlink {string} pointing to {string}",
+  async function (this: ToolhostWorld, name: string, target: string) {
+    await mkdir(path.dirname(sandboxPath(this, name)), { recursive: true });
+    await symlink(String(fieldValue(this, "target", target)), sandboxPath(this, name));
+  },
+);
 
 Given("a directory outside the sandbox holding {string}", async function (this: ToolhostWorld, name: string) {
   const s = state(this);
@@ -68,62 +77,77 @@ Given("a directory outside the sandbox holding {string}", async function (this: 
   await writeFile(path.join(s.outside, name), "outside the roots");
 });
 
-Given("a read-only root holding {string} with content {string}", async function (this: ToolhostWorld, name: string, content: string) {
-  const s = state(this);
-  s.readOnlyRoot = await mkdtemp(path.join(tmpdir(), "toolhost-feature-ro-"));
-  await mkdir(path.dirname(path.join(s.readOnlyRoot, name)), { recursive: true });
-  await writeFile(path.join(s.readOnlyRoot, name), unescapeSeed(content));
-  await this.restartServer({ roots: [{ path: this.root }, { path: s.readOnlyRoot, readOnly: true }] });
-});
+Given(
+  "a read-only root holding {string} with content {string}",
+  async function (this: ToolhostWorld, name: string, content: string) {
+    const s = state(this);
+    s.readOnlyRoot = await mkdtemp(path.join(tmpdir(), "toolhost-feature-ro-"));
+    await mkdir(path.dirname(path.join(s.readOnlyRoot, name)), { recursive: true });
+    await writeFile(path.join(s.readOnlyRoot, name), unescapeSeed(content));
+    await this.restartServer({ roots: [{ path: this.root }, { path: s.readOnlyRoot, readOnly: true }] });
+  },
+);
 
-When(/^I execute the "skill\/(file-move|file-copy|directory-make|directory-remove)" tool with:$/, async function (this: ToolhostWorld, tool: string, table: DataTable) {
-  const request = requestOf(this, table);
-  await record(this);
-  const tools = this.fileTools;
-  const calls: Record<string, () => Promise<unknown>> = {
-    "file-move": () => tools.moveFile(request),
-    "file-copy": () => tools.copyFile(request),
-    "directory-make": () => tools.makeDirectory(request),
-    "directory-remove": () => tools.removeDirectory(request),
-  };
-  await this.call(calls[tool]!);
-});
+When(
+  /^I execute the "skill\/(file-move|file-copy|directory-make|directory-remove)" tool with:$/,
+  async function (this: ToolhostWorld, tool: string, table: DataTable) {
+    const request = requestOf(this, table);
+    await record(this);
+    const tools = this.fileTools;
+    const calls: Record<string, () => Promise<unknown>> = {
+      "file-move": () => tools.moveFile(request),
+      "file-copy": () => tools.copyFile(request),
+      "directory-make": () => tools.makeDirectory(request),
+      "directory-remove": () => tools.removeDirectory(request),
+    };
+    await this.call(calls[tool]!);
+  },
+);
 
-When("I execute the {string} tool reading files:", async function (this: ToolhostWorld, tool: string, table: DataTable) {
-  assert.equal(tool, "skill/files-read");
-  const files = table.hashes().map((row) => {
-    const request: Record<string, unknown> = {};
-    for (const [field, raw] of Object.entries(row)) {
-      if (raw === "") continue;
-      const camel = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-      request[camel] = fieldValue(this, camel, raw);
-    }
-    return request;
-  });
-  await this.call(async () => {
-    const out: { content: string; error: string }[] = files.map(() => ({ content: "", error: "" }));
-    for await (const m of this.fileTools.readFiles({ files })) {
-      const file = out[m.index]!;
-      if (m.part.case === "text") file.content += m.part.value;
-      if (m.part.case === "data") file.content += Buffer.from(m.part.value).toString("latin1");
-      if (m.part.case === "error") file.error = `${m.part.value.reason}: ${m.part.value.message}`;
-    }
-    return { files: out };
-  });
-});
+When(
+  "I execute the {string} tool reading files:",
+  async function (this: ToolhostWorld, tool: string, table: DataTable) {
+    assert.equal(tool, "skill/files-read");
+    const files = table.hashes().map((row) => {
+      const request: Record<string, unknown> = {};
+      for (const [field, raw] of Object.entries(row)) {
+        if (raw === "") continue;
+        const camel = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+        request[camel] = fieldValue(this, camel, raw);
+      }
+      return request;
+    });
+    await this.call(async () => {
+      const out: { content: string; error: string }[] = files.map(() => ({ content: "", error: "" }));
+      for await (const m of this.fileTools.readFiles({ files })) {
+        const file = out[m.index]!;
+        if (m.part.case === "text") file.content += m.part.value;
+        if (m.part.case === "data") file.content += Buffer.from(m.part.value).toString("latin1");
+        if (m.part.case === "error") file.error = `${m.part.value.reason}: ${m.part.value.message}`;
+      }
+      return { files: out };
+    });
+  },
+);
 
-Then("file {int} of the result should have content {string}", function (this: ToolhostWorld, index: number, content: string) {
-  assert.equal(this.error, undefined, this.error?.message);
-  const file = (this.result as { files: { content: string; error: string }[] }).files[index]!;
-  assert.equal(file.error, "");
-  assert.equal(file.content, unescapeSeed(content));
-});
+Then(
+  "file {int} of the result should have content {string}",
+  function (this: ToolhostWorld, index: number, content: string) {
+    assert.equal(this.error, undefined, this.error?.message);
+    const file = (this.result as { files: { content: string; error: string }[] }).files[index]!;
+    assert.equal(file.error, "");
+    assert.equal(file.content, unescapeSeed(content));
+  },
+);
 
-Then("file {int} of the result should fail mentioning {string}", function (this: ToolhostWorld, index: number, words: string) {
-  assert.equal(this.error, undefined, this.error?.message);
-  const file = (this.result as { files: { content: string; error: string }[] }).files[index]!;
-  assert.ok(file.error.includes(words), `${JSON.stringify(file.error)} should mention ${JSON.stringify(words)}`);
-});
+Then(
+  "file {int} of the result should fail mentioning {string}",
+  function (this: ToolhostWorld, index: number, words: string) {
+    assert.equal(this.error, undefined, this.error?.message);
+    const file = (this.result as { files: { content: string; error: string }[] }).files[index]!;
+    assert.ok(file.error.includes(words), `${JSON.stringify(file.error)} should mention ${JSON.stringify(words)}`);
+  },
+);
 
 Then("the skill tool error reason should be {string}", function (this: ToolhostWorld, reason: string) {
   assert.ok(this.error !== undefined, "expected a failure");
@@ -142,19 +166,28 @@ Then("nothing outside the sandbox should have changed", async function (this: To
   assert.deepEqual(await snapshot(s.outside), s.outsideBefore);
 });
 
-Then("the sandbox file {string} should have content {string}", async function (this: ToolhostWorld, name: string, content: string) {
-  assert.equal(await readFile(sandboxPath(this, name), "utf8"), unescapeSeed(content));
-});
+Then(
+  "the sandbox file {string} should have content {string}",
+  async function (this: ToolhostWorld, name: string, content: string) {
+    assert.equal(await readFile(sandboxPath(this, name), "utf8"), unescapeSeed(content));
+  },
+);
 
 Then("the sandbox directory {string} should exist", async function (this: ToolhostWorld, name: string) {
   assert.ok((await lstat(sandboxPath(this, name))).isDirectory(), `${name} should be a directory`);
 });
 
-Then("the sandbox entry {string} should be a symlink to {string}", async function (this: ToolhostWorld, name: string, target: string) {
-  assert.equal(await readlink(sandboxPath(this, name)), target);
-});
+Then(
+  "the sandbox entry {string} should be a symlink to {string}",
+  async function (this: ToolhostWorld, name: string, target: string) {
+    assert.equal(await readlink(sandboxPath(this, name)), target);
+  },
+);
 
 Then("the skill output {string} should list {string}", function (this: ToolhostWorld, field: string, list: string) {
   assert.equal(this.error, undefined, this.error?.message);
-  assert.deepEqual((this.result as Record<string, unknown>)[field], list.split(",").map((s) => s.trim()));
+  assert.deepEqual(
+    (this.result as Record<string, unknown>)[field],
+    list.split(",").map((s) => s.trim()),
+  );
 });

@@ -17,13 +17,27 @@ const newlineModes: Record<string, NewlineMode> = {
 };
 const unknownNewlineMode = 99 as NewlineMode;
 
-async function writeTool(world: ToolhostWorld, path: string, content: string, newlineMode = NewlineMode.UNSPECIFIED): Promise<void> {
-  await world.call(() => world.fileTools.writeFile({ path: unescapeSeed(path), content: { case: "text", value: unescapeSeed(content) }, newlineMode }));
+async function writeTool(
+  world: ToolhostWorld,
+  path: string,
+  content: string,
+  newlineMode = NewlineMode.UNSPECIFIED,
+): Promise<void> {
+  await world.call(() =>
+    world.fileTools.writeFile({
+      path: unescapeSeed(path),
+      content: { case: "text", value: unescapeSeed(content) },
+      newlineMode,
+    }),
+  );
 }
 
-When(/^I execute the "skill\/file-write" tool with path "([^"]*)" and content "([^"]*)"$/, async function (this: ToolhostWorld, path: string, content: string) {
-  await writeTool(this, path, content);
-});
+When(
+  /^I execute the "skill\/file-write" tool with path "([^"]*)" and content "([^"]*)"$/,
+  async function (this: ToolhostWorld, path: string, content: string) {
+    await writeTool(this, path, content);
+  },
+);
 
 When(
   /^I write "skill\/file-write" with path "([^"]*)" content "([^"]*)" and newline_mode "([^"]*)"$/,
@@ -37,12 +51,18 @@ Then("the sandbox file {string} should contain carriage return", async function 
   assert.ok(content.includes("\r"), `${JSON.stringify(content)} should contain a carriage return`);
 });
 
-Then("the sandbox file {string} should not contain carriage return", async function (this: ToolhostWorld, name: string) {
-  const content = await readFile(sandboxPath(this, name), "utf8");
-  assert.ok(!content.includes("\r"), `${JSON.stringify(content)} should not contain a carriage return`);
-});
+Then(
+  "the sandbox file {string} should not contain carriage return",
+  async function (this: ToolhostWorld, name: string) {
+    const content = await readFile(sandboxPath(this, name), "utf8");
+    assert.ok(!content.includes("\r"), `${JSON.stringify(content)} should not contain a carriage return`);
+  },
+);
 
-Then(/^the sandbox file "([^"]*)" should have mode (0o[0-7]+)$/, async function (this: ToolhostWorld, name: string, mode: string) {
-  const actual = (await stat(sandboxPath(this, name))).mode & 0o7777;
-  assert.equal(`0o${actual.toString(8)}`, mode);
-});
+Then(
+  /^the sandbox file "([^"]*)" should have mode (0o[0-7]+)$/,
+  async function (this: ToolhostWorld, name: string, mode: string) {
+    const actual = (await stat(sandboxPath(this, name))).mode & 0o7777;
+    assert.equal(`0o${actual.toString(8)}`, mode);
+  },
+);

@@ -65,14 +65,27 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   useStagingJournal(stagingDirOf(config)); // the folder just checked, not whatever the environment says later
   routeGrpcJsLog(logger);
   // A read-only server never wrote, so it has no temporary files of its own to clean up.
-  const stale = await removeStaleTempFiles(config.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || config.readOnly })));
+  const stale = await removeStaleTempFiles(
+    config.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || config.readOnly })),
+  );
   if (stale.removed.length > 0 || stale.failures.length > 0) {
-    logger.warn({ removed: stale.removed.length, failures: stale.failures }, "removed stale temporary files of interrupted writes");
+    logger.warn(
+      { removed: stale.removed.length, failures: stale.failures },
+      "removed stale temporary files of interrupted writes",
+    );
   }
   if (stale.unrecorded.length > 0) {
-    logger.warn({ folders: stale.unrecorded }, "left folders named like staging folders that no staging journal record names; remove them by hand if they are leftovers");
+    logger.warn(
+      { folders: stale.unrecorded },
+      "left folders named like staging folders that no staging journal record names; remove them by hand if they are leftovers",
+    );
   }
-  const sandboxes = new ScopeSandboxes({ roots: config.roots, readOnly: config.readOnly, reservedNamePrefix: tempFilePrefix, allowHardLinks: config.sandbox.allowHardLinks });
+  const sandboxes = new ScopeSandboxes({
+    roots: config.roots,
+    readOnly: config.readOnly,
+    reservedNamePrefix: tempFilePrefix,
+    allowHardLinks: config.sandbox.allowHardLinks,
+  });
   // Built now, so a missing root stops start-up rather than the first call.
   const serverSandbox = await sandboxes.sandboxFor(fullScope);
   const history = config.history === undefined ? undefined : new FileHistory(config.history);
@@ -86,7 +99,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     history,
     callerOf: (context) => principalOf(context).id,
   });
-  const skillCatalog = createSkillCatalogService({ skillRoots: config.skills, limits: config.limits, allowHardLinks: config.sandbox.allowHardLinks, logger: logger.child({ component: "skills" }) });
+  const skillCatalog = createSkillCatalogService({
+    skillRoots: config.skills,
+    limits: config.limits,
+    allowHardLinks: config.sandbox.allowHardLinks,
+    logger: logger.child({ component: "skills" }),
+  });
   const tools = createToolsService({
     fileTools,
     skillCatalog,
@@ -97,12 +115,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   });
   const services: HostedService[] = [
     { service: FileTools, impl: guardService(FileTools, fileTools, gate) as unknown as ServiceImpl<DescService> },
-    { service: SkillCatalog, impl: guardService(SkillCatalog, skillCatalog, gate) as unknown as ServiceImpl<DescService> },
+    {
+      service: SkillCatalog,
+      impl: guardService(SkillCatalog, skillCatalog, gate) as unknown as ServiceImpl<DescService>,
+    },
     { service: Tools, impl: guardService(Tools, tools, gate) as unknown as ServiceImpl<DescService> },
   ];
   const logCall = createCallLogger(logger);
-  const metrics = config.metricsListen === undefined ? undefined : createServerMetrics(() => skillCatalog.counts(), hostedMethodPaths(services.map((s) => s.service)));
-  const onCallEnd = metrics === undefined ? logCall : (record: CallRecord) => (metrics.callEnded(record), logCall(record));
+  const metrics =
+    config.metricsListen === undefined
+      ? undefined
+      : createServerMetrics(() => skillCatalog.counts(), hostedMethodPaths(services.map((s) => s.service)));
+  const onCallEnd =
+    metrics === undefined ? logCall : (record: CallRecord) => (metrics.callEnded(record), logCall(record));
   const onCallStart = metrics?.callStarted;
   // Up front, so the worker's thread and descriptors are there from the first call on.
   startHashWorker();
@@ -115,14 +140,31 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     onTlsFailure,
   };
   // A change's after-answer work (afterReply) runs once a stream's trailers have left.
-  const grpc = await startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft).catch(async (err: unknown) => {
+  const grpc = await startGrpcHost(
+    config.listen,
+    services,
+    config.limits,
+    onCallEnd,
+    grpcSecurity,
+    onCallStart,
+    repliesLeft,
+  ).catch(async (err: unknown) => {
     security.close();
     await skillCatalog.close();
     throw err;
   });
   try {
     if (config.httpListen !== undefined) {
-      http = await startHttpHost(config.httpListen, services, config.limits, onCallEnd, security.tls, security.authenticator, onCallStart, onTlsFailure);
+      http = await startHttpHost(
+        config.httpListen,
+        services,
+        config.limits,
+        onCallEnd,
+        security.tls,
+        security.authenticator,
+        onCallStart,
+        onTlsFailure,
+      );
     }
     if (metrics !== undefined && config.metricsListen !== undefined) {
       metricsListener = await startMetricsListener(config.metricsListen, metrics.registry);
@@ -156,7 +198,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 /** drainWithin waits for the history's pending lines (FileHistory.drain), at most `ms`. */
 async function drainWithin(history: FileHistory, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([history.drain().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  await Promise.race([
+    history.drain().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
   clearTimeout(timer);
 }
 
@@ -178,7 +223,11 @@ function routeGrpcJsLog(logger: Logger): void {
  */
 async function finishUndos(history: FileHistory, sandbox: Sandbox, config: Config, logger: Logger): Promise<void> {
   for (const undo of await recoverUndos(history, sandbox, config.limits.maxPathDepth)) {
-    const line = { path: undo.clientPath, outcome: undo.outcome, ...(undo.message === undefined ? {} : { message: undo.message }) };
+    const line = {
+      path: undo.clientPath,
+      outcome: undo.outcome,
+      ...(undo.message === undefined ? {} : { message: undo.message }),
+    };
     if (undo.outcome === "failed") logger.warn(line, "an undo cut short by a crash could not be finished");
     else logger.info(line, "finished an undo cut short by a crash");
   }

@@ -50,7 +50,9 @@ const maxKeysPerMapping = 8;
  */
 export function parseAuthFile(text: string, file: string, serverRoots: readonly string[]): AuthFile {
   if (text !== "" && !text.endsWith("\n")) {
-    throw new AuthFileError(`auth file ${file} does not end with a newline: it may have been cut short while being written; end it with one (and replace the file whole: write a temporary file, then rename it over)`);
+    throw new AuthFileError(
+      `auth file ${file} does not end with a newline: it may have been cut short while being written; end it with one (and replace the file whole: write a temporary file, then rename it over)`,
+    );
   }
   const raw = parseYaml(text, file);
   const top = mapping(raw, `the top level of ${file}`);
@@ -75,14 +77,23 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
     const id = checkId(entry["id"], where);
     const hex = entry["sha256"];
     if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex)) {
-      throw new AuthFileError(`${where}.sha256 in ${file} must be 64 lowercase hex digits (toolhost token create prints it)`);
+      throw new AuthFileError(
+        `${where}.sha256 in ${file} must be 64 lowercase hex digits (toolhost token create prints it)`,
+      );
     }
     const same = digests.get(hex);
     if (same !== undefined) {
-      throw new AuthFileError(`${where}.sha256 in ${file} is the hash of ${same} too; one token has one entry (a caller would get the first one's scope)`);
+      throw new AuthFileError(
+        `${where}.sha256 in ${file} is the hash of ${same} too; one token has one entry (a caller would get the first one's scope)`,
+      );
     }
     digests.set(hex, `tokens[${i}] "${id}"`);
-    return Object.freeze({ id, digest: Buffer.from(hex, "hex"), expiresAt: expiry(entry["expires"], `${where}.expires in ${file}`), scope: scopeOf(entry["scope"], where, file, serverRoots) });
+    return Object.freeze({
+      id,
+      digest: Buffer.from(hex, "hex"),
+      expiresAt: expiry(entry["expires"], `${where}.expires in ${file}`),
+      scope: scopeOf(entry["scope"], where, file, serverRoots),
+    });
   });
   const certificates = list(top["certificates"], `certificates in ${file}`).map((item, i): CertificateEntry => {
     const where = `certificates[${i}]`;
@@ -95,7 +106,9 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
     }
     const same = identities.get(identity);
     if (same !== undefined) {
-      throw new AuthFileError(`${where}.identity "${identity}" in ${file} is the identity of ${same} too; one identity has one entry (a caller would get the first one's scope)`);
+      throw new AuthFileError(
+        `${where}.identity "${identity}" in ${file} is the identity of ${same} too; one identity has one entry (a caller would get the first one's scope)`,
+      );
     }
     identities.set(identity, `certificates[${i}] "${id}"`);
     return Object.freeze({ id, identity, scope: scopeOf(entry["scope"], where, file, serverRoots) });
@@ -109,7 +122,9 @@ export function parseAuthFile(text: string, file: string, serverRoots: readonly 
 function scopeOf(raw: unknown, entryWhere: string, file: string, serverRoots: readonly string[]): Scope {
   const where = `${entryWhere}.scope`;
   if (raw === undefined || raw === null) {
-    throw new AuthFileError(`${entryWhere} in ${file} has no scope; every entry names its scope, at least its roots (a list, or "all") (an entry cut short while the file was written looks like this)`);
+    throw new AuthFileError(
+      `${entryWhere} in ${file} has no scope; every entry names its scope, at least its roots (a list, or "all") (an entry cut short while the file was written looks like this)`,
+    );
   }
   const scope = mapping(raw, `${where} in ${file}`);
   known(scope, ["roots", "tier", "namespaces", "quota"], file, `${where}.`);
@@ -124,7 +139,9 @@ function scopeOf(raw: unknown, entryWhere: string, file: string, serverRoots: re
   } else if (scope["namespaces"] !== undefined) {
     namespaces = list(scope["namespaces"], `${where}.namespaces in ${file} (or "all")`).map((n, i) => {
       if (typeof n !== "string" || !/^[A-Za-z0-9_-]+$/.test(n)) {
-        throw new AuthFileError(`${where}.namespaces[${i}] in ${file} must be a skill namespace (letters, digits, _ and -)`);
+        throw new AuthFileError(
+          `${where}.namespaces[${i}] in ${file} must be a skill namespace (letters, digits, _ and -)`,
+        );
       }
       return n;
     });
@@ -143,10 +160,17 @@ function scopeOf(raw: unknown, entryWhere: string, file: string, serverRoots: re
 }
 
 /** rootsOf reads a scope's required roots: "all" (undefined: every server root) or a non-empty list. */
-function rootsOf(raw: unknown, where: string, file: string, serverRoots: readonly string[]): readonly ScopeRoot[] | undefined {
+function rootsOf(
+  raw: unknown,
+  where: string,
+  file: string,
+  serverRoots: readonly string[],
+): readonly ScopeRoot[] | undefined {
   if (raw === "all") return undefined;
   if (raw === undefined || raw === null) {
-    throw new AuthFileError(`${where}.roots in ${file} is missing; list the roots this entry may use, or write roots: all for every server root`);
+    throw new AuthFileError(
+      `${where}.roots in ${file} is missing; list the roots this entry may use, or write roots: all for every server root`,
+    );
   }
   const seen = new Set<string>();
   const roots = list(raw, `${where}.roots in ${file} (or "all")`).map((item, i) => {
@@ -158,21 +182,29 @@ function rootsOf(raw: unknown, where: string, file: string, serverRoots: readonl
     }
     const rootPath = path.resolve(entry["path"]);
     if (!serverRoots.includes(rootPath)) {
-      throw new AuthFileError(`${at}.path ${rootPath} in ${file} is not one of the server's roots; a scope can only grant roots the server serves`);
+      throw new AuthFileError(
+        `${at}.path ${rootPath} in ${file} is not one of the server's roots; a scope can only grant roots the server serves`,
+      );
     }
     // Listed twice (once read-only, once not) it would mean whichever comes first: no one meaning.
     if (seen.has(rootPath)) {
-      throw new AuthFileError(`${at}.path ${rootPath} in ${file} is listed twice in this scope; list each root once, with the read_only it should have`);
+      throw new AuthFileError(
+        `${at}.path ${rootPath} in ${file} is listed twice in this scope; list each root once, with the read_only it should have`,
+      );
     }
     seen.add(rootPath);
     const readOnly = entry["read_only"];
     if (typeof readOnly !== "boolean") {
-      throw new AuthFileError(`${at}.read_only in ${file} must be true or false; a root given as a mapping says which (a plain path is read-write)`);
+      throw new AuthFileError(
+        `${at}.read_only in ${file} must be true or false; a root given as a mapping says which (a plain path is read-write)`,
+      );
     }
     return Object.freeze({ path: rootPath, readOnly });
   });
   if (roots.length === 0) {
-    throw new AuthFileError(`${where}.roots in ${file} is empty; list at least one root, or write roots: all for every server root`);
+    throw new AuthFileError(
+      `${where}.roots in ${file} is empty; list at least one root, or write roots: all for every server root`,
+    );
   }
   return Object.freeze(roots);
 }
@@ -185,7 +217,8 @@ function rootsOf(raw: unknown, where: string, file: string, serverRoots: readonl
  * (a "billion laughs" file is refused), and a stack overflow on absurd nesting is an error.
  */
 function parseYaml(text: string, file: string): unknown {
-  const invalid = (message: string) => new AuthFileError(`auth file ${file} is not valid YAML: ${message.split("\n")[0]}`);
+  const invalid = (message: string) =>
+    new AuthFileError(`auth file ${file} is not valid YAML: ${message.split("\n")[0]}`);
   try {
     const doc = parseDocument(text, { uniqueKeys: false, merge: false });
     const error = doc.errors[0];
@@ -193,7 +226,9 @@ function parseYaml(text: string, file: string): unknown {
     visit(doc, {
       Map(_key, map) {
         if (map.items.length > maxKeysPerMapping) {
-          throw new AuthFileError(`auth file ${file} has a mapping of ${map.items.length} keys${lineOf(text, map.range?.[0])}; no mapping of an auth file has more than ${maxKeysPerMapping}`);
+          throw new AuthFileError(
+            `auth file ${file} has a mapping of ${map.items.length} keys${lineOf(text, map.range?.[0])}; no mapping of an auth file has more than ${maxKeysPerMapping}`,
+          );
         }
         const keys = new Set<string>();
         for (const { key: node } of map.items) {
@@ -257,6 +292,8 @@ function list(value: unknown, where: string): unknown[] {
 function known(map: Record<string, unknown>, keys: readonly string[], file: string, prefix = ""): void {
   const unknown = Object.keys(map).find((key) => !keys.includes(key));
   if (unknown !== undefined) {
-    throw new AuthFileError(`unknown key "${prefix}${unknown}" in ${file}; known keys: ${keys.map((k) => prefix + k).join(", ")}`);
+    throw new AuthFileError(
+      `unknown key "${prefix}${unknown}" in ${file}; known keys: ${keys.map((k) => prefix + k).join(", ")}`,
+    );
   }
 }

@@ -41,7 +41,10 @@ export class Authenticator {
 
   /** methodNames lists the methods on, for the start-up log. */
   get methodNames(): string[] {
-    return [...(this.methods.tokens ? ["bearer-token"] : []), ...(this.methods.certificates ? ["client-certificate"] : [])];
+    return [
+      ...(this.methods.tokens ? ["bearer-token"] : []),
+      ...(this.methods.certificates ? ["client-certificate"] : []),
+    ];
   }
 
   authenticate(credentials: Credentials): Principal {
@@ -53,26 +56,42 @@ export class Authenticator {
       return this.#byToken(header);
     }
     if (credentials.certificateIdentity !== undefined && this.methods.certificates) {
-      const loaded = this.methods.tokens?.credentials.certificates.find((c) => c.entry.identity === credentials.certificateIdentity);
+      const loaded = this.methods.tokens?.credentials.certificates.find(
+        (c) => c.entry.identity === credentials.certificateIdentity,
+      );
       if (loaded !== undefined) {
         return loaded.principal;
       }
-      throw new ToolhostError("UNAUTHENTICATED", "Your client certificate is valid but its identity is not in the server's auth file; ask the operator to add it.");
+      throw new ToolhostError(
+        "UNAUTHENTICATED",
+        "Your client certificate is valid but its identity is not in the server's auth file; ask the operator to add it.",
+      );
     }
-    throw new ToolhostError("UNAUTHENTICATED", this.methods.tokens !== undefined ? "No credentials: send the header \"authorization: Bearer <token>\"." : "No credentials: connect with a client certificate signed by the server's client CA.");
+    throw new ToolhostError(
+      "UNAUTHENTICATED",
+      this.methods.tokens !== undefined
+        ? 'No credentials: send the header "authorization: Bearer <token>".'
+        : "No credentials: connect with a client certificate signed by the server's client CA.",
+    );
   }
 
   #byToken(header: string): Principal {
     const store = this.methods.tokens;
     if (store === undefined) {
-      throw new ToolhostError("UNAUTHENTICATED", "This server takes no bearer tokens; connect with a client certificate instead.");
+      throw new ToolhostError(
+        "UNAUTHENTICATED",
+        "This server takes no bearer tokens; connect with a client certificate instead.",
+      );
     }
     if (header.length > maxAuthorizationLength) {
-      throw new ToolhostError("UNAUTHENTICATED", `The authorization header is over ${maxAuthorizationLength} characters; send "Bearer <token>" with the token toolhost gave you.`);
+      throw new ToolhostError(
+        "UNAUTHENTICATED",
+        `The authorization header is over ${maxAuthorizationLength} characters; send "Bearer <token>" with the token toolhost gave you.`,
+      );
     }
     const match = bearer.exec(header);
     if (match === null) {
-      throw new ToolhostError("UNAUTHENTICATED", "The authorization header is malformed; send \"Bearer <token>\".");
+      throw new ToolhostError("UNAUTHENTICATED", 'The authorization header is malformed; send "Bearer <token>".');
     }
     const digest = createHash("sha256").update(match[1]!, "utf8").digest();
     let found: (typeof store.credentials.tokens)[number] | undefined;
@@ -82,11 +101,18 @@ export class Authenticator {
       }
     }
     if (found === undefined) {
-      throw new ToolhostError("UNAUTHENTICATED", "Unknown or revoked bearer token; ask the server's operator for a valid one.");
+      throw new ToolhostError(
+        "UNAUTHENTICATED",
+        "Unknown or revoked bearer token; ask the server's operator for a valid one.",
+      );
     }
     const { entry, principal } = found;
     if (entry.expiresAt !== undefined && Date.now() >= entry.expiresAt) {
-      throw new ToolhostError("TOKEN_EXPIRED", `The bearer token "${entry.id}" expired at ${new Date(entry.expiresAt).toISOString()}; ask for a new one.`, { id: entry.id });
+      throw new ToolhostError(
+        "TOKEN_EXPIRED",
+        `The bearer token "${entry.id}" expired at ${new Date(entry.expiresAt).toISOString()}; ask for a new one.`,
+        { id: entry.id },
+      );
     }
     return principal;
   }

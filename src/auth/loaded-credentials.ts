@@ -90,12 +90,20 @@ export class LoadedCredentials {
     };
     const expiring: { entry: TokenEntry; validity: CredentialValidity }[] = [];
     const tokens = file.tokens.map((entry) => {
-      const held = heldFor(JSON.stringify(["token", entry.id, entry.digest.toString("hex"), entry.expiresAt ?? null, entry.scope]), "token", entry);
+      const held = heldFor(
+        JSON.stringify(["token", entry.id, entry.digest.toString("hex"), entry.expiresAt ?? null, entry.scope]),
+        "token",
+        entry,
+      );
       if (entry.expiresAt !== undefined) expiring.push({ entry, validity: held.validity });
       return Object.freeze({ entry, principal: held.principal });
     });
     const certificates = file.certificates.map((entry) => {
-      const held = heldFor(JSON.stringify(["certificate", entry.id, entry.identity, entry.scope]), "certificate", entry);
+      const held = heldFor(
+        JSON.stringify(["certificate", entry.id, entry.identity, entry.scope]),
+        "certificate",
+        entry,
+      );
       return Object.freeze({ entry, principal: held.principal });
     });
     return new LoadedCredentials(file, Object.freeze(tokens), Object.freeze(certificates), byKey, expiring);
@@ -129,5 +137,9 @@ function revokedError(principal: Principal): ToolhostError {
 }
 
 function expiredError(entry: TokenEntry): ToolhostError {
-  return new ToolhostError("TOKEN_EXPIRED", `The bearer token "${entry.id}" expired at ${new Date(entry.expiresAt!).toISOString()} while this call was open; ask for a new one.`, { id: entry.id });
+  return new ToolhostError(
+    "TOKEN_EXPIRED",
+    `The bearer token "${entry.id}" expired at ${new Date(entry.expiresAt!).toISOString()} while this call was open; ask for a new one.`,
+    { id: entry.id },
+  );
 }

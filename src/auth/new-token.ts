@@ -27,12 +27,18 @@ export interface NewToken {
 export function newToken(request: NewTokenRequest): NewToken {
   const token = `th_${randomBytes(32).toString("base64url")}`;
   const scope: Record<string, unknown> = {
-    roots: request.roots.length > 0 ? request.roots.map((r) => (r.readOnly ? { path: r.path, read_only: true } : r.path)) : "all",
+    roots:
+      request.roots.length > 0
+        ? request.roots.map((r) => (r.readOnly ? { path: r.path, read_only: true } : r.path))
+        : "all",
     tier: request.tier,
     namespaces: request.namespaces.length > 0 ? [...request.namespaces] : "all",
   };
   if (request.maxCalls !== undefined || request.maxStreams !== undefined) {
-    scope["quota"] = { ...(request.maxCalls !== undefined && { calls: request.maxCalls }), ...(request.maxStreams !== undefined && { streams: request.maxStreams }) };
+    scope["quota"] = {
+      ...(request.maxCalls !== undefined && { calls: request.maxCalls }),
+      ...(request.maxStreams !== undefined && { streams: request.maxStreams }),
+    };
   }
   const entry: Record<string, unknown> = {
     id: request.id,

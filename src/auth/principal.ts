@@ -17,4 +17,9 @@ export interface Principal {
 }
 
 /** anonymousPrincipal is every caller of a server that authenticates no one. */
-export const anonymousPrincipal: Principal = Object.freeze({ id: "anonymous", kind: "anonymous", scope: fullScope, validity: alwaysValid });
+export const anonymousPrincipal: Principal = Object.freeze({
+  id: "anonymous",
+  kind: "anonymous",
+  scope: fullScope,
+  validity: alwaysValid,
+});

@@ -62,14 +62,25 @@ export class ScopeSandboxes {
   }
 
   async #build(scope: Scope): Promise<Sandbox> {
-    const options = { readOnly: this.server.readOnly, reservedNamePrefix: this.server.reservedNamePrefix, allowHardLinks: this.server.allowHardLinks };
+    const options = {
+      readOnly: this.server.readOnly,
+      reservedNamePrefix: this.server.reservedNamePrefix,
+      allowHardLinks: this.server.allowHardLinks,
+    };
     if (scope.roots === undefined) {
       return createSandbox(this.server.roots, options);
     }
     const serverFlags = new Map(this.server.roots.map((r) => [r.path, r.readOnly]));
-    const granted = scope.roots.map((r) => ({ path: r.path, readOnly: r.readOnly || serverFlags.get(r.path) === true }));
+    const granted = scope.roots.map((r) => ({
+      path: r.path,
+      readOnly: r.readOnly || serverFlags.get(r.path) === true,
+    }));
     const roots = [...granted, ...(await this.#readOnlyRootsInside(granted))];
-    const scopeReadOnly = new Set(scope.roots.filter((r) => r.readOnly && serverFlags.get(r.path) !== true && !this.server.readOnly).map((r) => r.path));
+    const scopeReadOnly = new Set(
+      scope.roots
+        .filter((r) => r.readOnly && serverFlags.get(r.path) !== true && !this.server.readOnly)
+        .map((r) => r.path),
+    );
     const sandbox = await createSandbox(roots, options);
     return scopeReadOnly.size === 0 ? sandbox : withScopeRefusals(sandbox, scopeReadOnly, roots);
   }
@@ -109,7 +120,11 @@ function keyOf(scope: Scope): string {
  * withScopeRefusals reports a write refused only because the scope made its root read-only as
  * OUT_OF_SCOPE rather than READ_ONLY: the root is writable, the caller's scope is not.
  */
-function withScopeRefusals(sandbox: Sandbox, scopeReadOnly: ReadonlySet<string>, configured: readonly { path: string }[]): Sandbox {
+function withScopeRefusals(
+  sandbox: Sandbox,
+  scopeReadOnly: ReadonlySet<string>,
+  configured: readonly { path: string }[],
+): Sandbox {
   const realOfScopeReadOnly = new Set(
     sandbox.roots.filter((_r, i) => scopeReadOnly.has(configured[i]!.path)).map((r) => r.path),
   );
@@ -120,7 +135,11 @@ function withScopeRefusals(sandbox: Sandbox, scopeReadOnly: ReadonlySet<string>,
       if (isToolhostError(err, "READ_ONLY")) {
         const resolved = await sandbox.resolve(clientPath).catch(() => undefined);
         if (resolved !== undefined && realOfScopeReadOnly.has(resolved.root.path)) {
-          throw new ToolhostError("OUT_OF_SCOPE", `Cannot write "${clientPath}": your scope gives read-only access to this root; ask for a scope with write access to it.`, { path: clientPath, lacks: "root_write" });
+          throw new ToolhostError(
+            "OUT_OF_SCOPE",
+            `Cannot write "${clientPath}": your scope gives read-only access to this root; ask for a scope with write access to it.`,
+            { path: clientPath, lacks: "root_write" },
+          );
         }
       }
       throw err;

@@ -87,7 +87,14 @@ export class TokenStore {
     if (text.trim() === "") {
       throw new AuthFileError(`auth file ${file} is empty; write "tokens: []" to refuse every token`);
     }
-    return new TokenStore(file, serverRoots, events, parseAuthFile(text, file, serverRoots), signatureOf(read.stats), pollMs);
+    return new TokenStore(
+      file,
+      serverRoots,
+      events,
+      parseAuthFile(text, file, serverRoots),
+      signatureOf(read.stats),
+      pollMs,
+    );
   }
 
   /** entries is the auth file in force. */
@@ -143,7 +150,9 @@ export class TokenStore {
         if (this.#signature !== "missing") {
           this.#signature = "missing";
           const revoked = this.#swap(Object.freeze({ tokens: [], certificates: [] }));
-          this.events.onError?.(`auth file ${this.file} is gone: every token and certificate identity is refused until it is back (${revoked} revoked)`);
+          this.events.onError?.(
+            `auth file ${this.file} is gone: every token and certificate identity is refused until it is back (${revoked} revoked)`,
+          );
         }
         return;
       }
@@ -163,7 +172,9 @@ export class TokenStore {
       if (text.trim() === "") {
         // What a file rewritten in place (truncated, then written) holds in between: taken as
         // "no tokens" it would refuse every caller until the rest arrives.
-        throw new AuthFileError(`auth file ${this.file} is empty (half-written?); write "tokens: []" to refuse every token`);
+        throw new AuthFileError(
+          `auth file ${this.file} is empty (half-written?); write "tokens: []" to refuse every token`,
+        );
       }
       const parsed = parseAuthFile(text, this.file, this.serverRoots);
       const revoked = this.#swap(parsed);

@@ -71,7 +71,22 @@ export const limitKeys: Readonly<Record<string, keyof Limits>> = {
   watch_queue_events: "watchQueueEvents",
 };
 
-const topKeys = ["listen", "http_listen", "metrics_listen", "roots", "skills", "read_only", "insecure", "limits", "log", "shutdown_grace_ms", "sandbox", "history", "tls", "auth"];
+const topKeys = [
+  "listen",
+  "http_listen",
+  "metrics_listen",
+  "roots",
+  "skills",
+  "read_only",
+  "insecure",
+  "limits",
+  "log",
+  "shutdown_grace_ms",
+  "sandbox",
+  "history",
+  "tls",
+  "auth",
+];
 
 /** The keys of each mapping section of the config file (history's are in history-config.ts). */
 const sectionKeys = {
@@ -130,7 +145,8 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   if (top["metrics_listen"] !== undefined) layer.metricsListen = str(top["metrics_listen"], at("metrics_listen"));
   if (top["read_only"] !== undefined) layer.readOnly = bool(top["read_only"], at("read_only"));
   if (top["insecure"] !== undefined) layer.insecure = bool(top["insecure"], at("insecure"));
-  if (top["shutdown_grace_ms"] !== undefined) layer.shutdownGraceMs = int(top["shutdown_grace_ms"], at("shutdown_grace_ms"));
+  if (top["shutdown_grace_ms"] !== undefined)
+    layer.shutdownGraceMs = int(top["shutdown_grace_ms"], at("shutdown_grace_ms"));
   if (top["roots"] !== undefined) {
     layer.roots = list(top["roots"], at("roots")).map((item, i) => {
       const entry = typeof item === "string" ? { path: item } : mapping(item, at(`roots[${i}]`));
@@ -143,7 +159,8 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
     layer.skills = list(top["skills"], at("skills")).map((item, i) => {
       const entry = typeof item === "string" ? { path: item } : mapping(item, at(`skills[${i}]`));
       unknownKeys(entry, sectionKeys.skills, file, `skills[${i}].`);
-      const namespace = entry["namespace"] === undefined ? undefined : str(entry["namespace"], at(`skills[${i}].namespace`));
+      const namespace =
+        entry["namespace"] === undefined ? undefined : str(entry["namespace"], at(`skills[${i}].namespace`));
       return { path: resolve(baseDir, str(entry["path"], at(`skills[${i}].path`))), namespace };
     });
   }
@@ -159,7 +176,8 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   if (top["sandbox"] !== undefined) {
     const sandbox = mapping(top["sandbox"], at("sandbox"));
     unknownKeys(sandbox, sectionKeys.sandbox, file, "sandbox.");
-    if (sandbox["allow_hard_links"] !== undefined) layer.allowHardLinks = bool(sandbox["allow_hard_links"], at("sandbox.allow_hard_links"));
+    if (sandbox["allow_hard_links"] !== undefined)
+      layer.allowHardLinks = bool(sandbox["allow_hard_links"], at("sandbox.allow_hard_links"));
   }
   if (top["tls"] !== undefined) {
     const tls = mapping(top["tls"], at("tls"));
@@ -167,13 +185,16 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
     layer.tls = {};
     if (tls["cert"] !== undefined) layer.tls.cert = resolve(baseDir, str(tls["cert"], at("tls.cert")));
     if (tls["key"] !== undefined) layer.tls.key = resolve(baseDir, str(tls["key"], at("tls.key")));
-    if (tls["client_ca"] !== undefined) layer.tls.clientCa = resolve(baseDir, str(tls["client_ca"], at("tls.client_ca")));
-    if (tls["require_client_cert"] !== undefined) layer.tls.requireClientCert = bool(tls["require_client_cert"], at("tls.require_client_cert"));
+    if (tls["client_ca"] !== undefined)
+      layer.tls.clientCa = resolve(baseDir, str(tls["client_ca"], at("tls.client_ca")));
+    if (tls["require_client_cert"] !== undefined)
+      layer.tls.requireClientCert = bool(tls["require_client_cert"], at("tls.require_client_cert"));
   }
   if (top["auth"] !== undefined) {
     const auth = mapping(top["auth"], at("auth"));
     unknownKeys(auth, sectionKeys.auth, file, "auth.");
-    if (auth["tokens_file"] !== undefined) layer.tokensFile = resolve(baseDir, str(auth["tokens_file"], at("auth.tokens_file")));
+    if (auth["tokens_file"] !== undefined)
+      layer.tokensFile = resolve(baseDir, str(auth["tokens_file"], at("auth.tokens_file")));
   }
   if (top["log"] !== undefined) {
     const log = mapping(top["log"], at("log"));
@@ -221,6 +242,8 @@ function int(value: unknown, where: string): number {
 function unknownKeys(map: Record<string, unknown>, known: readonly string[], file: string, prefix: string): void {
   const unknown = Object.keys(map).find((key) => !known.includes(key));
   if (unknown !== undefined) {
-    throw new ConfigError(`unknown key "${prefix}${unknown}" in ${file}; known keys: ${known.map((k) => prefix + k).join(", ")}`);
+    throw new ConfigError(
+      `unknown key "${prefix}${unknown}" in ${file}; known keys: ${known.map((k) => prefix + k).join(", ")}`,
+    );
   }
 }

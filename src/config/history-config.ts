@@ -13,7 +13,12 @@ export interface HistoryLayer {
 }
 
 /** historyDefaults bound the store when the config says nothing: 1 GiB, 7 days, 16 MiB a file. */
-export const historyDefaults = { maxBytes: 1024 ** 3, maxAgeHours: 24 * 7, maxFileBytes: 16 * 1024 * 1024, maxEntriesPerFile: 1000 };
+export const historyDefaults = {
+  maxBytes: 1024 ** 3,
+  maxAgeHours: 24 * 7,
+  maxFileBytes: 16 * 1024 * 1024,
+  maxEntriesPerFile: 1000,
+};
 
 /** historyKeys are the keys of the config file's `history:` mapping. */
 export const historyKeys: readonly string[] = ["enabled", "dir", "max_bytes", "max_age_hours", "max_file_bytes"];
@@ -21,23 +26,29 @@ const keys = historyKeys;
 
 /** historyLayerFromYaml checks the `history:` mapping of a config file. */
 export function historyLayerFromYaml(raw: unknown, baseDir: string, file: string): HistoryLayer {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ConfigError(`history in ${file} must be a mapping of keys to values`);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new ConfigError(`history in ${file} must be a mapping of keys to values`);
   const map = raw as Record<string, unknown>;
   const unknown = Object.keys(map).find((k) => !keys.includes(k));
-  if (unknown !== undefined) throw new ConfigError(`unknown key "history.${unknown}" in ${file}; known keys: ${keys.map((k) => `history.${k}`).join(", ")}`);
+  if (unknown !== undefined)
+    throw new ConfigError(
+      `unknown key "history.${unknown}" in ${file}; known keys: ${keys.map((k) => `history.${k}`).join(", ")}`,
+    );
   const layer: HistoryLayer = {};
   if (map["enabled"] !== undefined) {
     if (typeof map["enabled"] !== "boolean") throw new ConfigError(`history.enabled in ${file} must be true or false`);
     layer.enabled = map["enabled"];
   }
   if (map["dir"] !== undefined) {
-    if (typeof map["dir"] !== "string" || map["dir"] === "") throw new ConfigError(`history.dir in ${file} must be a non-empty string`);
+    if (typeof map["dir"] !== "string" || map["dir"] === "")
+      throw new ConfigError(`history.dir in ${file} must be a non-empty string`);
     layer.dir = resolve(baseDir, map["dir"]);
   }
   const positive = (key: string): number | undefined => {
     const v = map[key];
     if (v === undefined) return undefined;
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v <= 0) throw new ConfigError(`history.${key} in ${file} must be a positive whole number`);
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v <= 0)
+      throw new ConfigError(`history.${key} in ${file} must be a positive whole number`);
     return v;
   };
   const maxBytes = positive("max_bytes");
@@ -60,7 +71,8 @@ export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv): His
   if (layer.enabled === false) return undefined;
   const dir = layer.dir ?? join(resolveStateDir(env), "history");
   const maxAgeHours = layer.maxAgeHours ?? historyDefaults.maxAgeHours;
-  if (maxAgeHours > 24 * 365 * 100) throw new ConfigError(`history.max_age_hours ${maxAgeHours} is more than a century; choose a smaller age`);
+  if (maxAgeHours > 24 * 365 * 100)
+    throw new ConfigError(`history.max_age_hours ${maxAgeHours} is more than a century; choose a smaller age`);
   const maxBytes = layer.maxBytes ?? historyDefaults.maxBytes;
   // A content larger than the store itself would be pruned as soon as it is stored: an undo or
   // restore that relies on it could not have it. A max_file_bytes given larger than max_bytes is
@@ -68,7 +80,9 @@ export function resolveHistory(layer: HistoryLayer, env: NodeJS.ProcessEnv): His
   // 90% of max_bytes, what a prune leaves: FileHistory.keeps.)
   const maxFileBytes = layer.maxFileBytes ?? Math.min(historyDefaults.maxFileBytes, maxBytes);
   if (maxFileBytes > maxBytes) {
-    throw new ConfigError(`history.max_file_bytes (${maxFileBytes}) is larger than history.max_bytes (${maxBytes}), so a file that size could not stay in the history; raise max_bytes or lower max_file_bytes`);
+    throw new ConfigError(
+      `history.max_file_bytes (${maxFileBytes}) is larger than history.max_bytes (${maxBytes}), so a file that size could not stay in the history; raise max_bytes or lower max_file_bytes`,
+    );
   }
   return Object.freeze({
     dir,

@@ -18,10 +18,16 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   chunkSize: { max: GiB, why: "1 GiB, the largest read chunk" },
   minChunkSize: { max: GiB, why: "1 GiB, the largest read chunk" },
   maxChunkSize: { max: GiB, why: "1 GiB, the largest read chunk (each stream holds one)" },
-  maxReceiveMessageBytes: { max: Math.min(maxUint32, bufferConstants.MAX_LENGTH) - 5, why: "the largest gRPC message (a 32-bit length)" },
+  maxReceiveMessageBytes: {
+    max: Math.min(maxUint32, bufferConstants.MAX_LENGTH) - 5,
+    why: "the largest gRPC message (a 32-bit length)",
+  },
   maxConcurrentStreams: { max: maxUint32, why: "the HTTP/2 SETTINGS range (2^32-1)" },
   maxSessionMemoryMiB: { max: 1024 * 1024, why: "1 TiB" },
-  maxEditBytes: { max: bufferConstants.MAX_STRING_LENGTH, why: "the longest string V8 can hold (EditFile loads the file as text)" },
+  maxEditBytes: {
+    max: bufferConstants.MAX_STRING_LENGTH,
+    why: "the longest string V8 can hold (EditFile loads the file as text)",
+  },
   maxSkillFileBytes: { max: bufferConstants.MAX_STRING_LENGTH, why: "the longest string V8 can hold" },
   maxActivatedBytes: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
   maxSendBufferBytesPerConnection: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
@@ -32,8 +38,14 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   receiveMessageTimeoutMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
   idleConnectionTimeoutMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
   maxPathDepth: { max: 2048, why: "PATH_MAX (4096 bytes) holds at most 2048 levels" },
-  toolContentBytes: { max: 1024 * 1024, why: "1 MiB: a CallTool reply carries the content twice (text and structured) within the 4 MiB send limit" },
-  maxToolContentBytes: { max: 1024 * 1024, why: "1 MiB: a CallTool reply carries the content twice (text and structured) within the 4 MiB send limit" },
+  toolContentBytes: {
+    max: 1024 * 1024,
+    why: "1 MiB: a CallTool reply carries the content twice (text and structured) within the 4 MiB send limit",
+  },
+  maxToolContentBytes: {
+    max: 1024 * 1024,
+    why: "1 MiB: a CallTool reply carries the content twice (text and structured) within the 4 MiB send limit",
+  },
   toolCollectMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
   maxEditsPerCall: { max: 1_000_000, why: "a million edits" },
   maxEditDiffBytes: { max: GiB, why: "1 GiB (and at most max_chunk_size, checked below)" },
@@ -42,7 +54,10 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   maxTreeEntries: { max: 10_000_000, why: "ten million entries" },
   maxReadFiles: { max: 100_000, why: "a hundred thousand files" },
   maxReadFilesBytes: { max: Number.MAX_SAFE_INTEGER, why: "2^53-1" },
-  maxSearchFileBytes: { max: bufferConstants.MAX_LENGTH, why: "the largest buffer Node can hold (a searched file is read whole)" },
+  maxSearchFileBytes: {
+    max: bufferConstants.MAX_LENGTH,
+    why: "the largest buffer Node can hold (a searched file is read whole)",
+  },
   maxSearchMatches: { max: 10_000_000, why: "ten million matches" },
   searchTimeBudgetMs: { max: maxTimerMs, why: "the longest timer Node can set (2^31-1 ms)" },
   maxWatches: { max: 1_000_000, why: "a million watches" },
@@ -57,7 +72,10 @@ const limitBounds: Readonly<Record<keyof Limits, { max: number; why: string }>> 
   skillReloadMaxWaitMs: { max: 60_000, why: "60000 ms: a longer wait holds the catalog back too long" },
 };
 
-const yamlName = Object.fromEntries(Object.entries(limitKeys).map(([yaml, key]) => [key, yaml])) as Record<keyof Limits, string>;
+const yamlName = Object.fromEntries(Object.entries(limitKeys).map(([yaml, key]) => [key, yaml])) as Record<
+  keyof Limits,
+  string
+>;
 
 /**
  * checkLimits refuses, with one line naming the key, any limit the runtime cannot take: not a
@@ -75,14 +93,20 @@ export function checkLimits(limits: Limits): void {
     }
   }
   if (limits.minChunkSize > limits.maxChunkSize) {
-    throw new ConfigError(`limits.min_chunk_size (${limits.minChunkSize}) is above limits.max_chunk_size (${limits.maxChunkSize}); lower one of them`);
+    throw new ConfigError(
+      `limits.min_chunk_size (${limits.minChunkSize}) is above limits.max_chunk_size (${limits.maxChunkSize}); lower one of them`,
+    );
   }
   if (limits.chunkSize < limits.minChunkSize || limits.chunkSize > limits.maxChunkSize) {
-    throw new ConfigError(`limits.chunk_size (${limits.chunkSize}) must lie between min_chunk_size (${limits.minChunkSize}) and max_chunk_size (${limits.maxChunkSize})`);
+    throw new ConfigError(
+      `limits.chunk_size (${limits.chunkSize}) must lie between min_chunk_size (${limits.minChunkSize}) and max_chunk_size (${limits.maxChunkSize})`,
+    );
   }
   // The send limit is at least max_chunk_size plus 64 KiB; an EditFile reply must fit it by construction.
   if (limits.maxEditDiffBytes > limits.maxChunkSize) {
-    throw new ConfigError(`limits.max_edit_diff_bytes (${limits.maxEditDiffBytes}) is above limits.max_chunk_size (${limits.maxChunkSize}), so an EditFile reply could exceed the send limit; lower it`);
+    throw new ConfigError(
+      `limits.max_edit_diff_bytes (${limits.maxEditDiffBytes}) is above limits.max_chunk_size (${limits.maxChunkSize}), so an EditFile reply could exceed the send limit; lower it`,
+    );
   }
   for (const [part, whole, together] of [
     ["maxSendBufferBytesPerConnection", "maxSendBufferBytes", "connections"],
@@ -90,7 +114,9 @@ export function checkLimits(limits: Limits): void {
     ["maxReceiveBufferBytesPerCaller", "maxReceiveBufferBytes", "callers"],
   ] as const) {
     if (limits[part] > limits[whole]) {
-      throw new ConfigError(`limits.${yamlName[part]} (${limits[part]}) is above limits.${yamlName[whole]} (${limits[whole]}), the bound for all ${together} together; lower it`);
+      throw new ConfigError(
+        `limits.${yamlName[part]} (${limits[part]}) is above limits.${yamlName[whole]} (${limits[whole]}), the bound for all ${together} together; lower it`,
+      );
     }
   }
 }

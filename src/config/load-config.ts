@@ -59,11 +59,15 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   }
   const roots = pick("roots") ?? [{ path: cwd, readOnly: false }];
   if (roots.length === 0) {
-    throw new ConfigError("roots is an empty list; name at least one directory (or leave roots out to serve the current directory)");
+    throw new ConfigError(
+      "roots is an empty list; name at least one directory (or leave roots out to serve the current directory)",
+    );
   }
   const shutdownGraceMs = pick("shutdownGraceMs") ?? 10_000;
   if (shutdownGraceMs > maxTimerMs) {
-    throw new ConfigError(`shutdown_grace_ms (${shutdownGraceMs}) is over ${maxTimerMs}, the longest timer Node can set; lower it`);
+    throw new ConfigError(
+      `shutdown_grace_ms (${shutdownGraceMs}) is over ${maxTimerMs}, the longest timer Node can set; lower it`,
+    );
   }
   const skills = pick("skills") ?? [{ path: bundledSkillsRoot(), namespace: "examples" }];
   return Object.freeze({
@@ -94,7 +98,9 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
 
 function skillFlag(value: string, cwd: string): { path: string; namespace: string | undefined } {
   const match = /^([A-Za-z0-9_-]+)=(.+)$/.exec(value);
-  return match ? { namespace: match[1], path: resolve(cwd, match[2]!) } : { namespace: undefined, path: resolve(cwd, value) };
+  return match
+    ? { namespace: match[1], path: resolve(cwd, match[2]!) }
+    : { namespace: undefined, path: resolve(cwd, value) };
 }
 
 function envBoolean(value: string | undefined, name: string): boolean | undefined {

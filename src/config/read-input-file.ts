@@ -52,7 +52,11 @@ const openFlags = constants.O_RDONLY | constants.O_NONBLOCK;
  * whole, by rename.
  */
 export function readInputFileSync(file: string, options: InputFileOptions): InputFile {
-  kindOf(statOrThrow(() => statSync(file), file, options), file, options);
+  kindOf(
+    statOrThrow(() => statSync(file), file, options),
+    file,
+    options,
+  );
   let fd: number;
   try {
     fd = openSync(file, openFlags);
@@ -75,7 +79,15 @@ export function readInputFileSync(file: string, options: InputFileOptions): Inpu
     const content = readAll();
     const again = readAll();
     const after = fstatSync(fd);
-    checkUnchanged(before, after, content, again, statOrThrow(() => statSync(file), file, options), file, options);
+    checkUnchanged(
+      before,
+      after,
+      content,
+      again,
+      statOrThrow(() => statSync(file), file, options),
+      file,
+      options,
+    );
     return { content, stats: after };
   } finally {
     closeSync(fd);
@@ -123,14 +135,27 @@ export function fileKindName(info: Stats): string {
 
 function kindOf(info: Stats, file: string, options: InputFileOptions): void {
   if (!info.isFile()) {
-    throw new InputFileError(`${options.what} ${file} is ${fileKindName(info)}, not a regular file`, "kind", undefined, info);
+    throw new InputFileError(
+      `${options.what} ${file} is ${fileKindName(info)}, not a regular file`,
+      "kind",
+      undefined,
+      info,
+    );
   }
   if (info.size > options.maxBytes) {
     throw new InputFileError(`${options.what} ${file} is over ${options.maxBytes} bytes`, "too-large", undefined, info);
   }
 }
 
-function checkUnchanged(before: Stats, after: Stats, content: Buffer, again: Buffer, named: Stats, file: string, options: InputFileOptions): void {
+function checkUnchanged(
+  before: Stats,
+  after: Stats,
+  content: Buffer,
+  again: Buffer,
+  named: Stats,
+  file: string,
+  options: InputFileOptions,
+): void {
   const same =
     before.dev === after.dev &&
     before.ino === after.ino &&
@@ -142,7 +167,10 @@ function checkUnchanged(before: Stats, after: Stats, content: Buffer, again: Buf
     named.dev === after.dev &&
     named.ino === after.ino;
   if (!same) {
-    throw new InputFileError(`${options.what} ${file} changed while it was read (written in place?); replace it whole instead: write a temporary file, then rename it over`, "changed");
+    throw new InputFileError(
+      `${options.what} ${file} changed while it was read (written in place?); replace it whole instead: write a temporary file, then rename it over`,
+      "changed",
+    );
   }
 }
 
@@ -157,5 +185,9 @@ function statOrThrow(run: () => Stats, file: string, options: InputFileOptions):
 function accessError(err: unknown, file: string, options: InputFileOptions): InputFileError {
   if (err instanceof InputFileError) return err;
   const code = (err as NodeJS.ErrnoException).code ?? "error";
-  return new InputFileError(`${options.what} ${file} cannot be read (${code})`, code === "ENOENT" ? "missing" : "unreadable", code);
+  return new InputFileError(
+    `${options.what} ${file} cannot be read (${code})`,
+    code === "ENOENT" ? "missing" : "unreadable",
+    code,
+  );
 }

@@ -89,7 +89,9 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
       },
     });
     if (positionals.length > 0) {
-      throw new ConfigError(`unexpected argument "${positionals[0]}"; roots are given with --root DIR (see toolhost serve --help)`);
+      throw new ConfigError(
+        `unexpected argument "${positionals[0]}"; roots are given with --root DIR (see toolhost serve --help)`,
+      );
     }
     return {
       config: values.config,

@@ -38,17 +38,27 @@ export interface StartUpInput {
  */
 export function startUpInputsOf(config: Config): StartUpInput[] {
   const inputs: StartUpInput[] = [];
-  const add = (key: string, flag: string, what: string, path: string, kind: StartUpInput["kind"], role: StartUpInput["role"]) => inputs.push({ key, flag, what, path, kind, role });
+  const add = (
+    key: string,
+    flag: string,
+    what: string,
+    path: string,
+    kind: StartUpInput["kind"],
+    role: StartUpInput["role"],
+  ) => inputs.push({ key, flag, what, path, kind, role });
   config.roots.forEach((r, i) => add(`roots[${i}].path`, "--root", "root", r.path, "folder", "root"));
   config.skills.forEach((s, i) => add(`skills[${i}].path`, "--skills", "skill root", s.path, "folder", "skill-root"));
-  if (config.history !== undefined) add("history.dir", "--history-dir", "history folder", config.history.dir, "folder", "history");
+  if (config.history !== undefined)
+    add("history.dir", "--history-dir", "history folder", config.history.dir, "folder", "history");
   add("TOOLHOST_STATE_DIR", "TOOLHOST_STATE_DIR", "staging journal folder", stagingDirOf(config), "folder", "state");
   if (config.tls !== undefined) {
     add("tls.cert", "--tls-cert", "TLS certificate", config.tls.cert, "file", "auth");
     add("tls.key", "--tls-key", "TLS key", config.tls.key, "file", "auth");
-    if (config.tls.clientCa !== undefined) add("tls.client_ca", "--tls-client-ca", "TLS client CA", config.tls.clientCa, "file", "auth");
+    if (config.tls.clientCa !== undefined)
+      add("tls.client_ca", "--tls-client-ca", "TLS client CA", config.tls.clientCa, "file", "auth");
   }
-  if (config.auth?.tokensFile !== undefined) add("auth.tokens_file", "--tokens-file", "auth file", config.auth.tokensFile, "file", "auth");
+  if (config.auth?.tokensFile !== undefined)
+    add("auth.tokens_file", "--tokens-file", "auth file", config.auth.tokensFile, "file", "auth");
   return inputs;
 }
 
@@ -75,25 +85,35 @@ export async function checkStartUpInputs(config: Config): Promise<void> {
     if (input.role === "history") {
       for (const other of reached) {
         if (inside(path, other.real)) {
-          throw new ConfigError(`${input.key} ${input.path} lies inside the ${named(other.input)}; clients could read earlier contents by path. ${historyFix}`);
+          throw new ConfigError(
+            `${input.key} ${input.path} lies inside the ${named(other.input)}; clients could read earlier contents by path. ${historyFix}`,
+          );
         }
         if (inside(other.real, path)) {
-          throw new ConfigError(`the ${named(other.input)} lies inside ${input.key} ${input.path}; its callers could read every root's earlier contents and write into the history. ${historyFix}`);
+          throw new ConfigError(
+            `the ${named(other.input)} lies inside ${input.key} ${input.path}; its callers could read every root's earlier contents and write into the history. ${historyFix}`,
+          );
         }
       }
     }
     if (input.role === "state") {
       for (const other of reached) {
         if (inside(path, other.real) || inside(other.real, path)) {
-          const where = inside(path, other.real) ? `${input.what} ${input.path} lies inside the ${named(other.input)}` : `the ${named(other.input)} lies inside ${input.what} ${input.path}`;
-          throw new ConfigError(`${where}; callers could read and rewrite the records the start-up sweep trusts. ${stateFix}`);
+          const where = inside(path, other.real)
+            ? `${input.what} ${input.path} lies inside the ${named(other.input)}`
+            : `the ${named(other.input)} lies inside ${input.what} ${input.path}`;
+          throw new ConfigError(
+            `${where}; callers could read and rewrite the records the start-up sweep trusts. ${stateFix}`,
+          );
         }
       }
     }
     if (input.role === "auth") {
       for (const other of reached) {
         if (inside(path, other.real)) {
-          throw new ConfigError(`${input.what} ${input.path} lies inside the ${named(other.input)}; a caller could read it or rewrite it (and with it its own scope). Move it outside every root and skill root (${input.key}, ${input.flag})`);
+          throw new ConfigError(
+            `${input.what} ${input.path} lies inside the ${named(other.input)}; a caller could read it or rewrite it (and with it its own scope). Move it outside every root and skill root (${input.key}, ${input.flag})`,
+          );
         }
       }
     }
@@ -101,7 +121,8 @@ export async function checkStartUpInputs(config: Config): Promise<void> {
   for (const input of inputs.filter(madeAtStartUp)) await prepareFolder(input);
 }
 
-const historyFix = "Choose a folder apart from every root and skill root (--history-dir), or turn history off (--no-history)";
+const historyFix =
+  "Choose a folder apart from every root and skill root (--history-dir), or turn history off (--no-history)";
 const stateFix = "Choose a state folder apart from every root and skill root (TOOLHOST_STATE_DIR)";
 
 /** madeAtStartUp tells the folders start-up makes when missing: the history and the staging journal's. */
@@ -130,7 +151,11 @@ function fixOf(input: StartUpInput): string {
 
 async function checkFolder(input: StartUpInput): Promise<void> {
   const info = await stat(input.path).catch((err: NodeJS.ErrnoException) => {
-    throw new ConfigError(err.code === "ENOENT" ? `${input.what} folder ${input.path} not found; create it or ${fixOf(input)}` : `${input.what} ${input.path} cannot be read (${err.code ?? "error"}); ${fixOf(input)}`);
+    throw new ConfigError(
+      err.code === "ENOENT"
+        ? `${input.what} folder ${input.path} not found; create it or ${fixOf(input)}`
+        : `${input.what} ${input.path} cannot be read (${err.code ?? "error"}); ${fixOf(input)}`,
+    );
   });
   if (!info.isDirectory()) {
     throw new ConfigError(`${input.what} ${input.path} is ${fileKindName(info)}, not a directory; ${fixOf(input)}`);
@@ -138,17 +163,23 @@ async function checkFolder(input: StartUpInput): Promise<void> {
 }
 
 async function checkFile(input: StartUpInput): Promise<void> {
-  const unreadable = (err: NodeJS.ErrnoException) => new ConfigError(`${input.what} ${input.path} cannot be read (${err.code ?? "error"}); ${fixOf(input)}`);
+  const unreadable = (err: NodeJS.ErrnoException) =>
+    new ConfigError(`${input.what} ${input.path} cannot be read (${err.code ?? "error"}); ${fixOf(input)}`);
   const info = await stat(input.path).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(err)));
   if (!info.isFile()) {
     throw new ConfigError(`${input.what} ${input.path} is ${fileKindName(info)}, not a regular file; ${fixOf(input)}`);
   }
   // Opened (not read: its owner reads it) to prove it readable; O_NONBLOCK in case it has
   // become a FIFO since the stat.
-  const handle = await open(input.path, constants.O_RDONLY | constants.O_NONBLOCK).catch((err: NodeJS.ErrnoException) => Promise.reject(unreadable(err)));
+  const handle = await open(input.path, constants.O_RDONLY | constants.O_NONBLOCK).catch((err: NodeJS.ErrnoException) =>
+    Promise.reject(unreadable(err)),
+  );
   try {
     const opened = await handle.stat();
-    if (!opened.isFile()) throw new ConfigError(`${input.what} ${input.path} is ${fileKindName(opened)}, not a regular file; ${fixOf(input)}`);
+    if (!opened.isFile())
+      throw new ConfigError(
+        `${input.what} ${input.path} is ${fileKindName(opened)}, not a regular file; ${fixOf(input)}`,
+      );
   } finally {
     await handle.close();
   }
@@ -167,11 +198,15 @@ async function checkMadeFolderKind(input: StartUpInput): Promise<void> {
       info = await stat(ancestor);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw new ConfigError(`${input.what} ${input.path} cannot be used (${code ?? "error"} at ${ancestor}); ${madeFolderFix(input)}`);
+      if (code !== "ENOENT" && code !== "ENOTDIR")
+        throw new ConfigError(
+          `${input.what} ${input.path} cannot be used (${code ?? "error"} at ${ancestor}); ${madeFolderFix(input)}`,
+        );
     }
     if (info !== undefined) {
       if (info.isDirectory()) return;
-      const where = ancestor === input.path ? `is ${fileKindName(info)}` : `cannot be made: ${ancestor} is ${fileKindName(info)}`;
+      const where =
+        ancestor === input.path ? `is ${fileKindName(info)}` : `cannot be made: ${ancestor} is ${fileKindName(info)}`;
       throw new ConfigError(`${input.what} ${input.path} ${where}, not a directory; ${madeFolderFix(input)}`);
     }
     const parent = dirname(ancestor);
@@ -190,11 +225,17 @@ async function prepareFolder(input: StartUpInput): Promise<void> {
   try {
     await makeFolders(input.path);
     const probe = join(input.path, `.toolhost-write-check-${process.pid}-${randomBytes(4).toString("hex")}`);
-    const handle = await open(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const handle = await open(
+      probe,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
     await handle.close();
     await rm(probe);
   } catch (err) {
-    throw new ConfigError(`${input.what} ${input.path} cannot be written (${(err as NodeJS.ErrnoException).code ?? "error"}); ${madeFolderFix(input)}`);
+    throw new ConfigError(
+      `${input.what} ${input.path} cannot be written (${(err as NodeJS.ErrnoException).code ?? "error"}); ${madeFolderFix(input)}`,
+    );
   }
 }
 
@@ -216,7 +257,9 @@ async function makeFolders(path: string): Promise<void> {
     missing.push(at);
   }
   for (const folder of missing.reverse()) {
-    await mkdir(folder, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => (err.code === "EEXIST" ? undefined : Promise.reject(err)));
+    await mkdir(folder, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) =>
+      err.code === "EEXIST" ? undefined : Promise.reject(err),
+    );
   }
 }
 

@@ -7,7 +7,10 @@ import { join } from "node:path";
  * of staging folders (staging/, staging-journal.ts).
  */
 export function resolveStateDir(env: NodeJS.ProcessEnv): string {
-  return env["TOOLHOST_STATE_DIR"] || (env["XDG_STATE_HOME"] ? join(env["XDG_STATE_HOME"], "toolhost") : join(homedir(), ".local", "state", "toolhost"));
+  return (
+    env["TOOLHOST_STATE_DIR"] ||
+    (env["XDG_STATE_HOME"] ? join(env["XDG_STATE_HOME"], "toolhost") : join(homedir(), ".local", "state", "toolhost"))
+  );
 }
 
 /** stagingDirIn is the staging journal's folder in the state folder `env` names. */

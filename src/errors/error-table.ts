@@ -5,6 +5,8 @@ import { errorCatalog } from "./error-catalog.js";
  * reason in catalog order; the docs test compares the file with it.
  */
 export function errorTableMarkdown(): string {
-  const rows = Object.entries(errorCatalog).map(([reason, { code, description }]) => `| \`${reason}\` | ${code} | ${description} |`);
+  const rows = Object.entries(errorCatalog).map(
+    ([reason, { code, description }]) => `| \`${reason}\` | ${code} | ${description} |`,
+  );
   return ["| reason | gRPC code | meaning |", "|---|---|---|", ...rows].join("\n");
 }

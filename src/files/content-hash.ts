@@ -8,11 +8,14 @@ import type { ReadHandle } from "../sandbox/sandbox.js";
  * stream machinery and the three calls createHash takes (~2-3 us less per hash, and an edit makes
  * several). Undefined on older Node 20, where createHash is used.
  */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "hex") => string }).hash;
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "hex") => string })
+  .hash;
 
 /** sha256Hex returns the lowercase hex SHA-256 of some bytes or of a string's UTF-8 encoding. */
 export function sha256Hex(content: Uint8Array | string): string {
-  return oneShotHash !== undefined ? oneShotHash("sha256", content, "hex") : createHash("sha256").update(content).digest("hex");
+  return oneShotHash !== undefined
+    ? oneShotHash("sha256", content, "hex")
+    : createHash("sha256").update(content).digest("hex");
 }
 
 /** createSha256 starts an incremental SHA-256, for content that arrives in chunks. */

@@ -37,53 +37,70 @@ export async function deleteFile(sandbox: Sandbox, options: DeleteFileOptions): 
   const ops = options.fsOps ?? nodeFsOps;
   const preconditions = parsePreconditions(options.ifSha256, false);
   const entry = await sandbox.resolveEntryForWrite(clientPath);
-  return withPathLock(path.join(entry.parentRealPath, entry.name), async () => {
-    const dir = await openParent(ops, sandbox, entry);
-    let lock: FileLock | undefined;
-    try {
-      // A guarded delete holds the cross-process lock from the hash to the unlink, like a guarded write.
-      if (dir !== undefined && preconditions.ifSha256 !== undefined) {
-        lock = await acquireFileLock(dir, entry.name, { displayPath: clientPath }).catch((err: unknown) => {
-          throw toWriteError(err, clientPath, "delete");
-        });
-      }
-      const victim = dir?.entry(entry.name);
-      const stats = victim === undefined ? undefined : await lstatOrUndefined(ops, victim, clientPath);
-      if (stats !== undefined && !stats.isFile() && !stats.isSymbolicLink()) {
-        throw new ToolhostError(
-          "NOT_A_REGULAR_FILE",
-          `Cannot delete non-file path '${clientPath}': it is a ${describeFileType(stats)}; DeleteFile removes files only, so nothing was deleted.`,
-          { path: clientPath },
-        );
-      }
-      if (preconditions.ifSha256 !== undefined) {
-        checkPreconditions(clientPath, preconditions, stats === undefined || dir === undefined ? undefined : await hashOf(sandbox, dir, entry.name, stats, clientPath));
-      }
-      if (dir === undefined || victim === undefined || stats === undefined) {
-        return { existed: false };
-      }
+  return withPathLock(
+    path.join(entry.parentRealPath, entry.name),
+    async () => {
+      const dir = await openParent(ops, sandbox, entry);
+      let lock: FileLock | undefined;
       try {
-        await lock?.assertHeld();
-        await ops.unlink(victim);
-      } catch (err) {
-        if (errnoCode(err) === "ENOENT") {
-          return { existed: false }; // Someone else deleted it first: the outcome the client asked for.
+        // A guarded delete holds the cross-process lock from the hash to the unlink, like a guarded write.
+        if (dir !== undefined && preconditions.ifSha256 !== undefined) {
+          lock = await acquireFileLock(dir, entry.name, { displayPath: clientPath }).catch((err: unknown) => {
+            throw toWriteError(err, clientPath, "delete");
+          });
         }
-        throw toWriteError(err, clientPath, "delete");
+        const victim = dir?.entry(entry.name);
+        const stats = victim === undefined ? undefined : await lstatOrUndefined(ops, victim, clientPath);
+        if (stats !== undefined && !stats.isFile() && !stats.isSymbolicLink()) {
+          throw new ToolhostError(
+            "NOT_A_REGULAR_FILE",
+            `Cannot delete non-file path '${clientPath}': it is a ${describeFileType(stats)}; DeleteFile removes files only, so nothing was deleted.`,
+            { path: clientPath },
+          );
+        }
+        if (preconditions.ifSha256 !== undefined) {
+          checkPreconditions(
+            clientPath,
+            preconditions,
+            stats === undefined || dir === undefined
+              ? undefined
+              : await hashOf(sandbox, dir, entry.name, stats, clientPath),
+          );
+        }
+        if (dir === undefined || victim === undefined || stats === undefined) {
+          return { existed: false };
+        }
+        try {
+          await lock?.assertHeld();
+          await ops.unlink(victim);
+        } catch (err) {
+          if (errnoCode(err) === "ENOENT") {
+            return { existed: false }; // Someone else deleted it first: the outcome the client asked for.
+          }
+          throw toWriteError(err, clientPath, "delete");
+        }
+        await syncDirectory(ops, dir.handle, clientPath, "was deleted");
+        return { existed: true };
+      } finally {
+        await lock?.release();
+        await dir?.close();
       }
-      await syncDirectory(ops, dir.handle, clientPath, "was deleted");
-      return { existed: true };
-    } finally {
-      await lock?.release();
-      await dir?.close();
-    }
-  }, { displayPath: clientPath });
+    },
+    { displayPath: clientPath },
+  );
 }
 
 /** openParent holds the entry's directory open; undefined when it does not exist (nor the file). */
-async function openParent(ops: AtomicFsOps, sandbox: Sandbox, entry: ResolvedEntry): Promise<TargetDirectory | undefined> {
+async function openParent(
+  ops: AtomicFsOps,
+  sandbox: Sandbox,
+  entry: ResolvedEntry,
+): Promise<TargetDirectory | undefined> {
   try {
-    return await openTargetDirectory(ops, entry.parentRealPath, { roots: sandbox.roots, displayPath: entry.clientPath });
+    return await openTargetDirectory(ops, entry.parentRealPath, {
+      roots: sandbox.roots,
+      displayPath: entry.clientPath,
+    });
   } catch (err) {
     if (errnoCode(err) === "ENOENT") {
       return undefined;
@@ -105,7 +122,13 @@ async function lstatOrUndefined(ops: AtomicFsOps, file: string, clientPath: stri
  * file as the entry of the held directory (the very file to be unlinked; refused with several hard
  * links unless allowed, like every read), a link's target as every read of a path does.
  */
-async function hashOf(sandbox: Sandbox, dir: TargetDirectory, name: string, stats: Stats, clientPath: string): Promise<string | undefined> {
+async function hashOf(
+  sandbox: Sandbox,
+  dir: TargetDirectory,
+  name: string,
+  stats: Stats,
+  clientPath: string,
+): Promise<string | undefined> {
   if (stats.isSymbolicLink()) {
     return currentSha256(sandbox, clientPath);
   }

@@ -76,15 +76,24 @@ export async function listDirectory(
     throw notFoundError(clientPath);
   }
   const matcher = query.glob === "" ? undefined : compileGlob(query.glob, { basename: !query.glob.includes("/") });
-  const bounds = { pageSize: pageSizeOf(request.pageSize), maxExamined: options.maxExamined ?? maxExaminedPerPage, maxBytes: options.maxPageBytes ?? maxPageBytes };
+  const bounds = {
+    pageSize: pageSizeOf(request.pageSize),
+    maxExamined: options.maxExamined ?? maxExaminedPerPage,
+    maxBytes: options.maxPageBytes ?? maxPageBytes,
+  };
   const walker = new PageWalker(sandbox, query, matcher, bounds, signal);
   const top = await openDirectory(sandbox.roots, resolved.realPath, clientPath);
   await walker.walk(top, clientPath, [], after?.split("/"));
-  return { entries: walker.entries, nextPageToken: walker.nextToken === undefined ? "" : encodePageToken(query, walker.nextToken) };
+  return {
+    entries: walker.entries,
+    nextPageToken: walker.nextToken === undefined ? "" : encodePageToken(query, walker.nextToken),
+  };
 }
 
 function pageSizeOf(requested: number | undefined): number {
-  return requested === undefined || requested === 0 ? defaultPageSize : Math.min(maxPageSize, Math.max(1, Math.floor(requested)));
+  return requested === undefined || requested === 0
+    ? defaultPageSize
+    : Math.min(maxPageSize, Math.max(1, Math.floor(requested)));
 }
 
 const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -105,10 +114,17 @@ class PageWalker {
   ) {}
 
   /** walk lists one opened directory (and closes it), descending as the query asks. */
-  async walk(dir: OpenedDirectory, clientDir: string, prefix: readonly string[], resume: readonly string[] | undefined): Promise<void> {
+  async walk(
+    dir: OpenedDirectory,
+    clientDir: string,
+    prefix: readonly string[],
+    resume: readonly string[] | undefined,
+  ): Promise<void> {
     let dirents: Dirent[];
     try {
-      dirents = (await readdir(dir.path, { withFileTypes: true })).filter((d) => (this.query.includeHidden || !d.name.startsWith(".")) && !d.name.startsWith(tempFilePrefix)).sort(byName);
+      dirents = (await readdir(dir.path, { withFileTypes: true }))
+        .filter((d) => (this.query.includeHidden || !d.name.startsWith(".")) && !d.name.startsWith(tempFilePrefix))
+        .sort(byName);
     } catch (err) {
       await dir.close();
       throw fsError(err, clientDir);
@@ -123,7 +139,13 @@ class PageWalker {
           if (dirent.name < head) continue;
           if (dirent.name === head) {
             // Examined by an earlier page; its descendants, which come after it, may not be.
-            await this.descend(dirent, dir, clientDir, relative, resumeHere.length > 1 ? resumeHere.slice(1) : undefined);
+            await this.descend(
+              dirent,
+              dir,
+              clientDir,
+              relative,
+              resumeHere.length > 1 ? resumeHere.slice(1) : undefined,
+            );
             resumeHere = undefined;
             continue;
           }
@@ -137,7 +159,9 @@ class PageWalker {
         const relativePath = relative.join("/");
         if (this.matcher === undefined || this.matcher(relativePath)) {
           const bytes = entryBytes(relativePath, dirent.name);
-          const full = this.entries.length === this.bounds.pageSize || (this.entries.length > 0 && this.#bytes + bytes > this.bounds.maxBytes);
+          const full =
+            this.entries.length === this.bounds.pageSize ||
+            (this.entries.length > 0 && this.#bytes + bytes > this.bounds.maxBytes);
           if (full) {
             this.nextToken = this.entries.at(-1)!.path;
             return;
@@ -157,7 +181,13 @@ class PageWalker {
     }
   }
 
-  private async descend(dirent: Dirent, parent: OpenedDirectory, clientDir: string, relative: string[], resume: readonly string[] | undefined): Promise<void> {
+  private async descend(
+    dirent: Dirent,
+    parent: OpenedDirectory,
+    clientDir: string,
+    relative: string[],
+    resume: readonly string[] | undefined,
+  ): Promise<void> {
     if (!this.query.recursive || !dirent.isDirectory()) {
       return;
     }

@@ -7,7 +7,11 @@ import type { ReadHandle } from "../sandbox/sandbox.js";
  * size is bounded stops at the bound itself. `sizeHint` (the stat's size) sizes the first buffer;
  * memory grows with what is actually read, never to `limit` up front.
  */
-export async function readAtMost(handle: Pick<ReadHandle, "read">, limit: number, sizeHint = 0): Promise<{ content: Buffer; more: boolean }> {
+export async function readAtMost(
+  handle: Pick<ReadHandle, "read">,
+  limit: number,
+  sizeHint = 0,
+): Promise<{ content: Buffer; more: boolean }> {
   const parts: Buffer[] = [];
   let total = 0;
   let chunk = Math.min(limit + 1, Math.max(sizeHint + 1, 64 * 1024));

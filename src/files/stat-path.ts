@@ -61,7 +61,9 @@ export async function statPath(sandbox: Sandbox, request: StatRequest, signal?: 
     const sample = takeSampleBuffer();
     let binary: boolean;
     try {
-      binary = detectBinary(await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes), undefined, sample)).binary;
+      binary = detectBinary(
+        await readHead(file.handle, Math.min(file.stats.size, binarySampleBytes), undefined, sample),
+      ).binary;
     } finally {
       sampleBuffer = sample;
     }

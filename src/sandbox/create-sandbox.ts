@@ -51,11 +51,19 @@ export async function createSandbox(
   }
   const frozen = Object.freeze(real);
   const allowHardLinks = options.allowHardLinks === true;
-  const contentRules: ContentRules = Object.freeze({ roots: Object.freeze(frozen.map((root) => root.path)), allowHardLinks });
+  const contentRules: ContentRules = Object.freeze({
+    roots: Object.freeze(frozen.map((root) => root.path)),
+    allowHardLinks,
+  });
   /** contentOf opens a verified entry's content through the content path (local: its root's device). */
   const contentOf = async (entry: VerifiedEntry): Promise<ReadableFile> => ({
     resolved: entry.resolved,
-    ...(await openContent({ fd: entry.handle.fd, stats: entry.stats }, entry.resolved.clientPath, contentRules, entry.resolved.root.localDevice === entry.stats.dev)),
+    ...(await openContent(
+      { fd: entry.handle.fd, stats: entry.stats },
+      entry.resolved.clientPath,
+      contentRules,
+      entry.resolved.root.localDevice === entry.stats.dev,
+    )),
   });
   // The direct open first (one round trip); the walk for links, failures and anything outside.
   const openEntry = async (clientPath: string) =>
@@ -65,7 +73,11 @@ export async function createSandbox(
    * gives one (`viaEntry`, its O_PATH handle closed after), else through the walk's resolution
    * (`viaWalk`); a directory slash on a file is refused either way.
    */
-  const openFileByPath = async <T>(clientPath: string, viaEntry: (entry: VerifiedEntry) => Promise<T>, viaWalk: (resolution: Resolution) => Promise<T>): Promise<T> => {
+  const openFileByPath = async <T>(
+    clientPath: string,
+    viaEntry: (entry: VerifiedEntry) => Promise<T>,
+    viaWalk: (resolution: Resolution) => Promise<T>,
+  ): Promise<T> => {
     const entry = await openDirect(frozen, clientPath);
     if (entry === undefined) {
       const resolution = await resolveInRoots(frozen, clientPath);
@@ -132,7 +144,11 @@ async function realRoot(configured: string): Promise<string> {
   try {
     const real = await realpath(absolute);
     if (!(await stat(real)).isDirectory()) {
-      throw new ToolhostError("NOT_A_DIRECTORY", `Root "${absolute}" is not a directory; configure a directory as a root.`, { root: absolute });
+      throw new ToolhostError(
+        "NOT_A_DIRECTORY",
+        `Root "${absolute}" is not a directory; configure a directory as a root.`,
+        { root: absolute },
+      );
     }
     return real;
   } catch (err) {
@@ -140,7 +156,9 @@ async function realRoot(configured: string): Promise<string> {
     const missing = errnoCode(err) === "ENOENT" || errnoCode(err) === "ENOTDIR";
     throw new ToolhostError(
       missing ? "NOT_FOUND" : "IO_ERROR",
-      missing ? `Root "${absolute}" does not exist; create it or fix the configured roots.` : `Root "${absolute}" cannot be opened (${errnoCode(err) ?? "error"}).`,
+      missing
+        ? `Root "${absolute}" does not exist; create it or fix the configured roots.`
+        : `Root "${absolute}" cannot be opened (${errnoCode(err) ?? "error"}).`,
       { root: absolute },
       { cause: err },
     );

@@ -38,7 +38,12 @@ let openat2Refused = false;
  * any other error, the answer is the mount table's for `realPath` (the behaviour before), with
  * nothing held. `addon` is the loaded addon (null: none), replaceable in tests.
  */
-export function entryMountAt(dirFd: number, name: string, realPath: string, addon: FsAt | null = fsAt ?? null): EntryMount {
+export function entryMountAt(
+  dirFd: number,
+  name: string,
+  realPath: string,
+  addon: FsAt | null = fsAt ?? null,
+): EntryMount {
   if (addon !== null && !openat2Refused) {
     const fd = addon.holdOnFolderMount(dirFd, name);
     if (fd >= 0) return { mountPoint: false, held: fd };

@@ -96,7 +96,9 @@ export function confirmOnlyName(fd: number, opened: Stats, named: string, client
  */
 function waitByLookup(held: string): boolean {
   try {
-    return lstatSync(`${held}/.toolhost-barrier-${randomBytes(16).toString("hex")}`, { throwIfNoEntry: false }) === undefined;
+    return (
+      lstatSync(`${held}/.toolhost-barrier-${randomBytes(16).toString("hex")}`, { throwIfNoEntry: false }) === undefined
+    );
   } catch {
     return false;
   }

@@ -25,7 +25,10 @@ import { handleRealPathSync } from "./verify-handle.js";
  *
  * Client-path checks (empty, NUL, length, `..` above the root) throw as in resolveInRoots.
  */
-export async function openDirect(roots: readonly SandboxRoot[], clientPath: string): Promise<VerifiedEntry | undefined> {
+export async function openDirect(
+  roots: readonly SandboxRoot[],
+  clientPath: string,
+): Promise<VerifiedEntry | undefined> {
   checkClientPath(clientPath);
   const { root: lexicalRoot, absolutePath } = lexicalLocation(roots, clientPath);
   let handle: PathHandle;

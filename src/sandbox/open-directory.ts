@@ -30,7 +30,11 @@ const directoryFlags = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
  * openDirectory opens a directory the sandbox resolved (a real path inside the roots), refusing
  * a symlink swapped in since, and checks that the opened descriptor's real path lies in a root.
  */
-export function openDirectory(roots: readonly SandboxRoot[], realPath: string, clientPath: string): Promise<OpenedDirectory> {
+export function openDirectory(
+  roots: readonly SandboxRoot[],
+  realPath: string,
+  clientPath: string,
+): Promise<OpenedDirectory> {
   return openVerifiedDirectory(roots, realPath, clientPath);
 }
 
@@ -38,11 +42,20 @@ export function openDirectory(roots: readonly SandboxRoot[], realPath: string, c
  * openChildDirectory opens the sub-directory `name` of a verified directory, relative to its
  * descriptor (never by a re-joined name), not following a link, and verifies it likewise.
  */
-export function openChildDirectory(roots: readonly SandboxRoot[], parent: OpenedDirectory, name: string, clientPath: string): Promise<OpenedDirectory> {
+export function openChildDirectory(
+  roots: readonly SandboxRoot[],
+  parent: OpenedDirectory,
+  name: string,
+  clientPath: string,
+): Promise<OpenedDirectory> {
   return openVerifiedDirectory(roots, childPath(parent.path, name), clientPath);
 }
 
-async function openVerifiedDirectory(roots: readonly SandboxRoot[], toOpen: string, clientPath: string): Promise<OpenedDirectory> {
+async function openVerifiedDirectory(
+  roots: readonly SandboxRoot[],
+  toOpen: string,
+  clientPath: string,
+): Promise<OpenedDirectory> {
   let handle: FileHandle;
   try {
     handle = await open(toOpen, directoryFlags);

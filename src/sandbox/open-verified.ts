@@ -7,7 +7,6 @@ import type { SandboxRoot, VerifiedEntry } from "./sandbox.js";
 import { changedError, notFoundError, replacedError } from "./sandbox-errors.js";
 import { deletedEntry, handleRealPathSync } from "./verify-handle.js";
 
-
 /**
  * openVerified opens the real path a resolution found with O_PATH|O_NOFOLLOW, which has no effect
  * on the entry (a FIFO or device is not opened), then verifies the descriptor before anything else
@@ -53,7 +52,8 @@ export async function openVerified(roots: readonly SandboxRoot[], resolution: Re
  */
 function verifyLocation(roots: readonly SandboxRoot[], handle: PathHandle, stats: Stats, resolution: Resolution): void {
   const { clientPath } = resolution.resolved;
-  const sameInode = resolution.stats !== undefined && resolution.stats.dev === stats.dev && resolution.stats.ino === stats.ino;
+  const sameInode =
+    resolution.stats !== undefined && resolution.stats.dev === stats.dev && resolution.stats.ino === stats.ino;
   const location = handleRealPathSync(handle.fd);
   if (location === undefined) {
     if (!sameInode) throw changedError(clientPath);

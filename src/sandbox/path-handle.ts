@@ -14,8 +14,14 @@ export const O_PATH = 0o10000000;
  * openPathHandle opens `path` with O_PATH, not following a final symlink unless `follow` (a
  * link is then opened as itself, for fstat to report), and only a directory when `directory`.
  */
-export function openPathHandle(path: string, options: { follow?: boolean; directory?: boolean } = {}): Promise<FileHandle> {
-  const flags = O_PATH | (options.follow === true ? 0 : constants.O_NOFOLLOW) | (options.directory === true ? constants.O_DIRECTORY : 0);
+export function openPathHandle(
+  path: string,
+  options: { follow?: boolean; directory?: boolean } = {},
+): Promise<FileHandle> {
+  const flags =
+    O_PATH |
+    (options.follow === true ? 0 : constants.O_NOFOLLOW) |
+    (options.directory === true ? constants.O_DIRECTORY : 0);
   return open(path, flags);
 }
 
@@ -52,8 +58,13 @@ export class PathHandle {
  * round trip for the lookup, which may read directories from disk; none for the close).
  */
 export function openPath(path: string, options: { follow?: boolean; directory?: boolean } = {}): Promise<PathHandle> {
-  const flags = O_PATH | (options.follow === true ? 0 : constants.O_NOFOLLOW) | (options.directory === true ? constants.O_DIRECTORY : 0);
-  return new Promise((resolve, reject) => openCallback(path, flags, (err, fd) => (err ? reject(err) : resolve(new PathHandle(fd)))));
+  const flags =
+    O_PATH |
+    (options.follow === true ? 0 : constants.O_NOFOLLOW) |
+    (options.directory === true ? constants.O_DIRECTORY : 0);
+  return new Promise((resolve, reject) =>
+    openCallback(path, flags, (err, fd) => (err ? reject(err) : resolve(new PathHandle(fd)))),
+  );
 }
 
 /**

@@ -29,7 +29,10 @@ export class PooledDescriptor {
 
   /** close closes the descriptor once operations in flight have ended; later calls return the same promise. */
   close(): Promise<void> {
-    this.#closing ??= this.#inFlight === 0 ? this.#release() : new Promise<void>((resolve) => (this.#drained = resolve)).then(() => this.#release());
+    this.#closing ??=
+      this.#inFlight === 0
+        ? this.#release()
+        : new Promise<void>((resolve) => (this.#drained = resolve)).then(() => this.#release());
     return this.#closing;
   }
 

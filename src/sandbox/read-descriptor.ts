@@ -23,7 +23,12 @@ export class ReadDescriptor extends PooledDescriptor {
   }
 
   /** read reads up to `length` bytes at `position` into `buffer` at `offset`, as FileHandle.read. */
-  read<T extends Uint8Array>(buffer: T, offset: number, length: number, position: number): Promise<{ bytesRead: number; buffer: T }> {
+  read<T extends Uint8Array>(
+    buffer: T,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<{ bytesRead: number; buffer: T }> {
     if (this.#local && syncReadAllowed(length)) {
       const startedAt = performance.now();
       try {
@@ -34,7 +39,9 @@ export class ReadDescriptor extends PooledDescriptor {
         return Promise.reject(err);
       }
     }
-    return this.pooled("read", (fd, done) => readCallback(fd, buffer, offset, length, position, (err, bytesRead) => done(err, { bytesRead, buffer })));
+    return this.pooled("read", (fd, done) =>
+      readCallback(fd, buffer, offset, length, position, (err, bytesRead) => done(err, { bytesRead, buffer })),
+    );
   }
 
   /** closeNumber closes in place on a local filesystem, else through the thread pool. */

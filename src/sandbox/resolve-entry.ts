@@ -16,10 +16,17 @@ import { readOnlyError, rootItselfError } from "./write-refusals.js";
  * The whole path is resolved first, so the usual refusals (empty, NUL, `..`, a link leading out)
  * come first and read as they do for every other method.
  */
-export async function resolveEntryInRoots(roots: readonly SandboxRoot[], clientPath: string, serverReadOnly: boolean): Promise<ResolvedEntry> {
+export async function resolveEntryInRoots(
+  roots: readonly SandboxRoot[],
+  clientPath: string,
+  serverReadOnly: boolean,
+): Promise<ResolvedEntry> {
   await resolveInRoots(roots, clientPath);
   const { root, absolutePath } = lexicalLocation(roots, clientPath);
-  const components = path.relative(root.path, absolutePath).split(path.sep).filter((c) => c !== "");
+  const components = path
+    .relative(root.path, absolutePath)
+    .split(path.sep)
+    .filter((c) => c !== "");
   const name = components.pop();
   if (name === undefined) {
     throw root.readOnly ? readOnlyError(clientPath, serverReadOnly) : rootItselfError(clientPath);

@@ -33,7 +33,10 @@ const maxLinks = 40;
 export async function resolveInRoots(roots: readonly SandboxRoot[], clientPath: string): Promise<Resolution> {
   checkClientPath(clientPath);
   const { root, absolutePath } = lexicalLocation(roots, clientPath);
-  const components = path.relative(root.path, absolutePath).split(path.sep).filter((c) => c !== "");
+  const components = path
+    .relative(root.path, absolutePath)
+    .split(path.sep)
+    .filter((c) => c !== "");
   const walk = await walkLinks(root.path, components, root.localDevice);
   const realRoot = rootContaining(roots, walk.realPath);
   if (realRoot === undefined) {
@@ -72,7 +75,10 @@ export function checkClientPath(clientPath: string): void {
  * lexicalLocation places a checked client path in a root by name alone, before any link is read:
  * the root it lies in and its normalised absolute path. A `..` above the root is a traversal.
  */
-export function lexicalLocation(roots: readonly SandboxRoot[], clientPath: string): { root: SandboxRoot; absolutePath: string } {
+export function lexicalLocation(
+  roots: readonly SandboxRoot[],
+  clientPath: string,
+): { root: SandboxRoot; absolutePath: string } {
   if (path.isAbsolute(clientPath)) {
     const absolutePath = path.resolve(clientPath);
     const root = rootContaining(roots, absolutePath);
@@ -85,7 +91,10 @@ export function lexicalLocation(roots: readonly SandboxRoot[], clientPath: strin
     if (aliased === undefined) {
       throw traversalError(clientPath);
     }
-    return { root: aliased, absolutePath: path.join(aliased.path, path.relative(aliased.configuredPath!, absolutePath)) };
+    return {
+      root: aliased,
+      absolutePath: path.join(aliased.path, path.relative(aliased.configuredPath!, absolutePath)),
+    };
   }
   const first = roots[0]!;
   // Depth counting refuses "a/../../x" even though it may normalise back into the root by name:
@@ -145,7 +154,12 @@ export async function walkLinks(start: string, components: readonly string[], lo
       const entry = local ? lstatSync(next) : await lstat(next);
       if (entry.isSymbolicLink()) {
         if (++links > maxLinks) {
-          return { realPath: rest(), stats: undefined, lastIsLink, failure: Object.assign(new Error("ELOOP"), { code: "ELOOP" }) };
+          return {
+            realPath: rest(),
+            stats: undefined,
+            lastIsLink,
+            failure: Object.assign(new Error("ELOOP"), { code: "ELOOP" }),
+          };
         }
         const target = await linkTarget(next, local);
         if (target === undefined) {

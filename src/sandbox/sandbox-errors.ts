@@ -7,12 +7,17 @@ import { ToolhostError } from "../errors/toolhost-error.js";
 
 /** emptyPathError is the refusal of an empty path. */
 export function emptyPathError(): ToolhostError {
-  return new ToolhostError("EMPTY_PATH", "The path must not be empty; give a path relative to the first root or an absolute path inside a root.");
+  return new ToolhostError(
+    "EMPTY_PATH",
+    "The path must not be empty; give a path relative to the first root or an absolute path inside a root.",
+  );
 }
 
 /** nulByteError is the refusal of a path holding a NUL byte. */
 export function nulByteError(clientPath: string): ToolhostError {
-  return new ToolhostError("INVALID_PATH", `The path ${JSON.stringify(clientPath)} must not contain a NUL byte.`, { path: clientPath });
+  return new ToolhostError("INVALID_PATH", `The path ${JSON.stringify(clientPath)} must not contain a NUL byte.`, {
+    path: clientPath,
+  });
 }
 
 /** maxPathBytes is the longest path a client may name: Linux's PATH_MAX, 4096 bytes. */
@@ -38,7 +43,11 @@ export function traversalError(clientPath: string): ToolhostError {
 
 /** notFoundError is the answer for a path where nothing exists. */
 export function notFoundError(clientPath: string): ToolhostError {
-  return new ToolhostError("NOT_FOUND", `File or directory "${clientPath}" not found; check the path (relative paths start at the first root).`, { path: clientPath });
+  return new ToolhostError(
+    "NOT_FOUND",
+    `File or directory "${clientPath}" not found; check the path (relative paths start at the first root).`,
+    { path: clientPath },
+  );
 }
 
 /** notRegularFileError refuses to read a directory, FIFO, socket or device. */

@@ -59,7 +59,12 @@ export interface ResolvedEntry {
  */
 export interface ReadHandle {
   readonly fd: number;
-  read<T extends Uint8Array>(buffer: T, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  read<T extends Uint8Array>(
+    buffer: T,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<{ bytesRead: number }>;
   close(): Promise<void>;
 }
 
@@ -128,7 +133,12 @@ export interface Sandbox {
    * `clientPath` in errors. `inPlace` (a folder on a local filesystem) makes the opens and the
    * close on the calling thread.
    */
-  openContentAt(folder: { readonly fd: number }, name: string, clientPath: string, inPlace?: boolean): Promise<Pick<ReadableFile, "handle" | "stats">>;
+  openContentAt(
+    folder: { readonly fd: number },
+    name: string,
+    clientPath: string,
+    inPlace?: boolean,
+  ): Promise<Pick<ReadableFile, "handle" | "stats">>;
   /** Tells whether an absolute real path lies inside some root (a shared prefix is not inside). */
   contains(realPath: string): boolean;
 }

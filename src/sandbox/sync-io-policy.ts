@@ -6,7 +6,9 @@ import { performance } from "node:perf_hooks";
  * localFilesystems are the statfs f_type magic numbers (linux/magic.h) of filesystems kept on a
  * local disk or in memory: ext2/3/4, xfs, btrfs, tmpfs, ramfs, overlayfs, f2fs, zfs.
  */
-const localFilesystems = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x858458f6, 0x794c7630, 0xf2f52010, 0x2fc12fc1]);
+const localFilesystems = new Set([
+  0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x858458f6, 0x794c7630, 0xf2f52010, 0x2fc12fc1,
+]);
 
 /**
  * localDeviceOf returns the device number (st_dev) of a root whose filesystem is a local one,

@@ -30,7 +30,6 @@ export async function handleIsInRoots(
   return rootContaining(roots, target) !== undefined;
 }
 
-
 /** deletedEntry is what handleRealPath returns for a descriptor whose file or directory was removed. */
 export const deletedEntry = Symbol("deleted");
 

@@ -27,7 +27,10 @@ export function principalOf(context: HandlerContext): Principal {
 export function callerSandbox(context: HandlerContext): Sandbox {
   const caller = context.values.get(callerKey);
   if (caller === undefined) {
-    throw new ToolhostError("UNAUTHENTICATED", "The call was not authenticated; this is a server fault, please report it.");
+    throw new ToolhostError(
+      "UNAUTHENTICATED",
+      "The call was not authenticated; this is a server fault, please report it.",
+    );
   }
   return caller.sandbox;
 }

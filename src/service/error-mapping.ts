@@ -49,12 +49,22 @@ export function toConnectError(err: unknown): ConnectError {
     const entry = errorCatalog[err.reason];
     // Client strings the message and metadata repeat are abridged: they travel in trailers.
     const message = abridgeMessage(err.message, Object.values(err.metadata));
-    return new ConnectError(message, codeByName[entry.code], undefined, [
-      {
-        desc: ErrorInfoSchema,
-        value: create(ErrorInfoSchema, { reason: err.reason, domain: errorDomain, metadata: abridgeMetadata(err.metadata) }),
-      },
-    ], err);
+    return new ConnectError(
+      message,
+      codeByName[entry.code],
+      undefined,
+      [
+        {
+          desc: ErrorInfoSchema,
+          value: create(ErrorInfoSchema, {
+            reason: err.reason,
+            domain: errorDomain,
+            metadata: abridgeMetadata(err.metadata),
+          }),
+        },
+      ],
+      err,
+    );
   }
   if (err instanceof Error && err.name === "AbortError") {
     return new ConnectError("The call was cancelled.", Code.Canceled, undefined, undefined, err);

@@ -17,9 +17,7 @@ const maxLength = 64;
  */
 export function functionNameOf(seedName: string, kind: "builtin" | "skill"): string {
   const base =
-    kind === "builtin"
-      ? seedName.slice(seedName.indexOf("/") + 1).replace(/-/g, "_")
-      : seedName.replace("/", "__");
+    kind === "builtin" ? seedName.slice(seedName.indexOf("/") + 1).replace(/-/g, "_") : seedName.replace("/", "__");
   const safe = base.replace(/[^a-zA-Z0-9_-]/g, "_") || "_";
   // A name in another script ("ns/技能") keeps nothing of itself once its letters are "_": the
   // digest keeps two such skills apart, and each keeps its function name across reloads.

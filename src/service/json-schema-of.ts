@@ -12,10 +12,17 @@ export type JsonSchema = { [key: string]: unknown };
  * `descriptions` adds the prose, keyed by "Message.json_name", that embedded descriptors lack.
  */
 export function jsonSchemaOf(message: DescMessage, descriptions: Readonly<Record<string, string>> = {}): JsonSchema {
-  return { $schema: "https://json-schema.org/draft/2020-12/schema", ...messageSchema(message, descriptions, new Set()) };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    ...messageSchema(message, descriptions, new Set()),
+  };
 }
 
-function messageSchema(message: DescMessage, descriptions: Readonly<Record<string, string>>, seen: Set<string>): JsonSchema {
+function messageSchema(
+  message: DescMessage,
+  descriptions: Readonly<Record<string, string>>,
+  seen: Set<string>,
+): JsonSchema {
   if (seen.has(message.typeName)) {
     return { type: "object" };
   }

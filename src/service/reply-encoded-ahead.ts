@@ -13,7 +13,10 @@ const encodedAhead = new WeakMap<object, Uint8Array>();
  * reply is frozen, so the bytes cannot go stale; any other host (connect-node) simply encodes
  * the same message itself.
  */
-export function encodeReplyAhead<Desc extends DescMessage>(schema: Desc, reply: MessageShape<Desc>): MessageShape<Desc> {
+export function encodeReplyAhead<Desc extends DescMessage>(
+  schema: Desc,
+  reply: MessageShape<Desc>,
+): MessageShape<Desc> {
   Object.freeze(reply);
   encodedAhead.set(reply, toBinary(schema, reply));
   return reply;

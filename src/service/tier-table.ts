@@ -25,10 +25,17 @@ const notes: Readonly<Record<string, string>> = {
  */
 export function tierTableMarkdown(): string {
   const tierOf = methodTiers();
-  const label: Readonly<Record<TierName, string>> = { read: "`read` (T1)", write: "`write` (T2)", edit: "`edit` (T3)", delete: "`delete`" };
+  const label: Readonly<Record<TierName, string>> = {
+    read: "`read` (T1)",
+    write: "`write` (T2)",
+    edit: "`edit` (T3)",
+    delete: "`delete`",
+  };
   const rows = tierNames.map((tier) => {
     const groups = [FileTools, SkillCatalog, Tools].flatMap((service) => {
-      const names = service.methods.filter((m) => tierOf(`/${service.typeName}/${m.name}`) === tier).map((m) => notes[`/${service.typeName}/${m.name}`] ?? m.name);
+      const names = service.methods
+        .filter((m) => tierOf(`/${service.typeName}/${m.name}`) === tier)
+        .map((m) => notes[`/${service.typeName}/${m.name}`] ?? m.name);
       return names.length === 0 ? [] : [`${service.name}: ${names.join(", ")}`];
     });
     return `| ${label[tier]} | ${tierMeaning[tier]} | ${groups.join("; ")} |`;

@@ -14,5 +14,7 @@ export function parseSlotName(slot: string, optional: boolean): ResourceSlotName
     return slot as ResourceSlotName;
   }
   const shown = slot === "" ? "an empty slot" : `slot "${slot}"`;
-  throw new ToolhostError("INVALID_ARGUMENT", `${shown} is not a resource slot: use scripts, references or assets.`, { field: "slot" });
+  throw new ToolhostError("INVALID_ARGUMENT", `${shown} is not a resource slot: use scripts, references or assets.`, {
+    field: "slot",
+  });
 }

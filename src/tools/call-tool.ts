@@ -1,6 +1,9 @@
 import { create, fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
-import { ActivateSkillRequestSchema, ActivateSkillResponseSchema } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import {
+  ActivateSkillRequestSchema,
+  ActivateSkillResponseSchema,
+} from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import { capContent } from "./cap-content.js";
@@ -31,18 +34,30 @@ const readMethods = new Set(["ReadFile", "ReadSkillResource"]);
  * into a ToolCallResult. Only the caller's own cancellation is thrown: everything a model
  * caused (an unknown tool, bad arguments, a refused path) comes back as an is_error result.
  */
-export async function callTool(deps: ToolsDeps, call: ToolCall, context: HandlerContext): Promise<ToolCallResult & { tool?: ToolDescriptor }> {
-  const cap = call.maxContentBytes === 0 ? deps.defaultContentBytes : Math.min(call.maxContentBytes, deps.maxContentBytes);
+export async function callTool(
+  deps: ToolsDeps,
+  call: ToolCall,
+  context: HandlerContext,
+): Promise<ToolCallResult & { tool?: ToolDescriptor }> {
+  const cap =
+    call.maxContentBytes === 0 ? deps.defaultContentBytes : Math.min(call.maxContentBytes, deps.maxContentBytes);
   let tool: ToolDescriptor | undefined; // Known once the name matched: a refusal after that names it too.
   try {
     const { tools } = await listModelTools(deps, context, { includeSkills: true, skillNamespace: "" });
     tool = tools.find((t) => t.functionName === call.name || t.name === call.name);
     if (tool === undefined) {
-      throw new ToolhostError("TOOL_NOT_FOUND", `No tool named "${abridge(call.name)}" is available to this caller. Available tools: ${tools.map((t) => t.functionName).join(", ")}.`, { name: abridge(call.name) });
+      throw new ToolhostError(
+        "TOOL_NOT_FOUND",
+        `No tool named "${abridge(call.name)}" is available to this caller. Available tools: ${tools.map((t) => t.functionName).join(", ")}.`,
+        { name: abridge(call.name) },
+      );
     }
     deps.authorize?.(context, tool);
     const args = parseArguments(call.arguments);
-    const result = tool.source === "agent_skill" ? await activateSkill(deps, tool, call, context, cap) : await runMethod(deps, tool, args, call, context, cap);
+    const result =
+      tool.source === "agent_skill"
+        ? await activateSkill(deps, tool, call, context, cap)
+        : await runMethod(deps, tool, args, call, context, cap);
     return { ...result, tool };
   } catch (err) {
     if (context.signal.aborted) throw err;
@@ -50,10 +65,21 @@ export async function callTool(deps: ToolsDeps, call: ToolCall, context: Handler
   }
 }
 
-async function runMethod(deps: ToolsDeps, tool: ToolDescriptor, args: JsonObject, call: ToolCall, context: HandlerContext, cap: number): Promise<ToolCallResult> {
+async function runMethod(
+  deps: ToolsDeps,
+  tool: ToolDescriptor,
+  args: JsonObject,
+  call: ToolCall,
+  context: HandlerContext,
+  cap: number,
+): Promise<ToolCallResult> {
   const target = toolTarget(deps, tool.method);
   if (target === undefined) {
-    throw new ToolhostError("TOOL_NOT_FOUND", `Tool "${tool.functionName}" cannot be called through CallTool; call ${tool.method} directly.`, { name: tool.functionName });
+    throw new ToolhostError(
+      "TOOL_NOT_FOUND",
+      `Tool "${tool.functionName}" cannot be called through CallTool; call ${tool.method} directly.`,
+      { name: tool.functionName },
+    );
   }
   const watch = target.method.name === "WatchFiles" ? takeWatchTimeout(args, deps.maxCollectMs) : undefined;
   const request = parseRequest(target, watch?.request ?? args);
@@ -66,12 +92,29 @@ async function runMethod(deps: ToolsDeps, tool: ToolDescriptor, args: JsonObject
     const response = create(target.method.output, (await target.invoke(request, context)) as never) as Message;
     const rendered = renderResult(target.method.output, response, args);
     const capped = capContent(rendered.content, cap);
-    return { content: capped.truncated ? `${capped.text}\n[Output cut at ${cap} bytes; the structured result has all of it.]` : capped.text, structured: rendered.structured, isError: false, reason: "", truncated: capped.truncated };
+    return {
+      content: capped.truncated
+        ? `${capped.text}\n[Output cut at ${cap} bytes; the structured result has all of it.]`
+        : capped.text,
+      structured: rendered.structured,
+      isError: false,
+      reason: "",
+      truncated: capped.truncated,
+    };
   }
   return runStream(deps, target, request, args, tool, context, cap, watch?.timeoutMs);
 }
 
-async function runStream(deps: ToolsDeps, target: ToolTarget, request: Message, args: JsonObject, tool: ToolDescriptor, context: HandlerContext, cap: number, watchMs: number | undefined): Promise<ToolCallResult> {
+async function runStream(
+  deps: ToolsDeps,
+  target: ToolTarget,
+  request: Message,
+  args: JsonObject,
+  tool: ToolDescriptor,
+  context: HandlerContext,
+  cap: number,
+  watchMs: number | undefined,
+): Promise<ToolCallResult> {
   // The handler gets a signal of its own, so collecting less than the whole stream (a watch never
   // ends) stops its work and closes its files at once, not when the RPC ends.
   const stop = new AbortController();
@@ -89,35 +132,83 @@ async function runStream(deps: ToolsDeps, target: ToolTarget, request: Message, 
   });
   try {
     const stream = target.invoke(request, inner) as AsyncIterable<unknown>;
-    const collected = await collectStream(target.method.output, stream, cap + 64 * 1024, watchMs ?? deps.maxCollectMs, watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }));
+    const collected = await collectStream(
+      target.method.output,
+      stream,
+      cap + 64 * 1024,
+      watchMs ?? deps.maxCollectMs,
+      watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }),
+    );
     if (readMethods.has(target.method.name)) {
-      const read = renderRead(collected.messages, args as { path?: string; offset?: number }, tool.functionName, cap, collected.cutBy !== undefined);
+      const read = renderRead(
+        collected.messages,
+        args as { path?: string; offset?: number },
+        tool.functionName,
+        cap,
+        collected.cutBy !== undefined,
+      );
       return { ...read, isError: false, reason: "" };
     }
     if (watchMs !== undefined) {
       const watched = renderWatch(collected.messages, typeof args["path"] === "string" ? args["path"] : "", watchMs);
       const capped = capContent(watched.content, cap);
       const cut = capped.truncated || collected.cutBy === "bytes";
-      return { content: cut ? `${capped.text}\n[Output cut at ${cap} bytes; narrow the watch with include or path.]` : capped.text, structured: watched.structured, isError: false, reason: "", truncated: cut };
+      return {
+        content: cut
+          ? `${capped.text}\n[Output cut at ${cap} bytes; narrow the watch with include or path.]`
+          : capped.text,
+        structured: watched.structured,
+        isError: false,
+        reason: "",
+        truncated: cut,
+      };
     }
     // Proto JSON, as the RPC's JSON clients see it: enum names, oneof members by name, 64-bit numbers as strings.
-    const structured: JsonObject = { messages: collected.messages.map((m) => toJson(target.method.output, m) as JsonValue) };
+    const structured: JsonObject = {
+      messages: collected.messages.map((m) => toJson(target.method.output, m) as JsonValue),
+    };
     const capped = capContent(JSON.stringify(structured["messages"], null, 1), cap);
     const cut = capped.truncated || collected.cutBy !== undefined;
-    const why = collected.cutBy === "time" ? `collection stopped after ${deps.maxCollectMs} ms` : `output cut at ${cap} bytes`;
-    return { content: cut ? `${capped.text}\n[${why}; narrow the request or call ${tool.method} directly for the whole stream.]` : capped.text, structured, isError: false, reason: "", truncated: cut };
+    const why =
+      collected.cutBy === "time" ? `collection stopped after ${deps.maxCollectMs} ms` : `output cut at ${cap} bytes`;
+    return {
+      content: cut
+        ? `${capped.text}\n[${why}; narrow the request or call ${tool.method} directly for the whole stream.]`
+        : capped.text,
+      structured,
+      isError: false,
+      reason: "",
+      truncated: cut,
+    };
   } finally {
     context.signal.removeEventListener("abort", onAbort);
     inner.abort();
   }
 }
 
-async function activateSkill(deps: ToolsDeps, tool: ToolDescriptor, call: ToolCall, context: HandlerContext, cap: number): Promise<ToolCallResult> {
+async function activateSkill(
+  deps: ToolsDeps,
+  tool: ToolDescriptor,
+  call: ToolCall,
+  context: HandlerContext,
+  cap: number,
+): Promise<ToolCallResult> {
   const request = create(ActivateSkillRequestSchema, { name: tool.name, sessionId: call.sessionId });
-  const response = create(ActivateSkillResponseSchema, (await deps.skillCatalog.activateSkill(request, context)) as never);
+  const response = create(
+    ActivateSkillResponseSchema,
+    (await deps.skillCatalog.activateSkill(request, context)) as never,
+  );
   const rendered = renderResult(ActivateSkillResponseSchema, response, {});
   const capped = capContent(rendered.content, cap);
-  return { content: capped.truncated ? `${capped.text}\n[Instructions cut at ${cap} bytes; call read_skill_resource or ActivateSkill for the rest.]` : capped.text, structured: rendered.structured, isError: false, reason: "", truncated: capped.truncated };
+  return {
+    content: capped.truncated
+      ? `${capped.text}\n[Instructions cut at ${cap} bytes; call read_skill_resource or ActivateSkill for the rest.]`
+      : capped.text,
+    structured: rendered.structured,
+    isError: false,
+    reason: "",
+    truncated: capped.truncated,
+  };
 }
 
 /**
@@ -132,19 +223,35 @@ function parseArguments(text: string): JsonObject {
   if (text.trim() === "") return {};
   const bytes = Buffer.byteLength(text);
   if (bytes > argumentBounds.maxBytes) {
-    throw new ToolhostError("INVALID_ARGUMENT", `The arguments are ${bytes} bytes, over the limit of ${argumentBounds.maxBytes}; send large contents with WriteFile or UploadFile directly.`, { field: "arguments", size: String(bytes), limit: String(argumentBounds.maxBytes) });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `The arguments are ${bytes} bytes, over the limit of ${argumentBounds.maxBytes}; send large contents with WriteFile or UploadFile directly.`,
+      { field: "arguments", size: String(bytes), limit: String(argumentBounds.maxBytes) },
+    );
   }
   if (nestingDepth(text, argumentBounds.maxDepth) > argumentBounds.maxDepth) {
-    throw new ToolhostError("INVALID_ARGUMENT", `The arguments nest arrays or objects more than ${argumentBounds.maxDepth} levels deep; no tool takes that. The tool's input schema lists the fields it takes.`, { field: "arguments", limit: String(argumentBounds.maxDepth) });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `The arguments nest arrays or objects more than ${argumentBounds.maxDepth} levels deep; no tool takes that. The tool's input schema lists the fields it takes.`,
+      { field: "arguments", limit: String(argumentBounds.maxDepth) },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new ToolhostError("INVALID_ARGUMENT", `The arguments are not valid JSON (${err instanceof Error ? err.message : String(err)}); send a JSON object such as {"path": "README.md"}.`, { field: "arguments" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `The arguments are not valid JSON (${err instanceof Error ? err.message : String(err)}); send a JSON object such as {"path": "README.md"}.`,
+      { field: "arguments" },
+    );
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ToolhostError("INVALID_ARGUMENT", `The arguments must be a JSON object, not ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}.`, { field: "arguments" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `The arguments must be a JSON object, not ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}.`,
+      { field: "arguments" },
+    );
   }
   return value as JsonObject;
 }
@@ -162,7 +269,8 @@ function nestingDepth(text: string, stop: number): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -180,8 +288,13 @@ function parseRequest(target: ToolTarget, args: JsonObject): Message {
   try {
     return fromJson(target.method.input, dropNullFields(target.method.input, args)) as Message;
   } catch (err) {
-    const detail = err instanceof Error ? err.message.replace(/^cannot decode message [\w.]+ from JSON: /, "") : String(err);
-    throw new ToolhostError("INVALID_ARGUMENT", `Bad arguments: ${detail}. The tool's input schema lists the fields it takes.`, { field: "arguments" });
+    const detail =
+      err instanceof Error ? err.message.replace(/^cannot decode message [\w.]+ from JSON: /, "") : String(err);
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `Bad arguments: ${detail}. The tool's input schema lists the fields it takes.`,
+      { field: "arguments" },
+    );
   }
 }
 

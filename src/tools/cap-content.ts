@@ -14,7 +14,10 @@ export function capContent(text: string, maxBytes: number): CappedText {
     return { text, truncated: false };
   }
   // Decoding a byte prefix drops a split last character as U+FFFD; strip that.
-  let cut = Buffer.from(text, "utf8").subarray(0, maxBytes).toString("utf8").replace(/\uFFFD$/, "");
+  let cut = Buffer.from(text, "utf8")
+    .subarray(0, maxBytes)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   const lastBreak = cut.lastIndexOf("\n");
   if (lastBreak > 0) {
     cut = cut.slice(0, lastBreak + 1);

@@ -49,12 +49,28 @@ function descriptor(name: string, method: string, request: DescMessage, descript
  * tool of its own (calling it activates it); these serve the model that works through the list.
  */
 export const catalogToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
-  descriptor("catalog/list-skills", "ListSkills", ListSkillsRequestSchema,
-    "List the available Agent Skills: name, description and resource folders, never their instructions. Use activate_skill to get a skill's instructions."),
-  descriptor("catalog/activate-skill", "ActivateSkill", ActivateSkillRequestSchema,
-    "Activate an Agent Skill: returns its full instructions (the SKILL.md body) and steps, to follow in this session."),
-  descriptor("catalog/list-skill-resources", "ListSkillResources", ListSkillResourcesRequestSchema,
-    "List the files in a skill's scripts/, references/ and assets/ folders."),
-  descriptor("catalog/read-skill-resource", "ReadSkillResource", ReadSkillResourceRequestSchema,
-    "Read one file of a skill's scripts/, references/ or assets/ folder (text by default, or bytes)."),
+  descriptor(
+    "catalog/list-skills",
+    "ListSkills",
+    ListSkillsRequestSchema,
+    "List the available Agent Skills: name, description and resource folders, never their instructions. Use activate_skill to get a skill's instructions.",
+  ),
+  descriptor(
+    "catalog/activate-skill",
+    "ActivateSkill",
+    ActivateSkillRequestSchema,
+    "Activate an Agent Skill: returns its full instructions (the SKILL.md body) and steps, to follow in this session.",
+  ),
+  descriptor(
+    "catalog/list-skill-resources",
+    "ListSkillResources",
+    ListSkillResourcesRequestSchema,
+    "List the files in a skill's scripts/, references/ and assets/ folders.",
+  ),
+  descriptor(
+    "catalog/read-skill-resource",
+    "ReadSkillResource",
+    ReadSkillResourceRequestSchema,
+    "Read one file of a skill's scripts/, references/ or assets/ folder (text by default, or bytes).",
+  ),
 ]);

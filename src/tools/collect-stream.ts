@@ -36,7 +36,9 @@ export async function collectStream(
   try {
     for (;;) {
       const remaining = deadline - Date.now();
-      const timeout = new Promise<"time">((resolve) => (timer = setTimeout(() => resolve("time"), Math.max(0, remaining))));
+      const timeout = new Promise<"time">(
+        (resolve) => (timer = setTimeout(() => resolve("time"), Math.max(0, remaining))),
+      );
       const next = await Promise.race([iterator.next(), timeout]);
       clearTimeout(timer);
       if (next === "time") return { messages, cutBy: settled ? undefined : "time" };

@@ -9,7 +9,13 @@ import type { DescMessage, JsonObject, JsonValue } from "@bufbuild/protobuf";
  * fromJson to refuse by name.
  */
 export function dropNullFields(message: DescMessage, json: JsonValue): JsonValue {
-  if (json === null || typeof json !== "object" || Array.isArray(json) || message.typeName.startsWith("google.protobuf.")) return json;
+  if (
+    json === null ||
+    typeof json !== "object" ||
+    Array.isArray(json) ||
+    message.typeName.startsWith("google.protobuf.")
+  )
+    return json;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(json)) {
     const field = message.fields.find((f) => f.jsonName === key || f.name === key);

@@ -1,7 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
 import { ListToolsRequestSchema as FileListToolsRequestSchema } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { GetSkillDescriptorRequestSchema, ListSkillsRequestSchema } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import {
+  GetSkillDescriptorRequestSchema,
+  ListSkillsRequestSchema,
+} from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { catalogToolDescriptors } from "./catalog-tool-descriptors.js";
 import { uniqueFunctionNames } from "./unique-function-names.js";
@@ -28,7 +31,11 @@ export interface ListModelToolsOptions {
  * tools, and one tool per skill the caller can see. Asked through the same ServiceImpls and
  * context as the RPCs, so nothing here decides visibility on its own.
  */
-export async function listModelTools(deps: ToolsDeps, context: HandlerContext, options: ListModelToolsOptions): Promise<{ tools: ToolDescriptor[]; truncated: boolean }> {
+export async function listModelTools(
+  deps: ToolsDeps,
+  context: HandlerContext,
+  options: ListModelToolsOptions,
+): Promise<{ tools: ToolDescriptor[]; truncated: boolean }> {
   const files = await deps.fileTools.listTools(create(FileListToolsRequestSchema), context);
   const tools: ToolDescriptor[] = [...(files.tools as ToolDescriptor[]), ...catalogToolDescriptors];
   let truncated = false;
@@ -40,14 +47,24 @@ export async function listModelTools(deps: ToolsDeps, context: HandlerContext, o
   return { tools: uniqueFunctionNames(tools), truncated };
 }
 
-async function skillTools(deps: ToolsDeps, context: HandlerContext, namespace: string): Promise<{ tools: ToolDescriptor[]; truncated: boolean }> {
+async function skillTools(
+  deps: ToolsDeps,
+  context: HandlerContext,
+  namespace: string,
+): Promise<{ tools: ToolDescriptor[]; truncated: boolean }> {
   const out: ToolDescriptor[] = [];
   let bytes = 0;
   let pageToken = "";
   for (let page = 0; page < maxSkillPages; page++) {
-    const listed = await deps.skillCatalog.listSkills(create(ListSkillsRequestSchema, { namespace, pageSize: 1000, pageToken }), context);
+    const listed = await deps.skillCatalog.listSkills(
+      create(ListSkillsRequestSchema, { namespace, pageSize: 1000, pageToken }),
+      context,
+    );
     for (const skill of listed.skills ?? []) {
-      const got = await deps.skillCatalog.getSkillDescriptor(create(GetSkillDescriptorRequestSchema, { name: skill.name }), context);
+      const got = await deps.skillCatalog.getSkillDescriptor(
+        create(GetSkillDescriptorRequestSchema, { name: skill.name }),
+        context,
+      );
       const descriptor = got.descriptor as ToolDescriptor | undefined;
       if (descriptor === undefined) continue;
       bytes += descriptor.name.length + descriptor.description.length + descriptor.inputSchema.length + 256;

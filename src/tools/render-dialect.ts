@@ -74,12 +74,20 @@ function openAiParameters(tool: ToolDescriptor): { parameters: JsonSchemaObject;
 
 /** openAiChatTools renders tools as a Chat Completions `tools` list. */
 export function openAiChatTools(tools: readonly ToolDescriptor[]): OpenAiChatTool[] {
-  return tools.map((t) => ({ type: "function", function: { name: t.functionName, description: t.description, ...openAiParameters(t) } }));
+  return tools.map((t) => ({
+    type: "function",
+    function: { name: t.functionName, description: t.description, ...openAiParameters(t) },
+  }));
 }
 
 /** openAiResponsesTools renders tools as a Responses API `tools` list. */
 export function openAiResponsesTools(tools: readonly ToolDescriptor[]): OpenAiResponsesTool[] {
-  return tools.map((t) => ({ type: "function", name: t.functionName, description: t.description, ...openAiParameters(t) }));
+  return tools.map((t) => ({
+    type: "function",
+    name: t.functionName,
+    description: t.description,
+    ...openAiParameters(t),
+  }));
 }
 
 /** anthropicTools renders tools as a Messages API `tools` list. */

@@ -28,22 +28,35 @@ export function renderRead(
   stoppedEarly: boolean,
 ): RenderedRead {
   const parts = messages as ReadPartLike[];
-  const text = parts.filter((m) => m.part.case === "text").map((m) => m.part.value as string).join("");
+  const text = parts
+    .filter((m) => m.part.case === "text")
+    .map((m) => m.part.value as string)
+    .join("");
   const data = Buffer.concat(parts.filter((m) => m.part.case === "data").map((m) => m.part.value as Uint8Array));
-  const summary = parts.find((m) => m.part.case === "summary")?.part.value as { eof?: boolean; nextOffset?: bigint; bytesSent?: bigint; sha256?: string } | undefined;
+  const summary = parts.find((m) => m.part.case === "summary")?.part.value as
+    | { eof?: boolean; nextOffset?: bigint; bytesSent?: bigint; sha256?: string }
+    | undefined;
   const path = request.path ?? "";
   const structured: JsonObject = { path, eof: summary?.eof ?? false, sha256: summary?.sha256 ?? "" };
   const info = parts.find((m) => m.part.case === "info")?.part.value as { mode?: ReadMode } | undefined;
   if (info?.mode === ReadMode.BYTES) {
     const capped = capContent(data.toString("base64"), maxBytes);
     structured["data"] = capped.text;
-    const notice = capped.truncated || stoppedEarly ? `\n[Cut: base64 of the first bytes only. Read on with ${functionName} and byteOffset.]` : "";
-    return { content: `${path}: ${data.length} bytes (base64):\n${capped.text}${notice}`, structured, truncated: capped.truncated || stoppedEarly };
+    const notice =
+      capped.truncated || stoppedEarly
+        ? `\n[Cut: base64 of the first bytes only. Read on with ${functionName} and byteOffset.]`
+        : "";
+    return {
+      content: `${path}: ${data.length} bytes (base64):\n${capped.text}${notice}`,
+      structured,
+      truncated: capped.truncated || stoppedEarly,
+    };
   }
   const first = Number(request.offset ?? 0);
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
-  const numbered = lines.map((line, i) => `${String(first + i + 1).padStart(6)}\t${line}`).join("\n") + (lines.length > 0 ? "\n" : "");
+  const numbered =
+    lines.map((line, i) => `${String(first + i + 1).padStart(6)}\t${line}`).join("\n") + (lines.length > 0 ? "\n" : "");
   const capped = capContent(numbered, maxBytes);
   structured["text"] = text;
   const cut = capped.truncated || stoppedEarly || (summary !== undefined && summary.eof === false);

@@ -6,17 +6,30 @@ import { toJson, type DescMessage, type JsonObject, type Message } from "@bufbui
  * answer is data (stat, listing, skills), after a sentence naming any hard-linked file in it (its
  * zeros are withheld values, not facts). `structured` is the response as proto JSON.
  */
-export function renderResult(output: DescMessage, response: Message, request: JsonObject): { content: string; structured: JsonObject } {
+export function renderResult(
+  output: DescMessage,
+  response: Message,
+  request: JsonObject,
+): { content: string; structured: JsonObject } {
   const structured = toJson(output, response, { alwaysEmitImplicit: true }) as JsonObject;
   const path = typeof request["path"] === "string" ? request["path"] : "";
   const r = structured as Record<string, unknown>;
   switch (output.typeName) {
     case "toolhost.files.v1.WriteFileResponse":
-      return { content: `${r["created"] === true ? "Created" : "Overwrote"} ${path}: ${String(r["size"])} bytes, sha256 ${String(r["sha256"])}.`, structured };
+      return {
+        content: `${r["created"] === true ? "Created" : "Overwrote"} ${path}: ${String(r["size"])} bytes, sha256 ${String(r["sha256"])}.`,
+        structured,
+      };
     case "toolhost.files.v1.DeleteFileResponse":
-      return { content: r["existed"] === true ? `Deleted ${path}.` : `${path} did not exist; nothing was deleted.`, structured };
+      return {
+        content: r["existed"] === true ? `Deleted ${path}.` : `${path} did not exist; nothing was deleted.`,
+        structured,
+      };
     case "toolhost.files.v1.EditFileResponse": {
-      const head = r["applied"] === true ? `Edited ${path} (${String(r["replacements"])} replacements), sha256 ${String(r["sha256"])}.` : `Dry run: ${path} was not changed. The diff it would make:`;
+      const head =
+        r["applied"] === true
+          ? `Edited ${path} (${String(r["replacements"])} replacements), sha256 ${String(r["sha256"])}.`
+          : `Dry run: ${path} was not changed. The diff it would make:`;
       return { content: `${head}\n${String(r["diff"] ?? "")}`, structured };
     }
     case "toolhost.files.v1.StatFileResponse": {
@@ -24,14 +37,22 @@ export function renderResult(output: DescMessage, response: Message, request: Js
       return { content: `${note}${JSON.stringify(structured, null, 2)}`, structured };
     }
     case "toolhost.files.v1.ListDirectoryResponse": {
-      const linked = ((r["entries"] ?? []) as Record<string, unknown>[]).filter((e) => e["hardLinked"] === true).map((e) => String(e["path"]));
-      const names = linked.length > listedNames ? `${linked.slice(0, listedNames).join(", ")} and ${linked.length - listedNames} more` : linked.join(", ");
+      const linked = ((r["entries"] ?? []) as Record<string, unknown>[])
+        .filter((e) => e["hardLinked"] === true)
+        .map((e) => String(e["path"]));
+      const names =
+        linked.length > listedNames
+          ? `${linked.slice(0, listedNames).join(", ")} and ${linked.length - listedNames} more`
+          : linked.join(", ");
       const note = linked.length === 0 ? "" : `Note: ${names} ${hardLinkedNote(linked.length > 1)}\n`;
       return { content: `${note}${JSON.stringify(structured, null, 2)}`, structured };
     }
     case "toolhost.skills.v1.ActivateSkillResponse": {
       const skill = (r["skill"] ?? {}) as Record<string, unknown>;
-      return { content: `Skill ${String(skill["name"])} is active. Its instructions:\n\n${String(skill["body"] ?? "")}`, structured };
+      return {
+        content: `Skill ${String(skill["name"])} is active. Its instructions:\n\n${String(skill["body"] ?? "")}`,
+        structured,
+      };
     }
     default:
       return { content: JSON.stringify(structured, null, 2), structured };

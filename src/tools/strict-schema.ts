@@ -25,7 +25,8 @@ export function strictSchemaOf(schema: JsonSchemaObject): JsonSchemaObject | und
 function strictify(schema: JsonSchemaObject, nullable: boolean): JsonSchemaObject | undefined {
   const out: JsonSchemaObject = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (!unsupportedInStrict.has(key) && key !== "properties" && key !== "required" && key !== "items") out[key] = value;
+    if (!unsupportedInStrict.has(key) && key !== "properties" && key !== "required" && key !== "items")
+      out[key] = value;
   }
   if (schema["contentEncoding"] === "base64") {
     out["description"] = `${typeof schema["description"] === "string" ? `${schema["description"]} ` : ""}(base64)`;
@@ -33,7 +34,8 @@ function strictify(schema: JsonSchemaObject, nullable: boolean): JsonSchemaObjec
   const type = schema["type"];
   if (type === "object") {
     const properties = schema["properties"];
-    if (properties === null || typeof properties !== "object" || schema["additionalProperties"] !== false) return undefined;
+    if (properties === null || typeof properties !== "object" || schema["additionalProperties"] !== false)
+      return undefined;
     const required = new Set(Array.isArray(schema["required"]) ? (schema["required"] as string[]) : []);
     const strictProperties: JsonSchemaObject = {};
     for (const [name, child] of Object.entries(properties as Record<string, JsonSchemaObject>)) {

@@ -25,7 +25,10 @@ export function toolTarget(deps: ToolsDeps, methodPath: string): ToolTarget | un
   const method = service?.methods.find((m) => m.name === match[2]);
   if (service === undefined || method === undefined) return undefined;
   if (method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming") return undefined;
-  const impl = (service === FileTools ? deps.fileTools : deps.skillCatalog) as unknown as Record<string, (req: unknown, ctx: HandlerContext) => unknown>;
+  const impl = (service === FileTools ? deps.fileTools : deps.skillCatalog) as unknown as Record<
+    string,
+    (req: unknown, ctx: HandlerContext) => unknown
+  >;
   const fn = impl[method.localName];
   if (fn === undefined) return undefined;
   return { method, invoke: (request, context) => fn.call(impl, request, context) };

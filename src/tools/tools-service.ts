@@ -15,11 +15,23 @@ import type { ToolsDeps } from "./tools-deps.js";
 export function createToolsService(deps: ToolsDeps): ServiceImpl<typeof Tools> {
   return withErrorMapping(Tools, {
     async listTools(request, context) {
-      const { tools, truncated } = await listModelTools(deps, context, { includeSkills: request.includeSkills ?? true, skillNamespace: request.skillNamespace });
+      const { tools, truncated } = await listModelTools(deps, context, {
+        includeSkills: request.includeSkills ?? true,
+        skillNamespace: request.skillNamespace,
+      });
       return create(ListToolsResponseSchema, { tools, rendered: renderDialect(tools, request.dialect), truncated });
     },
     async callTool(request, context) {
-      const result = await callTool(deps, { name: request.name, arguments: request.arguments, sessionId: request.sessionId, maxContentBytes: request.maxContentBytes }, context);
+      const result = await callTool(
+        deps,
+        {
+          name: request.name,
+          arguments: request.arguments,
+          sessionId: request.sessionId,
+          maxContentBytes: request.maxContentBytes,
+        },
+        context,
+      );
       // The RPC answers OK for a failed tool result too: the call's log line and metrics say which
       // tool ran and why it failed.
       noteCall(context.values, { tool: result.tool?.name, toolReason: result.reason });

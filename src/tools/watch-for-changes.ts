@@ -1,5 +1,9 @@
 import { toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { WatchEventType, WatchFilesResponseSchema, type WatchFilesResponse } from "../../gen/ts/toolhost/files/v1/watch_pb.js";
+import {
+  WatchEventType,
+  WatchFilesResponseSchema,
+  type WatchFilesResponse,
+} from "../../gen/ts/toolhost/files/v1/watch_pb.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import type { SettleOptions } from "./collect-stream.js";
 
@@ -21,7 +25,11 @@ export function takeWatchTimeout(args: JsonObject, maxMs: number): { request: Js
   const { [watchTimeoutField]: given, ...request } = args;
   if (given === undefined || given === null) return { request, timeoutMs: maxMs };
   if (typeof given !== "number" || !Number.isInteger(given) || given < 0 || given > maxMs) {
-    throw new ToolhostError("INVALID_ARGUMENT", `Bad arguments: ${watchTimeoutField} must be a whole number of milliseconds from 0 to ${maxMs} (limits.tool_collect_ms), not ${JSON.stringify(given)}.`, { field: watchTimeoutField, limit: String(maxMs) });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `Bad arguments: ${watchTimeoutField} must be a whole number of milliseconds from 0 to ${maxMs} (limits.tool_collect_ms), not ${JSON.stringify(given)}.`,
+      { field: watchTimeoutField, limit: String(maxMs) },
+    );
   }
   return { request, timeoutMs: given };
 }
@@ -31,7 +39,8 @@ export function takeWatchTimeout(args: JsonObject, maxMs: number): { request: Js
  * it), or, when the snapshot was asked for, at the end of the snapshot.
  */
 export function untilChanges(request: { initialSnapshot?: boolean }): SettleOptions {
-  if (request.initialSnapshot === true) return { settleAfter: (m) => (m as WatchFilesResponse).type === WatchEventType.SNAPSHOT_DONE, settleMs: 0 };
+  if (request.initialSnapshot === true)
+    return { settleAfter: (m) => (m as WatchFilesResponse).type === WatchEventType.SNAPSHOT_DONE, settleMs: 0 };
   return { settleAfter: (m) => (m as WatchFilesResponse).type !== WatchEventType.READY, settleMs: watchSettleMs };
 }
 
@@ -39,15 +48,26 @@ export function untilChanges(request: { initialSnapshot?: boolean }): SettleOpti
  * renderWatch is what a model sees of a watch: the changes, one per line (a hard-linked file's
  * said to be one, see hard_linked), or that none came.
  */
-export function renderWatch(messages: readonly Message[], path: string, timeoutMs: number): { content: string; structured: JsonObject } {
+export function renderWatch(
+  messages: readonly Message[],
+  path: string,
+  timeoutMs: number,
+): { content: string; structured: JsonObject } {
   const events = (messages as WatchFilesResponse[]).filter((m) => m.type !== WatchEventType.READY);
   const structured: JsonObject = { events: events.map((m) => toJson(WatchFilesResponseSchema, m) as JsonValue) };
   const where = path === "" ? "the workspace" : path;
   if (events.length === 0) return { content: `No changes under ${where} in ${timeoutMs} ms.`, structured };
   const lines = events.map((e) => {
     const kind = WatchEventType[e.type] ?? String(e.type);
-    const line = e.type === WatchEventType.RENAMED ? `${kind} ${e.oldPath} -> ${e.path}` : e.path === "" ? kind : `${kind} ${e.path}`;
-    return e.hardLinked ? `${line} (a file with other hard links: its size is withheld and reading it is refused)` : line;
+    const line =
+      e.type === WatchEventType.RENAMED
+        ? `${kind} ${e.oldPath} -> ${e.path}`
+        : e.path === ""
+          ? kind
+          : `${kind} ${e.path}`;
+    return e.hardLinked
+      ? `${line} (a file with other hard links: its size is withheld and reading it is refused)`
+      : line;
   });
   return { content: `Changes under ${where}:\n${lines.join("\n")}`, structured };
 }

@@ -34,7 +34,9 @@ export function createCallLogger(logger: Logger): (record: CallRecord) => void {
       caller: record.caller,
       reason: errorReasonOf(record.error),
       // CallTool: the tool that ran ("" when no tool has the name asked for) and its result's reason.
-      ...(record.tool !== undefined || record.toolReason !== undefined ? { tool: record.tool ?? "", tool_reason: record.toolReason ?? "" } : {}),
+      ...(record.tool !== undefined || record.toolReason !== undefined
+        ? { tool: record.tool ?? "", tool_reason: record.toolReason ?? "" }
+        : {}),
     };
     if (serverFaults.has(record.code)) {
       logger.error({ ...line, err: record.error?.cause ?? record.error }, "rpc failed");

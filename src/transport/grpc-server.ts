@@ -48,7 +48,11 @@ export async function startGrpcHost(
   services: readonly HostedService[],
   limits: Limits,
   onCallEnd: (record: CallRecord) => void,
-  security: { credentials?: ServerCredentials; interceptors?: ServerInterceptor[]; onTlsFailure?: (failure: TlsFailure) => void } = {},
+  security: {
+    credentials?: ServerCredentials;
+    interceptors?: ServerInterceptor[];
+    onTlsFailure?: (failure: TlsFailure) => void;
+  } = {},
   onCallStart?: (method: string) => void,
   onStreamClosed?: () => void,
   seams: GrpcHostSeams = {},
@@ -74,18 +78,28 @@ export async function startGrpcHost(
   const shutdown = new AbortController();
   // Set once the port is bound (grpc-js creates its http2 servers then); calls start after that.
   let correct = (record: CallRecord) => record;
-  const adapterOptions = { ...sendLimits(limits), shutdownSignal: shutdown.signal, onCallEnd: (record: CallRecord) => onCallEnd(correct(record)), onCallStart };
+  const adapterOptions = {
+    ...sendLimits(limits),
+    shutdownSignal: shutdown.signal,
+    onCallEnd: (record: CallRecord) => onCallEnd(correct(record)),
+    onCallStart,
+  };
   for (const { service, impl } of services) {
     const { definition, implementation } = grpcServiceFromImpl(service, impl, adapterOptions);
     server.addService(definition, implementation);
   }
-  const health = new HealthImplementation({ "": "SERVING", ...Object.fromEntries(services.map((s) => [s.service.typeName, "SERVING"])) });
+  const health = new HealthImplementation({
+    "": "SERVING",
+    ...Object.fromEntries(services.map((s) => [s.service.typeName, "SERVING"])),
+  });
   health.addToServer(server);
   // google.rpc.ErrorInfo is reflected too, so `grpcurl -format-error` decodes error details.
   addReflection(server, [...services.map((s) => s.service.file), file_google_rpc_error_details]);
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(listen, security.credentials ?? ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
+    server.bindAsync(listen, security.credentials ?? ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    ),
   );
   // The guards below hang off grpc-js's HTTP/2 servers: without them the listener would lose its
   // stream limits, receive bounds and the truncated-message check, so it does not start.
@@ -105,7 +119,9 @@ export async function startGrpcHost(
     for (const http2Server of listenerServers) {
       http2Server.on("secureConnection", pinPeerCertificate);
       // Node's public event for a handshake that failed; grpc-js logs nothing of it.
-      http2Server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Socket) => security.onTlsFailure?.({ listener: "grpc", peer: peerOf(socket), code: err.code ?? "unknown" }));
+      http2Server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Socket) =>
+        security.onTlsFailure?.({ listener: "grpc", peer: peerOf(socket), code: err.code ?? "unknown" }),
+      );
     }
   }
   guardStreams(listenerServers, { ...streamGuardOptions(limits, services), onStreamClosed });

@@ -37,7 +37,9 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
     const admit = (ctx: HandlerContext): (() => void) | Promise<() => void> => {
       try {
         const admitted = authenticateCall(gate, ctx, streaming, tier);
-        return typeof admitted === "function" ? admitted : admitted.catch((err: unknown) => Promise.reject(refusal(err)));
+        return typeof admitted === "function"
+          ? admitted
+          : admitted.catch((err: unknown) => Promise.reject(refusal(err)));
       } catch (err) {
         throw refusal(err);
       }
@@ -48,7 +50,8 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
     const inner: AnyImpl = unmapped ?? ((input, ctx) => fn.call(impl, input, ctx));
     const mapError = unmapped === undefined ? (err: unknown) => err : toConnectError;
     // A revoked caller's call fails with the revocation, whatever its aborted handler threw.
-    const failure = (call: RevocableContext | undefined, err: unknown) => (call?.revoked !== undefined ? toConnectError(call.revoked) : mapError(err));
+    const failure = (call: RevocableContext | undefined, err: unknown) =>
+      call?.revoked !== undefined ? toConnectError(call.revoked) : mapError(err);
     if (method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming") {
       wrapped[method.localName] = async function* (input: unknown, ctx: HandlerContext) {
         const admitted = admit(ctx);
@@ -58,7 +61,8 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
           if (call === undefined) {
             yield* inner(input, ctx) as AsyncIterable<unknown>;
           } else {
-            const messages = method.methodKind === "bidi_streaming" ? call.input(input as AsyncIterable<unknown>) : input;
+            const messages =
+              method.methodKind === "bidi_streaming" ? call.input(input as AsyncIterable<unknown>) : input;
             // At the revocation the slot is free at once, and a transport waiting to write (to a
             // client that stopped reading) stops waiting and ends the stream: see stopTransport.
             yield* call.stream(inner(messages, call) as AsyncIterable<unknown>, (reason) => {
@@ -79,7 +83,13 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
       const call = revocableContext(ctx);
       let result: unknown;
       try {
-        result = call === undefined ? inner(input, ctx) : inner(method.methodKind === "client_streaming" ? call.input(input as AsyncIterable<unknown>) : input, call);
+        result =
+          call === undefined
+            ? inner(input, ctx)
+            : inner(
+                method.methodKind === "client_streaming" ? call.input(input as AsyncIterable<unknown>) : input,
+                call,
+              );
       } catch (err) {
         call?.end();
         release();
@@ -110,7 +120,9 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
       } catch (err) {
         return Promise.reject(err);
       }
-      return typeof admitted === "function" ? run(admitted, input, ctx) : admitted.then((release) => run(release, input, ctx));
+      return typeof admitted === "function"
+        ? run(admitted, input, ctx)
+        : admitted.then((release) => run(release, input, ctx));
     };
   }
   return wrapped as unknown as ServiceImpl<S>;
@@ -141,7 +153,10 @@ function once(fn: () => void): () => void {
 function refusal(err: unknown) {
   const error = toConnectError(err);
   if (isToolhostError(err, "QUOTA_EXCEEDED")) {
-    error.details.push({ desc: RetryInfoSchema, value: create(RetryInfoSchema, { retryDelay: durationFromMs(retryAfterMs) }) });
+    error.details.push({
+      desc: RetryInfoSchema,
+      value: create(RetryInfoSchema, { retryDelay: durationFromMs(retryAfterMs) }),
+    });
   }
   return error;
 }

@@ -13,7 +13,9 @@ export function guardLoopbackHost(
   return (req, res) => {
     if (!isLoopbackHostHeader(req.headers.host ?? "")) {
       res.writeHead(403, { "content-type": "text/plain; charset=utf-8" });
-      res.end(`toolhost: the Host header "${req.headers.host ?? ""}" is not a loopback name; this listener only answers requests addressed to localhost, 127.0.0.1 or [::1].\n`);
+      res.end(
+        `toolhost: the Host header "${req.headers.host ?? ""}" is not a loopback name; this listener only answers requests addressed to localhost, 127.0.0.1 or [::1].\n`,
+      );
       return;
     }
     handler(req, res);

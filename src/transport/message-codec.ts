@@ -51,7 +51,9 @@ export function decodeMessage<Desc extends DescMessage>(schema: Desc, bytes: Uin
  */
 export function carriesBytesChunks(schema: DescMessage): boolean {
   const oneofName = onlyOneofName(schema);
-  return oneofName !== undefined && schema.fields.some((f) => f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES);
+  return (
+    oneofName !== undefined && schema.fields.some((f) => f.fieldKind === "scalar" && f.scalar === ScalarType.BYTES)
+  );
 }
 
 const onlyOneofCache = new WeakMap<DescMessage, string | undefined>();

@@ -27,10 +27,14 @@ export function openSecurity(config: Config, logger: Logger): Security {
       tls.onChange(() => logger.info({ component: "tls", cert: config.tls?.cert }, "TLS certificate reloaded"));
     }
     if (config.auth?.tokensFile !== undefined) {
-      tokens = TokenStore.open(config.auth.tokensFile, config.roots.map((r) => r.path), {
-        onReload: (summary) => logger.info({ component: "auth", ...summary }, "auth file reloaded"),
-        onError: (message) => logger.error({ component: "auth" }, message),
-      });
+      tokens = TokenStore.open(
+        config.auth.tokensFile,
+        config.roots.map((r) => r.path),
+        {
+          onReload: (summary) => logger.info({ component: "auth", ...summary }, "auth file reloaded"),
+          onError: (message) => logger.error({ component: "auth" }, message),
+        },
+      );
     }
   } catch (err) {
     tls?.close();

@@ -6,7 +6,9 @@ import { ContextValueMap } from "./context-value-map.js";
  * peerIdentityKey is the HandlerContext value holding the identity of the client certificate the
  * TLS layer verified against client_ca; undefined without one (or when verification failed).
  */
-export const peerIdentityKey = createContextKey<string | undefined>(undefined, { description: "toolhost client certificate identity" });
+export const peerIdentityKey = createContextKey<string | undefined>(undefined, {
+  description: "toolhost client certificate identity",
+});
 
 /**
  * certificateIdentity names a verified client certificate: its first SAN URI (a SPIFFE id, say),

@@ -20,32 +20,59 @@ function refused(text: string, message: RegExp): void {
   );
 }
 
-const token = (id: string, hash: string, scope: string) => `  - id: ${id}\n    sha256: ${hash}\n    expires: never\n    scope: ${scope}\n`;
+const token = (id: string, hash: string, scope: string) =>
+  `  - id: ${id}\n    sha256: ${hash}\n    expires: never\n    scope: ${scope}\n`;
 
 describe("the auth file refuses what has no one meaning", () => {
   // A root twice in one scope, once read-only: [rw, ro] let the caller write, [ro, rw] did not.
   it("refuses a root listed twice in one scope, in either order", () => {
-    for (const list of ["[/srv/a, { path: /srv/a, read_only: true }]", "[{ path: /srv/a, read_only: true }, /srv/a]", "[/srv/a, /srv/b, /srv/a/]"]) {
-      refused(`tokens:\n${token("t", hashA, `{ tier: delete, roots: ${list} }`)}`, /^tokens\[0\]\.scope\.roots\[\d\]\.path \/srv\/a in tokens\.yaml is listed twice in this scope; list each root once/);
+    for (const list of [
+      "[/srv/a, { path: /srv/a, read_only: true }]",
+      "[{ path: /srv/a, read_only: true }, /srv/a]",
+      "[/srv/a, /srv/b, /srv/a/]",
+    ]) {
+      refused(
+        `tokens:\n${token("t", hashA, `{ tier: delete, roots: ${list} }`)}`,
+        /^tokens\[0\]\.scope\.roots\[\d\]\.path \/srv\/a in tokens\.yaml is listed twice in this scope; list each root once/,
+      );
     }
-    refused(`certificates:\n  - id: c\n    identity: spiffe://x/c\n    scope: { roots: [/srv/b, /srv/b] }\n`, /^certificates\[0\]\.scope\.roots\[1\]\.path \/srv\/b in tokens\.yaml is listed twice/);
+    refused(
+      `certificates:\n  - id: c\n    identity: spiffe://x/c\n    scope: { roots: [/srv/b, /srv/b] }\n`,
+      /^certificates\[0\]\.scope\.roots\[1\]\.path \/srv\/b in tokens\.yaml is listed twice/,
+    );
   });
 
   // The same hash twice: the first entry's scope was every caller's, the second entry did nothing.
   it("refuses one token hash in two entries, and one certificate identity in two entries", () => {
-    refused(`tokens:\n${token("wide", hashA, "{ roots: all, tier: delete }")}${token("narrow", hashA, "{ roots: [/srv/a] }")}`, /^tokens\[1\]\.sha256 in tokens\.yaml is the hash of tokens\[0\] "wide" too; one token has one entry/);
+    refused(
+      `tokens:\n${token("wide", hashA, "{ roots: all, tier: delete }")}${token("narrow", hashA, "{ roots: [/srv/a] }")}`,
+      /^tokens\[1\]\.sha256 in tokens\.yaml is the hash of tokens\[0\] "wide" too; one token has one entry/,
+    );
     refused(
       `certificates:\n  - { id: a, identity: spiffe://x/bot, scope: { roots: all, tier: delete } }\n  - { id: b, identity: spiffe://x/bot, scope: { roots: [/srv/a] } }\n`,
       /^certificates\[1\]\.identity "spiffe:\/\/x\/bot" in tokens\.yaml is the identity of certificates\[0\] "a" too; one identity has one entry/,
     );
     // Different hashes and identities are, of course, fine.
-    const file = parseAuthFile(`tokens:\n${token("a", hashA, "{ roots: all }")}${token("b", hashB, "{ roots: all }")}`, "tokens.yaml", roots);
-    assert.deepEqual(file.tokens.map((t) => t.id), ["a", "b"]);
+    const file = parseAuthFile(
+      `tokens:\n${token("a", hashA, "{ roots: all }")}${token("b", hashB, "{ roots: all }")}`,
+      "tokens.yaml",
+      roots,
+    );
+    assert.deepEqual(
+      file.tokens.map((t) => t.id),
+      ["a", "b"],
+    );
   });
 
   it("still refuses a key given twice in one mapping, and a key that is not a plain name", () => {
-    refused(`tokens:\n${token("t", hashA, "{ roots: all, tier: delete, tier: read }")}`, /^auth file tokens\.yaml is not valid YAML: Map keys must be unique \("tier" at line 5\)$/);
-    refused(`tokens:\n${token("t", hashA, "{ roots: all, ? [tier] : delete }")}`, /^auth file tokens\.yaml is not valid YAML: a mapping key at line 5 is not a plain name$/);
+    refused(
+      `tokens:\n${token("t", hashA, "{ roots: all, tier: delete, tier: read }")}`,
+      /^auth file tokens\.yaml is not valid YAML: Map keys must be unique \("tier" at line 5\)$/,
+    );
+    refused(
+      `tokens:\n${token("t", hashA, "{ roots: all, ? [tier] : delete }")}`,
+      /^auth file tokens\.yaml is not valid YAML: a mapping key at line 5 is not a plain name$/,
+    );
   });
 });
 
@@ -55,7 +82,10 @@ describe("the auth file costs what its size costs", () => {
   // bound let one file hold it for hours. A mapping larger than any auth-file mapping is refused.
   it("refuses a mapping with more keys than any auth-file mapping has, naming its line", () => {
     const keys = Array.from({ length: 30_000 }, (_, k) => `k${k}: 1`).join("\n    ");
-    refused(`tokens:\n  - ${keys}\n`, /^auth file tokens\.yaml has a mapping of 30000 keys at line 2; no mapping of an auth file has more than 8$/);
+    refused(
+      `tokens:\n  - ${keys}\n`,
+      /^auth file tokens\.yaml has a mapping of 30000 keys at line 2; no mapping of an auth file has more than 8$/,
+    );
   });
 
   it("refuses a tokens file over 4 MiB unparsed, at start-up and on a reload (keeping the entries)", async () => {
@@ -64,7 +94,10 @@ describe("the auth file costs what its size costs", () => {
     // Comments only: it parses (as no entries) if read at all.
     const big = "# padding\n".repeat(Math.ceil((4 * 1024 * 1024 + 1) / 10));
     await writeFile(file, big);
-    assert.throws(() => TokenStore.open(file, [dir]), (err: unknown) => err instanceof AuthFileError && err.message === `auth file ${file} is over 4194304 bytes`);
+    assert.throws(
+      () => TokenStore.open(file, [dir]),
+      (err: unknown) => err instanceof AuthFileError && err.message === `auth file ${file} is over 4194304 bytes`,
+    );
 
     const good = `tokens:\n${token("agent", hashA, "{ roots: all }")}`;
     await writeFile(file, good);
@@ -74,7 +107,11 @@ describe("the auth file costs what its size costs", () => {
       await writeFile(`${file}.tmp`, big);
       await rename(`${file}.tmp`, file);
       await store.reload();
-      assert.deepEqual(store.entries.tokens.map((t) => t.id), ["agent"], "the entries loaded before left force");
+      assert.deepEqual(
+        store.entries.tokens.map((t) => t.id),
+        ["agent"],
+        "the entries loaded before left force",
+      );
       assert.equal(errors.at(-1), `auth file ${file} is over 4194304 bytes; keeping the entries loaded before`);
       assert.equal((await readFile(file, "utf8")).length, big.length, "the file was changed");
     } finally {

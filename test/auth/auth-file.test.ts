@@ -14,7 +14,10 @@ const roots = ["/srv/a", "/srv/b"];
 const hash = "a".repeat(64);
 
 function refused(text: string, message: RegExp): void {
-  assert.throws(() => parseAuthFile(text, "tokens.yaml", roots), (err: unknown) => err instanceof AuthFileError && message.test(err.message) && !err.message.includes("\n"));
+  assert.throws(
+    () => parseAuthFile(text, "tokens.yaml", roots),
+    (err: unknown) => err instanceof AuthFileError && message.test(err.message) && !err.message.includes("\n"),
+  );
 }
 
 describe("the auth file", () => {
@@ -39,7 +42,10 @@ certificates:
     );
     const [ci, plain] = file.tokens;
     assert.equal(ci!.scope.maxTier, "edit");
-    assert.deepEqual(ci!.scope.roots, [{ path: "/srv/b", readOnly: false }, { path: "/srv/a", readOnly: true }]);
+    assert.deepEqual(ci!.scope.roots, [
+      { path: "/srv/b", readOnly: false },
+      { path: "/srv/a", readOnly: true },
+    ]);
     assert.deepEqual(ci!.scope.namespaces, ["examples"]);
     assert.deepEqual(ci!.scope.quota, { maxCalls: 3, maxStreams: 16 });
     assert.equal(ci!.expiresAt, Date.parse("2030-01-01T00:00:00Z"));
@@ -58,26 +64,49 @@ certificates:
       refused(token("    expires: never\n    scope:\n"), /tokens\[0\] in tokens\.yaml has no scope/);
     });
     it("refuses a certificate identity with no scope", () => {
-      refused("certificates:\n  - id: c\n    identity: spiffe://x/c\n", /certificates\[0\] in tokens\.yaml has no scope/);
+      refused(
+        "certificates:\n  - id: c\n    identity: spiffe://x/c\n",
+        /certificates\[0\] in tokens\.yaml has no scope/,
+      );
     });
     it("refuses a scope with no roots (cut after tier:), and an empty roots list", () => {
-      refused(token("    expires: never\n    scope:\n      tier: delete\n"), /tokens\[0\]\.scope\.roots in tokens\.yaml is missing; list the roots .* or write roots: all/);
+      refused(
+        token("    expires: never\n    scope:\n      tier: delete\n"),
+        /tokens\[0\]\.scope\.roots in tokens\.yaml is missing; list the roots .* or write roots: all/,
+      );
       refused(token("    expires: never\n    scope: { roots: [] }\n"), /roots in tokens\.yaml is empty/);
     });
     it("refuses a root mapping without read_only (cut before read_only: true)", () => {
-      refused(token("    expires: never\n    scope:\n      roots:\n        - path: /srv/a\n"), /roots\[0\]\.read_only in tokens\.yaml must be true or false/);
+      refused(
+        token("    expires: never\n    scope:\n      roots:\n        - path: /srv/a\n"),
+        /roots\[0\]\.read_only in tokens\.yaml must be true or false/,
+      );
     });
     it("refuses a token with no expires (cut before expires:, written after the scope)", () => {
-      refused(token("    scope: { roots: all }\n"), /tokens\[0\]\.expires in tokens\.yaml is missing; give an ISO 8601 date .* or never/);
+      refused(
+        token("    scope: { roots: all }\n"),
+        /tokens\[0\]\.expires in tokens\.yaml is missing; give an ISO 8601 date .* or never/,
+      );
     });
     it("refuses a file whose last line is cut mid-value (no final newline)", () => {
-      refused(token("    expires: never\n    scope: { roots: [/srv/a] }"), /does not end with a newline: it may have been cut short/);
+      refused(
+        token("    expires: never\n    scope: { roots: [/srv/a] }"),
+        /does not end with a newline: it may have been cut short/,
+      );
     });
     it("reads no tier as read, the lowest", () => {
-      assert.equal(parseAuthFile(token("    expires: never\n    scope: { roots: all }\n"), "tokens.yaml", roots).tokens[0]!.scope.maxTier, "read");
+      assert.equal(
+        parseAuthFile(token("    expires: never\n    scope: { roots: all }\n"), "tokens.yaml", roots).tokens[0]!.scope
+          .maxTier,
+        "read",
+      );
     });
     it("reads no namespaces as none, not all", () => {
-      assert.deepEqual(parseAuthFile(token("    expires: never\n    scope: { roots: all }\n"), "tokens.yaml", roots).tokens[0]!.scope.namespaces, []);
+      assert.deepEqual(
+        parseAuthFile(token("    expires: never\n    scope: { roots: all }\n"), "tokens.yaml", roots).tokens[0]!.scope
+          .namespaces,
+        [],
+      );
     });
     it("reads no quota, or a quota with keys left out, as the finite default quota, never unbounded", () => {
       const [none, half] = parseAuthFile(
@@ -89,23 +118,49 @@ certificates:
       assert.deepEqual(half!.scope.quota, { maxCalls: 2, maxStreams: 16 });
     });
     it("reads a plain root path as read-write, and a missing top-level list as no entries", () => {
-      assert.deepEqual(parseAuthFile(token("    expires: never\n    scope: { roots: [/srv/a] }\n"), "tokens.yaml", roots).tokens[0]!.scope.roots, [{ path: "/srv/a", readOnly: false }]);
+      assert.deepEqual(
+        parseAuthFile(token("    expires: never\n    scope: { roots: [/srv/a] }\n"), "tokens.yaml", roots).tokens[0]!
+          .scope.roots,
+        [{ path: "/srv/a", readOnly: false }],
+      );
       assert.deepEqual(parseAuthFile("certificates: []\n", "tokens.yaml", roots).tokens, []);
     });
   });
 
   it("refuses what it cannot use, in one line naming the entry", () => {
-    const t = (fields: string) => `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all }, ${fields} }]\n`;
-    refused(`tokens: [{ id: x, sha256: nothex, expires: never, scope: { roots: all } }]\n`, /tokens\[0\]\.sha256 .* 64 lowercase hex/);
-    refused(`tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all } }, { id: x, sha256: ${hash}, expires: never, scope: { roots: all } }]\n`, /tokens\[1\]\.id "x" .* used twice/);
-    refused(`tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: [/etc] } }]\n`, /\/etc .* not one of the server's roots/);
-    refused(`tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: [relative] } }]\n`, /must be an absolute path/);
-    refused(`tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: some } }]\n`, /roots in tokens\.yaml \(or "all"\) must be a list/);
-    refused(`tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all, tier: admin } }]\n`, /tier .* one of read, write, edit, delete/);
+    const t = (fields: string) =>
+      `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all }, ${fields} }]\n`;
+    refused(
+      `tokens: [{ id: x, sha256: nothex, expires: never, scope: { roots: all } }]\n`,
+      /tokens\[0\]\.sha256 .* 64 lowercase hex/,
+    );
+    refused(
+      `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all } }, { id: x, sha256: ${hash}, expires: never, scope: { roots: all } }]\n`,
+      /tokens\[1\]\.id "x" .* used twice/,
+    );
+    refused(
+      `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: [/etc] } }]\n`,
+      /\/etc .* not one of the server's roots/,
+    );
+    refused(
+      `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: [relative] } }]\n`,
+      /must be an absolute path/,
+    );
+    refused(
+      `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: some } }]\n`,
+      /roots in tokens\.yaml \(or "all"\) must be a list/,
+    );
+    refused(
+      `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all, tier: admin } }]\n`,
+      /tier .* one of read, write, edit, delete/,
+    );
     refused(`tokens: [{ id: x, sha256: ${hash}, expires: someday, scope: { roots: all } }]\n`, /expires .* ISO 8601/);
     refused(t("token: secret"), /unknown key "tokens\[0\]\.token"/);
     refused(`tokens: [{ id: "bad id", sha256: ${hash}, expires: never, scope: { roots: all } }]\n`, /id .* letters/);
-    refused(`tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all, quota: { calls: 0 } } }]\n`, /quota\.calls .* positive/);
+    refused(
+      `tokens: [{ id: x, sha256: ${hash}, expires: never, scope: { roots: all, quota: { calls: 0 } } }]\n`,
+      /quota\.calls .* positive/,
+    );
     refused(`tokens: [\n`, /not valid YAML/);
   });
 });
@@ -116,7 +171,10 @@ describe("the authenticator", () => {
     const file = path.join(dir, "tokens.yaml");
     const { createHash } = await import("node:crypto");
     const sha = (t: string) => createHash("sha256").update(t).digest("hex");
-    await writeFile(file, `tokens:\n  - { id: good, sha256: ${sha("th_good")}, expires: never, scope: { roots: all } }\n  - { id: old, sha256: ${sha("th_old")}, expires: 2020-01-01T00:00:00Z, scope: { roots: all } }\n`);
+    await writeFile(
+      file,
+      `tokens:\n  - { id: good, sha256: ${sha("th_good")}, expires: never, scope: { roots: all } }\n  - { id: old, sha256: ${sha("th_old")}, expires: 2020-01-01T00:00:00Z, scope: { roots: all } }\n`,
+    );
     const store = TokenStore.open(file, roots);
     try {
       const auth = new Authenticator({ tokens: store, certificates: false });
@@ -156,13 +214,24 @@ describe("the authenticator", () => {
 describe("quotas", () => {
   it("count one principal's calls and streams without touching another's, and give slots back", () => {
     const quotas = new Quotas();
-    const scope = { roots: undefined, maxTier: "read" as const, namespaces: undefined, quota: { maxCalls: 2, maxStreams: 1 } };
+    const scope = {
+      roots: undefined,
+      maxTier: "read" as const,
+      namespaces: undefined,
+      quota: { maxCalls: 2, maxStreams: 1 },
+    };
     const a = { id: "a", kind: "token" as const, scope, validity: alwaysValid };
     const b = { id: "b", kind: "token" as const, scope, validity: alwaysValid };
     const stream = quotas.acquire(a, true);
-    assert.throws(() => quotas.acquire(a, true), (e: unknown) => isToolhostError(e, "QUOTA_EXCEEDED") && /1 streams/.test(e.message));
+    assert.throws(
+      () => quotas.acquire(a, true),
+      (e: unknown) => isToolhostError(e, "QUOTA_EXCEEDED") && /1 streams/.test(e.message),
+    );
     const call = quotas.acquire(a, false);
-    assert.throws(() => quotas.acquire(a, false), (e: unknown) => isToolhostError(e, "QUOTA_EXCEEDED") && e.metadata["retry_after_ms"] === "1000");
+    assert.throws(
+      () => quotas.acquire(a, false),
+      (e: unknown) => isToolhostError(e, "QUOTA_EXCEEDED") && e.metadata["retry_after_ms"] === "1000",
+    );
     quotas.acquire(b, true)();
     stream();
     stream();

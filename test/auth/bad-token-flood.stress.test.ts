@@ -44,7 +44,10 @@ describe("a flood of bad tokens", () => {
       { id: "expired-caller", token: expired, expires: "2021-06-01T00:00:00Z" },
     ]);
     secure = await startSecureServer({ roots: [{ path: root }], tls, tokensFile });
-    client = createClient(FileTools, createGrpcTransport({ baseUrl: `https://${secure.address}`, nodeOptions: { ca: readFileSync(tls.caCert) } }));
+    client = createClient(
+      FileTools,
+      createGrpcTransport({ baseUrl: `https://${secure.address}`, nodeOptions: { ca: readFileSync(tls.caCert) } }),
+    );
   });
 
   after(async () => {

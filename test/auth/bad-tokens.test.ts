@@ -32,8 +32,20 @@ describe("a server process with TLS and tokens", () => {
       { id: "good-caller", token: good },
       { id: "expired-caller", token: expired, expires: "2021-06-01T00:00:00Z" },
     ]);
-    server = await spawnServer(["--root", root, "--tls-cert", tls.serverCert, "--tls-key", tls.serverKey, "--tokens-file", tokensFile]);
-    client = createClient(FileTools, createGrpcTransport({ baseUrl: `https://${server.address}`, nodeOptions: { ca: readFileSync(tls.caCert) } }));
+    server = await spawnServer([
+      "--root",
+      root,
+      "--tls-cert",
+      tls.serverCert,
+      "--tls-key",
+      tls.serverKey,
+      "--tokens-file",
+      tokensFile,
+    ]);
+    client = createClient(
+      FileTools,
+      createGrpcTransport({ baseUrl: `https://${server.address}`, nodeOptions: { ca: readFileSync(tls.caCert) } }),
+    );
   });
 
   after(async () => {
@@ -52,11 +64,17 @@ describe("a server process with TLS and tokens", () => {
     for (const header of ["Bearer th_wrong-token", `Bearer ${expired}`]) {
       await client.statFile({ path: "a.txt" }, { headers: { authorization: header } }).catch(() => undefined);
     }
-    const rpcLines = () => server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r["msg"] === "rpc");
+    const rpcLines = () =>
+      server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r["msg"] === "rpc");
     // The log line of a call may follow its answer: wait for the three calls' lines.
     const records = await waitFor("the three calls' log lines", () => {
       const lines = rpcLines();
-      return lines.some((r) => r["code"] === "OK") && lines.some((r) => r["reason"] === "UNAUTHENTICATED") && lines.some((r) => r["reason"] === "TOKEN_EXPIRED") && lines;
+      return (
+        lines.some((r) => r["code"] === "OK") &&
+        lines.some((r) => r["reason"] === "UNAUTHENTICATED") &&
+        lines.some((r) => r["reason"] === "TOKEN_EXPIRED") &&
+        lines
+      );
     });
     const ok = records.find((r) => r["method"] === "/toolhost.files.v1.FileTools/StatFile" && r["code"] === "OK");
     assert.equal(ok?.["caller"], "good-caller");

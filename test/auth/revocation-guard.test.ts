@@ -24,10 +24,13 @@ import { guardService } from "../../src/transport/guard-service.js";
 import type { CallGate } from "../../src/transport/authenticate-call.js";
 
 const sha = (token: string) => createHash("sha256").update(token).digest("hex");
-const entry = (id: string) => `  - { id: ${id}, sha256: ${sha(`th_${id}`)}, expires: never, scope: { roots: all, tier: delete, namespaces: all, quota: { calls: 1000, streams: 1000 } } }\n`;
+const entry = (id: string) =>
+  `  - { id: ${id}, sha256: ${sha(`th_${id}`)}, expires: never, scope: { roots: all, tier: delete, namespaces: all, quota: { calls: 1000, streams: 1000 } } }\n`;
 
 function aborted(signal: AbortSignal): Promise<void> {
-  return signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  return signal.aborted
+    ? Promise.resolve()
+    : new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 /**
@@ -61,8 +64,20 @@ function wellBehaved(service: DescService): Record<string, unknown> {
 }
 
 /** call runs one guarded method with a bearer token; it settles when the call ends. */
-function call(impl: Record<string, unknown>, service: DescService, method: DescMethod, token: string): { context: ReturnType<typeof createHandlerContext>; done: Promise<unknown>; settled: () => boolean } {
-  const context = createHandlerContext({ service, method, protocolName: "grpc", requestMethod: "POST", url: `/${service.typeName}/${method.name}`, requestHeader: { authorization: `Bearer ${token}` } });
+function call(
+  impl: Record<string, unknown>,
+  service: DescService,
+  method: DescMethod,
+  token: string,
+): { context: ReturnType<typeof createHandlerContext>; done: Promise<unknown>; settled: () => boolean } {
+  const context = createHandlerContext({
+    service,
+    method,
+    protocolName: "grpc",
+    requestMethod: "POST",
+    url: `/${service.typeName}/${method.name}`,
+    requestHeader: { authorization: `Bearer ${token}` },
+  });
   const fn = impl[method.localName] as (input: unknown, ctx: HandlerContext) => unknown;
   let settled = false;
   let done: Promise<unknown>;
@@ -70,7 +85,11 @@ function call(impl: Record<string, unknown>, service: DescService, method: DescM
     done = Promise.resolve(fn(create(method.input), context));
   } else if (method.methodKind === "client_streaming") {
     // A client that sends nothing; its stream fails when the call is cancelled, as a transport's does.
-    const silent: AsyncIterable<unknown> = { [Symbol.asyncIterator]: () => ({ next: () => aborted(context.signal).then(() => Promise.reject(context.signal.reason)) }) };
+    const silent: AsyncIterable<unknown> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => aborted(context.signal).then(() => Promise.reject(context.signal.reason)),
+      }),
+    };
     done = Promise.resolve(fn(silent, context));
   } else {
     done = (async () => {
@@ -110,33 +129,56 @@ describe("guardService ends every call of a revoked credential", () => {
     file = path.join(dir, "tokens.yaml");
     await writeFile(file, `tokens:\n${entry("gone")}${entry("kept")}`);
     store = TokenStore.open(file, [dir], {}, 60_000);
-    gate = { authenticator: new Authenticator({ tokens: store, certificates: false }), quotas: new Quotas(), sandboxes: new ScopeSandboxes({ roots: [{ path: dir, readOnly: false }], readOnly: false }), methodTier: methodTiers() };
+    gate = {
+      authenticator: new Authenticator({ tokens: store, certificates: false }),
+      quotas: new Quotas(),
+      sandboxes: new ScopeSandboxes({ roots: [{ path: dir, readOnly: false }], readOnly: false }),
+      methodTier: methodTiers(),
+    };
   });
   after(() => store.close());
 
   it("on every method of FileTools, SkillCatalog and Tools, and only the revoked credential's", async () => {
     const calls: { where: string; gone: ReturnType<typeof call>; kept: ReturnType<typeof call> }[] = [];
     for (const service of services) {
-      const guarded = guardService(service, wellBehaved(service) as unknown as ServiceImpl<typeof service>, gate) as unknown as Record<string, unknown>;
+      const guarded = guardService(
+        service,
+        wellBehaved(service) as unknown as ServiceImpl<typeof service>,
+        gate,
+      ) as unknown as Record<string, unknown>;
       for (const method of service.methods) {
-        calls.push({ where: `${service.typeName}/${method.name} (${method.methodKind})`, gone: call(guarded, service, method, "th_gone"), kept: call(guarded, service, method, "th_kept") });
+        calls.push({
+          where: `${service.typeName}/${method.name} (${method.methodKind})`,
+          gone: call(guarded, service, method, "th_gone"),
+          kept: call(guarded, service, method, "th_kept"),
+        });
       }
     }
     assert.ok(calls.length >= 30, `only ${calls.length} methods`);
-    const gone = store.credentials.tokens.find((t) => t.principal.id === "gone")!.principal.validity as CredentialValidity;
-    const kept = store.credentials.tokens.find((t) => t.principal.id === "kept")!.principal.validity as CredentialValidity;
+    const gone = store.credentials.tokens.find((t) => t.principal.id === "gone")!.principal
+      .validity as CredentialValidity;
+    const kept = store.credentials.tokens.find((t) => t.principal.id === "kept")!.principal
+      .validity as CredentialValidity;
     // Admission builds the scope's sandbox first (a few file system calls): wait until every
     // handler runs, that is, watches its credential.
     const deadline = Date.now() + 10_000;
-    while (gone.watching + kept.watching < 2 * calls.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (gone.watching + kept.watching < 2 * calls.length && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     assert.equal(gone.watching, calls.length, "each call of 'gone' watches its credential");
-    assert.ok(calls.every((c) => !c.gone.settled() && !c.kept.settled()), "a call ended before the revocation");
+    assert.ok(
+      calls.every((c) => !c.gone.settled() && !c.kept.settled()),
+      "a call ended before the revocation",
+    );
     await writeFile(`${file}.tmp`, `tokens:\n${entry("kept")}`);
     await rename(`${file}.tmp`, file);
     await store.reload();
     for (const c of calls) await unauthenticated(c.gone.done, c.where);
     await turns(5);
-    assert.deepEqual(calls.filter((c) => c.kept.settled()).map((c) => c.where), [], "a call of the credential still in force ended");
+    assert.deepEqual(
+      calls.filter((c) => c.kept.settled()).map((c) => c.where),
+      [],
+      "a call of the credential still in force ended",
+    );
     assert.equal(gone.watching, 0, "a revoked credential keeps no calls");
     for (const c of calls) c.kept.context.abort();
     await Promise.allSettled(calls.map((c) => c.kept.done));
@@ -148,8 +190,17 @@ describe("guardService ends every call of a revoked credential", () => {
     await rename(`${file}.tmp`, file);
     await store.reload();
     let finish!: () => void;
-    const impl = { writeFile: () => new Promise((resolve) => (finish = () => resolve(create(FileTools.method.writeFile.output, { sha256: "done" })))) };
-    const guarded = guardService(FileTools, impl as unknown as ServiceImpl<typeof FileTools>, gate) as unknown as Record<string, unknown>;
+    const impl = {
+      writeFile: () =>
+        new Promise(
+          (resolve) => (finish = () => resolve(create(FileTools.method.writeFile.output, { sha256: "done" }))),
+        ),
+    };
+    const guarded = guardService(
+      FileTools,
+      impl as unknown as ServiceImpl<typeof FileTools>,
+      gate,
+    ) as unknown as Record<string, unknown>;
     const running = call(guarded, FileTools, FileTools.method.writeFile, "th_late");
     await turns(3);
     await writeFile(`${file}.tmp`, "tokens: []\n");

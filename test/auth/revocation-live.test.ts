@@ -29,12 +29,18 @@ const hangGuardMs = 20_000;
 /** within fails a promise that does not settle within the hang guard. */
 function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${hangGuardMs} ms`)), hangGuardMs)));
+  const guard = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${hangGuardMs} ms`)), hangGuardMs)),
+  );
   return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
 }
 
 /** failure awaits a call or stream that must fail and gives its code, ErrorInfo reason and message. */
-async function failure(promise: Promise<unknown>, what: string): Promise<{ code: Code; reason: string | undefined; message: string }> {
+async function failure(
+  promise: Promise<unknown>,
+  what: string,
+): Promise<{ code: Code; reason: string | undefined; message: string }> {
   const err = await within(
     promise.then(
       () => Promise.reject(new Error(`${what}: succeeded`)),
@@ -91,7 +97,11 @@ describe("revocation ends the revoked caller's open streams", () => {
   let root: string;
   let tokensFile: string;
   let secure: SecureServer;
-  const everyone: TokenSpec[] = ["gone", "kept", "reader", "uploader", "soon", "http"].map((id) => ({ id, token: token(id), scope: { tier: "delete" } }));
+  const everyone: TokenSpec[] = ["gone", "kept", "reader", "uploader", "soon", "http"].map((id) => ({
+    id,
+    token: token(id),
+    scope: { tier: "delete" },
+  }));
   const certificate = { id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } };
   const inForce = new Set(everyone.map((t) => t.id));
   let certificateInForce = true;
@@ -100,7 +110,11 @@ describe("revocation ends the revoked caller's open streams", () => {
   async function revoke(ids: string[], extra: TokenSpec[] = []): Promise<void> {
     for (const id of ids) inForce.delete(id);
     if (ids.includes("agent-cert")) certificateInForce = false;
-    await writeTokensFile(tokensFile, [...everyone.filter((t) => inForce.has(t.id)), ...extra], certificateInForce ? [certificate] : []);
+    await writeTokensFile(
+      tokensFile,
+      [...everyone.filter((t) => inForce.has(t.id)), ...extra],
+      certificateInForce ? [certificate] : [],
+    );
   }
 
   before(async () => {
@@ -121,24 +135,36 @@ describe("revocation ends the revoked caller's open streams", () => {
     const kept = watch(secure.clients(token("kept")).fileTools.watchFiles({ path: "" }));
     await Promise.all([gone.next(WatchEventType.READY), kept.next(WatchEventType.READY)]);
     await writeFile(path.join(root, "before.txt"), "1");
-    await Promise.all([gone.next(WatchEventType.CREATED, "before.txt"), kept.next(WatchEventType.CREATED, "before.txt")]);
+    await Promise.all([
+      gone.next(WatchEventType.CREATED, "before.txt"),
+      kept.next(WatchEventType.CREATED, "before.txt"),
+    ]);
 
     await revoke(["gone"]);
     const ended = await failure(gone.ended, "the revoked token's watch");
     assert.deepEqual([ended.code, ended.reason], [Code.Unauthenticated, "UNAUTHENTICATED"]);
     assert.match(ended.message, /^The bearer token "gone" was revoked while this call was open/);
     // New calls are refused, as before; the other caller's watch still reports.
-    const refused = await failure(secure.clients(token("gone")).fileTools.listRoots({}), "a new call of the revoked token");
+    const refused = await failure(
+      secure.clients(token("gone")).fileTools.listRoots({}),
+      "a new call of the revoked token",
+    );
     assert.equal(refused.code, Code.Unauthenticated);
     await writeFile(path.join(root, "after.txt"), "2");
     await kept.next(WatchEventType.CREATED, "after.txt");
-    assert.ok(!gone.events.some((e) => e.path === "after.txt"), "the revoked watch reported a file made after the revocation");
+    assert.ok(
+      !gone.events.some((e) => e.path === "after.txt"),
+      "the revoked watch reported a file made after the revocation",
+    );
   });
 
   it("a long ReadFile stops with UNAUTHENTICATED at the revocation, before the end of the file", async () => {
     const size = 48 * 1024 * 1024;
     await writeFile(path.join(root, "big.bin"), Buffer.alloc(size, 7));
-    const stream = secure.clients(token("reader")).fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES })[Symbol.asyncIterator]();
+    const stream = secure
+      .clients(token("reader"))
+      .fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES })
+      [Symbol.asyncIterator]();
     let received = 0;
     const first = await within(stream.next(), "the first chunk");
     assert.equal(first.done, false);
@@ -146,7 +172,13 @@ describe("revocation ends the revoked caller's open streams", () => {
     // The client reads no more until the server has the new file (a new call is refused).
     await revoke(["reader"]);
     for (;;) {
-      const refused = await secure.clients(token("reader")).fileTools.listRoots({}).then(() => undefined, (e: unknown) => ConnectError.from(e));
+      const refused = await secure
+        .clients(token("reader"))
+        .fileTools.listRoots({})
+        .then(
+          () => undefined,
+          (e: unknown) => ConnectError.from(e),
+        );
       if (refused?.code === Code.Unauthenticated) break;
       await within(new Promise((resolve) => setTimeout(resolve, 50)), "the reload");
     }
@@ -175,13 +207,15 @@ describe("revocation ends the revoked caller's open streams", () => {
     try {
       // The server has begun (its temporary file is there) and waits for the next chunk.
       const temporary = async () => (await readdir(root)).filter((name) => name.startsWith(tempFilePrefix));
-      while ((await temporary()).length === 0) await within(new Promise((resolve) => setTimeout(resolve, 20)), "the upload's temporary file");
+      while ((await temporary()).length === 0)
+        await within(new Promise((resolve) => setTimeout(resolve, 20)), "the upload's temporary file");
       await revoke(["uploader"]);
       const ended = await failure(upload, "the revoked token's upload");
       assert.deepEqual([ended.code, ended.reason], [Code.Unauthenticated, "UNAUTHENTICATED"]);
       const names = await readdir(root);
       assert.ok(!names.includes("up.bin"), "the upload was committed");
-      while ((await temporary()).length > 0) await within(new Promise((resolve) => setTimeout(resolve, 20)), "the temporary file's removal");
+      while ((await temporary()).length > 0)
+        await within(new Promise((resolve) => setTimeout(resolve, 20)), "the temporary file's removal");
     } finally {
       resume();
     }
@@ -201,7 +235,12 @@ describe("revocation ends the revoked caller's open streams", () => {
       req.header.set("authorization", `Bearer ${token("http")}`);
       return next(req);
     };
-    const transport = createConnectTransport({ baseUrl: `https://${secure.server.httpAddress}`, httpVersion: "1.1", nodeOptions: { ca: readFileSync(tls.caCert) }, interceptors: [bearer] });
+    const transport = createConnectTransport({
+      baseUrl: `https://${secure.server.httpAddress}`,
+      httpVersion: "1.1",
+      nodeOptions: { ca: readFileSync(tls.caCert) },
+      interceptors: [bearer],
+    });
     const viaHttp = watch(createClient(FileTools, transport).watchFiles({ path: "" }));
     await viaHttp.next(WatchEventType.READY);
     await revoke(["http"]);
@@ -216,7 +255,13 @@ describe("revocation ends the revoked caller's open streams", () => {
     await revoke([], [expiring]);
     // Wait until the server holds the new file (the new token is accepted).
     for (;;) {
-      const ok = await secure.clients(expiring.token).fileTools.listRoots({}).then(() => true, () => false);
+      const ok = await secure
+        .clients(expiring.token)
+        .fileTools.listRoots({})
+        .then(
+          () => true,
+          () => false,
+        );
       if (ok) break;
       await within(new Promise((resolve) => setTimeout(resolve, 50)), "the reload");
     }

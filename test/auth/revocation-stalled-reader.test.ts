@@ -48,17 +48,23 @@ describe("revocation and a stream whose client stopped reading", () => {
   });
 
   const inForce = async (want: boolean) => {
-    const answer = await secure.clients(slow.token).fileTools.listRoots({}).then(
-      () => true,
-      (e: unknown) => (ConnectError.from(e).code === Code.Unauthenticated ? false : Promise.reject(e)),
-    );
+    const answer = await secure
+      .clients(slow.token)
+      .fileTools.listRoots({})
+      .then(
+        () => true,
+        (e: unknown) => (ConnectError.from(e).code === Code.Unauthenticated ? false : Promise.reject(e)),
+      );
     return answer === want;
   };
 
   it("ends the revoked stream on the server, freeing its slot for the id put back", async () => {
     await writeFile(path.join(root, "big.bin"), Buffer.alloc(64 * 1024 * 1024, 7));
     assert.equal(await openHandles(path.join(root, "big.bin")), 0);
-    const stalled = secure.clients(slow.token).fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES })[Symbol.asyncIterator]();
+    const stalled = secure
+      .clients(slow.token)
+      .fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES })
+      [Symbol.asyncIterator]();
     assert.equal((await stalled.next()).done, false);
     assert.equal(await openHandles(path.join(root, "big.bin")), 1, "the stalled stream holds the file open");
     // The client reads no more. Revoke the token, then put the same entry back.
@@ -68,18 +74,31 @@ describe("revocation and a stream whose client stopped reading", () => {
     await waitFor("the entry back in force", () => inForce(true));
     // The revoked stream should be over by now (within a second of the revocation), so the
     // re-issued id has its one stream slot. The hang guard of waitFor is the only deadline.
-    const outcome = await waitFor("a stream slot for the id put back", async () => {
-      const result = await (async () => {
-        for await (const _ of secure.clients(slow.token).fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES, byteLimit: 1n })) {
-          // one chunk
-        }
-        return "read";
-      })().catch((e: unknown) => ConnectError.from(e));
-      return result === "read" ? result : result instanceof ConnectError && result.code === Code.ResourceExhausted ? undefined : result;
-    }, { timeoutMs: 10_000, intervalMs: 100 });
+    const outcome = await waitFor(
+      "a stream slot for the id put back",
+      async () => {
+        const result = await (async () => {
+          for await (const _ of secure
+            .clients(slow.token)
+            .fileTools.readFile({ path: "big.bin", mode: ReadMode.BYTES, byteLimit: 1n })) {
+            // one chunk
+          }
+          return "read";
+        })().catch((e: unknown) => ConnectError.from(e));
+        return result === "read"
+          ? result
+          : result instanceof ConnectError && result.code === Code.ResourceExhausted
+            ? undefined
+            : result;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     assert.equal(outcome, "read");
     // The revoked stream's file handle is closed, while its client still reads nothing.
-    await waitFor("no descriptor of big.bin left open", async () => (await openHandles(path.join(root, "big.bin"))) === 0);
+    await waitFor(
+      "no descriptor of big.bin left open",
+      async () => (await openHandles(path.join(root, "big.bin"))) === 0,
+    );
     // Reading again, the client gets what was already on its way, then the revocation.
     const rest = await (async () => {
       for (let next = await stalled.next(); next.done !== true; next = await stalled.next()) {

@@ -15,13 +15,19 @@ const agentIdentity = "spiffe://toolhost.test/agent";
 
 /** servedCommonName opens a TLS connection and returns the CN of the certificate the server shows. */
 function servedCommonName(address: string, ca: string): Promise<string> {
-  const [host, port] = [address.slice(0, address.lastIndexOf(":")), Number(address.slice(address.lastIndexOf(":") + 1))];
+  const [host, port] = [
+    address.slice(0, address.lastIndexOf(":")),
+    Number(address.slice(address.lastIndexOf(":") + 1)),
+  ];
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, ca: readFileSync(ca), ALPNProtocols: ["h2", "http/1.1"], servername: "localhost" }, () => {
-      const cn = socket.getPeerCertificate().subject.CN;
-      socket.end();
-      resolve(String(Array.isArray(cn) ? cn[0] : cn));
-    });
+    const socket = connect(
+      { host, port, ca: readFileSync(ca), ALPNProtocols: ["h2", "http/1.1"], servername: "localhost" },
+      () => {
+        const cn = socket.getPeerCertificate().subject.CN;
+        socket.end();
+        resolve(String(Array.isArray(cn) ? cn[0] : cn));
+      },
+    );
     socket.once("error", reject);
   });
 }
@@ -53,12 +59,27 @@ describe("mTLS, certificate rotation and token revocation", () => {
     await (await import("node:fs/promises")).mkdir(root);
     await writeFile(path.join(root, "a.txt"), "hello\n");
     tokensFile = path.join(dir, "tokens.yaml");
-    await writeTokensFile(tokensFile, [{ id: "agent-token", token }, { id: "other", token: other }], [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }]);
+    await writeTokensFile(
+      tokensFile,
+      [
+        { id: "agent-token", token },
+        { id: "other", token: other },
+      ],
+      [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }],
+    );
     cert = path.join(dir, "server.pem");
     key = path.join(dir, "server.key");
     await copyFile(tls.serverCert, cert);
     await copyFile(tls.serverKey, key);
-    secure = await startSecureServer({ roots: [{ path: root }], tls, cert, key, tokensFile, clientCa: true, http: true });
+    secure = await startSecureServer({
+      roots: [{ path: root }],
+      tls,
+      cert,
+      key,
+      tokensFile,
+      clientCa: true,
+      http: true,
+    });
   });
 
   after(async () => {
@@ -68,7 +89,10 @@ describe("mTLS, certificate rotation and token revocation", () => {
   it("a verified client certificate is the caller: its SAN URI maps to a scope like a token", async () => {
     const { fileTools } = secure.clients(undefined, { clientCert: true });
     const { roots } = await fileTools.listRoots({});
-    assert.deepEqual(roots.map((r) => r.path), [root]);
+    assert.deepEqual(
+      roots.map((r) => r.path),
+      [root],
+    );
     const write = await failureOf(fileTools.writeFile({ path: "b.txt", content: { case: "text", value: "x" } }));
     assert.deepEqual([write.code, write.reason], [Code.PermissionDenied, "OUT_OF_SCOPE"]);
   });
@@ -76,7 +100,11 @@ describe("mTLS, certificate rotation and token revocation", () => {
   it("a certificate from another CA, or none, is not an identity", async () => {
     for (const options of [{ stranger: true }, {}]) {
       const failure = await failureOf(secure.clients(undefined, options).fileTools.listRoots({}));
-      assert.deepEqual([failure.code, failure.reason], [Code.Unauthenticated, "UNAUTHENTICATED"], JSON.stringify(options));
+      assert.deepEqual(
+        [failure.code, failure.reason],
+        [Code.Unauthenticated, "UNAUTHENTICATED"],
+        JSON.stringify(options),
+      );
     }
   });
 
@@ -85,8 +113,14 @@ describe("mTLS, certificate rotation and token revocation", () => {
     assert.equal(await servedCommonName(secure.address, tls.caCert), "toolhost-server");
     assert.equal(await servedCommonName(http, tls.caCert), "toolhost-server");
     tls.issueServerCert(cert, key, "rotated-server");
-    await until("the rotated certificate", async () => (await servedCommonName(secure.address, tls.caCert)) === "rotated-server");
-    await until("the rotated certificate on HTTP", async () => (await servedCommonName(http, tls.caCert)) === "rotated-server");
+    await until(
+      "the rotated certificate",
+      async () => (await servedCommonName(secure.address, tls.caCert)) === "rotated-server",
+    );
+    await until(
+      "the rotated certificate on HTTP",
+      async () => (await servedCommonName(http, tls.caCert)) === "rotated-server",
+    );
     const { roots } = await secure.clients(token).fileTools.listRoots({});
     assert.equal(roots.length, 1);
   });
@@ -102,7 +136,11 @@ describe("mTLS, certificate rotation and token revocation", () => {
   it("a token removed from the tokens file is refused without a restart; the others still work", async () => {
     const { fileTools } = secure.clients(token);
     assert.equal((await fileTools.listRoots({})).roots.length, 1);
-    await writeTokensFile(tokensFile, [{ id: "other", token: other }], [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }]);
+    await writeTokensFile(
+      tokensFile,
+      [{ id: "other", token: other }],
+      [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }],
+    );
     await until("the revocation", async () => (await failureOf(fileTools.listRoots({}))).code === Code.Unauthenticated);
     assert.equal((await secure.clients(other).fileTools.listRoots({})).roots.length, 1);
   });
@@ -122,17 +160,35 @@ describe("require_client_cert", () => {
     const dir = path.join(base, "root");
     await mkdir(dir);
     const tokensFile = path.join(base, "tokens.yaml");
-    await writeTokensFile(tokensFile, [{ id: "t", token: "th_required-0000000000000000000000000000" }], [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }]);
-    const secure = await startSecureServer({ roots: [{ path: dir }], tls, tokensFile, clientCa: true, requireClientCert: true });
+    await writeTokensFile(
+      tokensFile,
+      [{ id: "t", token: "th_required-0000000000000000000000000000" }],
+      [{ id: "agent-cert", identity: agentIdentity, scope: { tier: "read" } }],
+    );
+    const secure = await startSecureServer({
+      roots: [{ path: dir }],
+      tls,
+      tokensFile,
+      clientCa: true,
+      requireClientCert: true,
+    });
     try {
       for (const options of [{}, { stranger: true }]) {
-        const failure = await failureOf(secure.clients("th_required-0000000000000000000000000000", options).fileTools.listRoots({}));
+        const failure = await failureOf(
+          secure.clients("th_required-0000000000000000000000000000", options).fileTools.listRoots({}),
+        );
         // The TLS handshake fails (the Connect client reports it as UNAVAILABLE, INTERNAL or CANCELED): no call, no ErrorInfo.
-        assert.ok([Code.Unavailable, Code.Internal, Code.Canceled].includes(failure.code), `${JSON.stringify(options)}: ${failure.code} ${failure.message}`);
+        assert.ok(
+          [Code.Unavailable, Code.Internal, Code.Canceled].includes(failure.code),
+          `${JSON.stringify(options)}: ${failure.code} ${failure.message}`,
+        );
         assert.equal(failure.reason, undefined);
       }
       const { roots } = await secure.clients(undefined, { clientCert: true }).fileTools.listRoots({});
-      assert.deepEqual(roots.map((r) => r.path), [dir]);
+      assert.deepEqual(
+        roots.map((r) => r.path),
+        [dir],
+      );
     } finally {
       await secure.close();
     }

@@ -42,16 +42,29 @@ describe("a read-only root nested in a granted root", () => {
       const files = secure.clients(token(id)).fileTools;
       const before = await snapshot(work);
       const attempts: [string, () => Promise<unknown>][] = [
-        ["WriteFile (absolute)", () => files.writeFile({ path: path.join(vendor, "new.txt"), content: { case: "text", value: "x" } })],
-        ["WriteFile (relative to the first root)", () => files.writeFile({ path: "vendor/new.txt", content: { case: "text", value: "x" } })],
-        ["WriteFile over a file", () => files.writeFile({ path: "vendor/lib.txt", content: { case: "text", value: "changed\n" } })],
+        [
+          "WriteFile (absolute)",
+          () => files.writeFile({ path: path.join(vendor, "new.txt"), content: { case: "text", value: "x" } }),
+        ],
+        [
+          "WriteFile (relative to the first root)",
+          () => files.writeFile({ path: "vendor/new.txt", content: { case: "text", value: "x" } }),
+        ],
+        [
+          "WriteFile over a file",
+          () => files.writeFile({ path: "vendor/lib.txt", content: { case: "text", value: "changed\n" } }),
+        ],
         ["DeleteFile", () => files.deleteFile({ path: "vendor/lib.txt" })],
         ["MoveFile out", () => files.moveFile({ from: "vendor/lib.txt", to: "lib.txt" })],
         ["MakeDirectory", () => files.makeDirectory({ path: "vendor/sub" })],
       ];
       for (const [what, call] of attempts) {
         const failure = await failureOf(call());
-        assert.deepEqual([failure.code, failure.reason], [Code.PermissionDenied, "READ_ONLY"], `${id}: ${what}: ${failure.message}`);
+        assert.deepEqual(
+          [failure.code, failure.reason],
+          [Code.PermissionDenied, "READ_ONLY"],
+          `${id}: ${what}: ${failure.message}`,
+        );
         assert.match(failure.message, /it lies in a read-only root/, `${id}: ${what}`);
       }
       assert.deepEqual(await snapshot(work), before, `${id}: the tree changed`);

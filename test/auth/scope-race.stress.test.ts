@@ -28,7 +28,11 @@ describe("a scoped caller under a symlink-swap race", () => {
     await symlink(path.join(rootB, "dir"), path.join(rootA, "swap"));
     const tokensFile = path.join(base, "tokens.yaml");
     await writeTokensFile(tokensFile, [{ id: "only-a", token, scope: { tier: "delete", roots: [rootA] } }]);
-    secure = await startSecureServer({ roots: [{ path: rootA }, { path: rootB }], tls: await makeTlsFixtures(), tokensFile });
+    secure = await startSecureServer({
+      roots: [{ path: rootA }, { path: rootB }],
+      tls: await makeTlsFixtures(),
+      tokensFile,
+    });
   });
 
   after(async () => {
@@ -46,7 +50,8 @@ describe("a scoped caller under a symlink-swap race", () => {
         const outcomes = await Promise.allSettled([
           (async () => {
             let text = "";
-            for await (const res of client.readFile({ path: "dir/file.txt" })) if (res.part.case === "text") text += res.part.value;
+            for await (const res of client.readFile({ path: "dir/file.txt" }))
+              if (res.part.case === "text") text += res.part.value;
             return text;
           })(),
           client.writeFile({ path: `dir/new-${i}.txt`, content: { case: "text", value: "from the scoped caller" } }),
@@ -68,7 +73,11 @@ describe("a scoped caller under a symlink-swap race", () => {
     assert.equal(leaks, 0, `${leaks} reads returned root B's content`);
     assert.deepEqual(written, [], "writes landed in root B");
     assert.equal(await readFile(path.join(rootB, "dir", "file.txt"), "utf8"), "SECRET of B\n");
-    assert.equal(await readFile(path.join(rootB, "dir", "victim.txt"), "utf8"), "only in B\n", "a delete reached root B");
+    assert.equal(
+      await readFile(path.join(rootB, "dir", "victim.txt"), "utf8"),
+      "only in B\n",
+      "a delete reached root B",
+    );
     assert.ok(served + refused > 0);
   });
 });

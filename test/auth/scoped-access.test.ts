@@ -48,7 +48,11 @@ describe("scoped access over TLS with bearer tokens", () => {
     const tokensFile = path.join(base, "tokens.yaml");
     await writeTokensFile(tokensFile, [
       { id: "full", token: tokens.full, scope: { tier: "delete" } },
-      { id: "read-only-a", token: tokens.readOnlyA, scope: { tier: "delete", roots: [{ path: rootA, read_only: true }] } },
+      {
+        id: "read-only-a",
+        token: tokens.readOnlyA,
+        scope: { tier: "delete", roots: [{ path: rootA, read_only: true }] },
+      },
       { id: "only-a", token: tokens.onlyA, scope: { tier: "delete", roots: [rootA] } },
       { id: "reader", token: tokens.reader, scope: { tier: "read" } },
       { id: "writer", token: tokens.writer, scope: { tier: "write" } },
@@ -65,9 +69,18 @@ describe("scoped access over TLS with bearer tokens", () => {
 
   it("serves a caller with a valid token over TLS, and ListRoots shows its own view", async () => {
     const full = await secure.clients(tokens.full).fileTools.listRoots({});
-    assert.deepEqual(full.roots.map((r) => [r.path, r.readOnly]), [[rootA, false], [rootB, false]]);
+    assert.deepEqual(
+      full.roots.map((r) => [r.path, r.readOnly]),
+      [
+        [rootA, false],
+        [rootB, false],
+      ],
+    );
     const ro = await secure.clients(tokens.readOnlyA).fileTools.listRoots({});
-    assert.deepEqual(ro.roots.map((r) => [r.path, r.readOnly]), [[rootA, true]]);
+    assert.deepEqual(
+      ro.roots.map((r) => [r.path, r.readOnly]),
+      [[rootA, true]],
+    );
   });
 
   it("refuses no token, an unknown one, a malformed header and an expired token", async () => {
@@ -81,7 +94,9 @@ describe("scoped access over TLS with bearer tokens", () => {
       assert.equal(failure.code, Code.Unauthenticated, String(token));
       assert.equal(failure.reason, reason, String(token));
     }
-    const malformed = await failureOf(secure.clients().fileTools.statFile({ path: "a.txt" }, { headers: { authorization: "Basic abc" } }));
+    const malformed = await failureOf(
+      secure.clients().fileTools.statFile({ path: "a.txt" }, { headers: { authorization: "Basic abc" } }),
+    );
     assert.deepEqual([malformed.code, malformed.reason], [Code.Unauthenticated, "UNAUTHENTICATED"]);
   });
 
@@ -121,9 +136,16 @@ describe("scoped access over TLS with bearer tokens", () => {
   it("a scope for root A cannot reach root B by absolute path, '..' or symlink, and the refusal reveals nothing", async () => {
     const client = secure.clients(tokens.onlyA).fileTools;
     const outside = "/nonexistent-toolhost-dir/secret.txt";
-    const template = async (p: string) => (await failureOf(client.statFile({ path: p }))).message.replaceAll(p, "<path>");
+    const template = async (p: string) =>
+      (await failureOf(client.statFile({ path: p }))).message.replaceAll(p, "<path>");
     const reference = await template(outside);
-    for (const p of [path.join(rootB, "secret.txt"), "../b/secret.txt", "link-to-b", "dir-link-to-b/secret.txt", rootB]) {
+    for (const p of [
+      path.join(rootB, "secret.txt"),
+      "../b/secret.txt",
+      "link-to-b",
+      "dir-link-to-b/secret.txt",
+      rootB,
+    ]) {
       for (const call of [
         () => client.statFile({ path: p }),
         () => client.listDirectory({ path: p }),
@@ -150,7 +172,10 @@ describe("scoped access over TLS with bearer tokens", () => {
     const before = await snapshot(rootA);
     for (const [method, call] of [
       ["WriteFile", () => client.writeFile({ path: "t1.txt", content: { case: "text", value: "x" } })],
-      ["EditFile", () => client.editFile({ path: "a.txt", edits: [{ kind: { case: "append", value: { text: "x" } } }] })],
+      [
+        "EditFile",
+        () => client.editFile({ path: "a.txt", edits: [{ kind: { case: "append", value: { text: "x" } } }] }),
+      ],
       ["DeleteFile", () => client.deleteFile({ path: "a.txt" })],
     ] as const) {
       const failure = await failureOf(call());
@@ -160,12 +185,21 @@ describe("scoped access over TLS with bearer tokens", () => {
     }
     assert.deepEqual(await snapshot(rootA), before);
     const { tools } = await client.listTools({});
-    assert.deepEqual(tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name), []);
+    assert.deepEqual(
+      tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name),
+      [],
+    );
     assert.ok(tools.some((t) => t.name === "skill/file-read"));
     const ro = await secure.clients(tokens.readOnlyA).fileTools.listTools({});
-    assert.deepEqual(ro.tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name), []);
+    assert.deepEqual(
+      ro.tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name),
+      [],
+    );
     const full = await secure.clients(tokens.full).fileTools.listTools({});
-    assert.deepEqual(full.tools.slice(0, 4).map((t) => t.name), ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"]);
+    assert.deepEqual(
+      full.tools.slice(0, 4).map((t) => t.name),
+      ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"],
+    );
     assert.equal((await client.statFile({ path: "a.txt" })).size, 5n);
   });
 
@@ -173,16 +207,30 @@ describe("scoped access over TLS with bearer tokens", () => {
     const reader = secure.clients(tokens.reader).tools;
     const before = await snapshot(rootA);
     const listed = await reader.listTools({});
-    assert.deepEqual(listed.tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name), []);
-    const write = await reader.callTool({ name: "file_write", arguments: JSON.stringify({ path: "t1.txt", text: "x" }) });
+    assert.deepEqual(
+      listed.tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name),
+      [],
+    );
+    const write = await reader.callTool({
+      name: "file_write",
+      arguments: JSON.stringify({ path: "t1.txt", text: "x" }),
+    });
     assert.deepEqual([write.isError, write.reason], [true, "TOOL_NOT_FOUND"], write.content);
-    const readOnly = await secure.clients(tokens.readOnlyA).tools.callTool({ name: "skill/file-write", arguments: JSON.stringify({ path: "t1.txt", text: "x" }) });
+    const readOnly = await secure
+      .clients(tokens.readOnlyA)
+      .tools.callTool({ name: "skill/file-write", arguments: JSON.stringify({ path: "t1.txt", text: "x" }) });
     assert.deepEqual([readOnly.isError, readOnly.reason], [true, "TOOL_NOT_FOUND"], readOnly.content);
     const onlyA = secure.clients(tokens.onlyA).tools;
-    const outside = await onlyA.callTool({ name: "file_read", arguments: JSON.stringify({ path: path.join(rootB, "secret.txt") }) });
+    const outside = await onlyA.callTool({
+      name: "file_read",
+      arguments: JSON.stringify({ path: path.join(rootB, "secret.txt") }),
+    });
     assert.deepEqual([outside.isError, outside.reason], [true, "PATH_TRAVERSAL"], outside.content);
     assert.doesNotMatch(outside.content, /in B/);
-    const patch = await onlyA.callTool({ name: "file_apply_patch", arguments: JSON.stringify({ patch: "*** Begin Patch\n*** Add File: ../b/new.txt\n+x\n*** End Patch" }) });
+    const patch = await onlyA.callTool({
+      name: "file_apply_patch",
+      arguments: JSON.stringify({ patch: "*** Begin Patch\n*** Add File: ../b/new.txt\n+x\n*** End Patch" }),
+    });
     assert.deepEqual([patch.isError, patch.reason], [true, "PATH_TRAVERSAL"], patch.content);
     assert.deepEqual(await snapshot(rootA), before);
   });
@@ -196,11 +244,16 @@ describe("scoped access over TLS with bearer tokens", () => {
       "*** Begin Patch\n*** Update File: p.txt\n*** Move to: q.txt\n@@\n-one\n+two\n*** End Patch",
     ]) {
       const failure = await failureOf(editor.applyPatch({ patch }));
-      assert.deepEqual([failure.code, failure.reason, failure.metadata["lacks"]], [Code.PermissionDenied, "OUT_OF_SCOPE", "tier"]);
+      assert.deepEqual(
+        [failure.code, failure.reason, failure.metadata["lacks"]],
+        [Code.PermissionDenied, "OUT_OF_SCOPE", "tier"],
+      );
       assert.match(failure.message, /needs tier delete.*Nothing was changed/);
     }
     assert.deepEqual(await snapshot(rootA), before);
-    const applied = await editor.applyPatch({ patch: "*** Begin Patch\n*** Update File: p.txt\n@@\n-one\n+two\n*** End Patch" });
+    const applied = await editor.applyPatch({
+      patch: "*** Begin Patch\n*** Update File: p.txt\n@@\n-one\n+two\n*** End Patch",
+    });
     assert.equal(applied.applied, true);
     await secure.clients(tokens.full).fileTools.deleteFile({ path: "p.txt" });
   });
@@ -218,10 +271,16 @@ describe("scoped access over TLS with bearer tokens", () => {
       () => client.deleteFile({ path: "w.txt" }),
     ]) {
       const failure = await failureOf(call());
-      assert.deepEqual([failure.code, failure.reason, failure.metadata["lacks"]], [Code.PermissionDenied, "OUT_OF_SCOPE", "tier"]);
+      assert.deepEqual(
+        [failure.code, failure.reason, failure.metadata["lacks"]],
+        [Code.PermissionDenied, "OUT_OF_SCOPE", "tier"],
+      );
     }
     const { tools } = await client.listTools({});
-    assert.deepEqual(tools.filter((t) => t.tier !== Tier.READ && t.tier !== Tier.WRITE).map((t) => t.name), []);
+    assert.deepEqual(
+      tools.filter((t) => t.tier !== Tier.READ && t.tier !== Tier.WRITE).map((t) => t.name),
+      [],
+    );
     assert.ok(tools.some((t) => t.name === "skill/file-write"));
     await secure.clients(tokens.full).fileTools.deleteFile({ path: "w.txt" });
   });
@@ -229,7 +288,9 @@ describe("scoped access over TLS with bearer tokens", () => {
   it("a caller at its stream quota gets RESOURCE_EXHAUSTED with a retry hint while another caller's calls succeed", async () => {
     const quota = secure.clients(tokens.quota).fileTools;
     const holder = new AbortController();
-    const held = quota.readFile({ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 64 * 1024 }, { signal: holder.signal })[Symbol.asyncIterator]();
+    const held = quota
+      .readFile({ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 64 * 1024 }, { signal: holder.signal })
+      [Symbol.asyncIterator]();
     await held.next();
     try {
       const err = await (async () => {
@@ -246,11 +307,14 @@ describe("scoped access over TLS with bearer tokens", () => {
       assert.equal(err.findDetails(RetryInfoSchema)[0]?.retryDelay?.seconds, 1n);
       assert.match(err.rawMessage, /quota/);
       const other = secure.clients(tokens.full).fileTools;
-      const results = await Promise.all(Array.from({ length: 8 }, async () => {
-        let text = "";
-        for await (const res of other.readFile({ path: "a.txt" })) if (res.part.case === "text") text += res.part.value;
-        return text;
-      }));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          let text = "";
+          for await (const res of other.readFile({ path: "a.txt" }))
+            if (res.part.case === "text") text += res.part.value;
+          return text;
+        }),
+      );
       assert.deepEqual(new Set(results), new Set(["in A\n"]));
       // Unary calls still fit in the calls quota.
       assert.equal((await quota.statFile({ path: "a.txt" })).size, 5n);

@@ -13,7 +13,10 @@ import { makeTlsFixtures, writeTokensFile } from "../support/tls-fixtures.js";
 
 async function skill(root: string, name: string): Promise<void> {
   await mkdir(path.join(root, name, "references"), { recursive: true });
-  await writeFile(path.join(root, name, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\n---\nDo ${name}.\n`);
+  await writeFile(
+    path.join(root, name, "SKILL.md"),
+    `---\nname: ${name}\ndescription: The ${name} skill.\n---\nDo ${name}.\n`,
+  );
   await writeFile(path.join(root, name, "references", "notes.md"), `notes of ${name}\n`);
 }
 
@@ -35,7 +38,10 @@ describe("skill namespaces per scope", () => {
     ]);
     secure = await startSecureServer({
       roots: [{ path: root }],
-      skills: [{ path: path.join(dir, "skills-a"), namespace: "team-a" }, { path: path.join(dir, "skills-b"), namespace: "team-b" }],
+      skills: [
+        { path: path.join(dir, "skills-a"), namespace: "team-a" },
+        { path: path.join(dir, "skills-b"), namespace: "team-b" },
+      ],
       tls: await makeTlsFixtures(),
       tokensFile,
     });
@@ -47,7 +53,10 @@ describe("skill namespaces per scope", () => {
 
   it("ListSkills shows only the caller's namespaces", async () => {
     const scoped = await secure.clients(teamA).skillCatalog.listSkills({});
-    assert.deepEqual(scoped.skills.map((s) => s.name), ["team-a/alpha"]);
+    assert.deepEqual(
+      scoped.skills.map((s) => s.name),
+      ["team-a/alpha"],
+    );
     const all = await secure.clients(everyone).skillCatalog.listSkills({});
     assert.deepEqual(all.skills.map((s) => s.name).sort(), ["team-a/alpha", "team-b/beta"]);
   });
@@ -58,11 +67,18 @@ describe("skill namespaces per scope", () => {
       ["ActivateSkill", () => catalog.activateSkill({ name: "team-b/beta", sessionId: "s" })],
       ["GetSkillDescriptor", () => catalog.getSkillDescriptor({ name: "team-b/beta" })],
       ["ListSkillResources", () => catalog.listSkillResources({ name: "team-b/beta" })],
-      ["ReadSkillResource", async () => {
-        for await (const _ of catalog.readSkillResource({ name: "team-b/beta", slot: "references", path: "notes.md" })) {
-          // drain
-        }
-      }],
+      [
+        "ReadSkillResource",
+        async () => {
+          for await (const _ of catalog.readSkillResource({
+            name: "team-b/beta",
+            slot: "references",
+            path: "notes.md",
+          })) {
+            // drain
+          }
+        },
+      ],
       ["ListSkills namespace", () => catalog.listSkills({ namespace: "team-b" })],
       ["ActivateSkill unknown namespace", () => catalog.activateSkill({ name: "nobody/none", sessionId: "s" })],
     ];
@@ -81,9 +97,15 @@ describe("skill namespaces per scope", () => {
     const b = secure.clients(everyone).skillCatalog;
     await a.activateSkill({ name: "team-a/alpha", sessionId: "shared" });
     const seenByA = await a.listSkills({ sessionId: "shared" });
-    assert.deepEqual(seenByA.skills.map((s) => [s.name, s.active]), [["team-a/alpha", true]]);
+    assert.deepEqual(
+      seenByA.skills.map((s) => [s.name, s.active]),
+      [["team-a/alpha", true]],
+    );
     const seenByB = await b.listSkills({ sessionId: "shared" });
-    assert.deepEqual(seenByB.skills.filter((s) => s.active).map((s) => s.name), []);
+    assert.deepEqual(
+      seenByB.skills.filter((s) => s.active).map((s) => s.name),
+      [],
+    );
     assert.equal((await b.deactivateSkill({ name: "team-a/alpha", sessionId: "shared" })).wasActive, false);
     assert.equal((await a.listSkills({ sessionId: "shared" })).skills[0]?.active, true);
   });
@@ -92,7 +114,10 @@ describe("skill namespaces per scope", () => {
     const server = await startTestServer({ readOnly: true });
     try {
       const { tools } = await server.fileTools.listTools({});
-      assert.deepEqual(tools.filter((t) => t.writes).map((t) => t.name), []);
+      assert.deepEqual(
+        tools.filter((t) => t.writes).map((t) => t.name),
+        [],
+      );
       assert.ok(tools.some((t) => t.name === "skill/file-read"));
     } finally {
       await server.close();

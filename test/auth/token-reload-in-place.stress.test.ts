@@ -42,7 +42,10 @@ describe("a tokens file rewritten in place, under reloads", () => {
           const whole = tokens.find((t) => t.id === token.id);
           return whole !== undefined && noWider(token, whole);
         });
-        assert.ok(grantedBy, `in force, wider than every complete version: ${token.id} with ${JSON.stringify([token.scope, token.expiresAt ?? null])}`);
+        assert.ok(
+          grantedBy,
+          `in force, wider than every complete version: ${token.id} with ${JSON.stringify([token.scope, token.expiresAt ?? null])}`,
+        );
       }
     };
     try {
@@ -80,8 +83,17 @@ describe("a tokens file rewritten in place, under reloads", () => {
 function noWider(cut: TokenEntry, whole: TokenEntry): boolean {
   const rootsOk =
     whole.scope.roots === undefined ||
-    (cut.scope.roots !== undefined && cut.scope.roots.every((r) => whole.scope.roots!.some((w) => w.path === r.path && (r.readOnly || !w.readOnly))));
-  const namespacesOk = whole.scope.namespaces === undefined || (cut.scope.namespaces !== undefined && cut.scope.namespaces.every((n) => whole.scope.namespaces!.includes(n)));
+    (cut.scope.roots !== undefined &&
+      cut.scope.roots.every((r) => whole.scope.roots!.some((w) => w.path === r.path && (r.readOnly || !w.readOnly))));
+  const namespacesOk =
+    whole.scope.namespaces === undefined ||
+    (cut.scope.namespaces !== undefined && cut.scope.namespaces.every((n) => whole.scope.namespaces!.includes(n)));
   const expiryOk = whole.expiresAt === undefined || (cut.expiresAt !== undefined && cut.expiresAt <= whole.expiresAt);
-  return rootsOk && namespacesOk && expiryOk && tierRank(cut.scope.maxTier) <= tierRank(whole.scope.maxTier) && cut.digest.equals(whole.digest);
+  return (
+    rootsOk &&
+    namespacesOk &&
+    expiryOk &&
+    tierRank(cut.scope.maxTier) <= tierRank(whole.scope.maxTier) &&
+    cut.digest.equals(whole.digest)
+  );
 }

@@ -15,13 +15,20 @@ const hashB = "b".repeat(64);
 const entry = `tokens: [{ id: agent, sha256: ${hashA}, expires: never, scope: { roots: all } }]\n`;
 
 /** storeWith opens a store over a new tokens file (`text` may name the served folder `dir`). */
-async function storeWith(text: string | ((dir: string) => string)): Promise<{ dir: string; file: string; store: TokenStore; errors: string[] }> {
+async function storeWith(
+  text: string | ((dir: string) => string),
+): Promise<{ dir: string; file: string; store: TokenStore; errors: string[] }> {
   const dir = await mkdtemp(path.join(tmpdir(), "toolhost-token-store-"));
   const file = path.join(dir, "tokens.yaml");
   await writeFile(file, typeof text === "string" ? text : text(dir));
   const errors: string[] = [];
   // A long poll: the test reloads by hand, so nothing reloads behind its back.
-  const store = TokenStore.open(file, [dir, path.join(dir, "b")], { onError: (message) => errors.push(message) }, 60_000);
+  const store = TokenStore.open(
+    file,
+    [dir, path.join(dir, "b")],
+    { onError: (message) => errors.push(message) },
+    60_000,
+  );
   return { dir, file, store, errors };
 }
 
@@ -31,7 +38,8 @@ async function replace(file: string, text: string): Promise<void> {
   await rename(`${file}.tmp`, file);
 }
 
-const principalOf = (store: TokenStore, id: string): Principal | undefined => store.credentials.tokens.find((t) => t.principal.id === id)?.principal;
+const principalOf = (store: TokenStore, id: string): Principal | undefined =>
+  store.credentials.tokens.find((t) => t.principal.id === id)?.principal;
 
 describe("TokenStore reloads", () => {
   it("keeps the entries loaded before when the file is found empty (rewritten in place), and says how to refuse every token", async () => {
@@ -41,7 +49,10 @@ describe("TokenStore reloads", () => {
       await writeFile(file, "");
       await store.reload();
       assert.equal(store.entries.tokens.length, 1, "an empty file refused every caller");
-      assert.match(errors.at(-1) ?? "", /is empty \(half-written\?\); write "tokens: \[\]" to refuse every token; keeping the entries loaded before/);
+      assert.match(
+        errors.at(-1) ?? "",
+        /is empty \(half-written\?\); write "tokens: \[\]" to refuse every token; keeping the entries loaded before/,
+      );
       await writeFile(file, "tokens: []\n");
       await store.reload();
       assert.equal(store.entries.tokens.length, 0);
@@ -52,7 +63,15 @@ describe("TokenStore reloads", () => {
 
   // Issue 27 #2: tenant A's entry cut before "scope:" got every root while the file was written.
   it("keeps the previous entries when a file written in place is read with an entry cut before its scope", async () => {
-    const { dir, file, store: live, errors } = await storeWith((dir) => `tokens:\n  - id: tenant-a\n    sha256: ${hashA}\n    expires: never\n    scope:\n      roots:\n        - path: ${dir}\n          read_only: true\n`);
+    const {
+      dir,
+      file,
+      store: live,
+      errors,
+    } = await storeWith(
+      (dir) =>
+        `tokens:\n  - id: tenant-a\n    sha256: ${hashA}\n    expires: never\n    scope:\n      roots:\n        - path: ${dir}\n          read_only: true\n`,
+    );
     try {
       const kept = live.entries.tokens[0]!.scope.roots;
       for (const cut of [
@@ -78,7 +97,10 @@ describe("TokenStore reloads", () => {
       execFileSync("mkfifo", [fifo]);
       await rename(fifo, file);
       await store.reload();
-      assert.match(errors.at(-1) ?? "", /auth file .*tokens\.yaml is a FIFO, not a regular file; keeping the entries loaded before/);
+      assert.match(
+        errors.at(-1) ?? "",
+        /auth file .*tokens\.yaml is a FIFO, not a regular file; keeping the entries loaded before/,
+      );
       await symlink("/dev/zero", `${file}.link`);
       await rename(`${file}.link`, file);
       await store.reload();
@@ -93,13 +115,21 @@ describe("TokenStore reloads", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "toolhost-token-store-"));
     const fifo = path.join(dir, "fifo");
     execFileSync("mkfifo", [fifo]);
-    for (const [file, kind] of [[fifo, "a FIFO"], ["/dev/zero", "a character device"]] as const) {
-      assert.throws(() => TokenStore.open(file, [dir]), (err: unknown) => err instanceof AuthFileError && err.message === `auth file ${file} is ${kind}, not a regular file`);
+    for (const [file, kind] of [
+      [fifo, "a FIFO"],
+      ["/dev/zero", "a character device"],
+    ] as const) {
+      assert.throws(
+        () => TokenStore.open(file, [dir]),
+        (err: unknown) =>
+          err instanceof AuthFileError && err.message === `auth file ${file} is ${kind}, not a regular file`,
+      );
     }
   });
 
   it("keeps the principal of an entry that did not change, and revokes one removed or changed", async () => {
-    const two = (scopeB: string) => `tokens:\n  - { id: a, sha256: ${hashA}, expires: never, scope: { roots: all } }\n  - { id: b, sha256: ${hashB}, expires: never, scope: ${scopeB} }\n`;
+    const two = (scopeB: string) =>
+      `tokens:\n  - { id: a, sha256: ${hashA}, expires: never, scope: { roots: all } }\n  - { id: b, sha256: ${hashB}, expires: never, scope: ${scopeB} }\n`;
     const { file, store } = await storeWith(two("{ roots: all }"));
     try {
       const [a, b] = [principalOf(store, "a")!, principalOf(store, "b")!];
@@ -118,7 +148,10 @@ describe("TokenStore reloads", () => {
       assert.notEqual(principalOf(store, "b"), b);
       assert.equal(revokedB.length, 1);
       assert.equal(revokedB[0]!.reason, "UNAUTHENTICATED");
-      assert.match(revokedB[0]!.message, /^The bearer token "b" was revoked while this call was open \(its entry left the auth file or changed\)/);
+      assert.match(
+        revokedB[0]!.message,
+        /^The bearer token "b" was revoked while this call was open \(its entry left the auth file or changed\)/,
+      );
       assert.deepEqual(revokedB[0]!.metadata, { id: "b" });
       // The file is gone: everything in force is revoked.
       const b2 = principalOf(store, "b")!;
@@ -134,7 +167,9 @@ describe("TokenStore reloads", () => {
 
   it("revokes a token at its expiry with TOKEN_EXPIRED, and a watcher that stopped is not called", async () => {
     const soon = new Date(Date.now() + 300).toISOString();
-    const { store } = await storeWith(`tokens:\n  - { id: soon, sha256: ${hashA}, expires: "${soon}", scope: { roots: all } }\n  - { id: later, sha256: ${hashB}, expires: never, scope: { roots: all } }\n`);
+    const { store } = await storeWith(
+      `tokens:\n  - { id: soon, sha256: ${hashA}, expires: "${soon}", scope: { roots: all } }\n  - { id: later, sha256: ${hashB}, expires: never, scope: { roots: all } }\n`,
+    );
     try {
       const principal = principalOf(store, "soon")!;
       const stopped: ToolhostError[] = [];

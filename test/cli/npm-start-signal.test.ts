@@ -35,7 +35,10 @@ function serverPids(root: string): number[] {
 describe("npm start", { timeout: 300_000 }, () => {
   it("passes SIGTERM to the server, which exits: no orphan left", async () => {
     const root = await mkdtemp(join(tmpdir(), "toolhost-npm-start-"));
-    const npm = spawn("npm", ["start", "--silent", "--", "--root", root, "--listen", "127.0.0.1:0"], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+    const npm = spawn("npm", ["start", "--silent", "--", "--root", root, "--listen", "127.0.0.1:0"], {
+      cwd: repo,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     npm.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     try {

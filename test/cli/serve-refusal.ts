@@ -30,8 +30,14 @@ export async function serveRefusal(args: readonly string[], cwd: string): Promis
 }
 
 /** runCli runs the toolhost command line in a child process (through tsx) and collects its output. */
-export async function runCli(args: readonly string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+export async function runCli(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -57,13 +57,41 @@ describe("TLS and authentication at start-up", () => {
   });
 
   for (const [name, args, expected] of [
-    ["a missing certificate file", () => ["--tls-cert", join(dir, "nope.pem"), "--tls-key", tls.serverKey], /^TLS certificate .*nope\.pem cannot be read \(ENOENT\); fix tls\.cert \(--tls-cert\)$/],
-    ["a certificate file that is not PEM", () => ["--tls-cert", join(dir, "not-pem.txt"), "--tls-key", tls.serverKey], /^TLS certificate .*not-pem\.txt is not a PEM certificate$/],
-    ["a key that does not fit the certificate", () => ["--tls-cert", tls.serverCert, "--tls-key", tls.clientKey], /^TLS key .*client\.key does not fit certificate/],
-    ["a certificate without its key", () => ["--tls-cert", tls.serverCert], /^a TLS certificate was given without its key; add --tls-key/],
-    ["a missing tokens file", () => ["--tokens-file", join(dir, "none.yaml")], /^auth file .*none\.yaml cannot be read \(ENOENT\); fix auth\.tokens_file \(--tokens-file\)$/],
-    ["TLS without authentication beyond loopback", () => [...tlsFlags(), "--listen", "0.0.0.0:0"], /^refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
-    ["tokens over plaintext beyond loopback", () => ["--tokens-file", tokens, "--listen", "0.0.0.0:0"], /^refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
+    [
+      "a missing certificate file",
+      () => ["--tls-cert", join(dir, "nope.pem"), "--tls-key", tls.serverKey],
+      /^TLS certificate .*nope\.pem cannot be read \(ENOENT\); fix tls\.cert \(--tls-cert\)$/,
+    ],
+    [
+      "a certificate file that is not PEM",
+      () => ["--tls-cert", join(dir, "not-pem.txt"), "--tls-key", tls.serverKey],
+      /^TLS certificate .*not-pem\.txt is not a PEM certificate$/,
+    ],
+    [
+      "a key that does not fit the certificate",
+      () => ["--tls-cert", tls.serverCert, "--tls-key", tls.clientKey],
+      /^TLS key .*client\.key does not fit certificate/,
+    ],
+    [
+      "a certificate without its key",
+      () => ["--tls-cert", tls.serverCert],
+      /^a TLS certificate was given without its key; add --tls-key/,
+    ],
+    [
+      "a missing tokens file",
+      () => ["--tokens-file", join(dir, "none.yaml")],
+      /^auth file .*none\.yaml cannot be read \(ENOENT\); fix auth\.tokens_file \(--tokens-file\)$/,
+    ],
+    [
+      "TLS without authentication beyond loopback",
+      () => [...tlsFlags(), "--listen", "0.0.0.0:0"],
+      /^refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/,
+    ],
+    [
+      "tokens over plaintext beyond loopback",
+      () => ["--tokens-file", tokens, "--listen", "0.0.0.0:0"],
+      /^refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/,
+    ],
   ] as const) {
     it(`refuses ${name} with a one-line message`, async () => {
       const message = await serveRefusal(["--root", root, ...args()], dir);
@@ -73,20 +101,50 @@ describe("TLS and authentication at start-up", () => {
   }
 
   it("accepts a non-loopback listener with TLS and tokens (config only, nothing binds)", async () => {
-    const config = await loadConfig(parseServeFlags(["--root", dir, "--listen", "0.0.0.0:50051", ...tlsFlags(), "--tokens-file", tokens]), {}, dir);
-    assert.deepEqual(config.tls, { cert: tls.serverCert, key: tls.serverKey, clientCa: undefined, requireClientCert: false });
-    const mtls = await loadConfig(parseServeFlags(["--root", dir, "--listen", "0.0.0.0:50051", ...tlsFlags(), "--tls-client-ca", tls.caCert, "--tokens-file", tokens]), {}, dir);
+    const config = await loadConfig(
+      parseServeFlags(["--root", dir, "--listen", "0.0.0.0:50051", ...tlsFlags(), "--tokens-file", tokens]),
+      {},
+      dir,
+    );
+    assert.deepEqual(config.tls, {
+      cert: tls.serverCert,
+      key: tls.serverKey,
+      clientCa: undefined,
+      requireClientCert: false,
+    });
+    const mtls = await loadConfig(
+      parseServeFlags([
+        "--root",
+        dir,
+        "--listen",
+        "0.0.0.0:50051",
+        ...tlsFlags(),
+        "--tls-client-ca",
+        tls.caCert,
+        "--tokens-file",
+        tokens,
+      ]),
+      {},
+      dir,
+    );
     assert.equal(mtls.tls?.clientCa, tls.caCert);
     await assert.rejects(
       loadConfig(parseServeFlags(["--root", dir, ...tlsFlags(), "--tls-client-ca", tls.caCert]), {}, dir),
-      (err: unknown) => err instanceof ConfigError && /map to scopes in the tokens file; add --tokens-file/.test(err.message),
+      (err: unknown) =>
+        err instanceof ConfigError && /map to scopes in the tokens file; add --tokens-file/.test(err.message),
     );
     const file = join(dir, "config.yaml");
-    await writeFile(file, `listen: 0.0.0.0:50051\nroots: [${dir}]\ntls: { cert: ${tls.serverCert}, key: ${tls.serverKey}, client_ca: ${tls.caCert}, require_client_cert: true }\nauth: { tokens_file: ${tokens} }\n`);
+    await writeFile(
+      file,
+      `listen: 0.0.0.0:50051\nroots: [${dir}]\ntls: { cert: ${tls.serverCert}, key: ${tls.serverKey}, client_ca: ${tls.caCert}, require_client_cert: true }\nauth: { tokens_file: ${tokens} }\n`,
+    );
     const yaml = await loadConfig(parseServeFlags(["--config", file]), {}, dir);
     assert.equal(yaml.tls?.requireClientCert, true);
     await writeFile(file, `tls: { cert: ${tls.serverCert}, key: ${tls.serverKey}, require_client_cert: true }\n`);
-    await assert.rejects(loadConfig(parseServeFlags(["--config", file]), {}, dir), (err: unknown) => err instanceof ConfigError && /require_client_cert needs tls\.client_ca/.test(err.message));
+    await assert.rejects(
+      loadConfig(parseServeFlags(["--config", file]), {}, dir),
+      (err: unknown) => err instanceof ConfigError && /require_client_cert needs tls\.client_ca/.test(err.message),
+    );
   });
 
   it("--insecure logs a warning at start, and the listening line names the auth methods", async () => {
@@ -101,7 +159,21 @@ describe("TLS and authentication at start-up", () => {
 
   it("token create prints a token once and an entry that holds only its hash", async () => {
     const file = join(dir, "created.yaml");
-    const first = await tokenCommand(["create", "--id", "ci-agent", "--tier", "write", "--root", dir, "--namespace", "examples", "--expires", "30d", "--append", file]);
+    const first = await tokenCommand([
+      "create",
+      "--id",
+      "ci-agent",
+      "--tier",
+      "write",
+      "--root",
+      dir,
+      "--namespace",
+      "examples",
+      "--expires",
+      "30d",
+      "--append",
+      file,
+    ]);
     assert.equal(first.code, 0, first.stderr);
     const token = first.stdout.trim();
     assert.match(token, /^th_[A-Za-z0-9_-]{43}$/);
@@ -109,7 +181,10 @@ describe("TLS and authentication at start-up", () => {
     assert.ok(!text.includes(token), "the token itself was written to the file");
     const parsed = parseAuthFile(text, file, [dir]);
     assert.equal(parsed.tokens[0]!.digest.toString("hex"), createHash("sha256").update(token).digest("hex"));
-    assert.deepEqual([parsed.tokens[0]!.id, parsed.tokens[0]!.scope.maxTier, parsed.tokens[0]!.scope.namespaces], ["ci-agent", "write", ["examples"]]);
+    assert.deepEqual(
+      [parsed.tokens[0]!.id, parsed.tokens[0]!.scope.maxTier, parsed.tokens[0]!.scope.namespaces],
+      ["ci-agent", "write", ["examples"]],
+    );
     assert.ok(parsed.tokens[0]!.expiresAt! > Date.now() + 29 * 86_400_000);
     const again = await tokenCommand(["create", "--id", "ci-agent", "--append", file]);
     assert.equal(again.code, 2);

@@ -19,7 +19,10 @@ const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
 /** runCli runs the CLI to completion and returns its exit code and output. */
 async function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -39,8 +42,15 @@ describe("toolhost serve", () => {
     const server = await spawnServer(["--root", dir]);
     const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
     const { tools } = await client.listTools({});
-    assert.deepEqual(tools.slice(0, 4).map((t) => t.name), ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"]);
-    const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as { roots: string[]; skills: string[]; v8: unknown };
+    assert.deepEqual(
+      tools.slice(0, 4).map((t) => t.name),
+      ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"],
+    );
+    const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as {
+      roots: string[];
+      skills: string[];
+      v8: unknown;
+    };
     assert.deepEqual(listening.roots, [dir]);
     assert.match(listening.skills[0]!, /examples\/skills$/);
     assert.deepEqual(listening.v8, { compile_early: true, heap_room_mib: 96 });
@@ -106,7 +116,13 @@ describe("toolhost serve", () => {
       const port = server.httpAddress!.split(":").pop();
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const req = httpRequest(
-          { host: "127.0.0.1", port, method: "POST", path: "/toolhost.files.v1.FileTools/StatFile", headers: { host: `attacker.example:${port}`, "content-type": "application/json" } },
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/toolhost.files.v1.FileTools/StatFile",
+            headers: { host: `attacker.example:${port}`, "content-type": "application/json" },
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode);
@@ -138,10 +154,26 @@ describe("toolhost serve", () => {
     after(() => busy.close());
 
     for (const [name, args, expected] of [
-      ["a port in use", () => ["serve", "--listen", `127.0.0.1:${busyPort}`], /^toolhost: cannot listen on 127\.0\.0\.1:\d+: the port is in use; stop the other process or choose another --listen$/],
-      ["a missing root", () => ["serve", "--root", "does-not-exist"], /^toolhost: root folder .*does-not-exist not found; create it or fix roots\[0\]\.path \(--root\)$/],
-      ["an unknown flag", () => ["serve", "--frobnicate"], /^toolhost: Unknown option '--frobnicate'.*\(see toolhost serve --help\)$/],
-      ["a non-loopback address", () => ["serve", "--listen", "0.0.0.0:0"], /^toolhost: refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/],
+      [
+        "a port in use",
+        () => ["serve", "--listen", `127.0.0.1:${busyPort}`],
+        /^toolhost: cannot listen on 127\.0\.0\.1:\d+: the port is in use; stop the other process or choose another --listen$/,
+      ],
+      [
+        "a missing root",
+        () => ["serve", "--root", "does-not-exist"],
+        /^toolhost: root folder .*does-not-exist not found; create it or fix roots\[0\]\.path \(--root\)$/,
+      ],
+      [
+        "an unknown flag",
+        () => ["serve", "--frobnicate"],
+        /^toolhost: Unknown option '--frobnicate'.*\(see toolhost serve --help\)$/,
+      ],
+      [
+        "a non-loopback address",
+        () => ["serve", "--listen", "0.0.0.0:0"],
+        /^toolhost: refusing to listen on 0\.0\.0\.0:0 without TLS and authentication/,
+      ],
     ] as const) {
       it(name, async () => {
         const { code, stderr, stdout } = await runCli(args(), dir);

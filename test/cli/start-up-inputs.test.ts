@@ -26,7 +26,10 @@ interface Outcome {
 }
 
 async function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--listen", "127.0.0.1:0", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--listen", "127.0.0.1:0", ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   let stdout = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -63,7 +66,13 @@ describe("toolhost serve refuses a start-up input of the wrong kind, at once", {
   });
 
   const root = () => ["--root", inBase("root"), "--skills", inBase("skills"), "--no-history"];
-  const tlsWith = (cert: string, key: string, ca?: string) => ["--tls-cert", cert, "--tls-key", key, ...(ca === undefined ? [] : ["--tls-client-ca", ca, "--tokens-file", tokens])];
+  const tlsWith = (cert: string, key: string, ca?: string) => [
+    "--tls-cert",
+    cert,
+    "--tls-key",
+    key,
+    ...(ca === undefined ? [] : ["--tls-client-ca", ca, "--tokens-file", tokens]),
+  ];
   const fileKinds = [
     ["a FIFO", () => fifo(), "a FIFO"],
     ["/dev/zero", () => "/dev/zero", "a character device"],
@@ -72,30 +81,96 @@ describe("toolhost serve refuses a start-up input of the wrong kind, at once", {
   // folder with /dev/null and a regular file; every other kind per input is checked in process
   // (test/config/start-up-inputs.test.ts), through the same checker.
   for (const [kind, path, named] of fileKinds) {
-    const file = (what: string, key: string) => () => new RegExp(`^toolhost: ${what} ${escapeRegExp(path())} is ${named}, not a regular file; (fix ${escapeRegExp(key)}|check the --config path)`);
+    const file = (what: string, key: string) => () =>
+      new RegExp(
+        `^toolhost: ${what} ${escapeRegExp(path())} is ${named}, not a regular file; (fix ${escapeRegExp(key)}|check the --config path)`,
+      );
     const fifoOnly = kind === "a FIFO";
     cases.push(
-      ...(fifoOnly ? [[`${kind} as --config`, () => ["--config", path()], file("config file", "")] as (typeof cases)[number]] : []),
-      [`${kind} as --tokens-file`, () => [...root(), "--tokens-file", path()], file("auth file", "auth.tokens_file (--tokens-file)")],
-      [`${kind} as --tls-cert`, () => [...root(), ...tlsWith(path(), tls.serverKey)], file("TLS certificate", "tls.cert (--tls-cert)")],
-      [`${kind} as --tls-key`, () => [...root(), ...tlsWith(tls.serverCert, path())], file("TLS key", "tls.key (--tls-key)")],
-      ...(fifoOnly ? [[`${kind} as --tls-client-ca`, () => [...root(), ...tlsWith(tls.serverCert, tls.serverKey, path())], file("TLS client CA", "tls.client_ca (--tls-client-ca)")] as (typeof cases)[number]] : []),
+      ...(fifoOnly
+        ? [[`${kind} as --config`, () => ["--config", path()], file("config file", "")] as (typeof cases)[number]]
+        : []),
+      [
+        `${kind} as --tokens-file`,
+        () => [...root(), "--tokens-file", path()],
+        file("auth file", "auth.tokens_file (--tokens-file)"),
+      ],
+      [
+        `${kind} as --tls-cert`,
+        () => [...root(), ...tlsWith(path(), tls.serverKey)],
+        file("TLS certificate", "tls.cert (--tls-cert)"),
+      ],
+      [
+        `${kind} as --tls-key`,
+        () => [...root(), ...tlsWith(tls.serverCert, path())],
+        file("TLS key", "tls.key (--tls-key)"),
+      ],
+      ...(fifoOnly
+        ? [
+            [
+              `${kind} as --tls-client-ca`,
+              () => [...root(), ...tlsWith(tls.serverCert, tls.serverKey, path())],
+              file("TLS client CA", "tls.client_ca (--tls-client-ca)"),
+            ] as (typeof cases)[number],
+          ]
+        : []),
     );
   }
-  for (const [kind, path, named] of [["a FIFO", () => fifo(), "a FIFO"], ["/dev/null", () => "/dev/null", "a character device"], ["a regular file", () => inBase("a-file"), "a regular file"]] as const) {
+  for (const [kind, path, named] of [
+    ["a FIFO", () => fifo(), "a FIFO"],
+    ["/dev/null", () => "/dev/null", "a character device"],
+    ["a regular file", () => inBase("a-file"), "a regular file"],
+  ] as const) {
     if (kind === "a FIFO") {
       cases.push(
-        [`${kind} as --root`, () => ["--root", path(), "--no-history"], () => new RegExp(`^toolhost: root ${escapeRegExp(path())} is ${named}, not a directory; fix roots\\[0\\]\\.path \\(--root\\)$`)],
-        [`${kind} as --skills`, () => ["--root", inBase("root"), "--skills", path(), "--no-history"], () => new RegExp(`^toolhost: skill root ${escapeRegExp(path())} is ${named}, not a directory; fix skills\\[0\\]\\.path \\(--skills\\)$`)],
+        [
+          `${kind} as --root`,
+          () => ["--root", path(), "--no-history"],
+          () =>
+            new RegExp(
+              `^toolhost: root ${escapeRegExp(path())} is ${named}, not a directory; fix roots\\[0\\]\\.path \\(--root\\)$`,
+            ),
+        ],
+        [
+          `${kind} as --skills`,
+          () => ["--root", inBase("root"), "--skills", path(), "--no-history"],
+          () =>
+            new RegExp(
+              `^toolhost: skill root ${escapeRegExp(path())} is ${named}, not a directory; fix skills\\[0\\]\\.path \\(--skills\\)$`,
+            ),
+        ],
       );
     }
-    cases.push([`${kind} as --history-dir`, () => ["--root", inBase("root"), "--history-dir", path()], () => new RegExp(`^toolhost: history folder ${escapeRegExp(path())} is ${named}, not a directory; Choose a folder`)]);
+    cases.push([
+      `${kind} as --history-dir`,
+      () => ["--root", inBase("root"), "--history-dir", path()],
+      () =>
+        new RegExp(`^toolhost: history folder ${escapeRegExp(path())} is ${named}, not a directory; Choose a folder`),
+    ]);
   }
   cases.push(
-    ["a history folder under /dev/null", () => ["--root", inBase("root"), "--history-dir", "/dev/null/history"], () => /^toolhost: history folder \/dev\/null\/history cannot be made: \/dev\/null is a character device, not a directory/],
-    ["a regular file as TOOLHOST_STATE_DIR", () => ["--root", inBase("root")], () => /^toolhost: history folder .*a-file\/history cannot be made: .*a-file is a regular file, not a directory/, { TOOLHOST_STATE_DIR: "" }],
-    ["a root inside the history folder", () => ["--root", inBase("root"), "--history-dir", base], () => /^toolhost: the root .*root \(roots\[0\]\.path\) lies inside history\.dir /],
-    ["the tokens file inside a root", () => ["--root", base, "--no-history", "--tokens-file", tokens], () => /^toolhost: auth file .*tokens\.yaml lies inside the root /],
+    [
+      "a history folder under /dev/null",
+      () => ["--root", inBase("root"), "--history-dir", "/dev/null/history"],
+      () =>
+        /^toolhost: history folder \/dev\/null\/history cannot be made: \/dev\/null is a character device, not a directory/,
+    ],
+    [
+      "a regular file as TOOLHOST_STATE_DIR",
+      () => ["--root", inBase("root")],
+      () => /^toolhost: history folder .*a-file\/history cannot be made: .*a-file is a regular file, not a directory/,
+      { TOOLHOST_STATE_DIR: "" },
+    ],
+    [
+      "a root inside the history folder",
+      () => ["--root", inBase("root"), "--history-dir", base],
+      () => /^toolhost: the root .*root \(roots\[0\]\.path\) lies inside history\.dir /,
+    ],
+    [
+      "the tokens file inside a root",
+      () => ["--root", base, "--no-history", "--tokens-file", tokens],
+      () => /^toolhost: auth file .*tokens\.yaml lies inside the root /,
+    ],
   );
 
   for (const [name, args, expected, env] of cases) {
@@ -125,7 +200,10 @@ describe("toolhost serve refuses a start-up input of the wrong kind, at once", {
     }
     const outcome = await serve(["--root", inBase("root"), "--history-dir", folder]);
     assert.equal(outcome.code, 2, outcome.stderr);
-    assert.match(outcome.stderr.trim(), /^toolhost: history folder .* cannot be written \((EACCES|EPERM|EROFS)\); Choose a folder .*--no-history\)$/);
+    assert.match(
+      outcome.stderr.trim(),
+      /^toolhost: history folder .* cannot be written \((EACCES|EPERM|EROFS)\); Choose a folder .*--no-history\)$/,
+    );
   });
 });
 

@@ -33,7 +33,12 @@ describe("Go client module from a scratch module", { timeout: 300_000 }, () => {
     const app = join(scratch, "app");
     const go = (args: string[]) => runCommand("go", args, { cwd: app, env, timeoutMs: 240_000 });
     await go(["mod", "init", "example.com/scratch"]);
-    await go(["mod", "edit", "-require=github.com/toolhost/toolhost/gen/go@v0.0.0", `-replace=github.com/toolhost/toolhost/gen/go=${genGo}`]);
+    await go([
+      "mod",
+      "edit",
+      "-require=github.com/toolhost/toolhost/gen/go@v0.0.0",
+      `-replace=github.com/toolhost/toolhost/gen/go=${genGo}`,
+    ]);
     await copyFile(program, join(app, "main.go"));
     const tidy = await go(["mod", "tidy"]);
     await go(["vet", "./..."]);

@@ -25,11 +25,20 @@ describe("JVM client (clients/jvm)", { timeout: 900_000 }, () => {
   });
 
   it("builds with mvn package and lists, reads (sha256 checked), uploads and reports reasons", async () => {
-    const build = await runCommand("mvn", ["-q", "-B", "-Dstyle.color=never", "package", "-DskipTests"], { cwd: project, timeoutMs: 840_000 });
+    const build = await runCommand("mvn", ["-q", "-B", "-Dstyle.color=never", "package", "-DskipTests"], {
+      cwd: project,
+      timeoutMs: 840_000,
+    });
     const classpathFile = join(scratch, "classpath.txt");
-    await runCommand("mvn", ["-q", "-B", "-Dstyle.color=never", "dependency:build-classpath", `-Dmdep.outputFile=${classpathFile}`], { cwd: project, timeoutMs: 240_000 });
+    await runCommand(
+      "mvn",
+      ["-q", "-B", "-Dstyle.color=never", "dependency:build-classpath", `-Dmdep.outputFile=${classpathFile}`],
+      { cwd: project, timeoutMs: 240_000 },
+    );
     const classpath = `${join(project, "target/toolhost-client-0.1.0.jar")}:${(await readFile(classpathFile, "utf8")).trim()}`;
-    const run = await runCommand("java", ["-cp", classpath, "dev.toolhost.client.example.Example", server.address], { cwd: scratch });
+    const run = await runCommand("java", ["-cp", classpath, "dev.toolhost.client.example.Example", server.address], {
+      cwd: scratch,
+    });
     assert.deepEqual(seedToolsLines(run.stdout), [
       "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
       "upload 2500000 true",

@@ -54,14 +54,34 @@ describe("Python client (toolhost.client)", { timeout: 120_000 }, () => {
 
   it("builds a wheel that ships py.typed, the helpers and the typed stubs", async () => {
     const wheels = join(scratch, "wheels");
-    await runCommand(pythonEnvs.newest, ["-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check", join(root, "gen/python"), "-w", wheels], { cwd: scratch });
+    await runCommand(
+      pythonEnvs.newest,
+      [
+        "-m",
+        "pip",
+        "wheel",
+        "--quiet",
+        "--no-deps",
+        "--disable-pip-version-check",
+        join(root, "gen/python"),
+        "-w",
+        wheels,
+      ],
+      { cwd: scratch },
+    );
     const listing = await runCommand(pythonEnvs.newest, [
       "-c",
       "import glob, sys, zipfile; print('\\n'.join(zipfile.ZipFile(glob.glob(sys.argv[1] + '/*.whl')[0]).namelist()))",
       wheels,
     ]);
     const names = listing.stdout.trim().split("\n");
-    for (const name of ["toolhost/py.typed", "toolhost/client/aio.py", "toolhost/files/v1/file_tools_pb2_grpc.pyi", "toolhost/files/v1/read_pb2.pyi", "toolhost/errors/v1/error_reason_pb2.py"]) {
+    for (const name of [
+      "toolhost/py.typed",
+      "toolhost/client/aio.py",
+      "toolhost/files/v1/file_tools_pb2_grpc.pyi",
+      "toolhost/files/v1/read_pb2.pyi",
+      "toolhost/errors/v1/error_reason_pb2.py",
+    ]) {
       assert.ok(names.includes(name), `${name} missing from the wheel`);
     }
     const metadata = names.find((n) => n.endsWith(".dist-info/METADATA"));
@@ -69,6 +89,18 @@ describe("Python client (toolhost.client)", { timeout: 120_000 }, () => {
   });
 
   it("passes mypy --strict: the helpers and a program using them, with the typed stubs", async () => {
-    await runCommand(pythonEnvs.newest, ["-m", "mypy", "--strict", "--no-incremental", "--cache-dir=/dev/null", "gen/python/toolhost/client", "examples/python/typed_client.py"], { cwd: root });
+    await runCommand(
+      pythonEnvs.newest,
+      [
+        "-m",
+        "mypy",
+        "--strict",
+        "--no-incremental",
+        "--cache-dir=/dev/null",
+        "gen/python/toolhost/client",
+        "examples/python/typed_client.py",
+      ],
+      { cwd: root },
+    );
   });
 });

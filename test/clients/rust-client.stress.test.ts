@@ -15,7 +15,10 @@ const program = fileURLToPath(new URL("rust-scratch/main.rs", import.meta.url));
 // Compiled dependencies are kept between runs (tonic, tokio and rustls take minutes to build the
 // first time), one cache per Cargo.lock (a changed lock file starts a new one);
 // TOOLHOST_CARGO_TARGET_DIR moves the caches, e.g. to a CI cache folder.
-const lockKey = createHash("sha256").update(readFileSync(join(crate, "Cargo.lock"))).digest("hex").slice(0, 12);
+const lockKey = createHash("sha256")
+  .update(readFileSync(join(crate, "Cargo.lock")))
+  .digest("hex")
+  .slice(0, 12);
 const targetDir = join(process.env["TOOLHOST_CARGO_TARGET_DIR"] ?? join(tmpdir(), "toolhost-rust-target"), lockKey);
 
 // A user's crate outside the repository depending on clients/rust by path (tonic + prost from
@@ -55,7 +58,11 @@ describe("Rust client (clients/rust) from a scratch crate", { timeout: 900_000 }
     );
     await copyFile(join(crate, "Cargo.lock"), join(app, "Cargo.lock"));
     await copyFile(program, join(app, "src/main.rs"));
-    const build = await runCommand("cargo", ["build", "--quiet"], { cwd: app, env: { CARGO_TARGET_DIR: targetDir }, timeoutMs: 840_000 });
+    const build = await runCommand("cargo", ["build", "--quiet"], {
+      cwd: app,
+      env: { CARGO_TARGET_DIR: targetDir },
+      timeoutMs: 840_000,
+    });
     const run = await runCommand(join(targetDir, "debug/scratch"), [server.address], { cwd: app });
     assert.deepEqual(seedToolsLines(run.stdout), [
       "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",

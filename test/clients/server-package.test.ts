@@ -34,17 +34,45 @@ describe("the toolhost server package", { timeout: 300_000 }, () => {
     const prefix = join(scratch, "prefix");
     // As the README installs it: no install script runs or is needed (the addon comes built),
     // so npm 11 has no skipped script to warn about.
-    const install = await runCommand("npm", ["install", "-g", "--ignore-scripts", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", join(scratch, tarball)], { cwd: scratch, timeoutMs: 240_000 });
+    const install = await runCommand(
+      "npm",
+      [
+        "install",
+        "-g",
+        "--ignore-scripts",
+        "--prefix",
+        prefix,
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        join(scratch, tarball),
+      ],
+      { cwd: scratch, timeoutMs: 240_000 },
+    );
     assert.doesNotMatch(install.stdout + install.stderr, /install-scripts/);
-    assert.ok((await stat(join(prefix, "lib/node_modules/toolhost/build/native/fs-at.node.sha256")).catch(() => undefined)) !== undefined, "the package ships its native addon");
-    const manifest = JSON.parse(await readFile(join(prefix, "lib/node_modules/toolhost/package.json"), "utf8")) as { scripts: Record<string, string> };
-    assert.deepEqual(["preinstall", "install", "postinstall", "prepare"].filter((s) => s in manifest.scripts), [], "the package has no install script for npm to block");
+    assert.ok(
+      (await stat(join(prefix, "lib/node_modules/toolhost/build/native/fs-at.node.sha256")).catch(() => undefined)) !==
+        undefined,
+      "the package ships its native addon",
+    );
+    const manifest = JSON.parse(await readFile(join(prefix, "lib/node_modules/toolhost/package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    assert.deepEqual(
+      ["preinstall", "install", "postinstall", "prepare"].filter((s) => s in manifest.scripts),
+      [],
+      "the package has no install script for npm to block",
+    );
     const root = join(scratch, "root");
     await mkdir(root);
     // PATH as after a user's set-up: the prefix's bin first, found by name.
     const env = { ...process.env, PATH: `${join(prefix, "bin")}:${process.env["PATH"] ?? ""}` };
     assert.equal((await runCommand("toolhost", ["--version"], { env, cwd: scratch })).stdout.trim(), "0.1.0");
-    const child = spawn("toolhost", ["serve", "--root", root, "--listen", "127.0.0.1:0"], { env, cwd: scratch, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("toolhost", ["serve", "--root", root, "--listen", "127.0.0.1:0"], {
+      env,
+      cwd: scratch,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       const address = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout }).on("line", (line) => {
@@ -81,7 +109,10 @@ async function verifySystemdUnit(toolhost: string, dir: string): Promise<void> {
   // The unit names the command bare (systemd finds it where `npm install -g` puts it); verify
   // insists that it exists, so it is pointed at this scratch install, the one change made.
   assert.ok(unit?.includes("ExecStart=toolhost "), "docs/deployment.md has no systemd unit starting toolhost");
-  assert.ok(unit!.includes("StateDirectory=toolhost") && unit!.includes("Environment=TOOLHOST_STATE_DIR=%S/toolhost"), "the unit gives the history no writable state folder");
+  assert.ok(
+    unit!.includes("StateDirectory=toolhost") && unit!.includes("Environment=TOOLHOST_STATE_DIR=%S/toolhost"),
+    "the unit gives the history no writable state folder",
+  );
   const file = join(dir, "toolhost.service");
   await writeFile(file, unit!.replace("ExecStart=toolhost ", `ExecStart=${toolhost} `));
   const verify = await runCommand("systemd-analyze", ["verify", file]);

@@ -61,7 +61,10 @@ describe("@toolhost/client's gRPC transport: every call ends", { timeout: 60_000
       const started = Date.now();
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 50 })), "DeadlineExceeded");
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 0.001 })), "DeadlineExceeded");
-      assert.equal(await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 50 }))), "DeadlineExceeded");
+      assert.equal(
+        await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 50 }))),
+        "DeadlineExceeded",
+      );
       const abort = new AbortController();
       const pending = files.statFile({ path: "a.txt" }, { signal: abort.signal });
       setTimeout(() => abort.abort(), 20);
@@ -79,7 +82,10 @@ describe("@toolhost/client's gRPC transport: every call ends", { timeout: 60_000
     const { files, close } = createClient(`127.0.0.1:${port}`, { tls: true, connectTimeoutMs: 300 });
     try {
       const started = Date.now();
-      const [unary, streamed] = await Promise.all([files.statFile({ path: "a.txt" }).catch((e: unknown) => e), drain(files.readFile({ path: "a.txt" })).catch((e: unknown) => e)]);
+      const [unary, streamed] = await Promise.all([
+        files.statFile({ path: "a.txt" }).catch((e: unknown) => e),
+        drain(files.readFile({ path: "a.txt" })).catch((e: unknown) => e),
+      ]);
       for (const err of [unary, streamed]) {
         assert.ok(err instanceof ConnectError, String(err));
         assert.equal(err.code, Code.Unavailable);
@@ -100,10 +106,16 @@ describe("@toolhost/client's gRPC transport: every call ends", { timeout: 60_000
     const baseUrl = `https://127.0.0.1:${port}`;
     const sessionManager = new WideWindowSessionManager(baseUrl, {});
     const ownSignal: Interceptor = (next) => (req) => next({ ...req, signal: new AbortController().signal });
-    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, interceptors: [ownSignal] }));
+    const files = createLeanClient(
+      FileTools,
+      createHttp2GrpcTransport({ baseUrl, sessionManager, interceptors: [ownSignal] }),
+    );
     try {
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 50 })), "DeadlineExceeded");
-      assert.equal(await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 50 }))), "DeadlineExceeded");
+      assert.equal(
+        await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 50 }))),
+        "DeadlineExceeded",
+      );
     } finally {
       sessionManager.close();
     }
@@ -158,7 +170,10 @@ describe("@toolhost/client's gRPC transport: every call ends", { timeout: 60_000
       }
       assert.deepEqual(Object.fromEntries(seen), { DeadlineExceeded: 600 });
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { signal: AbortSignal.abort() })), "Canceled");
-      assert.equal(await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 0.5 }))), "DeadlineExceeded");
+      assert.equal(
+        await outcome(drain(files.readFile({ path: "a.txt", mode: ReadMode.TEXT }, { timeoutMs: 0.5 }))),
+        "DeadlineExceeded",
+      );
       assert.equal(sessionManager.streams, 0);
       assert.equal(await outcome(files.statFile({ path: "a.txt" }, { timeoutMs: 5_000 })), "ok");
       assert.equal(sessionManager.streams, 1);
@@ -180,7 +195,11 @@ describe("@toolhost/client's gRPC transport: every call ends", { timeout: 60_000
         const calls = [0.001, 0.5, 1, 2].map((timeoutMs) => outcome(files.statFile({ path: "a.txt" }, { timeoutMs })));
         for (const o of await Promise.all(calls)) seen.set(o, (seen.get(o) ?? 0) + 1);
       }
-      assert.deepEqual([...seen.keys()].filter((o) => o !== "ok" && o !== "DeadlineExceeded"), [], JSON.stringify(Object.fromEntries(seen)));
+      assert.deepEqual(
+        [...seen.keys()].filter((o) => o !== "ok" && o !== "DeadlineExceeded"),
+        [],
+        JSON.stringify(Object.fromEntries(seen)),
+      );
       assert.ok((seen.get("DeadlineExceeded") ?? 0) > 0, JSON.stringify(Object.fromEntries(seen)));
     } finally {
       sessionManager.close();

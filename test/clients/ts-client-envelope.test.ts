@@ -31,9 +31,17 @@ describe("@toolhost/client's gRPC message splitter", () => {
   it("hands on every message whole and in order however the body is cut, headers split included", () => {
     const started = Date.now();
     for (let round = 0; round < 300 && Date.now() - started < 10_000; round++) {
-      const sent = Array.from({ length: randomInt(1, 12) }, () => randomBytes([0, 1, 4, 5, 100, 16_384, 70_000][randomInt(7)]!));
+      const sent = Array.from({ length: randomInt(1, 12) }, () =>
+        randomBytes([0, 1, 4, 5, 100, 16_384, 70_000][randomInt(7)]!),
+      );
       const body = Buffer.concat(sent.map((m) => frameMessage(m)));
-      const cut = [() => 1, () => randomInt(1, 8), () => randomInt(1, 20_000), () => 16_384, () => randomInt(1, 200_000)][round % 5]!;
+      const cut = [
+        () => 1,
+        () => randomInt(1, 8),
+        () => randomInt(1, 20_000),
+        () => 16_384,
+        () => randomInt(1, 200_000),
+      ][round % 5]!;
       const { messages, pending } = messagesOf(split(body, cut));
       assert.deepEqual(messages, sent, `round ${round}`);
       assert.equal(pending, 0);
@@ -58,7 +66,10 @@ describe("@toolhost/client's gRPC message splitter", () => {
     const tooBig = frameMessage(Buffer.alloc(101));
     assert.throws(
       () => messagesOf([tooBig.subarray(0, 5)], 100),
-      (e: unknown) => e instanceof ConnectError && e.code === Code.ResourceExhausted && /101 is larger than configured readMaxBytes 100/.test(e.message),
+      (e: unknown) =>
+        e instanceof ConnectError &&
+        e.code === Code.ResourceExhausted &&
+        /101 is larger than configured readMaxBytes 100/.test(e.message),
     );
     const compressed = frameMessage(Buffer.from("x"));
     compressed[0] = 1;
@@ -84,14 +95,20 @@ describe("@toolhost/client's gRPC message splitter", () => {
       const keeping = new EnvelopeSplitter(0xffffffff, recycler);
       const kept: Uint8Array[] = [];
       for (const chunk of chunks) keeping.push(chunk, (m) => (kept.push(m), answer));
-      assert.deepEqual(kept.map((m) => Buffer.from(m)), sent);
+      assert.deepEqual(
+        kept.map((m) => Buffer.from(m)),
+        sent,
+      );
       assert.equal(new Set(kept.map((m) => m.buffer)).size, sent.length);
     }
     // A spare buffer is lent only to a message of at least half its size, and none over the cap is kept.
     const small = recycler.take(1000);
     assert.ok(small.byteLength < 2000);
     recycler.give(Buffer.allocUnsafeSlow(8 * 1024 * 1024));
-    assert.ok(recycler.take(5 * 1024 * 1024).byteLength === 5 * 1024 * 1024, "an 8 MiB buffer is over the 4 MiB cap: not kept");
+    assert.ok(
+      recycler.take(5 * 1024 * 1024).byteLength === 5 * 1024 * 1024,
+      "an 8 MiB buffer is over the 4 MiB cap: not kept",
+    );
   });
 
   it("tells whether a decoded message refers to the bytes it was decoded from", () => {
@@ -101,7 +118,9 @@ describe("@toolhost/client's gRPC message splitter", () => {
     };
     const text = decode({ part: { case: "text", value: "hello" } });
     assert.equal(holdsView(text.message, text.bytes.buffer), false, "text is a string of its own");
-    const info = decode({ part: { case: "info", value: create(FileInfoSchema, { path: "a.txt", size: 5n, modified: { seconds: 1n } }) } });
+    const info = decode({
+      part: { case: "info", value: create(FileInfoSchema, { path: "a.txt", size: 5n, modified: { seconds: 1n } }) },
+    });
     assert.equal(holdsView(info.message, info.bytes.buffer), false);
     const data = decode({ part: { case: "data", value: new Uint8Array([1, 2, 3]) } });
     assert.equal(holdsView(data.message, data.bytes.buffer), true, "bytes fields are views");
@@ -109,6 +128,10 @@ describe("@toolhost/client's gRPC message splitter", () => {
     const unknown = Buffer.concat([Buffer.from(text.bytes), Buffer.from([0xba, 0x3e, 0x02, 0x01, 0x02])]); // field 999, two bytes: unknown
     const withUnknown = fromBinary(ReadFileResponseSchema, unknown);
     assert.equal(holdsView(withUnknown, unknown.buffer), true, "unknown fields are kept as views");
-    assert.equal(holdsView({ list: Array.from({ length: 10_000 }, (_, i) => i) }, new ArrayBuffer(8)), true, "past its budget it cannot tell");
+    assert.equal(
+      holdsView({ list: Array.from({ length: 10_000 }, (_, i) => i) }, new ArrayBuffer(8)),
+      true,
+      "past its budget it cannot tell",
+    );
   });
 });

@@ -15,7 +15,9 @@ import { StatFileResponseSchema } from "../../gen/ts/toolhost/files/v1/stat_pb.j
 const statReply = Buffer.from(toBinary(StatFileResponseSchema, create(StatFileResponseSchema, { size: 12n })));
 const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, statReply.length]), statReply]);
 
-describe("@toolhost/client takes a call's status from the trailer, or the header only when trailers-only", { timeout: 30_000 }, () => {
+describe("@toolhost/client takes a call's status from the trailer, or the header only when trailers-only", {
+  timeout: 30_000,
+}, () => {
   let server: http2.Http2Server;
   let address: string;
   /** What the server does with the next call. */
@@ -49,7 +51,11 @@ describe("@toolhost/client takes a call's status from the trailer, or the header
   }
 
   it("trailers-only: the header's status is the call's", async () => {
-    answer = (stream) => stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "9", "grpc-message": "no" }, { endStream: true });
+    answer = (stream) =>
+      stream.respond(
+        { ":status": 200, "content-type": "application/grpc", "grpc-status": "9", "grpc-message": "no" },
+        { endStream: true },
+      );
     assert.equal(await outcome(), "FailedPrecondition");
   });
 
@@ -63,13 +69,19 @@ describe("@toolhost/client takes a call's status from the trailer, or the header
 
   it("a status in the header and another in the trailer: the trailer's", async () => {
     answer = (stream) => {
-      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "8" }, { waitForTrailers: true });
+      stream.respond(
+        { ":status": 200, "content-type": "application/grpc", "grpc-status": "8" },
+        { waitForTrailers: true },
+      );
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "9" }));
       stream.end();
     };
     assert.equal(await outcome(), "FailedPrecondition");
     answer = (stream) => {
-      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "8" }, { waitForTrailers: true });
+      stream.respond(
+        { ":status": 200, "content-type": "application/grpc", "grpc-status": "8" },
+        { waitForTrailers: true },
+      );
       stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
       stream.end(framed);
     };

@@ -19,7 +19,10 @@ import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 const nginx = spawnSync("nginx", ["-v"], { encoding: "utf8" });
-const missing = nginx.error === undefined ? undefined : "nginx is not installed (apt-get install -y nginx; scripts/install-tools.sh does it when run as root)";
+const missing =
+  nginx.error === undefined
+    ? undefined
+    : "nginx is not installed (apt-get install -y nginx; scripts/install-tools.sh does it when run as root)";
 
 /** freePort is a loopback port nothing listens on right now. */
 function freePort(): Promise<number> {
@@ -41,7 +44,10 @@ describe("@toolhost/client through nginx (grpc_pass)", { skip: missing, timeout:
   before(async () => {
     server = await startTestServer();
     await writeFile(path.join(server.root, "big.bin"), big);
-    await writeFile(path.join(server.root, "lines.txt"), Array.from({ length: 2000 }, (_, i) => `line ${i}\n`).join(""));
+    await writeFile(
+      path.join(server.root, "lines.txt"),
+      Array.from({ length: 2000 }, (_, i) => `line ${i}\n`).join(""),
+    );
     prefix = await mkdtemp(path.join(tmpdir(), "toolhost-nginx-"));
     await mkdir(path.join(prefix, "logs"));
     const port = await freePort();
@@ -75,7 +81,11 @@ describe("@toolhost/client through nginx (grpc_pass)", { skip: missing, timeout:
         "",
       ].join("\n"),
     );
-    proxy = spawn("nginx", ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", path.join(prefix, "logs/error.log")], { stdio: ["ignore", "ignore", "pipe"] });
+    proxy = spawn(
+      "nginx",
+      ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", path.join(prefix, "logs/error.log")],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     proxy.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     client = createClient(`127.0.0.1:${port}`);
@@ -115,10 +125,14 @@ describe("@toolhost/client through nginx (grpc_pass)", { skip: missing, timeout:
 
   it("streams a server stream message by message, and CallTool answers", async () => {
     let parts = 0;
-    for await (const m of client.files.readFile({ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 64 * 1024 })) if (m.part.case === "data") parts++;
+    for await (const m of client.files.readFile({ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 64 * 1024 }))
+      if (m.part.case === "data") parts++;
     assert.ok(parts >= 48, `${parts} data messages`);
-    assert.equal((await readText(client.files, "lines.txt", { offset: 1999, limit: 1 })), "line 1999\n");
-    const result = await client.tools.callTool({ name: "file_read", arguments: JSON.stringify({ path: "lines.txt", limit: 1 }) });
+    assert.equal(await readText(client.files, "lines.txt", { offset: 1999, limit: 1 }), "line 1999\n");
+    const result = await client.tools.callTool({
+      name: "file_read",
+      arguments: JSON.stringify({ path: "lines.txt", limit: 1 }),
+    });
     assert.equal(result.isError, false, result.content);
     assert.match(result.content, /line 0/);
   });

@@ -34,24 +34,51 @@ describe("@toolhost/client from its npm tarball", { timeout: 300_000 }, () => {
     await writeFile(join(app, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
     const install = await runCommand(
       "npm",
-      ["install", "--prefer-offline", "--no-audit", "--no-fund", join(scratch, tarball), "typescript@5.9.3", "@types/node@20.19.43"],
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        join(scratch, tarball),
+        "typescript@5.9.3",
+        "@types/node@20.19.43",
+      ],
       { cwd: app, timeoutMs: 240_000 },
     );
     await copyFile(join(packageDir, "example/main.ts"), join(app, "main.ts"));
     const tsc = join(app, "node_modules/typescript/bin/tsc");
-    await runCommand(process.execPath, [tsc, "--strict", "--target", "ES2022", "--module", "NodeNext", "--moduleResolution", "NodeNext", "--types", "node", "main.ts"], { cwd: app });
+    await runCommand(
+      process.execPath,
+      [
+        tsc,
+        "--strict",
+        "--target",
+        "ES2022",
+        "--module",
+        "NodeNext",
+        "--moduleResolution",
+        "NodeNext",
+        "--types",
+        "node",
+        "main.ts",
+      ],
+      { cwd: app },
+    );
     const run = await runCommand(process.execPath, ["main.js", server.address], { cwd: app });
     const lines = seedToolsLines(run.stdout);
-    assert.deepEqual(lines.filter((l) => !l.startsWith("uploadPath")), [
-      "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
-      "model tools file_read=true BYTES CREATED",
-      "uploadStream size=12",
-      "readBytes 3145745 same",
-      'readText "hello world\\n"',
-      "readTo 1000 bytes_sent=1000",
-      "reason PATH_TRAVERSAL true",
-      "unavailable reason=undefined",
-    ]);
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith("uploadPath")),
+      [
+        "tools skill/file-read,skill/file-write,skill/file-edit,skill/file-delete",
+        "model tools file_read=true BYTES CREATED",
+        "uploadStream size=12",
+        "readBytes 3145745 same",
+        'readText "hello world\\n"',
+        "readTo 1000 bytes_sent=1000",
+        "reason PATH_TRAVERSAL true",
+        "unavailable reason=undefined",
+      ],
+    );
     assert.equal((await stat(join(scratch, "root/uploaded.bin"))).size, 3145745);
     const size = (await stat(join(scratch, tarball))).size;
     console.log(`# @toolhost/client tarball ${size} bytes; pack ${pack.ms} ms; scratch install ${install.ms} ms`);

@@ -61,7 +61,13 @@ async function outcome(call: Promise<unknown>): Promise<ConnectError | string> {
   let timer: NodeJS.Timeout | undefined;
   const guard = new Promise<string>((resolve) => (timer = setTimeout(() => resolve("still running"), 10_000)));
   try {
-    return await Promise.race([call.then(() => "succeeded", (e: unknown) => (e instanceof ConnectError ? e : `not a ConnectError: ${String(e)}`)), guard]);
+    return await Promise.race([
+      call.then(
+        () => "succeeded",
+        (e: unknown) => (e instanceof ConnectError ? e : `not a ConnectError: ${String(e)}`),
+      ),
+      guard,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -81,7 +87,12 @@ describe("@toolhost/client refuses a response message over its receive limit", {
   /** When set, the gRPC server answers with a real 2 MiB message, sent whole, instead. */
   let sendWhole = false;
   /** A real ReadFileResponse with 2 MiB of data, sent whole by /big paths. */
-  const twoMiB = Buffer.from(toBinary(ReadFileResponseSchema, create(ReadFileResponseSchema, { part: { case: "data", value: Buffer.alloc(2 * 1024 * 1024, 5) } })));
+  const twoMiB = Buffer.from(
+    toBinary(
+      ReadFileResponseSchema,
+      create(ReadFileResponseSchema, { part: { case: "data", value: Buffer.alloc(2 * 1024 * 1024, 5) } }),
+    ),
+  );
 
   before(async () => {
     grpcServer = http2.createServer();
@@ -143,7 +154,10 @@ describe("@toolhost/client refuses a response message over its receive limit", {
     const served = calls.slice(before);
     assert.equal(served.length, 1, "the server saw one call");
     await served[0]!.closed;
-    assert.ok(served[0]!.bytes < tricklesAllowed, `the client took the message's bytes on (${served[0]!.bytes} trickled) instead of closing the stream`);
+    assert.ok(
+      served[0]!.bytes < tricklesAllowed,
+      `the client took the message's bytes on (${served[0]!.bytes} trickled) instead of closing the stream`,
+    );
   }
 
   it("gRPC: unary and streamed calls fail with ResourceExhausted at the header, by default at 32 MiB", async () => {

@@ -59,7 +59,9 @@ for (const protocol of ["grpc", "connect"] as const) {
     it("reports an upload refused on its header while the client still sends, and changes nothing", async () => {
       const { files } = createClient(address, { protocol });
       const chunks = Array.from({ length: 64 }, () => Buffer.alloc(256 * 1024, 9));
-      const err = await uploadStream(files, "lines.txt", Readable.from(chunks), { mustNotExist: true }).catch((e: unknown) => e);
+      const err = await uploadStream(files, "lines.txt", Readable.from(chunks), { mustNotExist: true }).catch(
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof ConnectError, String(err));
       assert.equal(err.code, Code.Aborted);
       assert.equal(reason(err), "PRECONDITION_FAILED");
@@ -124,7 +126,12 @@ for (const protocol of ["grpc", "connect"] as const) {
       };
       const { files } = createClient(address, { protocol, token: "t0k", interceptors: [spy] });
       await files.statFile({ path: "lines.txt" });
-      assert.deepEqual(seen, protocol === "grpc" ? ["StatFile auth=Bearer t0k", "application/grpc+proto status=0"] : ["StatFile auth=Bearer t0k", "application/proto status=null"]);
+      assert.deepEqual(
+        seen,
+        protocol === "grpc"
+          ? ["StatFile auth=Bearer t0k", "application/grpc+proto status=0"]
+          : ["StatFile auth=Bearer t0k", "application/proto status=null"],
+      );
     });
 
     it("hands onHeader and onTrailer the response's header and trailer, on unary and streamed calls", async () => {
@@ -138,7 +145,20 @@ for (const protocol of ["grpc", "connect"] as const) {
       let messages = 0;
       for await (const _ of files.readFile({ path: "lines.txt", mode: ReadMode.TEXT }, options("read"))) messages++;
       assert.ok(messages >= 2);
-      const expected = protocol === "grpc" ? ["stat header application/grpc+proto", "stat trailer 0", "read header application/grpc+proto", "read trailer 0"] : ["stat header application/proto", "stat trailer null", "read header application/connect+proto", "read trailer null"];
+      const expected =
+        protocol === "grpc"
+          ? [
+              "stat header application/grpc+proto",
+              "stat trailer 0",
+              "read header application/grpc+proto",
+              "read trailer 0",
+            ]
+          : [
+              "stat header application/proto",
+              "stat trailer null",
+              "read header application/connect+proto",
+              "read trailer null",
+            ];
       assert.deepEqual(seen, expected);
     });
   });
@@ -165,7 +185,11 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
       }
     }
     const baseUrl = `http://${server.address}`;
-    const transport = createHttp2GrpcTransport({ baseUrl, sessionManager: new Spy(baseUrl, {}), highWaterBytes: 64 * 1024 });
+    const transport = createHttp2GrpcTransport({
+      baseUrl,
+      sessionManager: new Spy(baseUrl, {}),
+      highWaterBytes: 64 * 1024,
+    });
     const files = createConnectClient(FileTools, transport);
     let pausedSeen = 0;
     const chunks: Uint8Array[] = [];
@@ -173,7 +197,8 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
       chunks.push(chunk);
       // Hold the first chunk until the next 1 MiB message has arrived and paused the stream (a
       // fixed 50 ms missed it on a loaded machine), or 5 s have passed.
-      for (let i = 0; i < 500 && chunks.length === 1 && pausedSeen === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && chunks.length === 1 && pausedSeen === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
     });
     assert.equal(streams.length, 1);
     assert.ok(pausedSeen > 0, "the stream was never paused");
@@ -201,13 +226,18 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
       const keptText: string[] = [];
       await Promise.all([
         (async () => {
-          for await (const m of files.readFile({ path: "random.bin", mode: ReadMode.BYTES })) if (m.part.case === "data") keptData.push(m.part.value);
+          for await (const m of files.readFile({ path: "random.bin", mode: ReadMode.BYTES }))
+            if (m.part.case === "data") keptData.push(m.part.value);
         })(),
         (async () => {
-          for await (const m of files.readFile({ path: "random.txt", mode: ReadMode.TEXT })) if (m.part.case === "text") keptText.push(m.part.value);
+          for await (const m of files.readFile({ path: "random.txt", mode: ReadMode.TEXT }))
+            if (m.part.case === "text") keptText.push(m.part.value);
         })(),
       ]);
-      assert.ok(keptData.length >= 5 && keptText.length >= 4, `${keptData.length} data and ${keptText.length} text messages`);
+      assert.ok(
+        keptData.length >= 5 && keptText.length >= 4,
+        `${keptData.length} data and ${keptText.length} text messages`,
+      );
       assert.ok(Buffer.concat(keptData).equals(binary), `round ${round}: the bytes read differ from the file's`);
       assert.equal(keptText.join(""), text, `round ${round}: the text read differs from the file's`);
     }
@@ -216,11 +246,17 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
   it("ends a streamed read with DeadlineExceeded when its timeout passes mid-stream, and with Canceled when aborted", async () => {
     const baseUrl = `http://${server.address}`;
     const sessionManager = new StreamSpy(baseUrl, {});
-    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }));
+    const files = createLeanClient(
+      FileTools,
+      createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }),
+    );
     await files.statFile({ path: "two-mib.bin" });
     let taken = 0;
     const late = await (async () => {
-      for await (const _ of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 }, { timeoutMs: 150 })) {
+      for await (const _ of files.readFile(
+        { path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 },
+        { timeoutMs: 150 },
+      )) {
         taken++;
         await new Promise((r) => setTimeout(r, 20)); // 129 messages at 20 ms: far past 150 ms
       }
@@ -230,7 +266,10 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
     assert.ok(taken > 0 && taken < 100, `messages taken: ${taken}`);
     const abort = new AbortController();
     const canceled = await (async () => {
-      for await (const m of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 }, { signal: abort.signal })) {
+      for await (const m of files.readFile(
+        { path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 },
+        { signal: abort.signal },
+      )) {
         if (m.part.case === "data") abort.abort();
       }
     })().catch((e: unknown) => e);
@@ -247,7 +286,9 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
     const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager }));
     await files.statFile({ path: "two-mib.bin" });
     const before = await readdir(server.root);
-    const refused = await files.writeFile({ path: "../outside.txt", content: { case: "text", value: "x" } }).catch((e: unknown) => e);
+    const refused = await files
+      .writeFile({ path: "../outside.txt", content: { case: "text", value: "x" } })
+      .catch((e: unknown) => e);
     assert.ok(refused instanceof ConnectError, String(refused));
     assert.equal(refused.code, Code.PermissionDenied);
     assert.ok(hasReason(refused, ErrorReason.PATH_TRAVERSAL));
@@ -268,7 +309,10 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
   it("cancels a streamed read that the caller leaves early, so its stream does not stay open", async () => {
     const baseUrl = `http://${server.address}`;
     const sessionManager = new WideWindowSessionManager(baseUrl, {});
-    const files = createLeanClient(FileTools, createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }));
+    const files = createLeanClient(
+      FileTools,
+      createHttp2GrpcTransport({ baseUrl, sessionManager, highWaterBytes: 64 * 1024 }),
+    );
     for await (const message of files.readFile({ path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 })) {
       assert.equal(message.part.case, "info");
       break;
@@ -301,7 +345,10 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
     for (let i = 0; i < 100 && !returned; i++) await new Promise((r) => setTimeout(r, 10));
     assert.ok(returned, "the source was not told to stop");
     assert.ok(pulled < 20, `the source was read on: ${pulled} chunks`);
-    assert.deepEqual((await readdir(server.root)).filter((n) => n.startsWith("never")), []);
+    assert.deepEqual(
+      (await readdir(server.root)).filter((n) => n.startsWith("never")),
+      [],
+    );
   });
 });
 
@@ -315,7 +362,11 @@ describe("@toolhost/client over TLS with a token", { timeout: 60_000 }, () => {
     await mkdir(join(dir, "root"));
     await writeFile(join(dir, "root/a.txt"), "hello\n");
     await writeTokensFile(join(dir, "tokens.yaml"), [{ id: "caller", token }]);
-    server = await startSecureServer({ roots: [{ path: join(dir, "root") }], tls, tokensFile: join(dir, "tokens.yaml") });
+    server = await startSecureServer({
+      roots: [{ path: join(dir, "root") }],
+      tls,
+      tokensFile: join(dir, "tokens.yaml"),
+    });
   });
   after(async () => {
     await server?.close();
@@ -324,7 +375,10 @@ describe("@toolhost/client over TLS with a token", { timeout: 60_000 }, () => {
   it("reads with the right token and is refused Unauthenticated with a wrong one", async () => {
     const { files } = createClient(server.address, { tls: { ca: tls.caCert }, token });
     assert.equal(await readText(files, "a.txt"), "hello\n");
-    const wrong = createClient(server.address, { tls: { ca: tls.caCert }, token: "th_wrong-token-0000000000000000000000000000" });
+    const wrong = createClient(server.address, {
+      tls: { ca: tls.caCert },
+      token: "th_wrong-token-0000000000000000000000000000",
+    });
     const err = await readText(wrong.files, "a.txt").catch((e: unknown) => e);
     assert.ok(err instanceof ConnectError);
     assert.equal(err.code, Code.Unauthenticated);
@@ -332,7 +386,11 @@ describe("@toolhost/client over TLS with a token", { timeout: 60_000 }, () => {
 
   it("refuses a token HTTP cannot carry before anything is sent", () => {
     for (const bad of ["", "a\r\nx-injected: 1", "nul\0", "caf\u00e9"]) {
-      assert.throws(() => createClient(server.address, { tls: { ca: tls.caCert }, token: bad }), TypeError, JSON.stringify(bad));
+      assert.throws(
+        () => createClient(server.address, { tls: { ca: tls.caCert }, token: bad }),
+        TypeError,
+        JSON.stringify(bad),
+      );
     }
   });
 });

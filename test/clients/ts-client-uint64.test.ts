@@ -9,7 +9,10 @@ describe("@toolhost/client 64-bit helpers", () => {
     assert.equal(toUint64(0), 0n);
     assert.equal(toUint64(Number.MAX_SAFE_INTEGER), 9007199254740991n);
     assert.equal(toUint64(2n ** 64n - 1n), 18446744073709551615n);
-    assert.throws(() => toUint64(2 ** 53, "byteOffset"), { name: "RangeError", message: /byteOffset 9007199254740992 is not a non-negative safe integer; pass a bigint/ });
+    assert.throws(() => toUint64(2 ** 53, "byteOffset"), {
+      name: "RangeError",
+      message: /byteOffset 9007199254740992 is not a non-negative safe integer; pass a bigint/,
+    });
     assert.throws(() => toUint64(-1), RangeError);
     assert.throws(() => toUint64(1.5), RangeError);
     assert.throws(() => toUint64(Number.NaN), RangeError);

@@ -41,7 +41,11 @@ describe("history.dir must lie outside every root, however the paths are spelled
   });
 
   it("accepts a folder outside, existing or not", async () => {
-    const config = await loadConfig(parseServeFlags(["--root", join(dir, "work"), "--history-dir", join(dir, "outside", "a", "b")]), {}, dir);
+    const config = await loadConfig(
+      parseServeFlags(["--root", join(dir, "work"), "--history-dir", join(dir, "outside", "a", "b")]),
+      {},
+      dir,
+    );
     await checkStartUpInputs(config);
     assert.equal(config.history?.dir, join(dir, "outside", "a", "b"));
   });

@@ -75,7 +75,10 @@ shutdown_grace_ms: 500
     const config = await loadConfig(parseServeFlags(["--config", file]), {}, "/");
     assert.equal(config.listen, "127.0.0.1:6000");
     assert.equal(config.httpListen, "127.0.0.1:6001");
-    assert.deepEqual(config.roots, [{ path: join(dir, "work"), readOnly: true }, { path: dir, readOnly: false }]);
+    assert.deepEqual(config.roots, [
+      { path: join(dir, "work"), readOnly: true },
+      { path: dir, readOnly: false },
+    ]);
     assert.deepEqual(config.skills, [{ path: join(dir, "skills"), namespace: "team" }]);
     assert.equal(config.readOnly, true);
     assert.equal(config.limits.maxTextBytes, 1000);
@@ -89,7 +92,21 @@ shutdown_grace_ms: 500
     const fromEnv = await loadConfig(parseServeFlags(["--config", file]), { TOOLHOST_LISTEN: "127.0.0.1:7000" }, dir);
     assert.equal(fromEnv.listen, "127.0.0.1:7000");
     const fromFlags = await loadConfig(
-      parseServeFlags(["--config", file, "--listen", "127.0.0.1:8000", "--log-level", "debug", "--root", "work", "--skills", "ns=skills", "--read-only", "--max-text-bytes", "42"]),
+      parseServeFlags([
+        "--config",
+        file,
+        "--listen",
+        "127.0.0.1:8000",
+        "--log-level",
+        "debug",
+        "--root",
+        "work",
+        "--skills",
+        "ns=skills",
+        "--read-only",
+        "--max-text-bytes",
+        "42",
+      ]),
       { TOOLHOST_LISTEN: "127.0.0.1:7000" },
       dir,
     );
@@ -105,17 +122,35 @@ shutdown_grace_ms: 500
     assert.equal((await loadConfig(parseServeFlags([]), {}, dir)).sandbox.allowHardLinks, false);
     const on = await configFile("sandbox:\n  allow_hard_links: true\n");
     assert.equal((await loadConfig(parseServeFlags(["--config", on]), {}, dir)).sandbox.allowHardLinks, true);
-    assert.equal((await loadConfig(parseServeFlags(["--config", on]), { TOOLHOST_ALLOW_HARD_LINKS: "false" }, dir)).sandbox.allowHardLinks, false);
-    assert.equal((await loadConfig(parseServeFlags([]), { TOOLHOST_ALLOW_HARD_LINKS: "1" }, dir)).sandbox.allowHardLinks, true);
+    assert.equal(
+      (await loadConfig(parseServeFlags(["--config", on]), { TOOLHOST_ALLOW_HARD_LINKS: "false" }, dir)).sandbox
+        .allowHardLinks,
+      false,
+    );
+    assert.equal(
+      (await loadConfig(parseServeFlags([]), { TOOLHOST_ALLOW_HARD_LINKS: "1" }, dir)).sandbox.allowHardLinks,
+      true,
+    );
     assert.equal((await loadConfig(parseServeFlags(["--allow-hard-links"]), {}, dir)).sandbox.allowHardLinks, true);
-    await refused([], /^TOOLHOST_ALLOW_HARD_LINKS must be true, false, 1 or 0, not "yes"$/, { TOOLHOST_ALLOW_HARD_LINKS: "yes" });
-    await refused(["--config", await configFile("sandbox:\n  allow_hard_links: 1\n")], /^sandbox\.allow_hard_links in .* must be true or false$/);
-    await refused(["--config", await configFile("sandbox:\n  hard_links: true\n")], /^unknown key "sandbox\.hard_links" in .*; known keys: sandbox\.allow_hard_links$/);
+    await refused([], /^TOOLHOST_ALLOW_HARD_LINKS must be true, false, 1 or 0, not "yes"$/, {
+      TOOLHOST_ALLOW_HARD_LINKS: "yes",
+    });
+    await refused(
+      ["--config", await configFile("sandbox:\n  allow_hard_links: 1\n")],
+      /^sandbox\.allow_hard_links in .* must be true or false$/,
+    );
+    await refused(
+      ["--config", await configFile("sandbox:\n  hard_links: true\n")],
+      /^unknown key "sandbox\.hard_links" in .*; known keys: sandbox\.allow_hard_links$/,
+    );
   });
 
   it("refuses an unknown key and names the known ones", async () => {
     const file = await configFile("listen: 127.0.0.1:6000\nrots: [work]\n");
-    await refused(["--config", file], /^unknown key "rots" in .*config-.*\.yaml; known keys: listen, http_listen, metrics_listen, roots, skills/);
+    await refused(
+      ["--config", file],
+      /^unknown key "rots" in .*config-.*\.yaml; known keys: listen, http_listen, metrics_listen, roots, skills/,
+    );
   });
 
   it("refuses an unknown nested key", async () => {
@@ -136,11 +171,17 @@ shutdown_grace_ms: 500
   });
 
   it("refuses a config file that does not exist", async () => {
-    await refused(["--config", "missing.yaml"], /^config file .*missing\.yaml cannot be read \(ENOENT\); check the --config path \(TOOLHOST_CONFIG\)$/);
+    await refused(
+      ["--config", "missing.yaml"],
+      /^config file .*missing\.yaml cannot be read \(ENOENT\); check the --config path \(TOOLHOST_CONFIG\)$/,
+    );
   });
 
   it("refuses a missing root and says what to do", async () => {
-    await refused(["--root", "nowhere"], /^root folder .*nowhere not found; create it or fix roots\[0\]\.path \(--root\)$/);
+    await refused(
+      ["--root", "nowhere"],
+      /^root folder .*nowhere not found; create it or fix roots\[0\]\.path \(--root\)$/,
+    );
   });
 
   it("refuses a root that is a file", async () => {
@@ -149,7 +190,10 @@ shutdown_grace_ms: 500
   });
 
   it("refuses a non-loopback listener without --insecure, and allows it with", async () => {
-    await refused(["--listen", "0.0.0.0:50051"], /^refusing to listen on 0\.0\.0\.0:50051 without TLS and authentication: .*pass --insecure/);
+    await refused(
+      ["--listen", "0.0.0.0:50051"],
+      /^refusing to listen on 0\.0\.0\.0:50051 without TLS and authentication: .*pass --insecure/,
+    );
     const config = await loadConfig(parseServeFlags(["--listen", "0.0.0.0:50051", "--insecure"]), {}, dir);
     assert.equal(config.insecure, true);
     const v6 = await loadConfig(parseServeFlags(["--listen", "[::1]:50051"]), {}, dir);
@@ -157,8 +201,14 @@ shutdown_grace_ms: 500
   });
 
   it("takes --metrics-listen and metrics_listen, under the same loopback rule as the other listeners", async () => {
-    await refused(["--metrics-listen", "0.0.0.0:9464"], /^refusing to listen on 0\.0\.0\.0:9464 without TLS and authentication/);
-    assert.equal((await loadConfig(parseServeFlags(["--metrics-listen", "127.0.0.1:9464"]), {}, dir)).metricsListen, "127.0.0.1:9464");
+    await refused(
+      ["--metrics-listen", "0.0.0.0:9464"],
+      /^refusing to listen on 0\.0\.0\.0:9464 without TLS and authentication/,
+    );
+    assert.equal(
+      (await loadConfig(parseServeFlags(["--metrics-listen", "127.0.0.1:9464"]), {}, dir)).metricsListen,
+      "127.0.0.1:9464",
+    );
     const file = await configFile("metrics_listen: 127.0.0.1:9465\n");
     assert.equal((await loadConfig(parseServeFlags(["--config", file]), {}, dir)).metricsListen, "127.0.0.1:9465");
     assert.equal((await loadConfig(parseServeFlags([]), {}, dir)).metricsListen, undefined);
@@ -169,26 +219,50 @@ shutdown_grace_ms: 500
   });
 
   it("refuses an unknown flag and a bad log level", async () => {
-    assert.throws(() => parseServeFlags(["--rooot", "x"]), (err: unknown) => err instanceof ConfigError && /Unknown option '--rooot'.*see toolhost serve --help/.test(err.message));
+    assert.throws(
+      () => parseServeFlags(["--rooot", "x"]),
+      (err: unknown) =>
+        err instanceof ConfigError && /Unknown option '--rooot'.*see toolhost serve --help/.test(err.message),
+    );
     await refused(["--log-level", "loud"], /^log level "loud" is not one of trace, debug, info/);
   });
 
   it("reads the request bounds of EditFile, WatchSkills and skill reload from limits", async () => {
-    const file = await configFile("limits:\n  max_edits_per_call: 10\n  max_edit_diff_bytes: 4096\n  edit_diff_timeout_ms: 50\n  max_watch_pending_events: 7\n  skill_reload_max_wait_ms: 500\n");
+    const file = await configFile(
+      "limits:\n  max_edits_per_call: 10\n  max_edit_diff_bytes: 4096\n  edit_diff_timeout_ms: 50\n  max_watch_pending_events: 7\n  skill_reload_max_wait_ms: 500\n",
+    );
     const config = await loadConfig(parseServeFlags(["--config", file]), {}, dir);
     assert.deepEqual(
-      [config.limits.maxEditsPerCall, config.limits.maxEditDiffBytes, config.limits.editDiffTimeoutMs, config.limits.maxWatchPendingEvents, config.limits.skillReloadMaxWaitMs],
+      [
+        config.limits.maxEditsPerCall,
+        config.limits.maxEditDiffBytes,
+        config.limits.editDiffTimeoutMs,
+        config.limits.maxWatchPendingEvents,
+        config.limits.skillReloadMaxWaitMs,
+      ],
       [10, 4096, 50, 7, 500],
     );
   });
 
   it("refuses a diff budget above the send limit and waits over a minute", async () => {
-    await refused(["--config", await configFile("limits:\n  max_edit_diff_bytes: 4194304\n")], /^limits.max_edit_diff_bytes \(4194304\) is above limits.max_chunk_size \(3145728\), so an EditFile reply could exceed the send limit; lower it$/);
-    await refused(["--config", await configFile("limits:\n  edit_diff_timeout_ms: 60001\n")], /^limits.edit_diff_timeout_ms \(60001\) is over 60000, 60000 ms/);
-    await refused(["--config", await configFile("limits:\n  skill_reload_max_wait_ms: 3000000000\n")], /^limits.skill_reload_max_wait_ms \(3000000000\) is over 60000, 60000 ms/);
+    await refused(
+      ["--config", await configFile("limits:\n  max_edit_diff_bytes: 4194304\n")],
+      /^limits.max_edit_diff_bytes \(4194304\) is above limits.max_chunk_size \(3145728\), so an EditFile reply could exceed the send limit; lower it$/,
+    );
+    await refused(
+      ["--config", await configFile("limits:\n  edit_diff_timeout_ms: 60001\n")],
+      /^limits.edit_diff_timeout_ms \(60001\) is over 60000, 60000 ms/,
+    );
+    await refused(
+      ["--config", await configFile("limits:\n  skill_reload_max_wait_ms: 3000000000\n")],
+      /^limits.skill_reload_max_wait_ms \(3000000000\) is over 60000, 60000 ms/,
+    );
   });
 
   it("refuses a chunk size outside the chunk size range", async () => {
-    await refused(["--chunk-size", "1"], /^limits.chunk_size \(1\) must lie between min_chunk_size \(4096\) and max_chunk_size/);
+    await refused(
+      ["--chunk-size", "1"],
+      /^limits.chunk_size \(1\) must lie between min_chunk_size \(4096\) and max_chunk_size/,
+    );
   });
 });

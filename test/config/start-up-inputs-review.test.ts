@@ -43,7 +43,10 @@ describe("start-up inputs, reviewed", () => {
     const base = await fresh();
     await assert.rejects(checkStartUpInputs(configWith(base, "/proc/self/toolhost-history")), (err: unknown) => {
       assert.ok(err instanceof ConfigError, String(err));
-      assert.equal(err.message, "history folder /proc/self/toolhost-history cannot be written (ENOENT); Choose a folder apart from every root and skill root (--history-dir), or turn history off (--no-history)");
+      assert.equal(
+        err.message,
+        "history folder /proc/self/toolhost-history cannot be written (ENOENT); Choose a folder apart from every root and skill root (--history-dir), or turn history off (--no-history)",
+      );
       return true;
     });
   });
@@ -75,7 +78,19 @@ describe("start-up inputs, reviewed", () => {
       process.env["TOOLHOST_STATE_DIR"] = env.TOOLHOST_STATE_DIR;
       try {
         await mkdir(join(base, "skills"));
-        const config = await loadConfig(parseServeFlags(["--root", join(base, "work"), "--skills", join(base, "skills"), "--no-history", "--listen", "127.0.0.1:0"]), env, base);
+        const config = await loadConfig(
+          parseServeFlags([
+            "--root",
+            join(base, "work"),
+            "--skills",
+            join(base, "skills"),
+            "--no-history",
+            "--listen",
+            "127.0.0.1:0",
+          ]),
+          env,
+          base,
+        );
         const outcome = await startServer(config, pino({ level: "silent" })).then(
           async (server) => (await server.close(), "started"),
           (err: unknown) => err,

@@ -37,8 +37,19 @@ function configWith(change: Partial<Config> = {}): Config {
     log: { level: "silent" },
     shutdownGraceMs: 100,
     sandbox: { allowHardLinks: false },
-    history: { dir: at("state", "history"), maxBytes: 1 << 20, maxAgeMs: 3_600_000, maxFileBytes: 1 << 16, maxEntriesPerFile: 100 },
-    tls: { cert: at("auth", "tls.pem"), key: at("auth", "tls.key"), clientCa: at("auth", "ca.pem"), requireClientCert: false },
+    history: {
+      dir: at("state", "history"),
+      maxBytes: 1 << 20,
+      maxAgeMs: 3_600_000,
+      maxFileBytes: 1 << 16,
+      maxEntriesPerFile: 100,
+    },
+    tls: {
+      cert: at("auth", "tls.pem"),
+      key: at("auth", "tls.key"),
+      clientCa: at("auth", "ca.pem"),
+      requireClientCert: false,
+    },
     auth: { tokensFile: at("auth", "tokens.yaml") },
     ...change,
   };
@@ -100,13 +111,16 @@ history: { enabled: true, dir: ${at("state", "history")}, max_bytes: 4096, max_a
 tls: { cert: ${at("auth", "tls.pem")}, key: ${at("auth", "tls.key")}, client_ca: ${at("auth", "ca.pem")}, require_client_cert: false }
 auth: { tokens_file: ${at("auth", "tokens.yaml")} }
 log: { level: silent }
-limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${defaultLimits[key]}`).join(", ")} }
+limits: { ${Object.entries(limitKeys)
+      .map(([yamlKey, key]) => `${yamlKey}: ${defaultLimits[key]}`)
+      .join(", ")} }
 `;
     // The YAML above sets every key the config file knows: a new key must be added to it.
     const set = new Set<string>();
     const walkYaml = (value: unknown, prefix: string) => {
       if (Array.isArray(value)) value.forEach((item) => walkYaml(item, `${prefix}[]`));
-      else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) walkYaml(v, prefix === "" ? k : `${prefix}.${k}`);
+      else if (typeof value === "object" && value !== null)
+        for (const [k, v] of Object.entries(value)) walkYaml(v, prefix === "" ? k : `${prefix}.${k}`);
       else set.add(prefix);
     };
     walkYaml(parse(yaml), "");
@@ -119,11 +133,22 @@ limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${def
     const paths: string[] = [];
     const walkConfig = (value: unknown, where: string) => {
       if (typeof value === "string" && value.startsWith("/")) paths.push(where);
-      if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) walkConfig(v, `${where}.${k}`);
-      if (typeof value === "string" && value.startsWith("/") && !listed.has(value)) assert.fail(`config${where} (${value}) is a path no start-up check covers; add it to startUpInputsOf`);
+      if (typeof value === "object" && value !== null)
+        for (const [k, v] of Object.entries(value)) walkConfig(v, `${where}.${k}`);
+      if (typeof value === "string" && value.startsWith("/") && !listed.has(value))
+        assert.fail(`config${where} (${value}) is a path no start-up check covers; add it to startUpInputsOf`);
     };
     walkConfig(config, "");
-    assert.deepEqual(paths.sort(), [".auth.tokensFile", ".history.dir", ".roots.0.path", ".skills.0.path", ".stagingDir", ".tls.cert", ".tls.clientCa", ".tls.key"]);
+    assert.deepEqual(paths.sort(), [
+      ".auth.tokensFile",
+      ".history.dir",
+      ".roots.0.path",
+      ".skills.0.path",
+      ".stagingDir",
+      ".tls.cert",
+      ".tls.clientCa",
+      ".tls.key",
+    ]);
   });
 
   for (const [key, put] of folderInputs) {
@@ -166,14 +191,29 @@ limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${def
   });
 
   it("refuses a config file that is a FIFO or a device, unread", async () => {
-    for (const [path, kind] of [[at("a-fifo"), "a FIFO"], ["/dev/zero", "a character device"]] as const) {
-      await assert.rejects(readConfigFile(path), (err: unknown) => err instanceof ConfigError && err.message === `config file ${path} is ${kind}, not a regular file; check the --config path (TOOLHOST_CONFIG)`);
+    for (const [path, kind] of [
+      [at("a-fifo"), "a FIFO"],
+      ["/dev/zero", "a character device"],
+    ] as const) {
+      await assert.rejects(
+        readConfigFile(path),
+        (err: unknown) =>
+          err instanceof ConfigError &&
+          err.message ===
+            `config file ${path} is ${kind}, not a regular file; check the --config path (TOOLHOST_CONFIG)`,
+      );
     }
   });
 
   it("refuses a history folder under a regular file or /dev/null, and one that cannot be written", async () => {
-    await refused(configWith(folderInputs[2]![1](at("a-file", "history"))), /history folder .*a-file\/history cannot be made: .*a-file is a regular file, not a directory; Choose a folder .*--no-history/);
-    await refused(configWith(folderInputs[2]![1]("/dev/null/history")), /cannot be made: \/dev\/null is a character device/);
+    await refused(
+      configWith(folderInputs[2]![1](at("a-file", "history"))),
+      /history folder .*a-file\/history cannot be made: .*a-file is a regular file, not a directory; Choose a folder .*--no-history/,
+    );
+    await refused(
+      configWith(folderInputs[2]![1]("/dev/null/history")),
+      /cannot be made: \/dev\/null is a character device/,
+    );
     const locked = at("locked");
     await mkdir(locked);
     await chmod(locked, 0o500);
@@ -181,35 +221,71 @@ limits: { ${Object.entries(limitKeys).map(([yamlKey, key]) => `${yamlKey}: ${def
       // Root writes into a mode-0500 folder anyway; sysfs refuses even root.
       const unwritable = process.getuid?.() === 0 ? "/sys/kernel/mm" : locked;
       if (!existsSync(unwritable)) return;
-      await refused(configWith(folderInputs[2]![1](join(unwritable, "toolhost-history"))), /history folder .* cannot be written \((EACCES|EPERM|EROFS)\); Choose a folder/);
-      await refused(configWith(folderInputs[2]![1](unwritable)), /history folder .* cannot be written \((EACCES|EPERM|EROFS)\)/);
+      await refused(
+        configWith(folderInputs[2]![1](join(unwritable, "toolhost-history"))),
+        /history folder .* cannot be written \((EACCES|EPERM|EROFS)\); Choose a folder/,
+      );
+      await refused(
+        configWith(folderInputs[2]![1](unwritable)),
+        /history folder .* cannot be written \((EACCES|EPERM|EROFS)\)/,
+      );
     } finally {
       await chmod(locked, 0o700);
     }
   });
 
   it("refuses a history folder inside a root or a skill root, and a root or skill root inside it", async () => {
-    await refused(configWith(folderInputs[2]![1](at("work", "history"))), /history\.dir .*work\/history lies inside the root .*work \(roots\[0\]\.path\)/);
-    await refused(configWith(folderInputs[2]![1](at("skills", "h"))), /history\.dir .*skills\/h lies inside the skill root .*skills \(skills\[0\]\.path\)/);
+    await refused(
+      configWith(folderInputs[2]![1](at("work", "history"))),
+      /history\.dir .*work\/history lies inside the root .*work \(roots\[0\]\.path\)/,
+    );
+    await refused(
+      configWith(folderInputs[2]![1](at("skills", "h"))),
+      /history\.dir .*skills\/h lies inside the skill root .*skills \(skills\[0\]\.path\)/,
+    );
     // Issue 27 #3: the reverse direction was accepted.
-    await refused(configWith(folderInputs[2]![1](base)), /the root .*work \(roots\[0\]\.path\) lies inside history\.dir .*; its callers could read every root's earlier contents/);
+    await refused(
+      configWith(folderInputs[2]![1](base)),
+      /the root .*work \(roots\[0\]\.path\) lies inside history\.dir .*; its callers could read every root's earlier contents/,
+    );
     await mkdir(at("hist-with-root", "root"), { recursive: true });
-    await refused(configWith({ ...folderInputs[2]![1](at("hist-with-root")), roots: [{ path: at("hist-with-root", "root"), readOnly: false }] }), /the root .*hist-with-root\/root \(roots\[0\]\.path\) lies inside history\.dir/);
+    await refused(
+      configWith({
+        ...folderInputs[2]![1](at("hist-with-root")),
+        roots: [{ path: at("hist-with-root", "root"), readOnly: false }],
+      }),
+      /the root .*hist-with-root\/root \(roots\[0\]\.path\) lies inside history\.dir/,
+    );
     await refused(configWith(folderInputs[2]![1](at("work"))), /lies inside the root/);
   });
 
   it("refuses the tokens file or a TLS file inside a root or skill root", async () => {
     await writeFile(at("work", "tokens.yaml"), "tokens: []\n");
-    await refused(configWith({ auth: { tokensFile: at("work", "tokens.yaml") } }), /auth file .*work\/tokens\.yaml lies inside the root .*; a caller could read it or rewrite it \(and with it its own scope\)/);
+    await refused(
+      configWith({ auth: { tokensFile: at("work", "tokens.yaml") } }),
+      /auth file .*work\/tokens\.yaml lies inside the root .*; a caller could read it or rewrite it \(and with it its own scope\)/,
+    );
     await writeFile(at("skills", "tls.key"), "x\n");
-    await refused(configWith({ tls: { ...configWith().tls!, key: at("skills", "tls.key") } }), /TLS key .*skills\/tls\.key lies inside the skill root/);
+    await refused(
+      configWith({ tls: { ...configWith().tls!, key: at("skills", "tls.key") } }),
+      /TLS key .*skills\/tls\.key lies inside the skill root/,
+    );
   });
 
   it("changes nothing on disk when it refuses: the history folder is made only once everything passed", async () => {
     const history = at("not-yet", "history");
     await refused(configWith({ ...folderInputs[2]![1](history), auth: { tokensFile: at("a-fifo") } }), /is a FIFO/);
     assert.equal(existsSync(at("not-yet")), false);
-    await refused(configWith({ ...folderInputs[2]![1](history), roots: [{ path: at("work"), readOnly: false }, { path: at("work"), readOnly: true }] }), /listed twice/);
+    await refused(
+      configWith({
+        ...folderInputs[2]![1](history),
+        roots: [
+          { path: at("work"), readOnly: false },
+          { path: at("work"), readOnly: true },
+        ],
+      }),
+      /listed twice/,
+    );
     assert.equal(existsSync(at("not-yet")), false);
     await rm(at("not-yet"), { recursive: true, force: true });
   });

@@ -14,8 +14,15 @@ const here = "test/conformance/server";
 describe("connectrpc conformance, server mode, against toolhost's listeners", { timeout: 1_200_000 }, () => {
   for (const protocol of ["grpc", "grpc-web", "connect"] as const) {
     it(`fails no ${protocol} case but those listed with their reason`, async () => {
-      const s = await runSuite("server", `${here}/${protocol}.yaml`, `${here}/${protocol}-known-failing.txt`, `${here}/server-under-test.ts`);
-      console.log(`conformance server ${protocol}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.known} known failing (${s.ms} ms)`);
+      const s = await runSuite(
+        "server",
+        `${here}/${protocol}.yaml`,
+        `${here}/${protocol}-known-failing.txt`,
+        `${here}/server-under-test.ts`,
+      );
+      console.log(
+        `conformance server ${protocol}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.known} known failing (${s.ms} ms)`,
+      );
       assert.equal(s.code, 0, `the runner failed:\n${s.failures}`);
       assert.equal(s.failed, 0, s.failures);
       assert.ok(s.passed > 90, `only ${s.passed} cases ran`);

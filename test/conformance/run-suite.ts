@@ -26,7 +26,12 @@ export interface SuiteRun {
  * runSuite runs the suite with a config (`--conf`), an optional known-failing file and the command
  * under test (run by this Node with tsx), from the repository root.
  */
-export async function runSuite(mode: "client" | "server", conf: string, knownFailing: string | undefined, underTest: string): Promise<SuiteRun> {
+export async function runSuite(
+  mode: "client" | "server",
+  conf: string,
+  knownFailing: string | undefined,
+  underTest: string,
+): Promise<SuiteRun> {
   assert.ok(existsSync(runner), "connectconformance is missing; run scripts/install-tools.sh");
   const known = knownFailing === undefined ? [] : ["--known-failing", `@${knownFailing}`];
   const args = ["--mode", mode, "--conf", conf, ...known, "--", process.execPath, "--import", "tsx", underTest];

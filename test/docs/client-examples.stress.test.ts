@@ -9,7 +9,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pythonEnvs } from "../support/python-envs.js";
-import { expectedLines, outputLines, programsOf, repo, run, startDocServer, writeProgram, type DocServer, type ProgramFile } from "./client-programs.js";
+import {
+  expectedLines,
+  outputLines,
+  programsOf,
+  repo,
+  run,
+  startDocServer,
+  writeProgram,
+  type DocServer,
+  type ProgramFile,
+} from "./client-programs.js";
 
 /** has tells whether `command` runs (its toolchain is on PATH). */
 async function has(command: string, args: string[] = ["--version"]): Promise<boolean> {
@@ -28,14 +38,33 @@ function ok(step: string, result: { code: number | null; stdout: string; stderr:
 const goEnv = { GOFLAGS: "", GOTOOLCHAIN: "local" };
 
 /** How each language's program is built and run, in its folder; resolves with the run's stdout. */
-const runners: Record<string, { toolchain: () => Promise<boolean>; missing: string; run: (dir: string, files: readonly ProgramFile[], env: NodeJS.ProcessEnv) => Promise<string> }> = {
+const runners: Record<
+  string,
+  {
+    toolchain: () => Promise<boolean>;
+    missing: string;
+    run: (dir: string, files: readonly ProgramFile[], env: NodeJS.ProcessEnv) => Promise<string>;
+  }
+> = {
   go: {
     toolchain: () => has("go", ["version"]),
     missing: "go is not on PATH",
     async run(dir, _files, env) {
       // The module set-up docs/clients.md's Go section shows: require + replace to the checkout.
       ok("go mod init", await run("go", ["mod", "init", "example.com/agentloop"], { cwd: dir, env: goEnv }));
-      ok("go mod edit", await run("go", ["mod", "edit", "-require=github.com/toolhost/toolhost/gen/go@v0.0.0", `-replace=github.com/toolhost/toolhost/gen/go=${path.join(repo, "gen/go")}`], { cwd: dir, env: goEnv }));
+      ok(
+        "go mod edit",
+        await run(
+          "go",
+          [
+            "mod",
+            "edit",
+            "-require=github.com/toolhost/toolhost/gen/go@v0.0.0",
+            `-replace=github.com/toolhost/toolhost/gen/go=${path.join(repo, "gen/go")}`,
+          ],
+          { cwd: dir, env: goEnv },
+        ),
+      );
       ok("go mod tidy", await run("go", ["mod", "tidy"], { cwd: dir, env: goEnv, timeoutMs: 240_000 }));
       ok("go vet", await run("go", ["vet", "."], { cwd: dir, env: goEnv, timeoutMs: 240_000 }));
       const ran = await run("go", ["run", "."], { cwd: dir, env: { ...goEnv, ...env }, timeoutMs: 240_000 });
@@ -49,7 +78,10 @@ const runners: Record<string, { toolchain: () => Promise<boolean>; missing: stri
     async run(dir, files, env) {
       const ran = await run(pythonEnvs.newest, [files[0]!.path], { cwd: dir, env, timeoutMs: 60_000 });
       ok("python", ran);
-      const typed = await run(pythonEnvs.newest, ["-m", "mypy", "--strict", files[0]!.path], { cwd: dir, timeoutMs: 240_000 });
+      const typed = await run(pythonEnvs.newest, ["-m", "mypy", "--strict", files[0]!.path], {
+        cwd: dir,
+        timeoutMs: 240_000,
+      });
       ok("mypy --strict", typed);
       return ran.stdout;
     },
@@ -59,9 +91,21 @@ const runners: Record<string, { toolchain: () => Promise<boolean>; missing: stri
     missing: "mvn or java is not on PATH",
     async run(dir, files, env) {
       const project = path.join(repo, "clients/jvm");
-      ok("mvn package", await run("mvn", ["-q", "-B", "-Dstyle.color=never", "package", "-DskipTests"], { cwd: project, timeoutMs: 840_000 }));
+      ok(
+        "mvn package",
+        await run("mvn", ["-q", "-B", "-Dstyle.color=never", "package", "-DskipTests"], {
+          cwd: project,
+          timeoutMs: 840_000,
+        }),
+      );
       const cp = path.join(dir, "classpath.txt");
-      ok("mvn dependency:build-classpath", await run("mvn", ["-q", "-B", "-Dstyle.color=never", "dependency:build-classpath", `-Dmdep.outputFile=${cp}`], { cwd: project, timeoutMs: 240_000 }));
+      ok(
+        "mvn dependency:build-classpath",
+        await run("mvn", ["-q", "-B", "-Dstyle.color=never", "dependency:build-classpath", `-Dmdep.outputFile=${cp}`], {
+          cwd: project,
+          timeoutMs: 240_000,
+        }),
+      );
       const classpath = `${path.join(project, "target/toolhost-client-0.1.0.jar")}:${(await readFile(cp, "utf8")).trim()}`;
       const ran = await run("java", ["-cp", classpath, files[0]!.path], { cwd: dir, env, timeoutMs: 120_000 });
       ok("java", ran);
@@ -76,9 +120,18 @@ const runners: Record<string, { toolchain: () => Promise<boolean>; missing: stri
       // cached per lock file (TOOLHOST_CARGO_TARGET_DIR moves the cache, e.g. to a CI cache folder).
       const lock = path.join(repo, "clients/rust/Cargo.lock");
       await copyFile(lock, path.join(dir, "Cargo.lock"));
-      const key = createHash("sha256").update(await readFile(lock)).digest("hex").slice(0, 12);
-      const target = path.join(process.env["TOOLHOST_CARGO_TARGET_DIR"] ?? path.join(tmpdir(), "toolhost-rust-target"), key);
-      ok("cargo build", await run("cargo", ["build", "--quiet"], { cwd: dir, env: { CARGO_TARGET_DIR: target }, timeoutMs: 840_000 }));
+      const key = createHash("sha256")
+        .update(await readFile(lock))
+        .digest("hex")
+        .slice(0, 12);
+      const target = path.join(
+        process.env["TOOLHOST_CARGO_TARGET_DIR"] ?? path.join(tmpdir(), "toolhost-rust-target"),
+        key,
+      );
+      ok(
+        "cargo build",
+        await run("cargo", ["build", "--quiet"], { cwd: dir, env: { CARGO_TARGET_DIR: target }, timeoutMs: 840_000 }),
+      );
       const ran = await run(path.join(target, "debug/agent-loop"), [], { cwd: dir, env, timeoutMs: 60_000 });
       ok("the Rust program", ran);
       return ran.stdout;

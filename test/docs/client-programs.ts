@@ -22,8 +22,12 @@ export interface ProgramFile {
 /** blocksAfter finds the fenced blocks that follow a `docs-test: VERB ...` directive: the directive's words and the block. */
 function blocksAfter(text: string, verb: string): { words: string[]; content: string }[] {
   const out: { words: string[]; content: string }[] = [];
-  const pattern = new RegExp(`<!--\\s*docs-test:\\s*${verb}\\b([^>]*?)-->\\s*\\n\`\`\`\\S*\\n([\\s\\S]*?)\\n\`\`\``, "g");
-  for (const m of text.matchAll(pattern)) out.push({ words: m[1]!.trim().split(/\s+/).filter(Boolean), content: `${m[2]!}\n` });
+  const pattern = new RegExp(
+    `<!--\\s*docs-test:\\s*${verb}\\b([^>]*?)-->\\s*\\n\`\`\`\\S*\\n([\\s\\S]*?)\\n\`\`\``,
+    "g",
+  );
+  for (const m of text.matchAll(pattern))
+    out.push({ words: m[1]!.trim().split(/\s+/).filter(Boolean), content: `${m[2]!}\n` });
   return out;
 }
 
@@ -33,7 +37,8 @@ export async function programsOf(): Promise<Map<string, ProgramFile[]>> {
   const programs = new Map<string, ProgramFile[]>();
   for (const { words, content } of blocksAfter(text, "program")) {
     const [lang, file] = words;
-    if (lang === undefined || file === undefined) throw new Error(`docs/clients.md: "program" takes LANG PATH, got "${words.join(" ")}"`);
+    if (lang === undefined || file === undefined)
+      throw new Error(`docs/clients.md: "program" takes LANG PATH, got "${words.join(" ")}"`);
     const files = programs.get(lang) ?? [];
     files.push({ path: file, content: content.replaceAll("/src/toolhost", repo.replace(/\/$/, "")) });
     programs.set(lang, files);
@@ -52,9 +57,17 @@ export interface DocServer {
 }
 
 /** run runs a command to its end and resolves with its exit code and output, bounded in time. */
-export function run(file: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function run(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, [...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, [...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {
@@ -92,7 +105,16 @@ export async function startDocServer(): Promise<DocServer> {
   await writeTokensFile(path.join(scratch, "tokens.yaml"), [{ id: "docs-agent", token, scope: { tier: "read" } }]);
   let server: SpawnedServer;
   try {
-    server = await spawnServer(["--root", root, "--tls-cert", path.join(tlsDir, "tls.pem"), "--tls-key", path.join(tlsDir, "tls.key"), "--tokens-file", path.join(scratch, "tokens.yaml")]);
+    server = await spawnServer([
+      "--root",
+      root,
+      "--tls-cert",
+      path.join(tlsDir, "tls.pem"),
+      "--tls-key",
+      path.join(tlsDir, "tls.key"),
+      "--tokens-file",
+      path.join(scratch, "tokens.yaml"),
+    ]);
   } catch (err) {
     await rm(scratch, { recursive: true, force: true });
     throw err;
@@ -119,5 +141,8 @@ export async function writeProgram(server: DocServer, lang: string, files: reado
 
 /** outputLines is what a program printed on stdout, line by line. */
 export function outputLines(stdout: string): string[] {
-  return stdout.split("\n").map((l) => l.trimEnd()).filter((l) => l !== "");
+  return stdout
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== "");
 }

@@ -19,9 +19,33 @@ import { mismatch, parseJsonStream } from "./match-output.js";
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const tools = path.join(repo, ".tools/bin");
 const docAddress = "127.0.0.1:50051";
-const grpcCodes = ["OK", "Canceled", "Unknown", "InvalidArgument", "DeadlineExceeded", "NotFound", "AlreadyExists", "PermissionDenied", "ResourceExhausted", "FailedPrecondition", "Aborted", "OutOfRange", "Unimplemented", "Internal", "Unavailable", "DataLoss", "Unauthenticated"];
+const grpcCodes = [
+  "OK",
+  "Canceled",
+  "Unknown",
+  "InvalidArgument",
+  "DeadlineExceeded",
+  "NotFound",
+  "AlreadyExists",
+  "PermissionDenied",
+  "ResourceExhausted",
+  "FailedPrecondition",
+  "Aborted",
+  "OutOfRange",
+  "Unimplemented",
+  "Internal",
+  "Unavailable",
+  "DataLoss",
+  "Unauthenticated",
+];
 
-const docFiles = ["README.md", ...(await readdir(path.join(repo, "docs"))).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const docFiles = [
+  "README.md",
+  ...(await readdir(path.join(repo, "docs")))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 interface Ran {
   readonly code: number | null;
@@ -75,7 +99,11 @@ function judge(example: DocExample, ran: Ran): void {
     // grpcurl prints "Code: NotFound", or with -format-error a JSON status with the number.
     const number = grpcCodes.indexOf(example.error);
     assert.ok(number > 0, `unknown gRPC code name ${example.error} in a docs-test directive`);
-    assert.match(ran.stderr + ran.stdout, new RegExp(`Code: ${example.error}\\b|"code": ${number}\\b`), `expected grpcurl error ${example.error}\n${shown}`);
+    assert.match(
+      ran.stderr + ran.stdout,
+      new RegExp(`Code: ${example.error}\\b|"code": ${number}\\b`),
+      `expected grpcurl error ${example.error}\n${shown}`,
+    );
   } else {
     assert.equal(ran.code, 0, `the example fails as written\n${shown}`);
   }
@@ -97,7 +125,10 @@ for (const file of docFiles) {
     before(async () => {
       assert.ok(existsSync(path.join(tools, "grpcurl")), "grpcurl is missing; run scripts/install-tools.sh");
       root = await mkdtemp(path.join(tmpdir(), "toolhost-docs-"));
-      server = await startTestServer({ roots: [{ path: root }], skills: [{ path: path.join(repo, "examples/skills"), namespace: "examples" }] });
+      server = await startTestServer({
+        roots: [{ path: root }],
+        skills: [{ path: path.join(repo, "examples/skills"), namespace: "examples" }],
+      });
     });
 
     after(async () => {

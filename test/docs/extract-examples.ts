@@ -101,7 +101,10 @@ function parseDirectives(where: string, script: string, directives: readonly str
         files.push({ path: rest[0]!, content: patternBytes(Number(rest[1])) });
         break;
       case "lines":
-        files.push({ path: rest[0]!, content: Array.from({ length: Number(rest[1]) }, (_, n) => `line ${n}\n`).join("") });
+        files.push({
+          path: rest[0]!,
+          content: Array.from({ length: Number(rest[1]) }, (_, n) => `line ${n}\n`).join(""),
+        });
         break;
       case "absent":
         absent.push(arg);

@@ -35,7 +35,9 @@ describe("the documented health probe, with tokens on", () => {
     const base = await mkdtemp(path.join(tmpdir(), "toolhost-health-"));
     const root = await mkdtemp(path.join(base, "root-"));
     const tokensFile = path.join(base, "tokens.yaml");
-    await writeTokensFile(tokensFile, [{ id: "agent", token: "th_health-probe-test-token-0123456789", scope: { tier: "read" } }]);
+    await writeTokensFile(tokensFile, [
+      { id: "agent", token: "th_health-probe-test-token-0123456789", scope: { tier: "read" } },
+    ]);
     const config = localConfig([root], { auth: { tokensFile } });
     server = await startServer(config, createLogger("silent"));
   });
@@ -45,13 +47,19 @@ describe("the documented health probe, with tokens on", () => {
     const [command, ...args] = await probeCommand();
     const found = await runCommand("sh", ["-c", `command -v ${command}`], { env }).catch(() => undefined);
     assert.ok(found !== undefined, `${command} is missing; run scripts/install-tools.sh`);
-    const probe = await runCommand(command!, args.map((a) => a.replace(docAddress, server.grpcAddress)), { env });
+    const probe = await runCommand(
+      command!,
+      args.map((a) => a.replace(docAddress, server.grpcAddress)),
+      { env },
+    );
     assert.match(probe.stdout + probe.stderr, /status: SERVING/);
   });
 
   it("grpcurl's Health/Check fails there, as the doc says: reflection needs a token", async (t) => {
     if (!existsSync(path.join(tools, "grpcurl"))) return t.skip("no .tools/bin/grpcurl");
-    const run = await runCommand("grpcurl", ["-plaintext", server.grpcAddress, "grpc.health.v1.Health/Check"], { env }).then(
+    const run = await runCommand("grpcurl", ["-plaintext", server.grpcAddress, "grpc.health.v1.Health/Check"], {
+      env,
+    }).then(
       () => "succeeded",
       (err: Error) => err.message,
     );

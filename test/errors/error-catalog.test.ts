@@ -11,7 +11,11 @@ describe("error catalog", () => {
     const end = doc.indexOf("<!-- catalog:end -->");
     assert.ok(start >= 0 && end > start, "docs/errors.md lacks the catalog markers");
     const table = doc.slice(start + "<!-- catalog:start -->".length, end).trim();
-    assert.equal(table, errorTableMarkdown(), "docs/errors.md differs from src/errors/error-catalog.ts; run `npm run docs:errors`");
+    assert.equal(
+      table,
+      errorTableMarkdown(),
+      "docs/errors.md differs from src/errors/error-catalog.ts; run `npm run docs:errors`",
+    );
   });
 
   it("uses upper snake case reasons that fit ErrorInfo's reason rules", () => {

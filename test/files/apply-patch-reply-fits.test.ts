@@ -28,13 +28,24 @@ describe("ApplyPatch's reply always fits the send limit", () => {
 
   it("refuses a path over 4096 bytes before anything is written", async () => {
     const long = `${"./".repeat(1_000_000)}x.txt`;
-    assert.equal(await reasonOf(server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: ${long}\n+x\n*** End Patch` })), "PATCH_INVALID");
+    assert.equal(
+      await reasonOf(
+        server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: ${long}\n+x\n*** End Patch` }),
+      ),
+      "PATCH_INVALID",
+    );
     assert.deepEqual(await readdir(server.root), []);
   });
 
   it("cuts the diffs to what the send limit leaves, and says so", async () => {
     const text = Array.from({ length: 4000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n") + "\n";
-    const res = await server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: big.txt\n${text.split("\n").slice(0, -1).map((l) => `+${l}`).join("\n")}\n*** End Patch` });
+    const res = await server.fileTools.applyPatch({
+      patch: `*** Begin Patch\n*** Add File: big.txt\n${text
+        .split("\n")
+        .slice(0, -1)
+        .map((l) => `+${l}`)
+        .join("\n")}\n*** End Patch`,
+    });
     assert.equal(res.applied, true);
     assert.equal(res.diffTruncated, true);
     assert.equal(await readFile(join(server.root, "big.txt"), "utf8"), text);

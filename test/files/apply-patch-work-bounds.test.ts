@@ -23,7 +23,13 @@ describe("ApplyPatch bounds its work", () => {
     const before = Array.from({ length: n }, (_, i) => `old line ${i}`);
     const after = Array.from({ length: n }, (_, i) => `new line ${i}`);
     await writeFile(join(server.root, "big.txt"), `${before.join("\n")}\n`);
-    const patch = ["*** Begin Patch", "*** Update File: big.txt", ...before.map((l) => `-${l}`), ...after.map((l) => `+${l}`), "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: big.txt",
+      ...before.map((l) => `-${l}`),
+      ...after.map((l) => `+${l}`),
+      "*** End Patch",
+    ].join("\n");
     const res = await server.fileTools.applyPatch({ patch });
     assert.equal(res.applied, true);
     assert.equal(res.diffTruncated, true);
@@ -34,7 +40,15 @@ describe("ApplyPatch bounds its work", () => {
   it("refuses a hunk whose search would cost too much, and changes nothing", async () => {
     const content = `${"a\n".repeat(60_000)}`;
     await writeFile(join(server.root, "same.txt"), content);
-    const patch = ["*** Begin Patch", "*** Update File: same.txt", "@@", ...Array.from({ length: 20_000 }, () => " a"), "-b", "+c", "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: same.txt",
+      "@@",
+      ...Array.from({ length: 20_000 }, () => " a"),
+      "-b",
+      "+c",
+      "*** End Patch",
+    ].join("\n");
     let reason = "";
     let message = "";
     try {
@@ -63,7 +77,16 @@ describe("ApplyPatch bounds the contents it stages", () => {
   it("refuses a patch whose files hold over twice the edit limit in all, and changes nothing", async () => {
     const body = (i: number) => `first ${i}\n${"filler line\n".repeat(1700)}`;
     for (let i = 0; i < 10; i++) await writeFile(join(server.root, `p${i}.txt`), body(i));
-    const patch = ["*** Begin Patch", ...Array.from({ length: 10 }, (_, i) => [`*** Update File: p${i}.txt`, "@@", `-first ${i}`, `+changed ${i}`]).flat(), "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      ...Array.from({ length: 10 }, (_, i) => [
+        `*** Update File: p${i}.txt`,
+        "@@",
+        `-first ${i}`,
+        `+changed ${i}`,
+      ]).flat(),
+      "*** End Patch",
+    ].join("\n");
     let reason = "";
     try {
       await server.fileTools.applyPatch({ patch });
@@ -72,7 +95,9 @@ describe("ApplyPatch bounds the contents it stages", () => {
     }
     assert.equal(reason, "TOO_LARGE");
     for (let i = 0; i < 10; i++) assert.equal(await readFile(join(server.root, `p${i}.txt`), "utf8"), body(i));
-    const small = await server.fileTools.applyPatch({ patch: "*** Begin Patch\n*** Update File: p0.txt\n@@\n-first 0\n+changed 0\n*** End Patch" });
+    const small = await server.fileTools.applyPatch({
+      patch: "*** Begin Patch\n*** Update File: p0.txt\n@@\n-first 0\n+changed 0\n*** End Patch",
+    });
     assert.equal(small.applied, true, "one file well within the bound still applies");
   });
 });
@@ -89,7 +114,9 @@ describe("ApplyPatch with a very long hunk", () => {
   it("applies a hunk of 300,000 added lines", async () => {
     await writeFile(join(server.root, "grow.txt"), "one\ntwo\n");
     const added = Array.from({ length: 300_000 }, (_, i) => `n${i}`);
-    const res = await server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Update File: grow.txt\n@@\n one\n${added.map((l) => `+${l}`).join("\n")}\n*** End Patch` });
+    const res = await server.fileTools.applyPatch({
+      patch: `*** Begin Patch\n*** Update File: grow.txt\n@@\n one\n${added.map((l) => `+${l}`).join("\n")}\n*** End Patch`,
+    });
     assert.equal(res.applied, true);
     assert.equal(await readFile(join(server.root, "grow.txt"), "utf8"), `one\n${added.join("\n")}\ntwo\n`);
   });

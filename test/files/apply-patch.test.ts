@@ -57,18 +57,38 @@ describe("parseCodexPatch", () => {
         moveTo: "src/main.py",
         line: 6,
         chunks: [
-          { anchor: "def greet():", oldLines: ["    print('hi')"], newLines: ["    print('hello')"], newOrigins: [{ kind: "replaces", old: 0 }], endOfFile: false },
-          { anchor: undefined, oldLines: ["x = 1"], newLines: ["x = 1", "y = 2"], newOrigins: [{ kind: "kept", old: 0 }, { kind: "added" }], endOfFile: true },
+          {
+            anchor: "def greet():",
+            oldLines: ["    print('hi')"],
+            newLines: ["    print('hello')"],
+            newOrigins: [{ kind: "replaces", old: 0 }],
+            endOfFile: false,
+          },
+          {
+            anchor: undefined,
+            oldLines: ["x = 1"],
+            newLines: ["x = 1", "y = 2"],
+            newOrigins: [{ kind: "kept", old: 0 }, { kind: "added" }],
+            endOfFile: true,
+          },
         ],
       },
     ]);
   });
 
   const refusals: [string, string, RegExp][] = [
-    ["no begin", "*** Update File: a\n@@\n-a\n+b\n*** End Patch", /line 1: the first line must be "\*\*\* Begin Patch"/],
+    [
+      "no begin",
+      "*** Update File: a\n@@\n-a\n+b\n*** End Patch",
+      /line 1: the first line must be "\*\*\* Begin Patch"/,
+    ],
     ["no end", "*** Begin Patch\n*** Delete File: a", /the last line must be "\*\*\* End Patch"/],
     ["unknown section", "*** Begin Patch\n*** Rename File: a\n*** End Patch", /line 2: expected "\*\*\* Add File: "/],
-    ["bad hunk line", "*** Begin Patch\n*** Update File: a\n@@\n?x\n*** End Patch", /line 4: a hunk line must start with/],
+    [
+      "bad hunk line",
+      "*** Begin Patch\n*** Update File: a\n@@\n?x\n*** End Patch",
+      /line 4: a hunk line must start with/,
+    ],
     ["empty update", "*** Begin Patch\n*** Update File: a\n*** End Patch", /has an Update File section with no hunks/],
     ["same file twice", "*** Begin Patch\n*** Delete File: a\n*** Delete File: a\n*** End Patch", /"a" appears twice/],
     ["no path", "*** Begin Patch\n*** Delete File: \n*** End Patch", /names no path/],
@@ -76,12 +96,19 @@ describe("parseCodexPatch", () => {
   ];
   for (const [title, text, message] of refusals) {
     it(`refuses: ${title}`, () => {
-      assert.throws(() => parseCodexPatch(text, bounds), (err: unknown) => err instanceof ToolhostError && err.reason === "PATCH_INVALID" && message.test(err.message));
+      assert.throws(
+        () => parseCodexPatch(text, bounds),
+        (err: unknown) => err instanceof ToolhostError && err.reason === "PATCH_INVALID" && message.test(err.message),
+      );
     });
   }
 
   it("bounds the number of files", () => {
-    const text = ["*** Begin Patch", ...Array.from({ length: 4 }, (_, i) => `*** Delete File: f${i}`), "*** End Patch"].join("\n");
+    const text = [
+      "*** Begin Patch",
+      ...Array.from({ length: 4 }, (_, i) => `*** Delete File: f${i}`),
+      "*** End Patch",
+    ].join("\n");
     assert.throws(() => parseCodexPatch(text, { maxFiles: 3, maxChunksPerFile: 10 }), /more than 3 files/);
   });
 });
@@ -101,7 +128,11 @@ describe("ApplyPatch over gRPC", () => {
   }
 
   it("applies add, delete, update with anchors (whitespace-lenient) and move in one call", async () => {
-    await seed({ "p/app.py": "def greet():\n    print('hi')\n\nx = 1\n", "p/old.txt": "bye\n", "p/crlf.txt": "a\r\nb\r\n" });
+    await seed({
+      "p/app.py": "def greet():\n    print('hi')\n\nx = 1\n",
+      "p/old.txt": "bye\n",
+      "p/crlf.txt": "a\r\nb\r\n",
+    });
     const res = await server.fileTools.applyPatch({
       patch: [
         "*** Begin Patch",
@@ -125,12 +156,15 @@ describe("ApplyPatch over gRPC", () => {
       ].join("\n"),
     });
     assert.equal(res.applied, true);
-    assert.deepEqual(res.files.map((f) => [f.path, f.operation, f.applied]), [
-      ["p/new.md", PatchFileOperation.ADD, true],
-      ["p/old.txt", PatchFileOperation.DELETE, true],
-      ["p/app.py", PatchFileOperation.MOVE, true],
-      ["p/crlf.txt", PatchFileOperation.UPDATE, true],
-    ]);
+    assert.deepEqual(
+      res.files.map((f) => [f.path, f.operation, f.applied]),
+      [
+        ["p/new.md", PatchFileOperation.ADD, true],
+        ["p/old.txt", PatchFileOperation.DELETE, true],
+        ["p/app.py", PatchFileOperation.MOVE, true],
+        ["p/crlf.txt", PatchFileOperation.UPDATE, true],
+      ],
+    );
     assert.deepEqual(await snapshot(join(server.root, "p")), {
       "new.md": "# New\n",
       "main.py": "def greet():\n    print('hello')\n\nx = 1\ny = 2\n",
@@ -142,7 +176,10 @@ describe("ApplyPatch over gRPC", () => {
   it("dry run returns every diff and changes nothing", async () => {
     await seed({ "d/a.txt": "one\n" });
     const before = await snapshot(server.root);
-    const res = await server.fileTools.applyPatch({ dryRun: true, patch: "*** Begin Patch\n*** Update File: d/a.txt\n@@\n-one\n+two\n*** Add File: d/b.txt\n+b\n*** End Patch" });
+    const res = await server.fileTools.applyPatch({
+      dryRun: true,
+      patch: "*** Begin Patch\n*** Update File: d/a.txt\n@@\n-one\n+two\n*** Add File: d/b.txt\n+b\n*** End Patch",
+    });
     assert.equal(res.applied, false);
     assert.match(res.files[0]!.diff, /-one\n\+two/);
     assert.match(res.files[1]!.diff, /\+b/);
@@ -150,11 +187,36 @@ describe("ApplyPatch over gRPC", () => {
   });
 
   const refusals: [string, string, string, RegExp][] = [
-    ["a hunk that does not apply", "*** Begin Patch\n*** Add File: r/ok.txt\n+x\n*** Update File: r/a.txt\n@@\n-nope\n+x\n*** End Patch", "PATCH_FAILED", /Hunk 1 of "r\/a.txt" does not apply: its lines starting "nope"/],
-    ["adding a file that exists", "*** Begin Patch\n*** Add File: r/a.txt\n+x\n*** End Patch", "ALREADY_EXISTS", /"r\/a.txt" exists already/],
-    ["a move onto an existing file", "*** Begin Patch\n*** Update File: r/a.txt\n*** Move to: r/b.txt\n@@\n-a\n+b\n*** End Patch", "ALREADY_EXISTS", /"r\/b.txt" exists already/],
-    ["deleting a missing file", "*** Begin Patch\n*** Delete File: r/missing.txt\n*** End Patch", "NOT_FOUND", /missing\.txt/],
-    ["a path outside the roots", "*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch", "PATH_TRAVERSAL", /traversal/],
+    [
+      "a hunk that does not apply",
+      "*** Begin Patch\n*** Add File: r/ok.txt\n+x\n*** Update File: r/a.txt\n@@\n-nope\n+x\n*** End Patch",
+      "PATCH_FAILED",
+      /Hunk 1 of "r\/a.txt" does not apply: its lines starting "nope"/,
+    ],
+    [
+      "adding a file that exists",
+      "*** Begin Patch\n*** Add File: r/a.txt\n+x\n*** End Patch",
+      "ALREADY_EXISTS",
+      /"r\/a.txt" exists already/,
+    ],
+    [
+      "a move onto an existing file",
+      "*** Begin Patch\n*** Update File: r/a.txt\n*** Move to: r/b.txt\n@@\n-a\n+b\n*** End Patch",
+      "ALREADY_EXISTS",
+      /"r\/b.txt" exists already/,
+    ],
+    [
+      "deleting a missing file",
+      "*** Begin Patch\n*** Delete File: r/missing.txt\n*** End Patch",
+      "NOT_FOUND",
+      /missing\.txt/,
+    ],
+    [
+      "a path outside the roots",
+      "*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch",
+      "PATH_TRAVERSAL",
+      /traversal/,
+    ],
     ["malformed text", "*** Begin Patch\n*** Add File: r/x\n+x\n", "PATCH_INVALID", /End Patch/],
   ];
   for (const [title, patch, reason, message] of refusals) {
@@ -174,7 +236,11 @@ describe("ApplyPatch over gRPC", () => {
     await writeFile(join(ro, "locked.txt"), "l\n");
     const two = await startTestServer({ roots: [{ path: rw }, { path: ro, readOnly: true }] });
     try {
-      const got = await refusalOf(two.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: a.txt\n+a\n*** Update File: ${ro}/locked.txt\n@@\n-l\n+m\n*** End Patch` }));
+      const got = await refusalOf(
+        two.fileTools.applyPatch({
+          patch: `*** Begin Patch\n*** Add File: a.txt\n+a\n*** Update File: ${ro}/locked.txt\n@@\n-l\n+m\n*** End Patch`,
+        }),
+      );
       assert.equal(got.reason, "READ_ONLY");
       assert.deepEqual(await snapshot(rw), {});
       assert.deepEqual(await snapshot(ro), { "locked.txt": "l\n" });
@@ -227,7 +293,10 @@ describe("ApplyPatch is all or nothing: a failure injected at each file of a fiv
           await deleteFile(sandbox, { path, ifSha256 });
         },
       };
-      await assert.rejects(commitPatch(staged, effects), (err: unknown) => err instanceof ToolhostError && /^ApplyPatch changed nothing: /.test(err.message));
+      await assert.rejects(
+        commitPatch(staged, effects),
+        (err: unknown) => err instanceof ToolhostError && /^ApplyPatch changed nothing: /.test(err.message),
+      );
       const after = await snapshot(root);
       delete (after as Record<string, string>)["moved/"];
       assert.deepEqual(after, before);
@@ -239,7 +308,14 @@ describe("ApplyPatch is all or nothing: a failure injected at each file of a fiv
     await writeFile(join(root, "one.txt"), "1\n");
     await writeFile(join(root, "two.txt"), "2\n");
     const sandbox = await createSandbox([{ path: root, readOnly: false }]);
-    const staged = await stagePatch(sandbox, parseCodexPatch("*** Begin Patch\n*** Update File: one.txt\n@@\n-1\n+one\n*** Update File: two.txt\n@@\n-2\n+two\n*** End Patch", bounds), 1 << 20);
+    const staged = await stagePatch(
+      sandbox,
+      parseCodexPatch(
+        "*** Begin Patch\n*** Update File: one.txt\n@@\n-1\n+one\n*** Update File: two.txt\n@@\n-2\n+two\n*** End Patch",
+        bounds,
+      ),
+      1 << 20,
+    );
     let n = 0;
     const effects: PatchEffects = {
       async write(path, content, guard) {
@@ -251,7 +327,10 @@ describe("ApplyPatch is all or nothing: a failure injected at each file of a fiv
       },
       remove: async () => undefined,
     };
-    await assert.rejects(commitPatch(staged, effects), /ApplyPatch could not undo everything: .*Could not put back .*: one\.txt/);
+    await assert.rejects(
+      commitPatch(staged, effects),
+      /ApplyPatch could not undo everything: .*Could not put back .*: one\.txt/,
+    );
     assert.equal(await readFile(join(root, "one.txt"), "utf8"), "someone else\n");
   });
 });

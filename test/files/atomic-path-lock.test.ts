@@ -37,9 +37,14 @@ describe("withPathLock", () => {
   });
 
   it("is re-entrant for a holder that passes its held locks on, and releases after a throw", async () => {
-    const inner = await withPathLock("/r", (held) => withPathLock("/r", async () => "nested", { displayPath: "r.txt", held }));
+    const inner = await withPathLock("/r", (held) =>
+      withPathLock("/r", async () => "nested", { displayPath: "r.txt", held }),
+    );
     assert.equal(inner, "nested");
-    await assert.rejects(withPathLock("/r", async () => Promise.reject(new Error("boom"))), /boom/);
+    await assert.rejects(
+      withPathLock("/r", async () => Promise.reject(new Error("boom"))),
+      /boom/,
+    );
     assert.equal(await withPathLock("/r", async () => "free again"), "free again");
     assert.equal(lockedPathCount(), 0);
   });
@@ -82,7 +87,10 @@ describe("withPathLock", () => {
     const third = withPathLock("/w", async () => events.push("third"));
     await assert.rejects(impatient, (err: unknown) => {
       assert.ok(isToolhostError(err, "FILE_LOCKED"));
-      assert.equal(err.message, "Cannot change 'w.txt': other calls on this file kept it busy for over 50 ms; nothing was changed. Retry the call.");
+      assert.equal(
+        err.message,
+        "Cannot change 'w.txt': other calls on this file kept it busy for over 50 ms; nothing was changed. Retry the call.",
+      );
       return true;
     });
     await tick();

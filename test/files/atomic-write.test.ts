@@ -28,7 +28,16 @@ const failingSteps: { step: string; ops: AtomicFsOps }[] = [
   { step: "write", ops: { ...nodeFsOps, write: async () => Promise.reject(injected("EIO")) } },
   { step: "fsync", ops: { ...nodeFsOps, fsync: async () => Promise.reject(injected("EIO")) } },
   { step: "chmod", ops: { ...nodeFsOps, chmod: async () => Promise.reject(injected("EIO")) } },
-  { step: "close", ops: { ...nodeFsOps, close: async (h) => { await h.close(); throw injected("EIO"); } } },
+  {
+    step: "close",
+    ops: {
+      ...nodeFsOps,
+      close: async (h) => {
+        await h.close();
+        throw injected("EIO");
+      },
+    },
+  },
   { step: "rename", ops: { ...nodeFsOps, rename: async () => Promise.reject(injected("EIO")) } },
 ];
 
@@ -39,12 +48,15 @@ describe("atomicWrite fault injection", () => {
       const target = path.join(dir, "notes.txt");
       await writeFile(target, "old content");
       await chmod(target, 0o640);
-      await assert.rejects(atomicWrite(target, Buffer.from("new content"), { displayPath: "notes.txt", fsOps: ops }), (err: unknown) => {
-        assert.ok(isToolhostError(err, "IO_ERROR"));
-        assert.match(err.message, /Cannot write 'notes\.txt': the filesystem failed \(EIO\)/);
-        assert.doesNotMatch(err.message, new RegExp(dir));
-        return true;
-      });
+      await assert.rejects(
+        atomicWrite(target, Buffer.from("new content"), { displayPath: "notes.txt", fsOps: ops }),
+        (err: unknown) => {
+          assert.ok(isToolhostError(err, "IO_ERROR"));
+          assert.match(err.message, /Cannot write 'notes\.txt': the filesystem failed \(EIO\)/);
+          assert.doesNotMatch(err.message, new RegExp(dir));
+          return true;
+        },
+      );
       assert.equal(await readFile(target, "utf8"), "old content");
       assert.equal((await stat(target)).mode & 0o777, 0o640);
       assert.deepEqual(await tempFilesIn(dir), []);
@@ -52,7 +64,10 @@ describe("atomicWrite fault injection", () => {
 
     it(`a failing ${step} creates nothing when the target did not exist`, async () => {
       const dir = await tempDir();
-      await assert.rejects(atomicWrite(path.join(dir, "new.txt"), Buffer.from("x"), { displayPath: "new.txt", fsOps: ops }), ToolhostError);
+      await assert.rejects(
+        atomicWrite(path.join(dir, "new.txt"), Buffer.from("x"), { displayPath: "new.txt", fsOps: ops }),
+        ToolhostError,
+      );
       assert.deepEqual(await readdir(dir), []);
     });
   }
@@ -62,9 +77,21 @@ describe("atomicWrite fault injection", () => {
     const target = path.join(dir, "notes.txt");
     await writeFile(target, "old content");
     let guarded = 0;
-    const ops: AtomicFsOps = { ...nodeFsOps, fsync: async () => { await new Promise((r) => setTimeout(r, 30)); throw injected("EIO"); } };
+    const ops: AtomicFsOps = {
+      ...nodeFsOps,
+      fsync: async () => {
+        await new Promise((r) => setTimeout(r, 30));
+        throw injected("EIO");
+      },
+    };
     await assert.rejects(
-      atomicWrite(target, Buffer.from("new content"), { displayPath: "notes.txt", fsOps: ops, beforeCommit: async () => { guarded++; } }),
+      atomicWrite(target, Buffer.from("new content"), {
+        displayPath: "notes.txt",
+        fsOps: ops,
+        beforeCommit: async () => {
+          guarded++;
+        },
+      }),
       (err: unknown) => isToolhostError(err, "IO_ERROR") && /EIO/.test(err.message),
     );
     assert.equal(guarded, 1, "the guard ran while the fsync was in flight");
@@ -77,13 +104,22 @@ describe("atomicWrite fault injection", () => {
     const target = path.join(dir, "notes.txt");
     await writeFile(target, "old content");
     let syncs = 0;
-    const ops: AtomicFsOps = { ...nodeFsOps, fsyncDir: async () => { syncs++; throw injected("EIO"); } };
-    await assert.rejects(atomicWrite(target, Buffer.from("new content"), { displayPath: "notes.txt", fsOps: ops }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "IO_ERROR"));
-      assert.match(err.message, /'notes\.txt' now holds the new content, but syncing its directory failed \(EIO\)/);
-      assert.equal(err.metadata["committed"], "true");
-      return true;
-    });
+    const ops: AtomicFsOps = {
+      ...nodeFsOps,
+      fsyncDir: async () => {
+        syncs++;
+        throw injected("EIO");
+      },
+    };
+    await assert.rejects(
+      atomicWrite(target, Buffer.from("new content"), { displayPath: "notes.txt", fsOps: ops }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "IO_ERROR"));
+        assert.match(err.message, /'notes\.txt' now holds the new content, but syncing its directory failed \(EIO\)/);
+        assert.equal(err.metadata["committed"], "true");
+        return true;
+      },
+    );
     assert.equal(syncs, 1, "an fsync error is final, never retried");
     assert.equal(await readFile(target, "utf8"), "new content");
     assert.deepEqual(await tempFilesIn(dir), []);
@@ -94,23 +130,36 @@ describe("atomicWrite fault injection", () => {
     const target = path.join(dir, "big.bin");
     await writeFile(target, "old");
     const ops: AtomicFsOps = { ...nodeFsOps, write: async () => Promise.reject(injected("ENOSPC")) };
-    await assert.rejects(atomicWrite(target, Buffer.from("new"), { displayPath: "big.bin", fsOps: ops }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "NO_SPACE"));
-      assert.match(err.message, /Cannot write 'big\.bin': the filesystem is full or over quota/);
-      return true;
-    });
+    await assert.rejects(
+      atomicWrite(target, Buffer.from("new"), { displayPath: "big.bin", fsOps: ops }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "NO_SPACE"));
+        assert.match(err.message, /Cannot write 'big\.bin': the filesystem is full or over quota/);
+        return true;
+      },
+    );
     assert.equal(await readFile(target, "utf8"), "old");
     assert.deepEqual(await tempFilesIn(dir), []);
   });
 
   it("a temporary file that cannot be removed is named in the error", async () => {
     const dir = await tempDir();
-    const ops: AtomicFsOps = { ...nodeFsOps, rename: async () => Promise.reject(injected("EIO")), unlink: async () => Promise.reject(injected("EBUSY")) };
-    await assert.rejects(atomicWrite(path.join(dir, "a.txt"), Buffer.from("x"), { displayPath: "a.txt", fsOps: ops }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "IO_ERROR"));
-      assert.match(err.message, /The temporary file '\.toolhost-tmp-[0-9a-f]{12}-[0-9]+-[0-9a-f]{32}' could not be removed; the next server start removes it\./);
-      return true;
-    });
+    const ops: AtomicFsOps = {
+      ...nodeFsOps,
+      rename: async () => Promise.reject(injected("EIO")),
+      unlink: async () => Promise.reject(injected("EBUSY")),
+    };
+    await assert.rejects(
+      atomicWrite(path.join(dir, "a.txt"), Buffer.from("x"), { displayPath: "a.txt", fsOps: ops }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "IO_ERROR"));
+        assert.match(
+          err.message,
+          /The temporary file '\.toolhost-tmp-[0-9a-f]{12}-[0-9]+-[0-9a-f]{32}' could not be removed; the next server start removes it\./,
+        );
+        return true;
+      },
+    );
   });
 });
 
@@ -119,18 +168,30 @@ describe("atomicWrite", () => {
     const dir = await tempDir();
     const target = path.join(dir, "short.txt");
     let calls = 0;
-    const ops: AtomicFsOps = { ...nodeFsOps, write: (h, b, off, len, pos) => { calls++; return nodeFsOps.write(h, b, off, Math.min(len, 3), pos); } };
+    const ops: AtomicFsOps = {
+      ...nodeFsOps,
+      write: (h, b, off, len, pos) => {
+        calls++;
+        return nodeFsOps.write(h, b, off, Math.min(len, 3), pos);
+      },
+    };
     const content = Buffer.from("0123456789abcdefghij");
     const result = await atomicWrite(target, content, { displayPath: "short.txt", fsOps: ops });
     assert.equal(await readFile(target, "utf8"), "0123456789abcdefghij");
     assert.equal(calls, 7);
-    assert.deepEqual({ size: result.size, sha256: result.sha256, created: result.created }, { size: 20, sha256: sha256Hex(content), created: true });
+    assert.deepEqual(
+      { size: result.size, sha256: result.sha256, created: result.created },
+      { size: 20, sha256: sha256Hex(content), created: true },
+    );
   });
 
   it("fails instead of spinning when write(2) writes nothing", async () => {
     const dir = await tempDir();
     const ops: AtomicFsOps = { ...nodeFsOps, write: async () => 0 };
-    await assert.rejects(atomicWrite(path.join(dir, "a.txt"), Buffer.from("x"), { displayPath: "a.txt", fsOps: ops }), (err: unknown) => isToolhostError(err, "IO_ERROR"));
+    await assert.rejects(
+      atomicWrite(path.join(dir, "a.txt"), Buffer.from("x"), { displayPath: "a.txt", fsOps: ops }),
+      (err: unknown) => isToolhostError(err, "IO_ERROR"),
+    );
     assert.deepEqual(await readdir(dir), []);
   });
 
@@ -178,13 +239,23 @@ describe("atomicWrite", () => {
     // Pretend the file belongs to someone else, so the write tries to give it back.
     const foreign = async (file: string): Promise<Stats | undefined> => {
       const real = await nodeFsOps.statTarget(file);
-      return real && Object.assign(Object.create(Object.getPrototypeOf(real) as object) as Stats, real, { uid: real.uid + 1 });
+      return (
+        real &&
+        Object.assign(Object.create(Object.getPrototypeOf(real) as object) as Stats, real, { uid: real.uid + 1 })
+      );
     };
-    const eperm: AtomicFsOps = { ...nodeFsOps, statTarget: foreign, chown: async () => Promise.reject(injected("EPERM")) };
+    const eperm: AtomicFsOps = {
+      ...nodeFsOps,
+      statTarget: foreign,
+      chown: async () => Promise.reject(injected("EPERM")),
+    };
     await atomicWrite(target, Buffer.from("new"), { displayPath: "owned.txt", fsOps: eperm });
     assert.equal(await readFile(target, "utf8"), "new");
     const eio: AtomicFsOps = { ...eperm, chown: async () => Promise.reject(injected("EIO")) };
-    await assert.rejects(atomicWrite(target, Buffer.from("newer"), { displayPath: "owned.txt", fsOps: eio }), (err: unknown) => isToolhostError(err, "IO_ERROR"));
+    await assert.rejects(
+      atomicWrite(target, Buffer.from("newer"), { displayPath: "owned.txt", fsOps: eio }),
+      (err: unknown) => isToolhostError(err, "IO_ERROR"),
+    );
     assert.equal(await readFile(target, "utf8"), "new");
     assert.deepEqual(await tempFilesIn(dir), []);
   });
@@ -224,7 +295,9 @@ describe("atomicWrite", () => {
       controller.abort();
       yield Buffer.from("second");
     }
-    await assert.rejects(atomicWrite(target, chunks(), { displayPath: "s.txt", signal: controller.signal }), { name: "AbortError" });
+    await assert.rejects(atomicWrite(target, chunks(), { displayPath: "s.txt", signal: controller.signal }), {
+      name: "AbortError",
+    });
     assert.equal(await readFile(target, "utf8"), "old");
     assert.deepEqual(await tempFilesIn(dir), []);
   });
@@ -234,7 +307,15 @@ describe("atomicWrite", () => {
     const target = path.join(dir, "c.txt");
     await writeFile(target, "old");
     const refusal = new ToolhostError("PRECONDITION_FAILED", "no");
-    await assert.rejects(atomicWrite(target, Buffer.from("new"), { displayPath: "c.txt", beforeCommit: () => { throw refusal; } }), (err) => err === refusal);
+    await assert.rejects(
+      atomicWrite(target, Buffer.from("new"), {
+        displayPath: "c.txt",
+        beforeCommit: () => {
+          throw refusal;
+        },
+      }),
+      (err) => err === refusal,
+    );
     assert.equal(await readFile(target, "utf8"), "old");
     assert.deepEqual(await tempFilesIn(dir), []);
   });
@@ -242,18 +323,23 @@ describe("atomicWrite", () => {
   it("refuses to replace a directory", async () => {
     const dir = await tempDir();
     await mkdir(path.join(dir, "sub"));
-    await assert.rejects(atomicWrite(path.join(dir, "sub"), Buffer.from("x"), { displayPath: "sub" }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "NOT_A_REGULAR_FILE"));
-      assert.equal(err.message, "Cannot write 'sub': it is a directory, not a regular file; choose a file path.");
-      return true;
-    });
+    await assert.rejects(
+      atomicWrite(path.join(dir, "sub"), Buffer.from("x"), { displayPath: "sub" }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "NOT_A_REGULAR_FILE"));
+        assert.equal(err.message, "Cannot write 'sub': it is a directory, not a regular file; choose a file path.");
+        return true;
+      },
+    );
     assert.deepEqual(await readdir(dir), ["sub"]);
   });
 
   it("leaves exactly one writer's whole content when 32 write one path at once", async () => {
     const dir = await tempDir();
     const target = path.join(dir, "race.txt");
-    const contents = Array.from({ length: 32 }, (_, i) => Buffer.alloc(64 * 1024, String.fromCharCode(65 + (i % 26)) + String(i)));
+    const contents = Array.from({ length: 32 }, (_, i) =>
+      Buffer.alloc(64 * 1024, String.fromCharCode(65 + (i % 26)) + String(i)),
+    );
     await Promise.all(contents.map((c) => atomicWrite(target, c, { displayPath: "race.txt" })));
     const final = await readFile(target);
     assert.ok(contents.some((c) => c.equals(final)));

@@ -80,7 +80,10 @@ describe("Codex's apply-patch scenarios, on the RPC and on CallTool", async () =
   });
   after(() => server.close());
 
-  const scenarios = (await readdir(scenariosDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const scenarios = (await readdir(scenariosDir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 
   it("has every scenario of the fixture folder", () => {
     assert.equal(scenarios.length, 23);
@@ -155,7 +158,8 @@ const codexUnitCases: { title: string; input: Tree; patch: string; expected: Tre
   {
     title: "parser.rs: blank lines after *** End of File, before the next file, are skipped",
     input: { "a.txt": "1\n2\n" },
-    patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-2\n+two\n*** End of File\n\n   \n*** Add File: b.txt\n+b\n*** End Patch",
+    patch:
+      "*** Begin Patch\n*** Update File: a.txt\n@@\n-2\n+two\n*** End of File\n\n   \n*** Add File: b.txt\n+b\n*** End Patch",
     expected: { "a.txt": "1\ntwo\n", "b.txt": "b\n" },
   },
   {
@@ -173,7 +177,8 @@ const codexUnitCases: { title: string; input: Tree; patch: string; expected: Tre
   {
     title: "seek_sequence.rs: the fourth rung folds dashes, quotes and odd spaces to ASCII",
     input: { "u.py": "# Say \u201chello\u201d \u2013 it\u2019s\u00a0fine\nx = 1\n" },
-    patch: "*** Begin Patch\n*** Update File: u.py\n@@\n-# Say \"hello\" - it's fine\n+# Say hello\n x = 1\n*** End Patch",
+    patch:
+      '*** Begin Patch\n*** Update File: u.py\n@@\n-# Say "hello" - it\'s fine\n+# Say hello\n x = 1\n*** End Patch',
     expected: { "u.py": "# Say hello\nx = 1\n" },
   },
   {
@@ -221,20 +226,42 @@ const codexUnitCases: { title: string; input: Tree; patch: string; expected: Tre
   {
     title: "invocation.rs test_cd_single_quoted_path_with_spaces",
     input: { "foo bar/old.txt": "before\n" },
-    patch: "cd 'foo bar' && apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: old.txt\n*** Move to: renamed.txt\n@@\n-before\n+after\n*** End Patch\nPATCH",
+    patch:
+      "cd 'foo bar' && apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: old.txt\n*** Move to: renamed.txt\n@@\n-before\n+after\n*** End Patch\nPATCH",
     expected: { "foo bar/renamed.txt": "after\n" },
   },
 ];
 
 /** codexRefusals are forms Codex's tests show it refusing; toolhost refuses them too. */
 const codexRefusals: { title: string; patch: string }[] = [
-  { title: "parser.rs: mismatched heredoc quotes", patch: "<<\"EOF'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nEOF\n" },
-  { title: "parser.rs: heredoc without *** End Patch", patch: "<<EOF\n*** Begin Patch\n*** Update File: file2.py\nEOF\n" },
-  { title: "invocation.rs test_cd_with_semicolon_is_ignored", patch: "cd foo; apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH" },
-  { title: "invocation.rs test_echo_and_apply_patch_is_ignored", patch: "echo foo && apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH" },
-  { title: "invocation.rs test_apply_patch_with_arg_is_ignored", patch: "apply_patch foo <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH" },
-  { title: "invocation.rs test_cd_two_args_is_ignored", patch: "cd foo bar && apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH" },
-  { title: "a heredoc whose delimiter does not close it", patch: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nEOF" },
+  {
+    title: "parser.rs: mismatched heredoc quotes",
+    patch: "<<\"EOF'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nEOF\n",
+  },
+  {
+    title: "parser.rs: heredoc without *** End Patch",
+    patch: "<<EOF\n*** Begin Patch\n*** Update File: file2.py\nEOF\n",
+  },
+  {
+    title: "invocation.rs test_cd_with_semicolon_is_ignored",
+    patch: "cd foo; apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH",
+  },
+  {
+    title: "invocation.rs test_echo_and_apply_patch_is_ignored",
+    patch: "echo foo && apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH",
+  },
+  {
+    title: "invocation.rs test_apply_patch_with_arg_is_ignored",
+    patch: "apply_patch foo <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH",
+  },
+  {
+    title: "invocation.rs test_cd_two_args_is_ignored",
+    patch: "cd foo bar && apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nPATCH",
+  },
+  {
+    title: "a heredoc whose delimiter does not close it",
+    patch: "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: foo\n+hi\n*** End Patch\nEOF",
+  },
 ];
 
 /** bytesOf turns a tree of texts into the form treeOf reads (each byte one latin1 character). */

@@ -28,7 +28,9 @@ function connect(address: string): Client<typeof FileTools> {
 async function* uploadOf(target: string, bytes: Buffer, chunkSize: number): AsyncGenerator<UploadFileRequest> {
   yield create(UploadFileRequestSchema, { part: { case: "header", value: { path: target } } });
   for (let offset = 0; offset < bytes.length; offset += chunkSize) {
-    yield create(UploadFileRequestSchema, { part: { case: "data", value: bytes.subarray(offset, offset + chunkSize) } });
+    yield create(UploadFileRequestSchema, {
+      part: { case: "data", value: bytes.subarray(offset, offset + chunkSize) },
+    });
   }
 }
 
@@ -70,7 +72,14 @@ describe("a server killed mid-write", () => {
           version % 2 === 0
             ? client.uploadFile(uploadOf(target, bytes, 64 * 1024))
             : client.writeFile({ path: target, content: { case: "data", value: bytes } });
-        if ((await call.then(() => true, () => false)) && !killed) acknowledged++;
+        if (
+          (await call.then(
+            () => true,
+            () => false,
+          )) &&
+          !killed
+        )
+          acknowledged++;
       }
     });
 
@@ -99,7 +108,10 @@ describe("a server killed mid-write", () => {
     const restarted = await spawnServer(["--root", root]);
     try {
       assert.deepEqual(await tempFilesUnder(root), [], "start-up removed the stale temporary files");
-      const after = await connect(restarted.address).writeFile({ path: targets[0]!, content: { case: "text", value: "alive" } });
+      const after = await connect(restarted.address).writeFile({
+        path: targets[0]!,
+        content: { case: "text", value: "alive" },
+      });
       assert.equal(after.created, false);
     } finally {
       await restarted.stop();

@@ -9,7 +9,10 @@ import { nodeFsOps } from "../../src/files/write/fs-ops.js";
 import { snapshot, writeFixture } from "./write-fixtures.js";
 
 async function gone(file: string): Promise<boolean> {
-  return access(file).then(() => false, () => true);
+  return access(file).then(
+    () => false,
+    () => true,
+  );
 }
 
 describe("deleteFile", () => {
@@ -32,7 +35,10 @@ describe("deleteFile", () => {
     const before = await snapshot(root);
     await assert.rejects(deleteFile(sandbox, { path: "mydir" }), (err: unknown) => {
       assert.ok(isToolhostError(err, "NOT_A_REGULAR_FILE"));
-      assert.equal(err.message, "Cannot delete non-file path 'mydir': it is a directory; DeleteFile removes files only, so nothing was deleted.");
+      assert.equal(
+        err.message,
+        "Cannot delete non-file path 'mydir': it is a directory; DeleteFile removes files only, so nothing was deleted.",
+      );
       return true;
     });
     assert.deepEqual(await snapshot(root), before);
@@ -56,8 +62,10 @@ describe("deleteFile", () => {
       assert.ok(err.message.includes(sha256Hex("v0")) && err.message.includes(sha256Hex("v1")), err.message);
       return true;
     });
-    await assert.rejects(deleteFile(sandbox, { path: "absent.txt", ifSha256: sha256Hex("v0") }), (err: unknown) =>
-      isToolhostError(err, "PRECONDITION_FAILED") && /sha256 none \(the file does not exist\)/.test(err.message),
+    await assert.rejects(
+      deleteFile(sandbox, { path: "absent.txt", ifSha256: sha256Hex("v0") }),
+      (err: unknown) =>
+        isToolhostError(err, "PRECONDITION_FAILED") && /sha256 none \(the file does not exist\)/.test(err.message),
     );
     assert.deepEqual(await snapshot(root), before);
     assert.deepEqual(await deleteFile(sandbox, { path: "g.txt", ifSha256: sha256Hex("v1") }), { existed: true });
@@ -68,15 +76,20 @@ describe("deleteFile", () => {
     await writeFile(path.join(outside.root, "important"), "precious");
     const { root, sandbox } = await writeFixture();
     const relative = path.relative(root, path.join(outside.root, "important"));
-    await assert.rejects(deleteFile(sandbox, { path: relative }), (err: unknown) =>
-      isToolhostError(err, "PATH_TRAVERSAL") && err.message.includes("traversal") && err.message.includes(relative),
+    await assert.rejects(
+      deleteFile(sandbox, { path: relative }),
+      (err: unknown) =>
+        isToolhostError(err, "PATH_TRAVERSAL") && err.message.includes("traversal") && err.message.includes(relative),
     );
     await assert.rejects(deleteFile(sandbox, { path: "" }), (err: unknown) => isToolhostError(err, "EMPTY_PATH"));
     assert.equal(await readFile(path.join(outside.root, "important"), "utf8"), "precious");
     for (const options of [{ readOnly: true }, { serverReadOnly: true }]) {
       const ro = await writeFixture(options);
       await writeFile(path.join(ro.root, "keep.txt"), "keep");
-      await assert.rejects(deleteFile(ro.sandbox, { path: "keep.txt" }), (err: unknown) => isToolhostError(err, "READ_ONLY") && /read-only/.test(err.message));
+      await assert.rejects(
+        deleteFile(ro.sandbox, { path: "keep.txt" }),
+        (err: unknown) => isToolhostError(err, "READ_ONLY") && /read-only/.test(err.message),
+      );
       assert.equal(await readFile(path.join(ro.root, "keep.txt"), "utf8"), "keep");
     }
   });
@@ -84,10 +97,16 @@ describe("deleteFile", () => {
   it("reports a failed directory sync after the unlink instead of claiming success", async () => {
     const { root, sandbox } = await writeFixture();
     await writeFile(path.join(root, "d.txt"), "x");
-    const fsOps = { ...nodeFsOps, fsyncDir: async () => Promise.reject(Object.assign(new Error("injected"), { code: "EIO" })) };
+    const fsOps = {
+      ...nodeFsOps,
+      fsyncDir: async () => Promise.reject(Object.assign(new Error("injected"), { code: "EIO" })),
+    };
     await assert.rejects(deleteFile(sandbox, { path: "d.txt", fsOps }), (err: unknown) => {
       assert.ok(isToolhostError(err, "IO_ERROR"));
-      assert.equal(err.message, "'d.txt' was deleted, but syncing its directory failed (EIO), so the change may not survive a crash; check the disk.");
+      assert.equal(
+        err.message,
+        "'d.txt' was deleted, but syncing its directory failed (EIO), so the change may not survive a crash; check the disk.",
+      );
       return true;
     });
   });

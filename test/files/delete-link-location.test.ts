@@ -23,7 +23,10 @@ describe("deleteFile judges a link by where the link itself is", () => {
     await symlink("../rw/a.txt", path.join(outside, "back"));
     const sandbox = await createSandbox([{ path: rw, readOnly: false }]);
     const before = await snapshot(base);
-    await expectToolhostError(() => deleteFile(sandbox, { path: "out/back" }), "PATH_TRAVERSAL", ["traversal", "out/back"]);
+    await expectToolhostError(() => deleteFile(sandbox, { path: "out/back" }), "PATH_TRAVERSAL", [
+      "traversal",
+      "out/back",
+    ]);
     assert.deepEqual(await snapshot(base), before);
     assert.ok((await lstat(path.join(outside, "back"))).isSymbolicLink());
   });
@@ -32,7 +35,10 @@ describe("deleteFile judges a link by where the link itself is", () => {
     const { base, rw, ro } = await twoRoots();
     await writeFile(path.join(rw, "w.txt"), "writable");
     await symlink(path.join(rw, "w.txt"), path.join(ro, "l"));
-    const sandbox = await createSandbox([{ path: rw, readOnly: false }, { path: ro, readOnly: true }]);
+    const sandbox = await createSandbox([
+      { path: rw, readOnly: false },
+      { path: ro, readOnly: true },
+    ]);
     const before = await snapshot(base);
     const clientPath = path.join(ro, "l");
     await expectToolhostError(() => deleteFile(sandbox, { path: clientPath }), "READ_ONLY", ["read-only", clientPath]);
@@ -43,9 +49,15 @@ describe("deleteFile judges a link by where the link itself is", () => {
     const { base, rw, ro } = await twoRoots();
     await writeFile(path.join(ro, "x.txt"), "read-only");
     await symlink(ro, path.join(rw, "to-ro"));
-    const sandbox = await createSandbox([{ path: rw, readOnly: false }, { path: ro, readOnly: true }]);
+    const sandbox = await createSandbox([
+      { path: rw, readOnly: false },
+      { path: ro, readOnly: true },
+    ]);
     const before = await snapshot(base);
-    await expectToolhostError(() => deleteFile(sandbox, { path: "to-ro/x.txt" }), "READ_ONLY", ["read-only", "to-ro/x.txt"]);
+    await expectToolhostError(() => deleteFile(sandbox, { path: "to-ro/x.txt" }), "READ_ONLY", [
+      "read-only",
+      "to-ro/x.txt",
+    ]);
     assert.deepEqual(await snapshot(base), before);
   });
 
@@ -53,7 +65,10 @@ describe("deleteFile judges a link by where the link itself is", () => {
     const { rw, ro } = await twoRoots();
     await writeFile(path.join(ro, "x.txt"), "read-only");
     await symlink(path.join(ro, "x.txt"), path.join(rw, "l"));
-    const sandbox = await createSandbox([{ path: rw, readOnly: false }, { path: ro, readOnly: true }]);
+    const sandbox = await createSandbox([
+      { path: rw, readOnly: false },
+      { path: ro, readOnly: true },
+    ]);
     assert.deepEqual(await deleteFile(sandbox, { path: "l" }), { existed: true });
     await assert.rejects(lstat(path.join(rw, "l")), { code: "ENOENT" });
     assert.equal(await readFile(path.join(ro, "x.txt"), "utf8"), "read-only");

@@ -21,7 +21,12 @@ describe("an edit racing a writer outside this process", () => {
         return nodeFsOps.write(handle, buffer, offset, length, position);
       },
     };
-    const err = await editFile(sandbox, { path: "notes.txt", edits: [{ kind: "append", text: "mine\n" }], maxEditBytes: 1 << 20, fsOps }).then(
+    const err = await editFile(sandbox, {
+      path: "notes.txt",
+      edits: [{ kind: "append", text: "mine\n" }],
+      maxEditBytes: 1 << 20,
+      fsOps,
+    }).then(
       () => assert.fail("the edit should have been refused"),
       (e: unknown) => e,
     );

@@ -8,7 +8,7 @@ import { uniqueBlockDiff } from "../../src/files/edit/diff/unique-block-diff.js"
 /** random is a small seeded generator, so a failure is reproducible. */
 function random(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
 describe("bounded diffs", () => {
@@ -62,25 +62,53 @@ describe("bounded diffs", () => {
       if (quick === undefined) continue;
       quickOnes++;
       if (quick.split("\n").filter((l) => /^[-+][^-+]/.test(l) || l === "-" || l === "+").length > 2) multiLine++;
-      const full = createTwoFilesPatch("a/f", "b/f", before, after, undefined, undefined, { context: 3, stripTrailingCr: true, headerOptions: FILE_HEADERS_ONLY });
+      const full = createTwoFilesPatch("a/f", "b/f", before, after, undefined, undefined, {
+        context: 3,
+        stripTrailingCr: true,
+        headerOptions: FILE_HEADERS_ONLY,
+      });
       assert.equal(quick, full, `case ${n}: ${JSON.stringify({ before, after })}`);
       assert.equal(boundedDiff("f", before, after, { maxBytes: 1 << 20, timeoutMs: 200 }).diff, full);
     }
     const long = `x\n${"y".repeat(5000)}\nz\n`;
     const cutQuick = boundedDiff("f", long, long.replace("x", "X"), { maxBytes: 1000, timeoutMs: 200 });
-    assert.ok(cutQuick.diff.endsWith(`(limits.max_edit_diff_bytes): ${Buffer.byteLength(createTwoFilesPatch("a/f", "b/f", long, long.replace("x", "X"), undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY })) - cutQuick.diff.indexOf("...")} bytes more; the edit was applied whole, re-read the file to see it\n`), cutQuick.diff.slice(-200));
-    assert.ok(quickOnes > 4000 && multiLine > 500, `the quick path was taken ${quickOnes} times, ${multiLine} with several changed lines`);
+    assert.ok(
+      cutQuick.diff.endsWith(
+        `(limits.max_edit_diff_bytes): ${Buffer.byteLength(createTwoFilesPatch("a/f", "b/f", long, long.replace("x", "X"), undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY })) - cutQuick.diff.indexOf("...")} bytes more; the edit was applied whole, re-read the file to see it\n`,
+      ),
+      cutQuick.diff.slice(-200),
+    );
+    assert.ok(
+      quickOnes > 4000 && multiLine > 500,
+      `the quick path was taken ${quickOnes} times, ${multiLine} with several changed lines`,
+    );
   });
 
   it("leaves to jsdiff a change whose lines also occur elsewhere, texts with CRs and without a final newline", () => {
-    assert.equal(uniqueBlockDiff("f", "a\nb\na\n", "a\n"), undefined, "the removed 'a' also stays: which one is removed is jsdiff's choice");
+    assert.equal(
+      uniqueBlockDiff("f", "a\nb\na\n", "a\n"),
+      undefined,
+      "the removed 'a' also stays: which one is removed is jsdiff's choice",
+    );
     assert.equal(uniqueBlockDiff("f", "a\r\nb\r\n", "a\r\nc\r\n"), undefined);
     assert.equal(uniqueBlockDiff("f", "a\nb", "a\nc"), undefined);
     const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}\n`).join("");
-    assert.notEqual(uniqueBlockDiff("f", `a\n${lines("old", 32)}z\n`, `a\n${lines("new", 32)}z\n`), undefined, "32 lines a side: quick");
-    assert.equal(uniqueBlockDiff("f", `a\n${lines("old", 33)}z\n`, `a\n${lines("new", 1)}z\n`), undefined, "over 32 lines a side: jsdiff, with its time bound");
+    assert.notEqual(
+      uniqueBlockDiff("f", `a\n${lines("old", 32)}z\n`, `a\n${lines("new", 32)}z\n`),
+      undefined,
+      "32 lines a side: quick",
+    );
+    assert.equal(
+      uniqueBlockDiff("f", `a\n${lines("old", 33)}z\n`, `a\n${lines("new", 1)}z\n`),
+      undefined,
+      "over 32 lines a side: jsdiff, with its time bound",
+    );
     const big = "x".repeat(9 * 1024 * 1024);
-    assert.equal(uniqueBlockDiff("f", `${big}\nold1\nold2\nz\n`, `${big}\nnew1\nnew2\nz\n`), undefined, "more searching than maxScanChars: jsdiff");
+    assert.equal(
+      uniqueBlockDiff("f", `${big}\nold1\nold2\nz\n`, `${big}\nnew1\nnew2\nz\n`),
+      undefined,
+      "more searching than maxScanChars: jsdiff",
+    );
     assert.equal(uniqueBlockDiff("f", "a\nb\nc\n", "a\nB\nc\n"), "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
   });
 
@@ -91,7 +119,10 @@ describe("bounded diffs", () => {
     assert.equal(truncated, true);
     assert.ok(Buffer.byteLength(diff) <= 1000, `${Buffer.byteLength(diff)} bytes`);
     assert.match(diff, /^--- a\/f\.txt\n\+\+\+ b\/f\.txt\n@@ -1,1000 \+1,1000 @@\n-line 0\n/);
-    assert.match(diff, /\n\.\.\. diff cut at 1000 bytes \(limits\.max_edit_diff_bytes\): \d+ bytes more; the edit was applied whole, re-read the file to see it\n$/);
+    assert.match(
+      diff,
+      /\n\.\.\. diff cut at 1000 bytes \(limits\.max_edit_diff_bytes\): \d+ bytes more; the edit was applied whole, re-read the file to see it\n$/,
+    );
   });
 
   it("falls back to one hunk, flagged, when the line diff runs past edit_diff_timeout_ms", () => {
@@ -108,6 +139,9 @@ describe("bounded diffs", () => {
 
   it("gives the full line diff when it is small and quick", () => {
     const { diff, truncated } = boundedDiff("f.txt", "a\nb\nc\n", "a\nB\nc\n", { maxBytes: 1000, timeoutMs: 200 });
-    assert.deepEqual({ diff, truncated }, { diff: "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", truncated: false });
+    assert.deepEqual(
+      { diff, truncated },
+      { diff: "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", truncated: false },
+    );
   });
 });

@@ -30,12 +30,18 @@ describe("concurrent edits and their history", () => {
     await files.writeFile({ path: "c.txt", content: { case: "text", value: "start\n" } });
     const count = 12;
     const replies = await Promise.all(
-      Array.from({ length: count }, (_, i) => files.editFile({ path: "c.txt", edits: [{ kind: { case: "append", value: { text: `line ${i}\n` } } }] })),
+      Array.from({ length: count }, (_, i) =>
+        files.editFile({ path: "c.txt", edits: [{ kind: { case: "append", value: { text: `line ${i}\n` } } }] }),
+      ),
     );
     const final = await readFile(join(server.root, "c.txt"), "utf8");
     const lines = final.split("\n").filter((l) => l !== "");
     assert.equal(lines[0], "start");
-    assert.deepEqual([...lines.slice(1)].sort(), Array.from({ length: count }, (_, i) => `line ${i}`).sort(), "every edit applied exactly once");
+    assert.deepEqual(
+      [...lines.slice(1)].sort(),
+      Array.from({ length: count }, (_, i) => `line ${i}`).sort(),
+      "every edit applied exactly once",
+    );
 
     // Each reply's content before is another's content after: one chain from "start\n" to the end.
     const byBefore = new Map(replies.map((r) => [r.previousSha256, r]));
@@ -54,7 +60,11 @@ describe("concurrent edits and their history", () => {
     assert.equal(oldestFirst[0]!.operation, ChangeOperation.WRITE);
     for (let i = 1; i < oldestFirst.length; i++) {
       assert.equal(oldestFirst[i]!.operation, ChangeOperation.EDIT);
-      assert.equal(oldestFirst[i]!.sha256Before, oldestFirst[i - 1]!.sha256After, `history entry ${i} follows entry ${i - 1}`);
+      assert.equal(
+        oldestFirst[i]!.sha256Before,
+        oldestFirst[i - 1]!.sha256After,
+        `history entry ${i} follows entry ${i - 1}`,
+      );
       assert.ok(oldestFirst[i]!.beforeAvailable);
     }
     assert.equal(oldestFirst.at(-1)!.sha256After, sha256Hex(final));
@@ -75,7 +85,10 @@ describe("concurrent edits and their history", () => {
         (err: unknown) => ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason ?? "none",
       );
     });
-    assert.deepEqual((await Promise.all(calls)).sort(), [...Array(3).fill("EDIT_TEXT_NOT_FOUND"), ...Array(3).fill("applied"), ...Array(3).fill("unchanged")].sort());
+    assert.deepEqual(
+      (await Promise.all(calls)).sort(),
+      [...Array(3).fill("EDIT_TEXT_NOT_FOUND"), ...Array(3).fill("applied"), ...Array(3).fill("unchanged")].sort(),
+    );
     const { changes } = await files.listFileHistory({ path: "m.txt", limit: 100 });
     assert.deepEqual(
       changes.map((c) => c.operation),
@@ -83,10 +96,20 @@ describe("concurrent edits and their history", () => {
     );
     assert.equal(changes[0]!.sha256After, sha256Hex(await readFile(join(server.root, "m.txt"))));
     // The temporary files the failed and no-change edits staged are gone, and every lock released.
-    assert.deepEqual((await readdir(server.root)).filter((n) => n.startsWith(".toolhost-tmp")), []);
+    assert.deepEqual(
+      (await readdir(server.root)).filter((n) => n.startsWith(".toolhost-tmp")),
+      [],
+    );
     // Every log lock is released (the last one just after its line's fsync, which follows the
     // answer): no lock file is left in the log folder.
-    await eventually(async () => assert.deepEqual((await readdir(join(historyDir, "log"))).filter((n) => n.startsWith(".toolhost-tmp")), []), 5_000);
+    await eventually(
+      async () =>
+        assert.deepEqual(
+          (await readdir(join(historyDir, "log"))).filter((n) => n.startsWith(".toolhost-tmp")),
+          [],
+        ),
+      5_000,
+    );
   });
 
   it("an edit of a file never changed before makes no log until it changes something", async () => {
@@ -94,10 +117,21 @@ describe("concurrent edits and their history", () => {
     await writeFile(join(server.root, "fresh.txt"), "one\n");
     const logs = async () => (await readdir(join(historyDir, "log"))).filter((n) => n.endsWith(".jsonl")).length;
     const logsBefore = await logs();
-    await assert.rejects(files.editFile({ path: "fresh.txt", edits: [{ kind: { case: "replace", value: { oldText: "absent", newText: "x" } } }] }));
-    await files.editFile({ path: "fresh.txt", edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "one" } } }] });
+    await assert.rejects(
+      files.editFile({
+        path: "fresh.txt",
+        edits: [{ kind: { case: "replace", value: { oldText: "absent", newText: "x" } } }],
+      }),
+    );
+    await files.editFile({
+      path: "fresh.txt",
+      edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "one" } } }],
+    });
     assert.equal(await logs(), logsBefore, "no empty log was made");
-    await files.editFile({ path: "fresh.txt", edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "two" } } }] });
+    await files.editFile({
+      path: "fresh.txt",
+      edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "two" } } }],
+    });
     assert.equal(await logs(), logsBefore + 1);
     const { changes } = await files.listFileHistory({ path: "fresh.txt" });
     assert.deepEqual(

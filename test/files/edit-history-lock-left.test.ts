@@ -24,7 +24,10 @@ import { eventually, scratchDir, writeFixture } from "./write-fixtures.js";
 async function lockLeft(answerAheadAfterMs?: number) {
   const { root, sandbox } = await writeFixture();
   const dir = await scratchDir("history-");
-  const store = new FileHistory({ dir, maxBytes: 1 << 30, maxAgeMs: 3_600_000, maxFileBytes: 1 << 20, maxEntriesPerFile: 1000 }, answerAheadAfterMs);
+  const store = new FileHistory(
+    { dir, maxBytes: 1 << 30, maxAgeMs: 3_600_000, maxFileBytes: 1 << 20, maxEntriesPerFile: 1000 },
+    answerAheadAfterMs,
+  );
   await writeFile(path.join(root, "h.txt"), "alpha\n");
   const edit = async (from: string, to: string) => {
     const recording = new ChangeRecording(store);
@@ -34,7 +37,8 @@ async function lockLeft(answerAheadAfterMs?: number) {
         edits: [{ kind: "replace", oldText: from, newText: to }],
         maxEditBytes: 1 << 20,
         beforeChange: recording.capture,
-        afterChange: (change) => recording.record({ operation: "edit", caller: "test", before: change.previousSha256, after: change.sha256 }),
+        afterChange: (change) =>
+          recording.record({ operation: "edit", caller: "test", before: change.previousSha256, after: change.sha256 }),
       });
     } finally {
       await recording.end();
@@ -69,7 +73,11 @@ describe("an edit whose history log lock was left by an exited server in another
     await edit("beta", "gamma");
     await edit("gamma", "delta"); // Queued behind the line still waiting: it does not wait either.
     assert.equal(readFileSync(path.join(root, "h.txt"), "utf8"), "delta\n");
-    assert.equal(lines().length, 1, "no line is written while another holder's lock file is there (nor did the edits wait for it to go stale)");
+    assert.equal(
+      lines().length,
+      1,
+      "no line is written while another holder's lock file is there (nor did the edits wait for it to go stale)",
+    );
     // The lock goes (taken over once stale, after staleMs; here removed as its holder would).
     rmSync(lock);
     const hash = (text: string) => sha256Hex(`${text}\n`);
@@ -107,7 +115,11 @@ describe("an edit whose history log lock was left by an exited server in another
       new Promise<string>((resolve) => (timer = setTimeout(() => resolve("still waiting"), 5_000))),
     ]);
     clearTimeout(timer);
-    assert.notEqual(outcome, "still waiting", "the failed edit's answer waited for a history log lock it writes nothing under");
+    assert.notEqual(
+      outcome,
+      "still waiting",
+      "the failed edit's answer waited for a history log lock it writes nothing under",
+    );
     assert.notEqual(outcome, "answered");
     assert.equal(readFileSync(path.join(root, "h.txt"), "utf8"), "beta\n");
     assert.equal(lines().length, 1);
@@ -123,9 +135,13 @@ describe("an edit whose history log lock is held for a moment by a live holder (
     setTimeout(() => rmSync(lock), 100);
     await edit("beta", "gamma");
     assert.equal(readFileSync(path.join(root, "h.txt"), "utf8"), "gamma\n");
-    assert.deepEqual(lines(), [
-      [sha256Hex("alpha\n"), sha256Hex("beta\n")],
-      [sha256Hex("beta\n"), sha256Hex("gamma\n")],
-    ], "the line is in the log when the answer arrives");
+    assert.deepEqual(
+      lines(),
+      [
+        [sha256Hex("alpha\n"), sha256Hex("beta\n")],
+        [sha256Hex("beta\n"), sha256Hex("gamma\n")],
+      ],
+      "the line is in the log when the answer arrives",
+    );
   });
 });

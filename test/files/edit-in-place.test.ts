@@ -18,11 +18,24 @@ const limit = 1 << 20;
 const fourKb = `${"x".repeat(2000)}\nalpha-marker\n${"y".repeat(2000)}\n`;
 
 function history(dir: string): FileHistory {
-  return new FileHistory({ dir, maxBytes: 1 << 30, maxAgeMs: 3_600_000, maxFileBytes: 1 << 20, maxEntriesPerFile: 1000 });
+  return new FileHistory({
+    dir,
+    maxBytes: 1 << 30,
+    maxAgeMs: 3_600_000,
+    maxFileBytes: 1 << 20,
+    maxEntriesPerFile: 1000,
+  });
 }
 
 /** editRecorded is the service's EditFile in files/ terms: an edit recorded in `store`'s history. */
-async function editRecorded(store: FileHistory, sandbox: Parameters<typeof editFile>[0], clientPath: string, from: string, to: string, fsOps?: AtomicFsOps) {
+async function editRecorded(
+  store: FileHistory,
+  sandbox: Parameters<typeof editFile>[0],
+  clientPath: string,
+  from: string,
+  to: string,
+  fsOps?: AtomicFsOps,
+) {
   const recording = new ChangeRecording(store);
   try {
     return await editFile(sandbox, {
@@ -31,7 +44,8 @@ async function editRecorded(store: FileHistory, sandbox: Parameters<typeof editF
       maxEditBytes: limit,
       fsOps,
       beforeChange: recording.capture,
-      afterChange: (change) => recording.record({ operation: "edit", caller: "test", before: change.previousSha256, after: change.sha256 }),
+      afterChange: (change) =>
+        recording.record({ operation: "edit", caller: "test", before: change.previousSha256, after: change.sha256 }),
     });
   } finally {
     await recording.end();
@@ -73,9 +87,11 @@ async function pooledRequests(fn: () => Promise<unknown>): Promise<Record<string
   try {
     await root.runInAsyncScope(fn);
     await waiter.runInAsyncScope(() =>
-      waitFor("the edit's own work after its answer to finish", () => running.size === 0, { timeoutMs: 30_000 }).catch((error: Error) => {
-        throw new Error(`${error.message}: still running ${[...running.values()].join(", ")}`);
-      }),
+      waitFor("the edit's own work after its answer to finish", () => running.size === 0, { timeoutMs: 30_000 }).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}: still running ${[...running.values()].join(", ")}`);
+        },
+      ),
     );
   } finally {
     hook.disable();
@@ -113,7 +129,10 @@ describe("an edit of a small file in a local folder", () => {
     // replaced file (held open across the rename); nothing opened as a FileHandle. It was 17.
     assert.deepEqual(counts, { FSREQCALLBACK: 4 });
     assert.equal(await readFile(path.join(root, "e.txt"), "utf8"), fourKb.replace("alpha-marker", "omega-marker"));
-    const changes = await store.list(await store.keyFor({ root: { path: root }, realPath: path.join(root, "e.txt") }), 10);
+    const changes = await store.list(
+      await store.keyFor({ root: { path: root }, realPath: path.join(root, "e.txt") }),
+      10,
+    );
     assert.equal(changes.length, 3, "every edit has its history line");
     assert.ok(changes.every((c) => c.beforeAvailable));
   });
@@ -123,10 +142,16 @@ describe("an edit of a small file in a local folder", () => {
     await writeFile(path.join(root, "p.txt"), fourKb);
     for (let i = 0; i < 20; i++) {
       const [from, to] = i % 2 === 0 ? ["alpha-marker", "omega-marker"] : ["omega-marker", "alpha-marker"];
-      await editFile(sandbox, { path: "p.txt", edits: [{ kind: "replace", oldText: from, newText: to }], maxEditBytes: limit });
+      await editFile(sandbox, {
+        path: "p.txt",
+        edits: [{ kind: "replace", oldText: from, newText: to }],
+        maxEditBytes: limit,
+      });
     }
     // Released through the thread pool right after the answer: wait for it, a bounded time.
-    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
+    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(
+      () => undefined,
+    );
     assert.deepEqual(heldDeleted(root), []);
   });
 
@@ -134,16 +159,37 @@ describe("an edit of a small file in a local folder", () => {
     const { root, sandbox } = await writeFixture();
     await writeFile(path.join(root, "r.txt"), fourKb);
     const renames: (boolean | undefined)[] = [];
-    const recording: AtomicFsOps = { ...nodeFsOps, rename: (from, to, inPlace) => (renames.push(inPlace), nodeFsOps.rename(from, to, inPlace)) };
-    await editFile(sandbox, { path: "r.txt", edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }], maxEditBytes: limit, fsOps: recording });
+    const recording: AtomicFsOps = {
+      ...nodeFsOps,
+      rename: (from, to, inPlace) => (renames.push(inPlace), nodeFsOps.rename(from, to, inPlace)),
+    };
+    await editFile(sandbox, {
+      path: "r.txt",
+      edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }],
+      maxEditBytes: limit,
+      fsOps: recording,
+    });
     assert.deepEqual(renames, [true]);
     const before = await snapshot(root);
-    const failing: AtomicFsOps = { ...nodeFsOps, rename: async () => Promise.reject(Object.assign(new Error("injected EIO"), { code: "EIO" })) };
-    await assert.rejects(editFile(sandbox, { path: "r.txt", edits: [{ kind: "replace", oldText: "omega", newText: "alpha" }], maxEditBytes: limit, fsOps: failing }), {
-      reason: "IO_ERROR",
-    });
+    const failing: AtomicFsOps = {
+      ...nodeFsOps,
+      rename: async () => Promise.reject(Object.assign(new Error("injected EIO"), { code: "EIO" })),
+    };
+    await assert.rejects(
+      editFile(sandbox, {
+        path: "r.txt",
+        edits: [{ kind: "replace", oldText: "omega", newText: "alpha" }],
+        maxEditBytes: limit,
+        fsOps: failing,
+      }),
+      {
+        reason: "IO_ERROR",
+      },
+    );
     assert.deepEqual(await snapshot(root), before, "the file as it was, no temporary or lock file left");
-    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
+    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(
+      () => undefined,
+    );
     assert.deepEqual(heldDeleted(root), []);
   });
 
@@ -170,10 +216,16 @@ describe("an edit of a small file in a local folder", () => {
     } finally {
       await loop.stop();
     }
-    assert.deepEqual(await snapshot(outside), before, `nothing outside the root changed (outcomes: ${JSON.stringify(outcomes)})`);
+    assert.deepEqual(
+      await snapshot(outside),
+      before,
+      `nothing outside the root changed (outcomes: ${JSON.stringify(outcomes)})`,
+    );
     const left = (await readdir(root)).filter((name) => name.startsWith(tempFilePrefix));
     assert.deepEqual(left, [], "no temporary or lock file left in the root");
-    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
+    await waitFor("the replaced files' release", () => heldDeleted(root).length === 0, { timeoutMs: 30_000 }).catch(
+      () => undefined,
+    );
     assert.deepEqual(heldDeleted(root), []);
   });
 });
@@ -205,7 +257,9 @@ describe("StagedDescriptor", () => {
 
 /** logLocks lists the lock files in a history's log folder. */
 async function logLocks(dir: string): Promise<string[]> {
-  return existsSync(path.join(dir, "log")) ? (await readdir(path.join(dir, "log"))).filter((n) => n.startsWith(tempFilePrefix)) : [];
+  return existsSync(path.join(dir, "log"))
+    ? (await readdir(path.join(dir, "log"))).filter((n) => n.startsWith(tempFilePrefix))
+    : [];
 }
 
 describe("ChangeRecording", () => {
@@ -221,9 +275,14 @@ describe("ChangeRecording", () => {
     await second.capture(Buffer.from("two"), resolved);
     await second.record({ operation: "edit", caller: "test", before: "b", after: "c" });
     await second.end();
-    await waitFor("the history locks' release", async () => (await logLocks(dir)).length === 0, { timeoutMs: 30_000 }).catch(() => undefined);
+    await waitFor("the history locks' release", async () => (await logLocks(dir)).length === 0, {
+      timeoutMs: 30_000,
+    }).catch(() => undefined);
     assert.deepEqual(await logLocks(dir), [], "the log's lock is released");
-    assert.deepEqual((await store.list(await store.keyFor(resolved), 10)).map((c) => c.after), ["c", "b"]);
+    assert.deepEqual(
+      (await store.list(await store.keyFor(resolved), 10)).map((c) => c.after),
+      ["c", "b"],
+    );
   });
 
   it("takes no log lock when its change ends before the capture begins, and the next change records", async () => {

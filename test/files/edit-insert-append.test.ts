@@ -39,11 +39,17 @@ describe("insert edit", () => {
     const { root, sandbox } = await writeFixture();
     await writeFile(path.join(root, "f.txt"), "a\nb\n");
     const before = await snapshot(root);
-    await assert.rejects(editFile(sandbox, { path: "f.txt", edits: [insert(3, "x")], maxEditBytes: 1 << 20 }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "OUT_OF_RANGE"));
-      assert.equal(err.message, "Cannot insert before line 3 of 'f.txt' (the edit): the file has 2 lines; use a line from 0 to 2 (2 appends); nothing was changed.");
-      return true;
-    });
+    await assert.rejects(
+      editFile(sandbox, { path: "f.txt", edits: [insert(3, "x")], maxEditBytes: 1 << 20 }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "OUT_OF_RANGE"));
+        assert.equal(
+          err.message,
+          "Cannot insert before line 3 of 'f.txt' (the edit): the file has 2 lines; use a line from 0 to 2 (2 appends); nothing was changed.",
+        );
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 });

@@ -19,10 +19,17 @@ describe("an edit of a file mounted over a name in a local root", () => {
     const calls: string[] = [];
     const ops: AtomicFsOps = {
       ...nodeFsOps,
-      openCurrent: (content, dir, name, shown, inPlace) => (calls.push(`openCurrent ${String(inPlace)}`), nodeFsOps.openCurrent(content, dir, name, shown, inPlace)),
+      openCurrent: (content, dir, name, shown, inPlace) => (
+        calls.push(`openCurrent ${String(inPlace)}`), nodeFsOps.openCurrent(content, dir, name, shown, inPlace)
+      ),
       rename: (from, to, inPlace) => (calls.push(`rename ${String(inPlace)}`), nodeFsOps.rename(from, to, inPlace)),
     };
-    const outcome = await editFile(sandbox, { path: "mounted.txt", edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }], maxEditBytes: 1 << 20, fsOps: ops }).then(
+    const outcome = await editFile(sandbox, {
+      path: "mounted.txt",
+      edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }],
+      maxEditBytes: 1 << 20,
+      fsOps: ops,
+    }).then(
       () => "applied",
       (err: { reason?: string }) => err.reason ?? String(err),
     );

@@ -23,7 +23,9 @@ describe("an edit of a file mounted over a name in a local root", () => {
       ...nodeFsOps,
       statTarget: async (file, inPlace) => {
         let pooled = 0;
-        const hook = createHook({ init: (_id, type) => void (type === "FSREQCALLBACK" || type === "FSREQPROMISE" ? pooled++ : undefined) }).enable();
+        const hook = createHook({
+          init: (_id, type) => void (type === "FSREQCALLBACK" || type === "FSREQPROMISE" ? pooled++ : undefined),
+        }).enable();
         try {
           return await nodeFsOps.statTarget(file, inPlace);
         } finally {
@@ -32,7 +34,12 @@ describe("an edit of a file mounted over a name in a local root", () => {
         }
       },
     };
-    await editFile(sandbox, { path: "mounted.txt", edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }], maxEditBytes: 1 << 20, fsOps: ops }).catch(() => undefined);
+    await editFile(sandbox, {
+      path: "mounted.txt",
+      edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }],
+      maxEditBytes: 1 << 20,
+      fsOps: ops,
+    }).catch(() => undefined);
     assert.deepEqual(stats, ["thread pool"], "the mounted name was lstat'ed on the event loop");
   });
 });

@@ -27,10 +27,23 @@ describe("an edit of a mounted file whose folder was renamed less than 5 s ago",
     const calls: string[] = [];
     const ops: AtomicFsOps = {
       ...nodeFsOps,
-      openCurrent: (content, dir, name, shown, inPlace) => (calls.push(`openCurrent inPlace=${String(inPlace)}`), nodeFsOps.openCurrent(content, dir, name, shown, inPlace)),
-      rename: (from, to, inPlace) => (calls.push(`rename inPlace=${String(inPlace)}`), nodeFsOps.rename(from, to, inPlace)),
+      openCurrent: (content, dir, name, shown, inPlace) => (
+        calls.push(`openCurrent inPlace=${String(inPlace)}`), nodeFsOps.openCurrent(content, dir, name, shown, inPlace)
+      ),
+      rename: (from, to, inPlace) => (
+        calls.push(`rename inPlace=${String(inPlace)}`), nodeFsOps.rename(from, to, inPlace)
+      ),
     };
-    await editFile(sandbox, { path: "a/x.txt", edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }], maxEditBytes: 1 << 20, fsOps: ops }).catch(() => undefined);
-    assert.deepEqual(calls, ["openCurrent inPlace=false", "rename inPlace=false"], "calls on a mount point were made on the event loop");
+    await editFile(sandbox, {
+      path: "a/x.txt",
+      edits: [{ kind: "replace", oldText: "alpha", newText: "omega" }],
+      maxEditBytes: 1 << 20,
+      fsOps: ops,
+    }).catch(() => undefined);
+    assert.deepEqual(
+      calls,
+      ["openCurrent inPlace=false", "rename inPlace=false"],
+      "calls on a mount point were made on the event loop",
+    );
   });
 });

@@ -17,7 +17,11 @@ async function patchRefused(content: string, unifiedDiff: string): Promise<unkno
   const { root, sandbox } = await writeFixture();
   await writeFile(path.join(root, "p.txt"), content);
   const before = await snapshot(root);
-  const err = await editFile(sandbox, { path: "p.txt", edits: [{ kind: "patch", unifiedDiff }], maxEditBytes: 1 << 20 }).then(
+  const err = await editFile(sandbox, {
+    path: "p.txt",
+    edits: [{ kind: "patch", unifiedDiff }],
+    maxEditBytes: 1 << 20,
+  }).then(
     () => assert.fail("the patch should have been refused"),
     (e: unknown) => e,
   );
@@ -55,7 +59,10 @@ describe("patch edit", () => {
   it("refuses a diff without hunks or for several files", async () => {
     const none = await patchRefused(file, "just some text\n");
     assert.ok(isToolhostError(none, "INVALID_ARGUMENT"));
-    assert.equal(none.message, `unified_diff of the edit on 'p.txt' cannot be used: it has no "@@" hunks; nothing was changed.`);
+    assert.equal(
+      none.message,
+      `unified_diff of the edit on 'p.txt' cannot be used: it has no "@@" hunks; nothing was changed.`,
+    );
     const two = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-one\n+1\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-one\n+1\n";
     const several = await patchRefused(file, two);
     assert.ok(isToolhostError(several, "INVALID_ARGUMENT"));
@@ -65,6 +72,9 @@ describe("patch edit", () => {
   it("refuses a malformed hunk", async () => {
     const err = await patchRefused(file, "@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n+extra\n");
     assert.ok(isToolhostError(err, "INVALID_ARGUMENT"));
-    assert.match(err.message, /^unified_diff of the edit on 'p\.txt' cannot be used: it is not a well-formed unified diff \(Hunk at line 1 has more lines than expected/);
+    assert.match(
+      err.message,
+      /^unified_diff of the edit on 'p\.txt' cannot be used: it is not a well-formed unified diff \(Hunk at line 1 has more lines than expected/,
+    );
   });
 });

@@ -29,7 +29,11 @@ async function refused(content: string, edits: TextEdit[]): Promise<unknown> {
   return error;
 }
 
-const replace = (oldText: string, newText: string, more: Partial<Extract<TextEdit, { kind: "replace" }>> = {}): TextEdit => ({ kind: "replace", oldText, newText, ...more });
+const replace = (
+  oldText: string,
+  newText: string,
+  more: Partial<Extract<TextEdit, { kind: "replace" }>> = {},
+): TextEdit => ({ kind: "replace", oldText, newText, ...more });
 
 describe("replace edit", () => {
   it("replaces the first occurrence by default", async () => {
@@ -37,12 +41,21 @@ describe("replace edit", () => {
   });
 
   it("replaces every occurrence with replace_all", async () => {
-    assert.deepEqual(await edited("foo bar foo", [replace("foo", "baz", { replaceAll: true })]), { text: "baz bar baz", replacements: 2 });
+    assert.deepEqual(await edited("foo bar foo", [replace("foo", "baz", { replaceAll: true })]), {
+      text: "baz bar baz",
+      replacements: 2,
+    });
   });
 
   it("replaces every occurrence when expected_replacements matches their count", async () => {
-    assert.deepEqual(await edited("foo bar foo", [replace("foo", "baz", { expectedReplacements: 2 })]), { text: "baz bar baz", replacements: 2 });
-    assert.deepEqual(await edited("foo bar", [replace("foo", "baz", { expectedReplacements: 1 })]), { text: "baz bar", replacements: 1 });
+    assert.deepEqual(await edited("foo bar foo", [replace("foo", "baz", { expectedReplacements: 2 })]), {
+      text: "baz bar baz",
+      replacements: 2,
+    });
+    assert.deepEqual(await edited("foo bar", [replace("foo", "baz", { expectedReplacements: 1 })]), {
+      text: "baz bar",
+      replacements: 1,
+    });
   });
 
   it("counts occurrences without overlap", async () => {
@@ -50,7 +63,10 @@ describe("replace edit", () => {
   });
 
   it("matches multi-line text and special characters literally", async () => {
-    assert.deepEqual(await edited("a $& b\nline2\n", [replace("$& b\nline2", "$1 $$")]), { text: "a $1 $$\n", replacements: 1 });
+    assert.deepEqual(await edited("a $& b\nline2\n", [replace("$& b\nline2", "$1 $$")]), {
+      text: "a $1 $$\n",
+      replacements: 1,
+    });
   });
 
   it("fails with EDIT_TEXT_NOT_FOUND when the text is absent", async () => {
@@ -69,7 +85,10 @@ describe("replace edit", () => {
       err.message,
       `Expected 2 replacements but found 3 occurrences of "foo" in 'edit.txt' (the edit); nothing was changed. Make old_text more specific or set expected_replacements to 3.`,
     );
-    assert.deepEqual({ expected: err.metadata["expected"], actual: err.metadata["actual"] }, { expected: "2", actual: "3" });
+    assert.deepEqual(
+      { expected: err.metadata["expected"], actual: err.metadata["actual"] },
+      { expected: "2", actual: "3" },
+    );
   });
 
   it("says expected and found when expected_replacements meets an absent text", async () => {
@@ -81,11 +100,17 @@ describe("replace edit", () => {
   it("refuses an empty old_text", async () => {
     const err = await refused("foo", [replace("", "x")]);
     assert.ok(isToolhostError(err, "INVALID_ARGUMENT"));
-    assert.equal(err.message, "old_text of the edit on 'edit.txt' is empty; give the exact text to replace, or use an append or insert edit.");
+    assert.equal(
+      err.message,
+      "old_text of the edit on 'edit.txt' is empty; give the exact text to replace, or use an append or insert edit.",
+    );
   });
 
   it("applies edits in order and all or nothing, naming the failing edit", async () => {
-    assert.deepEqual(await edited("one two", [replace("one", "three"), replace("three two", "done")]), { text: "done", replacements: 2 });
+    assert.deepEqual(await edited("one two", [replace("one", "three"), replace("three two", "done")]), {
+      text: "done",
+      replacements: 2,
+    });
     const err = await refused("one two", [replace("one", "1"), replace("missing", "x"), replace("two", "2")]);
     assert.ok(isToolhostError(err, "EDIT_TEXT_NOT_FOUND"));
     assert.match(err.message, /\(edit 2 of 3\)/);

@@ -43,7 +43,11 @@ describe("EditFile's reply is prepared while the folder's fsync runs", () => {
       return result;
     });
     for (let i = 0; i < 200 && finishSync === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.deepEqual(events, ["renamed", "folder fsync started", "whileSyncing"], "the result is handed over while the fsync runs, and the edit has not returned");
+    assert.deepEqual(
+      events,
+      ["renamed", "folder fsync started", "whileSyncing"],
+      "the result is handed over while the fsync runs, and the edit has not returned",
+    );
     finishSync();
     const result = await editing;
     assert.deepEqual(events, ["renamed", "folder fsync started", "whileSyncing", "folder fsync done", "returned"]);
@@ -54,14 +58,26 @@ describe("EditFile's reply is prepared while the folder's fsync runs", () => {
   it("fails with the folder fsync's error, not the result handed over, when that fsync fails", async () => {
     const { root, sandbox } = await writeFixture();
     await writeFile(path.join(root, "d.txt"), "a\nb\nc\n");
-    const fsOps: AtomicFsOps = { ...nodeFsOps, fsyncDir: async () => Promise.reject(Object.assign(new Error("injected"), { code: "EIO" })) };
+    const fsOps: AtomicFsOps = {
+      ...nodeFsOps,
+      fsyncDir: async () => Promise.reject(Object.assign(new Error("injected"), { code: "EIO" })),
+    };
     let handed = 0;
-    const err = await editFile(sandbox, { path: "d.txt", edits: [{ kind: "replace", oldText: "b", newText: "B" }], maxEditBytes: limit, fsOps, whileSyncing: () => handed++ }).then(
+    const err = await editFile(sandbox, {
+      path: "d.txt",
+      edits: [{ kind: "replace", oldText: "b", newText: "B" }],
+      maxEditBytes: limit,
+      fsOps,
+      whileSyncing: () => handed++,
+    }).then(
       () => assert.fail("the edit must fail"),
       (e: unknown) => e,
     );
     assert.ok(isToolhostError(err, "IO_ERROR"), String(err));
-    assert.equal(err.message, "'d.txt' now holds the new content, but syncing its directory failed (EIO), so the change may not survive a crash; check the disk before relying on it.");
+    assert.equal(
+      err.message,
+      "'d.txt' now holds the new content, but syncing its directory failed (EIO), so the change may not survive a crash; check the disk before relying on it.",
+    );
     assert.equal(handed, 1);
     assert.equal(await readFile(path.join(root, "d.txt"), "utf8"), "a\nB\nc\n");
   });
@@ -85,8 +101,19 @@ describe("EditFile's reply is prepared while the folder's fsync runs", () => {
     const { root, sandbox } = await writeFixture();
     await writeFile(path.join(root, "d.txt"), "a\nb\nc\n");
     let handed = 0;
-    await editFile(sandbox, { path: "d.txt", edits: [{ kind: "replace", oldText: "b", newText: "B" }], maxEditBytes: limit, dryRun: true, whileSyncing: () => handed++ });
-    await editFile(sandbox, { path: "d.txt", edits: [{ kind: "replace", oldText: "b", newText: "b" }], maxEditBytes: limit, whileSyncing: () => handed++ });
+    await editFile(sandbox, {
+      path: "d.txt",
+      edits: [{ kind: "replace", oldText: "b", newText: "B" }],
+      maxEditBytes: limit,
+      dryRun: true,
+      whileSyncing: () => handed++,
+    });
+    await editFile(sandbox, {
+      path: "d.txt",
+      edits: [{ kind: "replace", oldText: "b", newText: "b" }],
+      maxEditBytes: limit,
+      whileSyncing: () => handed++,
+    });
     assert.equal(handed, 0);
   });
 });

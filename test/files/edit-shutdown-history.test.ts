@@ -27,16 +27,23 @@ describe("graceful shutdown after an edit", () => {
       const server = await spawnServer(["--root", root, "--history-dir", history]);
       const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
       // Warm up (log folder made, locality judged), then race an edit's answer with SIGTERM.
-      await client.editFile({ path: "a.txt", edits: [{ kind: { case: "replace", value: { oldText: "alpha", newText: "beta" } } }] });
+      await client.editFile({
+        path: "a.txt",
+        edits: [{ kind: { case: "replace", value: { oldText: "alpha", newText: "beta" } } }],
+      });
       // SIGTERM while the edit is in flight: the drain lets it answer, then the process exits.
-      const edit = client.editFile({ path: "a.txt", edits: [{ kind: { case: "replace", value: { oldText: "beta", newText: "gamma" } } }] });
+      const edit = client.editFile({
+        path: "a.txt",
+        edits: [{ kind: { case: "replace", value: { oldText: "beta", newText: "gamma" } } }],
+      });
       await new Promise((r) => setTimeout(r, 1));
       const exited = new Promise((resolve) => server.child.once("exit", resolve));
       server.kill("SIGTERM");
       await edit;
       await exited; // one SIGTERM, as an orchestrator sends (stop() would send a second: a forced exit)
       const logDir = path.join(history, "log");
-      if (existsSync(logDir)) leftBehind.push(...readdirSync(logDir).filter((n) => n.startsWith(".toolhost-tmp-lock-")));
+      if (existsSync(logDir))
+        leftBehind.push(...readdirSync(logDir).filter((n) => n.startsWith(".toolhost-tmp-lock-")));
     }
     assert.deepEqual(leftBehind, [], "a history log lock file outlived the server's graceful shutdown");
   });

@@ -9,7 +9,13 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 import { snapshot } from "./write-fixtures.js";
 
 // Globs that backtrack polynomially or exponentially on a backtracking regex engine.
-const catastrophic = ["*a*a*a*a*a*a*a*a*b", "**/*a*a*a*a*a*a*b", "**/**/**/**/**/**/b", "*a*a*a*/*a*a*a*/*a*a*a*b", "{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}b"];
+const catastrophic = [
+  "*a*a*a*a*a*a*a*a*b",
+  "**/*a*a*a*a*a*a*b",
+  "**/**/**/**/**/**/b",
+  "*a*a*a*/*a*a*a*/*a*a*a*b",
+  "{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}b",
+];
 
 describe("compileGlob", () => {
   it("matches catastrophic globs against 255-character names and 4,000-character paths without a stall", () => {
@@ -30,13 +36,25 @@ describe("compileGlob", () => {
   });
 
   it("refuses an extglob, an over-long glob and too many brace groups with PATTERN_TOO_COMPLEX", () => {
-    assert.throws(() => compileGlob("+(a|aa)b"), { reason: "PATTERN_TOO_COMPLEX", message: 'glob "+(a|aa)b" is too complex: extglobs ("@(", "!(", "+(", "*(", "?(") are not supported; use "*", "**", "?", [classes] and {a,b} braces; simplify the pattern.' });
-    assert.throws(() => compileGlob("a".repeat(maxGlobLength + 1)), { reason: "PATTERN_TOO_COMPLEX", message: /is too complex: it is 257 characters long, over the limit of 256; simplify the pattern\.$/ });
-    assert.throws(() => compileGlob("{a,b}".repeat(17)), { reason: "PATTERN_TOO_COMPLEX", message: /it has 17 brace groups, over the limit of 16/ });
+    assert.throws(() => compileGlob("+(a|aa)b"), {
+      reason: "PATTERN_TOO_COMPLEX",
+      message:
+        'glob "+(a|aa)b" is too complex: extglobs ("@(", "!(", "+(", "*(", "?(") are not supported; use "*", "**", "?", [classes] and {a,b} braces; simplify the pattern.',
+    });
+    assert.throws(() => compileGlob("a".repeat(maxGlobLength + 1)), {
+      reason: "PATTERN_TOO_COMPLEX",
+      message: /is too complex: it is 257 characters long, over the limit of 256; simplify the pattern\.$/,
+    });
+    assert.throws(() => compileGlob("{a,b}".repeat(17)), {
+      reason: "PATTERN_TOO_COMPLEX",
+      message: /it has 17 brace groups, over the limit of 16/,
+    });
   });
 
   it("ends a glob whose matching runs past its time budget over many long paths with PATTERN_TOO_COMPLEX", () => {
-    const glob = `**/${Array.from({ length: 60 }, () => "*a").join("").slice(0, 240)}?b`;
+    const glob = `**/${Array.from({ length: 60 }, () => "*a")
+      .join("")
+      .slice(0, 240)}?b`;
     const match = compileGlob(glob);
     const deep = Array.from({ length: 16 }, () => "a".repeat(250)).join("/");
     let calls = 0;
@@ -44,7 +62,10 @@ describe("compileGlob", () => {
       () => {
         for (; calls < 100_000; calls++) match(`${deep}${calls}`);
       },
-      { reason: "PATTERN_TOO_COMPLEX", message: /is too complex: matching it ran past its time budget of 1000 ms; simplify the pattern\.$/ },
+      {
+        reason: "PATTERN_TOO_COMPLEX",
+        message: /is too complex: matching it ran past its time budget of 1000 ms; simplify the pattern\.$/,
+      },
     );
     assert.ok(calls < 100_000);
   });
@@ -86,7 +107,10 @@ describe("ListDirectory glob (real server)", () => {
     const page = await server.fileTools.listDirectory({ path: "d", glob: "*a*a*a*a*a*a*a*a*a*a*b" });
     const ms = performance.now() - started;
     assert.equal(page.entries.length, 0);
-    const err = await server.fileTools.listDirectory({ path: "d", glob: "@(a|aa)" }).then(() => assert.fail("refused"), (e: unknown) => e);
+    const err = await server.fileTools.listDirectory({ path: "d", glob: "@(a|aa)" }).then(
+      () => assert.fail("refused"),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ConnectError && err.code === Code.InvalidArgument, String(err));
     assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "PATTERN_TOO_COMPLEX");
     assert.deepEqual(await snapshot(server.root), before);

@@ -44,7 +44,9 @@ describe("a file that grows between its size check and its read", () => {
     try {
       for (let i = 0; i < 400 && Date.now() < until; i++) {
         await server.fileTools.writeFile({ path: "other.txt", content: { case: "text", value: String(i) } });
-        await server.fileTools.editFile({ path: "grow.txt", edits: [{ kind: { case: "append", value: { text: "" } } }], dryRun: false }).catch(() => undefined);
+        await server.fileTools
+          .editFile({ path: "grow.txt", edits: [{ kind: { case: "append", value: { text: "" } } }], dryRun: false })
+          .catch(() => undefined);
         await server.fileTools.deleteFile({ path: "grow.txt", ifSha256: "0".repeat(64) }).catch(() => undefined);
       }
     } finally {

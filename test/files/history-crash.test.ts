@@ -51,7 +51,10 @@ describe("change history survives SIGKILL mid-change", () => {
       await server.stop();
       const now = sha256Hex(await readFile(join(root, "f.txt")));
       assert.ok(written.has(now), "the file holds one whole written content");
-      assert.ok(acknowledged === undefined || now === acknowledged || written.has(now), "the acknowledged write is there or a later one");
+      assert.ok(
+        acknowledged === undefined || now === acknowledged || written.has(now),
+        "the acknowledged write is there or a later one",
+      );
       assert.ok((await blobsAreWhole(historyDir)) > 0, "blobs were stored");
       for (const log of await readdir(join(historyDir, "log"))) {
         const lines = (await readFile(join(historyDir, "log", log), "utf8")).split("\n").filter((l) => l !== "");

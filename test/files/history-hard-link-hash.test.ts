@@ -54,10 +54,18 @@ describe("the hash of a hard-linked file outside", () => {
 
   it("MoveFile neither answers nor prints its sha256", async () => {
     await link(outside, join(server.root, "m.env"));
-    const moved = await server.fileTools.moveFile({ from: "m.env", to: "m2.env" }).then((r) => r.sha256, (err: unknown) => ConnectError.from(err).rawMessage);
+    const moved = await server.fileTools.moveFile({ from: "m.env", to: "m2.env" }).then(
+      (r) => r.sha256,
+      (err: unknown) => ConnectError.from(err).rawMessage,
+    );
     assert.notEqual(moved, secretHash, "MoveFile answered the outside file's sha256");
-    const guarded = await failure(server.fileTools.moveFile({ from: "m2.env", to: "m3.env", ifSha256: sha256Hex("a wrong guess\n") }));
-    assert.ok(!guarded.message.includes(secretHash), `MoveFile's refusal prints the outside file's sha256: ${guarded.message}`);
+    const guarded = await failure(
+      server.fileTools.moveFile({ from: "m2.env", to: "m3.env", ifSha256: sha256Hex("a wrong guess\n") }),
+    );
+    assert.ok(
+      !guarded.message.includes(secretHash),
+      `MoveFile's refusal prints the outside file's sha256: ${guarded.message}`,
+    );
     assert.equal(await readFile(outside, "utf8"), secret);
   });
 
@@ -68,17 +76,27 @@ describe("the hash of a hard-linked file outside", () => {
     await link(outside, join(server.root, "r2.env"));
     // r.env, replaced on disk by a hard link to the outside file; v1 is in its history.
     await rename(join(server.root, "r2.env"), join(server.root, "r.env"));
-    const restored = await files.restoreFile({ path: "r.env", sha256: sha256Hex("v1\n") }).then((r) => r.previousSha256, (err: unknown) => ConnectError.from(err).rawMessage);
+    const restored = await files.restoreFile({ path: "r.env", sha256: sha256Hex("v1\n") }).then(
+      (r) => r.previousSha256,
+      (err: unknown) => ConnectError.from(err).rawMessage,
+    );
     assert.notEqual(restored, secretHash, "RestoreFile answered the outside file's sha256 as previous_sha256");
     await rename(join(server.root, "r.env"), join(server.root, "r-restored.env"));
     // The same again, guarded: a right guess of the outside content and a wrong one must answer alike.
     const answers: string[] = [];
     for (const guess of [secret, "a wrong guess\n"]) {
       await link(outside, join(server.root, "r.env"));
-      answers.push((await failure(files.restoreFile({ path: "r.env", sha256: sha256Hex("v1\n"), ifSha256: sha256Hex(guess) }))).reason);
+      answers.push(
+        (await failure(files.restoreFile({ path: "r.env", sha256: sha256Hex("v1\n"), ifSha256: sha256Hex(guess) })))
+          .reason,
+      );
       await rename(join(server.root, "r.env"), join(server.root, `r-${answers.length}.env`));
     }
-    assert.equal(answers[0], answers[1], `if_sha256 over the hard link: the right guess ${answers[0]}, a wrong one ${answers[1]}`);
+    assert.equal(
+      answers[0],
+      answers[1],
+      `if_sha256 over the hard link: the right guess ${answers[0]}, a wrong one ${answers[1]}`,
+    );
     assert.equal(await readFile(outside, "utf8"), secret);
   });
 });

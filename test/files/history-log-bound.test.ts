@@ -22,10 +22,16 @@ describe("the per-file change log, bounded without reading it back on every appe
   it("is cut back to the newest entries once it holds more than twice the bound", async () => {
     for (let round = 0; round < 25; round++) {
       const [from, to] = round % 2 === 0 ? ["alpha", "omega"] : ["omega", "alpha"];
-      await server.fileTools.editFile({ path: "e.txt", edits: [{ kind: { case: "replace", value: { oldText: from, newText: to } } }] });
+      await server.fileTools.editFile({
+        path: "e.txt",
+        edits: [{ kind: { case: "replace", value: { oldText: from, newText: to } } }],
+      });
       const [log] = (await readdir(join(dir, "log"))).filter((n) => n.endsWith(".jsonl"));
       const lines = (await readFile(join(dir, "log", log!), "utf8")).split("\n").filter((l) => l !== "");
-      assert.ok(lines.length <= 6, `after ${round + 1} edits the log holds ${lines.length} lines, over twice the bound of 3`);
+      assert.ok(
+        lines.length <= 6,
+        `after ${round + 1} edits the log holds ${lines.length} lines, over twice the bound of 3`,
+      );
     }
     const { changes } = await server.fileTools.listFileHistory({ path: "e.txt", limit: 100 });
     assert.ok(changes.length >= 3, `${changes.length} entries kept`);
@@ -34,15 +40,31 @@ describe("the per-file change log, bounded without reading it back on every appe
 
   it("a failed edit writes no entry and leaves no lock in the log folder; the next edit is recorded", async () => {
     await writeFile(join(server.root, "f.txt"), "one two\n");
-    await server.fileTools.editFile({ path: "f.txt", edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "1" } } }] });
+    await server.fileTools.editFile({
+      path: "f.txt",
+      edits: [{ kind: { case: "replace", value: { oldText: "one", newText: "1" } } }],
+    });
     const failed = await server.fileTools
       .editFile({ path: "f.txt", edits: [{ kind: { case: "replace", value: { oldText: "absent", newText: "x" } } }] })
-      .then(() => "applied", (err: Error) => err.message);
+      .then(
+        () => "applied",
+        (err: Error) => err.message,
+      );
     assert.match(failed, /not found/);
-    assert.deepEqual((await readdir(join(dir, "log"))).filter((n) => !n.endsWith(".jsonl")), [], "no lock file left");
-    await server.fileTools.editFile({ path: "f.txt", edits: [{ kind: { case: "replace", value: { oldText: "two", newText: "2" } } }] });
+    assert.deepEqual(
+      (await readdir(join(dir, "log"))).filter((n) => !n.endsWith(".jsonl")),
+      [],
+      "no lock file left",
+    );
+    await server.fileTools.editFile({
+      path: "f.txt",
+      edits: [{ kind: { case: "replace", value: { oldText: "two", newText: "2" } } }],
+    });
     const { changes } = await server.fileTools.listFileHistory({ path: "f.txt", limit: 10 });
-    assert.deepEqual(changes.map((c) => c.sha256After), [sha256Hex("1 2\n"), sha256Hex("1 two\n")]);
+    assert.deepEqual(
+      changes.map((c) => c.sha256After),
+      [sha256Hex("1 2\n"), sha256Hex("1 two\n")],
+    );
     assert.equal(changes[1]?.beforeAvailable, true);
   });
 

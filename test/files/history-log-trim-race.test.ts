@@ -18,7 +18,11 @@ describe("the per-file log cut, under concurrent changes of one file", () => {
   it("keeps the last change's entry", async () => {
     let missing = 0;
     for (let round = 0; round < 30; round++) {
-      await Promise.all(Array.from({ length: 8 }, (_, i) => server.fileTools.writeFile({ path: "t.txt", content: { case: "text", value: `r${round} w${i}\n` } })));
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          server.fileTools.writeFile({ path: "t.txt", content: { case: "text", value: `r${round} w${i}\n` } }),
+        ),
+      );
       const now = sha256Hex(await readFile(join(server.root, "t.txt")));
       const { changes } = await server.fileTools.listFileHistory({ path: "t.txt", limit: 1000 });
       if (!changes.some((c) => c.sha256After === now)) missing++;

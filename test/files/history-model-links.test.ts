@@ -34,7 +34,11 @@ describe("history of a file hard-linked to one outside the roots", () => {
     await writeFile(outside, secret);
     await chmod(outside, 0o600);
     const service = await startModelService(1024, { root, historyDir });
-    const reason = (call: Promise<unknown>) => call.then(() => "succeeded", (err: unknown) => ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason);
+    const reason = (call: Promise<unknown>) =>
+      call.then(
+        () => "succeeded",
+        (err: unknown) => ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason,
+      );
     const linkAt = async (name: string) => {
       await unlink(join(root, name)).catch(() => undefined);
       await link(outside, join(root, name));
@@ -55,7 +59,8 @@ describe("history of a file hard-linked to one outside the roots", () => {
       await service.unary("writeFile", { path: "u.txt", content: { case: "text", value: "two\n" } });
       await linkAt("u.txt");
       assert.equal(await reason(service.unary("undoLastChange", { path: "u.txt" })), "PRECONDITION_FAILED");
-      for (const path of ["w.txt", "m.txt", "moved.txt", "c.txt", "d.txt"]) await reason(service.unary("undoLastChange", { path }));
+      for (const path of ["w.txt", "m.txt", "moved.txt", "c.txt", "d.txt"])
+        await reason(service.unary("undoLastChange", { path }));
       await service.history.drain();
       const stored = await everythingUnder(historyDir);
       assert.ok(!stored.includes(secret), "the outside content is not in the history");

@@ -57,7 +57,11 @@ describe("undo never loses content (history model regressions)", () => {
 
   it("undo at a move's source moves the file back instead of copying it", async () => {
     const d = dir();
-    await server.fileTools.writeFile({ path: `${d}/a.txt`, content: { case: "text", value: "A\n" }, createParents: true });
+    await server.fileTools.writeFile({
+      path: `${d}/a.txt`,
+      content: { case: "text", value: "A\n" },
+      createParents: true,
+    });
     await server.fileTools.moveFile({ from: `${d}/a.txt`, to: `${d}/b.txt` });
     const undone = await server.fileTools.undoLastChange({ path: `${d}/a.txt` });
     assert.deepEqual([await read(`${d}/a.txt`), await read(`${d}/b.txt`)], ["A\n", undefined]);
@@ -87,12 +91,19 @@ describe("undo never loses content (history model regressions)", () => {
     assert.equal(reason, "UNDO_UNAVAILABLE");
     const [deleted] = (await files.listFileHistory({ path: `${d}/big.bin` })).changes;
     // Recorded as a file of that size, not hashed (a large file's hash would cost a read of all of it), not stored.
-    assert.deepEqual([deleted?.operation, deleted?.typeBefore, deleted?.sizeBefore, deleted?.sha256Before, deleted?.beforeAvailable], [ChangeOperation.DELETE, FileType.FILE, BigInt(big.length), "", false]);
+    assert.deepEqual(
+      [deleted?.operation, deleted?.typeBefore, deleted?.sizeBefore, deleted?.sha256Before, deleted?.beforeAvailable],
+      [ChangeOperation.DELETE, FileType.FILE, BigInt(big.length), "", false],
+    );
   });
 
   it("undo of the creation of a file over max_file_bytes refuses: it could not be undone again", async () => {
     const d = dir();
-    await server.fileTools.writeFile({ path: `${d}/new.bin`, content: { case: "text", value: big }, createParents: true });
+    await server.fileTools.writeFile({
+      path: `${d}/new.bin`,
+      content: { case: "text", value: big },
+      createParents: true,
+    });
     const reason = await reasonOf(server.fileTools.undoLastChange({ path: `${d}/new.bin` }));
     assert.equal(await read(`${d}/new.bin`), big);
     assert.equal(reason, "UNDO_UNAVAILABLE");
@@ -100,7 +111,11 @@ describe("undo never loses content (history model regressions)", () => {
 
   it("undo never writes over a file the history cannot hold", async () => {
     const d = dir();
-    await server.fileTools.writeFile({ path: `${d}/f.txt`, content: { case: "text", value: "small\n" }, createParents: true });
+    await server.fileTools.writeFile({
+      path: `${d}/f.txt`,
+      content: { case: "text", value: "small\n" },
+      createParents: true,
+    });
     await server.fileTools.writeFile({ path: `${d}/f.txt`, content: { case: "text", value: big } });
     const reason = await reasonOf(server.fileTools.undoLastChange({ path: `${d}/f.txt` }));
     assert.equal(await read(`${d}/f.txt`), big);
@@ -116,7 +131,10 @@ describe("undo never loses content (history model regressions)", () => {
     const [copied] = (await files.listFileHistory({ path: `${d}/b.txt` })).changes;
     await files.undoLastChange({ path: `${d}/b.txt` }).catch(() => undefined);
     assert.deepEqual([await read(`${d}/a.txt`), await read(`${d}/b.txt`)], ["A\n", "B\n"]);
-    assert.deepEqual([copied?.operation, copied?.sha256Before, copied?.sha256After, copied?.beforeAvailable], [ChangeOperation.COPY, sha256Hex("B\n"), sha256Hex("A\n"), true]);
+    assert.deepEqual(
+      [copied?.operation, copied?.sha256Before, copied?.sha256After, copied?.beforeAvailable],
+      [ChangeOperation.COPY, sha256Hex("B\n"), sha256Hex("A\n"), true],
+    );
   });
 
   it("MakeDirectory and RemoveDirectory are recorded; undo removes or makes the empty folder", async () => {
@@ -130,7 +148,11 @@ describe("undo never loses content (history model regressions)", () => {
     await files.removeDirectory({ path: d });
     await files.undoLastChange({ path: d });
     assert.ok((await lstat(join(server.root, d))).isDirectory());
-    const ops = (await files.listFileHistory({ path: d })).changes.map((c) => [ChangeOperation[c.operation], FileType[c.typeBefore], FileType[c.typeAfter]]);
+    const ops = (await files.listFileHistory({ path: d })).changes.map((c) => [
+      ChangeOperation[c.operation],
+      FileType[c.typeBefore],
+      FileType[c.typeAfter],
+    ]);
     assert.deepEqual(ops, [
       ["RESTORE", "UNSPECIFIED", "DIRECTORY"],
       ["REMOVE_DIRECTORY", "DIRECTORY", "UNSPECIFIED"],
@@ -142,7 +164,11 @@ describe("undo never loses content (history model regressions)", () => {
 
   it("undo of a RemoveDirectory that took entries with it refuses, and makes nothing", async () => {
     const d = dir();
-    await server.fileTools.writeFile({ path: `${d}/in/x.txt`, content: { case: "text", value: "x\n" }, createParents: true });
+    await server.fileTools.writeFile({
+      path: `${d}/in/x.txt`,
+      content: { case: "text", value: "x\n" },
+      createParents: true,
+    });
     await server.fileTools.removeDirectory({ path: `${d}/in`, recursive: true });
     assert.equal(await reasonOf(server.fileTools.undoLastChange({ path: `${d}/in` })), "UNDO_UNAVAILABLE");
     await assert.rejects(lstat(join(server.root, d, "in")));
@@ -157,7 +183,10 @@ describe("undo never loses content (history model regressions)", () => {
     const [left] = (await files.listFileHistory({ path: `${d}/src` })).changes;
     await files.undoLastChange({ path: `${d}/dst` }).catch(() => undefined);
     assert.deepEqual([await read(`${d}/src/x.txt`), await read(`${d}/dst/x.txt`)], ["x\n", undefined]);
-    assert.deepEqual([arrived?.typeAfter, arrived?.movedFrom, left?.typeBefore, left?.movedTo], [FileType.DIRECTORY, `${d}/src`, FileType.DIRECTORY, `${d}/dst`]);
+    assert.deepEqual(
+      [arrived?.typeAfter, arrived?.movedFrom, left?.typeBefore, left?.movedTo],
+      [FileType.DIRECTORY, `${d}/src`, FileType.DIRECTORY, `${d}/dst`],
+    );
     assert.equal(arrived?.changeId, left?.changeId);
   });
 
@@ -165,7 +194,9 @@ describe("undo never loses content (history model regressions)", () => {
     const files = server.fileTools;
     const d = dir();
     await files.writeFile({ path: `${d}/a.txt`, content: { case: "text", value: "one\n" }, createParents: true });
-    await files.applyPatch({ patch: `*** Begin Patch\n*** Update File: ${d}/a.txt\n@@\n-one\n+uno\n*** Add File: ${d}/c.txt\n+new\n*** End Patch` });
+    await files.applyPatch({
+      patch: `*** Begin Patch\n*** Update File: ${d}/a.txt\n@@\n-one\n+uno\n*** Add File: ${d}/c.txt\n+new\n*** End Patch`,
+    });
     const undone = await files.undoLastChange({ path: `${d}/c.txt` });
     assert.deepEqual([await read(`${d}/a.txt`), await read(`${d}/c.txt`)], ["one\n", undefined]);
     assert.deepEqual([undone.removed, undone.otherPaths], [true, [`${d}/a.txt`]]);
@@ -194,8 +225,18 @@ describe("records of an earlier version", () => {
       await service.unary("writeFile", { path: "b.txt", content: { case: "text", value: "moved\n" } });
       const key = await service.history.keyAt({ root: service.root, relative: "b.txt" });
       // As round 2 wrote a move's target: no types, no change id, no other path.
-      await service.history.record(key, { time: Date.now(), operation: "move", caller: "anonymous", before: "", after: sha256Hex("moved\n"), sizeBefore: 0 });
-      const reason = await service.unary("undoLastChange", { path: "b.txt" }).then(() => "none", (err: unknown) => ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason);
+      await service.history.record(key, {
+        time: Date.now(),
+        operation: "move",
+        caller: "anonymous",
+        before: "",
+        after: sha256Hex("moved\n"),
+        sizeBefore: 0,
+      });
+      const reason = await service.unary("undoLastChange", { path: "b.txt" }).then(
+        () => "none",
+        (err: unknown) => ConnectError.from(err).findDetails(ErrorInfoSchema)[0]?.reason,
+      );
       assert.equal(reason, "UNDO_UNAVAILABLE");
       assert.deepEqual(Object.fromEntries(await service.tree()), { "b.txt": "moved\n" });
     } finally {

@@ -17,7 +17,10 @@ export interface ModelService {
   readonly root: string;
   readonly history: FileHistory;
   /** unary calls a unary method of the ServiceImpl as a transport would: a request message in, a response message out. */
-  unary<K extends UnaryName>(name: K, init: MessageInitShape<(typeof FileTools.method)[K]["input"]>): Promise<MessageShape<(typeof FileTools.method)[K]["output"]>>;
+  unary<K extends UnaryName>(
+    name: K,
+    init: MessageInitShape<(typeof FileTools.method)[K]["input"]>,
+  ): Promise<MessageShape<(typeof FileTools.method)[K]["output"]>>;
   /** upload calls UploadFile with a header and the content in one data message. */
   upload(path: string, content: Uint8Array): Promise<void>;
   /** tree lists every entry under the root: relative path to its content ("" for a folder, marked by a trailing "/"). */
@@ -34,14 +37,29 @@ type UnaryName = {
  * with error mapping) on a sandbox of one fresh root and a FileHistory in a fresh folder, whose
  * max_file_bytes is `maxFileBytes` (or in the folders given; close removes them either way).
  */
-export async function startModelService(maxFileBytes: number, options: { root?: string; historyDir?: string } = {}): Promise<ModelService> {
+export async function startModelService(
+  maxFileBytes: number,
+  options: { root?: string; historyDir?: string } = {},
+): Promise<ModelService> {
   const root = options.root ?? (await mkdtemp(join(tmpdir(), "toolhost-model-root-")));
   const historyDir = options.historyDir ?? (await mkdtemp(join(tmpdir(), "toolhost-model-history-")));
   const sandbox = await createSandbox([{ path: root, readOnly: false }], { reservedNamePrefix: tempFilePrefix });
-  const history = new FileHistory({ dir: historyDir, maxBytes: 1024 ** 3, maxAgeMs: 3_600_000, maxFileBytes, maxEntriesPerFile: 1000 });
+  const history = new FileHistory({
+    dir: historyDir,
+    maxBytes: 1024 ** 3,
+    maxAgeMs: 3_600_000,
+    maxFileBytes,
+    maxEntriesPerFile: 1000,
+  });
   const impl = createFileToolsService({ sandboxFor: () => sandbox, limits: defaultLimits, readOnly: false, history });
   const contextOf = (method: (typeof FileTools.method)[keyof typeof FileTools.method]) =>
-    createHandlerContext({ service: FileTools, method, protocolName: "history-model", requestMethod: "POST", url: `/${FileTools.typeName}/${method.name}` });
+    createHandlerContext({
+      service: FileTools,
+      method,
+      protocolName: "history-model",
+      requestMethod: "POST",
+      url: `/${FileTools.typeName}/${method.name}`,
+    });
   const anyImpl = impl as unknown as Record<string, (request: unknown, context: unknown) => Promise<unknown>>;
   return {
     root,
@@ -71,7 +89,10 @@ export async function startModelService(maxFileBytes: number, options: { root?: 
             out.set(`${rel}/`, "");
             await walk(full, rel);
           } else {
-            out.set(rel, stats.isFile() ? await readFile(full, "utf8") : `<${stats.isSymbolicLink() ? "link" : "other"}>`);
+            out.set(
+              rel,
+              stats.isFile() ? await readFile(full, "utf8") : `<${stats.isSymbolicLink() ? "link" : "other"}>`,
+            );
           }
         }
       };

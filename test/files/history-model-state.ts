@@ -7,9 +7,22 @@
  * model only when `apply` is called, once the real call agreed.
  */
 
-export type MState = { readonly type: "none" } | { readonly type: "file"; readonly content: string } | { readonly type: "directory" };
+export type MState =
+  | { readonly type: "none" }
+  | { readonly type: "file"; readonly content: string }
+  | { readonly type: "directory" };
 
-export type MOperation = "write" | "upload" | "edit" | "delete" | "move" | "copy" | "mkdir" | "rmdir" | "patch" | "restore";
+export type MOperation =
+  | "write"
+  | "upload"
+  | "edit"
+  | "delete"
+  | "move"
+  | "copy"
+  | "mkdir"
+  | "rmdir"
+  | "patch"
+  | "restore";
 
 /** MEntry is one path's part in a change: what it held before and after, and folder entry counts. */
 export interface MEntry {
@@ -121,11 +134,22 @@ export class HistoryModel {
     for (const dir of ancestors(path)) if (this.state(dir).type === "none") this.tree.set(dir, folder);
   }
 
-  private record(operation: MOperation, kind: MChange["kind"], entries: MEntry[], move?: { from: string; to: string }): void {
+  private record(
+    operation: MOperation,
+    kind: MChange["kind"],
+    entries: MEntry[],
+    move?: { from: string; to: string },
+  ): void {
     const change: MChange = { id: ++this.changes, kind, entries, ...move };
     for (const entry of entries) {
       const list = this.records.get(entry.path) ?? [];
-      list.push({ operation, change, entry, movedTo: move?.from === entry.path ? move.to : "", movedFrom: move?.to === entry.path ? move.from : "" });
+      list.push({
+        operation,
+        change,
+        entry,
+        movedTo: move?.from === entry.path ? move.to : "",
+        movedFrom: move?.to === entry.path ? move.from : "",
+      });
       this.records.set(entry.path, list);
     }
   }
@@ -137,7 +161,8 @@ export class HistoryModel {
 
   write(operation: "write" | "upload" | "restore", path: string, content: string, parents: boolean): Expected {
     const before = this.state(path);
-    if (before.type === "directory" || !this.placeable(path, parents)) return fails("a folder there, or no folder for it");
+    if (before.type === "directory" || !this.placeable(path, parents))
+      return fails("a folder there, or no folder for it");
     return {
       ok: true,
       answer: undefined,
@@ -153,20 +178,33 @@ export class HistoryModel {
     const before = this.state(path);
     if (before.type !== "file") return fails("no file to edit");
     const after: MState = { type: "file", content: before.content + text };
-    return { ok: true, answer: undefined, apply: () => (this.tree.set(path, after), this.record("edit", "single", [{ path, before, after }])) };
+    return {
+      ok: true,
+      answer: undefined,
+      apply: () => (this.tree.set(path, after), this.record("edit", "single", [{ path, before, after }])),
+    };
   }
 
   delete(path: string): Expected {
     const before = this.state(path);
     if (before.type === "directory" || this.fileOnTheWay(path)) return fails("a folder, or a file on the way");
     if (before.type === "none") return { ok: true, answer: undefined, apply: () => undefined };
-    return { ok: true, answer: undefined, apply: () => (this.tree.delete(path), this.record("delete", "single", [{ path, before, after: none, ...this.unhashed(before) }])) };
+    return {
+      ok: true,
+      answer: undefined,
+      apply: () => (
+        this.tree.delete(path),
+        this.record("delete", "single", [{ path, before, after: none, ...this.unhashed(before) }])
+      ),
+    };
   }
 
   mkdir(path: string, parents: boolean): Expected {
     const before = this.state(path);
-    if (before.type === "directory" && !this.fileOnTheWay(path)) return { ok: true, answer: undefined, apply: () => undefined };
-    if (before.type === "file" || !this.placeable(path, parents)) return fails("a file there or on the way, or no folder for it");
+    if (before.type === "directory" && !this.fileOnTheWay(path))
+      return { ok: true, answer: undefined, apply: () => undefined };
+    if (before.type === "file" || !this.placeable(path, parents))
+      return fails("a file there or on the way, or no folder for it");
     return {
       ok: true,
       answer: undefined,
@@ -198,7 +236,8 @@ export class HistoryModel {
     const moved = this.state(from);
     const replaced = this.state(to);
     if (from === to || inside(to, from)) return fails("into itself");
-    if (moved.type === "none" || this.fileOnTheWay(from) || !this.placeable(to, parents)) return fails("nothing to move, or no folder for it");
+    if (moved.type === "none" || this.fileOnTheWay(from) || !this.placeable(to, parents))
+      return fails("nothing to move, or no folder for it");
     if (replaced.type !== "none") {
       if (!overwrite || moved.type !== replaced.type) return fails("taken");
       if (replaced.type === "directory" && this.below(to).length > 0) return fails("a folder that is not empty");
@@ -209,7 +248,15 @@ export class HistoryModel {
       apply: () => {
         this.makeParents(to);
         this.moveTree(from, to);
-        this.record("move", "move", [{ path: from, before: moved, after: none }, { path: to, before: replaced, after: moved, ...this.unhashed(replaced) }], { from, to });
+        this.record(
+          "move",
+          "move",
+          [
+            { path: from, before: moved, after: none },
+            { path: to, before: replaced, after: moved, ...this.unhashed(replaced) },
+          ],
+          { from, to },
+        );
       },
     };
   }
@@ -226,16 +273,27 @@ export class HistoryModel {
     const source = this.state(from);
     const replaced = this.state(to);
     if (from === to || inside(to, from)) return fails("into itself");
-    if (source.type === "none" || this.fileOnTheWay(from) || !this.placeable(to, false)) return fails("nothing to copy, or no folder for it");
-    if (source.type === "directory" && (!recursive || replaced.type !== "none")) return fails("a folder without recursive, or over something");
-    if (source.type === "file" && replaced.type !== "none" && (!overwrite || replaced.type === "directory")) return fails("taken");
+    if (source.type === "none" || this.fileOnTheWay(from) || !this.placeable(to, false))
+      return fails("nothing to copy, or no folder for it");
+    if (source.type === "directory" && (!recursive || replaced.type !== "none"))
+      return fails("a folder without recursive, or over something");
+    if (source.type === "file" && replaced.type !== "none" && (!overwrite || replaced.type === "directory"))
+      return fails("taken");
     const below = source.type === "directory" ? this.below(from) : [];
     return {
       ok: true,
       answer: undefined,
       apply: () => {
         for (const p of [from, ...below]) this.tree.set(to + p.slice(from.length), this.state(p));
-        this.record("copy", "single", [{ path: to, before: replaced, after: source, ...this.unhashed(replaced), ...(source.type === "directory" ? { entriesAfter: below.length } : {}) }]);
+        this.record("copy", "single", [
+          {
+            path: to,
+            before: replaced,
+            after: source,
+            ...this.unhashed(replaced),
+            ...(source.type === "directory" ? { entriesAfter: below.length } : {}),
+          },
+        ]);
       },
     };
   }
@@ -281,11 +339,14 @@ export class HistoryModel {
 
   /** restoreChoices are the contents RestoreFile may put back at `path`: those its changes found there. */
   restoreChoices(path: string): string[] {
-    return (this.records.get(path) ?? []).flatMap((r) => (r.entry.before.type === "file" ? [r.entry.before.content] : []));
+    return (this.records.get(path) ?? []).flatMap((r) =>
+      r.entry.before.type === "file" ? [r.entry.before.content] : [],
+    );
   }
 
   restore(path: string, content: string): Expected {
-    if (!this.restoreChoices(path).includes(content) || !this.stored(content)) return fails("not in the history", "NOT_IN_HISTORY");
+    if (!this.restoreChoices(path).includes(content) || !this.stored(content))
+      return fails("not in the history", "NOT_IN_HISTORY");
     return this.write("restore", path, content, true);
   }
 
@@ -302,31 +363,38 @@ export class HistoryModel {
     // 0. Every other path of the change has it as its newest change: a later change there (even
     // one undone since) comes first, whatever the path holds now.
     for (const e of change.entries) {
-      if (e.path !== path && this.records.get(e.path)?.at(-1)?.change !== change) return fails(`${e.path} has a later change`, "PRECONDITION_FAILED");
+      if (e.path !== path && this.records.get(e.path)?.at(-1)?.change !== change)
+        return fails(`${e.path} has a later change`, "PRECONDITION_FAILED");
     }
     // 1. What the change found must be restorable; what it left, removable without loss.
     for (const e of change.entries) {
       if (!movedAway(e)) {
-        if (e.before.type === "file" && !this.stored(e.before.content)) return fails("the content before is not stored", "UNDO_UNAVAILABLE");
-        if (e.before.type === "directory" && (e.entriesBefore ?? 0) > 0) return fails("a folder removed with entries", "UNDO_UNAVAILABLE");
+        if (e.before.type === "file" && !this.stored(e.before.content))
+          return fails("the content before is not stored", "UNDO_UNAVAILABLE");
+        if (e.before.type === "directory" && (e.entriesBefore ?? 0) > 0)
+          return fails("a folder removed with entries", "UNDO_UNAVAILABLE");
       }
-      if (!movedHere(e) && e.after.type === "directory" && (e.entriesAfter ?? 0) > 0) return fails("a folder made with entries", "UNDO_UNAVAILABLE");
+      if (!movedHere(e) && e.after.type === "directory" && (e.entriesAfter ?? 0) > 0)
+        return fails("a folder made with entries", "UNDO_UNAVAILABLE");
     }
     // 2. Every path as the change left it; a path that gets an entry back has its folder.
     for (const e of change.entries) {
       const now = this.state(e.path);
       if (!sameState(now, e.after)) return fails(`${e.path} changed since`, "PRECONDITION_FAILED");
-      if (now.type === "none" && e.before.type !== "none" && this.state(parentOf(e.path)).type !== "directory") return fails(`the folder of ${e.path} is gone`, "PRECONDITION_FAILED");
+      if (now.type === "none" && e.before.type !== "none" && this.state(parentOf(e.path)).type !== "directory")
+        return fails(`the folder of ${e.path} is gone`, "PRECONDITION_FAILED");
     }
     // 3. What the undo takes away must fit the store.
     for (const e of change.entries) {
       const now = this.state(e.path);
-      if (now.type === "file" && !movedHere(e) && !this.stored(now.content)) return fails(`${e.path} is over max_file_bytes`, "UNDO_UNAVAILABLE");
+      if (now.type === "file" && !movedHere(e) && !this.stored(now.content))
+        return fails(`${e.path} is over max_file_bytes`, "UNDO_UNAVAILABLE");
     }
     // 4. A folder the undo removes must be empty: what a move's source holds now, or a folder the change made.
     for (const e of change.entries) {
       const removed = movedAway(e) || (!movedHere(e) && e.before.type !== "directory");
-      if (removed && this.state(e.path).type === "directory" && this.below(e.path).length > 0) return fails(`the folder ${e.path} is not empty`, "PRECONDITION_FAILED");
+      if (removed && this.state(e.path).type === "directory" && this.below(e.path).length > 0)
+        return fails(`the folder ${e.path} is not empty`, "PRECONDITION_FAILED");
     }
     const requested = change.entries.find((e) => e.path === path)!;
     const answer: UndoAnswer = {
@@ -347,10 +415,24 @@ export class HistoryModel {
       this.tree.delete(from.path);
       this.moveTree(to.path, from.path);
       this.put(to.path, to.before);
-      this.record("restore", "move", [{ path: to.path, before: moved, after: to.before }, { path: from.path, before: fromNow, after: moved }], { from: to.path, to: from.path });
+      this.record(
+        "restore",
+        "move",
+        [
+          { path: to.path, before: moved, after: to.before },
+          { path: from.path, before: fromNow, after: moved },
+        ],
+        { from: to.path, to: from.path },
+      );
       return;
     }
-    const entries = change.entries.map((e) => ({ path: e.path, before: this.state(e.path), after: e.before, ...(e.entriesAfter === undefined ? {} : { entriesBefore: e.entriesAfter }), ...(e.entriesBefore === undefined ? {} : { entriesAfter: e.entriesBefore }) }));
+    const entries = change.entries.map((e) => ({
+      path: e.path,
+      before: this.state(e.path),
+      after: e.before,
+      ...(e.entriesAfter === undefined ? {} : { entriesBefore: e.entriesAfter }),
+      ...(e.entriesBefore === undefined ? {} : { entriesAfter: e.entriesBefore }),
+    }));
     for (const e of entries) this.put(e.path, e.after);
     this.record("restore", change.kind, entries);
   }
@@ -374,13 +456,25 @@ export function patchText(sections: readonly PatchSection[], model: HistoryModel
   const lines = ["*** Begin Patch"];
   for (const s of sections) {
     if (s.kind === "add") {
-      lines.push(`*** Add File: ${s.path}`, ...s.content.split("\n").slice(0, -1).map((l) => `+${l}`));
+      lines.push(
+        `*** Add File: ${s.path}`,
+        ...s.content
+          .split("\n")
+          .slice(0, -1)
+          .map((l) => `+${l}`),
+      );
     } else if (s.kind === "delete") {
       lines.push(`*** Delete File: ${s.path}`);
     } else {
       const state = model.state(s.path);
       const first = state.type === "file" ? state.content.split("\n")[0]! : "missing";
-      lines.push(`*** Update File: ${s.path}`, ...(s.kind === "move" ? [`*** Move to: ${s.moveTo}`] : []), "@@", `-${first}`, `+${s.line}`);
+      lines.push(
+        `*** Update File: ${s.path}`,
+        ...(s.kind === "move" ? [`*** Move to: ${s.moveTo}`] : []),
+        "@@",
+        `-${first}`,
+        `+${s.line}`,
+      );
     }
   }
   lines.push("*** End Patch");

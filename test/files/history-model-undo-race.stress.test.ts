@@ -49,7 +49,9 @@ describe("recording and undo raced by a folder exchanged with a link to outside"
         await undo(d);
         await service.unary("makeDirectory", { path: "w/sub" }).catch(ignore);
         await undo("w/sub");
-        await service.unary("applyPatch", { patch: `*** Begin Patch\n*** Add File: ${d}\n+patched ${round}\n*** End Patch` }).catch(ignore);
+        await service
+          .unary("applyPatch", { patch: `*** Begin Patch\n*** Add File: ${d}\n+patched ${round}\n*** End Patch` })
+          .catch(ignore);
         await undo(d);
         await undo(a);
         calls += 14;
@@ -69,7 +71,10 @@ describe("recording and undo raced by a folder exchanged with a link to outside"
       }
       for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
         if (!entry.isFile()) continue;
-        assert.ok(!(await readFile(join(entry.parentPath, entry.name), "utf8")).startsWith("outside"), `no outside content in the root (${entry.name})`);
+        assert.ok(
+          !(await readFile(join(entry.parentPath, entry.name), "utf8")).startsWith("outside"),
+          `no outside content in the root (${entry.name})`,
+        );
       }
     } finally {
       await service.close();

@@ -8,7 +8,10 @@ import { describeStats, runModel } from "./history-model-commands.js";
  * HISTORY_MODEL_SEED set to replay it.
  */
 describe("history and undo against a model (stress)", () => {
-  const seed = process.env["HISTORY_MODEL_SEED"] === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env["HISTORY_MODEL_SEED"]);
+  const seed =
+    process.env["HISTORY_MODEL_SEED"] === undefined
+      ? Math.floor(Math.random() * 2 ** 31)
+      : Number(process.env["HISTORY_MODEL_SEED"]);
   const numRuns = Number(process.env["HISTORY_MODEL_RUNS"] ?? 2000);
   it(`agrees with the model on ${numRuns} sequences of up to 16 steps (seed ${seed})`, async (t) => {
     t.diagnostic(`seed ${seed}`);

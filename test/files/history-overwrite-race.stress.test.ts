@@ -46,11 +46,19 @@ describe("an overwriting move or copy racing a write", () => {
           if (op === "moveFile") await files.moveFile({ from: a, to: b, overwrite: true });
           else await files.copyFile({ from: a, to: b, overwrite: true });
         };
-        const [written] = await Promise.all([writer.writeFile({ path: b, content: text(W) }), new Promise((r) => setImmediate(r)).then(overwrite)]);
+        const [written] = await Promise.all([
+          writer.writeFile({ path: b, content: text(W) }),
+          new Promise((r) => setImmediate(r)).then(overwrite),
+        ]);
         if (written.previousSha256 !== sha256Hex(B) || (await readFile(join(server.root, b), "utf8")) !== A) continue;
         writeFirst++;
         const [last] = (await files.listFileHistory({ path: b, limit: 1 })).changes;
-        const recorded = last!.sha256Before === sha256Hex(W) ? "W" : last!.sha256Before === sha256Hex(B) ? "B (the content before the acknowledged write)" : last!.sha256Before;
+        const recorded =
+          last!.sha256Before === sha256Hex(W)
+            ? "W"
+            : last!.sha256Before === sha256Hex(B)
+              ? "B (the content before the acknowledged write)"
+              : last!.sha256Before;
         const undone = await files.undoLastChange({ path: b }).then(
           async () => JSON.stringify(await readFile(join(server.root, b), "utf8")),
           () => "refused",

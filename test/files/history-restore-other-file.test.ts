@@ -24,11 +24,20 @@ describe("RestoreFile restores only contents recorded for that file", () => {
   it("refuses a content only another file's history holds, and changes nothing", async () => {
     const secret = "api_key=hunter2\n";
     await server.fileTools.writeFile({ path: join(rootB, "secret.env"), content: { case: "text", value: secret } });
-    await server.fileTools.writeFile({ path: join(rootB, "secret.env"), content: { case: "text", value: "rotated\n" } });
+    await server.fileTools.writeFile({
+      path: join(rootB, "secret.env"),
+      content: { case: "text", value: "rotated\n" },
+    });
     await server.fileTools.writeFile({ path: "mine.txt", content: { case: "text", value: "mine\n" } });
-    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "mine.txt", sha256: sha256Hex(secret) }))).reason, "NOT_IN_HISTORY");
+    assert.equal(
+      (await refusalOf(server.fileTools.restoreFile({ path: "mine.txt", sha256: sha256Hex(secret) }))).reason,
+      "NOT_IN_HISTORY",
+    );
     assert.equal(await readFile(join(server.root, "mine.txt"), "utf8"), "mine\n");
-    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "fresh.txt", sha256: sha256Hex(secret) }))).reason, "NOT_IN_HISTORY");
+    assert.equal(
+      (await refusalOf(server.fileTools.restoreFile({ path: "fresh.txt", sha256: sha256Hex(secret) }))).reason,
+      "NOT_IN_HISTORY",
+    );
     await assert.rejects(readFile(join(server.root, "fresh.txt")));
   });
 

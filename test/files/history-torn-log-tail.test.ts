@@ -15,14 +15,20 @@ describe("a change log with a torn last line", () => {
     const dir = await mkdtemp(join(tmpdir(), "toolhost-history-torn-"));
     server = await startTestServer({ history: { dir } });
     await writeFile(join(server.root, "t.txt"), "one alpha\n");
-    await server.fileTools.editFile({ path: "t.txt", edits: [{ kind: { case: "replace", value: { oldText: "alpha", newText: "beta" } } }] });
+    await server.fileTools.editFile({
+      path: "t.txt",
+      edits: [{ kind: { case: "replace", value: { oldText: "alpha", newText: "beta" } } }],
+    });
     const [log] = (await readdir(join(dir, "log"))).filter((n) => n.endsWith(".jsonl"));
     await appendFile(join(dir, "log", log!), '{"time":1,"operation":"edit","cal');
   });
   after(() => server.close());
 
   it("still records and lists the next changes", async () => {
-    await server.fileTools.editFile({ path: "t.txt", edits: [{ kind: { case: "replace", value: { oldText: "beta", newText: "gamma" } } }] });
+    await server.fileTools.editFile({
+      path: "t.txt",
+      edits: [{ kind: { case: "replace", value: { oldText: "beta", newText: "gamma" } } }],
+    });
     await server.fileTools.writeFile({ path: "t.txt", content: { case: "text", value: "two delta\n" } });
     const { changes } = await server.fileTools.listFileHistory({ path: "t.txt", limit: 10 });
     assert.deepEqual(

@@ -18,7 +18,11 @@ describe("change history", () => {
     const files = server.fileTools;
     await files.writeFile({ path: "h.txt", content: { case: "text", value: "one\n" } });
     await files.editFile({ path: "h.txt", edits: [{ kind: { case: "append", value: { text: "two\n" } } }] });
-    await files.editFile({ path: "h.txt", edits: [{ kind: { case: "append", value: { text: "x\n" } } }], dryRun: true });
+    await files.editFile({
+      path: "h.txt",
+      edits: [{ kind: { case: "append", value: { text: "x\n" } } }],
+      dryRun: true,
+    });
     await files.deleteFile({ path: "h.txt" });
     const { changes } = await files.listFileHistory({ path: "h.txt" });
     assert.deepEqual(
@@ -70,13 +74,22 @@ describe("change history", () => {
     assert.equal(last?.beforeAvailable, false);
     // Recorded, but what it replaced is not stored: the undo says so and changes nothing.
     assert.equal((await refusalOf(server.fileTools.undoLastChange({ path: "big.txt" }))).reason, "UNDO_UNAVAILABLE");
-    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "big.txt", sha256: sha256Hex(big) }))).reason, "NOT_IN_HISTORY");
+    assert.equal(
+      (await refusalOf(server.fileTools.restoreFile({ path: "big.txt", sha256: sha256Hex(big) }))).reason,
+      "NOT_IN_HISTORY",
+    );
     assert.equal(await readFile(join(server.root, "big.txt"), "utf8"), "small\n");
   });
 
   it("refuses unknown content, bad limits, and paths outside the roots", async () => {
-    assert.equal((await refusalOf(server.fileTools.restoreFile({ path: "h.txt", sha256: "0".repeat(64) }))).reason, "NOT_IN_HISTORY");
-    assert.equal((await refusalOf(server.fileTools.listFileHistory({ path: "h.txt", limit: 5000 }))).reason, "INVALID_ARGUMENT");
+    assert.equal(
+      (await refusalOf(server.fileTools.restoreFile({ path: "h.txt", sha256: "0".repeat(64) }))).reason,
+      "NOT_IN_HISTORY",
+    );
+    assert.equal(
+      (await refusalOf(server.fileTools.listFileHistory({ path: "h.txt", limit: 5000 }))).reason,
+      "INVALID_ARGUMENT",
+    );
     assert.equal((await refusalOf(server.fileTools.listFileHistory({ path: "../outside" }))).reason, "PATH_TRAVERSAL");
     assert.equal((await refusalOf(server.fileTools.undoLastChange({ path: "never.txt" }))).reason, "NOT_IN_HISTORY");
   });
@@ -94,7 +107,10 @@ describe("change history", () => {
     const small = await startTestServer({ history: { maxBytes: 4096, maxFileBytes: 1024 } });
     try {
       for (let i = 0; i < 20; i++) {
-        await small.fileTools.writeFile({ path: "rot.txt", content: { case: "text", value: `${i}`.padEnd(1000, ".") } });
+        await small.fileTools.writeFile({
+          path: "rot.txt",
+          content: { case: "text", value: `${i}`.padEnd(1000, ".") },
+        });
       }
       await new Promise((r) => setTimeout(r, 200));
       const changes = (await small.fileTools.listFileHistory({ path: "rot.txt" })).changes;
@@ -116,8 +132,14 @@ describe("change history of moves", () => {
       await files.moveFile({ from: "m/a.txt", to: "m/b.txt" });
       const [left] = (await files.listFileHistory({ path: "m/a.txt" })).changes;
       const [arrived] = (await files.listFileHistory({ path: "m/b.txt" })).changes;
-      assert.deepEqual([left?.operation, left?.sha256Before, left?.sha256After, left?.beforeAvailable], [ChangeOperation.MOVE, sha256Hex("moving\n"), "", true]);
-      assert.deepEqual([arrived?.operation, arrived?.sha256Before, arrived?.sha256After], [ChangeOperation.MOVE, "", sha256Hex("moving\n")]);
+      assert.deepEqual(
+        [left?.operation, left?.sha256Before, left?.sha256After, left?.beforeAvailable],
+        [ChangeOperation.MOVE, sha256Hex("moving\n"), "", true],
+      );
+      assert.deepEqual(
+        [arrived?.operation, arrived?.sha256Before, arrived?.sha256After],
+        [ChangeOperation.MOVE, "", sha256Hex("moving\n")],
+      );
       await files.undoLastChange({ path: "m/a.txt" });
       assert.equal(await readFile(join(server.root, "m/a.txt"), "utf8"), "moving\n");
     } finally {

@@ -31,7 +31,10 @@ describe("line endings kept per line", () => {
   });
 
   it("falls back to the file's first ending, and to LF for a file without any", () => {
-    assert.equal(withEndings(["x", "y"], [{ kind: "added" }, { kind: "added" }], splitEndedLines("a\r\nb\n"), true), "x\r\ny\r\n");
+    assert.equal(
+      withEndings(["x", "y"], [{ kind: "added" }, { kind: "added" }], splitEndedLines("a\r\nb\n"), true),
+      "x\r\ny\r\n",
+    );
     assert.equal(withEndings(["x"], [{ kind: "added" }], [], true), "x\n");
     assert.equal(withEndings(["x", "y"], [{ kind: "added" }, { kind: "added" }], [], false), "x\ny");
   });

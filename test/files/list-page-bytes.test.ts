@@ -25,7 +25,10 @@ describe("ListDirectory pages fit the send limit", () => {
       let pages = 0;
       do {
         const page = await server.fileTools.listDirectory({ path: "", pageSize: 10_000, pageToken: token });
-        assert.ok(toBinary(ListDirectoryResponseSchema, page).length <= limits.maxChunkSize + 1024, "the page fits its byte budget");
+        assert.ok(
+          toBinary(ListDirectoryResponseSchema, page).length <= limits.maxChunkSize + 1024,
+          "the page fits its byte budget",
+        );
         seen.push(...page.entries.map((e) => e.name));
         token = page.nextPageToken;
         pages++;

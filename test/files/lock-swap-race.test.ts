@@ -34,13 +34,21 @@ describe("locked writes while their directory is exchanged with a link to outsid
         const sha = sha256Hex(await readFile(path.join(f.outside, name)));
         switch ((i + w) % 5) {
           case 0:
-            await editFile(f.sandbox, { path: clientPath, edits: [{ kind: "append", text: `e${w}\n` }], maxEditBytes: 1 << 20 }).catch(ignore);
+            await editFile(f.sandbox, {
+              path: clientPath,
+              edits: [{ kind: "append", text: `e${w}\n` }],
+              maxEditBytes: 1 << 20,
+            }).catch(ignore);
             break;
           case 1:
             await writeFile(f.sandbox, { path: clientPath, content: { text: `w${w}` }, ifSha256: sha }).catch(ignore);
             break;
           case 2:
-            await writeFile(f.sandbox, { path: `d/new-${w}-${i}.txt`, content: { text: "n" }, mustNotExist: true }).catch(ignore);
+            await writeFile(f.sandbox, {
+              path: `d/new-${w}-${i}.txt`,
+              content: { text: "n" },
+              mustNotExist: true,
+            }).catch(ignore);
             break;
           case 3:
             await uploadFile(f.sandbox, { path: clientPath, ifSha256: sha }, chunks(`u${w}`)).catch(ignore);
@@ -56,8 +64,14 @@ describe("locked writes while their directory is exchanged with a link to outsid
       await loop.stop();
     }
     assert.ok(calls > 100, `only ${calls} calls`);
-    assert.deepEqual(await snapshot(f.outside), before, "nothing outside the roots changed: no lock, temporary or target file");
-    const reserved = (await readdir(f.root, { recursive: true })).filter((p) => path.basename(p).startsWith(tempFilePrefix));
+    assert.deepEqual(
+      await snapshot(f.outside),
+      before,
+      "nothing outside the roots changed: no lock, temporary or target file",
+    );
+    const reserved = (await readdir(f.root, { recursive: true })).filter((p) =>
+      path.basename(p).startsWith(tempFilePrefix),
+    );
     assert.deepEqual(reserved, [], "no lock or temporary file is left in the root");
   });
 });

@@ -28,7 +28,11 @@ describe("MoveFile between two links of one file", () => {
     const answer = await reasonOf(files.moveFile({ from: "h1.txt", to: "h2.txt", overwrite: true }));
     const names = (await readdir(server.root)).sort();
     const [recorded] = (await files.listFileHistory({ path: "h1.txt", limit: 1 })).changes;
-    assert.equal(answer, "INVALID_ARGUMENT", `MoveFile between two links of one file answered ${answer}; h1.txt's history says type_after ${FileType[recorded!.typeAfter]}`);
+    assert.equal(
+      answer,
+      "INVALID_ARGUMENT",
+      `MoveFile between two links of one file answered ${answer}; h1.txt's history says type_after ${FileType[recorded!.typeAfter]}`,
+    );
     assert.deepEqual(names, ["h1.txt", "h2.txt"], "a refused move changed nothing");
     assert.equal(recorded!.movedTo, "", "a refused move is not recorded");
     assert.equal(recorded!.operation, ChangeOperation.WRITE, "the newest change of h1.txt is still its write");

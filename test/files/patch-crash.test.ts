@@ -22,11 +22,17 @@ const body = (i: number, first: string) => `${first}\n${`filler ${i}\n`.repeat(2
  * no lock or temporary file is left in the root.
  */
 describe("ApplyPatch and SIGKILL mid-commit", () => {
-  it("leaves every file whole, each change recorded and undoable, nothing reserved behind", { timeout: 60_000 }, async () => {
+  it("leaves every file whole, each change recorded and undoable, nothing reserved behind", {
+    timeout: 60_000,
+  }, async () => {
     const root = await mkdtemp(join(tmpdir(), "toolhost-patch-crash-root-"));
     const historyDir = await mkdtemp(join(tmpdir(), "toolhost-patch-crash-history-"));
     for (let i = 0; i < count; i++) await writeFile(join(root, `f${i}.txt`), body(i, `old ${i}`));
-    const patch = ["*** Begin Patch", ...Array.from({ length: count }, (_, i) => [`*** Update File: f${i}.txt`, "@@", `-old ${i}`, `+new ${i}`]).flat(), "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      ...Array.from({ length: count }, (_, i) => [`*** Update File: f${i}.txt`, "@@", `-old ${i}`, `+new ${i}`]).flat(),
+      "*** End Patch",
+    ].join("\n");
     const server = await spawnServer(["--root", root, "--history-dir", historyDir]);
     const files = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
     const call = files.applyPatch({ patch }).catch(() => undefined);
@@ -61,7 +67,11 @@ describe("ApplyPatch and SIGKILL mid-commit", () => {
         await client.undoLastChange({ path });
         assert.equal(await readFile(join(root, path), "utf8"), body(i, `old ${i}`));
       }
-      assert.deepEqual((await readdir(root)).filter((n) => n.startsWith(tempFilePrefix)), [], "no reserved file is left");
+      assert.deepEqual(
+        (await readdir(root)).filter((n) => n.startsWith(tempFilePrefix)),
+        [],
+        "no reserved file is left",
+      );
     } finally {
       await again.stop();
     }

@@ -59,13 +59,25 @@ describe("ApplyPatch, history and CallTool while a folder is exchanged with a li
         const p = `d/${name}`;
         switch ((i + w) % 7) {
           case 0:
-            await server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Update File: ${p}\n@@\n line1\n-line2\n+line2 patched ${w}\n*** End Patch` }).catch(ignore);
+            await server.fileTools
+              .applyPatch({
+                patch: `*** Begin Patch\n*** Update File: ${p}\n@@\n line1\n-line2\n+line2 patched ${w}\n*** End Patch`,
+              })
+              .catch(ignore);
             break;
           case 1:
-            await server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Update File: ${p}\n*** Move to: d/moved-${w}-${i}.txt\n@@\n line1\n*** End Patch` }).catch(ignore);
+            await server.fileTools
+              .applyPatch({
+                patch: `*** Begin Patch\n*** Update File: ${p}\n*** Move to: d/moved-${w}-${i}.txt\n@@\n line1\n*** End Patch`,
+              })
+              .catch(ignore);
             break;
           case 2:
-            await server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Delete File: ${p}\n*** Add File: d/added-${w}-${i}.txt\n+x\n*** End Patch` }).catch(ignore);
+            await server.fileTools
+              .applyPatch({
+                patch: `*** Begin Patch\n*** Delete File: ${p}\n*** Add File: d/added-${w}-${i}.txt\n+x\n*** End Patch`,
+              })
+              .catch(ignore);
             break;
           case 3:
             await server.fileTools.undoLastChange({ path: p }).catch(ignore);
@@ -74,7 +86,9 @@ describe("ApplyPatch, history and CallTool while a folder is exchanged with a li
             await server.fileTools.restoreFile({ path: p, sha256: sha256Hex(inside) }).catch(ignore);
             break;
           case 5: {
-            const r = await server.tools.callTool({ name: "file_read", arguments: JSON.stringify({ path: p }) }).catch(ignore);
+            const r = await server.tools
+              .callTool({ name: "file_read", arguments: JSON.stringify({ path: p }) })
+              .catch(ignore);
             if (r !== undefined) seen.push(r.content, JSON.stringify(r.structured ?? {}));
             break;
           }
@@ -92,10 +106,20 @@ describe("ApplyPatch, history and CallTool while a folder is exchanged with a li
     }
     assert.ok(calls > 50, `only ${calls} calls`);
     assert.deepEqual(await snapshot(out), beforeOutside, "nothing outside the root changed");
-    assert.equal(seen.filter((s) => s.includes("OUTSIDE-SECRET") || s.includes(sha256Hex(outside))).length, 0, "no outside content or hash came back");
+    assert.equal(
+      seen.filter((s) => s.includes("OUTSIDE-SECRET") || s.includes(sha256Hex(outside))).length,
+      0,
+      "no outside content or hash came back",
+    );
     const stored = await allFiles(historyDir);
-    assert.equal(stored.filter((s) => s.includes("OUTSIDE-SECRET") || s.includes(sha256Hex(outside))).length, 0, "the history stored no outside content or hash");
-    const reserved = (await readdir(root, { recursive: true })).filter((p) => path.basename(p).startsWith(tempFilePrefix));
+    assert.equal(
+      stored.filter((s) => s.includes("OUTSIDE-SECRET") || s.includes(sha256Hex(outside))).length,
+      0,
+      "the history stored no outside content or hash",
+    );
+    const reserved = (await readdir(root, { recursive: true })).filter((p) =>
+      path.basename(p).startsWith(tempFilePrefix),
+    );
     assert.deepEqual(reserved, [], "no lock or temporary file is left in the root");
   });
 });

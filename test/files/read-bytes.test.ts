@@ -64,7 +64,14 @@ describe("ReadFile bytes mode", () => {
     assert.equal(read.info.encoding, "binary");
     assert.equal(read.info.mode, "bytes");
     assert.equal(read.info.size, 100_000);
-    assert.deepEqual(read.summary, { bytesSent: 100_000, sha256: sha256(content), eof: true, linesSent: 0, nextOffset: 100_000, replacedSequences: 0 });
+    assert.deepEqual(read.summary, {
+      bytesSent: 100_000,
+      sha256: sha256(content),
+      eof: true,
+      linesSent: 0,
+      nextOffset: 100_000,
+      replacedSequences: 0,
+    });
   });
 
   const ranges = [
@@ -77,8 +84,16 @@ describe("ReadFile bytes mode", () => {
   for (const r of ranges) {
     it(`byte_offset ${r.byteOffset} byte_limit ${String(r.byteLimit)} sends exactly that range and hashes it`, async () => {
       const { sandbox, content } = await binaryFile(100_000);
-      const read = await collect(sandbox, { path: "blob.bin", mode: "bytes", byteOffset: r.byteOffset, byteLimit: r.byteLimit });
-      const expected = content.subarray(r.byteOffset, r.byteLimit === undefined ? undefined : r.byteOffset + r.byteLimit);
+      const read = await collect(sandbox, {
+        path: "blob.bin",
+        mode: "bytes",
+        byteOffset: r.byteOffset,
+        byteLimit: r.byteLimit,
+      });
+      const expected = content.subarray(
+        r.byteOffset,
+        r.byteLimit === undefined ? undefined : r.byteOffset + r.byteLimit,
+      );
       assert.deepEqual(read.data, expected);
       assert.equal(read.summary.bytesSent, expected.length);
       assert.equal(read.summary.sha256, sha256(expected));
@@ -90,7 +105,11 @@ describe("ReadFile bytes mode", () => {
   it("refuses a byte_offset past the end with OUT_OF_RANGE", async () => {
     const { root, sandbox } = await binaryFile(1000);
     const before = await snapshotTree(root);
-    await expectToolhostError(() => collect(sandbox, { path: "blob.bin", mode: "bytes", byteOffset: 1001 }), "OUT_OF_RANGE", ["byte_offset 1001", "past the end", "blob.bin", "1000 bytes"]);
+    await expectToolhostError(
+      () => collect(sandbox, { path: "blob.bin", mode: "bytes", byteOffset: 1001 }),
+      "OUT_OF_RANGE",
+      ["byte_offset 1001", "past the end", "blob.bin", "1000 bytes"],
+    );
     assert.deepEqual(await snapshotTree(root), before);
   });
 
@@ -108,7 +127,10 @@ describe("ReadFile bytes mode", () => {
         const { sandbox, content } = await binaryFile(50_000);
         const read = await collect(sandbox, { path: "blob.bin", mode: "bytes", chunkSize: c.hint }, limits);
         const full = Math.floor(50_000 / c.size);
-        assert.deepEqual(read.chunkSizes, [...Array<number>(full).fill(c.size), 50_000 - full * c.size].filter((n) => n > 0));
+        assert.deepEqual(
+          read.chunkSizes,
+          [...Array<number>(full).fill(c.size), 50_000 - full * c.size].filter((n) => n > 0),
+        );
         assert.deepEqual(read.data, content);
       });
     }
@@ -140,7 +162,12 @@ describe("ReadFile bytes mode", () => {
     const { sandbox: plain } = await binaryFile(1024 * 1024);
     const { sandbox, closed } = instrumented(plain);
     const controller = new AbortController();
-    const stream = readChunks(sandbox, { path: "blob.bin", mode: "bytes", chunkSize: 4096 }, defaultLimits, controller.signal);
+    const stream = readChunks(
+      sandbox,
+      { path: "blob.bin", mode: "bytes", chunkSize: 4096 },
+      defaultLimits,
+      controller.signal,
+    );
     await stream.next();
     await stream.next();
     const reason = new Error("client went away");
@@ -154,7 +181,10 @@ describe("ReadFile bytes mode", () => {
     const { sandbox, reads } = instrumented(plain);
     const controller = new AbortController();
     controller.abort(new Error("too late"));
-    await assert.rejects(readChunks(sandbox, { path: "blob.bin", mode: "bytes" }, defaultLimits, controller.signal).next(), /too late/);
+    await assert.rejects(
+      readChunks(sandbox, { path: "blob.bin", mode: "bytes" }, defaultLimits, controller.signal).next(),
+      /too late/,
+    );
     assert.deepEqual(reads, []);
   });
 });

@@ -38,7 +38,9 @@ after(async () => {
 
 /** startStream opens a ReadFile stream and reads `messages` messages of it, then leaves it paused. */
 async function startStream(signal: AbortSignal, messages: number, timeoutMs?: number): Promise<AsyncIterator<unknown>> {
-  const stream = client.readFile({ path: "big.bin", mode: ReadMode.BYTES }, { signal, timeoutMs })[Symbol.asyncIterator]();
+  const stream = client
+    .readFile({ path: "big.bin", mode: ReadMode.BYTES }, { signal, timeoutMs })
+    [Symbol.asyncIterator]();
   for (let i = 0; i < messages; i++) {
     assert.equal((await stream.next()).done, false);
   }
@@ -63,7 +65,10 @@ async function settledFds(pid: number): Promise<number> {
 
 async function backToBaseline(): Promise<boolean> {
   const pid = server!.pid;
-  return waitFor(async () => (await openFds(pid)) === baseline && (await openFilesUnder(pid, root)).length === 0, settleMs);
+  return waitFor(
+    async () => (await openFds(pid)) === baseline && (await openFilesUnder(pid, root)).length === 0,
+    settleMs,
+  );
 }
 
 describe("ReadFile cancellation closes the server's file handles", () => {
@@ -80,7 +85,10 @@ describe("ReadFile cancellation closes the server's file handles", () => {
     for (const stream of streams) {
       await assert.rejects(stream.next(), (err: unknown) => ConnectError.from(err).code === Code.Canceled);
     }
-    assert.ok(await backToBaseline(), `fds: ${await openFds(server.pid)} vs baseline ${baseline}; open under root: ${(await openFilesUnder(server.pid, root)).join(", ")}`);
+    assert.ok(
+      await backToBaseline(),
+      `fds: ${await openFds(server.pid)} vs baseline ${baseline}; open under root: ${(await openFilesUnder(server.pid, root)).join(", ")}`,
+    );
   });
 
   it("repeated cancels leave nothing behind", async (t) => {
@@ -105,8 +113,11 @@ describe("ReadFile cancellation closes the server's file handles", () => {
     assert.equal((await openFilesUnder(server.pid, root)).length, 1);
     // The client stops reading; the deadline passes while the server waits on flow control.
     assert.ok(await backToBaseline(), `fds: ${await openFds(server.pid)} vs baseline ${baseline}`);
-    await assert.rejects(async () => {
-      for (;;) if ((await stream.next()).done === true) break;
-    }, (err: unknown) => [Code.DeadlineExceeded, Code.Canceled].includes(ConnectError.from(err).code));
+    await assert.rejects(
+      async () => {
+        for (;;) if ((await stream.next()).done === true) break;
+      },
+      (err: unknown) => [Code.DeadlineExceeded, Code.Canceled].includes(ConnectError.from(err).code),
+    );
   });
 });

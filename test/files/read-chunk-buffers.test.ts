@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
-import { allocateChunk, chunkHeadroom, headroomOf, releaseChunk, retainChunk, trimChunk } from "../../src/files/read/chunk-buffers.js";
+import {
+  allocateChunk,
+  chunkHeadroom,
+  headroomOf,
+  releaseChunk,
+  retainChunk,
+  trimChunk,
+} from "../../src/files/read/chunk-buffers.js";
 import { OffThreadSha256 } from "../../src/files/read/off-thread-hash.js";
 
 describe("chunk buffers", () => {

@@ -19,7 +19,11 @@ describe("countNewlines", () => {
       const offset = round % 8;
       const length = Math.floor(Math.random() * 65);
       const view = backing.subarray(offset, offset + length);
-      assert.equal(countNewlines(view), naive(view), `offset ${offset} length ${length}: ${Buffer.from(view).toString("hex")}`);
+      assert.equal(
+        countNewlines(view),
+        naive(view),
+        `offset ${offset} length ${length}: ${Buffer.from(view).toString("hex")}`,
+      );
     }
   });
 

@@ -8,15 +8,24 @@ import { collect, readRoot } from "./read-helpers.js";
 
 const samples: { name: string; bytes: Buffer }[] = [
   { name: "PNG", bytes: Buffer.from("89504e470d0a1a0a0000000d49484452", "hex") },
-  { name: "ELF", bytes: Buffer.concat([Buffer.from("7f454c46020101", "hex"), Buffer.from("plain text after the header")]) },
+  {
+    name: "ELF",
+    bytes: Buffer.concat([Buffer.from("7f454c46020101", "hex"), Buffer.from("plain text after the header")]),
+  },
   { name: "PDF", bytes: Buffer.from("%PDF-1.7\n%comment\n1 0 obj\n<< /Type /Catalog >>\nendobj\n") },
   { name: "ZIP", bytes: Buffer.concat([Buffer.from("504b0304", "hex"), Buffer.from("archive.txt")]) },
   { name: "gzip", bytes: Buffer.from("1f8b0808abcdef", "hex") },
   { name: "JPEG", bytes: Buffer.from("ffd8ffe0", "hex") },
   { name: "NUL in text", bytes: Buffer.from("hello\0world\n") },
-  { name: "control-heavy", bytes: Buffer.from(Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? 0x41 : (i % 8) + 1))) },
+  {
+    name: "control-heavy",
+    bytes: Buffer.from(Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? 0x41 : (i % 8) + 1))),
+  },
   { name: "DEL-heavy", bytes: Buffer.from("a\x7f\x7f\x7f".repeat(50)) },
-  { name: "control bytes only after a text start", bytes: Buffer.concat([Buffer.from("plain text ".repeat(10)), Buffer.alloc(100, 0x01)]) },
+  {
+    name: "control bytes only after a text start",
+    bytes: Buffer.concat([Buffer.from("plain text ".repeat(10)), Buffer.alloc(100, 0x01)]),
+  },
 ];
 
 const texts: { name: string; bytes: Buffer }[] = [
@@ -58,7 +67,11 @@ describe("text-mode reads refuse binary files", () => {
       const { root, sandbox } = await readRoot();
       await writeFile(path.join(root, "file.bin"), bytes);
       const before = await snapshotTree(root);
-      await expectToolhostError(() => collect(sandbox, { path: "file.bin", mode: "text" }), "BINARY_FILE", ["Binary file detected", "file.bin", "bytes mode"]);
+      await expectToolhostError(() => collect(sandbox, { path: "file.bin", mode: "text" }), "BINARY_FILE", [
+        "Binary file detected",
+        "file.bin",
+        "bytes mode",
+      ]);
       assert.deepEqual(await snapshotTree(root), before);
       const read = await collect(sandbox, { path: "file.bin", mode: "bytes" });
       assert.deepEqual(read.data, bytes);

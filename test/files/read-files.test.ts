@@ -35,19 +35,21 @@ describe("ReadFiles", () => {
       await writeFile(path.join(server.root, "a.txt"), "one\ntwo\nthree\n");
       await writeFile(path.join(server.root, "b.bin"), Buffer.from([0, 1, 2, 3, 4, 5]));
       await mkdir(path.join(server.root, "dir"));
-      const messages = await all(server.fileTools.readFiles({
-        files: [
-          { path: "a.txt" },
-          { path: "missing.txt" },
-          { path: "a.txt", offset: 1n, limit: 1n },
-          { path: "b.bin", mode: ReadMode.BYTES, byteOffset: 2n, byteLimit: 3n },
-          { path: "b.bin" },
-          { path: "a.txt", tailLines: 1 },
-          { path: "dir" },
-          { path: "../x" },
-          { path: "a.txt", mode: 7 as ReadMode },
-        ],
-      }));
+      const messages = await all(
+        server.fileTools.readFiles({
+          files: [
+            { path: "a.txt" },
+            { path: "missing.txt" },
+            { path: "a.txt", offset: 1n, limit: 1n },
+            { path: "b.bin", mode: ReadMode.BYTES, byteOffset: 2n, byteLimit: 3n },
+            { path: "b.bin" },
+            { path: "a.txt", tailLines: 1 },
+            { path: "dir" },
+            { path: "../x" },
+            { path: "a.txt", mode: 7 as ReadMode },
+          ],
+        }),
+      );
       const files = byFile(messages);
       assert.deepEqual([...files.keys()], [0, 1, 2, 3, 4, 5, 6, 7, 8], "every file answered, in request order");
       assert.deepEqual(files.get(0), { cases: ["info", "text", "summary"], content: "one\ntwo\nthree\n" });
@@ -59,7 +61,12 @@ describe("ReadFiles", () => {
       assert.match(files.get(6)?.error ?? "", /^NOT_A_REGULAR_FILE/);
       assert.match(files.get(7)?.error ?? "", /^PATH_TRAVERSAL PERMISSION_DENIED/);
       assert.match(files.get(8)?.error ?? "", /^INVALID_ARGUMENT INVALID_ARGUMENT: Invalid mode/);
-      assert.ok(messages.every((m) => m.path === ["a.txt", "missing.txt", "a.txt", "b.bin", "b.bin", "a.txt", "dir", "../x", "a.txt"][m.index]));
+      assert.ok(
+        messages.every(
+          (m) =>
+            m.path === ["a.txt", "missing.txt", "a.txt", "b.bin", "b.bin", "a.txt", "dir", "../x", "a.txt"][m.index],
+        ),
+      );
     } finally {
       await server.close();
     }
@@ -70,13 +77,19 @@ describe("ReadFiles", () => {
     try {
       await writeFile(path.join(server.root, "big.bin"), Buffer.alloc(8 * 1024 * 1024, 1));
       await writeFile(path.join(server.root, "small.txt"), "s");
-      const messages = await all(server.fileTools.readFiles({
-        files: [{ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 65536 }, { path: "small.txt" }],
-      }));
+      const messages = await all(
+        server.fileTools.readFiles({
+          files: [{ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 65536 }, { path: "small.txt" }],
+        }),
+      );
       const big = messages.filter((m) => m.index === 0 && m.part.case === "data");
       assert.equal(big.length, 128, "8 MiB in 64 KiB chunks");
       assert.ok(big.every((m) => m.part.case === "data" && m.part.value.length <= 65536));
-      assert.deepEqual(messages.map((m) => m.index), [...Array(130).fill(0), 1, 1, 1], "files do not interleave");
+      assert.deepEqual(
+        messages.map((m) => m.index),
+        [...Array(130).fill(0), 1, 1, 1],
+        "files do not interleave",
+      );
     } finally {
       await server.close();
     }
@@ -86,13 +99,20 @@ describe("ReadFiles", () => {
     const server = await startTestServer({ limits: { maxReadFiles: 3, maxReadFilesBytes: 10_000 } });
     try {
       await writeFile(path.join(server.root, "4k.txt"), "x".repeat(4096));
-      const tooMany = await failureOf(all(server.fileTools.readFiles({ files: [{ path: "a" }, { path: "b" }, { path: "c" }, { path: "d" }] })));
+      const tooMany = await failureOf(
+        all(server.fileTools.readFiles({ files: [{ path: "a" }, { path: "b" }, { path: "c" }, { path: "d" }] })),
+      );
       assert.equal(tooMany.code, Code.InvalidArgument);
       assert.match(tooMany.message, /4 files, over the server's max_read_files of 3/);
-      const files = byFile(await all(server.fileTools.readFiles({ files: [{ path: "4k.txt" }, { path: "4k.txt" }, { path: "4k.txt" }] })));
+      const files = byFile(
+        await all(server.fileTools.readFiles({ files: [{ path: "4k.txt" }, { path: "4k.txt" }, { path: "4k.txt" }] })),
+      );
       assert.equal(files.get(0)?.content.length, 4096);
       assert.equal(files.get(1)?.content.length, 4096);
-      assert.match(files.get(2)?.error ?? "", /^TOO_LARGE RESOURCE_EXHAUSTED: .*1808 of max_read_files_bytes 10000 left/);
+      assert.match(
+        files.get(2)?.error ?? "",
+        /^TOO_LARGE RESOURCE_EXHAUSTED: .*1808 of max_read_files_bytes 10000 left/,
+      );
       assert.deepEqual(files.get(2)?.cases, ["error"], "refused before any content");
     } finally {
       await server.close();

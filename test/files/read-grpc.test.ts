@@ -37,7 +37,12 @@ async function read(init: ReadInit) {
   return messages;
 }
 
-async function expectStatus(action: () => Promise<unknown>, code: Code, reason: string, words: string[]): Promise<void> {
+async function expectStatus(
+  action: () => Promise<unknown>,
+  code: Code,
+  reason: string,
+  words: string[],
+): Promise<void> {
   await assert.rejects(action, (err: unknown) => {
     assert.ok(err instanceof ConnectError, String(err));
     assert.equal(err.code, code, err.message);
@@ -51,7 +56,10 @@ describe("FileTools read side over gRPC", () => {
   it("ReadFile with READ_MODE_UNSPECIFIED streams info, text, summary", async () => {
     const st = await stat(path.join(server.root, "lines.txt"));
     const messages = await read({ path: "lines.txt", offset: 1n, limit: 2n });
-    assert.deepEqual(messages.map((m) => m.part.case), ["info", "text", "summary"]);
+    assert.deepEqual(
+      messages.map((m) => m.part.case),
+      ["info", "text", "summary"],
+    );
     const [info, text, summary] = messages.map((m) => m.part);
     assert.equal(info?.case, "info");
     if (info?.case === "info") {
@@ -82,14 +90,35 @@ describe("FileTools read side over gRPC", () => {
 
   it("maps refusals to gRPC codes with an ErrorInfo reason", async () => {
     await expectStatus(() => read({ path: "" }), Code.InvalidArgument, "EMPTY_PATH", ["must not be empty"]);
-    await expectStatus(() => read({ path: "../../etc/passwd" }), Code.PermissionDenied, "PATH_TRAVERSAL", ["traversal", "../../etc/passwd"]);
+    await expectStatus(() => read({ path: "../../etc/passwd" }), Code.PermissionDenied, "PATH_TRAVERSAL", [
+      "traversal",
+      "../../etc/passwd",
+    ]);
     await expectStatus(() => read({ path: "etc-link/passwd" }), Code.PermissionDenied, "PATH_TRAVERSAL", ["traversal"]);
     await expectStatus(() => read({ path: "ghost.txt" }), Code.NotFound, "NOT_FOUND", ["not found"]);
-    await expectStatus(() => read({ path: "dir" }), Code.FailedPrecondition, "NOT_A_REGULAR_FILE", ["Not a regular file"]);
-    await expectStatus(() => read({ path: "image.png" }), Code.FailedPrecondition, "BINARY_FILE", ["Binary file detected"]);
-    await expectStatus(() => read({ path: "huge.txt" }), Code.ResourceExhausted, "TOO_LARGE", ["too large", "1500", "1000"]);
-    await expectStatus(() => read({ path: "lines.txt", mode: ReadMode.BYTES, byteOffset: 24n }), Code.OutOfRange, "OUT_OF_RANGE", ["past the end"]);
-    await expectStatus(() => read({ path: "lines.txt", mode: 7 as ReadMode }), Code.InvalidArgument, "INVALID_ARGUMENT", ["mode"]);
+    await expectStatus(() => read({ path: "dir" }), Code.FailedPrecondition, "NOT_A_REGULAR_FILE", [
+      "Not a regular file",
+    ]);
+    await expectStatus(() => read({ path: "image.png" }), Code.FailedPrecondition, "BINARY_FILE", [
+      "Binary file detected",
+    ]);
+    await expectStatus(() => read({ path: "huge.txt" }), Code.ResourceExhausted, "TOO_LARGE", [
+      "too large",
+      "1500",
+      "1000",
+    ]);
+    await expectStatus(
+      () => read({ path: "lines.txt", mode: ReadMode.BYTES, byteOffset: 24n }),
+      Code.OutOfRange,
+      "OUT_OF_RANGE",
+      ["past the end"],
+    );
+    await expectStatus(
+      () => read({ path: "lines.txt", mode: 7 as ReadMode }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      ["mode"],
+    );
   });
 
   it("StatFile returns type, size, mode, hash and binary", async () => {
@@ -104,9 +133,28 @@ describe("FileTools read side over gRPC", () => {
 
   it("ListDirectory pages entries with types", async () => {
     const first = await server.fileTools.listDirectory({ path: "", pageSize: 2 });
-    assert.deepEqual(first.entries.map((e) => [e.path, e.type]), [["dir", FileType.DIRECTORY], ["etc-link", FileType.SYMLINK]]);
-    const rest = await server.fileTools.listDirectory({ path: "", pageSize: 100, pageToken: first.nextPageToken, recursive: false });
-    assert.deepEqual(rest.entries.map((e) => e.path), ["huge.txt", "image.png", "lines.txt"]);
-    await expectStatus(() => server.fileTools.listDirectory({ path: "", pageToken: "garbage" }), Code.InvalidArgument, "INVALID_ARGUMENT", ["page_token"]);
+    assert.deepEqual(
+      first.entries.map((e) => [e.path, e.type]),
+      [
+        ["dir", FileType.DIRECTORY],
+        ["etc-link", FileType.SYMLINK],
+      ],
+    );
+    const rest = await server.fileTools.listDirectory({
+      path: "",
+      pageSize: 100,
+      pageToken: first.nextPageToken,
+      recursive: false,
+    });
+    assert.deepEqual(
+      rest.entries.map((e) => e.path),
+      ["huge.txt", "image.png", "lines.txt"],
+    );
+    await expectStatus(
+      () => server.fileTools.listDirectory({ path: "", pageToken: "garbage" }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      ["page_token"],
+    );
   });
 });

@@ -39,10 +39,19 @@ describe("a hard link to a file outside the roots", () => {
         words,
       );
       assert.deepEqual(received, [], "nothing was sent before the refusal");
-      await expectCallError(() => server.fileTools.statFile({ path: "innocent.txt", includeSha256: true }), Code.PermissionDenied, "PATH_TRAVERSAL", words);
+      await expectCallError(
+        () => server.fileTools.statFile({ path: "innocent.txt", includeSha256: true }),
+        Code.PermissionDenied,
+        "PATH_TRAVERSAL",
+        words,
+      );
       const before = await stat(secret);
       await expectCallError(
-        () => server.fileTools.editFile({ path: "innocent.txt", edits: [{ kind: { case: "append", value: { text: "more\n" } } }] }),
+        () =>
+          server.fileTools.editFile({
+            path: "innocent.txt",
+            edits: [{ kind: { case: "append", value: { text: "more\n" } } }],
+          }),
         Code.PermissionDenied,
         "PATH_TRAVERSAL",
         words,
@@ -62,14 +71,22 @@ describe("a hard link to a file outside the roots", () => {
   it("is refused by ReadSkillResource and left out by ListSkillResources", async () => {
     const { root, secret } = await hardLinked();
     await mkdir(path.join(root, "alpha", "scripts"), { recursive: true });
-    await writeFile(path.join(root, "alpha", "SKILL.md"), "---\nname: alpha\ndescription: A skill with a hard-linked resource.\n---\nBody.\n");
+    await writeFile(
+      path.join(root, "alpha", "SKILL.md"),
+      "---\nname: alpha\ndescription: A skill with a hard-linked resource.\n---\nBody.\n",
+    );
     await link(secret, path.join(root, "alpha", "scripts", "leak.txt"));
     const server = await startTestServer({ skills: [{ path: root, namespace: "ns" }] });
     try {
       const received: unknown[] = [];
       await expectCallError(
         async () => {
-          for await (const message of server.skillCatalog.readSkillResource({ name: "ns/alpha", slot: "scripts", path: "leak.txt" })) received.push(message);
+          for await (const message of server.skillCatalog.readSkillResource({
+            name: "ns/alpha",
+            slot: "scripts",
+            path: "leak.txt",
+          }))
+            received.push(message);
         },
         Code.PermissionDenied,
         "PATH_TRAVERSAL",

@@ -3,7 +3,13 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultLimits, type Limits } from "../../src/config/config.js";
-import { readChunks, type ReadInfo, type ReadPart, type ReadRequest, type ReadSummaryValue } from "../../src/files/read/read-chunks.js";
+import {
+  readChunks,
+  type ReadInfo,
+  type ReadPart,
+  type ReadRequest,
+  type ReadSummaryValue,
+} from "../../src/files/read/read-chunks.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 import type { Sandbox } from "../../src/sandbox/sandbox.js";
 
@@ -30,7 +36,11 @@ export function limitsWith(overrides: Partial<Limits>): Limits {
 }
 
 /** collect runs readChunks to the end and checks the framing: info first, summary last. */
-export async function collect(sandbox: Sandbox, request: ReadRequest, limits: Limits = defaultLimits): Promise<CollectedRead> {
+export async function collect(
+  sandbox: Sandbox,
+  request: ReadRequest,
+  limits: Limits = defaultLimits,
+): Promise<CollectedRead> {
   const parts: ReadPart[] = [];
   for await (const part of readChunks(sandbox, request, limits)) {
     parts.push(part);

@@ -39,7 +39,15 @@ async function paths(sandbox: Sandbox, request: ListRequest): Promise<string[]> 
 describe("ListDirectory", () => {
   it("lists one level, sorted, without hidden entries", async () => {
     const { sandbox } = await tree();
-    assert.deepEqual(await paths(sandbox, { path: "" }), ["README.md", "docs", "docs-link", "escape-dir", "escape-file", "main-link.ts", "src"]);
+    assert.deepEqual(await paths(sandbox, { path: "" }), [
+      "README.md",
+      "docs",
+      "docs-link",
+      "escape-dir",
+      "escape-file",
+      "main-link.ts",
+      "src",
+    ]);
   });
 
   it("includes hidden entries on request", async () => {
@@ -92,10 +100,24 @@ describe("ListDirectory", () => {
 
   it("filters by a glob relative to the listed directory", async () => {
     const { sandbox } = await tree();
-    assert.deepEqual(await paths(sandbox, { path: "", recursive: true, glob: "*.md" }), ["README.md", "docs/guide.md", "src/lib/notes.md"]);
-    assert.deepEqual(await paths(sandbox, { path: "", recursive: true, glob: "src/**/*.ts" }), ["src/lib/util.ts", "src/main.ts"]);
-    assert.deepEqual(await paths(sandbox, { path: "src", recursive: true, glob: "lib/*" }), ["lib/notes.md", "lib/util.ts"]);
-    assert.deepEqual(await paths(sandbox, { path: "", recursive: true, glob: "*.env" }), [], "hidden files stay hidden");
+    assert.deepEqual(await paths(sandbox, { path: "", recursive: true, glob: "*.md" }), [
+      "README.md",
+      "docs/guide.md",
+      "src/lib/notes.md",
+    ]);
+    assert.deepEqual(await paths(sandbox, { path: "", recursive: true, glob: "src/**/*.ts" }), [
+      "src/lib/util.ts",
+      "src/main.ts",
+    ]);
+    assert.deepEqual(await paths(sandbox, { path: "src", recursive: true, glob: "lib/*" }), [
+      "lib/notes.md",
+      "lib/util.ts",
+    ]);
+    assert.deepEqual(
+      await paths(sandbox, { path: "", recursive: true, glob: "*.env" }),
+      [],
+      "hidden files stay hidden",
+    );
     assert.deepEqual(await paths(sandbox, { path: "", recursive: true, glob: "*.env", includeHidden: true }), [".env"]);
   });
 
@@ -121,15 +143,29 @@ describe("ListDirectory", () => {
   it("pages a glob-filtered listing", async () => {
     const { sandbox } = await tree();
     const first = await listDirectory(sandbox, { path: "", recursive: true, glob: "*.md", pageSize: 2 });
-    assert.deepEqual(first.entries.map((e) => e.path), ["README.md", "docs/guide.md"]);
-    const second = await listDirectory(sandbox, { path: "", recursive: true, glob: "*.md", pageSize: 2, pageToken: first.nextPageToken });
-    assert.deepEqual(second.entries.map((e) => e.path), ["src/lib/notes.md"]);
+    assert.deepEqual(
+      first.entries.map((e) => e.path),
+      ["README.md", "docs/guide.md"],
+    );
+    const second = await listDirectory(sandbox, {
+      path: "",
+      recursive: true,
+      glob: "*.md",
+      pageSize: 2,
+      pageToken: first.nextPageToken,
+    });
+    assert.deepEqual(
+      second.entries.map((e) => e.path),
+      ["src/lib/notes.md"],
+    );
     assert.equal(second.nextPageToken, "");
   });
 
   it("lowers a page size over the maximum to 10000", async () => {
     const { root, sandbox } = await readRoot();
-    await Promise.all(Array.from({ length: 10_050 }, (_, i) => writeFile(path.join(root, `f${String(i).padStart(5, "0")}`), "")));
+    await Promise.all(
+      Array.from({ length: 10_050 }, (_, i) => writeFile(path.join(root, `f${String(i).padStart(5, "0")}`), "")),
+    );
     const page = await listDirectory(sandbox, { path: "", pageSize: 50_000 });
     assert.equal(page.entries.length, 10_000);
     assert.notEqual(page.nextPageToken, "");
@@ -140,23 +176,38 @@ describe("ListDirectory", () => {
   it("refuses a bad page token with INVALID_ARGUMENT naming page_token", async () => {
     const { root, sandbox } = await tree();
     const before = await snapshotTree(root);
-    await expectToolhostError(() => listDirectory(sandbox, { path: "", pageToken: "not a token" }), "INVALID_ARGUMENT", ["page_token"]);
-    await expectToolhostError(() => listDirectory(sandbox, { path: "", pageToken: Buffer.from("{}").toString("base64url") }), "INVALID_ARGUMENT", ["page_token"]);
+    await expectToolhostError(
+      () => listDirectory(sandbox, { path: "", pageToken: "not a token" }),
+      "INVALID_ARGUMENT",
+      ["page_token"],
+    );
+    await expectToolhostError(
+      () => listDirectory(sandbox, { path: "", pageToken: Buffer.from("{}").toString("base64url") }),
+      "INVALID_ARGUMENT",
+      ["page_token"],
+    );
     const page = await listDirectory(sandbox, { path: "", pageSize: 1 });
-    await expectToolhostError(() => listDirectory(sandbox, { path: "src", pageSize: 1, pageToken: page.nextPageToken }), "INVALID_ARGUMENT", [
-      "page_token",
-      "different",
-    ]);
+    await expectToolhostError(
+      () => listDirectory(sandbox, { path: "src", pageSize: 1, pageToken: page.nextPageToken }),
+      "INVALID_ARGUMENT",
+      ["page_token", "different"],
+    );
     assert.deepEqual(await snapshotTree(root), before);
   });
 
   it("refuses escaping, missing and non-directory paths", async () => {
     const { root, sandbox } = await tree();
     const before = await snapshotTree(root);
-    await expectToolhostError(() => listDirectory(sandbox, { path: "escape-dir" }), "PATH_TRAVERSAL", ["traversal", "escape-dir"]);
+    await expectToolhostError(() => listDirectory(sandbox, { path: "escape-dir" }), "PATH_TRAVERSAL", [
+      "traversal",
+      "escape-dir",
+    ]);
     await expectToolhostError(() => listDirectory(sandbox, { path: ".." }), "PATH_TRAVERSAL", ["traversal", ".."]);
     await expectToolhostError(() => listDirectory(sandbox, { path: "nope" }), "NOT_FOUND", ["not found", "nope"]);
-    await expectToolhostError(() => listDirectory(sandbox, { path: "README.md" }), "NOT_A_DIRECTORY", ["Not a directory", "README.md"]);
+    await expectToolhostError(() => listDirectory(sandbox, { path: "README.md" }), "NOT_A_DIRECTORY", [
+      "Not a directory",
+      "README.md",
+    ]);
     assert.deepEqual(await snapshotTree(root), before);
   });
 
@@ -172,12 +223,17 @@ describe("ListDirectory bounded work", () => {
     // 30 non-matching entries before each match: a sparse glob.
     for (let group = 0; group < 4; group++) {
       await mkdir(path.join(root, `g${group}`));
-      for (let i = 0; i < 30; i++) await writeFile(path.join(root, `g${group}`, `n${String(i).padStart(2, "0")}.txt`), "");
+      for (let i = 0; i < 30; i++)
+        await writeFile(path.join(root, `g${group}`, `n${String(i).padStart(2, "0")}.txt`), "");
       await writeFile(path.join(root, `g${group}`, "z.md"), "");
     }
     const request = { path: "", recursive: true, glob: "*.md", pageSize: 100 };
     const first = await listDirectory(sandbox, request, undefined, { maxExamined: 50 });
-    assert.deepEqual(first.entries.map((e) => e.path), ["g0/z.md"], "the bound cut the page short");
+    assert.deepEqual(
+      first.entries.map((e) => e.path),
+      ["g0/z.md"],
+      "the bound cut the page short",
+    );
     assert.notEqual(first.nextPageToken, "");
     const found = first.entries.map((e) => e.path);
     let token = first.nextPageToken;

@@ -76,8 +76,13 @@ describe("ReadFile bytes mode memory", () => {
       assert.equal(summaryBytes, BigInt(GiB));
       assert.equal(summarySha, hash.digest("hex"));
       const growth = peak - baseline;
-      t.diagnostic(`server RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, growth ${(growth / MiB).toFixed(1)} MiB (bound ${maxGrowth / MiB} MiB)`);
-      assert.ok(growth < maxGrowth, `server RSS grew by ${(growth / MiB).toFixed(1)} MiB, over the ${maxGrowth / MiB} MiB bound`);
+      t.diagnostic(
+        `server RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, growth ${(growth / MiB).toFixed(1)} MiB (bound ${maxGrowth / MiB} MiB)`,
+      );
+      assert.ok(
+        growth < maxGrowth,
+        `server RSS grew by ${(growth / MiB).toFixed(1)} MiB, over the ${maxGrowth / MiB} MiB bound`,
+      );
     } finally {
       await server.stop();
       await rm(root, { recursive: true, force: true });

@@ -42,8 +42,10 @@ describe("a long text read of invalid text cut at a chunk boundary", () => {
       const sent = Buffer.from(text, "utf8");
       const problems: string[] = [];
       if (Number(summary!.replacedSequences) !== pairs) problems.push(`replaced ${summary!.replacedSequences}`);
-      if (Number(summary!.bytesSent) !== sent.length) problems.push(`bytes_sent ${summary!.bytesSent} for ${sent.length}`);
-      if (summary!.sha256 !== createHash("sha256").update(sent).digest("hex")) problems.push("sha256 is not that of the text sent");
+      if (Number(summary!.bytesSent) !== sent.length)
+        problems.push(`bytes_sent ${summary!.bytesSent} for ${sent.length}`);
+      if (summary!.sha256 !== createHash("sha256").update(sent).digest("hex"))
+        problems.push("sha256 is not that of the text sent");
       return problems;
     };
     const results = await Promise.all(Array.from({ length: Number(process.env.READS ?? 16) }, readOnce));

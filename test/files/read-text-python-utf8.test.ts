@@ -45,22 +45,39 @@ describe("text reads as a Python client sees them", () => {
     server = await startTestServer({ limits: { minChunkSize: chunk } });
     const unit = "ab€😀é\r\n";
     files["multi.txt"] = Buffer.from(Array.from({ length: 40 }, (_, i) => "x".repeat(i % 5) + unit).join(""));
-    files["bom.txt"] = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("😀line one\r\nline two €\r\n".repeat(8))]);
+    files["bom.txt"] = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from("😀line one\r\nline two €\r\n".repeat(8)),
+    ]);
     files["invalid.txt"] = Buffer.concat(
       Array.from({ length: 12 }, (_, i) =>
-        Buffer.concat([Buffer.from("text ".repeat(1 + (i % 4))), Buffer.from([[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf5], [0xe2, 0x82], [0xff], [0xf0, 0x9f, 0x98]][i % 6]!), Buffer.from("é€\n")]),
+        Buffer.concat([
+          Buffer.from("text ".repeat(1 + (i % 4))),
+          Buffer.from([[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf5], [0xe2, 0x82], [0xff], [0xf0, 0x9f, 0x98]][i % 6]!),
+          Buffer.from("é€\n"),
+        ]),
       ),
     );
-    files["cut-end.txt"] = Buffer.concat([Buffer.from("ends inside a character ".repeat(3)), Buffer.from([0xf0, 0x9f, 0x98])]);
+    files["cut-end.txt"] = Buffer.concat([
+      Buffer.from("ends inside a character ".repeat(3)),
+      Buffer.from([0xf0, 0x9f, 0x98]),
+    ]);
     for (const [name, content] of Object.entries(files)) await writeFile(join(server.root, name), content);
   });
   after(() => server.close());
 
   it("gets valid UTF-8 in every chunk, and a summary matching what it received", async () => {
-    const { stdout } = await promisify(execFile)(pythonEnvs.newest, ["-c", script, server.address, String(chunk), ...Object.keys(files)], {
-      env: { ...process.env, PYTHONPATH: join(repo, "gen/python") },
-    });
-    const results = JSON.parse(stdout) as Record<string, { text: string; sha_ok: boolean; bytes_ok: boolean; replaced: number }>;
+    const { stdout } = await promisify(execFile)(
+      pythonEnvs.newest,
+      ["-c", script, server.address, String(chunk), ...Object.keys(files)],
+      {
+        env: { ...process.env, PYTHONPATH: join(repo, "gen/python") },
+      },
+    );
+    const results = JSON.parse(stdout) as Record<
+      string,
+      { text: string; sha_ok: boolean; bytes_ok: boolean; replaced: number }
+    >;
     for (const [key, r] of Object.entries(results)) {
       const name = key.split("@")[0]!;
       assert.ok(r.sha_ok, `${key}: sha256 of the text received`);

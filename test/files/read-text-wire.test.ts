@@ -33,7 +33,10 @@ function mixed(bytes: number): Buffer {
 
 before(async () => {
   server = await startTestServer({ http: true });
-  http = createClient(FileTools, createConnectTransport({ baseUrl: `http://${server.httpAddress!}`, httpVersion: "1.1" }));
+  http = createClient(
+    FileTools,
+    createConnectTransport({ baseUrl: `http://${server.httpAddress!}`, httpVersion: "1.1" }),
+  );
   const big = mixed(600 * 1024); // past the size from which the hash runs on the worker
   const invalid = Buffer.concat([mixed(5000), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), mixed(9000)]);
   const cutAtEnd = Buffer.concat([mixed(6000), Buffer.from([0xe2, 0x82])]);
@@ -41,10 +44,21 @@ before(async () => {
   // Files of at most one chunk are read with a single read: the same cases, small.
   const small = {
     "small-bom.txt": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), mixed(2000)]),
-    "small-invalid.txt": Buffer.concat([mixed(1000), Buffer.from([0xc3, 0x28]), mixed(1000), Buffer.from([0xf0, 0x9d])]),
+    "small-invalid.txt": Buffer.concat([
+      mixed(1000),
+      Buffer.from([0xc3, 0x28]),
+      mixed(1000),
+      Buffer.from([0xf0, 0x9d]),
+    ]),
     "only-bom.txt": Buffer.from([0xef, 0xbb, 0xbf]),
   };
-  for (const [name, content] of Object.entries({ "big.txt": big, "invalid.txt": invalid, "cut-at-end.txt": cutAtEnd, "bom.txt": bom, ...small })) {
+  for (const [name, content] of Object.entries({
+    "big.txt": big,
+    "invalid.txt": invalid,
+    "cut-at-end.txt": cutAtEnd,
+    "bom.txt": bom,
+    ...small,
+  })) {
     files.set(name, content);
     await writeFile(path.join(server.root, name), content);
   }
@@ -75,7 +89,15 @@ async function readAll(client: Client<typeof FileTools>, name: string) {
 
 describe("ReadFile text mode on the wire", () => {
   for (const host of ["gRPC", "Connect over HTTP/1.1"] as const) {
-    for (const name of ["big.txt", "invalid.txt", "cut-at-end.txt", "bom.txt", "small-bom.txt", "small-invalid.txt", "only-bom.txt"]) {
+    for (const name of [
+      "big.txt",
+      "invalid.txt",
+      "cut-at-end.txt",
+      "bom.txt",
+      "small-bom.txt",
+      "small-invalid.txt",
+      "only-bom.txt",
+    ]) {
       it(`${host}: ${name} arrives as its exact text, chunks within the chunk size, hashed as sent`, async () => {
         const { chunks, summary } = await readAll(host === "gRPC" ? server.fileTools : http, name);
         const want = expected(files.get(name)!);

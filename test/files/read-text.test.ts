@@ -15,21 +15,49 @@ describe("ReadFile text mode", () => {
     const st = await stat(path.join(root, "greeting.txt"));
     const read = await collect(sandbox, { path: "greeting.txt", mode: "text" });
     assert.equal(read.text, "Hello, World!");
-    assert.deepEqual(read.info, { path: "greeting.txt", size: 13, encoding: "utf-8", mode: "text", modified: st.mtime, fileMode: 0o640, bom: false });
-    assert.deepEqual(read.summary, { bytesSent: 13, sha256: sha256("Hello, World!"), eof: true, linesSent: 1, nextOffset: 1, replacedSequences: 0 });
+    assert.deepEqual(read.info, {
+      path: "greeting.txt",
+      size: 13,
+      encoding: "utf-8",
+      mode: "text",
+      modified: st.mtime,
+      fileMode: 0o640,
+      bom: false,
+    });
+    assert.deepEqual(read.summary, {
+      bytesSent: 13,
+      sha256: sha256("Hello, World!"),
+      eof: true,
+      linesSent: 1,
+      nextOffset: 1,
+      replacedSequences: 0,
+    });
   });
 
   it("reads an empty file as no text chunks", async () => {
     const { root, sandbox } = await readRoot();
     await writeFile(path.join(root, "empty.txt"), "");
     const read = await collect(sandbox, { path: "empty.txt", mode: "text" });
-    assert.deepEqual(read.parts.map((p) => p.case), ["info", "summary"]);
-    assert.deepEqual(read.summary, { bytesSent: 0, sha256: sha256(""), eof: true, linesSent: 0, nextOffset: 0, replacedSequences: 0 });
+    assert.deepEqual(
+      read.parts.map((p) => p.case),
+      ["info", "summary"],
+    );
+    assert.deepEqual(read.summary, {
+      bytesSent: 0,
+      sha256: sha256(""),
+      eof: true,
+      linesSent: 0,
+      nextOffset: 0,
+      replacedSequences: 0,
+    });
   });
 
   it("strips a UTF-8 BOM and says so in info", async () => {
     const { root, sandbox } = await readRoot();
-    await writeFile(path.join(root, "bom.txt"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("café\n")]));
+    await writeFile(
+      path.join(root, "bom.txt"),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("café\n")]),
+    );
     const read = await collect(sandbox, { path: "bom.txt", mode: "text" });
     assert.equal(read.text, "café\n");
     assert.equal(read.info.bom, true);
@@ -76,7 +104,11 @@ describe("ReadFile text mode", () => {
         const { root, sandbox } = await readRoot();
         await writeFile(path.join(root, "lines.txt"), lines);
         for (const chunkSize of [1, 4096]) {
-          const read = await collect(sandbox, { path: "lines.txt", mode: "text", offset: c.offset, limit: c.limit, chunkSize }, limitsWith({ minChunkSize: 1 }));
+          const read = await collect(
+            sandbox,
+            { path: "lines.txt", mode: "text", offset: c.offset, limit: c.limit, chunkSize },
+            limitsWith({ minChunkSize: 1 }),
+          );
           assert.equal(read.text, c.text);
           assert.equal(read.summary.linesSent, c.linesSent);
           assert.equal(read.summary.nextOffset, c.nextOffset);
@@ -106,7 +138,11 @@ describe("ReadFile text mode", () => {
       const { root, sandbox } = await readRoot();
       await writeFile(path.join(root, "lines.txt"), lines);
       const before = await snapshotTree(root);
-      await expectToolhostError(() => collect(sandbox, { path: "lines.txt", mode: "text", offset: 5 }), "OUT_OF_RANGE", ["5", "past the end", "lines.txt", "4 lines"]);
+      await expectToolhostError(
+        () => collect(sandbox, { path: "lines.txt", mode: "text", offset: 5 }),
+        "OUT_OF_RANGE",
+        ["5", "past the end", "lines.txt", "4 lines"],
+      );
       assert.deepEqual(await snapshotTree(root), before);
     });
   });
@@ -146,13 +182,16 @@ describe("ReadFile text mode", () => {
     it("refuses a line range over the limit, naming its size, the limit and the hint", async () => {
       const { root, sandbox } = await readRoot();
       await writeFile(path.join(root, "huge.txt"), content);
-      await expectToolhostError(() => collect(sandbox, { path: "huge.txt", mode: "text", offset: 2, limit: 13 }, limits), "TOO_LARGE", [
-        "too large",
-        "104 bytes",
-        "limit of 100 bytes",
-        "fewer lines",
-      ]);
-      await expectToolhostError(() => collect(sandbox, { path: "huge.txt", mode: "text", offset: 1 }, limits), "TOO_LARGE", ["232 bytes"]);
+      await expectToolhostError(
+        () => collect(sandbox, { path: "huge.txt", mode: "text", offset: 2, limit: 13 }, limits),
+        "TOO_LARGE",
+        ["too large", "104 bytes", "limit of 100 bytes", "fewer lines"],
+      );
+      await expectToolhostError(
+        () => collect(sandbox, { path: "huge.txt", mode: "text", offset: 1 }, limits),
+        "TOO_LARGE",
+        ["232 bytes"],
+      );
     });
 
     it("bytes mode is not limited", async () => {
@@ -167,10 +206,20 @@ describe("ReadFile text mode", () => {
     const { root, sandbox } = await readRoot();
     await writeFile(path.join(root, "a.txt"), "a");
     const before = await snapshotTree(root);
-    await expectToolhostError(() => collect(sandbox, { path: "a.txt", mode: "text", offset: -1 }), "INVALID_ARGUMENT", ["offset"]);
-    await expectToolhostError(() => collect(sandbox, { path: "a.txt", mode: "text", limit: 1.5 }), "INVALID_ARGUMENT", ["limit"]);
-    await expectToolhostError(() => collect(sandbox, { path: "a.txt", mode: "bytes", byteLimit: -3 }), "INVALID_ARGUMENT", ["byte_limit"]);
-    await expectToolhostError(() => collect(sandbox, { path: "a.txt", mode: "lines" as "text" }), "INVALID_ARGUMENT", ["mode"]);
+    await expectToolhostError(() => collect(sandbox, { path: "a.txt", mode: "text", offset: -1 }), "INVALID_ARGUMENT", [
+      "offset",
+    ]);
+    await expectToolhostError(() => collect(sandbox, { path: "a.txt", mode: "text", limit: 1.5 }), "INVALID_ARGUMENT", [
+      "limit",
+    ]);
+    await expectToolhostError(
+      () => collect(sandbox, { path: "a.txt", mode: "bytes", byteLimit: -3 }),
+      "INVALID_ARGUMENT",
+      ["byte_limit"],
+    );
+    await expectToolhostError(() => collect(sandbox, { path: "a.txt", mode: "lines" as "text" }), "INVALID_ARGUMENT", [
+      "mode",
+    ]);
     assert.deepEqual(await snapshotTree(root), before);
   });
 });

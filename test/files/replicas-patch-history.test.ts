@@ -23,7 +23,10 @@ describe("two server processes: ApplyPatch against EditFile appends", () => {
   before(async () => {
     root = await mkdtemp(path.join(tmpdir(), "toolhost-replicas-patch-"));
     const historyDir = await mkdtemp(path.join(tmpdir(), "toolhost-replicas-history-"));
-    [a, b] = await Promise.all([spawnServer(["--root", root, "--history-dir", historyDir]), spawnServer(["--root", root, "--history-dir", historyDir])]);
+    [a, b] = await Promise.all([
+      spawnServer(["--root", root, "--history-dir", historyDir]),
+      spawnServer(["--root", root, "--history-dir", historyDir]),
+    ]);
   });
   after(async () => {
     await Promise.all([a.stop(), b.stop()]);
@@ -49,8 +52,13 @@ describe("two server processes: ApplyPatch against EditFile appends", () => {
       for (let i = 0; i < 2_000 && (Date.now() < until || (patched <= 5 && Date.now() < until + 10_000)); i++) {
         const header = (await readFile(path.join(root, "shared.txt"), "utf8")).split("\n")[0]!;
         const ok = await patcher
-          .applyPatch({ patch: `*** Begin Patch\n*** Update File: shared.txt\n@@\n-${header}\n+header ${i + 1}\n*** End Patch` })
-          .then(() => true, () => false);
+          .applyPatch({
+            patch: `*** Begin Patch\n*** Update File: shared.txt\n@@\n-${header}\n+header ${i + 1}\n*** End Patch`,
+          })
+          .then(
+            () => true,
+            () => false,
+          );
         if (ok) patched++;
       }
     })();
@@ -59,6 +67,9 @@ describe("two server processes: ApplyPatch against EditFile appends", () => {
     const lost = acknowledged.filter((line) => !text.includes(line));
     assert.ok(acknowledged.length > 20 && patched > 5, `${acknowledged.length} appends, ${patched} patches`);
     assert.deepEqual(lost, [], "every acknowledged append is in the file");
-    assert.deepEqual((await readdir(root)).filter((n) => n.startsWith(tempFilePrefix)), []);
+    assert.deepEqual(
+      (await readdir(root)).filter((n) => n.startsWith(tempFilePrefix)),
+      [],
+    );
   });
 });

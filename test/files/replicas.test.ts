@@ -8,7 +8,11 @@ import { Code, ConnectError, createClient, type Client } from "@connectrpc/conne
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { UploadFileRequestSchema, type UploadFileRequest, type UploadHeader } from "../../gen/ts/toolhost/files/v1/write_pb.js";
+import {
+  UploadFileRequestSchema,
+  type UploadFileRequest,
+  type UploadHeader,
+} from "../../gen/ts/toolhost/files/v1/write_pb.js";
 import { sha256Hex } from "../../src/files/content-hash.js";
 import { isTempFileName, tempFilePrefix } from "../../src/files/write/temp-files.js";
 import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
@@ -54,7 +58,14 @@ describe("two server processes on one root", () => {
     await writeFile(path.join(root, "log.txt"), "");
     const lines = Array.from({ length: 400 }, (_, i) => `line ${i} from ${i % 2 === 0 ? "a" : "b"}`);
     const results = await Promise.all(
-      lines.map((line, i) => outcome((i % 2 === 0 ? clientA : clientB).editFile({ path: "log.txt", edits: [{ kind: { case: "append", value: { text: `${line}\n` } } }] }))),
+      lines.map((line, i) =>
+        outcome(
+          (i % 2 === 0 ? clientA : clientB).editFile({
+            path: "log.txt",
+            edits: [{ kind: { case: "append", value: { text: `${line}\n` } } }],
+          }),
+        ),
+      ),
     );
     const final = (await readFile(path.join(root, "log.txt"), "utf8")).split("\n").filter(Boolean);
     const counts = new Map<string, number>();
@@ -63,8 +74,15 @@ describe("two server processes on one root", () => {
     const lost = acknowledged.filter((line) => counts.get(line) !== 1);
     assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged appends lost or doubled`);
     const failed = lines.filter((_, i) => results[i] !== "ok");
-    assert.deepEqual(failed.filter((line) => counts.has(line)), [], "a failed append must not be applied");
-    assert.ok(acknowledged.length >= 390, `only ${acknowledged.length} of 400 appends succeeded: ${[...new Set(results)].join(", ")}`);
+    assert.deepEqual(
+      failed.filter((line) => counts.has(line)),
+      [],
+      "a failed append must not be applied",
+    );
+    assert.ok(
+      acknowledged.length >= 390,
+      `only ${acknowledged.length} of 400 appends succeeded: ${[...new Set(results)].join(", ")}`,
+    );
     assert.deepEqual(await reservedEntries(root), [], "no lock or temporary file left behind");
   });
 
@@ -74,22 +92,38 @@ describe("two server processes on one root", () => {
     for (let round = 0; round < 25; round++) {
       const sha = sha256Hex(await readFile(file));
       const contents = [`a${round}\n`, `b${round}\n`];
-      const write = (client: Client<typeof FileTools>, text: string) => outcome(client.writeFile({ path: "guarded.txt", content: { case: "text", value: text }, ifSha256: sha }));
+      const write = (client: Client<typeof FileTools>, text: string) =>
+        outcome(client.writeFile({ path: "guarded.txt", content: { case: "text", value: text }, ifSha256: sha }));
       const edit = (client: Client<typeof FileTools>, text: string) =>
-        outcome(client.editFile({ path: "guarded.txt", ifSha256: sha, edits: [{ kind: { case: "append", value: { text } } }] }));
+        outcome(
+          client.editFile({
+            path: "guarded.txt",
+            ifSha256: sha,
+            edits: [{ kind: { case: "append", value: { text } } }],
+          }),
+        );
       const race = round % 2 === 0 ? write : edit;
       const results = await Promise.all([race(clientA, contents[0]!), race(clientB, contents[1]!)]);
       assert.deepEqual([...results].sort(), ["PRECONDITION_FAILED", "ok"], `round ${round}: ${results.join(", ")}`);
       const now = await readFile(file, "utf8");
       const winner = contents[results.indexOf("ok")]!;
-      assert.ok(race === write ? now === winner : now.endsWith(winner) && !now.includes(contents[1 - results.indexOf("ok")]!), `round ${round}: ${now}`);
+      assert.ok(
+        race === write ? now === winner : now.endsWith(winner) && !now.includes(contents[1 - results.indexOf("ok")]!),
+        `round ${round}: ${now}`,
+      );
     }
     for (let round = 0; round < 10; round++) {
       const name = `new-${round}.txt`;
       const results = await Promise.all(
-        [clientA, clientB].map((client, i) => outcome(client.writeFile({ path: name, content: { case: "text", value: `by ${i}` }, mustNotExist: true }))),
+        [clientA, clientB].map((client, i) =>
+          outcome(client.writeFile({ path: name, content: { case: "text", value: `by ${i}` }, mustNotExist: true })),
+        ),
       );
-      assert.deepEqual([...results].sort(), ["PRECONDITION_FAILED", "ok"], `must_not_exist round ${round}: ${results.join(", ")}`);
+      assert.deepEqual(
+        [...results].sort(),
+        ["PRECONDITION_FAILED", "ok"],
+        `must_not_exist round ${round}: ${results.join(", ")}`,
+      );
       assert.equal(await readFile(path.join(root, name), "utf8"), `by ${results.indexOf("ok")}`);
     }
     assert.deepEqual(await reservedEntries(root), []);
@@ -99,16 +133,27 @@ describe("two server processes on one root", () => {
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
     async function* stream(): AsyncGenerator<UploadFileRequest> {
-      yield create(UploadFileRequestSchema, { part: { case: "header", value: { path: "up/big.bin" } as UploadHeader } });
+      yield create(UploadFileRequestSchema, {
+        part: { case: "header", value: { path: "up/big.bin" } as UploadHeader },
+      });
       yield create(UploadFileRequestSchema, { part: { case: "data", value: Buffer.from("first half ") } });
       await finished;
       yield create(UploadFileRequestSchema, { part: { case: "data", value: Buffer.from("second half") } });
     }
     const upload = clientA.uploadFile(stream());
-    await eventually(async () => assert.equal((await readdir(root, { recursive: true })).filter((p) => isTempFileName(path.basename(p))).length, 1));
+    await eventually(async () =>
+      assert.equal(
+        (await readdir(root, { recursive: true })).filter((p) => isTempFileName(path.basename(p))).length,
+        1,
+      ),
+    );
     const third = await spawnServer(["--root", root]);
     try {
-      assert.equal((await readdir(root, { recursive: true })).filter((p) => isTempFileName(path.basename(p))).length, 1, "the sweep spared the live upload's file");
+      assert.equal(
+        (await readdir(root, { recursive: true })).filter((p) => isTempFileName(path.basename(p))).length,
+        1,
+        "the sweep spared the live upload's file",
+      );
     } finally {
       finish();
       await third.stop();

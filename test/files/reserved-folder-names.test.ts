@@ -26,13 +26,31 @@ describe("folders with the reserved prefix", () => {
     const before = await snapshot(server.root);
     for (const folder of [lockFolder, ".toolhost-tmp-hidden", `sub/${lockFolder}`]) {
       const path = `${folder}/planted.txt`;
-      assert.equal(await reasonOf(server.fileTools.writeFile({ path, content: { case: "text", value: "x" }, createParents: true }), "ok"), "INVALID_PATH", path);
-      assert.equal(await reasonOf(server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch` }), "ok"), "INVALID_PATH", path);
+      assert.equal(
+        await reasonOf(
+          server.fileTools.writeFile({ path, content: { case: "text", value: "x" }, createParents: true }),
+          "ok",
+        ),
+        "INVALID_PATH",
+        path,
+      );
+      assert.equal(
+        await reasonOf(
+          server.fileTools.applyPatch({ patch: `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch` }),
+          "ok",
+        ),
+        "INVALID_PATH",
+        path,
+      );
     }
     assert.deepEqual(await snapshot(server.root), before);
     await assert.rejects(access(join(server.root, lockFolder)));
     // So the guarded write of the file it would have blocked goes through at once.
-    await server.fileTools.writeFile({ path: "target.txt", content: { case: "text", value: "u\n" }, ifSha256: sha256Hex("t\n") });
+    await server.fileTools.writeFile({
+      path: "target.txt",
+      content: { case: "text", value: "u\n" },
+      ifSha256: sha256Hex("t\n"),
+    });
     assert.equal(await readFile(join(server.root, "target.txt"), "utf8"), "u\n");
   });
 });

@@ -37,17 +37,31 @@ describe("hard links and FIFOs at lock and temporary file names", () => {
 
     const server = await startTestServer({ roots: [{ path: root }] });
     try {
-      await server.fileTools.editFile({ path: "f.txt", edits: [{ kind: { case: "append", value: { text: "more\n" } } }] });
-      await server.fileTools.editFile({ path: "g.txt", edits: [{ kind: { case: "append", value: { text: "more\n" } } }] });
+      await server.fileTools.editFile({
+        path: "f.txt",
+        edits: [{ kind: { case: "append", value: { text: "more\n" } } }],
+      });
+      await server.fileTools.editFile({
+        path: "g.txt",
+        edits: [{ kind: { case: "append", value: { text: "more\n" } } }],
+      });
     } finally {
       await server.close();
     }
     assert.equal(await readFile(path.join(root, "f.txt"), "utf8"), "f\nmore\n");
     assert.equal(await readFile(path.join(root, "g.txt"), "utf8"), "g\nmore\n");
     for (const s of secrets) {
-      assert.equal(await readFile(s, "utf8"), `{"identity":"${writerIdentity()}","pid":1} ${path.basename(s)}\n`, `${s} kept its content`);
+      assert.equal(
+        await readFile(s, "utf8"),
+        `{"identity":"${writerIdentity()}","pid":1} ${path.basename(s)}\n`,
+        `${s} kept its content`,
+      );
       assert.equal((await stat(s)).nlink, 1, `${s} lost only its link inside the root`);
     }
-    assert.deepEqual((await readdir(root)).filter((n) => n.startsWith(tempFilePrefix)), [], "no reserved name is left");
+    assert.deepEqual(
+      (await readdir(root)).filter((n) => n.startsWith(tempFilePrefix)),
+      [],
+      "no reserved name is left",
+    );
   });
 });

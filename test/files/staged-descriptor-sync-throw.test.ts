@@ -14,7 +14,10 @@ describe("StagedDescriptor after an operation refused synchronously", () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "staged-throw-")), "t");
     const staged = new StagedDescriptor(openSync(file, "w"));
     await assert.rejects(staged.write(Buffer.alloc(3), 0, 10, 0), { code: "ERR_OUT_OF_RANGE" });
-    const outcome = await Promise.race([staged.close().then(() => "closed"), new Promise((r) => setTimeout(() => r("close never settled"), 1000))]);
+    const outcome = await Promise.race([
+      staged.close().then(() => "closed"),
+      new Promise((r) => setTimeout(() => r("close never settled"), 1000)),
+    ]);
     assert.equal(outcome, "closed");
     assert.ok(existsSync(file));
   });

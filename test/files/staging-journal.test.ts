@@ -13,7 +13,9 @@ import { crashedTempName, recordedStagingFolder, scratchDir } from "./write-fixt
 
 async function recordsFor(root: string): Promise<string[]> {
   const all = await readStagingRecords(stagingJournalDir()!);
-  return all.flatMap(({ record }) => (record !== undefined && record.parent.startsWith(root) ? [path.join(record.parent, record.name)] : []));
+  return all.flatMap(({ record }) =>
+    record !== undefined && record.parent.startsWith(root) ? [path.join(record.parent, record.name)] : [],
+  );
 }
 
 describe("the staging journal", () => {
@@ -25,7 +27,9 @@ describe("the staging journal", () => {
     await copyFile(sandbox, { from: "src", to: "dst", recursive: true, maxEntries: 100 });
     assert.deepEqual(await recordsFor(root), [], "a placed copy leaves no record");
     await writeFile(path.join(root, "src", "sub", crashedTempName()), "x"); // refused: reserved name in the tree
-    await assert.rejects(copyFile(sandbox, { from: "src", to: "dst2", recursive: true, maxEntries: 100 }), { reason: "INVALID_PATH" });
+    await assert.rejects(copyFile(sandbox, { from: "src", to: "dst2", recursive: true, maxEntries: 100 }), {
+      reason: "INVALID_PATH",
+    });
     assert.deepEqual(await recordsFor(root), [], "a discarded copy leaves no record");
     assert.deepEqual((await readdir(root)).sort(), ["dst", "src"]);
   });

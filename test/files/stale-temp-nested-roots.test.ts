@@ -18,7 +18,10 @@ describe("removeStaleTempFiles with a read-only root nested in a writable one", 
     await writeFile(path.join(readOnly, protectedNames[0]!), "not ours to remove");
     await writeFile(path.join(readOnly, "deep", protectedNames[1]!), "not ours either");
     for (const readOnlyPath of [readOnly, path.join(base, "ro-alias")]) {
-      const report = await removeStaleTempFiles([{ path: writable, readOnly: false }, { path: readOnlyPath, readOnly: true }]);
+      const report = await removeStaleTempFiles([
+        { path: writable, readOnly: false },
+        { path: readOnlyPath, readOnly: true },
+      ]);
       assert.deepEqual(report.failures, []);
       assert.deepEqual(await readdir(readOnly), ["deep", protectedNames[0]!].sort());
       assert.deepEqual(await readdir(path.join(readOnly, "deep")), [protectedNames[1]!]);

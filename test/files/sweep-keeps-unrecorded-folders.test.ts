@@ -55,11 +55,22 @@ describe("the sweep deletes only the staging folders it recorded", () => {
     try {
       // No entry is ever created under a reserved name: the copy is refused whole, nothing written.
       const before = await snapshot(writable);
-      const refused = await failureOf(server.fileTools.copyFile({ from: path.join(readOnly, "src"), to: path.join(writable, "dst"), recursive: true }));
+      const refused = await failureOf(
+        server.fileTools.copyFile({
+          from: path.join(readOnly, "src"),
+          to: path.join(writable, "dst"),
+          recursive: true,
+        }),
+      );
       assert.equal(refused.code, Code.InvalidArgument);
       assert.equal(refused.reason, "INVALID_PATH");
       assert.equal(refused.metadata["path"], `${path.join(readOnly, "src")}/${name}`);
-      assert.match(refused.message, new RegExp(`^Cannot copy '${path.join(readOnly, "src")}/${name}': names starting with "\\.toolhost-tmp-" are reserved .*nothing was copied\\. Rename that entry outside toolhost`));
+      assert.match(
+        refused.message,
+        new RegExp(
+          `^Cannot copy '${path.join(readOnly, "src")}/${name}': names starting with "\\.toolhost-tmp-" are reserved .*nothing was copied\\. Rename that entry outside toolhost`,
+        ),
+      );
       assert.deepEqual(await snapshot(writable), before, "the refused copy changed the disk");
     } finally {
       await server.close();
@@ -67,7 +78,11 @@ describe("the sweep deletes only the staging folders it recorded", () => {
 
     server = await startTestServer({ roots }); // a restart: the start-up sweep runs
     try {
-      assert.equal(await readFile(path.join(writable, "mine", name, "notes.txt"), "utf8"), userText, "a user's folder was deleted by the start-up sweep");
+      assert.equal(
+        await readFile(path.join(writable, "mine", name, "notes.txt"), "utf8"),
+        userText,
+        "a user's folder was deleted by the start-up sweep",
+      );
     } finally {
       await server.close();
     }

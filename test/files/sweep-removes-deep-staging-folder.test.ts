@@ -36,6 +36,10 @@ describe("a crashed copy of a tree deeper than the sweep walks is removed", () =
     await recordedStagingFolder(staging);
     await chain(staging);
     const report = await removeStaleTempFiles([{ path: root }]);
-    assert.deepEqual(await readdir(root), [], `left behind; failures ${JSON.stringify(report.failures.map((f) => f.code))}`);
+    assert.deepEqual(
+      await readdir(root),
+      [],
+      `left behind; failures ${JSON.stringify(report.failures.map((f) => f.code))}`,
+    );
   });
 });

@@ -72,7 +72,9 @@ const cases: Record<string, Case> = {
 
 describe("the sweep of recorded staging folders under a symlink swap (stress)", () => {
   for (const [label, make] of Object.entries(cases)) {
-    it(`never removes anything outside while ${label} is swapped (${iterations} sweeps)`, { timeout: 300_000 }, async () => {
+    it(`never removes anything outside while ${label} is swapped (${iterations} sweeps)`, {
+      timeout: 300_000,
+    }, async () => {
       for (let i = 0; i < iterations; i++) {
         const base = await scratchDir("review-sweep-swap-");
         const root = path.join(base, "root");

@@ -37,7 +37,11 @@ async function killWhen(server: SpawnedServer, seen: () => boolean): Promise<boo
   return false;
 }
 
-async function serve(root: string, historyDir: string, config: string): Promise<{ server: SpawnedServer; files: Client<typeof FileTools> }> {
+async function serve(
+  root: string,
+  historyDir: string,
+  config: string,
+): Promise<{ server: SpawnedServer; files: Client<typeof FileTools> }> {
   const server = await spawnServer(["--config", config, "--root", root, "--history-dir", historyDir]);
   return { server, files: createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` })) };
 }
@@ -51,7 +55,9 @@ async function fixture(): Promise<{ root: string; historyDir: string; config: st
 }
 
 describe("SIGKILL in the middle of an undo", () => {
-  it("an undo of a move cut between its steps is finished or reverted by the next start or undo", { timeout: 120_000 }, async () => {
+  it("an undo of a move cut between its steps is finished or reverted by the next start or undo", {
+    timeout: 120_000,
+  }, async () => {
     const { root, historyDir, config } = await fixture();
     const small = "the moved file\n";
     let { server, files } = await serve(root, historyDir, config);
@@ -67,28 +73,41 @@ describe("SIGKILL in the middle of an undo", () => {
       ({ server, files } = await serve(root, historyDir, config));
       const retried = await reasonOf(files.undoLastChange({ path: "b.bin" }));
       const a = await readFile(join(root, "a.txt"), "utf8").catch(() => undefined);
-      const b = await readFile(join(root, "b.bin")).then((c) => (c.equals(large) ? "the large file" : c.toString("utf8")), () => undefined);
+      const b = await readFile(join(root, "b.bin")).then(
+        (c) => (c.equals(large) ? "the large file" : c.toString("utf8")),
+        () => undefined,
+      );
       // Content is never lost: what the move replaced is still in the history.
-      const restorable = (await files.listFileHistory({ path: "b.bin", limit: 1 })).changes[0]?.sha256Before === sha256Hex(large);
+      const restorable =
+        (await files.listFileHistory({ path: "b.bin", limit: 1 })).changes[0]?.sha256Before === sha256Hex(large);
       assert.ok(restorable, "the large file is still in b.bin's history");
       const consistent = (a === small && b === "the large file") || (a === undefined && b === small);
-      assert.ok(consistent, `after the restart and an undo at b.bin (${retried}): a.txt holds ${JSON.stringify(a)}, b.bin holds ${JSON.stringify(b)}`);
+      assert.ok(
+        consistent,
+        `after the restart and an undo at b.bin (${retried}): a.txt holds ${JSON.stringify(a)}, b.bin holds ${JSON.stringify(b)}`,
+      );
     } finally {
       await server.stop();
       for (const dir of [root, historyDir, config]) await rm(dir, { recursive: true, force: true });
     }
   });
 
-  it("an undo of a patch cut between its files is finished or reverted by the next start or undo", { timeout: 120_000 }, async () => {
+  it("an undo of a patch cut between its files is finished or reverted by the next start or undo", {
+    timeout: 120_000,
+  }, async () => {
     const { root, historyDir, config } = await fixture();
     let { server, files } = await serve(root, historyDir, config);
     try {
       await files.writeFile({ path: "p1.txt", content: { case: "text", value: "one\n" } });
       await writeFile(join(root, "p2.txt"), Buffer.concat([large, Buffer.from("\ntwo\n")]));
-      const patch = "*** Begin Patch\n*** Update File: p1.txt\n@@\n-one\n+ONE\n*** Update File: p2.txt\n@@\n-two\n+TWO\n*** End Patch";
+      const patch =
+        "*** Begin Patch\n*** Update File: p1.txt\n@@\n-one\n+ONE\n*** Update File: p2.txt\n@@\n-two\n+TWO\n*** End Patch";
       await files.applyPatch({ patch });
       const undo = reasonOf(files.undoLastChange({ path: "p1.txt" }));
-      assert.ok(await killWhen(server, () => readFileSync(join(root, "p1.txt"), "utf8") === "one\n"), "the undo put p1.txt back");
+      assert.ok(
+        await killWhen(server, () => readFileSync(join(root, "p1.txt"), "utf8") === "one\n"),
+        "the undo put p1.txt back",
+      );
       await undo;
       await server.stop();
       ({ server, files } = await serve(root, historyDir, config));
@@ -96,7 +115,10 @@ describe("SIGKILL in the middle of an undo", () => {
       const p1 = await readFile(join(root, "p1.txt"), "utf8");
       const p2 = (await readFile(join(root, "p2.txt"))).subarray(large.length).toString("utf8");
       const consistent = (p1 === "one\n" && p2 === "\ntwo\n") || (p1 === "ONE\n" && p2 === "\nTWO\n");
-      assert.ok(consistent, `after the restart and an undo at p1.txt (${retried}): p1.txt holds ${JSON.stringify(p1)}, p2.txt ends ${JSON.stringify(p2)}`);
+      assert.ok(
+        consistent,
+        `after the restart and an undo at p1.txt (${retried}): p1.txt holds ${JSON.stringify(p1)}, p2.txt ends ${JSON.stringify(p2)}`,
+      );
     } finally {
       await server.stop();
       for (const dir of [root, historyDir, config]) await rm(dir, { recursive: true, force: true });

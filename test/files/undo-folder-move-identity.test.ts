@@ -32,7 +32,10 @@ describe("undo of a folder move", () => {
     const [d2last] = (await files.listFileHistory({ path: "d2", limit: 1 })).changes;
     assert.equal(d2last!.movedFrom, "", "d2's last change is its MakeDirectory, not the move");
     const reason = await reasonOf(files.undoLastChange({ path: "d1" }));
-    const moved = await readFile(join(server.root, "d1", "unrelated.txt"), "utf8").then(() => "d2 (the new folder) was moved to d1", () => "nothing moved");
+    const moved = await readFile(join(server.root, "d1", "unrelated.txt"), "utf8").then(
+      () => "d2 (the new folder) was moved to d1",
+      () => "nothing moved",
+    );
     assert.equal(reason, "PRECONDITION_FAILED", `UndoLastChange at d1 answered ${reason}: ${moved}`);
     assert.deepEqual(await snapshot(server.root), before, "nothing changed");
   });

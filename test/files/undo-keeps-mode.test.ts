@@ -22,11 +22,19 @@ describe("undo puts back an entry's mode", () => {
 
   it("a deleted 0600 file comes back 0600", async () => {
     const files = server.fileTools;
-    await files.writeFile({ path: "key.pem", content: { case: "text", value: "-----BEGIN PRIVATE KEY-----\n" }, mode: 0o600 });
+    await files.writeFile({
+      path: "key.pem",
+      content: { case: "text", value: "-----BEGIN PRIVATE KEY-----\n" },
+      mode: 0o600,
+    });
     assert.equal(await modeOf(join(server.root, "key.pem")), "600");
     await files.deleteFile({ path: "key.pem" });
     await files.undoLastChange({ path: "key.pem" });
-    assert.equal(await modeOf(join(server.root, "key.pem")), "600", "UndoLastChange of the delete made the key readable by everyone");
+    assert.equal(
+      await modeOf(join(server.root, "key.pem")),
+      "600",
+      "UndoLastChange of the delete made the key readable by everyone",
+    );
   });
 
   it("RestoreFile of a deleted 0600 file makes it 0600 again", async () => {

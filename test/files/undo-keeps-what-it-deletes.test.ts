@@ -18,8 +18,11 @@ import { reasonOf } from "../support/call-outcome.js";
 /** storedBytes is the total size of the blobs in a history folder. */
 async function storedBytes(historyDir: string): Promise<number> {
   let total = 0;
-  for (const entry of await readdir(join(historyDir, "blobs"), { recursive: true, withFileTypes: true }).catch(() => [])) {
-    if (entry.isFile() && /^[0-9a-f]{64}$/.test(entry.name)) total += (await stat(join(entry.parentPath, entry.name))).size;
+  for (const entry of await readdir(join(historyDir, "blobs"), { recursive: true, withFileTypes: true }).catch(
+    () => [],
+  )) {
+    if (entry.isFile() && /^[0-9a-f]{64}$/.test(entry.name))
+      total += (await stat(join(entry.parentPath, entry.name))).size;
   }
   return total;
 }
@@ -59,9 +62,15 @@ async function undoOfCreation(precious: string, expected: string): Promise<void>
     assert.equal(onDisk, undefined, "the undo removed the file it created");
     // The undo answered OK, so what it took away must come back: its own undo, or RestoreFile.
     const redo = await reasonOf(files.undoLastChange({ path: "p.txt" }));
-    const restore = redo === "succeeded" ? "not needed" : await reasonOf(files.restoreFile({ path: "p.txt", sha256: sha256Hex(precious) }));
+    const restore =
+      redo === "succeeded"
+        ? "not needed"
+        : await reasonOf(files.restoreFile({ path: "p.txt", sha256: sha256Hex(precious) }));
     const back = await readFile(join(server.root, "p.txt"), "utf8").catch(() => undefined);
-    assert.ok(back === precious, `the content the undo deleted is gone: its undo answers ${redo}, RestoreFile ${restore}`);
+    assert.ok(
+      back === precious,
+      `the content the undo deleted is gone: its undo answers ${redo}, RestoreFile ${restore}`,
+    );
     assert.equal(redo, "succeeded", "the undo of the undo puts the file back");
   } finally {
     await server.close();

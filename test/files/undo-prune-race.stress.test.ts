@@ -23,15 +23,24 @@ async function turns(n: number): Promise<void> {
 
 async function blobNames(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const entry of await readdir(join(dir, "blobs"), { recursive: true, withFileTypes: true }).catch(() => [])) if (entry.isFile()) out.push(entry.name);
+  for (const entry of await readdir(join(dir, "blobs"), { recursive: true, withFileTypes: true }).catch(() => []))
+    if (entry.isFile()) out.push(entry.name);
   return out;
 }
 
 describe("a prune racing an undo's pins", () => {
   for (const how of ["secure (what the undo puts back)", "store again (what the undo takes away)"] as const) {
-    it(`never removes a content pinned before the undo relied on it: ${how} (${rounds} rounds)`, { timeout: 300_000 }, async () => {
+    it(`never removes a content pinned before the undo relied on it: ${how} (${rounds} rounds)`, {
+      timeout: 300_000,
+    }, async () => {
       const dir = await mkdtemp(join(tmpdir(), "toolhost-prune-race-"));
-      const history = new FileHistory({ dir, maxBytes: 8192, maxAgeMs: 3_600_000, maxFileBytes: 4096, maxEntriesPerFile: 1000 });
+      const history = new FileHistory({
+        dir,
+        maxBytes: 8192,
+        maxAgeMs: 3_600_000,
+        maxFileBytes: 4096,
+        maxEntriesPerFile: 1000,
+      });
       let setAside = 0;
       for (let round = 0; round < rounds; round++) {
         const precious = Buffer.from(`precious ${round}\n`.repeat(150)); // about 2 KiB
@@ -40,16 +49,24 @@ describe("a prune racing an undo's pins", () => {
         const old = new Date(Date.now() - 60_000);
         await utimes(join(dir, "blobs", sha256.slice(0, 2), sha256), old, old);
         // Newer contents that put the store over 90% of max_bytes: the prune takes the oldest.
-        for (let f = 0; f < 3; f++) await history.captureContent(key, Buffer.from(`filler ${round} ${f}\n`.repeat(120)));
+        for (let f = 0; f < 3; f++)
+          await history.captureContent(key, Buffer.from(`filler ${round} ${f}\n`.repeat(120)));
         const prune = history.prune();
         await turns(round % 8);
         if ((await blobNames(dir)).some((n) => n.startsWith(`.tomb-${sha256}`))) setAside++;
         const release = history.pin([sha256]);
         try {
-          const relied = how.startsWith("secure") ? await history.secure(sha256) : (await history.captureContent(key, precious)).stored;
+          const relied = how.startsWith("secure")
+            ? await history.secure(sha256)
+            : (await history.captureContent(key, precious)).stored;
           await prune;
           await history.prune(); // a later prune, with the pin still held
-          if (relied) assert.deepEqual(await history.content(sha256), precious, `round ${round}: a content the undo relies on was pruned`);
+          if (relied)
+            assert.deepEqual(
+              await history.content(sha256),
+              precious,
+              `round ${round}: a content the undo relies on was pruned`,
+            );
         } finally {
           release();
         }

@@ -60,14 +60,21 @@ describe("undo across scopes", () => {
       { id: "only-a", token: tokens.onlyA, scope: { tier: "delete", roots: [rootA] } },
       { id: "b-first", token: tokens.bFirst, scope: { tier: "delete", roots: [rootB, rootA] } },
     ]);
-    const config = localConfig([rootA, rootB], { shutdownGraceMs: 200, auth: { tokensFile }, history: historyAt(path.join(base, "history"), maxFileBytes) });
+    const config = localConfig([rootA, rootB], {
+      shutdownGraceMs: 200,
+      auth: { tokensFile },
+      history: historyAt(path.join(base, "history"), maxFileBytes),
+    });
     server = await startServer(config, createLogger("silent"));
     client = (token) => {
       const bearer: Interceptor = (next) => (req) => {
         req.header.set("authorization", `Bearer ${token}`);
         return next(req);
       };
-      return createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, interceptors: [bearer] }));
+      return createClient(
+        FileTools,
+        createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, interceptors: [bearer] }),
+      );
     };
   });
   after(() => server?.close(200));
@@ -78,7 +85,11 @@ describe("undo across scopes", () => {
     // Three moves out of root A: to a fresh name in B, onto a small file in B, onto a large one.
     await full.writeFile({ path: path.join(rootB, "small.txt"), content: text("small\n") });
     await writeFile(path.join(rootB, "large.bin"), "L".repeat(4 * maxFileBytes));
-    for (const [name, target] of [["fresh", "fresh.txt"], ["small", "small.txt"], ["large", "large.bin"]] as const) {
+    for (const [name, target] of [
+      ["fresh", "fresh.txt"],
+      ["small", "small.txt"],
+      ["large", "large.bin"],
+    ] as const) {
       await full.writeFile({ path: path.join(rootA, `${name}.txt`), content: text(`${name} in A\n`) });
       await full.moveFile({ from: path.join(rootA, `${name}.txt`), to: path.join(rootB, target), overwrite: true });
     }
@@ -86,7 +97,8 @@ describe("undo across scopes", () => {
     const beforeB = await snapshot(rootB);
     const onlyA = client(tokens.onlyA);
     const answers: Record<string, { reason: string; message: string }> = {};
-    for (const name of ["fresh", "small", "large"]) answers[name] = await failure(onlyA.undoLastChange({ path: path.join(rootA, `${name}.txt`) }));
+    for (const name of ["fresh", "small", "large"])
+      answers[name] = await failure(onlyA.undoLastChange({ path: path.join(rootA, `${name}.txt`) }));
     assert.deepEqual(await snapshot(rootA), beforeA, "nothing changed in A");
     assert.deepEqual(await snapshot(rootB), beforeB, "nothing changed in B");
     for (const [name, { reason }] of Object.entries(answers)) assert.notEqual(reason, "succeeded", name);
@@ -104,7 +116,10 @@ describe("undo across scopes", () => {
     await full.moveFile({ from: path.join(rootA, "listed.txt"), to: path.join(rootB, "customer-42-contract.txt") });
     const listed = await client(tokens.onlyA).listFileHistory({ path: path.join(rootA, "listed.txt") });
     for (const change of listed.changes) {
-      assert.ok(!change.movedTo.includes(rootB) && !change.movedTo.includes("customer-42"), `moved_to names a path in root B: ${change.movedTo}`);
+      assert.ok(
+        !change.movedTo.includes(rootB) && !change.movedTo.includes("customer-42"),
+        `moved_to names a path in root B: ${change.movedTo}`,
+      );
     }
   });
 
@@ -117,6 +132,10 @@ describe("undo across scopes", () => {
     const undone = await client(tokens.bFirst).undoLastChange({ path: path.join(rootA, "rel-x.txt") });
     assert.equal(undone.otherPaths.length, 1);
     const named = path.resolve(rootB, undone.otherPaths[0]!);
-    assert.equal(named, path.join(rootA, "rel-y.txt"), `other_paths says "${undone.otherPaths[0]}", which for this caller is ${named}`);
+    assert.equal(
+      named,
+      path.join(rootA, "rel-y.txt"),
+      `other_paths says "${undone.otherPaths[0]}", which for this caller is ${named}`,
+    );
   });
 });

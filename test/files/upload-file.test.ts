@@ -22,8 +22,17 @@ describe("uploadFile", () => {
   it("commits when expected_size and expected_sha256 match", async () => {
     const { root, sandbox } = await writeFixture();
     await fsWriteFile(path.join(root, "f.bin"), "old");
-    const result = await uploadFile(sandbox, { path: "f.bin", expectedSize: 6, expectedSha256: sha256Hex("abcdef") }, chunks("abc", "def"));
-    assert.deepEqual(result, { created: false, size: 6, sha256: sha256Hex("abcdef"), previousSha256: sha256Hex("old") });
+    const result = await uploadFile(
+      sandbox,
+      { path: "f.bin", expectedSize: 6, expectedSha256: sha256Hex("abcdef") },
+      chunks("abc", "def"),
+    );
+    assert.deepEqual(result, {
+      created: false,
+      size: 6,
+      sha256: sha256Hex("abcdef"),
+      previousSha256: sha256Hex("old"),
+    });
   });
 
   it("changes nothing when fewer bytes arrive than expected_size", async () => {
@@ -32,7 +41,10 @@ describe("uploadFile", () => {
     const before = await snapshot(root);
     await assert.rejects(uploadFile(sandbox, { path: "f.bin", expectedSize: 10 }, chunks("abc")), (err: unknown) => {
       assert.ok(isToolhostError(err, "UPLOAD_MISMATCH"));
-      assert.equal(err.message, "Upload of 'f.bin' does not match its header: expected_size is 10 bytes but 3 bytes were received; nothing was changed. Resend the file.");
+      assert.equal(
+        err.message,
+        "Upload of 'f.bin' does not match its header: expected_size is 10 bytes but 3 bytes were received; nothing was changed. Resend the file.",
+      );
       return true;
     });
     assert.deepEqual(await snapshot(root), before);
@@ -60,24 +72,32 @@ describe("uploadFile", () => {
     const { root, sandbox } = await writeFixture();
     await fsWriteFile(path.join(root, "f.bin"), "old");
     const before = await snapshot(root);
-    await assert.rejects(uploadFile(sandbox, { path: "f.bin", expectedSha256: sha256Hex("other") }, chunks("abc")), (err: unknown) => {
-      assert.ok(isToolhostError(err, "UPLOAD_MISMATCH"));
-      assert.equal(
-        err.message,
-        `Upload of 'f.bin' does not match its header: expected_sha256 is ${sha256Hex("other")} but the 3 bytes received have sha256 ${sha256Hex("abc")}; nothing was changed. Resend the file.`,
-      );
-      return true;
-    });
+    await assert.rejects(
+      uploadFile(sandbox, { path: "f.bin", expectedSha256: sha256Hex("other") }, chunks("abc")),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "UPLOAD_MISMATCH"));
+        assert.equal(
+          err.message,
+          `Upload of 'f.bin' does not match its header: expected_sha256 is ${sha256Hex("other")} but the 3 bytes received have sha256 ${sha256Hex("abc")}; nothing was changed. Resend the file.`,
+        );
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
   it("refuses a bad expected_sha256 or expected_size before reading the stream", async () => {
     const { root, sandbox } = await writeFixture();
-    await assert.rejects(uploadFile(sandbox, { path: "f.bin", expectedSha256: "xyz" }, chunks("a")), (err: unknown) =>
-      isToolhostError(err, "INVALID_ARGUMENT") && err.message.startsWith("expected_sha256 must be a SHA-256 as 64 hex digits, got 'xyz'"),
+    await assert.rejects(
+      uploadFile(sandbox, { path: "f.bin", expectedSha256: "xyz" }, chunks("a")),
+      (err: unknown) =>
+        isToolhostError(err, "INVALID_ARGUMENT") &&
+        err.message.startsWith("expected_sha256 must be a SHA-256 as 64 hex digits, got 'xyz'"),
     );
-    await assert.rejects(uploadFile(sandbox, { path: "f.bin", expectedSize: -1 }, chunks("a")), (err: unknown) =>
-      isToolhostError(err, "INVALID_ARGUMENT") && err.message === "expected_size -1 for 'f.bin' is not a byte count.",
+    await assert.rejects(
+      uploadFile(sandbox, { path: "f.bin", expectedSize: -1 }, chunks("a")),
+      (err: unknown) =>
+        isToolhostError(err, "INVALID_ARGUMENT") && err.message === "expected_size -1 for 'f.bin' is not a byte count.",
     );
     assert.deepEqual(await snapshot(root), {});
   });
@@ -86,11 +106,16 @@ describe("uploadFile", () => {
     const { root, sandbox } = await writeFixture();
     await fsWriteFile(path.join(root, "f.bin"), "v1");
     const before = await snapshot(root);
-    await assert.rejects(uploadFile(sandbox, { path: "f.bin", mustNotExist: true }, chunks("v2")), (err: unknown) =>
-      isToolhostError(err, "PRECONDITION_FAILED") && err.message.includes(sha256Hex("v1")),
+    await assert.rejects(
+      uploadFile(sandbox, { path: "f.bin", mustNotExist: true }, chunks("v2")),
+      (err: unknown) => isToolhostError(err, "PRECONDITION_FAILED") && err.message.includes(sha256Hex("v1")),
     );
-    await assert.rejects(uploadFile(sandbox, { path: "f.bin", ifSha256: sha256Hex("v0") }, chunks("v2")), (err: unknown) =>
-      isToolhostError(err, "PRECONDITION_FAILED") && err.message.includes(sha256Hex("v0")) && err.message.includes(sha256Hex("v1")),
+    await assert.rejects(
+      uploadFile(sandbox, { path: "f.bin", ifSha256: sha256Hex("v0") }, chunks("v2")),
+      (err: unknown) =>
+        isToolhostError(err, "PRECONDITION_FAILED") &&
+        err.message.includes(sha256Hex("v0")) &&
+        err.message.includes(sha256Hex("v1")),
     );
     assert.deepEqual(await snapshot(root), before);
   });
@@ -105,7 +130,9 @@ describe("uploadFile", () => {
       controller.abort();
       yield Buffer.from("part two");
     }
-    await assert.rejects(uploadFile(sandbox, { path: "f.bin" }, cancelled(), { signal: controller.signal }), { name: "AbortError" });
+    await assert.rejects(uploadFile(sandbox, { path: "f.bin" }, cancelled(), { signal: controller.signal }), {
+      name: "AbortError",
+    });
     assert.deepEqual(await snapshot(root), before);
   });
 
@@ -122,7 +149,10 @@ describe("uploadFile", () => {
 
   it("is refused on a read-only server, changing nothing", async () => {
     const { root, sandbox } = await writeFixture({ serverReadOnly: true });
-    await assert.rejects(uploadFile(sandbox, { path: "f.bin" }, chunks("x")), (err: unknown) => isToolhostError(err, "READ_ONLY") && /read-only/.test(err.message));
+    await assert.rejects(
+      uploadFile(sandbox, { path: "f.bin" }, chunks("x")),
+      (err: unknown) => isToolhostError(err, "READ_ONLY") && /read-only/.test(err.message),
+    );
     assert.deepEqual(await snapshot(root), {});
   });
 });

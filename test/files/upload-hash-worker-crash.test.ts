@@ -89,7 +89,9 @@ describe("the hash worker stops mid-upload", { timeout: 60_000 }, () => {
     // Each failed read must give back its room in the hash queue shared by all reads (16 MiB):
     // twenty failures of 1 MiB chunks would otherwise leave none, and every later read would wait.
     for (let attempt = 0; attempt < 20; attempt++) {
-      const stream = server.fileTools.readFile({ path: "read.bin", mode: ReadMode.BYTES, chunkSize: mib })[Symbol.asyncIterator]();
+      const stream = server.fileTools
+        .readFile({ path: "read.bin", mode: ReadMode.BYTES, chunkSize: mib })
+        [Symbol.asyncIterator]();
       assert.equal((await stream.next()).value?.part.case, "info");
       assert.equal((await stream.next()).value?.part.case, "data");
       assert.ok((await stopHashWorkerForTests()) >= 1);
@@ -100,11 +102,17 @@ describe("the hash worker stops mid-upload", { timeout: 60_000 }, () => {
       );
       assert.equal(failure.code, Code.Internal);
       assert.equal(failure.reason, "HASH_FAILED");
-      assert.equal(failure.message, 'Reading "read.bin" failed: the server\'s hashing thread stopped while it hashed the bytes read, so their sha256 cannot be given; read it again.');
+      assert.equal(
+        failure.message,
+        'Reading "read.bin" failed: the server\'s hashing thread stopped while it hashed the bytes read, so their sha256 cannot be given; read it again.',
+      );
     }
     let bytes = 0;
     let sha256 = "";
-    for await (const message of server.fileTools.readFile({ path: "read.bin", mode: ReadMode.BYTES, chunkSize: mib }, { signal: AbortSignal.timeout(20_000) })) {
+    for await (const message of server.fileTools.readFile(
+      { path: "read.bin", mode: ReadMode.BYTES, chunkSize: mib },
+      { signal: AbortSignal.timeout(20_000) },
+    )) {
       if (message.part.case === "data") bytes += message.part.value.byteLength;
       if (message.part.case === "summary") sha256 = message.part.value.sha256;
     }
@@ -123,11 +131,20 @@ describe("the hash worker stops mid-upload", { timeout: 60_000 }, () => {
       for (let i = 8; i < 12; i++) yield chunkOf(i);
     }
     const resolved = await sandbox.resolveForWrite("w.bin");
-    await assert.rejects(commitWrite(sandbox, resolved, content(), { createParents: false, preconditions: parsePreconditions(undefined, undefined) }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "HASH_FAILED"), String(err));
-      assert.equal(err.message, "Cannot write 'w.bin': the server's hashing thread stopped while it hashed the new content, so its sha256 cannot be trusted; nothing was changed. Retry the write.");
-      return true;
-    });
+    await assert.rejects(
+      commitWrite(sandbox, resolved, content(), {
+        createParents: false,
+        preconditions: parsePreconditions(undefined, undefined),
+      }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "HASH_FAILED"), String(err));
+        assert.equal(
+          err.message,
+          "Cannot write 'w.bin': the server's hashing thread stopped while it hashed the new content, so its sha256 cannot be trusted; nothing was changed. Retry the write.",
+        );
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
@@ -140,7 +157,10 @@ describe("the hash worker stops mid-upload", { timeout: 60_000 }, () => {
     const hash = new OffThreadSha256();
     await hash.update(shared("before the crash"));
     assert.ok((await stopHashWorkerForTests()) >= 1);
-    assert.throws(() => hash.update(shared("after the crash")), (err: unknown) => isToolhostError(err, "HASH_FAILED"));
+    assert.throws(
+      () => hash.update(shared("after the crash")),
+      (err: unknown) => isToolhostError(err, "HASH_FAILED"),
+    );
     await assert.rejects(hash.digest(), (err: unknown) => isToolhostError(err, "HASH_FAILED"));
     const fresh = new OffThreadSha256();
     await fresh.update(shared("a new hash"));

@@ -25,7 +25,10 @@ async function* yieldAll(chunks: Uint8Array[], between?: (index: number) => Prom
 }
 
 /** slowDisk is the real filesystem with every write(2) taking `delayMs`, counting writes under way. */
-function slowDisk(delayMs: number, failAt?: number): { ops: AtomicFsOps; inFlight: () => number; maxInFlight: () => number } {
+function slowDisk(
+  delayMs: number,
+  failAt?: number,
+): { ops: AtomicFsOps; inFlight: () => number; maxInFlight: () => number } {
   let inFlight = 0;
   let maxInFlight = 0;
   let calls = 0;
@@ -67,12 +70,15 @@ describe("uploadFile overlapping disk and network", () => {
     await fsWriteFile(path.join(root, "big.bin"), "old");
     const before = await snapshot(root);
     const disk = slowDisk(30, 3);
-    await assert.rejects(uploadFile(sandbox, { path: "big.bin" }, yieldAll(pieces(8, MiB)), { fsOps: disk.ops }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "IO_ERROR"));
-      assert.equal(err.message, "Cannot write 'big.bin': the filesystem failed (EIO).");
-      assert.equal(disk.inFlight(), 0);
-      return true;
-    });
+    await assert.rejects(
+      uploadFile(sandbox, { path: "big.bin" }, yieldAll(pieces(8, MiB)), { fsOps: disk.ops }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "IO_ERROR"));
+        assert.equal(err.message, "Cannot write 'big.bin': the filesystem failed (EIO).");
+        assert.equal(disk.inFlight(), 0);
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
@@ -89,8 +95,16 @@ describe("uploadFile overlapping disk and network", () => {
     const result = await uploadFile(sandbox, { path: "mixed.bin" }, yieldAll([...owned, ...kept, ...halves]));
     assert.equal(result.sha256, sha256Hex(expected));
     assert.ok((await readFile(path.join(root, "mixed.bin"))).equals(expected));
-    assert.deepEqual(owned.map((c) => c.byteLength), [0, 0, 0], "handed-over chunks were moved to the hash worker");
-    assert.deepEqual(kept.map((c) => c[0]), [1, 2, 3], "chunks not handed over keep their bytes");
+    assert.deepEqual(
+      owned.map((c) => c.byteLength),
+      [0, 0, 0],
+      "handed-over chunks were moved to the hash worker",
+    );
+    assert.deepEqual(
+      kept.map((c) => c[0]),
+      [1, 2, 3],
+      "chunks not handed over keep their bytes",
+    );
     assert.equal(joined.byteLength, 2 * MiB);
     assert.equal(joined[MiB], 7);
   });
@@ -102,7 +116,11 @@ describe("uploadFile previous_sha256", () => {
     const old = Buffer.alloc(3 * MiB, "o");
     await fsWriteFile(path.join(root, "f.bin"), old);
     await sleep(150); // Settled: the hash taken while the bytes arrive is the one used.
-    const result = await uploadFile(sandbox, { path: "f.bin" }, yieldAll(pieces(2, MiB), () => sleep(20)));
+    const result = await uploadFile(
+      sandbox,
+      { path: "f.bin" },
+      yieldAll(pieces(2, MiB), () => sleep(20)),
+    );
     assert.equal(result.previousSha256, sha256Hex(old));
     assert.equal(result.created, false);
   });
@@ -123,12 +141,16 @@ describe("uploadFile previous_sha256", () => {
     await fsWriteFile(target, old);
     await sleep(150);
     const data = pieces(3, MiB);
-    const result = await uploadFile(sandbox, { path: "f.bin" }, yieldAll(data, async (index) => {
-      if (index === 2) {
-        await sleep(100); // The early hash of the 2 MiB is done by now.
-        await appendFile(target, "changed");
-      }
-    }));
+    const result = await uploadFile(
+      sandbox,
+      { path: "f.bin" },
+      yieldAll(data, async (index) => {
+        if (index === 2) {
+          await sleep(100); // The early hash of the 2 MiB is done by now.
+          await appendFile(target, "changed");
+        }
+      }),
+    );
     assert.equal(result.previousSha256, sha256Hex(Buffer.concat([old, Buffer.from("changed")])));
     assert.ok((await readFile(target)).equals(Buffer.concat(data)));
   });
@@ -138,13 +160,17 @@ describe("uploadFile previous_sha256", () => {
     const target = path.join(root, "f.bin");
     await fsWriteFile(target, Buffer.alloc(MiB, "o"));
     await sleep(150);
-    const result = await uploadFile(sandbox, { path: "f.bin" }, yieldAll(pieces(2, MiB), async (index) => {
-      if (index === 1) {
-        await sleep(100);
-        await fsWriteFile(path.join(root, "other"), Buffer.alloc(MiB, "n"));
-        await rename(path.join(root, "other"), target);
-      }
-    }));
+    const result = await uploadFile(
+      sandbox,
+      { path: "f.bin" },
+      yieldAll(pieces(2, MiB), async (index) => {
+        if (index === 1) {
+          await sleep(100);
+          await fsWriteFile(path.join(root, "other"), Buffer.alloc(MiB, "n"));
+          await rename(path.join(root, "other"), target);
+        }
+      }),
+    );
     assert.equal(result.previousSha256, sha256Hex(Buffer.alloc(MiB, "n")));
     assert.deepEqual((await readdir(root)).sort(), ["f.bin"]);
   });

@@ -62,7 +62,8 @@ describe("a path component swapped for a link to outside during uploads over a l
     await exited;
     assert.ok(reported.length > 0, "some uploads replaced the file");
     assert.ok(!reported.includes(sha256Hex(outsideContent)), "the outside file's hash was never reported");
-    for (const sha of reported) assert.ok(insideHashes.has(sha), `previous_sha256 ${sha} is of content that was inside`);
+    for (const sha of reported)
+      assert.ok(insideHashes.has(sha), `previous_sha256 ${sha} is of content that was inside`);
     assert.deepEqual(await snapshot(f.outside), before, "nothing outside the roots changed");
   });
 });

@@ -43,13 +43,21 @@ describe("concurrent writes over gRPC", () => {
         const line = `entry ${i}\n`;
         let expected = sha256Hex("ledger\n");
         for (let attempt = 0; attempt < 1000; attempt++) {
-          const call = server.fileTools.editFile({ path: "ledger.txt", ifSha256: expected, edits: [{ kind: { case: "append", value: { text: line } } }] });
+          const call = server.fileTools.editFile({
+            path: "ledger.txt",
+            ifSha256: expected,
+            edits: [{ kind: { case: "append", value: { text: line } } }],
+          });
           const outcome = await call.then(
             (response) => ({ response }),
             async () => ({ failure: await failureOf(call) }),
           );
           if ("response" in outcome) {
-            assert.equal(outcome.response.previousSha256, expected, "the edit applied to the content it was guarded on");
+            assert.equal(
+              outcome.response.previousSha256,
+              expected,
+              "the edit applied to the content it was guarded on",
+            );
             acknowledged.push(line);
             return;
           }

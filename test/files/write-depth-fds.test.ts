@@ -8,7 +8,11 @@ import { create } from "@bufbuild/protobuf";
 import { Code, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { UploadFileRequestSchema, type UploadFileRequest, type UploadHeader } from "../../gen/ts/toolhost/files/v1/write_pb.js";
+import {
+  UploadFileRequestSchema,
+  type UploadFileRequest,
+  type UploadHeader,
+} from "../../gen/ts/toolhost/files/v1/write_pb.js";
 import { isTempFileName } from "../../src/files/write/temp-files.js";
 import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
 import { startTestServer } from "../support/test-server.js";
@@ -45,12 +49,21 @@ describe("create_parents depth and descriptors (a real server with a small fd ta
   });
 
   it("refuses a path deeper than limits.max_path_depth, naming the limit, and creates nothing", async () => {
-    const failure = await failureOf(client.writeFile({ path: deepPath("d", 65), content: { case: "text", value: "x" }, createParents: true }));
+    const failure = await failureOf(
+      client.writeFile({ path: deepPath("d", 65), content: { case: "text", value: "x" }, createParents: true }),
+    );
     assert.equal(failure.code, Code.InvalidArgument);
     assert.equal(failure.reason, "INVALID_PATH");
-    assert.match(failure.message, /65 directories below its root, over the limit of 64 \(limits\.max_path_depth\); nothing was created/);
+    assert.match(
+      failure.message,
+      /65 directories below its root, over the limit of 64 \(limits\.max_path_depth\); nothing was created/,
+    );
     assert.deepEqual(await readdir(root), ["plain.txt"]);
-    const ok = await client.writeFile({ path: deepPath("ok", 64), content: { case: "text", value: "x" }, createParents: true });
+    const ok = await client.writeFile({
+      path: deepPath("ok", 64),
+      content: { case: "text", value: "x" },
+      createParents: true,
+    });
     assert.equal(ok.created, true);
   });
 
@@ -81,7 +94,10 @@ describe("create_parents depth and descriptors (a real server with a small fd ta
       open();
     }
     const results = await Promise.all(uploads);
-    assert.deepEqual(results.map((r) => r.created), Array(8).fill(true));
+    assert.deepEqual(
+      results.map((r) => r.created),
+      Array(8).fill(true),
+    );
     for (let n = 0; n < 8; n++) {
       assert.equal(await readFile(path.join(root, deepPath(`u${n}-`, 60)), "utf8"), `upload ${n}\n`);
     }
@@ -92,8 +108,13 @@ describe("limits.max_path_depth", () => {
   it("is the configured bound for WriteFile and UploadFile", async () => {
     const server = await startTestServer({ limits: { maxPathDepth: 2 } });
     try {
-      const write = await failureOf(server.fileTools.writeFile({ path: "a/b/c/f.txt", content: { case: "text", value: "x" } }));
-      assert.match(write.message, /^Cannot write 'a\/b\/c\/f\.txt': it lies 3 directories below its root, over the limit of 2 \(limits\.max_path_depth\); nothing was created\. Use a shallower path\.$/);
+      const write = await failureOf(
+        server.fileTools.writeFile({ path: "a/b/c/f.txt", content: { case: "text", value: "x" } }),
+      );
+      assert.match(
+        write.message,
+        /^Cannot write 'a\/b\/c\/f\.txt': it lies 3 directories below its root, over the limit of 2 \(limits\.max_path_depth\); nothing was created\. Use a shallower path\.$/,
+      );
       async function* stream(): AsyncGenerator<UploadFileRequest> {
         yield header({ path: "a/b/c/f.txt" });
         yield data(Buffer.from("x"));
@@ -101,7 +122,10 @@ describe("limits.max_path_depth", () => {
       const upload = await failureOf(server.fileTools.uploadFile(stream()));
       assert.equal(upload.reason, "INVALID_PATH");
       assert.deepEqual(await readdir(server.root), []);
-      assert.equal((await server.fileTools.writeFile({ path: "a/b/f.txt", content: { case: "text", value: "x" } })).created, true);
+      assert.equal(
+        (await server.fileTools.writeFile({ path: "a/b/f.txt", content: { case: "text", value: "x" } })).created,
+        true,
+      );
     } finally {
       await server.close();
     }

@@ -38,7 +38,11 @@ describe("a failed write leaves no parent directories behind", () => {
     const { root, sandbox } = await writeFixture();
     await mkdir(path.join(root, "nd3"));
     const before = await snapshot(root);
-    await expectToolhostError(() => uploadFile(sandbox, { path: "nd3/a/b/f.bin", expectedSize: 10 }, chunks("abc")), "UPLOAD_MISMATCH", ["nd3/a/b/f.bin", "nothing was changed"]);
+    await expectToolhostError(
+      () => uploadFile(sandbox, { path: "nd3/a/b/f.bin", expectedSize: 10 }, chunks("abc")),
+      "UPLOAD_MISMATCH",
+      ["nd3/a/b/f.bin", "nothing was changed"],
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
@@ -50,7 +54,9 @@ describe("a failed write leaves no parent directories behind", () => {
       controller.abort();
       yield Buffer.from("second");
     }
-    await assert.rejects(uploadFile(sandbox, { path: "nd4/x/f.bin" }, cancelled(), { signal: controller.signal }), { name: "AbortError" });
+    await assert.rejects(uploadFile(sandbox, { path: "nd4/x/f.bin" }, cancelled(), { signal: controller.signal }), {
+      name: "AbortError",
+    });
     assert.deepEqual(await snapshot(root), {});
   });
 
@@ -59,7 +65,11 @@ describe("a failed write leaves no parent directories behind", () => {
     await mkdir(path.join(root, "kept"));
     const before = await snapshot(root);
     const deep = ["kept", ...Array.from({ length: 60 }, (_, i) => `l${i}`), "f.bin"].join("/");
-    await expectToolhostError(() => uploadFile(sandbox, { path: deep, expectedSize: 10 }, chunks("abc")), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    await expectToolhostError(
+      () => uploadFile(sandbox, { path: deep, expectedSize: 10 }, chunks("abc")),
+      "UPLOAD_MISMATCH",
+      ["nothing was changed"],
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
@@ -73,7 +83,11 @@ describe("a failed write leaves no parent directories behind", () => {
         return nodeFsOps.write(h, b, off, len, pos);
       },
     };
-    await expectToolhostError(() => uploadFile(sandbox, { path: "nd5/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    await expectToolhostError(
+      () => uploadFile(sandbox, { path: "nd5/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }),
+      "UPLOAD_MISMATCH",
+      ["nothing was changed"],
+    );
     assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd5", "nd5/deep", "nd5/deep/other.txt"]);
   });
 
@@ -89,7 +103,11 @@ describe("a failed write leaves no parent directories behind", () => {
         return nodeFsOps.write(h, b, off, len, pos);
       },
     };
-    await expectToolhostError(() => uploadFile(sandbox, { path: "nd6/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    await expectToolhostError(
+      () => uploadFile(sandbox, { path: "nd6/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }),
+      "UPLOAD_MISMATCH",
+      ["nothing was changed"],
+    );
     assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd6", "nd6/aside", "nd6/deep"]);
   });
 
@@ -99,11 +117,16 @@ describe("a failed write leaves no parent directories behind", () => {
       ...nodeFsOps,
       // Only the open of the new "deep", through its parent's descriptor, fails: out of descriptors.
       openDirectory: async (dir, inPlace) => {
-        if (dir.startsWith("/proc/") && path.basename(dir) === "deep") throw Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
+        if (dir.startsWith("/proc/") && path.basename(dir) === "deep")
+          throw Object.assign(new Error("EMFILE: too many open files"), { code: "EMFILE" });
         return nodeFsOps.openDirectory(dir, inPlace);
       },
     };
-    await expectToolhostError(() => uploadFile(sandbox, { path: "nd7/deep/f.bin" }, chunks("abc"), { fsOps }), "IO_ERROR", ["nd7/deep/f.bin", "EMFILE"]);
+    await expectToolhostError(
+      () => uploadFile(sandbox, { path: "nd7/deep/f.bin" }, chunks("abc"), { fsOps }),
+      "IO_ERROR",
+      ["nd7/deep/f.bin", "EMFILE"],
+    );
     assert.deepEqual(await snapshot(root), {});
   });
 
@@ -119,7 +142,11 @@ describe("a failed write leaves no parent directories behind", () => {
         return nodeFsOps.openDirectory(dir, inPlace);
       },
     };
-    await expectToolhostError(() => uploadFile(sandbox, { path: "nd8/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }), "UPLOAD_MISMATCH", ["nothing was changed"]);
+    await expectToolhostError(
+      () => uploadFile(sandbox, { path: "nd8/deep/f.bin", expectedSize: 10 }, chunks("abc"), { fsOps }),
+      "UPLOAD_MISMATCH",
+      ["nothing was changed"],
+    );
     assert.deepEqual(Object.keys(await snapshot(root)).sort(), ["nd8", "nd8/aside", "nd8/deep"]);
   });
 });

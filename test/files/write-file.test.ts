@@ -33,11 +33,17 @@ describe("writeFile", () => {
     await writeFile(sandbox, { path: "sub/dir/file.txt", content: text("nested") });
     assert.equal(await readFile(path.join(root, "sub/dir/file.txt"), "utf8"), "nested");
     const before = await snapshot(root);
-    await assert.rejects(writeFile(sandbox, { path: "other/file.txt", content: text("x"), createParents: false }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "NOT_FOUND"));
-      assert.equal(err.message, "Cannot write 'other/file.txt': a parent directory was not found; create it or set create_parents.");
-      return true;
-    });
+    await assert.rejects(
+      writeFile(sandbox, { path: "other/file.txt", content: text("x"), createParents: false }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "NOT_FOUND"));
+        assert.equal(
+          err.message,
+          "Cannot write 'other/file.txt': a parent directory was not found; create it or set create_parents.",
+        );
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
@@ -55,11 +61,14 @@ describe("writeFile", () => {
 
   it("refuses an unknown newline mode and writes nothing", async () => {
     const { root, sandbox } = await writeFixture();
-    await assert.rejects(writeFile(sandbox, { path: "bad.txt", content: text("test"), newlineMode: "invalid" }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "INVALID_NEWLINE_MODE"));
-      assert.match(err.message, /^Invalid newline mode 'invalid' for 'bad\.txt'/);
-      return true;
-    });
+    await assert.rejects(
+      writeFile(sandbox, { path: "bad.txt", content: text("test"), newlineMode: "invalid" }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "INVALID_NEWLINE_MODE"));
+        assert.match(err.message, /^Invalid newline mode 'invalid' for 'bad\.txt'/);
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), {});
   });
 
@@ -68,46 +77,73 @@ describe("writeFile", () => {
     await fsWriteFile(path.join(root, "g.txt"), "v1");
     await writeFile(sandbox, { path: "g.txt", content: text("v2"), ifSha256: sha256Hex("v1") });
     const before = await snapshot(root);
-    await assert.rejects(writeFile(sandbox, { path: "g.txt", content: text("v3"), ifSha256: sha256Hex("v1") }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "PRECONDITION_FAILED"));
-      assert.equal(
-        err.message,
-        `Precondition failed for 'g.txt': if_sha256 expected sha256 ${sha256Hex("v1")} but the current content has sha256 ${sha256Hex("v2")}; nothing was changed. Re-read the file and retry.`,
-      );
-      return true;
-    });
-    await assert.rejects(writeFile(sandbox, { path: "absent.txt", content: text("x"), ifSha256: sha256Hex("v1").toUpperCase() }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "PRECONDITION_FAILED"));
-      assert.match(err.message, /expected sha256 [0-9a-f]{64} but the current content has sha256 none \(the file does not exist\)/);
-      return true;
-    });
+    await assert.rejects(
+      writeFile(sandbox, { path: "g.txt", content: text("v3"), ifSha256: sha256Hex("v1") }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "PRECONDITION_FAILED"));
+        assert.equal(
+          err.message,
+          `Precondition failed for 'g.txt': if_sha256 expected sha256 ${sha256Hex("v1")} but the current content has sha256 ${sha256Hex("v2")}; nothing was changed. Re-read the file and retry.`,
+        );
+        return true;
+      },
+    );
+    await assert.rejects(
+      writeFile(sandbox, { path: "absent.txt", content: text("x"), ifSha256: sha256Hex("v1").toUpperCase() }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "PRECONDITION_FAILED"));
+        assert.match(
+          err.message,
+          /expected sha256 [0-9a-f]{64} but the current content has sha256 none \(the file does not exist\)/,
+        );
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
   it("honours must_not_exist", async () => {
     const { root, sandbox } = await writeFixture();
-    assert.equal((await writeFile(sandbox, { path: "once.txt", content: text("first"), mustNotExist: true })).created, true);
+    assert.equal(
+      (await writeFile(sandbox, { path: "once.txt", content: text("first"), mustNotExist: true })).created,
+      true,
+    );
     const before = await snapshot(root);
-    await assert.rejects(writeFile(sandbox, { path: "once.txt", content: text("second"), mustNotExist: true }), (err: unknown) => {
-      assert.ok(isToolhostError(err, "PRECONDITION_FAILED"));
-      assert.equal(
-        err.message,
-        `Precondition failed for 'once.txt': must_not_exist is set (expected sha256: none) but the file exists with sha256 ${sha256Hex("first")}; nothing was changed. Choose another path or drop must_not_exist.`,
-      );
-      return true;
-    });
+    await assert.rejects(
+      writeFile(sandbox, { path: "once.txt", content: text("second"), mustNotExist: true }),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "PRECONDITION_FAILED"));
+        assert.equal(
+          err.message,
+          `Precondition failed for 'once.txt': must_not_exist is set (expected sha256: none) but the file exists with sha256 ${sha256Hex("first")}; nothing was changed. Choose another path or drop must_not_exist.`,
+        );
+        return true;
+      },
+    );
     assert.deepEqual(await snapshot(root), before);
   });
 
   it("refuses malformed guards and modes before touching anything", async () => {
     const { root, sandbox } = await writeFixture();
     const cases: [Parameters<typeof writeFile>[1], RegExp][] = [
-      [{ path: "a.txt", content: text("x"), ifSha256: "abc" }, /^if_sha256 must be a SHA-256 as 64 hex digits, got 'abc'/],
-      [{ path: "a.txt", content: text("x"), ifSha256: sha256Hex("x"), mustNotExist: true }, /^if_sha256 and must_not_exist exclude each other/],
-      [{ path: "a.txt", content: text("x"), mode: 0o4755 }, /^mode 2541 \(0o4755\) for 'a\.txt' is not permission bits between 0 and 0o777/],
+      [
+        { path: "a.txt", content: text("x"), ifSha256: "abc" },
+        /^if_sha256 must be a SHA-256 as 64 hex digits, got 'abc'/,
+      ],
+      [
+        { path: "a.txt", content: text("x"), ifSha256: sha256Hex("x"), mustNotExist: true },
+        /^if_sha256 and must_not_exist exclude each other/,
+      ],
+      [
+        { path: "a.txt", content: text("x"), mode: 0o4755 },
+        /^mode 2541 \(0o4755\) for 'a\.txt' is not permission bits between 0 and 0o777/,
+      ],
     ];
     for (const [options, message] of cases) {
-      await assert.rejects(writeFile(sandbox, options), (err: unknown) => isToolhostError(err, "INVALID_ARGUMENT") && message.test(err.message));
+      await assert.rejects(
+        writeFile(sandbox, options),
+        (err: unknown) => isToolhostError(err, "INVALID_ARGUMENT") && message.test(err.message),
+      );
     }
     assert.deepEqual(await snapshot(root), {});
   });
@@ -148,7 +184,10 @@ describe("writeFile", () => {
   it("refuses an empty path and a directory", async () => {
     const { root, sandbox } = await writeFixture();
     await mkdir(path.join(root, "mydir"));
-    await assert.rejects(writeFile(sandbox, { path: "", content: text("x") }), (err: unknown) => isToolhostError(err, "EMPTY_PATH") && /must not be empty/.test(err.message));
+    await assert.rejects(
+      writeFile(sandbox, { path: "", content: text("x") }),
+      (err: unknown) => isToolhostError(err, "EMPTY_PATH") && /must not be empty/.test(err.message),
+    );
     await assert.rejects(writeFile(sandbox, { path: "mydir", content: text("x") }), (err: unknown) => {
       assert.ok(isToolhostError(err, "NOT_A_REGULAR_FILE"));
       assert.equal(err.message, "Cannot write 'mydir': it is a directory, not a regular file; choose a file path.");

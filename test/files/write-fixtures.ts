@@ -32,7 +32,8 @@ export async function recordedStagingFolder(at: string): Promise<void> {
   const parent = await open(path.dirname(at), constants.O_RDONLY | constants.O_DIRECTORY);
   const folder = await open(at, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
-    if ((await recordStaging(parent, folder, path.basename(at))) === undefined) throw new Error(`could not record ${at} in the staging journal`);
+    if ((await recordStaging(parent, folder, path.basename(at))) === undefined)
+      throw new Error(`could not record ${at} in the staging journal`);
   } finally {
     await folder.close();
     await parent.close();
@@ -45,9 +46,13 @@ export async function scratchDir(prefix = "dir-"): Promise<string> {
 }
 
 /** writeFixture makes a temporary root; `readOnly` marks the root, `serverReadOnly` the server. */
-export async function writeFixture(options: { readOnly?: boolean; serverReadOnly?: boolean } = {}): Promise<WriteFixture> {
+export async function writeFixture(
+  options: { readOnly?: boolean; serverReadOnly?: boolean } = {},
+): Promise<WriteFixture> {
   const root = await scratchDir("root-");
-  const sandbox = await createSandbox([{ path: root, readOnly: options.readOnly ?? false }], { readOnly: options.serverReadOnly ?? false });
+  const sandbox = await createSandbox([{ path: root, readOnly: options.readOnly ?? false }], {
+    readOnly: options.serverReadOnly ?? false,
+  });
   return { root: sandbox.roots[0]!.path, sandbox };
 }
 
@@ -78,7 +83,9 @@ export async function snapshot(dir: string): Promise<Record<string, string>> {
 }
 
 /** failureOf awaits a call that must fail and returns its gRPC code, ErrorInfo reason and metadata. */
-export async function failureOf(call: Promise<unknown>): Promise<{ code: Code; reason: string | undefined; message: string; metadata: Record<string, string> }> {
+export async function failureOf(
+  call: Promise<unknown>,
+): Promise<{ code: Code; reason: string | undefined; message: string; metadata: Record<string, string> }> {
   const err = await call.then(
     () => {
       throw new Error("the call should have failed");

@@ -12,7 +12,10 @@ import { scratchDir } from "./write-fixtures.js";
 /** recordingOps is nodeFsOps whose write records whether it was allowed to run in place. */
 function recordingOps(): { ops: AtomicFsOps; inPlace: (boolean | undefined)[] } {
   const inPlace: (boolean | undefined)[] = [];
-  return { inPlace, ops: { ...nodeFsOps, write: (h, b, o, l, p, here) => (inPlace.push(here), nodeFsOps.write(h, b, o, l, p, here)) } };
+  return {
+    inPlace,
+    ops: { ...nodeFsOps, write: (h, b, o, l, p, here) => (inPlace.push(here), nodeFsOps.write(h, b, o, l, p, here)) },
+  };
 }
 
 async function* chunksOf(...parts: string[]): AsyncGenerator<Uint8Array> {
@@ -68,8 +71,14 @@ describe("DirectoryDescriptor", () => {
     const dir = await scratchDir("dirdesc-");
     mkdirSync(path.join(dir, "real"));
     symlinkSync(path.join(dir, "real"), path.join(dir, "link"));
-    await assert.rejects(nodeFsOps.openDirectory(path.join(dir, "link"), true), (err: NodeJS.ErrnoException) => err.code === "ENOTDIR" || err.code === "ELOOP");
-    await assert.rejects(nodeFsOps.openDirectory(path.join(dir, "link"), false), (err: NodeJS.ErrnoException) => err.code === "ENOTDIR" || err.code === "ELOOP");
+    await assert.rejects(
+      nodeFsOps.openDirectory(path.join(dir, "link"), true),
+      (err: NodeJS.ErrnoException) => err.code === "ENOTDIR" || err.code === "ELOOP",
+    );
+    await assert.rejects(
+      nodeFsOps.openDirectory(path.join(dir, "link"), false),
+      (err: NodeJS.ErrnoException) => err.code === "ENOTDIR" || err.code === "ELOOP",
+    );
   });
 });
 
@@ -87,12 +96,27 @@ describe("walkLinks on a local root", () => {
     symlinkSync("loop", path.join(root, "loop"));
     symlinkSync("a/b/file.txt/more", path.join(root, "through-file"));
     const device = lstatSync(root).dev;
-    const paths = [["a", "b", "file.txt"], ["a", "rel", "file.txt"], ["abs", "file.txt"], ["out", "secret"], ["a", "b", "up", "x"], ["loop"], ["missing", "x"], ["a", "..", "..", "y"], ["through-file"], []];
+    const paths = [
+      ["a", "b", "file.txt"],
+      ["a", "rel", "file.txt"],
+      ["abs", "file.txt"],
+      ["out", "secret"],
+      ["a", "b", "up", "x"],
+      ["loop"],
+      ["missing", "x"],
+      ["a", "..", "..", "y"],
+      ["through-file"],
+      [],
+    ];
     for (const components of paths) {
       const pooled = await walkLinks(root, components);
       const inPlace = await walkLinks(root, components, device);
       assert.deepEqual(
-        { ...inPlace, stats: inPlace.stats?.ino, failure: (inPlace.failure as NodeJS.ErrnoException | undefined)?.code },
+        {
+          ...inPlace,
+          stats: inPlace.stats?.ino,
+          failure: (inPlace.failure as NodeJS.ErrnoException | undefined)?.code,
+        },
         { ...pooled, stats: pooled.stats?.ino, failure: (pooled.failure as NodeJS.ErrnoException | undefined)?.code },
         components.join("/"),
       );

@@ -24,14 +24,17 @@ describe("newline modes", () => {
   });
 
   it("refuses an unknown mode with INVALID_NEWLINE_MODE naming it and the path", () => {
-    assert.throws(() => parseNewlineMode("invalid", "bad.txt"), (err: unknown) => {
-      assert.ok(isToolhostError(err, "INVALID_NEWLINE_MODE"));
-      assert.equal(
-        err.message,
-        "Invalid newline mode 'invalid' for 'bad.txt': use NEWLINE_MODE_PRESERVE, NEWLINE_MODE_LF or NEWLINE_MODE_CRLF; nothing was written.",
-      );
-      return true;
-    });
+    assert.throws(
+      () => parseNewlineMode("invalid", "bad.txt"),
+      (err: unknown) => {
+        assert.ok(isToolhostError(err, "INVALID_NEWLINE_MODE"));
+        assert.equal(
+          err.message,
+          "Invalid newline mode 'invalid' for 'bad.txt': use NEWLINE_MODE_PRESERVE, NEWLINE_MODE_LF or NEWLINE_MODE_CRLF; nothing was written.",
+        );
+        return true;
+      },
+    );
   });
 
   it("tells a pure CRLF text from LF and mixed ones", () => {

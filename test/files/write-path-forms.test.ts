@@ -24,10 +24,15 @@ describe("names reserved for temporary files", () => {
   after(() => server.close());
 
   it("cannot be written, since start-up would delete them", async () => {
-    const err = await refusal(server.fileTools.writeFile({ path: reserved, content: { case: "text", value: "user data\n" } }));
+    const err = await refusal(
+      server.fileTools.writeFile({ path: reserved, content: { case: "text", value: "user data\n" } }),
+    );
     assert.equal(err.code, Code.InvalidArgument);
     assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "INVALID_PATH");
-    assert.match(err.rawMessage, /^Cannot change "notes\/\.toolhost-tmp-0123456789abcdef0123456789abcdef": names starting with "\.toolhost-tmp-" are reserved/);
+    assert.match(
+      err.rawMessage,
+      /^Cannot change "notes\/\.toolhost-tmp-0123456789abcdef0123456789abcdef": names starting with "\.toolhost-tmp-" are reserved/,
+    );
     assert.deepEqual(await readdir(path.join(server.root, "notes")), []);
   });
 
@@ -65,11 +70,17 @@ describe("a file path with a trailing slash", () => {
 
   for (const [name, call] of [
     ["a write", (s: TestServer) => s.fileTools.writeFile({ path: "a.txt/", content: { case: "text", value: "new" } })],
-    ["a new file's write", (s: TestServer) => s.fileTools.writeFile({ path: "newf/", content: { case: "text", value: "new" } })],
+    [
+      "a new file's write",
+      (s: TestServer) => s.fileTools.writeFile({ path: "newf/", content: { case: "text", value: "new" } }),
+    ],
     ["a delete", (s: TestServer) => s.fileTools.deleteFile({ path: "a.txt/" })],
-    ["a read", async (s: TestServer) => {
-      for await (const _ of s.fileTools.readFile({ path: "a.txt/" }));
-    }],
+    [
+      "a read",
+      async (s: TestServer) => {
+        for await (const _ of s.fileTools.readFile({ path: "a.txt/" }));
+      },
+    ],
   ] as const) {
     it(`is refused for ${name}, changing nothing`, async () => {
       const err = await refusal(call(server));

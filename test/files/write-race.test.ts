@@ -51,7 +51,8 @@ describe("a path component swapped for a link to outside during writes and delet
       for (let i = 0; running; i++) {
         await new Promise((resolve) => setImmediate(resolve));
         const name = names[(i + w) % names.length]!;
-        if (w % 3 === 0) await writeFile(f.sandbox, { path: `d/${name}`, content: { text: `w${w} ${i}` } }).catch(ignore);
+        if (w % 3 === 0)
+          await writeFile(f.sandbox, { path: `d/${name}`, content: { text: `w${w} ${i}` } }).catch(ignore);
         else if (w % 3 === 1) await uploadFile(f.sandbox, { path: `d/${name}` }, chunks(`u${w} ${i}`)).catch(ignore);
         else await deleteFile(f.sandbox, { path: `d/${name}` }).catch(ignore);
       }

@@ -29,8 +29,15 @@ function writingCalls(client: Client<typeof FileTools>): [string, () => Promise<
     calls.push(
       [`WriteFile ${p}`, () => client.writeFile({ path: p, content: { case: "text", value: "changed" } })],
       [`UploadFile ${p}`, () => client.uploadFile(upload(p))],
-      [`EditFile ${p}`, () => client.editFile({ path: p, edits: [{ kind: { case: "append", value: { text: "changed" } } }] })],
-      [`EditFile dry_run ${p}`, () => client.editFile({ path: p, dryRun: true, edits: [{ kind: { case: "append", value: { text: "changed" } } }] })],
+      [
+        `EditFile ${p}`,
+        () => client.editFile({ path: p, edits: [{ kind: { case: "append", value: { text: "changed" } } }] }),
+      ],
+      [
+        `EditFile dry_run ${p}`,
+        () =>
+          client.editFile({ path: p, dryRun: true, edits: [{ kind: { case: "append", value: { text: "changed" } } }] }),
+      ],
       [`DeleteFile ${p}`, () => client.deleteFile({ path: p })],
     );
   }
@@ -65,7 +72,10 @@ describe("read-only refusals over gRPC", () => {
     const server = await startTestServer({ roots: [{ path: readOnlyRoot, readOnly: true }, { path: writable }] });
     try {
       await assertAllRefused(server.fileTools, readOnlyRoot);
-      const ok = await server.fileTools.writeFile({ path: path.join(writable, "fine.txt"), content: { case: "text", value: "ok" } });
+      const ok = await server.fileTools.writeFile({
+        path: path.join(writable, "fine.txt"),
+        content: { case: "text", value: "ok" },
+      });
       assert.equal(ok.created, true);
     } finally {
       await server.close();

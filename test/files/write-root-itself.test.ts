@@ -38,11 +38,19 @@ describe("a root itself is not a file to change", () => {
       const calls: [string, () => Promise<unknown>][] = [
         ["write", () => writeFile(sandbox, { path: clientPath, content: { text: "x" }, fsOps })],
         ["upload", () => uploadFile(sandbox, { path: clientPath }, chunks("x"), { fsOps })],
-        ["edit", () => editFile(sandbox, { path: clientPath, edits: [{ kind: "append", text: "x" }], maxEditBytes: 1024, fsOps })],
+        [
+          "edit",
+          () =>
+            editFile(sandbox, { path: clientPath, edits: [{ kind: "append", text: "x" }], maxEditBytes: 1024, fsOps }),
+        ],
         ["delete", () => deleteFile(sandbox, { path: clientPath, fsOps })],
       ];
       for (const [name, call] of calls) {
-        await expectToolhostError(call, "NOT_A_REGULAR_FILE", [`"${clientPath}"`, "root directory", "not a regular file"]).catch((e: unknown) => {
+        await expectToolhostError(call, "NOT_A_REGULAR_FILE", [
+          `"${clientPath}"`,
+          "root directory",
+          "not a regular file",
+        ]).catch((e: unknown) => {
           throw new Error(`${name} ${clientPath}: ${String(e)}`);
         });
       }

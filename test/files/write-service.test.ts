@@ -18,9 +18,19 @@ describe("write-side requests and errors over gRPC", () => {
   });
 
   it("maps WriteFile fields and answers with sizes and hashes", async () => {
-    const response = await server.fileTools.writeFile({ path: "a/b.txt", content: { case: "text", value: "x\ny\n" }, newlineMode: NewlineMode.CRLF, mode: 0o600 });
+    const response = await server.fileTools.writeFile({
+      path: "a/b.txt",
+      content: { case: "text", value: "x\ny\n" },
+      newlineMode: NewlineMode.CRLF,
+      mode: 0o600,
+    });
     assert.deepEqual(
-      { created: response.created, size: response.size, sha256: response.sha256, previousSha256: response.previousSha256 },
+      {
+        created: response.created,
+        size: response.size,
+        sha256: response.sha256,
+        previousSha256: response.previousSha256,
+      },
       { created: true, size: 6n, sha256: sha256Hex("x\r\ny\r\n"), previousSha256: "" },
     );
     const empty = await server.fileTools.writeFile({ path: "empty.txt" });
@@ -30,8 +40,17 @@ describe("write-side requests and errors over gRPC", () => {
 
   it("refuses a newline mode outside the enum with INVALID_ARGUMENT and writes nothing", async () => {
     const before = await snapshot(server.root);
-    const failure = await failureOf(server.fileTools.writeFile({ path: "bad.txt", content: { case: "text", value: "t" }, newlineMode: 7 as NewlineMode }));
-    assert.deepEqual({ code: failure.code, reason: failure.reason }, { code: Code.InvalidArgument, reason: "INVALID_NEWLINE_MODE" });
+    const failure = await failureOf(
+      server.fileTools.writeFile({
+        path: "bad.txt",
+        content: { case: "text", value: "t" },
+        newlineMode: 7 as NewlineMode,
+      }),
+    );
+    assert.deepEqual(
+      { code: failure.code, reason: failure.reason },
+      { code: Code.InvalidArgument, reason: "INVALID_NEWLINE_MODE" },
+    );
     assert.match(failure.message, /^Invalid newline mode '7' for 'bad\.txt'/);
     assert.deepEqual(await snapshot(server.root), before);
   });
@@ -41,18 +60,84 @@ describe("write-side requests and errors over gRPC", () => {
     await writeFile(path.join(server.root, "big.txt"), "x".repeat(2000));
     await mkdir(path.join(server.root, "mydir"), { recursive: true });
     const before = await snapshot(server.root);
-    const replace = (oldText: string, more = {}) => ({ kind: { case: "replace" as const, value: { oldText, newText: "z", ...more } } });
+    const replace = (oldText: string, more = {}) => ({
+      kind: { case: "replace" as const, value: { oldText, newText: "z", ...more } },
+    });
     const cases: [string, () => Promise<unknown>, Code, string, RegExp][] = [
-      ["edit without kind", () => server.fileTools.editFile({ path: "e.txt", edits: [{}] }), Code.InvalidArgument, "INVALID_ARGUMENT", /^Edit 1 has no kind; set one of replace, append, insert or patch\.$/],
-      ["text not found", () => server.fileTools.editFile({ path: "e.txt", edits: [replace("nope")] }), Code.FailedPrecondition, "EDIT_TEXT_NOT_FOUND", /not found/],
-      ["count mismatch", () => server.fileTools.editFile({ path: "e.txt", edits: [replace("foo", { expectedReplacements: 1 })] }), Code.FailedPrecondition, "EDIT_COUNT_MISMATCH", /Expected 1 replacements but found 2/],
-      ["patch failed", () => server.fileTools.editFile({ path: "e.txt", edits: [{ kind: { case: "patch", value: { unifiedDiff: "@@ -1 +1 @@\n-nope\n+z\n" } } }] }), Code.FailedPrecondition, "PATCH_FAILED", /@@ -1,1 \+1,1 @@\n-nope\n\+z/],
-      ["too large", () => server.fileTools.editFile({ path: "big.txt", edits: [replace("x")] }), Code.ResourceExhausted, "TOO_LARGE", /too large to edit: 2000 bytes, over the limit of 1024 bytes/],
-      ["guard", () => server.fileTools.editFile({ path: "e.txt", ifSha256: sha256Hex("other"), edits: [replace("foo")] }), Code.Aborted, "PRECONDITION_FAILED", /if_sha256 expected sha256/],
-      ["delete a directory", () => server.fileTools.deleteFile({ path: "mydir" }), Code.FailedPrecondition, "NOT_A_REGULAR_FILE", /^Cannot delete non-file path 'mydir': it is a directory;/],
-      ["write traversal", () => server.fileTools.writeFile({ path: "../escape.txt" }), Code.PermissionDenied, "PATH_TRAVERSAL", /traversal.*\.\.\/escape\.txt/],
-      ["delete traversal", () => server.fileTools.deleteFile({ path: "../../etc/important" }), Code.PermissionDenied, "PATH_TRAVERSAL", /traversal/],
-      ["empty path", () => server.fileTools.deleteFile({ path: "" }), Code.InvalidArgument, "EMPTY_PATH", /must not be empty/],
+      [
+        "edit without kind",
+        () => server.fileTools.editFile({ path: "e.txt", edits: [{}] }),
+        Code.InvalidArgument,
+        "INVALID_ARGUMENT",
+        /^Edit 1 has no kind; set one of replace, append, insert or patch\.$/,
+      ],
+      [
+        "text not found",
+        () => server.fileTools.editFile({ path: "e.txt", edits: [replace("nope")] }),
+        Code.FailedPrecondition,
+        "EDIT_TEXT_NOT_FOUND",
+        /not found/,
+      ],
+      [
+        "count mismatch",
+        () => server.fileTools.editFile({ path: "e.txt", edits: [replace("foo", { expectedReplacements: 1 })] }),
+        Code.FailedPrecondition,
+        "EDIT_COUNT_MISMATCH",
+        /Expected 1 replacements but found 2/,
+      ],
+      [
+        "patch failed",
+        () =>
+          server.fileTools.editFile({
+            path: "e.txt",
+            edits: [{ kind: { case: "patch", value: { unifiedDiff: "@@ -1 +1 @@\n-nope\n+z\n" } } }],
+          }),
+        Code.FailedPrecondition,
+        "PATCH_FAILED",
+        /@@ -1,1 \+1,1 @@\n-nope\n\+z/,
+      ],
+      [
+        "too large",
+        () => server.fileTools.editFile({ path: "big.txt", edits: [replace("x")] }),
+        Code.ResourceExhausted,
+        "TOO_LARGE",
+        /too large to edit: 2000 bytes, over the limit of 1024 bytes/,
+      ],
+      [
+        "guard",
+        () => server.fileTools.editFile({ path: "e.txt", ifSha256: sha256Hex("other"), edits: [replace("foo")] }),
+        Code.Aborted,
+        "PRECONDITION_FAILED",
+        /if_sha256 expected sha256/,
+      ],
+      [
+        "delete a directory",
+        () => server.fileTools.deleteFile({ path: "mydir" }),
+        Code.FailedPrecondition,
+        "NOT_A_REGULAR_FILE",
+        /^Cannot delete non-file path 'mydir': it is a directory;/,
+      ],
+      [
+        "write traversal",
+        () => server.fileTools.writeFile({ path: "../escape.txt" }),
+        Code.PermissionDenied,
+        "PATH_TRAVERSAL",
+        /traversal.*\.\.\/escape\.txt/,
+      ],
+      [
+        "delete traversal",
+        () => server.fileTools.deleteFile({ path: "../../etc/important" }),
+        Code.PermissionDenied,
+        "PATH_TRAVERSAL",
+        /traversal/,
+      ],
+      [
+        "empty path",
+        () => server.fileTools.deleteFile({ path: "" }),
+        Code.InvalidArgument,
+        "EMPTY_PATH",
+        /must not be empty/,
+      ],
     ];
     for (const [name, call, code, reason, message] of cases) {
       const failure = await failureOf(call());

@@ -19,7 +19,10 @@ import { snapshot } from "./write-fixtures.js";
 const text = (value: string) => ({ text: value });
 
 /** swapBefore returns ops whose `step` first swaps root/d for a link, once. */
-function swapBefore(step: "openDirectory" | "openExclusive" | "rename" | "unlink", swap: () => Promise<unknown>): AtomicFsOps {
+function swapBefore(
+  step: "openDirectory" | "openExclusive" | "rename" | "unlink",
+  swap: () => Promise<unknown>,
+): AtomicFsOps {
   let swapped = false;
   const once = async (): Promise<void> => {
     if (!swapped) {
@@ -59,13 +62,21 @@ describe("writes and deletes act in the directory the sandbox checked", () => {
     const write = await escapeFixture(["x.txt"]);
     const beforeWrite = { outside: await snapshot(write.outside), root: await snapshot(write.root) };
     const writeOps = swapBefore("openDirectory", () => swapDirForLink(write));
-    await expectToolhostError(() => writeFile(write.sandbox, { path: "d/x.txt", content: text("new"), fsOps: writeOps }), "PATH_TRAVERSAL", words("d/x.txt"));
+    await expectToolhostError(
+      () => writeFile(write.sandbox, { path: "d/x.txt", content: text("new"), fsOps: writeOps }),
+      "PATH_TRAVERSAL",
+      words("d/x.txt"),
+    );
     assert.deepEqual(await snapshot(write.outside), beforeWrite.outside);
     assert.equal(await readFile(path.join(write.root, "parked/x.txt"), "utf8"), "inside x.txt");
     const del = await escapeFixture(["g.txt"]);
     const beforeDelete = await snapshot(del.outside);
     const deleteOps = swapBefore("openDirectory", () => swapDirForLink(del));
-    await expectToolhostError(() => deleteFile(del.sandbox, { path: "d/g.txt", fsOps: deleteOps }), "PATH_TRAVERSAL", words("d/g.txt"));
+    await expectToolhostError(
+      () => deleteFile(del.sandbox, { path: "d/g.txt", fsOps: deleteOps }),
+      "PATH_TRAVERSAL",
+      words("d/g.txt"),
+    );
     assert.deepEqual(await snapshot(del.outside), beforeDelete);
     assert.deepEqual(await readdir(path.join(del.root, "parked")), ["g.txt"]);
   });
@@ -103,7 +114,11 @@ describe('a directory named "<root> (deleted)" beside the root', () => {
   it("is refused as a traversal when a write is swapped into it", async () => {
     const f = await deletedLookalike();
     const fsOps = swapBefore("openDirectory", f.swap);
-    await expectToolhostError(() => writeFile(f.sandbox, { path: "sub/root (deleted)/victim", content: text("PWNED"), fsOps }), "PATH_TRAVERSAL", ["traversal"]);
+    await expectToolhostError(
+      () => writeFile(f.sandbox, { path: "sub/root (deleted)/victim", content: text("PWNED"), fsOps }),
+      "PATH_TRAVERSAL",
+      ["traversal"],
+    );
     assert.equal(await readFile(path.join(f.lookalike, "victim"), "utf8"), "outside");
     assert.deepEqual((await readdir(f.lookalike)).sort(), ["victim"]);
   });
@@ -111,7 +126,11 @@ describe('a directory named "<root> (deleted)" beside the root', () => {
   it("is refused as a traversal when a delete is swapped into it", async () => {
     const f = await deletedLookalike();
     const fsOps = swapBefore("openDirectory", f.swap);
-    await expectToolhostError(() => deleteFile(f.sandbox, { path: "sub/root (deleted)/victim", fsOps }), "PATH_TRAVERSAL", ["traversal"]);
+    await expectToolhostError(
+      () => deleteFile(f.sandbox, { path: "sub/root (deleted)/victim", fsOps }),
+      "PATH_TRAVERSAL",
+      ["traversal"],
+    );
     assert.equal(await readFile(path.join(f.lookalike, "victim"), "utf8"), "outside");
   });
 });

@@ -30,35 +30,67 @@ describe("interop over TLS", () => {
     await mkdir(root);
     await writeFile(join(root, sample.path), sample.text);
     const tokensFile = join(dir, "tokens.yaml");
-    await writeTokensFile(tokensFile, [{ id: "interop-token", token, scope: { tier: "delete" } }], [
-      { id: "interop-cert", identity: "spiffe://toolhost.test/agent", scope: { tier: "delete" } },
+    await writeTokensFile(
+      tokensFile,
+      [{ id: "interop-token", token, scope: { tier: "delete" } }],
+      [{ id: "interop-cert", identity: "spiffe://toolhost.test/agent", scope: { tier: "delete" } }],
+    );
+    server = await spawnServer([
+      "--root",
+      root,
+      "--tls-cert",
+      tls.serverCert,
+      "--tls-key",
+      tls.serverKey,
+      "--tls-client-ca",
+      tls.caCert,
+      "--tokens-file",
+      tokensFile,
     ]);
-    server = await spawnServer(["--root", root, "--tls-cert", tls.serverCert, "--tls-key", tls.serverKey, "--tls-client-ca", tls.caCert, "--tokens-file", tokensFile]);
   });
 
   after(async () => {
     await server?.stop();
   });
 
-  const base = () => ({ TOOLHOST_ADDR: server.address, TOOLHOST_SAMPLE_PATH: sample.path, TOOLHOST_SAMPLE_TEXT: sample.text, TOOLHOST_CA: tls.caCert });
+  const base = () => ({
+    TOOLHOST_ADDR: server.address,
+    TOOLHOST_SAMPLE_PATH: sample.path,
+    TOOLHOST_SAMPLE_TEXT: sample.text,
+    TOOLHOST_CA: tls.caCert,
+  });
   const withToken = () => ({ ...base(), TOOLHOST_TOKEN: token });
   const withCert = () => ({ ...base(), TOOLHOST_CLIENT_CERT: tls.clientCert, TOOLHOST_CLIENT_KEY: tls.clientKey });
 
   function assertSucceeded(result: ChildResult, what: string): void {
-    assert.equal(result.code, 0, `${describeFailure(result, what)}\n--- last server log lines ---\n${server.lines.slice(-20).join("\n")}`);
+    assert.equal(
+      result.code,
+      0,
+      `${describeFailure(result, what)}\n--- last server log lines ---\n${server.lines.slice(-20).join("\n")}`,
+    );
   }
 
-  for (const [name, env] of [["a bearer token", withToken], ["a client certificate", withCert]] as const) {
+  for (const [name, env] of [
+    ["a bearer token", withToken],
+    ["a client certificate", withCert],
+  ] as const) {
     it(`go test in examples/go passes over TLS with ${name}`, slow, async () => {
       const goflags = `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim();
-      const result = await runChild("go", ["test", "-count=1", "-v", "./..."], { cwd: join(repo, "examples/go"), env: { ...env(), GOFLAGS: goflags } });
+      const result = await runChild("go", ["test", "-count=1", "-v", "./..."], {
+        cwd: join(repo, "examples/go"),
+        env: { ...env(), GOFLAGS: goflags },
+      });
       assertSucceeded(result, "go test over TLS failed");
       assert.doesNotMatch(result.stdout, /--- SKIP/, describeFailure(result, "a Go interop test was skipped"));
     });
 
     it(`pytest examples/python passes over TLS with ${name}`, slow, async () => {
       assert.ok(existsSync(python), `${python} is missing; run scripts/install-tools.sh`);
-      const result = await runChild(python, ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "examples/python"], { cwd: repo, env: { ...env(), PYTHONPATH: join(repo, "gen/python") } });
+      const result = await runChild(
+        python,
+        ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "examples/python"],
+        { cwd: repo, env: { ...env(), PYTHONPATH: join(repo, "gen/python") } },
+      );
       assertSucceeded(result, "pytest over TLS failed");
       assert.doesNotMatch(result.stdout, /skipped/, describeFailure(result, "a Python interop test was skipped"));
     });
@@ -66,8 +98,16 @@ describe("interop over TLS", () => {
 
   it("the Go client without a token or certificate is refused with UNAUTHENTICATED", slow, async () => {
     const goflags = `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim();
-    const result = await runChild("go", ["test", "-count=1", "-run", "TestListToolsStartsWithTheFourSeedFileTools", "./..."], { cwd: join(repo, "examples/go"), env: { ...base(), GOFLAGS: goflags } });
+    const result = await runChild(
+      "go",
+      ["test", "-count=1", "-run", "TestListToolsStartsWithTheFourSeedFileTools", "./..."],
+      { cwd: join(repo, "examples/go"), env: { ...base(), GOFLAGS: goflags } },
+    );
     assert.notEqual(result.code, 0, describeFailure(result, "an anonymous Go client was served"));
-    assert.match(result.stdout + result.stderr, /Unauthenticated/, describeFailure(result, "the refusal is not UNAUTHENTICATED"));
+    assert.match(
+      result.stdout + result.stderr,
+      /Unauthenticated/,
+      describeFailure(result, "the refusal is not UNAUTHENTICATED"),
+    );
   });
 });

@@ -35,7 +35,11 @@ describe("interop with the real server", () => {
   });
 
   /** The environment the Go and Python interop tests read. */
-  const clientEnv = () => ({ TOOLHOST_ADDR: server.address, TOOLHOST_SAMPLE_PATH: sample.path, TOOLHOST_SAMPLE_TEXT: sample.text });
+  const clientEnv = () => ({
+    TOOLHOST_ADDR: server.address,
+    TOOLHOST_SAMPLE_PATH: sample.path,
+    TOOLHOST_SAMPLE_TEXT: sample.text,
+  });
 
   function requireTool(path: string): void {
     assert.ok(existsSync(path), `${path} is missing; run scripts/install-tools.sh`);
@@ -63,7 +67,11 @@ describe("interop with the real server", () => {
   it("grpcurl Health/Check answers SERVING", async () => {
     const result = await grpcurlCall(server.address, "grpc.health.v1.Health/Check");
     assertSucceeded(result, "grpcurl Health/Check failed");
-    assert.equal((JSON.parse(result.stdout) as { status?: string }).status, "SERVING", describeFailure(result, "health is not SERVING"));
+    assert.equal(
+      (JSON.parse(result.stdout) as { status?: string }).status,
+      "SERVING",
+      describeFailure(result, "health is not SERVING"),
+    );
   });
 
   it("grpcurl FileTools/ListTools starts with the four seed file tools", async () => {
@@ -78,18 +86,33 @@ describe("interop with the real server", () => {
   });
 
   it("grpcurl FileTools/SearchFiles streams the sample's matching line, then a summary", async () => {
-    const result = await grpcurlCall("-d", JSON.stringify({ pattern: "second line", output_mode: "SEARCH_OUTPUT_MODE_CONTENT" }), server.address, "toolhost.files.v1.FileTools/SearchFiles");
+    const result = await grpcurlCall(
+      "-d",
+      JSON.stringify({ pattern: "second line", output_mode: "SEARCH_OUTPUT_MODE_CONTENT" }),
+      server.address,
+      "toolhost.files.v1.FileTools/SearchFiles",
+    );
     assertSucceeded(result, "grpcurl SearchFiles failed");
     // grpcurl prints each stream message as its own JSON object.
-    const messages = JSON.parse(`[${result.stdout.replace(/}\s*{/g, "},{")}]`) as { match?: { path: string; lineNumber: string }; summary?: { matches: string } }[];
-    assert.deepEqual(messages[0]?.match && [messages[0].match.path, messages[0].match.lineNumber], [sample.path, "2"], describeFailure(result, "no match"));
+    const messages = JSON.parse(`[${result.stdout.replace(/}\s*{/g, "},{")}]`) as {
+      match?: { path: string; lineNumber: string };
+      summary?: { matches: string };
+    }[];
+    assert.deepEqual(
+      messages[0]?.match && [messages[0].match.path, messages[0].match.lineNumber],
+      [sample.path, "2"],
+      describeFailure(result, "no match"),
+    );
     assert.equal(messages.at(-1)?.summary?.matches, "1", describeFailure(result, "no summary"));
   });
 
   it("go test ./... in examples/go passes against the server", slow, async () => {
     // -mod=readonly: the committed go.sum must be complete; -count=1: never a cached result.
     const goflags = `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim();
-    const result = await runChild("go", ["test", "-count=1", "-v", "./..."], { cwd: join(repo, "examples/go"), env: { ...clientEnv(), GOFLAGS: goflags } });
+    const result = await runChild("go", ["test", "-count=1", "-v", "./..."], {
+      cwd: join(repo, "examples/go"),
+      env: { ...clientEnv(), GOFLAGS: goflags },
+    });
     assertSucceeded(result, "go test in examples/go failed");
     assert.doesNotMatch(result.stdout, /--- SKIP/, describeFailure(result, "a Go interop test was skipped"));
   });
@@ -99,7 +122,10 @@ describe("interop with the real server", () => {
     // -p no:cacheprovider: no .pytest_cache in the work tree; -rs lists skips in the output.
     // PYTHONPATH: this checkout's gen/python, as the Go tests build against its gen/go.
     const env = { ...clientEnv(), PYTHONPATH: join(repo, "gen/python") };
-    const result = await runChild(python, ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "examples/python"], { cwd: repo, env });
+    const result = await runChild(python, ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "examples/python"], {
+      cwd: repo,
+      env,
+    });
     assertSucceeded(result, "pytest examples/python failed");
     assert.doesNotMatch(result.stdout, /skipped/, describeFailure(result, "a Python interop test was skipped"));
   });
@@ -109,14 +135,20 @@ describe("interop with the real server", () => {
     function assertDemo(result: ChildResult, what: string): void {
       assertSucceeded(result, `${what} failed`);
       for (const expected of [...fileTools, sample.text.trim(), "refused as expected"]) {
-        assert.ok(result.stdout.includes(expected), describeFailure(result, `${what} did not print ${JSON.stringify(expected)}`));
+        assert.ok(
+          result.stdout.includes(expected),
+          describeFailure(result, `${what} did not print ${JSON.stringify(expected)}`),
+        );
       }
     }
 
     it("go run ./cmd/toolhost-demo", slow, async () => {
       const goflags = `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim();
       const args = ["run", "./cmd/toolhost-demo", "-addr", server.address, "-path", sample.path];
-      assertDemo(await runChild("go", args, { cwd: join(repo, "examples/go"), env: { GOFLAGS: goflags } }), "the Go demo");
+      assertDemo(
+        await runChild("go", args, { cwd: join(repo, "examples/go"), env: { GOFLAGS: goflags } }),
+        "the Go demo",
+      );
     });
 
     it("examples/python/toolhost_demo.py", slow, async () => {
@@ -128,9 +160,16 @@ describe("interop with the real server", () => {
     it("examples/python/agent_loop.py: a backend loop with a scripted model, through CallTool", slow, async () => {
       requireTool(python);
       await writeFile(join(root, "greeting.txt"), "helo, world\n");
-      const result = await runChild(python, ["examples/python/agent_loop.py", "--addr", server.address], { cwd: repo, env: { PYTHONPATH: join(repo, "gen/python") } });
+      const result = await runChild(python, ["examples/python/agent_loop.py", "--addr", server.address], {
+        cwd: repo,
+        env: { PYTHONPATH: join(repo, "gen/python") },
+      });
       assertSucceeded(result, "the agent loop failed");
-      assert.match(result.stdout, /file_read: ok\nfile_edit: ok\nfile_read: error PATH_TRAVERSAL\nfile_read: ok\nFixed the typo: hello, world\n$/, describeFailure(result, "the agent loop printed something else"));
+      assert.match(
+        result.stdout,
+        /file_read: ok\nfile_edit: ok\nfile_read: error PATH_TRAVERSAL\nfile_read: ok\nFixed the typo: hello, world\n$/,
+        describeFailure(result, "the agent loop printed something else"),
+      );
       assert.equal(await readFile(join(root, "greeting.txt"), "utf8"), "hello, world\n");
     });
 

@@ -20,7 +20,13 @@ import { waitFor } from "../support/wait-for.js";
 // quotas, message bounds, the call's log line) is checked with the same expectations over gRPC
 // (grpc-js), gRPC-Web and Connect JSON (connect-node), so a face that skips one fails here.
 
-const tokens = { reader: "th_face-reader-0123456789abcdef", writer: "th_face-writer-0123456789abcdef", narrow: "th_face-narrow-0123456789abcdef", single: "th_face-single-0123456789abcdef", sender: "th_face-sender-0123456789abcdef" };
+const tokens = {
+  reader: "th_face-reader-0123456789abcdef",
+  writer: "th_face-writer-0123456789abcdef",
+  narrow: "th_face-narrow-0123456789abcdef",
+  single: "th_face-single-0123456789abcdef",
+  sender: "th_face-sender-0123456789abcdef",
+};
 const maxMessageBytes = 64 * 1024;
 
 type Face = "grpc" | "grpc-web" | "connect-json";
@@ -48,7 +54,9 @@ function transportFor(face: Face, token: string | undefined): Transport {
   const options = { interceptors: [bearer] };
   if (face === "grpc") return createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, ...options });
   const baseUrl = `http://${server.httpAddress}`;
-  return face === "grpc-web" ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", ...options }) : createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: false, ...options });
+  return face === "grpc-web"
+    ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", ...options })
+    : createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: false, ...options });
 }
 
 /** announceBody opens an HTTP request declaring `length` body bytes and sends none of them. */
@@ -57,7 +65,9 @@ async function announceBody(token: string, length: number): Promise<Socket> {
   const socket = connect(Number(port), host);
   socket.on("error", () => undefined);
   await new Promise((resolve) => socket.once("connect", resolve));
-  socket.write(`POST /toolhost.files.v1.FileTools/WriteFile HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`);
+  socket.write(
+    `POST /toolhost.files.v1.FileTools/WriteFile HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+  );
   return socket;
 }
 
@@ -82,12 +92,22 @@ before(async () => {
   ]);
   const log = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString("utf8").split("\n"))
+        if (line.trim() !== "") logLines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
   server = await startServer(
-    localConfig([rootA, rootB], { httpListen: "127.0.0.1:0", auth: { tokensFile }, limits: { ...defaultLimits, maxReceiveMessageBytes: maxMessageBytes, maxReceiveBufferBytesPerCaller: 2 * maxMessageBytes }, log: { level: "info" } }),
+    localConfig([rootA, rootB], {
+      httpListen: "127.0.0.1:0",
+      auth: { tokensFile },
+      limits: {
+        ...defaultLimits,
+        maxReceiveMessageBytes: maxMessageBytes,
+        maxReceiveBufferBytesPerCaller: 2 * maxMessageBytes,
+      },
+      log: { level: "info" },
+    }),
     createLogger("info", log),
   );
 });
@@ -95,17 +115,34 @@ after(() => server.close(200));
 
 for (const face of faces) {
   describe(`policies on ${face}`, () => {
-    it("refuses a call without a token, or with an unknown one, as UNAUTHENTICATED", gap(face, "unauthenticated"), async () => {
-      for (const token of [undefined, "th_unknown-0123456789abcdef0123"]) {
-        const refused = await refusalOf(files(face, token).readFile({ path: "a.txt" }));
-        assert.deepEqual({ code: refused.code, reason: refused.reason }, { code: 16, reason: "UNAUTHENTICATED" }, `${face} ${token ?? "no token"}: ${refused.message}`);
-      }
-    });
+    it(
+      "refuses a call without a token, or with an unknown one, as UNAUTHENTICATED",
+      gap(face, "unauthenticated"),
+      async () => {
+        for (const token of [undefined, "th_unknown-0123456789abcdef0123"]) {
+          const refused = await refusalOf(files(face, token).readFile({ path: "a.txt" }));
+          assert.deepEqual(
+            { code: refused.code, reason: refused.reason },
+            { code: 16, reason: "UNAUTHENTICATED" },
+            `${face} ${token ?? "no token"}: ${refused.message}`,
+          );
+        }
+      },
+    );
 
     it("refuses a write to a read-tier caller as OUT_OF_SCOPE, and writes nothing", async () => {
-      const refused = await refusalOf(files(face, tokens.reader).writeFile({ path: `w-${face}.txt`, content: { case: "text", value: "x" } }));
-      assert.deepEqual({ code: refused.code, reason: refused.reason }, { code: 7, reason: "OUT_OF_SCOPE" }, refused.message);
-      assert.deepEqual((await readdir(rootA)).filter((name) => name.startsWith("w-")), []);
+      const refused = await refusalOf(
+        files(face, tokens.reader).writeFile({ path: `w-${face}.txt`, content: { case: "text", value: "x" } }),
+      );
+      assert.deepEqual(
+        { code: refused.code, reason: refused.reason },
+        { code: 7, reason: "OUT_OF_SCOPE" },
+        refused.message,
+      );
+      assert.deepEqual(
+        (await readdir(rootA)).filter((name) => name.startsWith("w-")),
+        [],
+      );
     });
 
     it("refuses a path in a root outside the caller's scope", async () => {
@@ -114,19 +151,39 @@ for (const face of faces) {
       assert.ok(["OUT_OF_SCOPE", "PATH_TRAVERSAL"].includes(refused.reason), refused.reason);
     });
 
-    it("refuses a request message over max_receive_message_bytes as RESOURCE_EXHAUSTED TOO_LARGE, and writes nothing", gap(face, "tooLarge"), async () => {
-      const refused = await refusalOf(files(face, tokens.writer).writeFile({ path: `big-${face}.txt`, content: { case: "data", value: new Uint8Array(2 * maxMessageBytes) } }));
-      assert.deepEqual({ code: refused.code, reason: refused.reason }, { code: 8, reason: "TOO_LARGE" }, refused.message);
-      assert.deepEqual((await readdir(rootA)).filter((name) => name.startsWith("big-")), []);
-    });
+    it(
+      "refuses a request message over max_receive_message_bytes as RESOURCE_EXHAUSTED TOO_LARGE, and writes nothing",
+      gap(face, "tooLarge"),
+      async () => {
+        const refused = await refusalOf(
+          files(face, tokens.writer).writeFile({
+            path: `big-${face}.txt`,
+            content: { case: "data", value: new Uint8Array(2 * maxMessageBytes) },
+          }),
+        );
+        assert.deepEqual(
+          { code: refused.code, reason: refused.reason },
+          { code: 8, reason: "TOO_LARGE" },
+          refused.message,
+        );
+        assert.deepEqual(
+          (await readdir(rootA)).filter((name) => name.startsWith("big-")),
+          [],
+        );
+      },
+    );
 
     it("holds a caller to its quota while its stream is open, with QUOTA_EXCEEDED", async () => {
       const stop = new AbortController();
-      const watch = files(face, tokens.single).watchFiles({ path: "" }, { signal: stop.signal })[Symbol.asyncIterator]();
+      const watch = files(face, tokens.single)
+        .watchFiles({ path: "" }, { signal: stop.signal })
+        [Symbol.asyncIterator]();
       const first = watch.next().catch(() => undefined); // the stream is open once the server holds it
       try {
         const refused = await waitFor("the open stream to take the caller's one call", async () => {
-          const outcome = await refusalOf(files(face, tokens.single).statFile({ path: "a.txt" })).catch(() => undefined);
+          const outcome = await refusalOf(files(face, tokens.single).statFile({ path: "a.txt" })).catch(
+            () => undefined,
+          );
           return outcome?.reason === "QUOTA_EXCEEDED" ? outcome : undefined;
         });
         assert.equal(refused.code, 8);
@@ -136,13 +193,17 @@ for (const face of faces) {
       }
     });
 
-    it("refuses a request over its caller's receive budget share with QUOTA_EXCEEDED", { skip: face === "grpc" ? "the gRPC listener bounds receive buffers per connection" : undefined }, async () => {
+    it("refuses a request over its caller's receive budget share with QUOTA_EXCEEDED", {
+      skip: face === "grpc" ? "the gRPC listener bounds receive buffers per connection" : undefined,
+    }, async () => {
       // Two bodies announced and never sent hold the caller's whole share (2 × the message limit).
       const held: Socket[] = [];
       try {
         for (let i = 0; i < 2; i++) held.push(await announceBody(tokens.sender, maxMessageBytes));
         const refused = await waitFor("the announced bodies to hold the caller's share", async () => {
-          const outcome = await refusalOf(files(face, tokens.sender).statFile({ path: "a.txt" })).catch(() => undefined);
+          const outcome = await refusalOf(files(face, tokens.sender).statFile({ path: "a.txt" })).catch(
+            () => undefined,
+          );
           return outcome?.reason === "QUOTA_EXCEEDED" ? outcome : undefined;
         });
         assert.equal(refused.code, 8, refused.message);
@@ -153,7 +214,10 @@ for (const face of faces) {
     });
 
     it("logs each call once, with its method, caller, code and reason", async () => {
-      const isIt = (l: Record<string, unknown>) => l["method"] === "/toolhost.files.v1.FileTools/StatFile" && l["caller"] === "writer" && l["reason"] === "NOT_FOUND";
+      const isIt = (l: Record<string, unknown>) =>
+        l["method"] === "/toolhost.files.v1.FileTools/StatFile" &&
+        l["caller"] === "writer" &&
+        l["reason"] === "NOT_FOUND";
       const before = logLines.filter(isIt).length;
       const refused = await refusalOf(files(face, tokens.writer).statFile({ path: `log-${face}.txt` }));
       assert.equal(refused.reason, "NOT_FOUND");

@@ -11,14 +11,32 @@ import { describe, it } from "node:test";
 // dynamic `await import("node:fs")`. Severity: MINOR (a hole in the guard, not yet used by src/).
 
 const guard = readFileSync(new URL("./one-content-path.test.ts", import.meta.url), "utf8");
-const openers = new Set([...(/const openers = new Set\(\[([^\]]*)\]\)/.exec(guard)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]!));
+const openers = new Set(
+  [...(/const openers = new Set\(\[([^\]]*)\]\)/.exec(guard)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]!),
+);
 
 /** byName are the node:fs exports that get a file's bytes from a name (or the module holding them). */
-const byName = ["open", "openSync", "readFile", "readFileSync", "createReadStream", "copyFile", "copyFileSync", "cp", "cpSync", "openAsBlob", "promises"].filter((name) => name in fs);
+const byName = [
+  "open",
+  "openSync",
+  "readFile",
+  "readFileSync",
+  "createReadStream",
+  "copyFile",
+  "copyFileSync",
+  "cp",
+  "cpSync",
+  "openAsBlob",
+  "promises",
+].filter((name) => name in fs);
 
 describe("the one-content-path guard sees every opener", () => {
   it("flags every node:fs export that reads a file by name", () => {
     assert.ok(openers.size > 0, "the guard's opener list was found");
-    assert.deepEqual(byName.filter((name) => !openers.has(name)), [], "imports the guard lets through");
+    assert.deepEqual(
+      byName.filter((name) => !openers.has(name)),
+      [],
+      "imports the guard lets through",
+    );
   });
 });

@@ -34,7 +34,12 @@ while True:
 `;
 
 describe("the sandbox's hard-link barrier while the link's folder is renamed", () => {
-  for (const [open, mover] of [["openContent", "rename"], ["openContentAt", "rename"], ["openContent", "exchange"], ["openContentAt", "exchange"]] as const) {
+  for (const [open, mover] of [
+    ["openContent", "rename"],
+    ["openContentAt", "rename"],
+    ["openContent", "exchange"],
+    ["openContentAt", "exchange"],
+  ] as const) {
     it(`never lets ${open} read the outside file through root/d/a being unlinked while its folder is ${mover === "rename" ? "renamed d <-> e" : "exchanged with another"}`, async () => {
       const base = await tempDir("barrier-rename");
       const root = path.join(base, "root");
@@ -45,10 +50,15 @@ describe("the sandbox's hard-link barrier while the link's folder is renamed", (
       const secret = path.join(outside, "secret.txt");
       await writeFile(secret, "outside secret");
       const sandbox = await createSandbox([{ path: root, readOnly: false }]);
-      const links = await startPythonLoop(linkUnlinkLoop, [secret, path.join(root, "d", "a"), path.join(root, "e", "a")]);
-      const renames = mover === "rename"
-        ? await startPythonLoop(renameLoop, [path.join(root, "d"), path.join(root, "e")])
-        : await startExchangeLoop(path.join(root, "d"), path.join(root, "e"), 60);
+      const links = await startPythonLoop(linkUnlinkLoop, [
+        secret,
+        path.join(root, "d", "a"),
+        path.join(root, "e", "a"),
+      ]);
+      const renames =
+        mover === "rename"
+          ? await startPythonLoop(renameLoop, [path.join(root, "d"), path.join(root, "e")])
+          : await startExchangeLoop(path.join(root, "d"), path.join(root, "e"), 60);
       const attempts = new ReadAttempts();
       const until = Date.now() + raceMs;
       try {

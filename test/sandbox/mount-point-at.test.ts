@@ -13,7 +13,9 @@ function refusing(errno: number): FsAt & { calls: number } {
 }
 
 describe("entryMountAt", () => {
-  it("asks through the held folder: /proc is a mount point, /etc an entry held on the folder's own mount", { skip: fsAt === undefined ? "addon not built" : false }, () => {
+  it("asks through the held folder: /proc is a mount point, /etc an entry held on the folder's own mount", {
+    skip: fsAt === undefined ? "addon not built" : false,
+  }, () => {
     const root = openSync("/", O_PATH | constants.O_DIRECTORY);
     try {
       assert.deepEqual(entryMountAt(root, "proc", "/proc"), { mountPoint: true, held: undefined });

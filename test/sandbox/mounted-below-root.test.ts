@@ -45,8 +45,14 @@ describe("a filesystem mounted below a local root (stand-in for NFS/FUSE: a hung
     assert.notEqual(rootDevice, undefined, "the scratch root must be on a local filesystem");
     assert.notEqual(lstatSync(mount).dev, rootDevice, "the mount is another device");
     const inPlace: (boolean | undefined)[] = [];
-    const ops: AtomicFsOps = { ...nodeFsOps, openDirectory: (dir, here) => (inPlace.push(here), nodeFsOps.openDirectory(dir, here)) };
-    const target = await openTargetDirectory(ops, path.join(mount, "deeper"), { roots: sandbox.roots, displayPath: "mounted/deeper" });
+    const ops: AtomicFsOps = {
+      ...nodeFsOps,
+      openDirectory: (dir, here) => (inPlace.push(here), nodeFsOps.openDirectory(dir, here)),
+    };
+    const target = await openTargetDirectory(ops, path.join(mount, "deeper"), {
+      roots: sandbox.roots,
+      displayPath: "mounted/deeper",
+    });
     try {
       assert.equal(target.local, false);
       assert.notEqual(fstatSync(target.handle.fd).dev, rootDevice);
@@ -76,7 +82,10 @@ describe("a filesystem mounted below a local root (stand-in for NFS/FUSE: a hung
     }
     // The mount point itself is not lstat'ed on the event loop either: its inode is the mounted
     // filesystem's root (on NFS, a GETATTR to the server).
-    assert.deepEqual(seen.filter((s) => s.dev !== rootDevice), []);
+    assert.deepEqual(
+      seen.filter((s) => s.dev !== rootDevice),
+      [],
+    );
   });
 });
 

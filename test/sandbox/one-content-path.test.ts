@@ -14,7 +14,20 @@ import { describe, it } from "node:test";
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** openers are node:fs calls that open, read or copy a file by name. */
-const openers = new Set(["open", "openSync", "openAsDirectory", "readFile", "readFileSync", "createReadStream", "copyFile", "copyFileSync", "cp", "cpSync", "openAsBlob", "promises"]);
+const openers = new Set([
+  "open",
+  "openSync",
+  "openAsDirectory",
+  "readFile",
+  "readFileSync",
+  "createReadStream",
+  "copyFile",
+  "copyFileSync",
+  "cp",
+  "cpSync",
+  "openAsBlob",
+  "promises",
+]);
 
 /** allowed lists every source file that imports an opener, with what it opens: never a root's file for reading. */
 const allowed: Record<string, string> = {
@@ -28,16 +41,19 @@ const allowed: Record<string, string> = {
   "files/search/walk/sync-walk.ts": "folders (O_PATH|O_DIRECTORY) the walk holds",
   "files/write/sweep-temp-files.ts": "directories (O_DIRECTORY) the start-up sweep walks",
   "files/write/fs-ops.ts": "directories, and temporary files created O_WRONLY|O_CREAT|O_EXCL",
-  "files/write/file-lock.ts": "the server's own lock files: created O_EXCL, and read for their owner record (256 bytes of a 1-link file, never sent to a caller)",
+  "files/write/file-lock.ts":
+    "the server's own lock files: created O_EXCL, and read for their owner record (256 bytes of a 1-link file, never sent to a caller)",
   "files/write/replaced-file-pin.ts": "an O_PATH pin of the file a rename replaces",
   "files/write/writer-identity.ts": "/proc/sys/kernel/random/boot_id",
-  "files/write/staging-journal.ts": "the staging journal's own records, in toolhost's state folder (the sweep does not trust one inside a root)",
+  "files/write/staging-journal.ts":
+    "the staging journal's own records, in toolhost's state folder (the sweep does not trust one inside a root)",
   "files/history/open-log.ts": "the change history's own log files, in history.dir (outside every root)",
   "files/history/blob-store.ts": "the change history's own blobs, in history.dir (outside every root)",
   "files/history/change-log.ts": "the change history's own log files, in history.dir (outside every root)",
   "files/history/undo-journal.ts": "the undo journal's own intents, in history.dir (outside every root)",
   "config/read-input-file.ts": "the operator's start-up inputs (tokens file, TLS files), read whole",
-  "config/start-up-inputs.ts": "the operator's start-up inputs, opened to prove them readable, and a probe file created O_WRONLY|O_CREAT|O_EXCL in the history folder",
+  "config/start-up-inputs.ts":
+    "the operator's start-up inputs, opened to prove them readable, and a probe file created O_WRONLY|O_CREAT|O_EXCL in the history folder",
   "files/watch/held-folder.ts": "folders (O_DIRECTORY) WatchFiles holds",
   "token-command.ts": "the operator's tokens file",
   "cli.ts": "the package's own package.json",
@@ -64,12 +80,18 @@ const fsModule = String.raw`["'\`](?:node:)?fs(?:\/promises)?["'\`]`;
 function importedOpeners(text: string): string[] {
   const found: string[] = [];
   if (new RegExp(String.raw`\b(?:import|require)\s*\(\s*${fsModule}\s*\)`).test(text)) found.push("*");
-  for (const match of text.matchAll(new RegExp(String.raw`(?:import|export)\s+((?:(?!\bfrom\b)[^;])*?)\s+from\s+${fsModule}`, "g"))) {
+  for (const match of text.matchAll(
+    new RegExp(String.raw`(?:import|export)\s+((?:(?!\bfrom\b)[^;])*?)\s+from\s+${fsModule}`, "g"),
+  )) {
     const clause = match[1]!;
     if (!clause.includes("{") || /^\s*[\w$]+\s*,/.test(clause) || clause.includes("*")) found.push("*"); // a namespace or default import reaches every call
     const named = /\{([\s\S]*)\}/.exec(clause)?.[1] ?? "";
     for (const part of named.split(",")) {
-      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)[0]!
+        .trim();
       if (openers.has(name)) found.push(name);
     }
   }
@@ -88,8 +110,16 @@ describe("the one content path (issue 27)", () => {
       openersSeen.add(file);
       if (allowed[file] === undefined) unlisted.push(`${file} imports ${found.join(", ")}`);
     }
-    assert.deepEqual(unlisted, [], "read through the sandbox's content path (Sandbox.openContent / reopenContent / openContentAt), or list the file here with what it opens");
-    assert.deepEqual(Object.keys(allowed).filter((file) => !openersSeen.has(file)), [], "listed files that open nothing any more: remove them from the list");
+    assert.deepEqual(
+      unlisted,
+      [],
+      "read through the sandbox's content path (Sandbox.openContent / reopenContent / openContentAt), or list the file here with what it opens",
+    );
+    assert.deepEqual(
+      Object.keys(allowed).filter((file) => !openersSeen.has(file)),
+      [],
+      "listed files that open nothing any more: remove them from the list",
+    );
   });
 
   it("sees every way of reaching node:fs's openers: named, renamed, promises, openAsBlob, namespace, default, re-export, import(), require()", () => {
@@ -104,8 +134,14 @@ describe("the one content path (issue 27)", () => {
       "const { open } = await import(`fs/promises`);",
       `const fs = require("fs");`,
     ];
-    assert.deepEqual(reached.filter((text) => importedOpeners(text).length === 0), []);
-    assert.deepEqual(importedOpeners(`import { lstat, type Stats } from "node:fs";\nimport path from "node:path";`), []);
+    assert.deepEqual(
+      reached.filter((text) => importedOpeners(text).length === 0),
+      [],
+    );
+    assert.deepEqual(
+      importedOpeners(`import { lstat, type Stats } from "node:fs";\nimport path from "node:path";`),
+      [],
+    );
   });
 
   it("calls the native addon's content reads only from native-content.ts, with the caller's rules", () => {

@@ -18,23 +18,24 @@ const skip = hasTools ? false : "needs strace, setpriv and root (to become anoth
 function traced(script: string, syscalls: string, uid?: number): { stdout: string; trace: string } {
   const node = [process.execPath, "--import", "tsx", "--input-type=module", "-e", script];
   const asUser = uid === undefined ? [] : ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"];
-  const run = spawnSync("strace", ["-f", "-qq", "-y", "-e", `trace=${syscalls}`, "-e", "signal=none", ...asUser, ...node], {
-    encoding: "utf8",
-    timeout: 60_000,
-    maxBuffer: 1 << 26,
-    cwd: fileURLToPath(new URL("../..", import.meta.url)),
-  });
+  const run = spawnSync(
+    "strace",
+    ["-f", "-qq", "-y", "-e", `trace=${syscalls}`, "-e", "signal=none", ...asUser, ...node],
+    {
+      encoding: "utf8",
+      timeout: 60_000,
+      maxBuffer: 1 << 26,
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    },
+  );
   assert.equal(run.status, 0, run.stderr.slice(-3000));
   return { stdout: run.stdout, trace: run.stderr };
 }
 
 describe("confirmOnlyName, review of the barrier's reach", () => {
-  it(
-    "takes its barrier on a folder of mode 0311 when the server is not the folder's owner",
-    { skip },
-    () => {
-      // The server runs as nobody (65534); the root's folder "locked" is root's, mode 0311.
-      const script = `
+  it("takes its barrier on a folder of mode 0311 when the server is not the folder's owner", { skip }, () => {
+    // The server runs as nobody (65534); the root's folder "locked" is root's, mode 0311.
+    const script = `
         import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
         import path from "node:path";
         import { createSandbox } from ${src("sandbox/create-sandbox.ts")};
@@ -44,7 +45,7 @@ describe("confirmOnlyName, review of the barrier's reach", () => {
         await opened.handle.close();
         process.stdout.write("read ok\\n");
       `;
-      const setup = `
+    const setup = `
         import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
         import { tmpdir } from "node:os";
         import path from "node:path";
@@ -56,28 +57,36 @@ describe("confirmOnlyName, review of the barrier's reach", () => {
         chmodSync(path.join(base, "locked"), 0o311);
         process.stdout.write(base);
       `;
-      const made = spawnSync(process.execPath, ["--input-type=module", "-e", setup], { encoding: "utf8" });
-      assert.equal(made.status, 0, made.stderr);
-      const base = made.stdout;
-      const { stdout, trace } = traced(script.replace("process.argv.at(-1)", JSON.stringify(base)), "openat,getdents64,statx,newfstatat", 65534);
-      assert.match(stdout, /read ok/, "a plain one-link file in a searchable folder is read");
-      const folderOpens = [...trace.matchAll(/openat\([^"]*"([^"]*locked)", ([^)]*)\)\s+= (.*)/g)].map((m) => `${m[2]} = ${m[3]}`);
-      const barriers = [...trace.matchAll(/getdents64\(\d+, [^,]+, 1\)\s+= (.*)/g)].map((m) => m[1]!.trim());
-      // getdents is refused on a folder it may not read: the barrier is then a lookup, in the
-      // held folder, of a name that cannot be cached (taken under the folder's lock too).
-      const lookups = [...trace.matchAll(/(?:statx|newfstatat)\([^"]*"\/proc\/self\/fd\/\d+\/\.toolhost-barrier-[0-9a-f]{32}".*\)\s+= (.*)/g)].map((m) => m[1]!.trim());
-      assert.ok(
-        barriers.some((r) => /^(0|-1 EINVAL.*)$/.test(r)) || lookups.some((r) => /^-1 ENOENT/.test(r)),
-        `a barrier on the file's folder (opens of it: ${JSON.stringify(folderOpens)}; 1-byte getdents: ${JSON.stringify(barriers)}; lookups: ${JSON.stringify(lookups)})`,
-      );
-    },
-  );
+    const made = spawnSync(process.execPath, ["--input-type=module", "-e", setup], { encoding: "utf8" });
+    assert.equal(made.status, 0, made.stderr);
+    const base = made.stdout;
+    const { stdout, trace } = traced(
+      script.replace("process.argv.at(-1)", JSON.stringify(base)),
+      "openat,getdents64,statx,newfstatat",
+      65534,
+    );
+    assert.match(stdout, /read ok/, "a plain one-link file in a searchable folder is read");
+    const folderOpens = [...trace.matchAll(/openat\([^"]*"([^"]*locked)", ([^)]*)\)\s+= (.*)/g)].map(
+      (m) => `${m[2]} = ${m[3]}`,
+    );
+    const barriers = [...trace.matchAll(/getdents64\(\d+, [^,]+, 1\)\s+= (.*)/g)].map((m) => m[1]!.trim());
+    // getdents is refused on a folder it may not read: the barrier is then a lookup, in the
+    // held folder, of a name that cannot be cached (taken under the folder's lock too).
+    const lookups = [
+      ...trace.matchAll(
+        /(?:statx|newfstatat)\([^"]*"\/proc\/self\/fd\/\d+\/\.toolhost-barrier-[0-9a-f]{32}".*\)\s+= (.*)/g,
+      ),
+    ].map((m) => m[1]!.trim());
+    assert.ok(
+      barriers.some((r) => /^(0|-1 EINVAL.*)$/.test(r)) || lookups.some((r) => /^-1 ENOENT/.test(r)),
+      `a barrier on the file's folder (opens of it: ${JSON.stringify(folderOpens)}; 1-byte getdents: ${JSON.stringify(barriers)}; lookups: ${JSON.stringify(lookups)})`,
+    );
+  });
 
-  it(
-    "never opens a folder outside the roots for reading when a folder above the file is swapped for a link between the name read and the check",
-    { skip },
-    () => {
-      const script = `
+  it("never opens a folder outside the roots for reading when a folder above the file is swapped for a link between the name read and the check", {
+    skip,
+  }, () => {
+    const script = `
         import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
         import { tmpdir } from "node:os";
         import path from "node:path";
@@ -96,11 +105,12 @@ describe("confirmOnlyName, review of the barrier's reach", () => {
         closeSync(fd);
         process.stdout.write("reason " + reason + "\\n");
       `;
-      const { stdout, trace } = traced(script, "openat");
-      assert.match(stdout, /reason FILE_CHANGED/, "the swapped folder is refused");
-      // An O_PATH open has no effect on what it names (no FUSE opendir); it is checked at once.
-      const outside = [...trace.matchAll(/openat\((.*)\)\s+= \d+<([^>]*outside-marker[^>]*)>/g)].filter((m) => !m[1]!.includes("O_PATH")).map((m) => m[2]);
-      assert.deepEqual(outside, [], "no folder outside the roots is opened for reading");
-    },
-  );
+    const { stdout, trace } = traced(script, "openat");
+    assert.match(stdout, /reason FILE_CHANGED/, "the swapped folder is refused");
+    // An O_PATH open has no effect on what it names (no FUSE opendir); it is checked at once.
+    const outside = [...trace.matchAll(/openat\((.*)\)\s+= \d+<([^>]*outside-marker[^>]*)>/g)]
+      .filter((m) => !m[1]!.includes("O_PATH"))
+      .map((m) => m[2]);
+    assert.deepEqual(outside, [], "no folder outside the roots is opened for reading");
+  });
 });

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { isToolhostError } from "../../src/errors/toolhost-error.js";
@@ -13,7 +23,13 @@ function opened(file: string): { fd: number; stats: ReturnType<typeof fstatSync>
 }
 
 /** folderWithFile makes <base>/root/d/a (one link) and opens it: the situation each case then changes. */
-async function folderWithFile(): Promise<{ base: string; root: string; fd: number; stats: ReturnType<typeof fstatSync>; named: string }> {
+async function folderWithFile(): Promise<{
+  base: string;
+  root: string;
+  fd: number;
+  stats: ReturnType<typeof fstatSync>;
+  named: string;
+}> {
   const base = await tempDir("only-name");
   const root = path.join(base, "root");
   mkdirSync(path.join(root, "d"), { recursive: true });

@@ -49,7 +49,12 @@ async function openFds(): Promise<number> {
 describe("the direct open of a path (one round trip)", () => {
   it("takes a path through directory links inside the roots, reporting the real path the walk would", async () => {
     const { root, sandbox } = await fixture();
-    for (const clientPath of ["docs/deep/a.txt", "docs-link/deep/a.txt", `${root}/docs-link/deep/./a.txt`, "docs/../docs/deep/a.txt"]) {
+    for (const clientPath of [
+      "docs/deep/a.txt",
+      "docs-link/deep/a.txt",
+      `${root}/docs-link/deep/./a.txt`,
+      "docs/../docs/deep/a.txt",
+    ]) {
       const direct = await openDirect(sandbox.roots, clientPath);
       assert.ok(direct !== undefined, clientPath);
       try {

@@ -80,7 +80,11 @@ describe("ReadDescriptor (the sandbox's reader without thread-pool opens and clo
     await writing.sync(); // clean pages can be dropped from the cache; dirty ones cannot
     await writing.close();
     // Drop the file's pages from the page cache (POSIX_FADV_DONTNEED), so the next read is a device read.
-    execFileSync("python3", ["-c", "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)", file]);
+    execFileSync("python3", [
+      "-c",
+      "import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)",
+      file,
+    ]);
     const blocksBefore = process.resourceUsage().fsRead;
     // Earlier device reads of this process (loading modules) may have paused synchronous reads.
     for (let i = 0; i < 40 && !syncReadAllowed(64 * 1024); i++) await new Promise((r) => setTimeout(r, 100));

@@ -42,7 +42,10 @@ async function raceFixture(): Promise<RaceFixture> {
 }
 
 /** race calls `call` in a loop for raceMs while d and d-link are exchanged; returns the results and errors. */
-async function race<T>(f: RaceFixture, call: () => Promise<T>): Promise<{ results: T[]; errors: Error[]; swaps: number }> {
+async function race<T>(
+  f: RaceFixture,
+  call: () => Promise<T>,
+): Promise<{ results: T[]; errors: Error[]; swaps: number }> {
   const loop = await startExchangeLoop(path.join(f.root, "d"), path.join(f.root, "d-link"), 10);
   const results: T[] = [];
   const errors: Error[] = [];
@@ -92,7 +95,10 @@ describe("reads under a symlink-swap race", () => {
           await file.handle.close();
         }
       });
-      assert.deepEqual(results.filter((r) => r !== "inside"), []);
+      assert.deepEqual(
+        results.filter((r) => r !== "inside"),
+        [],
+      );
       assert.equal(wire.tripped(), false, "the outside FIFO was opened");
     } finally {
       await wire.close();
@@ -115,7 +121,10 @@ describe("reads under a symlink-swap race", () => {
       });
       assert.ok(swaps > 100, `the loop swapped (${swaps})`);
       assert.ok(results.length > 0, "some calls succeeded");
-      assert.deepEqual(results.filter((r) => r !== "inside"), []);
+      assert.deepEqual(
+        results.filter((r) => r !== "inside"),
+        [],
+      );
       for (const err of errors) assert.ok(isToolhostError(err), String(err));
       assert.equal(wire.tripped(), false, "the outside FIFO was opened");
     } finally {
@@ -148,11 +157,19 @@ describe("reads under a symlink-swap race", () => {
       const { results } = await race(f, () => listDirectory(f.sandbox, { path: "", recursive: true }));
       assert.ok(results.length > 0);
       const entries = results.flatMap((page) => page.entries);
-      assert.deepEqual(entries.filter((e) => e.name === "outside-marker"), [], "no outside name listed");
+      assert.deepEqual(
+        entries.filter((e) => e.name === "outside-marker"),
+        [],
+        "no outside name listed",
+      );
       const lnk = entries.filter((e) => e.name === "lnk");
       assert.ok(lnk.length > 0);
       // Followed inside, the link reports the 6-byte file; unfollowed, it reports itself as a link.
-      assert.deepEqual(lnk.filter((e) => !(e.type === "file" && e.size === 6 && e.mode === 0o644) && e.type !== "symlink"), [], "no outside metadata through the link");
+      assert.deepEqual(
+        lnk.filter((e) => !(e.type === "file" && e.size === 6 && e.mode === 0o644) && e.type !== "symlink"),
+        [],
+        "no outside metadata through the link",
+      );
       assert.equal(wire.tripped(), false, "the outside FIFO was opened");
     } finally {
       await wire.close();
@@ -167,8 +184,11 @@ describe("a file replaced by rename while it is opened", () => {
     await mkdir(root);
     await writeFile(path.join(root, "f.txt"), "first");
     const sandbox = await createSandbox([{ path: root, readOnly: false }]);
-    const script = "import os,sys,time\nend=time.monotonic()+float(sys.argv[2])\ni=0\nprint('ready',flush=True)\nwhile time.monotonic()<end:\n  t=sys.argv[1]+'.tmp'\n  open(t,'w').write(str(i)); os.replace(t,sys.argv[1]); i+=1\n";
-    const child = spawn("python3", ["-c", script, path.join(root, "f.txt"), String(raceMs / 1000)], { stdio: ["ignore", "pipe", "inherit"] });
+    const script =
+      "import os,sys,time\nend=time.monotonic()+float(sys.argv[2])\ni=0\nprint('ready',flush=True)\nwhile time.monotonic()<end:\n  t=sys.argv[1]+'.tmp'\n  open(t,'w').write(str(i)); os.replace(t,sys.argv[1]); i+=1\n";
+    const child = spawn("python3", ["-c", script, path.join(root, "f.txt"), String(raceMs / 1000)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const exited = once(child, "exit");
     await once(child.stdout, "data");
     const errors: Error[] = [];
@@ -193,7 +213,10 @@ describe("a file replaced by rename while it is opened", () => {
     const swapWords = errors.filter((e) => /swap|traversal/i.test(e.message));
     assert.deepEqual(swapWords.map((e) => e.message).slice(0, 3), [], "no plain replace is called a symlink swap");
     for (const err of errors) {
-      assert.ok(isToolhostError(err) && (err.reason === "FILE_CHANGED" || err.reason === "NOT_FOUND"), `${(err as { reason?: string }).reason}: ${err.message}`);
+      assert.ok(
+        isToolhostError(err) && (err.reason === "FILE_CHANGED" || err.reason === "NOT_FOUND"),
+        `${(err as { reason?: string }).reason}: ${err.message}`,
+      );
     }
   });
 });

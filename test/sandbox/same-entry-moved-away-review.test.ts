@@ -6,7 +6,18 @@
 // the interleaving stays as open as before. The filesystem CAN tell here (E's handle names Y);
 // a missing or other entry at X/name must answer 0, only a filesystem without handles -1.
 import assert from "node:assert/strict";
-import { closeSync, constants, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,9 +44,14 @@ describe("sameEntryAndFolder, review: the interleaving it was added for", { skip
   it("answers 1 in place (this filesystem has connectable handles), then 0, not -1, once E moved to another folder", (t) => {
     const s = setup();
     try {
-      if (fsAt!.sameEntryAndFolder(`/proc/self/fd/${s.X}/a`, `/proc/self/fd/${s.E}`) !== 1) return t.skip("no connectable handles here");
+      if (fsAt!.sameEntryAndFolder(`/proc/self/fd/${s.X}/a`, `/proc/self/fd/${s.E}`) !== 1)
+        return t.skip("no connectable handles here");
       renameSync(path.join(s.base, "x", "a"), path.join(s.base, "y", "a"));
-      assert.equal(fsAt!.sameEntryAndFolder(`/proc/self/fd/${s.X}/a`, `/proc/self/fd/${s.E}`), 0, "E is in y, not x: the caller skips the check on -1");
+      assert.equal(
+        fsAt!.sameEntryAndFolder(`/proc/self/fd/${s.X}/a`, `/proc/self/fd/${s.E}`),
+        0,
+        "E is in y, not x: the caller skips the check on -1",
+      );
     } finally {
       s.close();
     }
@@ -44,7 +60,8 @@ describe("sameEntryAndFolder, review: the interleaving it was added for", { skip
   it("answers 0, not -1, when E moved to another folder and its name there was then unlinked (the outside link is all that is left)", (t) => {
     const s = setup();
     try {
-      if (fsAt!.sameEntryAndFolder(`/proc/self/fd/${s.X}/a`, `/proc/self/fd/${s.E}`) !== 1) return t.skip("no connectable handles here");
+      if (fsAt!.sameEntryAndFolder(`/proc/self/fd/${s.X}/a`, `/proc/self/fd/${s.E}`) !== 1)
+        return t.skip("no connectable handles here");
       renameSync(path.join(s.base, "x", "a"), path.join(s.base, "y", "a"));
       linkSync(path.join(s.base, "y", "a"), path.join(s.base, "outside"));
       unlinkSync(path.join(s.base, "y", "a"));

@@ -30,7 +30,11 @@ function mountAt(at: string, ...args: string[]): boolean {
   }
 }
 
-const expected = new Map<string, string>([["top.txt", "top"], [long, "long"], [odd, "odd"]]);
+const expected = new Map<string, string>([
+  ["top.txt", "top"],
+  [long, "long"],
+  [odd, "odd"],
+]);
 
 before(() => {
   for (const d of ["root", "src", "lower", "upper", "work"]) mkdirSync(path.join(base, d));
@@ -45,7 +49,16 @@ before(() => {
   writeFileSync(path.join(root, "self", "g.txt"), "g");
   if (mountAt("self", "--bind", path.join(root, "self"))) expected.set("self/g.txt", "g");
   mkdirSync(path.join(root, "ovl"));
-  if (mountAt("ovl", "-t", "overlay", "overlay", "-o", `lowerdir=${base}/lower,upperdir=${base}/upper,workdir=${base}/work`)) {
+  if (
+    mountAt(
+      "ovl",
+      "-t",
+      "overlay",
+      "overlay",
+      "-o",
+      `lowerdir=${base}/lower,upperdir=${base}/upper,workdir=${base}/work`,
+    )
+  ) {
     writeFileSync(path.join(root, "ovl", "up.txt"), "up");
     expected.set("ovl/low.txt", "low").set("ovl/up.txt", "up");
   }
@@ -72,7 +85,9 @@ after(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-describe("the connectable-handle check refuses no legitimate one-link file", { skip: process.getuid?.() === 0 ? false : "needs root to mount" }, () => {
+describe("the connectable-handle check refuses no legitimate one-link file", {
+  skip: process.getuid?.() === 0 ? false : "needs root to mount",
+}, () => {
   for (const [label, rootPath, prefix] of [
     ["a root folder", () => root, () => ""],
     ['"/" as the root', () => "/", () => `${root.slice(1)}/`],

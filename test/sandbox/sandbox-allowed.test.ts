@@ -43,7 +43,9 @@ describe("sandbox allowed paths", () => {
     const sandbox = await createSandbox([{ path: link, readOnly: false }]);
     assert.equal(await readThrough(sandbox, path.join(link, "docs", "a.txt")), "first a");
     assert.equal(await readThrough(sandbox, path.join(first, "docs", "a.txt")), "first a");
-    await expectToolhostError(() => sandbox.resolve(path.join(link, "..", "second", "b.txt")), "PATH_TRAVERSAL", ["traversal"]);
+    await expectToolhostError(() => sandbox.resolve(path.join(link, "..", "second", "b.txt")), "PATH_TRAVERSAL", [
+      "traversal",
+    ]);
   });
 
   it("resolves a relative path against the first root", async () => {
@@ -115,6 +117,10 @@ describe("sandbox allowed paths", () => {
     // The attacker's move between check and open: replace dir with a link to outside.
     await rename(path.join(root, "dir"), path.join(root, "dir-old"));
     await symlink(outside, path.join(root, "dir"));
-    await expectToolhostError(() => openVerified(roots, resolution), "PATH_TRAVERSAL", ["traversal", "dir/f.txt", "changed"]);
+    await expectToolhostError(() => openVerified(roots, resolution), "PATH_TRAVERSAL", [
+      "traversal",
+      "dir/f.txt",
+      "changed",
+    ]);
   });
 });

@@ -23,7 +23,10 @@ export async function snapshotTree(dir: string): Promise<string[]> {
       const full = path.join(current, name);
       const st = await lstat(full);
       let detail = "";
-      if (st.isFile()) detail = createHash("sha256").update(await readFile(full)).digest("hex");
+      if (st.isFile())
+        detail = createHash("sha256")
+          .update(await readFile(full))
+          .digest("hex");
       else if (st.isSymbolicLink()) detail = await readlink(full);
       out.push(`${path.relative(dir, full)} ${st.mode} ${st.mtimeMs} ${st.size} ${detail}`);
       if (st.isDirectory()) await walk(full);
@@ -37,7 +40,11 @@ export async function snapshotTree(dir: string): Promise<string[]> {
  * expectToolhostError awaits `action` and asserts it fails with a ToolhostError of `reason`
  * whose message contains every one of `words`.
  */
-export async function expectToolhostError(action: () => Promise<unknown>, reason: ErrorReason, words: readonly string[]): Promise<Error> {
+export async function expectToolhostError(
+  action: () => Promise<unknown>,
+  reason: ErrorReason,
+  words: readonly string[],
+): Promise<Error> {
   let caught: unknown;
   try {
     await action();
@@ -48,7 +55,10 @@ export async function expectToolhostError(action: () => Promise<unknown>, reason
   assert.ok(isToolhostError(caught), `expected a ToolhostError ${reason}, got ${String(caught)}`);
   assert.equal(caught.reason, reason, `reason of: ${caught.message}`);
   for (const word of words) {
-    assert.ok(caught.message.includes(word), `message ${JSON.stringify(caught.message)} should contain ${JSON.stringify(word)}`);
+    assert.ok(
+      caught.message.includes(word),
+      `message ${JSON.stringify(caught.message)} should contain ${JSON.stringify(word)}`,
+    );
   }
   return caught;
 }

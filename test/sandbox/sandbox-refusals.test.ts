@@ -31,20 +31,71 @@ async function fixture(): Promise<{ base: string; root: string; outside: string;
 }
 
 /** Each way a path can be refused, with the reason and the words the message must contain. */
-const refusals = (f: { root: string; outside: string; evil: string }) => [
-  { name: "an empty path", path: "", reason: "EMPTY_PATH", words: ["must not be empty"] },
-  { name: "a NUL byte", path: "inside.txt\0.png", reason: "INVALID_PATH", words: ["NUL"] },
-  { name: "`..` leaving the root", path: "../../etc/passwd", reason: "PATH_TRAVERSAL", words: ["traversal", "../../etc/passwd"] },
-  { name: "`..` leaving and re-entering the root", path: "sub/../../data/inside.txt", reason: "PATH_TRAVERSAL", words: ["traversal", "sub/../../data/inside.txt"] },
-  { name: "an absolute path outside every root", path: path.join(f.outside, "secret.txt"), reason: "PATH_TRAVERSAL", words: ["traversal", path.join(f.outside, "secret.txt")] },
-  { name: "an absolute path with `..` out of the root", path: `${f.root}/../outside/secret.txt`, reason: "PATH_TRAVERSAL", words: ["traversal"] },
-  { name: "a sibling sharing the root's prefix", path: path.join(f.evil, "loot.txt"), reason: "PATH_TRAVERSAL", words: ["traversal", path.join(f.evil, "loot.txt")] },
-  { name: "a last-component symlink to outside", path: "link-to-secret", reason: "PATH_TRAVERSAL", words: ["traversal", "link-to-secret"] },
-  { name: "a parent symlink to outside", path: "link-to-outside-dir/secret.txt", reason: "PATH_TRAVERSAL", words: ["traversal", "link-to-outside-dir/secret.txt"] },
-  { name: "a relative symlink climbing out", path: "sub/relative-out", reason: "PATH_TRAVERSAL", words: ["traversal", "sub/relative-out"] },
-  { name: "a dangling symlink to outside", path: "dangling-out", reason: "PATH_TRAVERSAL", words: ["traversal", "dangling-out"] },
-  { name: "a missing file under an outside link (no existence oracle)", path: "link-to-outside-dir/nope.txt", reason: "PATH_TRAVERSAL", words: ["traversal"] },
-] as const;
+const refusals = (f: { root: string; outside: string; evil: string }) =>
+  [
+    { name: "an empty path", path: "", reason: "EMPTY_PATH", words: ["must not be empty"] },
+    { name: "a NUL byte", path: "inside.txt\0.png", reason: "INVALID_PATH", words: ["NUL"] },
+    {
+      name: "`..` leaving the root",
+      path: "../../etc/passwd",
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", "../../etc/passwd"],
+    },
+    {
+      name: "`..` leaving and re-entering the root",
+      path: "sub/../../data/inside.txt",
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", "sub/../../data/inside.txt"],
+    },
+    {
+      name: "an absolute path outside every root",
+      path: path.join(f.outside, "secret.txt"),
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", path.join(f.outside, "secret.txt")],
+    },
+    {
+      name: "an absolute path with `..` out of the root",
+      path: `${f.root}/../outside/secret.txt`,
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal"],
+    },
+    {
+      name: "a sibling sharing the root's prefix",
+      path: path.join(f.evil, "loot.txt"),
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", path.join(f.evil, "loot.txt")],
+    },
+    {
+      name: "a last-component symlink to outside",
+      path: "link-to-secret",
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", "link-to-secret"],
+    },
+    {
+      name: "a parent symlink to outside",
+      path: "link-to-outside-dir/secret.txt",
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", "link-to-outside-dir/secret.txt"],
+    },
+    {
+      name: "a relative symlink climbing out",
+      path: "sub/relative-out",
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", "sub/relative-out"],
+    },
+    {
+      name: "a dangling symlink to outside",
+      path: "dangling-out",
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal", "dangling-out"],
+    },
+    {
+      name: "a missing file under an outside link (no existence oracle)",
+      path: "link-to-outside-dir/nope.txt",
+      reason: "PATH_TRAVERSAL",
+      words: ["traversal"],
+    },
+  ] as const;
 
 describe("sandbox refusals", () => {
   it("refuses every escaping or malformed path, for resolve and openContent, changing nothing", async () => {
@@ -52,11 +103,16 @@ describe("sandbox refusals", () => {
     const before = await snapshotTree(f.base);
     for (const refusal of refusals(f)) {
       for (const op of ["resolve", "openContent", "resolveForWrite"] as const) {
-        const err = await expectToolhostError(() => f.sandbox[op](refusal.path), refusal.reason, refusal.words).catch((e: unknown) => {
-          throw new Error(`${refusal.name} via ${op}: ${String(e)}`);
-        });
+        const err = await expectToolhostError(() => f.sandbox[op](refusal.path), refusal.reason, refusal.words).catch(
+          (e: unknown) => {
+            throw new Error(`${refusal.name} via ${op}: ${String(e)}`);
+          },
+        );
         // Nothing outside the roots leaks into a message: not the real target, not its content.
-        assert.ok(!err.message.includes(f.outside) || refusal.path.includes(f.outside), `${refusal.name}: ${err.message}`);
+        assert.ok(
+          !err.message.includes(f.outside) || refusal.path.includes(f.outside),
+          `${refusal.name}: ${err.message}`,
+        );
         assert.ok(!err.message.includes("secret\n") && !err.message.includes("not-there-yet"), err.message);
       }
     }
@@ -71,7 +127,11 @@ describe("sandbox refusals", () => {
 
   it("refuses to open a directory as a file", async () => {
     const f = await fixture();
-    await expectToolhostError(() => f.sandbox.openContent("sub"), "NOT_A_REGULAR_FILE", ["Not a regular file", "sub", "directory"]);
+    await expectToolhostError(() => f.sandbox.openContent("sub"), "NOT_A_REGULAR_FILE", [
+      "Not a regular file",
+      "sub",
+      "directory",
+    ]);
     await expectToolhostError(() => f.sandbox.openContent("."), "NOT_A_REGULAR_FILE", ["Not a regular file"]);
   });
 
@@ -83,7 +143,10 @@ describe("sandbox refusals", () => {
       return;
     }
     // No writer ever opens the pipe: a blocking open would hang this test.
-    await expectToolhostError(() => f.sandbox.openContent("pipe"), "NOT_A_REGULAR_FILE", ["Not a regular file", "FIFO"]);
+    await expectToolhostError(() => f.sandbox.openContent("pipe"), "NOT_A_REGULAR_FILE", [
+      "Not a regular file",
+      "FIFO",
+    ]);
     // Through an in-root symlink the FIFO is still refused.
     await symlink("pipe", path.join(f.root, "pipe-link"));
     await expectToolhostError(() => f.sandbox.openContent("pipe-link"), "NOT_A_REGULAR_FILE", ["Not a regular file"]);
@@ -94,7 +157,10 @@ describe("sandbox refusals", () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(path.join(f.root, "sock"), resolve));
     try {
-      await expectToolhostError(() => f.sandbox.openContent("sock"), "NOT_A_REGULAR_FILE", ["Not a regular file", "socket"]);
+      await expectToolhostError(() => f.sandbox.openContent("sock"), "NOT_A_REGULAR_FILE", [
+        "Not a regular file",
+        "socket",
+      ]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
@@ -110,7 +176,15 @@ describe("sandbox refusals", () => {
 
   it("refuses to start over a missing root or a file as root", async () => {
     const f = await fixture();
-    await expectToolhostError(() => createSandbox([{ path: path.join(f.base, "missing"), readOnly: false }]), "NOT_FOUND", ["does not exist"]);
-    await expectToolhostError(() => createSandbox([{ path: path.join(f.root, "inside.txt"), readOnly: false }]), "NOT_A_DIRECTORY", ["not a directory"]);
+    await expectToolhostError(
+      () => createSandbox([{ path: path.join(f.base, "missing"), readOnly: false }]),
+      "NOT_FOUND",
+      ["does not exist"],
+    );
+    await expectToolhostError(
+      () => createSandbox([{ path: path.join(f.root, "inside.txt"), readOnly: false }]),
+      "NOT_A_DIRECTORY",
+      ["not a directory"],
+    );
   });
 });

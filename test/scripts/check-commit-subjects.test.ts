@@ -13,12 +13,21 @@ describe("scripts/check-commit-subjects.sh", () => {
     const repo = await mkdtemp(path.join(tmpdir(), "toolhost-subjects-"));
     await mkdir(path.join(repo, "scripts"));
     await copyFile(script, path.join(repo, "scripts", "check-commit-subjects.sh"));
-    const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: repo, encoding: "utf8" }).trim();
+    const git = (...args: string[]): string =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+        cwd: repo,
+        encoding: "utf8",
+      }).trim();
     git("init", "-q");
     git("commit", "-q", "--allow-empty", "-m", "base");
     const base = git("rev-parse", "HEAD");
     git("commit", "-q", "--allow-empty", "-m", "x".repeat(71));
-    const run = (...args: string[]) => spawnSync("bash", ["scripts/check-commit-subjects.sh", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, LC_ALL: "C.UTF-8" } });
+    const run = (...args: string[]) =>
+      spawnSync("bash", ["scripts/check-commit-subjects.sh", ...args], {
+        cwd: repo,
+        encoding: "utf8",
+        env: { ...process.env, LC_ALL: "C.UTF-8" },
+      });
     assert.equal(run(base).status, 0, run(base).stderr);
     git("commit", "-q", "--allow-empty", "-m", `${"y".repeat(72)}\n\nThe story.`);
     const failed = run(base);

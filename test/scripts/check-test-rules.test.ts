@@ -6,13 +6,14 @@ import { describe, it } from "node:test";
 import { checkTestRules, defaultTierFiles } from "../../scripts/check-test-rules.js";
 import { findViolations, type TestRule } from "../../scripts/test-rules.js";
 
-const rules = (source: string): [TestRule, number][] => findViolations("x.test.ts", source).map((f) => [f.rule, f.line]);
+const rules = (source: string): [TestRule, number][] =>
+  findViolations("x.test.ts", source).map((f) => [f.rule, f.line]);
 
 describe("the default tier's rules (scripts/test-rules.ts)", () => {
   it("flags fixed sleeps, however the timer is reached", () => {
     const source = [
       'import { setTimeout as sleep, scheduler } from "node:timers/promises";',
-      "import * as timers from \"node:timers/promises\";",
+      'import * as timers from "node:timers/promises";',
       "await sleep(300);",
       "await new Promise((r) => setTimeout(r, 50));",
       "setInterval(() => undefined, 5);",
@@ -20,7 +21,14 @@ describe("the default tier's rules (scripts/test-rules.ts)", () => {
       "await timers.setTimeout(10);",
       "globalThis.setTimeout(() => undefined, 1);",
     ].join("\n");
-    assert.deepEqual(rules(source), [["sleep", 3], ["sleep", 4], ["sleep", 5], ["sleep", 6], ["sleep", 7], ["sleep", 8]]);
+    assert.deepEqual(rules(source), [
+      ["sleep", 3],
+      ["sleep", 4],
+      ["sleep", 5],
+      ["sleep", 6],
+      ["sleep", 7],
+      ["sleep", 8],
+    ]);
   });
 
   it("flags loops bounded by wall time, directly or through a variable", () => {
@@ -31,7 +39,11 @@ describe("the default tier's rules (scripts/test-rules.ts)", () => {
       "do work(); while (Date.now() < end);",
       "for (let i = 0; i < 100; i++) work();",
     ].join("\n");
-    assert.deepEqual(rules(source), [["time-loop", 2], ["time-loop", 3], ["time-loop", 4]]);
+    assert.deepEqual(rules(source), [
+      ["time-loop", 2],
+      ["time-loop", 3],
+      ["time-loop", 4],
+    ]);
   });
 
   it("flags assertions on elapsed time, following the values derived from a clock and the functions returning them", () => {
@@ -43,10 +55,14 @@ describe("the default tier's rules (scripts/test-rules.ts)", () => {
       "assert.ok(time() < 5);",
       "assert.ok(Date.now() - started < 2_000, `took ${ms} ms`);",
       "assert.ok(done, `took ${ms} ms`);", // only the message mentions it
-      'const file = `hc-${Date.now()}.yaml`;', // a name made unique by the time
+      "const file = `hc-${Date.now()}.yaml`;", // a name made unique by the time
       "assert.equal(load(file), 1);",
     ].join("\n");
-    assert.deepEqual(rules(source), [["elapsed-assert", 4], ["elapsed-assert", 5], ["elapsed-assert", 6]]);
+    assert.deepEqual(rules(source), [
+      ["elapsed-assert", 4],
+      ["elapsed-assert", 5],
+      ["elapsed-assert", 6],
+    ]);
   });
 
   it("flags assertions on heap size or memory use", () => {
@@ -57,7 +73,10 @@ describe("the default tier's rules (scripts/test-rules.ts)", () => {
       "assert.ok(rss < 64 * MiB, `rss ${rss}`);",
       "assert.equal(count, 3, `heap ${before}`);",
     ].join("\n");
-    assert.deepEqual(rules(source), [["heap-assert", 3], ["heap-assert", 4]]);
+    assert.deepEqual(rules(source), [
+      ["heap-assert", 3],
+      ["heap-assert", 4],
+    ]);
   });
 
   it("does not read comments and strings as code", () => {
@@ -72,18 +91,42 @@ describe("check-test-rules", () => {
     await mkdir(path.join(root, "test", "fixtures"), { recursive: true });
     await mkdir(path.join(root, "features"), { recursive: true });
     await writeFile(path.join(root, "test", "a", "one.test.ts"), "await new Promise((r) => setTimeout(r, 5));\n");
-    await writeFile(path.join(root, "test", "a", "two.test.ts"), "const t = Date.now();\nwhile (Date.now() - t < 5) work();\n");
-    await writeFile(path.join(root, "test", "a", "race.stress.test.ts"), "const t = Date.now();\nwhile (Date.now() - t < 5) work();\n");
+    await writeFile(
+      path.join(root, "test", "a", "two.test.ts"),
+      "const t = Date.now();\nwhile (Date.now() - t < 5) work();\n",
+    );
+    await writeFile(
+      path.join(root, "test", "a", "race.stress.test.ts"),
+      "const t = Date.now();\nwhile (Date.now() - t < 5) work();\n",
+    );
     await writeFile(path.join(root, "test", "fixtures", "f.ts"), "await new Promise((r) => setTimeout(r, 5));\n");
     await writeFile(path.join(root, "features", "steps.ts"), "assert.ok(true);\n");
     assert.deepEqual(defaultTierFiles(root), ["features/steps.ts", "test/a/one.test.ts", "test/a/two.test.ts"]);
 
-    assert.deepEqual(checkTestRules(root, { "test/a/one.test.ts": { sleep: 1, why: "a hang guard" }, "test/a/two.test.ts": { "time-loop": 1, why: "phase 2" } }), []);
-    const problems = checkTestRules(root, { "test/a/one.test.ts": { sleep: 2, why: "x" }, "test/a/gone.test.ts": { sleep: 1, why: "x" } });
+    assert.deepEqual(
+      checkTestRules(root, {
+        "test/a/one.test.ts": { sleep: 1, why: "a hang guard" },
+        "test/a/two.test.ts": { "time-loop": 1, why: "phase 2" },
+      }),
+      [],
+    );
+    const problems = checkTestRules(root, {
+      "test/a/one.test.ts": { sleep: 2, why: "x" },
+      "test/a/gone.test.ts": { sleep: 1, why: "x" },
+    });
     assert.equal(problems.length, 3, problems.join("\n"));
-    assert.match(problems[0]!, /^test\/a\/one\.test\.ts: scripts\/test-rules-allowed\.json allows 2 sleep finding\(s\) and the file has 1: lower the allowance/);
-    assert.match(problems[1]!, /^test\/a\/two\.test\.ts: 1 time-loop finding\(s\), 0 allowed: bound the loop by work done/);
+    assert.match(
+      problems[0]!,
+      /^test\/a\/one\.test\.ts: scripts\/test-rules-allowed\.json allows 2 sleep finding\(s\) and the file has 1: lower the allowance/,
+    );
+    assert.match(
+      problems[1]!,
+      /^test\/a\/two\.test\.ts: 1 time-loop finding\(s\), 0 allowed: bound the loop by work done/,
+    );
     assert.match(problems[1]!, /test\/a\/two\.test\.ts:2: while \(Date\.now\(\) - t < 5\) work\(\);/);
-    assert.match(problems[2]!, /^test\/a\/gone\.test\.ts: listed in scripts\/test-rules-allowed\.json but not a default-tier file/);
+    assert.match(
+      problems[2]!,
+      /^test\/a\/gone\.test\.ts: listed in scripts\/test-rules-allowed\.json but not a default-tier file/,
+    );
   });
 });

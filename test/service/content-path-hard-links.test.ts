@@ -47,7 +47,12 @@ const probes: Partial<Record<MethodName, (p: ProbeContext) => Promise<void>>> = 
     await seen("byte range", f.readFile({ path: "innocent.txt", mode: 2, byteOffset: 4n, byteLimit: 6n }));
   },
   readFiles: async ({ server, seen }) => {
-    await seen("three", server.fileTools.readFiles({ files: [{ path: "innocent.txt" }, { path: "tree/innocent.txt", mode: 2 }, { path: "plain.txt", tailLines: 1 }] }));
+    await seen(
+      "three",
+      server.fileTools.readFiles({
+        files: [{ path: "innocent.txt" }, { path: "tree/innocent.txt", mode: 2 }, { path: "plain.txt", tailLines: 1 }],
+      }),
+    );
   },
   statFile: async ({ server, seen }) => {
     await seen("sha256", server.fileTools.statFile({ path: "innocent.txt", includeSha256: true }));
@@ -56,37 +61,88 @@ const probes: Partial<Record<MethodName, (p: ProbeContext) => Promise<void>>> = 
   writeFile: async ({ server, seen, refused }) => {
     const f = server.fileTools;
     await seen("over it", f.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" } }));
-    await seen("wrong guard", f.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" }, ifSha256: zeros }));
-    await seen("must not exist", f.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" }, mustNotExist: true }));
-    await refused("guard naming the secret's hash", f.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" }, ifSha256: secretSha256 }));
+    await seen(
+      "wrong guard",
+      f.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" }, ifSha256: zeros }),
+    );
+    await seen(
+      "must not exist",
+      f.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" }, mustNotExist: true }),
+    );
+    await refused(
+      "guard naming the secret's hash",
+      f.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" }, ifSha256: secretSha256 }),
+    );
   },
   uploadFile: async ({ server, seen, refused }) => {
     await seen("over it", server.fileTools.uploadFile(upload("tree/innocent.txt", Buffer.alloc(3 << 20, "u"))));
-    await refused("guard naming the secret's hash", server.fileTools.uploadFile(upload("innocent.txt", Buffer.from("u"), secretSha256)));
+    await refused(
+      "guard naming the secret's hash",
+      server.fileTools.uploadFile(upload("innocent.txt", Buffer.from("u"), secretSha256)),
+    );
   },
   editFile: async ({ server, seen, refused }) => {
     const f = server.fileTools;
-    await seen("append", f.editFile({ path: "innocent.txt", edits: [{ kind: { case: "append", value: { text: "more\n" } } }] }));
-    await seen("dry run", f.editFile({ path: "innocent.txt", dryRun: true, edits: [{ kind: { case: "append", value: { text: "more\n" } } }] }));
+    await seen(
+      "append",
+      f.editFile({ path: "innocent.txt", edits: [{ kind: { case: "append", value: { text: "more\n" } } }] }),
+    );
+    await seen(
+      "dry run",
+      f.editFile({
+        path: "innocent.txt",
+        dryRun: true,
+        edits: [{ kind: { case: "append", value: { text: "more\n" } } }],
+      }),
+    );
     // Replacing a guessed word would tell, by EDIT_TEXT_NOT_FOUND or a diff, whether the file holds it.
-    await refused("replace a guess", f.editFile({ path: "innocent.txt", dryRun: true, edits: [{ kind: { case: "replace", value: { oldText: "SECRET", newText: "x" } } }] }));
-    await refused("guard naming the secret's hash", f.editFile({ path: "innocent.txt", ifSha256: secretSha256, edits: [{ kind: { case: "append", value: { text: "x" } } }] }));
+    await refused(
+      "replace a guess",
+      f.editFile({
+        path: "innocent.txt",
+        dryRun: true,
+        edits: [{ kind: { case: "replace", value: { oldText: "SECRET", newText: "x" } } }],
+      }),
+    );
+    await refused(
+      "guard naming the secret's hash",
+      f.editFile({
+        path: "innocent.txt",
+        ifSha256: secretSha256,
+        edits: [{ kind: { case: "append", value: { text: "x" } } }],
+      }),
+    );
   },
   deleteFile: async ({ server, seen, refused }) => {
     await seen("wrong guard", server.fileTools.deleteFile({ path: "innocent.txt", ifSha256: zeros }));
-    await refused("guard naming the secret's hash", server.fileTools.deleteFile({ path: "tree/innocent.txt", ifSha256: secretSha256 }));
+    await refused(
+      "guard naming the secret's hash",
+      server.fileTools.deleteFile({ path: "tree/innocent.txt", ifSha256: secretSha256 }),
+    );
   },
   applyPatch: async ({ server, seen }) => {
     const f = server.fileTools;
     await seen("update", f.applyPatch({ patch: patch("*** Update File: innocent.txt\n@@\n+appended\n") }));
-    await seen("update, dry run", f.applyPatch({ dryRun: true, patch: patch("*** Update File: tree/innocent.txt\n@@\n+appended\n") }));
+    await seen(
+      "update, dry run",
+      f.applyPatch({ dryRun: true, patch: patch("*** Update File: tree/innocent.txt\n@@\n+appended\n") }),
+    );
     await seen("delete", f.applyPatch({ patch: patch("*** Delete File: innocent.txt\n") }));
-    await seen("move", f.applyPatch({ patch: patch("*** Update File: innocent.txt\n*** Move to: patched.txt\n@@\n+appended\n") }));
+    await seen(
+      "move",
+      f.applyPatch({ patch: patch("*** Update File: innocent.txt\n*** Move to: patched.txt\n@@\n+appended\n") }),
+    );
   },
   moveFile: async ({ server, seen, refused }) => {
     await seen("rename", server.fileTools.moveFile({ from: "innocent.txt", to: "moved.txt" }));
-    await seen("over a file", server.fileTools.moveFile({ from: "tree/innocent.txt", to: "plain.txt", overwrite: true }));
-    await refused("guard naming the secret's hash", server.fileTools.moveFile({ from: "innocent.txt", to: "moved.txt", ifSha256: secretSha256 }));
+    await seen(
+      "over a file",
+      server.fileTools.moveFile({ from: "tree/innocent.txt", to: "plain.txt", overwrite: true }),
+    );
+    await refused(
+      "guard naming the secret's hash",
+      server.fileTools.moveFile({ from: "innocent.txt", to: "moved.txt", ifSha256: secretSha256 }),
+    );
   },
   copyFile: async ({ server, seen }) => {
     const f = server.fileTools;
@@ -94,9 +150,18 @@ const probes: Partial<Record<MethodName, (p: ProbeContext) => Promise<void>>> = 
     await seen("over a file", f.copyFile({ from: "innocent.txt", to: "plain.txt", overwrite: true }));
     await seen("keep mode", f.copyFile({ from: "innocent.txt", to: "copy-mode.txt", keepMode: true }));
     await seen("recursive", f.copyFile({ from: "tree", to: "tree-copy", recursive: true }));
-    await seen("recursive, new parents", f.copyFile({ from: "tree", to: "a/b/tree-copy", recursive: true, createParents: true }));
+    await seen(
+      "recursive, new parents",
+      f.copyFile({ from: "tree", to: "a/b/tree-copy", recursive: true, createParents: true }),
+    );
     // Whatever a copy left, read back every way.
-    for (const copy of ["copy.txt", "plain.txt", "copy-mode.txt", "tree-copy/innocent.txt", "a/b/tree-copy/innocent.txt"]) {
+    for (const copy of [
+      "copy.txt",
+      "plain.txt",
+      "copy-mode.txt",
+      "tree-copy/innocent.txt",
+      "a/b/tree-copy/innocent.txt",
+    ]) {
       await seen(`read back ${copy}`, f.readFile({ path: copy, mode: 2 }));
       await seen(`hash of ${copy}`, f.statFile({ path: copy, includeSha256: true }));
     }
@@ -104,37 +169,64 @@ const probes: Partial<Record<MethodName, (p: ProbeContext) => Promise<void>>> = 
   searchFiles: async ({ server, seen }) => {
     const f = server.fileTools;
     await seen("the root", f.searchFiles({ path: "", pattern: "SECRET" }));
-    await seen("one folder, regex", f.searchFiles({ path: "tree", pattern: "S.CR.T", regex: true, contextBefore: 2, contextAfter: 2 }));
+    await seen(
+      "one folder, regex",
+      f.searchFiles({ path: "tree", pattern: "S.CR.T", regex: true, contextBefore: 2, contextAfter: 2 }),
+    );
     await seen("the file itself", f.searchFiles({ path: "innocent.txt", pattern: "SECRET", caseInsensitive: true }));
   },
   restoreFile: async ({ server, seen }) => {
     // victim.txt has a history of its own (v1, v2) and is a hard link to the secret now.
-    await seen("a recorded content over it", server.fileTools.restoreFile({ path: "victim.txt", sha256: sha256Hex("v1\n") }));
-    await seen("the secret's hash", server.fileTools.restoreFile({ path: "innocent.txt", sha256: secretSha256 }), secretSha256);
+    await seen(
+      "a recorded content over it",
+      server.fileTools.restoreFile({ path: "victim.txt", sha256: sha256Hex("v1\n") }),
+    );
+    await seen(
+      "the secret's hash",
+      server.fileTools.restoreFile({ path: "innocent.txt", sha256: secretSha256 }),
+      secretSha256,
+    );
   },
   undoLastChange: async ({ server, seen }) => {
     await seen("undo over it", server.fileTools.undoLastChange({ path: "victim.txt" }));
     await seen("nothing recorded", server.fileTools.undoLastChange({ path: "innocent.txt" }));
   },
   listFileHistory: async ({ server, seen }) => {
-    for (const file of ["innocent.txt", "tree/innocent.txt", "victim.txt", "plain.txt", "copy.txt", "moved.txt", "patched.txt"]) {
+    for (const file of [
+      "innocent.txt",
+      "tree/innocent.txt",
+      "victim.txt",
+      "plain.txt",
+      "copy.txt",
+      "moved.txt",
+      "patched.txt",
+    ]) {
       await seen(file, server.fileTools.listFileHistory({ path: file, limit: 1000 }));
     }
   },
   // The methods that read no content are called all the same: their answers must not carry it either.
   listTools: async ({ server, seen }) => void (await seen("tools", server.fileTools.listTools({}))),
-  listDirectory: async ({ server, seen }) => void (await seen("recursive", server.fileTools.listDirectory({ path: "", recursive: true }))),
+  listDirectory: async ({ server, seen }) =>
+    void (await seen("recursive", server.fileTools.listDirectory({ path: "", recursive: true }))),
   listRoots: async ({ server, seen }) => void (await seen("roots", server.fileTools.listRoots({}))),
-  makeDirectory: async ({ server, seen }) => void (await seen("mkdir", server.fileTools.makeDirectory({ path: "made/deeper", parents: true }))),
-  removeDirectory: async ({ server, seen }) => void (await seen("dry run", server.fileTools.removeDirectory({ path: "tree", recursive: true, dryRun: true }))),
+  makeDirectory: async ({ server, seen }) =>
+    void (await seen("mkdir", server.fileTools.makeDirectory({ path: "made/deeper", parents: true }))),
+  removeDirectory: async ({ server, seen }) =>
+    void (await seen("dry run", server.fileTools.removeDirectory({ path: "tree", recursive: true, dryRun: true }))),
   watchFiles: async ({ server, seen }) => {
     const stop = new AbortController();
-    const watching = seen("snapshot", (async function* () {
-      for await (const event of server.fileTools.watchFiles({ path: "", recursive: true, initialSnapshot: true }, { signal: stop.signal })) {
-        yield event;
-        if (event.type === WatchEventType.SNAPSHOT_DONE) break; // the stream itself never ends
-      }
-    })());
+    const watching = seen(
+      "snapshot",
+      (async function* () {
+        for await (const event of server.fileTools.watchFiles(
+          { path: "", recursive: true, initialSnapshot: true },
+          { signal: stop.signal },
+        )) {
+          yield event;
+          if (event.type === WatchEventType.SNAPSHOT_DONE) break; // the stream itself never ends
+        }
+      })(),
+    );
     const hang = setTimeout(() => stop.abort(), 30_000); // a hang guard only
     await watching;
     clearTimeout(hang);
@@ -148,7 +240,8 @@ async function oneLinkCopies(dir: string, rel = ""): Promise<string[]> {
     const at = path.join(rel, name);
     const stats = await lstat(path.join(dir, at));
     if (stats.isDirectory()) found.push(...(await oneLinkCopies(dir, at)));
-    else if (stats.isFile() && stats.nlink === 1 && (await readFile(path.join(dir, at), "utf8")) === secretText) found.push(at);
+    else if (stats.isFile() && stats.nlink === 1 && (await readFile(path.join(dir, at), "utf8")) === secretText)
+      found.push(at);
   }
   return found;
 }
@@ -156,10 +249,16 @@ async function oneLinkCopies(dir: string, rel = ""): Promise<string[]> {
 describe("the content path and hard links, for every FileTools method (issue 27)", () => {
   it("has a probe for every method of the service descriptor that reads content", () => {
     checkCoverage(probes, "hard-link");
-    assert.deepEqual(Object.keys(probes).sort(), Object.keys(contentUse).sort(), "the methods that read nothing are probed too");
+    assert.deepEqual(
+      Object.keys(probes).sort(),
+      Object.keys(contentUse).sort(),
+      "the methods that read nothing are probed too",
+    );
   });
 
-  it("never lets an outside 0600 file reach the caller through a hard link in a root, by any method", { timeout: 180_000 }, async () => {
+  it("never lets an outside 0600 file reach the caller through a hard link in a root, by any method", {
+    timeout: 180_000,
+  }, async () => {
     const { root, secret } = await hardLinkFixture();
     const server = await startTestServer({ roots: [{ path: root }], history: true });
     try {
@@ -176,17 +275,21 @@ describe("the content path and hard links, for every FileTools method (issue 27)
         async seen(label, call, echoed) {
           const text = await outcome(call);
           answered.push(`${method} ${label}: ${text.slice(0, 300)}`);
-          if (leaks(echoed === undefined ? text : text.split(echoed).join("<echoed>"))) leaked.push(`${method} (${label}): ${text.slice(0, 600)}`);
+          if (leaks(echoed === undefined ? text : text.split(echoed).join("<echoed>")))
+            leaked.push(`${method} (${label}): ${text.slice(0, 600)}`);
           return text;
         },
         async refused(label, call) {
           const text = await outcome(call);
           answered.push(`${method} ${label}: ${text.slice(0, 300)}`);
-          if (!/"reason":"PATH_TRAVERSAL"/.test(text) || !text.includes("hard links")) leaked.push(`${method} (${label}) was not refused as a hard link: ${text.slice(0, 600)}`);
+          if (!/"reason":"PATH_TRAVERSAL"/.test(text) || !text.includes("hard links"))
+            leaked.push(`${method} (${label}) was not refused as a hard link: ${text.slice(0, 600)}`);
         },
       });
       // In the table's order: the history is listed once every change was tried.
-      const order = (Object.keys(probes) as MethodName[]).sort((a, b) => Number(a === "listFileHistory") - Number(b === "listFileHistory"));
+      const order = (Object.keys(probes) as MethodName[]).sort(
+        (a, b) => Number(a === "listFileHistory") - Number(b === "listFileHistory"),
+      );
       for (const method of order) await probes[method]!(context(method));
       assert.deepEqual(leaked, [], `the outside file reached the caller:\n${leaked.join("\n")}`);
       assert.deepEqual(await oneLinkCopies(root), [], "no call left a 1-link copy of the outside file in the root");

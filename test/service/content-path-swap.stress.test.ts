@@ -37,12 +37,25 @@ const probes: Partial<Record<MethodName, Call>> = {
   statFile: (s) => s.fileTools.statFile({ path: "d/x.txt", includeSha256: true }),
   writeFile: (s) => s.fileTools.writeFile({ path: "d/x.txt", content: { case: "text", value: insideText } }),
   uploadFile: (s) => s.fileTools.uploadFile(upload("d/x.txt", Buffer.from(insideText))),
-  editFile: (s) => s.fileTools.editFile({ path: "d/x.txt", dryRun: true, edits: [{ kind: { case: "append", value: { text: "more\n" } } }] }),
+  editFile: (s) =>
+    s.fileTools.editFile({
+      path: "d/x.txt",
+      dryRun: true,
+      edits: [{ kind: { case: "append", value: { text: "more\n" } } }],
+    }),
   deleteFile: (s) => s.fileTools.deleteFile({ path: "d/y.txt", ifSha256: zeros }),
-  applyPatch: (s) => s.fileTools.applyPatch({ dryRun: true, patch: "*** Begin Patch\n*** Update File: d/x.txt\n@@\n+appended\n*** End Patch\n" }),
+  applyPatch: (s) =>
+    s.fileTools.applyPatch({
+      dryRun: true,
+      patch: "*** Begin Patch\n*** Update File: d/x.txt\n@@\n+appended\n*** End Patch\n",
+    }),
   moveFile: (s) => s.fileTools.moveFile({ from: "d/y.txt", to: "d/z.txt", ifSha256: zeros }),
-  copyFile: (s, r) => (r % 2 === 0 ? s.fileTools.copyFile({ from: "d/x.txt", to: `copies/${r}.txt` }) : s.fileTools.copyFile({ from: "d", to: `copies/tree-${r}`, recursive: true })),
-  searchFiles: (s, r) => s.fileTools.searchFiles({ path: r % 2 === 0 ? "d" : "d/x.txt", pattern: "SECRET|inside", regex: true }),
+  copyFile: (s, r) =>
+    r % 2 === 0
+      ? s.fileTools.copyFile({ from: "d/x.txt", to: `copies/${r}.txt` })
+      : s.fileTools.copyFile({ from: "d", to: `copies/tree-${r}`, recursive: true }),
+  searchFiles: (s, r) =>
+    s.fileTools.searchFiles({ path: r % 2 === 0 ? "d" : "d/x.txt", pattern: "SECRET|inside", regex: true }),
   restoreFile: (s) => s.fileTools.restoreFile({ path: "d/x.txt", sha256: sha256Hex(insideText) }),
   undoLastChange: (s) => s.fileTools.undoLastChange({ path: "d/x.txt" }),
   listFileHistory: (s) => s.fileTools.listFileHistory({ path: "d/x.txt", limit: 1000 }),
@@ -65,7 +78,9 @@ describe("the content path under a symlink swap, for every FileTools method (iss
     checkCoverage(probes, "swap");
   });
 
-  it(`never serves, copies in or changes an outside file while a folder on the path is swapped for a link (${rounds} rounds)`, { timeout: 600_000 }, async () => {
+  it(`never serves, copies in or changes an outside file while a folder on the path is swapped for a link (${rounds} rounds)`, {
+    timeout: 600_000,
+  }, async () => {
     const base = await scratchDir("content-swap-");
     const root = path.join(base, "root");
     const outside = path.join(base, "outside");
@@ -90,7 +105,8 @@ describe("the content path under a symlink swap, for every FileTools method (iss
         for (const method of order) {
           const text = await outcome(probes[method]!(server, round));
           calls++;
-          if (text.includes("OUTSIDE SECRET") || text.includes(outsideSha256)) leaked.push(`${method} round ${round}: ${text.slice(0, 500)}`);
+          if (text.includes("OUTSIDE SECRET") || text.includes(outsideSha256))
+            leaked.push(`${method} round ${round}: ${text.slice(0, 500)}`);
         }
       }
     } finally {
@@ -101,8 +117,16 @@ describe("the content path under a symlink swap, for every FileTools method (iss
     assert.equal(calls, rounds * order.length);
     assert.deepEqual(leaked, [], `an outside file reached the caller:\n${leaked.join("\n")}`);
     assert.deepEqual(await snapshot(outside), outsideBefore, "nothing outside changed");
-    assert.equal((await lstat(path.join(root, "d"))).isDirectory(), true, "the loop left the folder in place (an even number of swaps)");
-    assert.deepEqual(await holdsOutsideContent(path.join(root, "d")), [], "no outside content was written into the folder");
+    assert.equal(
+      (await lstat(path.join(root, "d"))).isDirectory(),
+      true,
+      "the loop left the folder in place (an even number of swaps)",
+    );
+    assert.deepEqual(
+      await holdsOutsideContent(path.join(root, "d")),
+      [],
+      "no outside content was written into the folder",
+    );
     assert.deepEqual(await holdsOutsideContent(path.join(root, "copies")), [], "no copy holds outside content");
   });
 });

@@ -6,7 +6,14 @@ import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 // field or method added to the proto is covered without anyone listing it:
 // test/service/entry-metadata-methods.test.ts enumerates FileTools with these.
 
-const integers = new Set([ScalarType.UINT64, ScalarType.INT64, ScalarType.UINT32, ScalarType.INT32, ScalarType.FIXED64, ScalarType.FIXED32]);
+const integers = new Set([
+  ScalarType.UINT64,
+  ScalarType.INT64,
+  ScalarType.UINT32,
+  ScalarType.INT32,
+  ScalarType.FIXED64,
+  ScalarType.FIXED32,
+]);
 
 /**
  * isMetadataField tells a field that can carry an entry's size, permission bits or modification
@@ -14,8 +21,10 @@ const integers = new Set([ScalarType.UINT64, ScalarType.INT64, ScalarType.UINT32
  * read, copied or scanned), or a Timestamp named modified.
  */
 export function isMetadataField(field: DescField): boolean {
-  if (field.fieldKind === "scalar") return integers.has(field.scalar) && /^(size|mode|file_mode)$|_size$|^size_|^bytes_/.test(field.name);
-  if (field.fieldKind === "message") return field.message.typeName === TimestampSchema.typeName && field.name === "modified";
+  if (field.fieldKind === "scalar")
+    return integers.has(field.scalar) && /^(size|mode|file_mode)$|_size$|^size_|^bytes_/.test(field.name);
+  if (field.fieldKind === "message")
+    return field.message.typeName === TimestampSchema.typeName && field.name === "modified";
   return false;
 }
 
@@ -24,7 +33,11 @@ export function messagesOf(desc: DescMessage, found = new Map<string, DescMessag
   if (found.has(desc.typeName)) return [...found.values()];
   found.set(desc.typeName, desc);
   for (const field of desc.fields) {
-    if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message") || (field.fieldKind === "map" && field.mapKind === "message")) {
+    if (
+      field.fieldKind === "message" ||
+      (field.fieldKind === "list" && field.listKind === "message") ||
+      (field.fieldKind === "map" && field.mapKind === "message")
+    ) {
       messagesOf(field.message, found);
     }
   }
@@ -58,7 +71,8 @@ function walk(r: ReflectMessage, out: MetadataValue[]): void {
     } else if (field.fieldKind === "message") {
       const inner = r.get(field);
       const seconds = inner.desc.fields.find((f) => f.name === "seconds");
-      if (isMetadataField(field) && seconds !== undefined) out.push({ field: name, value: BigInt(inner.get(seconds) as bigint) });
+      if (isMetadataField(field) && seconds !== undefined)
+        out.push({ field: name, value: BigInt(inner.get(seconds) as bigint) });
       else walk(inner, out);
     } else if (field.fieldKind === "list" && field.listKind === "message") {
       for (const item of r.get(field)) walk(item as ReflectMessage, out);

@@ -58,17 +58,28 @@ const probes: Partial<Record<MethodName, (p: Probe) => Promise<void>>> = {
     await seen("tail, through a symlink", server.fileTools.readFile({ path: "link.txt", tailLines: 1 }));
   },
   readFiles: async ({ server, seen }) => {
-    await seen("two", server.fileTools.readFiles({ files: [{ path: "innocent.txt" }, { path: "tree/innocent.txt", mode: 2 }] }));
+    await seen(
+      "two",
+      server.fileTools.readFiles({ files: [{ path: "innocent.txt" }, { path: "tree/innocent.txt", mode: 2 }] }),
+    );
   },
   writeFile: async ({ server, seen }) => {
     await seen("over it", server.fileTools.writeFile({ path: "innocent.txt", content: text("new\n") }));
-    await seen("must not exist", server.fileTools.writeFile({ path: "tree/innocent.txt", content: text("new\n"), mustNotExist: true }));
+    await seen(
+      "must not exist",
+      server.fileTools.writeFile({ path: "tree/innocent.txt", content: text("new\n"), mustNotExist: true }),
+    );
   },
   uploadFile: async ({ server, seen }) => {
-    await seen("over it", server.fileTools.uploadFile((async function* () {
-      yield { part: { case: "header" as const, value: { path: "innocent.txt" } } };
-      yield { part: { case: "data" as const, value: Buffer.from("u") } };
-    })()));
+    await seen(
+      "over it",
+      server.fileTools.uploadFile(
+        (async function* () {
+          yield { part: { case: "header" as const, value: { path: "innocent.txt" } } };
+          yield { part: { case: "data" as const, value: Buffer.from("u") } };
+        })(),
+      ),
+    );
   },
   editFile: async ({ server, seen }) => {
     const append = [{ kind: { case: "append" as const, value: { text: "more\n" } } }];
@@ -90,11 +101,15 @@ const probes: Partial<Record<MethodName, (p: Probe) => Promise<void>>> = {
     await p.server.fileTools.deleteFile({ path: "innocent.txt" });
     await victim(p, "history.txt");
     await p.server.fileTools.deleteFile({ path: "history.txt" });
-    for (const file of ["innocent.txt", "history.txt"]) await p.seen(file, p.server.fileTools.listFileHistory({ path: file, limit: 100 }));
+    for (const file of ["innocent.txt", "history.txt"])
+      await p.seen(file, p.server.fileTools.listFileHistory({ path: file, limit: 100 }));
   },
   restoreFile: async (p) => {
     await victim(p, "restore.txt");
-    await p.seen("a recorded content over it", p.server.fileTools.restoreFile({ path: "restore.txt", sha256: sha256Hex("v1\n") }));
+    await p.seen(
+      "a recorded content over it",
+      p.server.fileTools.restoreFile({ path: "restore.txt", sha256: sha256Hex("v1\n") }),
+    );
   },
   undoLastChange: async (p) => {
     await victim(p, "undo.txt");
@@ -111,13 +126,19 @@ const probes: Partial<Record<MethodName, (p: Probe) => Promise<void>>> = {
   watchFiles: async ({ server, root, secret, seen }) => {
     // The snapshot, then the event of a new hard link made once the watch is in place.
     const signal = AbortSignal.timeout(hangGuardMs); // a hang guard only
-    await seen("snapshot and an event", (async function* () {
-      for await (const event of server.fileTools.watchFiles({ path: "", recursive: true, initialSnapshot: true }, { signal })) {
-        yield event;
-        if (event.type === WatchEventType.SNAPSHOT_DONE) await link(secret, path.join(root, "tree", "another.txt"));
-        if (event.path === "tree/another.txt") break;
-      }
-    })());
+    await seen(
+      "snapshot and an event",
+      (async function* () {
+        for await (const event of server.fileTools.watchFiles(
+          { path: "", recursive: true, initialSnapshot: true },
+          { signal },
+        )) {
+          yield event;
+          if (event.type === WatchEventType.SNAPSHOT_DONE) await link(secret, path.join(root, "tree", "another.txt"));
+          if (event.path === "tree/another.txt") break;
+        }
+      })(),
+    );
   },
 };
 
@@ -141,7 +162,9 @@ async function probeAll(allowHardLinks: boolean): Promise<Told[]> {
       const output = FileTools.method[method].output;
       const seen = async (label: string, call: Call): Promise<void> => {
         try {
-          if (Symbol.asyncIterator in Object(call)) for await (const message of call as AsyncIterable<unknown>) check(label, metadataValuesOf(output, message as Message));
+          if (Symbol.asyncIterator in Object(call))
+            for await (const message of call as AsyncIterable<unknown>)
+              check(label, metadataValuesOf(output, message as Message));
           else check(label, metadataValuesOf(output, (await call) as Message));
         } catch (err) {
           const message = ConnectError.from(err).rawMessage;
@@ -166,30 +189,65 @@ async function probeAll(allowHardLinks: boolean): Promise<Told[]> {
 describe("a hard-linked file's size, mode and time, for every FileTools method that reports any (issue 27 finding 5)", () => {
   it("has a probe for every method of the service descriptor whose reply can carry a size, mode or time", () => {
     const reporting = FileTools.methods.filter((m) => metadataFieldsOf(m.output).length > 0).map((m) => m.localName);
-    assert.ok(reporting.includes("statFile") && reporting.includes("listDirectory") && reporting.includes("watchFiles"), reporting.join(", "));
-    assert.deepEqual(Object.keys(probes).sort(), reporting.sort(), "each method whose reply can carry an entry's metadata has a probe here, and only those");
+    assert.ok(
+      reporting.includes("statFile") && reporting.includes("listDirectory") && reporting.includes("watchFiles"),
+      reporting.join(", "),
+    );
+    assert.deepEqual(
+      Object.keys(probes).sort(),
+      reporting.sort(),
+      "each method whose reply can carry an entry's metadata has a probe here, and only those",
+    );
   });
 
   it("gives every reply message that describes an entry (a FileType and a size) a hard_linked flag", () => {
     const outputs = FileTools.methods.flatMap((m) => messagesOf(m.output));
-    const describing = outputs.filter((m) => m.fields.some((f) => f.fieldKind === "enum" && f.enum.typeName === "toolhost.files.v1.FileType") && m.fields.some((f) => f.name === "size"));
+    const describing = outputs.filter(
+      (m) =>
+        m.fields.some((f) => f.fieldKind === "enum" && f.enum.typeName === "toolhost.files.v1.FileType") &&
+        m.fields.some((f) => f.name === "size"),
+    );
     const names = [...new Set(describing.map((m) => m.typeName))].sort();
-    assert.deepEqual(names, ["toolhost.files.v1.DirectoryEntry", "toolhost.files.v1.StatFileResponse", "toolhost.files.v1.WatchFilesResponse"]);
-    for (const m of describing) assert.equal(m.field["hardLinked"]?.fieldKind, "scalar", `${m.typeName} has no hard_linked`);
+    assert.deepEqual(names, [
+      "toolhost.files.v1.DirectoryEntry",
+      "toolhost.files.v1.StatFileResponse",
+      "toolhost.files.v1.WatchFilesResponse",
+    ]);
+    for (const m of describing)
+      assert.equal(m.field["hardLinked"]?.fieldKind, "scalar", `${m.typeName} has no hard_linked`);
   });
 
-  it("answers none of an outside file's size, mode or time through a hard link to it, by any method", { timeout: 240_000 }, async () => {
+  it("answers none of an outside file's size, mode or time through a hard link to it, by any method", {
+    timeout: 240_000,
+  }, async () => {
     const told = await probeAll(false);
-    assert.deepEqual(told.map((t) => `${t.method} (${t.what})`), []);
+    assert.deepEqual(
+      told.map((t) => `${t.method} (${t.what})`),
+      [],
+    );
   });
 
   it("answers them once the server allows hard links: the probes reach the file", { timeout: 240_000 }, async () => {
     const told = await probeAll(true);
     const methods = new Set(told.map((t) => t.method));
-    for (const method of ["statFile", "listDirectory", "watchFiles", "readFile", "readFiles", "copyFile", "searchFiles", "listFileHistory"] as const) {
-      assert.ok(methods.has(method), `${method} told nothing of the file even when hard links are allowed: its probe does not reach it\n${told.map((t) => `${t.method} (${t.what})`).join("\n")}`);
+    for (const method of [
+      "statFile",
+      "listDirectory",
+      "watchFiles",
+      "readFile",
+      "readFiles",
+      "copyFile",
+      "searchFiles",
+      "listFileHistory",
+    ] as const) {
+      assert.ok(
+        methods.has(method),
+        `${method} told nothing of the file even when hard links are allowed: its probe does not reach it\n${told.map((t) => `${t.method} (${t.what})`).join("\n")}`,
+      );
     }
-    const ofStat = told.filter((t) => t.method === "statFile").map((t) => t.what.replace(/^.*: toolhost\.files\.v1\.StatFileResponse\./, "").replace(/ = .*$/, ""));
+    const ofStat = told
+      .filter((t) => t.method === "statFile")
+      .map((t) => t.what.replace(/^.*: toolhost\.files\.v1\.StatFileResponse\./, "").replace(/ = .*$/, ""));
     assert.deepEqual([...new Set(ofStat)].sort(), ["mode", "modified", "size"]);
   });
 });

@@ -3,7 +3,11 @@ import assert from "node:assert/strict";
 import { Tier } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { fileToolDescriptors } from "../../src/service/file-tools/file-tool-descriptors.js";
 
-type Schema = { properties: Record<string, { type?: string; enum?: string[]; description?: string }>; allOf?: unknown[]; $schema?: string };
+type Schema = {
+  properties: Record<string, { type?: string; enum?: string[]; description?: string }>;
+  allOf?: unknown[];
+  $schema?: string;
+};
 
 function schemaOf(name: string): Schema {
   const tool = fileToolDescriptors.find((t) => t.name === name);
@@ -15,7 +19,16 @@ describe("file tool descriptors", () => {
   it("describe ReadFile's request with the proto JSON names a client sends", () => {
     const schema = schemaOf("skill/file-read");
     assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
-    assert.deepEqual(Object.keys(schema.properties), ["path", "mode", "offset", "limit", "byteOffset", "byteLimit", "chunkSize", "tailLines"]);
+    assert.deepEqual(Object.keys(schema.properties), [
+      "path",
+      "mode",
+      "offset",
+      "limit",
+      "byteOffset",
+      "byteLimit",
+      "chunkSize",
+      "tailLines",
+    ]);
     assert.deepEqual(schema.properties["mode"]?.enum, ["READ_MODE_UNSPECIFIED", "READ_MODE_TEXT", "READ_MODE_BYTES"]);
     assert.match(schema.properties["path"]?.description ?? "", /relative to the workspace root/);
   });
@@ -25,9 +38,14 @@ describe("file tool descriptors", () => {
     assert.equal(schema.allOf, undefined);
     assert.match(schema.properties["text"]?.description ?? "", /Send text or data, not both/);
     assert.match(schema.properties["data"]?.description ?? "", /Send text or data, not both/);
-    const edits = JSON.parse(fileToolDescriptors.find((t) => t.name === "skill/file-edit")!.inputSchema) as { properties: { edits: { items: Schema } } };
+    const edits = JSON.parse(fileToolDescriptors.find((t) => t.name === "skill/file-edit")!.inputSchema) as {
+      properties: { edits: { items: Schema } };
+    };
     assert.equal(edits.properties.edits.items.allOf, undefined);
-    assert.match(edits.properties.edits.items.properties["patch"]?.description ?? "", /exactly one of replace, append, insert and patch/);
+    assert.match(
+      edits.properties.edits.items.properties["patch"]?.description ?? "",
+      /exactly one of replace, append, insert and patch/,
+    );
   });
 
   it("give SearchFiles and WatchFiles function names, the read tier and schemas naming their fields", () => {
@@ -35,8 +53,14 @@ describe("file tool descriptors", () => {
     assert.equal(search.functionName, "file_search");
     assert.equal(search.tier, Tier.READ);
     const schema = schemaOf("skill/file-search");
-    assert.ok(["pattern", "regex", "include", "exclude", "outputMode", "contextBefore"].every((k) => k in schema.properties));
-    assert.deepEqual(schema.properties["outputMode"]?.enum?.slice(1), ["SEARCH_OUTPUT_MODE_CONTENT", "SEARCH_OUTPUT_MODE_FILES_WITH_MATCHES", "SEARCH_OUTPUT_MODE_COUNT"]);
+    assert.ok(
+      ["pattern", "regex", "include", "exclude", "outputMode", "contextBefore"].every((k) => k in schema.properties),
+    );
+    assert.deepEqual(schema.properties["outputMode"]?.enum?.slice(1), [
+      "SEARCH_OUTPUT_MODE_CONTENT",
+      "SEARCH_OUTPUT_MODE_FILES_WITH_MATCHES",
+      "SEARCH_OUTPUT_MODE_COUNT",
+    ]);
     const watch = fileToolDescriptors.find((t) => t.name === "skill/file-watch")!;
     assert.equal(watch.functionName, "file_watch");
     assert.equal(watch.tier, Tier.READ);
@@ -71,7 +95,9 @@ describe("file tool descriptors", () => {
 
   it("give the tree tools function names and tiers: moving and removing are deletes", () => {
     assert.deepEqual(
-      fileToolDescriptors.filter((t) => /move|copy|directory|files-read/.test(t.name)).map((t) => [t.functionName, Tier[t.tier]]),
+      fileToolDescriptors
+        .filter((t) => /move|copy|directory|files-read/.test(t.name))
+        .map((t) => [t.functionName, Tier[t.tier]]),
       [
         ["file_move", "DELETE"],
         ["file_copy", "WRITE"],

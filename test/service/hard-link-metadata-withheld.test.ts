@@ -19,7 +19,10 @@ import { hardLinkFixture } from "./hard-link-fixture.js";
 /** snapshotOf is a WatchFiles snapshot of `folder`, up to SNAPSHOT_DONE. */
 async function snapshotOf(server: TestServer, folder: string): Promise<WatchFilesResponse[]> {
   const events: WatchFilesResponse[] = [];
-  for await (const event of server.fileTools.watchFiles({ path: folder, initialSnapshot: true }, { signal: AbortSignal.timeout(hangGuardMs) })) {
+  for await (const event of server.fileTools.watchFiles(
+    { path: folder, initialSnapshot: true },
+    { signal: AbortSignal.timeout(hangGuardMs) },
+  )) {
     if (event.type === WatchEventType.SNAPSHOT_DONE) break; // the stream itself never ends
     events.push(event);
   }
@@ -27,7 +30,12 @@ async function snapshotOf(server: TestServer, folder: string): Promise<WatchFile
 }
 
 /** metadataOf is what an entry-describing reply says of size, mode, time and hard_linked. */
-function metadataOf(m: { size: bigint; mode?: number; modified?: { seconds: bigint } | undefined; hardLinked: boolean }): { size: bigint; mode: number | undefined; seconds: bigint | undefined; hardLinked: boolean } {
+function metadataOf(m: {
+  size: bigint;
+  mode?: number;
+  modified?: { seconds: bigint } | undefined;
+  hardLinked: boolean;
+}): { size: bigint; mode: number | undefined; seconds: bigint | undefined; hardLinked: boolean } {
   return { size: m.size, mode: m.mode, seconds: m.modified?.seconds, hardLinked: m.hardLinked };
 }
 
@@ -44,15 +52,26 @@ describe("a hard-linked file's outside metadata is withheld", () => {
       const listAnswer = await outcome(server.fileTools.listDirectory({ path: "tree" }));
       const stop = new AbortController();
       const hang = setTimeout(() => stop.abort(), 30_000); // a hang guard only
-      const watchAnswer = await outcome((async function* () {
-        for await (const event of server.fileTools.watchFiles({ path: "tree", initialSnapshot: true }, { signal: stop.signal })) {
-          yield event;
-          if (event.type === WatchEventType.SNAPSHOT_DONE) break;
-        }
-      })());
+      const watchAnswer = await outcome(
+        (async function* () {
+          for await (const event of server.fileTools.watchFiles(
+            { path: "tree", initialSnapshot: true },
+            { signal: stop.signal },
+          )) {
+            yield event;
+            if (event.type === WatchEventType.SNAPSHOT_DONE) break;
+          }
+        })(),
+      );
       clearTimeout(hang);
-      const told = Object.entries({ StatFile: statAnswer, ListDirectory: listAnswer, WatchFiles: watchAnswer }).filter(([, answer]) => answer.includes(`"size":"${secretSize}"`));
-      assert.deepEqual(told.map(([label]) => label), [], `answered the outside secret's size ${secretSize}:\n${told.map(([l, a]) => `${l}: ${a.slice(0, 400)}`).join("\n")}`);
+      const told = Object.entries({ StatFile: statAnswer, ListDirectory: listAnswer, WatchFiles: watchAnswer }).filter(
+        ([, answer]) => answer.includes(`"size":"${secretSize}"`),
+      );
+      assert.deepEqual(
+        told.map(([label]) => label),
+        [],
+        `answered the outside secret's size ${secretSize}:\n${told.map(([l, a]) => `${l}: ${a.slice(0, 400)}`).join("\n")}`,
+      );
     } finally {
       await server.close();
     }
@@ -65,7 +84,9 @@ describe("a hard-linked file's outside metadata is withheld", () => {
     try {
       const withheld = { size: 0n, mode: 0, seconds: undefined, hardLinked: true };
       assert.deepEqual(metadataOf(await server.fileTools.statFile({ path: "innocent.txt" })), withheld);
-      const listed = (await server.fileTools.listDirectory({ path: "tree" })).entries.find((e) => e.name === "innocent.txt");
+      const listed = (await server.fileTools.listDirectory({ path: "tree" })).entries.find(
+        (e) => e.name === "innocent.txt",
+      );
       assert.deepEqual(metadataOf(listed!), withheld);
       const watched = (await snapshotOf(server, "tree")).find((e) => e.path === "tree/innocent.txt");
       assert.deepEqual([watched!.size, watched!.hardLinked], [0n, true]);
@@ -84,7 +105,9 @@ describe("a hard-linked file's outside metadata is withheld", () => {
     const server = await startTestServer({ roots: [{ path: root }] });
     try {
       assert.deepEqual(metadataOf(await server.fileTools.statFile({ path: "tree/plain.txt" })), told);
-      const listed = (await server.fileTools.listDirectory({ path: "tree" })).entries.find((e) => e.name === "plain.txt");
+      const listed = (await server.fileTools.listDirectory({ path: "tree" })).entries.find(
+        (e) => e.name === "plain.txt",
+      );
       assert.deepEqual(metadataOf(listed!), told);
       const watched = (await snapshotOf(server, "tree")).find((e) => e.path === "tree/plain.txt");
       assert.deepEqual([watched!.size, watched!.hardLinked], [6n, false]);
@@ -93,9 +116,16 @@ describe("a hard-linked file's outside metadata is withheld", () => {
     }
     const allowing = await startTestServer({ roots: [{ path: root }], allowHardLinks: true });
     try {
-      const secretTold = { size: BigInt((await stat(secret)).size), mode: 0o600, seconds: BigInt(longAgo), hardLinked: false };
+      const secretTold = {
+        size: BigInt((await stat(secret)).size),
+        mode: 0o600,
+        seconds: BigInt(longAgo),
+        hardLinked: false,
+      };
       assert.deepEqual(metadataOf(await allowing.fileTools.statFile({ path: "innocent.txt" })), secretTold);
-      const listed = (await allowing.fileTools.listDirectory({ path: "tree" })).entries.find((e) => e.name === "innocent.txt");
+      const listed = (await allowing.fileTools.listDirectory({ path: "tree" })).entries.find(
+        (e) => e.name === "innocent.txt",
+      );
       assert.deepEqual(metadataOf(listed!), secretTold);
     } finally {
       await allowing.close();
@@ -105,7 +135,8 @@ describe("a hard-linked file's outside metadata is withheld", () => {
   it("says so in CallTool's stat, list and watch results, in words a model understands", async () => {
     const { root } = await hardLinkFixture();
     const server = await startTestServer({ roots: [{ path: root }] });
-    const words = /other hard links, so (its|their) size, permissions and modification time are withheld .* reading, copying or editing (it|them) is refused: another name of the same file may be outside the workspace\./;
+    const words =
+      /other hard links, so (its|their) size, permissions and modification time are withheld .* reading, copying or editing (it|them) is refused: another name of the same file may be outside the workspace\./;
     try {
       const stat = await server.tools.callTool({ name: "file_stat", arguments: '{"path":"innocent.txt"}' });
       assert.equal(stat.isError, false);
@@ -115,8 +146,14 @@ describe("a hard-linked file's outside metadata is withheld", () => {
       const list = await server.tools.callTool({ name: "file_list", arguments: '{"path":"","recursive":true}' });
       assert.match(list.content, /^Note: innocent\.txt, tree\/innocent\.txt are files with other hard links/);
       assert.match(list.content, words);
-      const watch = await server.tools.callTool({ name: "file_watch", arguments: '{"path":"tree","initialSnapshot":true}' });
-      assert.match(watch.content, /CREATED tree\/innocent\.txt \(a file with other hard links: its size is withheld and reading it is refused\)/);
+      const watch = await server.tools.callTool({
+        name: "file_watch",
+        arguments: '{"path":"tree","initialSnapshot":true}',
+      });
+      assert.match(
+        watch.content,
+        /CREATED tree\/innocent\.txt \(a file with other hard links: its size is withheld and reading it is refused\)/,
+      );
       assert.match(watch.content, /CREATED tree\/plain\.txt\n|CREATED tree\/plain\.txt$/);
       const plain = await server.tools.callTool({ name: "file_stat", arguments: '{"path":"plain.txt"}' });
       assert.doesNotMatch(plain.content, /hard links/, "a file with one link gets no note");

@@ -32,7 +32,11 @@ async function unchanged(server: TestServer, root: string, secret: string, fn: (
   assert.deepEqual(await snapshot(root), before, "nothing in the root changed");
   assert.equal(await readFile(secret, "utf8"), secretText);
   assert.equal((await stat(secret)).mtimeMs, secretBefore.mtimeMs);
-  assert.deepEqual((await server.fileTools.listFileHistory({ path: "innocent.txt" })).changes, [], "nothing was recorded");
+  assert.deepEqual(
+    (await server.fileTools.listFileHistory({ path: "innocent.txt" })).changes,
+    [],
+    "nothing was recorded",
+  );
 }
 
 async function* upload(path: string, bytes: Buffer): AsyncGenerator<UploadFileRequest> {
@@ -46,9 +50,18 @@ describe("a hard link to an outside file (issue 27, #1 and #12)", () => {
     const server = await startTestServer({ roots: [{ path: root }], history: true });
     try {
       await unchanged(server, root, secret, async () => {
-        await expectHardLinkRefusal(server.fileTools.copyFile({ from: "innocent.txt", to: "copy.txt" }), "innocent.txt");
-        await expectHardLinkRefusal(server.fileTools.copyFile({ from: "tree", to: "tree-copy", recursive: true }), "tree/innocent.txt");
-        await expectHardLinkRefusal(server.fileTools.copyFile({ from: "innocent.txt", to: "plain.txt", overwrite: true }), "innocent.txt");
+        await expectHardLinkRefusal(
+          server.fileTools.copyFile({ from: "innocent.txt", to: "copy.txt" }),
+          "innocent.txt",
+        );
+        await expectHardLinkRefusal(
+          server.fileTools.copyFile({ from: "tree", to: "tree-copy", recursive: true }),
+          "tree/innocent.txt",
+        );
+        await expectHardLinkRefusal(
+          server.fileTools.copyFile({ from: "innocent.txt", to: "plain.txt", overwrite: true }),
+          "innocent.txt",
+        );
       });
       await assert.rejects(server.fileTools.statFile({ path: "copy.txt" }), /not found/);
       await assert.rejects(server.fileTools.statFile({ path: "tree-copy" }), /not found/);
@@ -62,10 +75,23 @@ describe("a hard link to an outside file (issue 27, #1 and #12)", () => {
     const server = await startTestServer({ roots: [{ path: root }], history: true });
     try {
       await unchanged(server, root, secret, async () => {
-        await expectHardLinkRefusal(server.fileTools.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" } }), "innocent.txt");
-        await expectHardLinkRefusal(server.fileTools.uploadFile(upload("innocent.txt", Buffer.alloc(2 * 1024 * 1024, "u"))), "innocent.txt");
+        await expectHardLinkRefusal(
+          server.fileTools.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" } }),
+          "innocent.txt",
+        );
+        await expectHardLinkRefusal(
+          server.fileTools.uploadFile(upload("innocent.txt", Buffer.alloc(2 * 1024 * 1024, "u"))),
+          "innocent.txt",
+        );
         // A guard whose refusal would name the current content's hash names none.
-        await expectHardLinkRefusal(server.fileTools.writeFile({ path: "innocent.txt", content: { case: "text", value: "x" }, ifSha256: "0".repeat(64) }), "innocent.txt");
+        await expectHardLinkRefusal(
+          server.fileTools.writeFile({
+            path: "innocent.txt",
+            content: { case: "text", value: "x" },
+            ifSha256: "0".repeat(64),
+          }),
+          "innocent.txt",
+        );
       });
     } finally {
       await server.close();
@@ -77,9 +103,18 @@ describe("a hard link to an outside file (issue 27, #1 and #12)", () => {
     const server = await startTestServer({ roots: [{ path: root }], history: true });
     try {
       await unchanged(server, root, secret, async () => {
-        await expectHardLinkRefusal(server.fileTools.moveFile({ from: "innocent.txt", to: "moved.txt" }), "innocent.txt");
-        await expectHardLinkRefusal(server.fileTools.moveFile({ from: "innocent.txt", to: "moved.txt", ifSha256: "0".repeat(64) }), "innocent.txt");
-        await expectHardLinkRefusal(server.fileTools.deleteFile({ path: "innocent.txt", ifSha256: "0".repeat(64) }), "innocent.txt");
+        await expectHardLinkRefusal(
+          server.fileTools.moveFile({ from: "innocent.txt", to: "moved.txt" }),
+          "innocent.txt",
+        );
+        await expectHardLinkRefusal(
+          server.fileTools.moveFile({ from: "innocent.txt", to: "moved.txt", ifSha256: "0".repeat(64) }),
+          "innocent.txt",
+        );
+        await expectHardLinkRefusal(
+          server.fileTools.deleteFile({ path: "innocent.txt", ifSha256: "0".repeat(64) }),
+          "innocent.txt",
+        );
       });
       // Deleting the name (no guard) reads nothing: it is how the extra link is removed.
       assert.equal((await server.fileTools.deleteFile({ path: "innocent.txt" })).existed, true);
@@ -97,9 +132,16 @@ describe("a hard link to an outside file (issue 27, #1 and #12)", () => {
       const copied = await server.fileTools.copyFile({ from: "tree", to: "tree-copy", recursive: true });
       assert.equal(copied.entriesCopied, 3n);
       assert.equal(await readFile(`${root}/tree-copy/innocent.txt`, "utf8"), secretText);
-      const written = await server.fileTools.writeFile({ path: "innocent.txt", content: { case: "text", value: "new\n" } });
+      const written = await server.fileTools.writeFile({
+        path: "innocent.txt",
+        content: { case: "text", value: "new\n" },
+      });
       assert.notEqual(written.previousSha256, "");
-      assert.equal(await readFile(secret, "utf8"), secretText, "a write replaces the name in the root, never the outside file");
+      assert.equal(
+        await readFile(secret, "utf8"),
+        secretText,
+        "a write replaces the name in the root, never the outside file",
+      );
     } finally {
       await server.close();
     }

@@ -23,11 +23,15 @@ const repo = fileURLToPath(new URL("../../", import.meta.url));
 const outsideText = "OUTSIDE SECRET line\n".repeat(50);
 
 async function serve(root: string, native: boolean): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "serve", "--listen", "127.0.0.1:0", "--root", root, "--no-history"], {
-    cwd: repo,
-    env: { ...process.env, TOOLHOST_NATIVE: native ? "1" : "0" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/cli.ts", "serve", "--listen", "127.0.0.1:0", "--root", root, "--no-history"],
+    {
+      cwd: repo,
+      env: { ...process.env, TOOLHOST_NATIVE: native ? "1" : "0" },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.setEncoding("utf8").on("data", (d: string) => {
@@ -60,14 +64,21 @@ async function secretCopies(dir: string): Promise<string[]> {
   for (const name of await readdir(dir, { recursive: true })) {
     const at = path.join(dir, name);
     const st = await lstat(at).catch(() => undefined);
-    if (st?.isFile() && name !== path.join("d", "h.txt") && (await readFile(at, "utf8").catch(() => "")).includes("OUTSIDE SECRET")) found.push(name);
+    if (
+      st?.isFile() &&
+      name !== path.join("d", "h.txt") &&
+      (await readFile(at, "utf8").catch(() => "")).includes("OUTSIDE SECRET")
+    )
+      found.push(name);
   }
   return found;
 }
 
 describe("an in-root hard link added and removed in a loop never leaks content (stress)", () => {
   for (const native of [true, false]) {
-    it(`never serves or copies the outside file (${native ? "native addon" : "TOOLHOST_NATIVE=0"}, ${rounds} rounds)`, { timeout: 600_000 }, async () => {
+    it(`never serves or copies the outside file (${native ? "native addon" : "TOOLHOST_NATIVE=0"}, ${rounds} rounds)`, {
+      timeout: 600_000,
+    }, async () => {
       const base = await scratchDir("review-toggle-");
       const root = path.join(base, "root");
       const secret = path.join(base, "secret.txt");

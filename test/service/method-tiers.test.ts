@@ -12,7 +12,17 @@ describe("method tiers", () => {
       assert.equal(tierOf(tool.method), tierName(tool.tier), tool.method);
     }
     assert.deepEqual(
-      ["ReadFile", "WriteFile", "UploadFile", "EditFile", "DeleteFile", "StatFile", "ListDirectory", "ListTools", "ListRoots"].map((m) => tierOf(`/toolhost.files.v1.FileTools/${m}`)),
+      [
+        "ReadFile",
+        "WriteFile",
+        "UploadFile",
+        "EditFile",
+        "DeleteFile",
+        "StatFile",
+        "ListDirectory",
+        "ListTools",
+        "ListRoots",
+      ].map((m) => tierOf(`/toolhost.files.v1.FileTools/${m}`)),
       ["read", "write", "write", "edit", "delete", "read", "read", "read", "read"],
     );
   });

@@ -12,14 +12,20 @@ describe("docs/security.md's tier table", () => {
     const start = doc.indexOf("<!-- tiers:start -->");
     const end = doc.indexOf("<!-- tiers:end -->");
     assert.ok(start >= 0 && end > start, "docs/security.md lacks the tiers markers");
-    assert.equal(doc.slice(start + "<!-- tiers:start -->".length, end).trim(), tierTableMarkdown(), "docs/security.md's tier table differs from the code; run `npm run docs:tiers`");
+    assert.equal(
+      doc.slice(start + "<!-- tiers:start -->".length, end).trim(),
+      tierTableMarkdown(),
+      "docs/security.md's tier table differs from the code; run `npm run docs:tiers`",
+    );
   });
 
   it("names every method of every hosted service, once per service", () => {
     const table = tierTableMarkdown();
     for (const service of [FileTools, SkillCatalog, Tools]) {
       for (const method of service.methods) {
-        const cells = table.split("\n").filter((row) => new RegExp(`${service.name}: [^;|]*\\b${method.name}\\b`).test(row));
+        const cells = table
+          .split("\n")
+          .filter((row) => new RegExp(`${service.name}: [^;|]*\\b${method.name}\\b`).test(row));
         assert.equal(cells.length, 1, `${service.name}.${method.name}`);
       }
     }

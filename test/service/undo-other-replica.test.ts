@@ -34,8 +34,14 @@ describe("UndoLastChange after another replica changed the file", () => {
     );
     assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "PRECONDITION_FAILED");
     assert.doesNotMatch(err.rawMessage, /if_sha256/);
-    assert.match(err.rawMessage, /^Cannot undo the last change of "f\.txt": "f\.txt" is no longer as that change left it \(it left a file with sha256 [0-9a-f]{12}…, and it holds a file with sha256 [0-9a-f]{12}…\), so it was changed since by a change this server's history did not record: another replica with a history of its own \(replicas share one history only through one TOOLHOST_STATE_DIR\)/);
-    assert.match(err.rawMessage, /; nothing was changed\. ListFileHistory shows what this history recorded; RestoreFile puts back one of those contents\.$/);
+    assert.match(
+      err.rawMessage,
+      /^Cannot undo the last change of "f\.txt": "f\.txt" is no longer as that change left it \(it left a file with sha256 [0-9a-f]{12}…, and it holds a file with sha256 [0-9a-f]{12}…\), so it was changed since by a change this server's history did not record: another replica with a history of its own \(replicas share one history only through one TOOLHOST_STATE_DIR\)/,
+    );
+    assert.match(
+      err.rawMessage,
+      /; nothing was changed\. ListFileHistory shows what this history recorded; RestoreFile puts back one of those contents\.$/,
+    );
     assert.equal(await readFile(path.join(a.root, "f.txt"), "utf8"), "v3\n");
   });
 
@@ -46,7 +52,10 @@ describe("UndoLastChange after another replica changed the file", () => {
       () => assert.fail("the undo succeeded"),
       (e: unknown) => ConnectError.from(e),
     );
-    assert.match(err.rawMessage, /^Cannot undo the last change of "g\.txt": "g\.txt" is no longer as that change left it .*this server's history did not record/);
+    assert.match(
+      err.rawMessage,
+      /^Cannot undo the last change of "g\.txt": "g\.txt" is no longer as that change left it .*this server's history did not record/,
+    );
     assert.equal(await readFile(path.join(a.root, "g.txt"), "utf8"), "changed by b\n");
   });
 });

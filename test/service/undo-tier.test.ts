@@ -17,7 +17,11 @@ import { historyAt, localConfig } from "../support/test-config.js";
 // undoes its own edit, but not a change that created a file (the undo deletes it); a write-tier
 // agent undoes an overwrite, not an edit. Checked on the RPC and through CallTool.
 
-const tokens = { writer: "th_undo-writer-0123456789abcdef", editor: "th_undo-editor-0123456789abcdef", deleter: "th_undo-deleter-0123456789abcdef" };
+const tokens = {
+  writer: "th_undo-writer-0123456789abcdef",
+  editor: "th_undo-editor-0123456789abcdef",
+  deleter: "th_undo-deleter-0123456789abcdef",
+};
 
 async function startWithTokens(root: string, historyDir: string, tokensFile: string): Promise<RunningServer> {
   const config = localConfig([root], { auth: { tokensFile }, history: historyAt(historyDir) });
@@ -57,14 +61,21 @@ describe("UndoLastChange's tier is the tier of the change it undoes", () => {
       { id: "deleter", token: tokens.deleter, scope: { tier: "delete" } },
     ]);
     server = await startWithTokens(root, await mkdtemp(path.join(base, "history-")), tokensFile);
-    as = { writer: clientsOf(server.grpcAddress, tokens.writer), editor: clientsOf(server.grpcAddress, tokens.editor), deleter: clientsOf(server.grpcAddress, tokens.deleter) };
+    as = {
+      writer: clientsOf(server.grpcAddress, tokens.writer),
+      editor: clientsOf(server.grpcAddress, tokens.editor),
+      deleter: clientsOf(server.grpcAddress, tokens.deleter),
+    };
   });
   after(() => server.close(500));
 
   it("an edit-tier agent undoes its own edit, on the RPC and through CallTool", async () => {
     await writeFile(path.join(root, "e.txt"), "one\n");
     for (const via of ["rpc", "tool"] as const) {
-      await as.editor.files.editFile({ path: "e.txt", edits: [{ kind: { case: "append", value: { text: "two\n" } } }] });
+      await as.editor.files.editFile({
+        path: "e.txt",
+        edits: [{ kind: { case: "append", value: { text: "two\n" } } }],
+      });
       if (via === "rpc") {
         const res = await as.editor.files.undoLastChange({ path: "e.txt" });
         assert.equal(res.removed, false);
@@ -81,11 +92,17 @@ describe("UndoLastChange's tier is the tier of the change it undoes", () => {
     await as.writer.files.writeFile({ path: "w.txt", content: { case: "text", value: "v2\n" } });
     await as.writer.files.undoLastChange({ path: "w.txt" });
     assert.equal(await readFile(path.join(root, "w.txt"), "utf8"), "v1\n");
-    await as.editor.files.editFile({ path: "w.txt", edits: [{ kind: { case: "append", value: { text: "edited\n" } } }] });
+    await as.editor.files.editFile({
+      path: "w.txt",
+      edits: [{ kind: { case: "append", value: { text: "edited\n" } } }],
+    });
     const refused = await reasonOf(as.writer.files.undoLastChange({ path: "w.txt" }));
     assert.equal(refused.code, Code.PermissionDenied);
     assert.equal(refused.reason, "OUT_OF_SCOPE");
-    assert.match(refused.message, /Undoing the last change of "w\.txt" \(the edit\) needs tier edit, and the scope of "writer" allows up to write/);
+    assert.match(
+      refused.message,
+      /Undoing the last change of "w\.txt" \(the edit\) needs tier edit, and the scope of "writer" allows up to write/,
+    );
     const tool = await as.writer.tools.callTool({ name: "file_undo", arguments: '{"path":"w.txt"}' });
     assert.equal(tool.reason, "OUT_OF_SCOPE");
     assert.equal(await readFile(path.join(root, "w.txt"), "utf8"), "v1\nedited\n");

@@ -5,7 +5,11 @@ import { createClient, ConnectError, type Client, type Interceptor } from "@conn
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { WatchEventType, type WatchFilesRequest, type WatchFilesResponse } from "../../gen/ts/toolhost/files/v1/watch_pb.js";
+import {
+  WatchEventType,
+  type WatchFilesRequest,
+  type WatchFilesResponse,
+} from "../../gen/ts/toolhost/files/v1/watch_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { WatchFilesRequestSchema } from "../../gen/ts/toolhost/files/v1/watch_pb.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
@@ -15,7 +19,10 @@ import { writeTokensFile } from "../support/tls-fixtures.js";
 import { localConfig } from "../support/test-config.js";
 
 /** callerTokens are the bearer tokens of the two callers a WatchCallers server knows. */
-export const callerTokens = { flood: "th_watch-flood-0000000000000000000000000000", innocent: "th_watch-innocent-000000000000000000000000" } as const;
+export const callerTokens = {
+  flood: "th_watch-flood-0000000000000000000000000000",
+  innocent: "th_watch-innocent-000000000000000000000000",
+} as const;
 
 /** WatchCallers is a real toolhost (loopback, bearer tokens) with one client per caller. */
 export interface WatchCallers {
@@ -39,15 +46,27 @@ export async function startWatchCallers(limits: Partial<Limits> = {}): Promise<W
     { id: "flood", token: callerTokens.flood, scope: { tier: "delete" } },
     { id: "innocent", token: callerTokens.innocent, scope: { tier: "delete" } },
   ]);
-  const server = await startServer(localConfig([root], { limits: { ...defaultLimits, ...limits }, shutdownGraceMs: 200, auth: { tokensFile } }), createLogger("silent"));
+  const server = await startServer(
+    localConfig([root], { limits: { ...defaultLimits, ...limits }, shutdownGraceMs: 200, auth: { tokensFile } }),
+    createLogger("silent"),
+  );
   const client = (token: string): Client<typeof FileTools> => {
     const bearer: Interceptor = (next) => (req) => {
       req.header.set("authorization", `Bearer ${token}`);
       return next(req);
     };
-    return createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, interceptors: [bearer] }));
+    return createClient(
+      FileTools,
+      createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, interceptors: [bearer] }),
+    );
   };
-  return { server, root, flood: client(callerTokens.flood), innocent: client(callerTokens.innocent), close: () => server.close(200) };
+  return {
+    server,
+    root,
+    flood: client(callerTokens.flood),
+    innocent: client(callerTokens.innocent),
+    close: () => server.close(200),
+  };
 }
 
 /** OpenWatch is a WatchFiles stream read in the background. */
@@ -61,7 +80,10 @@ export interface OpenWatch {
 }
 
 /** openWatch starts a WatchFiles call and reads it in the background. */
-export function openWatch(client: Client<typeof FileTools>, request: MessageInitShape<typeof WatchFilesRequestSchema> & Partial<WatchFilesRequest>): OpenWatch {
+export function openWatch(
+  client: Client<typeof FileTools>,
+  request: MessageInitShape<typeof WatchFilesRequestSchema> & Partial<WatchFilesRequest>,
+): OpenWatch {
   const controller = new AbortController();
   const events: WatchFilesResponse[] = [];
   let markReady!: () => void;

@@ -23,11 +23,26 @@ describe("WatchFiles fair share under a flood of recursive watches (stress)", ()
       await mkdir(path.join(s.root, "mine"));
       const perWatch = folders + 11;
       const fit = Math.floor(defaultLimits.maxWatchedFoldersPerCaller / perWatch);
-      assert.ok(fit < defaultLimits.maxWatchesPerCaller, "the tree must be large enough for the per-caller folder bound to bite");
+      assert.ok(
+        fit < defaultLimits.maxWatchesPerCaller,
+        "the tree must be large enough for the per-caller folder bound to bite",
+      );
 
-      const flood = Array.from({ length: defaultLimits.maxWatchesPerCaller }, () => openWatch(s.flood, { path: "tree", recursive: true }));
+      const flood = Array.from({ length: defaultLimits.maxWatchesPerCaller }, () =>
+        openWatch(s.flood, { path: "tree", recursive: true }),
+      );
       const refused = openWatch(s.flood, { path: "tree", recursive: true });
-      const settled = Promise.all(flood.map((w) => Promise.race([w.ready.then(() => "ready", () => "ended"), w.ended.then(() => "ended")])));
+      const settled = Promise.all(
+        flood.map((w) =>
+          Promise.race([
+            w.ready.then(
+              () => "ready",
+              () => "ended",
+            ),
+            w.ended.then(() => "ended"),
+          ]),
+        ),
+      );
       let floodSettled = false;
       void settled.then(() => (floodSettled = true));
 
@@ -40,13 +55,17 @@ describe("WatchFiles fair share under a flood of recursive watches (stress)", ()
         if (!floodSettled) duringFlood++;
         await s.innocent.statFile({ path: "tree" }, options);
         await s.innocent.listDirectory({ path: "mine" }, options);
-        await s.innocent.writeFile({ path: `mine/r${rounds % 10}.txt`, content: { case: "text", value: String(rounds) } }, options);
+        await s.innocent.writeFile(
+          { path: `mine/r${rounds % 10}.txt`, content: { case: "text", value: String(rounds) } },
+          options,
+        );
         const read = s.innocent.readFile({ path: `mine/r${rounds % 10}.txt` }, options);
         for await (const _ of read) void _;
       }
       const outcomes = await settled;
       // The innocent caller's watch saw its own writes during the flood.
-      for (let i = 0; i < 500 && !mine.events.some((e) => e.path === "mine/r0.txt"); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && !mine.events.some((e) => e.path === "mine/r0.txt"); i++)
+        await new Promise((r) => setTimeout(r, 10));
       const seen = mine.events.map((e) => `${WatchEventType[e.type]} ${e.path}`);
       assert.ok(seen.includes("CREATED mine/r0.txt"), `${seen.length} events: ${seen.slice(0, 5).join(", ")}`);
 
@@ -60,7 +79,10 @@ describe("WatchFiles fair share under a flood of recursive watches (stress)", ()
       const ninth = await refused.ended;
       assert.equal(reasonOf(ninth), "QUOTA_EXCEEDED");
       assert.match(ninth?.rawMessage ?? "", /limits\.max_watches_per_caller/);
-      assert.ok(duringFlood >= 1, `the innocent caller made ${rounds} rounds, none while the flood set up: nothing was raced`);
+      assert.ok(
+        duringFlood >= 1,
+        `the innocent caller made ${rounds} rounds, none while the flood set up: nothing was raced`,
+      );
       for (const w of [...flood, mine]) w.cancel();
       await Promise.all([...flood, mine].map((w) => w.ended));
     } finally {

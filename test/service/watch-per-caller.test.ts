@@ -32,7 +32,10 @@ describe("WatchFiles bounds per caller, over gRPC", () => {
     const err = await second.ended;
     assert.equal(err?.code, Code.ResourceExhausted);
     assert.equal(reasonOf(err), "QUOTA_EXCEEDED");
-    assert.equal(err?.rawMessage, `Watching ./tree would take "flood" past 80 folders watched across its watches (limits.max_watched_folders_per_caller); close one of its watches, watch a smaller folder, or exclude some.`);
+    assert.equal(
+      err?.rawMessage,
+      `Watching ./tree would take "flood" past 80 folders watched across its watches (limits.max_watched_folders_per_caller); close one of its watches, watch a smaller folder, or exclude some.`,
+    );
     assert.deepEqual(second.events, []);
     // The other caller's share is its own.
     const innocent = openWatch(s.innocent, { path: "tree", recursive: true });
@@ -51,17 +54,31 @@ describe("WatchFiles bounds per caller, over gRPC", () => {
     const err = await third.ended;
     assert.equal(err?.code, Code.ResourceExhausted);
     assert.equal(reasonOf(err), "QUOTA_EXCEEDED");
-    assert.equal(err?.rawMessage, `"flood" already has 2 watches open, its maximum (limits.max_watches_per_caller); close one of its watches or retry later.`);
+    assert.equal(
+      err?.rawMessage,
+      `"flood" already has 2 watches open, its maximum (limits.max_watches_per_caller); close one of its watches or retry later.`,
+    );
     const innocent = openWatch(s.innocent, { path: "small.txt" });
     await innocent.ready;
     await s.innocent.writeFile({ path: "small.txt", content: { case: "text", value: "changed" } });
-    for (let i = 0; i < 500 && !innocent.events.some((e) => e.type === WatchEventType.MODIFIED); i++) await new Promise((r) => setTimeout(r, 10));
-    assert.deepEqual(innocent.events.map((e) => [WatchEventType[e.type], e.path, e.size]), [["READY", "", 0n], ["MODIFIED", "small.txt", 7n]]);
+    for (let i = 0; i < 500 && !innocent.events.some((e) => e.type === WatchEventType.MODIFIED); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(
+      innocent.events.map((e) => [WatchEventType[e.type], e.path, e.size]),
+      [
+        ["READY", "", 0n],
+        ["MODIFIED", "small.txt", 7n],
+      ],
+    );
     // A slot comes back when a watch ends.
     a.cancel();
     await a.ended;
     let again = openWatch(s.flood, { path: "small.txt" });
-    for (let i = 0; i < 50 && reasonOf(await Promise.race([again.ended, again.ready.then(() => undefined)])) === "QUOTA_EXCEEDED"; i++) {
+    for (
+      let i = 0;
+      i < 50 && reasonOf(await Promise.race([again.ended, again.ready.then(() => undefined)])) === "QUOTA_EXCEEDED";
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 20)); // the server sees the cancel a moment after the client
       again = openWatch(s.flood, { path: "small.txt" });
     }

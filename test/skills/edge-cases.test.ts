@@ -8,7 +8,8 @@ import { corpusDir } from "./skill-fixtures.js";
 // skill root that declares the namespace "edge", as a public collection would be served.
 
 const edgeRoot = join(corpusDir, "edge-cases");
-const load = (dir: string): Promise<SkillFolderResult> => loadSkillFolder(join(edgeRoot, dir), { namespace: "edge", maxSkillFileBytes: 1024 * 1024, root: edgeRoot });
+const load = (dir: string): Promise<SkillFolderResult> =>
+  loadSkillFolder(join(edgeRoot, dir), { namespace: "edge", maxSkillFileBytes: 1024 * 1024, root: edgeRoot });
 
 async function loaded(dir: string) {
   const result = await load(dir);
@@ -20,7 +21,12 @@ async function loaded(dir: string) {
 async function refused(dir: string) {
   const result = await load(dir);
   assert.equal(result.skill, undefined);
-  return result.errors.map((e) => ({ path: e.path.slice(edgeRoot.length + 1), field: e.field, line: e.line, message: e.message }));
+  return result.errors.map((e) => ({
+    path: e.path.slice(edgeRoot.length + 1),
+    field: e.field,
+    line: e.line,
+    message: e.message,
+  }));
 }
 
 describe("corpus edge cases", () => {
@@ -38,7 +44,10 @@ describe("corpus edge cases", () => {
   });
 
   it("triple-dash-in-value: --- inside a quoted value does not cut the frontmatter", async () => {
-    assert.equal((await loaded("triple-dash-in-value")).skill.description, "Splits on --- break naive parsers: a --- b");
+    assert.equal(
+      (await loaded("triple-dash-in-value")).skill.description,
+      "Splits on --- break naive parsers: a --- b",
+    );
   });
 
   it("unclosed-frontmatter: refused, saying to close it", async () => {
@@ -47,7 +56,8 @@ describe("corpus edge cases", () => {
         path: "unclosed-frontmatter/SKILL.md",
         field: "frontmatter",
         line: 1,
-        message: "the frontmatter opened by '---' on line 1 is never closed: add a line that is exactly '---' after the last frontmatter field (the file has 4 lines).",
+        message:
+          "the frontmatter opened by '---' on line 1 is never closed: add a line that is exactly '---' after the last frontmatter field (the file has 4 lines).",
       },
     ]);
   });
@@ -58,7 +68,8 @@ describe("corpus edge cases", () => {
         path: "empty-description/SKILL.md",
         field: "description",
         line: 3,
-        message: "description is empty: say in one or two sentences what the skill does and when to use it; agents pick skills by it.",
+        message:
+          "description is empty: say in one or two sentences what the skill does and when to use it; agents pick skills by it.",
       },
     ]);
   });
@@ -66,9 +77,10 @@ describe("corpus edge cases", () => {
   it("Upper-Case-Name: loads under its own name, with the specification's lowercase advice", async () => {
     const { skill } = await loaded("Upper-Case-Name");
     assert.equal(skill.name, "edge/Upper-Case-Name");
-    assert.deepEqual(skill.warnings.map((w) => w.message), [
-      'name "Upper-Case-Name" must be lowercase (Agent Skills specification): rename it to "upper-case-name".',
-    ]);
+    assert.deepEqual(
+      skill.warnings.map((w) => w.message),
+      ['name "Upper-Case-Name" must be lowercase (Agent Skills specification): rename it to "upper-case-name".'],
+    );
   });
 
   it("навык: loads under its own name, as the reference validator accepts lowercase letters of any script", async () => {
@@ -80,7 +92,10 @@ describe("corpus edge cases", () => {
   it("colon-in-description: loads after quoting the value once, with a warning", async () => {
     const { skill } = await loaded("colon-in-description");
     assert.equal(skill.description, "Use this skill when: the user asks about PDFs");
-    assert.deepEqual(skill.warnings.map((w) => [w.field, w.line]), [["YAML", 3]]);
+    assert.deepEqual(
+      skill.warnings.map((w) => [w.field, w.line]),
+      [["YAML", 3]],
+    );
   });
 
   it("yaml-document-end: a --- rule in the body stays in the body", async () => {
@@ -96,9 +111,12 @@ describe("corpus edge cases", () => {
   it("mismatch-dir: loads under its declared name, warning that it differs from the folder", async () => {
     const { skill } = await loaded("mismatch-dir");
     assert.equal(skill.name, "edge/some-other-name");
-    assert.deepEqual(skill.warnings.map((w) => w.message), [
-      'name "some-other-name" differs from its folder "mismatch-dir"; the Agent Skills specification requires them to be equal: rename one of them.',
-    ]);
+    assert.deepEqual(
+      skill.warnings.map((w) => w.message),
+      [
+        'name "some-other-name" differs from its folder "mismatch-dir"; the Agent Skills specification requires them to be equal: rename one of them.',
+      ],
+    );
   });
 
   it("no-frontmatter: refused, quoting the first line", async () => {
@@ -107,7 +125,8 @@ describe("corpus edge cases", () => {
         path: "no-frontmatter/SKILL.md",
         field: "frontmatter",
         line: 1,
-        message: "SKILL.md has no YAML frontmatter: line 1 must be '---', found \"# Just markdown\". Start the file with '---', then `name` and `description` lines, then '---'.",
+        message:
+          "SKILL.md has no YAML frontmatter: line 1 must be '---', found \"# Just markdown\". Start the file with '---', then `name` and `description` lines, then '---'.",
       },
     ]);
   });

@@ -3,7 +3,12 @@ import { ConnectError, type Code } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 
 /** expectCallError asserts a call fails with a gRPC code, an ErrorInfo reason and message words. */
-export async function expectCallError(fn: () => Promise<unknown>, code: Code, reason: string, words: readonly string[]): Promise<void> {
+export async function expectCallError(
+  fn: () => Promise<unknown>,
+  code: Code,
+  reason: string,
+  words: readonly string[],
+): Promise<void> {
   let caught: unknown;
   try {
     await fn();

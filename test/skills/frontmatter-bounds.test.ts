@@ -29,7 +29,13 @@ describe("frontmatter bounds", { timeout: 60_000 }, () => {
     assert.equal(result.valid, false);
     assert.deepEqual(
       result.problems.map((p) => [p.field, p.line, p.message]),
-      [["frontmatter", 3, "frontmatter line 3 is 250025 characters long, over the limit of 8192: keep each field on a reasonably short line and move long text into the body or references/."]],
+      [
+        [
+          "frontmatter",
+          3,
+          "frontmatter line 3 is 250025 characters long, over the limit of 8192: keep each field on a reasonably short line and move long text into the body or references/.",
+        ],
+      ],
     );
     assert.ok(seen.calls >= 1, `probe answered ${seen.calls} calls`);
   });
@@ -41,8 +47,14 @@ describe("frontmatter bounds", { timeout: 60_000 }, () => {
     const result = await server.skillCatalog.validateSkill({ content });
     const seen = await probe.stop();
     assert.equal(result.valid, false);
-    assert.deepEqual(result.problems.map((p) => [p.field, p.line]), [["namespace", 2]]);
-    assert.match(result.problems[0]!.message, /^name "a -{98}…" has no namespace: write it as namespace\/short-name \(for example "local\/a-{63}"\), or serve its folder from a skill root that declares a namespace\.$/);
+    assert.deepEqual(
+      result.problems.map((p) => [p.field, p.line]),
+      [["namespace", 2]],
+    );
+    assert.match(
+      result.problems[0]!.message,
+      /^name "a -{98}…" has no namespace: write it as namespace\/short-name \(for example "local\/a-{63}"\), or serve its folder from a skill root that declares a namespace\.$/,
+    );
     assert.ok(seen.calls >= 1, `probe answered ${seen.calls} calls`);
   });
 
@@ -52,8 +64,14 @@ describe("frontmatter bounds", { timeout: 60_000 }, () => {
     const result = await server.skillCatalog.validateSkill({ content });
     const seen = await probe.stop();
     assert.equal(result.valid, false);
-    assert.deepEqual(result.problems.map((p) => [p.field, p.line]), [["frontmatter", 1]]);
-    assert.match(result.problems[0]!.message, /^SKILL\.md has no YAML frontmatter: line 1 must be '---', found "\/{57}\.\.\."\. Start the file with '---'/);
+    assert.deepEqual(
+      result.problems.map((p) => [p.field, p.line]),
+      [["frontmatter", 1]],
+    );
+    assert.match(
+      result.problems[0]!.message,
+      /^SKILL\.md has no YAML frontmatter: line 1 must be '---', found "\/{57}\.\.\."\. Start the file with '---'/,
+    );
     assert.ok(seen.calls >= 1, `probe answered ${seen.calls} calls`);
   });
 
@@ -64,7 +82,10 @@ describe("frontmatter bounds", { timeout: 60_000 }, () => {
     const program = `import { quoteColonValues } from ${JSON.stringify(quoteColonValuesModule)};
       const hostile = "description: use when: x" + " ".repeat(250_000) + "y\\n";
       process.stdout.write(JSON.stringify(quoteColonValues(hostile).quoted.map((q) => q.key)));`;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", program], { encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", program], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     assert.equal(run.signal, null, "quoteColonValues ran past the 60 s hang guard");
     assert.equal(run.stdout, JSON.stringify(["description"]), run.stderr);
   });

@@ -91,7 +91,10 @@ describe("hot reload", () => {
     const event = await log.next(from, (e) => e.name === "local/fresh" && e.event === SkillEvent.UPDATED);
     assert.equal(event.path, join(root, "fresh", "SKILL.md"));
     const { descriptor } = await server.skillCatalog.getSkillDescriptor({ name: "local/fresh" });
-    assert.deepEqual(descriptor?.resourceSlots.map((s) => [s.name, s.paths]), [["scripts", ["run.sh"]]]);
+    assert.deepEqual(
+      descriptor?.resourceSlots.map((s) => [s.name, s.paths]),
+      [["scripts", ["run.sh"]]],
+    );
   });
 
   it("sees a SKILL.md broken, as removed and invalid", async () => {
@@ -103,7 +106,10 @@ describe("hot reload", () => {
     const removed = await log.next(from, (e) => e.event === SkillEvent.REMOVED);
     assert.equal(removed.name, "local/fresh");
     const { errors } = await server.skillCatalog.listSkillErrors({});
-    assert.deepEqual(errors.map((e) => [e.name, e.field]), [["local/fresh", "description"]]);
+    assert.deepEqual(
+      errors.map((e) => [e.name, e.field]),
+      [["local/fresh", "description"]],
+    );
   });
 
   it("sees a SKILL.md removed", async () => {
@@ -119,7 +125,10 @@ describe("hot reload", () => {
   });
 
   it("does not send another namespace's changes to a filtered watcher", () => {
-    assert.deepEqual(filtered.events.filter((e) => e.name !== ""), []);
+    assert.deepEqual(
+      filtered.events.filter((e) => e.name !== ""),
+      [],
+    );
   });
 });
 
@@ -127,7 +136,12 @@ describe("LiveCatalog", () => {
   it("reloads by itself when a skill appears, without any client", async () => {
     const root = await tempDir("live");
     await mkdir(join(root, "a"));
-    const catalog = new LiveCatalog({ roots: [{ path: root, namespace: "ns" }], maxSkillFileBytes: 65536, maxActivatedBytes: 65536, debounceMs: 20 });
+    const catalog = new LiveCatalog({
+      roots: [{ path: root, namespace: "ns" }],
+      maxSkillFileBytes: 65536,
+      maxActivatedBytes: 65536,
+      debounceMs: 20,
+    });
     try {
       await catalog.ready;
       assert.deepEqual(catalog.index.skills(), []);
@@ -140,11 +154,19 @@ describe("LiveCatalog", () => {
 
   it("does not watch when told not to", async () => {
     const root = await tempDir("still");
-    const catalog = new LiveCatalog({ roots: [{ path: root }], maxSkillFileBytes: 65536, maxActivatedBytes: 65536, watch: false });
+    const catalog = new LiveCatalog({
+      roots: [{ path: root }],
+      maxSkillFileBytes: 65536,
+      maxActivatedBytes: 65536,
+      watch: false,
+    });
     await catalog.ready;
     await writeFiles(root, { "a/SKILL.md": skillMd("local/a", "d") });
     await catalog.index.reload();
-    assert.deepEqual(catalog.index.skills().map((s) => s.name), ["local/a"]);
+    assert.deepEqual(
+      catalog.index.skills().map((s) => s.name),
+      ["local/a"],
+    );
     await catalog.close();
   });
 });

@@ -26,11 +26,14 @@ async function load(folder: string) {
   return result.skill;
 }
 
-const paths = (skill: Awaited<ReturnType<typeof load>>, slot: string) => skill.slots.find((s) => s.name === slot)?.files.map((f) => f.path) ?? [];
+const paths = (skill: Awaited<ReturnType<typeof load>>, slot: string) =>
+  skill.slots.find((s) => s.name === slot)?.files.map((f) => f.path) ?? [];
 
 describe("seed 001: loading a skill folder", () => {
   it("discovers a valid folder", async () => {
-    const skill = await load(await skillFolder({ "SKILL.md": skillMd("local/folder-skill", "A skill loaded from a folder.") }));
+    const skill = await load(
+      await skillFolder({ "SKILL.md": skillMd("local/folder-skill", "A skill loaded from a folder.") }),
+    );
     assert.equal(skill.name, "local/folder-skill");
     assert.equal(skill.description, "A skill loaded from a folder.");
     assert.match(skill.digest, /^[0-9a-f]{64}$/);
@@ -61,14 +64,26 @@ describe("seed 001: loading a skill folder", () => {
     const folder = await skillFolder({ "scripts/run.py": "# run" });
     const result = await loadSkillFolder(folder, limits);
     assert.deepEqual(result.errors, [
-      { path: join(folder, "SKILL.md"), field: "SKILL.md", line: 0, name: undefined, message: `no SKILL.md in ${folder}: a skill folder needs a SKILL.md with a name and a description.` },
+      {
+        path: join(folder, "SKILL.md"),
+        field: "SKILL.md",
+        line: 0,
+        name: undefined,
+        message: `no SKILL.md in ${folder}: a skill folder needs a SKILL.md with a name and a description.`,
+      },
     ]);
   });
 
   it("refuses a folder that does not exist, saying not found", async () => {
     const folder = join(await tempDir("missing"), "nope");
     assert.deepEqual((await loadSkillFolder(folder, limits)).errors, [
-      { path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} not found: check the path.` },
+      {
+        path: folder,
+        field: "folder",
+        line: 0,
+        name: undefined,
+        message: `skill folder ${folder} not found: check the path.`,
+      },
     ]);
   });
 
@@ -76,12 +91,22 @@ describe("seed 001: loading a skill folder", () => {
     const file = join(await tempDir("file"), "SKILL.md");
     await writeFile(file, skillMd("local/x", "d"));
     assert.deepEqual((await loadSkillFolder(file, limits)).errors, [
-      { path: file, field: "folder", line: 0, name: undefined, message: `skill folder ${file} is not a directory: point at the folder that holds SKILL.md.` },
+      {
+        path: file,
+        field: "folder",
+        line: 0,
+        name: undefined,
+        message: `skill folder ${file} is not a directory: point at the folder that holds SKILL.md.`,
+      },
     ]);
   });
 
   it("lists files inside sub-directories of a slot but never the sub-directories", async () => {
-    const folder = await skillFolder({ "SKILL.md": skillMd("local/nested-skill", "d"), "scripts/run.py": "# run", "scripts/nested/inner.py": "# inner" });
+    const folder = await skillFolder({
+      "SKILL.md": skillMd("local/nested-skill", "d"),
+      "scripts/run.py": "# run",
+      "scripts/nested/inner.py": "# inner",
+    });
     await mkdir(join(folder, "scripts", "empty-dir"));
     assert.deepEqual(paths(await load(folder), "scripts"), ["nested/inner.py", "run.py"]);
   });
@@ -97,7 +122,11 @@ describe("seed 001: loading a skill folder", () => {
 
   it("maps to a read-only agent_skill descriptor with its folder, tools and one slot per folder", async () => {
     const folder = await skillFolder({
-      "SKILL.md": skillMd("local/slotted-skill", "Skill with resource directories.", "allowed-tools:\n  - local/read-file\n  - local/git-status\n"),
+      "SKILL.md": skillMd(
+        "local/slotted-skill",
+        "Skill with resource directories.",
+        "allowed-tools:\n  - local/read-file\n  - local/git-status\n",
+      ),
       "scripts/run.py": "# run",
       "references/guide.md": "# Guide",
     });
@@ -125,9 +154,15 @@ describe("loading: size cap and links", () => {
     const handle = await open(join(folder, "SKILL.md"), "w");
     await handle.truncate(4 * 1024 ** 3);
     await handle.close();
-    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
-      ["SKILL.md", `SKILL.md at ${join(folder, "SKILL.md")} is too large: ${4 * 1024 ** 3} bytes, over the limit of 65536 (limits.max_skill_file_bytes); move long material into references/.`],
-    ]);
+    assert.deepEqual(
+      (await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]),
+      [
+        [
+          "SKILL.md",
+          `SKILL.md at ${join(folder, "SKILL.md")} is too large: ${4 * 1024 ** 3} bytes, over the limit of 65536 (limits.max_skill_file_bytes); move long material into references/.`,
+        ],
+      ],
+    );
   });
 
   it("follows a SKILL.md symlink that stays inside the root", async () => {
@@ -145,17 +180,23 @@ describe("loading: size cap and links", () => {
     await mkdir(join(base, "root", "skill"), { recursive: true });
     await symlink(join(base, "outside", "SKILL.md"), join(base, "root", "skill", "SKILL.md"));
     const skillFile = join(base, "root", "skill", "SKILL.md");
-    assert.deepEqual((await loadSkillFolder(join(base, "root", "skill"), { ...limits, root: join(base, "root") })).errors.map((e) => e.message), [
-      `SKILL.md at ${skillFile} is a symlink that leads outside the skill root ${join(base, "root")}: copy the file into the skill folder instead of linking it.`,
-    ]);
+    assert.deepEqual(
+      (await loadSkillFolder(join(base, "root", "skill"), { ...limits, root: join(base, "root") })).errors.map(
+        (e) => e.message,
+      ),
+      [
+        `SKILL.md at ${skillFile} is a symlink that leads outside the skill root ${join(base, "root")}: copy the file into the skill folder instead of linking it.`,
+      ],
+    );
   });
 
   it("reports a dangling SKILL.md symlink", async () => {
     const folder = await skillFolder({});
     await symlink("missing.md", join(folder, "SKILL.md"));
-    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => e.message), [
-      `SKILL.md at ${join(folder, "SKILL.md")} is a symlink to a file that does not exist: fix or remove the link.`,
-    ]);
+    assert.deepEqual(
+      (await loadSkillFolder(folder, limits)).errors.map((e) => e.message),
+      [`SKILL.md at ${join(folder, "SKILL.md")} is a symlink to a file that does not exist: fix or remove the link.`],
+    );
   });
 
   it("does not list a resource symlink that leaves its slot", async () => {
@@ -171,35 +212,57 @@ describe("loading: size cap and links", () => {
     await link(join(folder, "..", "secret.txt"), join(folder, "scripts", "leak.txt"));
     assert.deepEqual(paths(await load(folder), "scripts"), ["run.py"]);
     const allowed = await loadSkillFolder(folder, { ...limits, allowHardLinks: true });
-    assert.deepEqual(allowed.skill?.slots.find((s) => s.name === "scripts")?.files.map((f) => f.path), ["leak.txt", "run.py"]);
+    assert.deepEqual(
+      allowed.skill?.slots.find((s) => s.name === "scripts")?.files.map((f) => f.path),
+      ["leak.txt", "run.py"],
+    );
   });
 
   it("refuses a SKILL.md that is a FIFO instead of blocking on it", async () => {
     const folder = await skillFolder({});
     execFileSync("mkfifo", [join(folder, "SKILL.md")]);
-    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
-      ["SKILL.md", `SKILL.md at ${join(folder, "SKILL.md")} is a FIFO (named pipe), not a regular file: replace it with a regular file.`],
-    ]);
+    assert.deepEqual(
+      (await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]),
+      [
+        [
+          "SKILL.md",
+          `SKILL.md at ${join(folder, "SKILL.md")} is a FIFO (named pipe), not a regular file: replace it with a regular file.`,
+        ],
+      ],
+    );
   });
 
   it("refuses a SKILL.md that is a socket, saying it is a socket", async () => {
     const folder = await skillFolder({});
-    execFileSync("python3", ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", join(folder, "SKILL.md")]);
-    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
-      ["SKILL.md", `SKILL.md at ${join(folder, "SKILL.md")} is a socket, not a regular file: replace it with a regular file.`],
+    execFileSync("python3", [
+      "-c",
+      "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+      join(folder, "SKILL.md"),
     ]);
+    assert.deepEqual(
+      (await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]),
+      [
+        [
+          "SKILL.md",
+          `SKILL.md at ${join(folder, "SKILL.md")} is a socket, not a regular file: replace it with a regular file.`,
+        ],
+      ],
+    );
   });
 
   it("refuses a SKILL.md with a second hard link unless hard links are allowed", async () => {
     const folder = await skillFolder({ "SKILL.md": skillMd("local/linked", "d") });
     const outside = join(folder, "..", "elsewhere.md");
     await link(join(folder, "SKILL.md"), outside);
-    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
+    assert.deepEqual(
+      (await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]),
       [
-        "SKILL.md",
-        `SKILL.md at ${join(folder, "SKILL.md")} has 2 hard links, and a hard link can make a file outside the skill root readable, so it is not read: copy the file instead of linking it, or allow hard links with sandbox.allow_hard_links: true.`,
+        [
+          "SKILL.md",
+          `SKILL.md at ${join(folder, "SKILL.md")} has 2 hard links, and a hard link can make a file outside the skill root readable, so it is not read: copy the file instead of linking it, or allow hard links with sandbox.allow_hard_links: true.`,
+        ],
       ],
-    ]);
+    );
     const allowed = await loadSkillFolder(folder, { ...limits, allowHardLinks: true });
     assert.equal(allowed.skill?.name, "local/linked");
   });
@@ -207,8 +270,9 @@ describe("loading: size cap and links", () => {
   it("refuses a SKILL.md that is not UTF-8", async () => {
     const folder = await skillFolder({});
     await writeFile(join(folder, "SKILL.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]));
-    assert.deepEqual((await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]), [
-      ["encoding", `SKILL.md at ${join(folder, "SKILL.md")} is not valid UTF-8: save it as UTF-8.`],
-    ]);
+    assert.deepEqual(
+      (await loadSkillFolder(folder, limits)).errors.map((e) => [e.field, e.message]),
+      [["encoding", `SKILL.md at ${join(folder, "SKILL.md")} is not valid UTF-8: save it as UTF-8.`]],
+    );
   });
 });

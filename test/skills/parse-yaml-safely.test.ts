@@ -13,7 +13,8 @@ function billionLaughs(depth: number): string {
   return yaml;
 }
 
-const aliasMessage = "YAML uses too many alias expansions (*name references), as a resource-exhaustion attack would: write the values out instead of referencing anchors.";
+const aliasMessage =
+  "YAML uses too many alias expansions (*name references), as a resource-exhaustion attack would: write the values out instead of referencing anchors.";
 
 describe("parseYamlSafely", () => {
   it("refuses a billion-laughs document instead of expanding it", () => {
@@ -34,16 +35,28 @@ describe("parseYamlSafely", () => {
 
   it("refuses YAML over the size cap without parsing it", () => {
     const result = parseYamlSafely(`description: ${"x".repeat(2000)}\n`, { firstLine: 2, maxBytes: 1000 });
-    assert.deepEqual(result.problems.map((p) => [p.field, p.message]), [
-      ["YAML", "YAML frontmatter is 2014 bytes, over the limit of 1000: keep the frontmatter to the fields and move long text into the body or references/."],
-    ]);
+    assert.deepEqual(
+      result.problems.map((p) => [p.field, p.message]),
+      [
+        [
+          "YAML",
+          "YAML frontmatter is 2014 bytes, over the limit of 1000: keep the frontmatter to the fields and move long text into the body or references/.",
+        ],
+      ],
+    );
   });
 
   it("refuses custom tags instead of reading them as strings", () => {
     const result = parseYamlSafely("run: !!js/function 'function () { return 1 }'\n", { firstLine: 2 });
     assert.equal(result.value, undefined);
-    assert.deepEqual(result.problems.map((p) => [p.severity, p.line]), [["error", 2]]);
-    assert.match(result.problems[0]?.message ?? "", /^YAML error on line 2: Unresolved tag: .*Tags are not allowed in SKILL\.md frontmatter; remove the tag\.$/);
+    assert.deepEqual(
+      result.problems.map((p) => [p.severity, p.line]),
+      [["error", 2]],
+    );
+    assert.match(
+      result.problems[0]?.message ?? "",
+      /^YAML error on line 2: Unresolved tag: .*Tags are not allowed in SKILL\.md frontmatter; remove the tag\.$/,
+    );
   });
 
   it("refuses YAML 1.1 tags such as !!binary", () => {
@@ -64,11 +77,19 @@ describe("parseYamlSafely", () => {
   it("reports a duplicate key with its SKILL.md line", () => {
     const result = parseYamlSafely("name: a/b\nname: a/c\n", { firstLine: 2 });
     assert.deepEqual(result.problems, [
-      { severity: "error", field: "YAML", message: "YAML error on line 3: Map keys must be unique. Each key may appear once; remove or merge the duplicate.", line: 3 },
+      {
+        severity: "error",
+        field: "YAML",
+        message:
+          "YAML error on line 3: Map keys must be unique. Each key may appear once; remove or merge the duplicate.",
+        line: 3,
+      },
     ]);
   });
 
-  it("checks the keys of a large mapping in one pass, and still finds a duplicate among them", { timeout: 60_000 }, () => {
+  it("checks the keys of a large mapping in one pass, and still finds a duplicate among them", {
+    timeout: 60_000,
+  }, () => {
     // 20,000 keys (~230 KB, under the 256 KiB cap): the YAML library's own check compared every
     // key with every other, ~6 s a parse; the test's timeout is only a hang guard.
     const keys = Array.from({ length: 20_000 }, (_, k) => `  k${k}: 1`);
@@ -77,12 +98,26 @@ describe("parseYamlSafely", () => {
     assert.equal(Object.keys((whole.value as { metadata: object }).metadata).length, 20_000);
     const repeated = parseYamlSafely(`metadata:\n${[...keys, "  k17: 2"].join("\n")}\n`, { firstLine: 2 });
     assert.deepEqual(repeated.problems, [
-      { severity: "error", field: "YAML", message: "YAML error on line 20003: Map keys must be unique. Each key may appear once; remove or merge the duplicate.", line: 20_003 },
+      {
+        severity: "error",
+        field: "YAML",
+        message:
+          "YAML error on line 20003: Map keys must be unique. Each key may appear once; remove or merge the duplicate.",
+        line: 20_003,
+      },
     ]);
-    assert.deepEqual(parseYamlSafely("1: a\n'1': b\n", { firstLine: 2 }).problems, [], "an integer key and a string key are two keys");
+    assert.deepEqual(
+      parseYamlSafely("1: a\n'1': b\n", { firstLine: 2 }).problems,
+      [],
+      "an integer key and a string key are two keys",
+    );
   });
 
   it("keeps YAML 1.2 core scalars: no timestamps, yes stays a string", () => {
-    assert.deepEqual(parseYamlSafely("d: 2024-01-01\nb: yes\nn: 0x10\n", { firstLine: 2 }).value, { d: "2024-01-01", b: "yes", n: 16 });
+    assert.deepEqual(parseYamlSafely("d: 2024-01-01\nb: yes\nn: 0x10\n", { firstLine: 2 }).value, {
+      d: "2024-01-01",
+      b: "yes",
+      n: 16,
+    });
   });
 });

@@ -8,7 +8,9 @@ describe("quoteColonValues", () => {
   it("quotes a plain value containing ': '", () => {
     const result = quoteColonValues("name: x\ndescription: Use when: the user asks\n");
     assert.equal(result.yaml, 'name: x\ndescription: "Use when: the user asks"\n');
-    assert.deepEqual(result.quoted, [{ key: "description", yamlLine: 1, fixed: 'description: "Use when: the user asks"' }]);
+    assert.deepEqual(result.quoted, [
+      { key: "description", yamlLine: 1, fixed: 'description: "Use when: the user asks"' },
+    ]);
   });
 
   it("escapes quotes and backslashes inside the value", () => {
@@ -36,7 +38,9 @@ describe("quoteColonValues", () => {
 
 describe("parseSkill retries unquoted ': ' once", () => {
   it("loads the skill with a warning that shows the fix", () => {
-    const { skill, problems } = parseSkill("---\nname: local/x\ndescription: Use this skill when: the user asks about PDFs\n---\nbody\n");
+    const { skill, problems } = parseSkill(
+      "---\nname: local/x\ndescription: Use this skill when: the user asks about PDFs\n---\nbody\n",
+    );
     assert.equal(skill?.description, "Use this skill when: the user asks about PDFs");
     assert.deepEqual(warningsOf(problems), [
       [
@@ -50,6 +54,9 @@ describe("parseSkill retries unquoted ': ' once", () => {
     const { skill, problems } = parseSkill("---\nname: local/x\ndescription: a: b\nbad: [\n---\nbody\n");
     assert.equal(skill, undefined);
     assert.ok(problems.every((p) => p.field === "YAML" && p.severity === "error"));
-    assert.match(problems[0]?.message ?? "", /^YAML error on line 3: Nested mappings are not allowed in compact mappings\. Put values that contain ': ' in quotes\.$/);
+    assert.match(
+      problems[0]?.message ?? "",
+      /^YAML error on line 3: Nested mappings are not allowed in compact mappings\. Put values that contain ': ' in quotes\.$/,
+    );
   });
 });

@@ -22,17 +22,26 @@ describe("the real corpus", () => {
   it("lists every SKILL.md or reports it with a reason", async () => {
     const files = await skillFiles(realRoot);
     assert.equal(files.length, 63);
-    const index = new SkillCatalogIndex({ roots: [{ path: realRoot, namespace: "corpus" }], maxSkillFileBytes: 1024 * 1024 });
+    const index = new SkillCatalogIndex({
+      roots: [{ path: realRoot, namespace: "corpus" }],
+      maxSkillFileBytes: 1024 * 1024,
+    });
     await index.reload();
     const loaded = new Set(index.skills().map((s) => s.skillFile));
     const reported = new Map(index.errors().map((e) => [e.path, e]));
     for (const file of files) {
       const error = reported.get(file);
-      assert.ok(loaded.has(file) !== (error !== undefined), `${file} must be either loaded or reported, not ${loaded.has(file) ? "both" : "neither"}`);
+      assert.ok(
+        loaded.has(file) !== (error !== undefined),
+        `${file} must be either loaded or reported, not ${loaded.has(file) ? "both" : "neither"}`,
+      );
       if (error !== undefined) assert.ok(error.message.length > 20 && error.field !== "", `${file}: ${error.message}`);
     }
     // Nothing outside the 63 files is reported (no root-level noise).
-    assert.deepEqual([...reported.keys()].filter((p) => !files.includes(p)), []);
+    assert.deepEqual(
+      [...reported.keys()].filter((p) => !files.includes(p)),
+      [],
+    );
 
     console.log(`real corpus: ${loaded.size} of ${files.length} SKILL.md files load; ${reported.size} are reported`);
     assert.equal(loaded.size, 59);
@@ -64,7 +73,10 @@ describe("the real corpus", () => {
   });
 
   it("loads the collections' quirks: spaces in names, unquoted colons, string tool lists, CRLF", async () => {
-    const index = new SkillCatalogIndex({ roots: [{ path: realRoot, namespace: "corpus" }], maxSkillFileBytes: 1024 * 1024 });
+    const index = new SkillCatalogIndex({
+      roots: [{ path: realRoot, namespace: "corpus" }],
+      maxSkillFileBytes: 1024 * 1024,
+    });
     await index.reload();
     const byName = new Map(index.skills().map((s) => [s.name, s]));
     assert.ok(byName.has("corpus/Ahrefs-Automation"));

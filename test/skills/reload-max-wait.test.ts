@@ -15,14 +15,21 @@ describe("skill hot reload under constant change", () => {
   it("reloads within the maximum wait while a file under the root keeps changing", { timeout: 300_000 }, async () => {
     const root = await tempDir("busy");
     await mkdir(join(root, "busy"));
-    const catalog = new LiveCatalog({ roots: [{ path: root, namespace: "ns" }], maxSkillFileBytes: 65536, maxActivatedBytes: 65536, debounceMs: 600_000, maxWaitMs: 1000 });
+    const catalog = new LiveCatalog({
+      roots: [{ path: root, namespace: "ns" }],
+      maxSkillFileBytes: 65536,
+      maxActivatedBytes: 65536,
+      debounceMs: 600_000,
+      maxWaitMs: 1000,
+    });
     try {
       await catalog.ready;
       await mkdir(join(root, "fresh"));
       await writeFile(join(root, "fresh", "SKILL.md"), skillMd("fresh", "Appears while the root is busy."));
       let touches = 0;
       const seen = (): boolean => catalog.index.skills().some((s) => s.name === "ns/fresh");
-      for (; touches < maxTouches && !seen(); touches++) await writeFile(join(root, "busy", "notes.txt"), String(touches));
+      for (; touches < maxTouches && !seen(); touches++)
+        await writeFile(join(root, "busy", "notes.txt"), String(touches));
       assert.ok(seen(), `the new skill did not appear during ${touches} changes`);
     } finally {
       await catalog.close();

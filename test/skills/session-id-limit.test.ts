@@ -17,7 +17,11 @@ describe("ActivationStore: session id size", () => {
     const store = new ActivationStore(1_000_000);
     await expectToolhostError(() => store.activate(tooLong, "a/x", "d", "b"), "INVALID_ARGUMENT", [limitMessage]);
     // 65 characters but 130 bytes.
-    await expectToolhostError(() => store.activate("é".repeat(65), "a/x", "d", "b"), "INVALID_ARGUMENT", ["session_id", "130 bytes", "128"]);
+    await expectToolhostError(() => store.activate("é".repeat(65), "a/x", "d", "b"), "INVALID_ARGUMENT", [
+      "session_id",
+      "130 bytes",
+      "128",
+    ]);
     await expectToolhostError(() => store.activeNames(tooLong), "INVALID_ARGUMENT", [limitMessage]);
     await expectToolhostError(() => store.deactivate(tooLong, "a/x"), "INVALID_ARGUMENT", [limitMessage]);
     assert.deepEqual(store.usage(), { bytes: 0, sessions: 0 });
@@ -60,11 +64,31 @@ describe("SkillCatalog: session id size over gRPC", () => {
 
   it("refuses a session_id over 128 bytes with INVALID_ARGUMENT in every call that takes one", async () => {
     const words = [limitMessage];
-    await expectCallError(() => server.skillCatalog.activateSkill({ name: "local/a", sessionId: tooLong }), Code.InvalidArgument, "INVALID_ARGUMENT", words);
+    await expectCallError(
+      () => server.skillCatalog.activateSkill({ name: "local/a", sessionId: tooLong }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      words,
+    );
     // Refused before the name is looked up: the size of the id is the first thing wrong.
-    await expectCallError(() => server.skillCatalog.activateSkill({ name: "local/none", sessionId: tooLong }), Code.InvalidArgument, "INVALID_ARGUMENT", words);
-    await expectCallError(() => server.skillCatalog.deactivateSkill({ name: "local/a", sessionId: tooLong }), Code.InvalidArgument, "INVALID_ARGUMENT", words);
-    await expectCallError(() => server.skillCatalog.listSkills({ sessionId: tooLong }), Code.InvalidArgument, "INVALID_ARGUMENT", words);
+    await expectCallError(
+      () => server.skillCatalog.activateSkill({ name: "local/none", sessionId: tooLong }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      words,
+    );
+    await expectCallError(
+      () => server.skillCatalog.deactivateSkill({ name: "local/a", sessionId: tooLong }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      words,
+    );
+    await expectCallError(
+      () => server.skillCatalog.listSkills({ sessionId: tooLong }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      words,
+    );
   });
 
   it("accepts a 128-byte session_id", async () => {

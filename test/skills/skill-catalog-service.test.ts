@@ -54,7 +54,7 @@ describe("SkillCatalog over gRPC", () => {
       "deploy/references/runbook.md": "# Runbook\nline 2\nline 3\n",
       "deploy/secret.txt": "not a resource",
       "review/SKILL.md": skillMd("review", "Review code for quality."),
-      "broken/SKILL.md": "---\nname: broken\ndescription: \"\"\n---\n",
+      "broken/SKILL.md": '---\nname: broken\ndescription: ""\n---\n',
     });
     await symlink("../secret.txt", join(root, "deploy", "scripts", "leak.txt"));
     server = await startTestServer({ skills: [{ path: root, namespace: "team" }] });
@@ -67,25 +67,42 @@ describe("SkillCatalog over gRPC", () => {
   it("lists summaries without bodies, with digests of SKILL.md", async () => {
     const { skills, nextPageToken } = await server.skillCatalog.listSkills({});
     assert.equal(nextPageToken, "");
-    assert.deepEqual(skills.map((s) => [s.name, s.namespace, s.shortName, s.version, s.active]), [
-      ["team/deploy", "team", "deploy", "2.0", false],
-      ["team/review", "team", "review", "", false],
-    ]);
+    assert.deepEqual(
+      skills.map((s) => [s.name, s.namespace, s.shortName, s.version, s.active]),
+      [
+        ["team/deploy", "team", "deploy", "2.0", false],
+        ["team/review", "team", "review", "", false],
+      ],
+    );
     const deploy = skills[0]!;
     assert.equal("body" in deploy, false);
-    assert.equal(deploy.digest, createHash("sha256").update(await readFile(join(root, "deploy", "SKILL.md"))).digest("hex"));
-    assert.deepEqual(deploy.resourceSlots.map((s) => [s.name, s.access, s.paths]), [
-      ["scripts", Access.READ_ONLY, ["deploy.sh", "lib/util.sh"]],
-      ["references", Access.READ_ONLY, ["runbook.md"]],
-    ]);
+    assert.equal(
+      deploy.digest,
+      createHash("sha256")
+        .update(await readFile(join(root, "deploy", "SKILL.md")))
+        .digest("hex"),
+    );
+    assert.deepEqual(
+      deploy.resourceSlots.map((s) => [s.name, s.access, s.paths]),
+      [
+        ["scripts", Access.READ_ONLY, ["deploy.sh", "lib/util.sh"]],
+        ["references", Access.READ_ONLY, ["runbook.md"]],
+      ],
+    );
   });
 
   it("filters by namespace and query and pages", async () => {
-    assert.deepEqual((await server.skillCatalog.listSkills({ query: "quality" })).skills.map((s) => s.name), ["team/review"]);
+    assert.deepEqual(
+      (await server.skillCatalog.listSkills({ query: "quality" })).skills.map((s) => s.name),
+      ["team/review"],
+    );
     assert.deepEqual((await server.skillCatalog.listSkills({ namespace: "other" })).skills, []);
     const first = await server.skillCatalog.listSkills({ pageSize: 1 });
     const second = await server.skillCatalog.listSkills({ pageSize: 1, pageToken: first.nextPageToken });
-    assert.deepEqual([...first.skills, ...second.skills].map((s) => s.name), ["team/deploy", "team/review"]);
+    assert.deepEqual(
+      [...first.skills, ...second.skills].map((s) => s.name),
+      ["team/deploy", "team/review"],
+    );
     assert.equal(second.nextPageToken, "");
   });
 
@@ -93,7 +110,13 @@ describe("SkillCatalog over gRPC", () => {
     const { skill } = await server.skillCatalog.activateSkill({ name: "team/deploy", sessionId: "s1" });
     assert.ok(skill);
     assert.equal(skill.body, "# Deploy\r\n\r\nDo it.\n");
-    assert.deepEqual(skill.steps.map((s) => [s.index, s.content]), [[1, "Run the tests"], [2, "Push the branch"]]);
+    assert.deepEqual(
+      skill.steps.map((s) => [s.index, s.content]),
+      [
+        [1, "Run the tests"],
+        [2, "Push the branch"],
+      ],
+    );
     assert.deepEqual(skill.allowedTools, ["Read", "Bash(git:*)"]);
     assert.deepEqual(skill.metadata, { owner: "platform", retries: 3, tags: ["ops", "deploy"], nested: { ok: true } });
     assert.deepEqual(skill.compatibility, { python: ">=3.8" });
@@ -104,7 +127,8 @@ describe("SkillCatalog over gRPC", () => {
 
   it("tracks activation per session and drops it on deactivate", async () => {
     await server.skillCatalog.activateSkill({ name: "team/review", sessionId: "a" });
-    const active = async (session: string) => (await server.skillCatalog.listSkills({ sessionId: session })).skills.filter((s) => s.active).map((s) => s.name);
+    const active = async (session: string) =>
+      (await server.skillCatalog.listSkills({ sessionId: session })).skills.filter((s) => s.active).map((s) => s.name);
     assert.deepEqual(await active("a"), ["team/review"]);
     assert.deepEqual(await active("b"), []);
     assert.equal((await server.skillCatalog.deactivateSkill({ name: "team/review", sessionId: "a" })).wasActive, true);
@@ -113,88 +137,187 @@ describe("SkillCatalog over gRPC", () => {
   });
 
   it("answers NOT_FOUND SKILL_NOT_FOUND with the name for an unknown skill in every call that takes one", async () => {
-    await expectCallError(() => server.skillCatalog.deactivateSkill({ name: "team/nope" }), Code.NotFound, "SKILL_NOT_FOUND", ["team/nope"]);
-    await expectCallError(() => server.skillCatalog.getSkillDescriptor({ name: "team/nope" }), Code.NotFound, "SKILL_NOT_FOUND", ["team/nope"]);
+    await expectCallError(
+      () => server.skillCatalog.deactivateSkill({ name: "team/nope" }),
+      Code.NotFound,
+      "SKILL_NOT_FOUND",
+      ["team/nope"],
+    );
+    await expectCallError(
+      () => server.skillCatalog.getSkillDescriptor({ name: "team/nope" }),
+      Code.NotFound,
+      "SKILL_NOT_FOUND",
+      ["team/nope"],
+    );
   });
 
   it("refuses an empty name with INVALID_ARGUMENT", async () => {
-    await expectCallError(() => server.skillCatalog.activateSkill({ name: "" }), Code.InvalidArgument, "INVALID_ARGUMENT", ["name must not be empty"]);
+    await expectCallError(
+      () => server.skillCatalog.activateSkill({ name: "" }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      ["name must not be empty"],
+    );
   });
 
   it("lists skill errors with path, field, line and name", async () => {
     const { errors } = await server.skillCatalog.listSkillErrors({});
-    assert.deepEqual(errors.map((e) => [e.path, e.field, e.line, e.name]), [[join(root, "broken", "SKILL.md"), "description", 3, "team/broken"]]);
-    assert.equal(errors[0]?.message, "description is empty: say in one or two sentences what the skill does and when to use it; agents pick skills by it.");
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.field, e.line, e.name]),
+      [[join(root, "broken", "SKILL.md"), "description", 3, "team/broken"]],
+    );
+    assert.equal(
+      errors[0]?.message,
+      "description is empty: say in one or two sentences what the skill does and when to use it; agents pick skills by it.",
+    );
   });
 
   it("describes a skill as a read-only agent_skill tool", async () => {
     const { descriptor } = await server.skillCatalog.getSkillDescriptor({ name: "team/deploy" });
     assert.ok(descriptor);
     assert.deepEqual(
-      [descriptor.name, descriptor.source, descriptor.readOnly, descriptor.writes, descriptor.method, descriptor.agentSkillPath, descriptor.allowedTools],
+      [
+        descriptor.name,
+        descriptor.source,
+        descriptor.readOnly,
+        descriptor.writes,
+        descriptor.method,
+        descriptor.agentSkillPath,
+        descriptor.allowedTools,
+      ],
       ["team/deploy", "agent_skill", true, false, "", join(root, "deploy"), ["Read", "Bash(git:*)"]],
     );
-    assert.deepEqual(descriptor.resourceSlots.map((s) => [s.name, s.access]), [["scripts", Access.READ_ONLY], ["references", Access.READ_ONLY]]);
+    assert.deepEqual(
+      descriptor.resourceSlots.map((s) => [s.name, s.access]),
+      [
+        ["scripts", Access.READ_ONLY],
+        ["references", Access.READ_ONLY],
+      ],
+    );
   });
 
   it("lists resources, optionally of one slot, and refuses an unknown slot", async () => {
     const all = await server.skillCatalog.listSkillResources({ name: "team/deploy" });
-    assert.deepEqual(all.resources.map((r) => [r.slot, r.path, Number(r.size)]), [
-      ["references", "runbook.md", 24],
-      ["scripts", "deploy.sh", 22],
-      ["scripts", "lib/util.sh", 10],
-    ]);
-    assert.deepEqual((await server.skillCatalog.listSkillResources({ name: "team/deploy", slot: "references" })).resources.map((r) => r.path), ["runbook.md"]);
-    await expectCallError(() => server.skillCatalog.listSkillResources({ name: "team/deploy", slot: "../x" }), Code.InvalidArgument, "INVALID_ARGUMENT", [
-      'slot "../x" is not a resource slot: use scripts, references or assets.',
-    ]);
+    assert.deepEqual(
+      all.resources.map((r) => [r.slot, r.path, Number(r.size)]),
+      [
+        ["references", "runbook.md", 24],
+        ["scripts", "deploy.sh", 22],
+        ["scripts", "lib/util.sh", 10],
+      ],
+    );
+    assert.deepEqual(
+      (await server.skillCatalog.listSkillResources({ name: "team/deploy", slot: "references" })).resources.map(
+        (r) => r.path,
+      ),
+      ["runbook.md"],
+    );
+    await expectCallError(
+      () => server.skillCatalog.listSkillResources({ name: "team/deploy", slot: "../x" }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      ['slot "../x" is not a resource slot: use scripts, references or assets.'],
+    );
   });
 
   it("streams a resource like ReadFile: info, text, summary", async () => {
-    const parts = await collect(server.skillCatalog.readSkillResource({ name: "team/deploy", slot: "references", path: "runbook.md", offset: 1n, limit: 1n }));
-    assert.deepEqual(parts.map((p) => p.part.case), ["info", "text", "summary"]);
+    const parts = await collect(
+      server.skillCatalog.readSkillResource({
+        name: "team/deploy",
+        slot: "references",
+        path: "runbook.md",
+        offset: 1n,
+        limit: 1n,
+      }),
+    );
+    assert.deepEqual(
+      parts.map((p) => p.part.case),
+      ["info", "text", "summary"],
+    );
     assert.equal(parts[1]?.part.value, "line 2\n");
   });
 
   it("streams a resource in bytes mode", async () => {
-    const parts = await collect(server.skillCatalog.readSkillResource({ name: "team/deploy", slot: "scripts", path: "lib/util.sh", mode: ReadMode.BYTES }));
-    const data = parts.filter((p) => p.part.case === "data").map((p) => Buffer.from(p.part.value as Uint8Array).toString());
+    const parts = await collect(
+      server.skillCatalog.readSkillResource({
+        name: "team/deploy",
+        slot: "scripts",
+        path: "lib/util.sh",
+        mode: ReadMode.BYTES,
+      }),
+    );
+    const data = parts
+      .filter((p) => p.part.case === "data")
+      .map((p) => Buffer.from(p.part.value as Uint8Array).toString());
     assert.equal(data.join(""), "echo util\n");
   });
 
   it("confines resource reads to the slot folder", async () => {
-    const read = (slot: string, path: string) => collect(server.skillCatalog.readSkillResource({ name: "team/deploy", slot, path }));
+    const read = (slot: string, path: string) =>
+      collect(server.skillCatalog.readSkillResource({ name: "team/deploy", slot, path }));
     await expectCallError(() => read("scripts", "leak.txt"), Code.PermissionDenied, "PATH_TRAVERSAL", ["leak.txt"]);
-    await expectCallError(() => read("scripts", join(root, "deploy", "secret.txt")), Code.PermissionDenied, "PATH_TRAVERSAL", ["traversal"]);
+    await expectCallError(
+      () => read("scripts", join(root, "deploy", "secret.txt")),
+      Code.PermissionDenied,
+      "PATH_TRAVERSAL",
+      ["traversal"],
+    );
     await expectCallError(() => read("scripts", ""), Code.InvalidArgument, "EMPTY_PATH", ["must not be empty"]);
-    await expectCallError(() => read("assets", "x"), Code.NotFound, "NOT_FOUND", ['skill "team/deploy" has no assets/ folder']);
-    await expectCallError(() => read("", "x"), Code.InvalidArgument, "INVALID_ARGUMENT", ["an empty slot is not a resource slot"]);
+    await expectCallError(() => read("assets", "x"), Code.NotFound, "NOT_FOUND", [
+      'skill "team/deploy" has no assets/ folder',
+    ]);
+    await expectCallError(() => read("", "x"), Code.InvalidArgument, "INVALID_ARGUMENT", [
+      "an empty slot is not a resource slot",
+    ]);
   });
 
   it("validates SKILL.md text, reporting problems in the response", async () => {
     const bad = await server.skillCatalog.validateSkill({ content: "---\nname: x\nsteps: nope\n---\n" });
     assert.equal(bad.valid, false);
     assert.equal(bad.skill, undefined);
-    assert.deepEqual(bad.problems.map((p) => [p.severity, p.field, p.line]), [
-      [ProblemSeverity.ERROR, "description", 1],
-      [ProblemSeverity.ERROR, "namespace", 2],
-      [ProblemSeverity.ERROR, "steps", 3],
-    ]);
-    const good = await server.skillCatalog.validateSkill({ content: skillMd("pdf", "Fill forms."), namespace: "docs", folderName: "pdf" });
+    assert.deepEqual(
+      bad.problems.map((p) => [p.severity, p.field, p.line]),
+      [
+        [ProblemSeverity.ERROR, "description", 1],
+        [ProblemSeverity.ERROR, "namespace", 2],
+        [ProblemSeverity.ERROR, "steps", 3],
+      ],
+    );
+    const good = await server.skillCatalog.validateSkill({
+      content: skillMd("pdf", "Fill forms."),
+      namespace: "docs",
+      folderName: "pdf",
+    });
     assert.equal(good.valid, true);
     assert.equal(good.skill?.name, "docs/pdf");
     assert.equal(good.skill?.path, "");
     assert.deepEqual(good.problems, []);
     // The specification's MUSTs are errors here, though the catalog loads such a skill with a warning.
-    const elsewhere = await server.skillCatalog.validateSkill({ content: skillMd("pdf", "Fill forms."), namespace: "docs", folderName: "pdf-tools" });
+    const elsewhere = await server.skillCatalog.validateSkill({
+      content: skillMd("pdf", "Fill forms."),
+      namespace: "docs",
+      folderName: "pdf-tools",
+    });
     assert.equal(elsewhere.valid, false);
-    assert.deepEqual(elsewhere.problems.map((p) => [p.severity, p.field, p.message]), [
-      [ProblemSeverity.ERROR, "name", 'name "pdf" differs from its folder "pdf-tools"; the Agent Skills specification requires them to be equal: rename one of them.'],
-    ]);
+    assert.deepEqual(
+      elsewhere.problems.map((p) => [p.severity, p.field, p.message]),
+      [
+        [
+          ProblemSeverity.ERROR,
+          "name",
+          'name "pdf" differs from its folder "pdf-tools"; the Agent Skills specification requires them to be equal: rename one of them.',
+        ],
+      ],
+    );
   });
 
   it("refuses an invalid namespace in ValidateSkill as a bad request", async () => {
-    await expectCallError(() => server.skillCatalog.validateSkill({ content: "", namespace: "a/b" }), Code.InvalidArgument, "INVALID_ARGUMENT", ['namespace "a/b" is not valid']);
+    await expectCallError(
+      () => server.skillCatalog.validateSkill({ content: "", namespace: "a/b" }),
+      Code.InvalidArgument,
+      "INVALID_ARGUMENT",
+      ['namespace "a/b" is not valid'],
+    );
   });
 });
 
@@ -206,9 +329,12 @@ describe("SkillCatalog memory bounds", () => {
       assert.equal(Buffer.byteLength(content), 246);
       const result = await server.skillCatalog.validateSkill({ content });
       assert.equal(result.valid, false);
-      assert.deepEqual(result.problems.map((p) => p.message), [
-        "SKILL.md is too large: 246 bytes, over the limit of 100 (limits.max_skill_file_bytes); move long material into references/.",
-      ]);
+      assert.deepEqual(
+        result.problems.map((p) => p.message),
+        [
+          "SKILL.md is too large: 246 bytes, over the limit of 100 (limits.max_skill_file_bytes); move long material into references/.",
+        ],
+      );
     } finally {
       await server.close();
     }
@@ -221,7 +347,8 @@ describe("SkillCatalog memory bounds", () => {
     try {
       await server.skillCatalog.activateSkill({ name: "local/a", sessionId: "first" });
       await server.skillCatalog.activateSkill({ name: "local/a", sessionId: "second" });
-      const active = async (session: string) => (await server.skillCatalog.listSkills({ sessionId: session })).skills[0]?.active;
+      const active = async (session: string) =>
+        (await server.skillCatalog.listSkills({ sessionId: session })).skills[0]?.active;
       assert.equal(await active("second"), true);
       assert.equal(await active("first"), false);
     } finally {

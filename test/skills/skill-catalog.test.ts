@@ -15,9 +15,18 @@ async function catalogOf(files: Record<string, string>, namespace?: string) {
 
 describe("SkillCatalogIndex", () => {
   it("sorts skills by name and errors by path", async () => {
-    const { index } = await catalogOf({ "z/SKILL.md": skillMd("a", "d"), "a/SKILL.md": skillMd("b", "d"), "y/SKILL.md": "nope", "b/SKILL.md": "nope" }, "ns");
-    assert.deepEqual(index.skills().map((s) => s.name), ["ns/a", "ns/b"]);
-    assert.deepEqual(index.errors().map((e) => e.path.split("/").slice(-2)[0]), ["b", "y"]);
+    const { index } = await catalogOf(
+      { "z/SKILL.md": skillMd("a", "d"), "a/SKILL.md": skillMd("b", "d"), "y/SKILL.md": "nope", "b/SKILL.md": "nope" },
+      "ns",
+    );
+    assert.deepEqual(
+      index.skills().map((s) => s.name),
+      ["ns/a", "ns/b"],
+    );
+    assert.deepEqual(
+      index.errors().map((e) => e.path.split("/").slice(-2)[0]),
+      ["b", "y"],
+    );
   });
 
   it("refuses an empty name", async () => {
@@ -50,7 +59,10 @@ describe("SkillCatalogIndex", () => {
   it("answers SKILL_NOT_FOUND from readFull when SKILL.md was removed since the scan", async () => {
     const { root, index } = await catalogOf({ "a/SKILL.md": skillMd("local/a", "d") });
     await rm(join(root, "a", "SKILL.md"));
-    await expectToolhostError(() => index.readFull("local/a"), "SKILL_NOT_FOUND", ["not found", "SKILL.md was removed"]);
+    await expectToolhostError(() => index.readFull("local/a"), "SKILL_NOT_FOUND", [
+      "not found",
+      "SKILL.md was removed",
+    ]);
   });
 
   it("answers INVALID_SKILL from readFull when SKILL.md broke since the scan", async () => {
@@ -60,10 +72,17 @@ describe("SkillCatalogIndex", () => {
   });
 
   it("tells listeners what a reload changed", async () => {
-    const { root, index } = await catalogOf({ "a/SKILL.md": skillMd("local/a", "d"), "b/SKILL.md": skillMd("local/b", "d") });
+    const { root, index } = await catalogOf({
+      "a/SKILL.md": skillMd("local/a", "d"),
+      "b/SKILL.md": skillMd("local/b", "d"),
+    });
     const seen: string[] = [];
     index.subscribe((events) => seen.push(...events.map((e) => `${e.kind} ${e.name}`)));
-    await writeFiles(root, { "c/SKILL.md": skillMd("local/c", "d"), "a/SKILL.md": skillMd("local/a", "changed"), "b/SKILL.md": "---\nname: local/b\n---\n" });
+    await writeFiles(root, {
+      "c/SKILL.md": skillMd("local/c", "d"),
+      "a/SKILL.md": skillMd("local/a", "changed"),
+      "b/SKILL.md": "---\nname: local/b\n---\n",
+    });
     await index.reload();
     assert.deepEqual(seen, ["updated local/a", "added local/c", "removed local/b", "invalid local/b"]);
   });

@@ -39,7 +39,11 @@ export function warningsOf(problems: readonly SkillProblem[]): [string, string][
 }
 
 /** expectToolhostError asserts that `fn` rejects with a ToolhostError of `reason` whose message has every word. */
-export async function expectToolhostError(fn: () => unknown, reason: ErrorReason, words: readonly string[]): Promise<void> {
+export async function expectToolhostError(
+  fn: () => unknown,
+  reason: ErrorReason,
+  words: readonly string[],
+): Promise<void> {
   let caught: unknown;
   try {
     await fn();

@@ -7,7 +7,11 @@ import { startExchangeLoop } from "../support/exchange-loop.js";
 import { fifoTripwire } from "../support/fifo-tripwire.js";
 import { create } from "@bufbuild/protobuf";
 import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
-import { ListSkillResourcesRequestSchema, ReadSkillResourceRequestSchema, SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
+import {
+  ListSkillResourcesRequestSchema,
+  ReadSkillResourceRequestSchema,
+  SkillCatalog,
+} from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { createSkillCatalogService } from "../../src/service/skill-catalog/skill-catalog-service.js";
 import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
@@ -33,13 +37,30 @@ describe("skill resources under a symlink-swap race", () => {
     const base = await tempDir("slot-race");
     const root = join(base, "skills");
     const outside = join(base, "outside");
-    await writeFiles(root, { "alpha/SKILL.md": skillMd("alpha", "A skill whose slot is raced."), "alpha/scripts/run.sh": "echo inside\n" });
+    await writeFiles(root, {
+      "alpha/SKILL.md": skillMd("alpha", "A skill whose slot is raced."),
+      "alpha/scripts/run.sh": "echo inside\n",
+    });
     await writeFiles(outside, { "run.sh": "OUTSIDE SECRET\n", "outside-marker.txt": "OUTSIDE SECRET\n" });
     await symlink(outside, join(root, "alpha", "scripts-out"));
-    const service = createSkillCatalogService({ skillRoots: [{ path: root, namespace: "ns" }], limits: defaultLimits, watch: false });
+    const service = createSkillCatalogService({
+      skillRoots: [{ path: root, namespace: "ns" }],
+      limits: defaultLimits,
+      watch: false,
+    });
     await service.ready;
-    const context: HandlerContext = createHandlerContext({ service: SkillCatalog, method: SkillCatalog.method.readSkillResource, protocolName: "test", requestMethod: "POST", url: "/" });
-    const read = () => service.readSkillResource(create(ReadSkillResourceRequestSchema, { name: "ns/alpha", slot: "scripts", path: "run.sh" }), context) as AsyncIterable<{ part: { case: string; value: unknown } }>;
+    const context: HandlerContext = createHandlerContext({
+      service: SkillCatalog,
+      method: SkillCatalog.method.readSkillResource,
+      protocolName: "test",
+      requestMethod: "POST",
+      url: "/",
+    });
+    const read = () =>
+      service.readSkillResource(
+        create(ReadSkillResourceRequestSchema, { name: "ns/alpha", slot: "scripts", path: "run.sh" }),
+        context,
+      ) as AsyncIterable<{ part: { case: string; value: unknown } }>;
     const loop = await startExchangeLoop(join(root, "alpha", "scripts"), join(root, "alpha", "scripts-out"), 3600);
     const texts: string[] = [];
     const listed: string[] = [];
@@ -48,7 +69,12 @@ describe("skill resources under a symlink-swap race", () => {
       for (let i = 0; i < calls; i++) {
         const parts = await collect(read()).catch(() => []);
         texts.push(parts.map((p) => (p.part.case === "text" ? String(p.part.value) : "")).join(""));
-        const listing = await (service.listSkillResources(create(ListSkillResourcesRequestSchema, { name: "ns/alpha" }), context) as Promise<{ resources: { path: string }[] }>).catch(() => undefined);
+        const listing = await (
+          service.listSkillResources(
+            create(ListSkillResourcesRequestSchema, { name: "ns/alpha" }),
+            context,
+          ) as Promise<{ resources: { path: string }[] }>
+        ).catch(() => undefined);
         listed.push(...(listing?.resources.map((r) => r.path) ?? []));
       }
     } finally {
@@ -68,7 +94,10 @@ describe("skill scanning under a symlink-swap race", () => {
     const root = join(base, "skills");
     const outside = join(base, "outside");
     await writeFiles(root, { "group/inner/SKILL.md": skillMd("inner", "The skill inside.") });
-    await writeFiles(outside, { "evil/SKILL.md": skillMd("evil", "A skill from outside the root."), "inner/scripts/marker.sh": "x" });
+    await writeFiles(outside, {
+      "evil/SKILL.md": skillMd("evil", "A skill from outside the root."),
+      "inner/scripts/marker.sh": "x",
+    });
     await mkdir(join(outside, "fifo-skill"));
     const wire = await fifoTripwire(join(outside, "fifo-skill", "SKILL.md"));
     await symlink(outside, join(root, "group-out"));
@@ -78,7 +107,8 @@ describe("skill scanning under a symlink-swap race", () => {
     try {
       for (let i = 0; i < scans; i++) {
         const result = await scanSkillRoots([{ path: root, namespace: "ns" }], { maxSkillFileBytes: 65536 });
-        for (const skill of result.skills) seen.push(skill.name, ...skill.slots.flatMap((s) => s.files.map((f) => f.path)));
+        for (const skill of result.skills)
+          seen.push(skill.name, ...skill.slots.flatMap((s) => s.files.map((f) => f.path)));
         for (const error of result.errors) seen.push(error.path, error.message);
       }
     } finally {
@@ -87,7 +117,11 @@ describe("skill scanning under a symlink-swap race", () => {
     try {
       assert.ok(swaps > 0, "the loop swapped nothing: the test raced nothing");
       assert.ok(seen.includes("ns/inner"), "the inside skill loaded at times");
-      assert.deepEqual(seen.filter((s) => /evil|marker|fifo-skill/.test(s)).slice(0, 5), [], "something from outside came back");
+      assert.deepEqual(
+        seen.filter((s) => /evil|marker|fifo-skill/.test(s)).slice(0, 5),
+        [],
+        "something from outside came back",
+      );
       assert.equal(wire.tripped(), false, "an outside SKILL.md (a FIFO) was opened");
     } finally {
       await wire.close();

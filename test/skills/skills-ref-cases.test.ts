@@ -45,8 +45,13 @@ function accepts(refField: string, fields: readonly string[]): boolean {
 }
 
 function verdictMatches(c: RefCase, valid: boolean, errorFields: readonly string[]): void {
-  assert.equal(valid, c.valid, `reference says ${c.valid ? "valid" : `invalid: ${c.reference.join("; ")}`}; toolhost's error fields: ${errorFields.join(", ")}`);
-  for (const field of c.fields) assert.ok(accepts(field, errorFields), `the reference names "${field}", toolhost ${JSON.stringify(errorFields)}`);
+  assert.equal(
+    valid,
+    c.valid,
+    `reference says ${c.valid ? "valid" : `invalid: ${c.reference.join("; ")}`}; toolhost's error fields: ${errorFields.join(", ")}`,
+  );
+  for (const field of c.fields)
+    assert.ok(accepts(field, errorFields), `the reference names "${field}", toolhost ${JSON.stringify(errorFields)}`);
 }
 
 describe("the Agent Skills reference validator's cases", async () => {
@@ -57,7 +62,11 @@ describe("the Agent Skills reference validator's cases", async () => {
   before(async () => {
     server = await startTestServer();
     // One run of the real command over every case, as a user would run it on a checkout.
-    const child = spawn(process.execPath, ["--import", tsxLoader, cli, "skills", "validate", "--namespace", "ref", ...cases.map(pathOf)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      ["--import", tsxLoader, cli, "skills", "validate", "--namespace", "ref", ...cases.map(pathOf)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     await once(child, "exit");
@@ -81,7 +90,10 @@ describe("the Agent Skills reference validator's cases", async () => {
       const errors = res.problems.filter((p) => p.severity === ProblemSeverity.ERROR).map((p) => p.field);
       if (why !== undefined) {
         assert.equal(res.valid, true);
-        assert.ok(res.problems.some((p) => p.severity === ProblemSeverity.WARNING && c.fields.includes(p.field)), "a warning names the field");
+        assert.ok(
+          res.problems.some((p) => p.severity === ProblemSeverity.WARNING && c.fields.includes(p.field)),
+          "a warning names the field",
+        );
         return;
       }
       verdictMatches(c, res.valid, errors);
@@ -90,11 +102,16 @@ describe("the Agent Skills reference validator's cases", async () => {
     it(`toolhost skills validate: ${title}`, () => {
       const mine = cliLines.filter((l) => l.startsWith(`${pathOf(c)}/`) || l.startsWith(`${pathOf(c)}:`));
       assert.ok(mine.length > 0, "the command reports the case");
-      const errors = mine.map((l) => /^[^\n]*?:\d+: error: \[([^\]]*)\]/.exec(l)?.[1]).filter((f): f is string => f !== undefined);
+      const errors = mine
+        .map((l) => /^[^\n]*?:\d+: error: \[([^\]]*)\]/.exec(l)?.[1])
+        .filter((f): f is string => f !== undefined);
       const valid = mine.some((l) => l.includes(": ok: "));
       if (why !== undefined) {
         assert.equal(valid, true);
-        assert.ok(mine.some((l) => c.fields.some((f) => l.includes(`: warning: [${f}]`))), "a warning names the field");
+        assert.ok(
+          mine.some((l) => c.fields.some((f) => l.includes(`: warning: [${f}]`))),
+          "a warning names the field",
+        );
         return;
       }
       verdictMatches(c, valid && errors.length === 0, errors);

@@ -46,8 +46,22 @@ describe("slot folders stay inside their skill folder", () => {
     assert.ok(result.skill);
     assert.deepEqual(result.skill.slots, [{ name: "scripts", files: [{ path: "run.sh", size: 9 }] }]);
     assert.deepEqual(result.errors, [
-      { path: join(alpha, "references"), field: "resources", line: 0, name: "ns/alpha", severity: "warning", message: outsideMessage(alpha, "references") },
-      { path: join(alpha, "assets"), field: "resources", line: 0, name: "ns/alpha", severity: "warning", message: outsideMessage(alpha, "assets") },
+      {
+        path: join(alpha, "references"),
+        field: "resources",
+        line: 0,
+        name: "ns/alpha",
+        severity: "warning",
+        message: outsideMessage(alpha, "references"),
+      },
+      {
+        path: join(alpha, "assets"),
+        field: "resources",
+        line: 0,
+        name: "ns/alpha",
+        severity: "warning",
+        message: outsideMessage(alpha, "assets"),
+      },
     ]);
   });
 
@@ -57,7 +71,10 @@ describe("slot folders stay inside their skill folder", () => {
     await symlink(".", join(root, "s", "references"));
     const result = await loadSkillFolder(join(root, "s"), { maxSkillFileBytes: 65536, root });
     assert.deepEqual(result.skill?.slots, []);
-    assert.deepEqual(result.errors.map((e) => e.message), [outsideMessage(join(root, "s"), "references")]);
+    assert.deepEqual(
+      result.errors.map((e) => e.message),
+      [outsideMessage(join(root, "s"), "references")],
+    );
   });
 
   it("reports the left-out slots as warnings in toolhost skills validate", async () => {
@@ -95,31 +112,56 @@ describe("slot containment over gRPC", () => {
   });
 
   it("does not read another skill's files through a slot link", async () => {
-    const read = (slot: string, path: string) => collect(server.skillCatalog.readSkillResource({ name: "ns/alpha", slot, path }));
-    await expectCallError(() => read("assets", "SKILL.md"), Code.NotFound, "NOT_FOUND", ['skill "ns/alpha" has no assets/ folder']);
-    await expectCallError(() => read("references", "beta/secret.txt"), Code.NotFound, "NOT_FOUND", ['skill "ns/alpha" has no references/ folder']);
+    const read = (slot: string, path: string) =>
+      collect(server.skillCatalog.readSkillResource({ name: "ns/alpha", slot, path }));
+    await expectCallError(() => read("assets", "SKILL.md"), Code.NotFound, "NOT_FOUND", [
+      'skill "ns/alpha" has no assets/ folder',
+    ]);
+    await expectCallError(() => read("references", "beta/secret.txt"), Code.NotFound, "NOT_FOUND", [
+      'skill "ns/alpha" has no references/ folder',
+    ]);
   });
 
   it("reads a slot linked to a folder inside the skill folder", async () => {
-    const parts = await collect(server.skillCatalog.readSkillResource({ name: "ns/alpha", slot: "scripts", path: "run.sh" }));
-    assert.equal(parts.filter((p) => p.part.case === "text").map((p) => p.part.value).join(""), "echo run\n");
+    const parts = await collect(
+      server.skillCatalog.readSkillResource({ name: "ns/alpha", slot: "scripts", path: "run.sh" }),
+    );
+    assert.equal(
+      parts
+        .filter((p) => p.part.case === "text")
+        .map((p) => p.part.value)
+        .join(""),
+      "echo run\n",
+    );
   });
 
   it("lists only the slots inside the skill folder", async () => {
     const { resources } = await server.skillCatalog.listSkillResources({ name: "ns/alpha" });
-    assert.deepEqual(resources.map((r) => [r.slot, r.path]), [["scripts", "run.sh"]]);
+    assert.deepEqual(
+      resources.map((r) => [r.slot, r.path]),
+      [["scripts", "run.sh"]],
+    );
     const { descriptor } = await server.skillCatalog.getSkillDescriptor({ name: "ns/alpha" });
-    assert.deepEqual(descriptor?.resourceSlots.map((s) => [s.name, s.paths]), [["scripts", ["run.sh"]]]);
+    assert.deepEqual(
+      descriptor?.resourceSlots.map((s) => [s.name, s.paths]),
+      [["scripts", ["run.sh"]]],
+    );
     const { skills } = await server.skillCatalog.listSkills({ query: "link around" });
-    assert.deepEqual(skills[0]?.resourceSlots.map((s) => [s.name, s.paths]), [["scripts", ["run.sh"]]]);
+    assert.deepEqual(
+      skills[0]?.resourceSlots.map((s) => [s.name, s.paths]),
+      [["scripts", ["run.sh"]]],
+    );
   });
 
   it("reports each left-out slot in ListSkillErrors without naming where it points", async () => {
     const { errors } = await server.skillCatalog.listSkillErrors({});
-    assert.deepEqual(errors.map((e) => [e.path, e.field, e.name, e.message]), [
-      [join(alpha, "assets"), "resources", "ns/alpha", outsideMessage(alpha, "assets")],
-      [join(alpha, "references"), "resources", "ns/alpha", outsideMessage(alpha, "references")],
-    ]);
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.field, e.name, e.message]),
+      [
+        [join(alpha, "assets"), "resources", "ns/alpha", outsideMessage(alpha, "assets")],
+        [join(alpha, "references"), "resources", "ns/alpha", outsideMessage(alpha, "references")],
+      ],
+    );
     assert.ok(errors.every((e) => !e.message.includes("beta")));
   });
 });

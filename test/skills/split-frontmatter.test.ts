@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isFrontmatterProblem, splitFrontmatter, type FrontmatterSplit } from "../../src/skills/parse/split-frontmatter.js";
+import {
+  isFrontmatterProblem,
+  splitFrontmatter,
+  type FrontmatterSplit,
+} from "../../src/skills/parse/split-frontmatter.js";
 import type { SkillProblem } from "../../src/skills/skill-types.js";
 
 function split(text: string): FrontmatterSplit {
@@ -57,7 +61,10 @@ describe("splitFrontmatter", () => {
   it("reports a missing opening delimiter with the first line", () => {
     const p = problem("# Title\n---\nname: a/b\n---\n");
     assert.equal(p.field, "frontmatter");
-    assert.equal(p.message, "SKILL.md has no YAML frontmatter: line 1 must be '---', found \"# Title\". Start the file with '---', then `name` and `description` lines, then '---'.");
+    assert.equal(
+      p.message,
+      "SKILL.md has no YAML frontmatter: line 1 must be '---', found \"# Title\". Start the file with '---', then `name` and `description` lines, then '---'.",
+    );
   });
 
   it("recognises a symlink stored as text", () => {

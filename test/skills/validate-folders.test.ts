@@ -72,12 +72,21 @@ describe("toolhost skills validate", () => {
     const missing = join(await tempDir("cli-missing"), "nope");
     assert.deepEqual(await run([missing]), {
       code: 1,
-      lines: [`${missing}:0: error: [root] skill root folder ${missing} not found: check the path (the skills setting of the config, or the DIR given), or create the folder.`, "0 skill(s) valid, 1 error(s), 0 warning(s)"],
+      lines: [
+        `${missing}:0: error: [root] skill root folder ${missing} not found: check the path (the skills setting of the config, or the DIR given), or create the folder.`,
+        "0 skill(s) valid, 1 error(s), 0 warning(s)",
+      ],
     });
   });
 
   it("exits 2 on a usage mistake", async () => {
-    assert.deepEqual(await run(["--bogus", "x"]), { code: 2, lines: ['toolhost: unknown option "--bogus"', "usage: toolhost skills validate [--namespace NS] [--strict] DIR..."] });
+    assert.deepEqual(await run(["--bogus", "x"]), {
+      code: 2,
+      lines: [
+        'toolhost: unknown option "--bogus"',
+        "usage: toolhost skills validate [--namespace NS] [--strict] DIR...",
+      ],
+    });
     assert.equal((await run(["--namespace"])).code, 2);
     assert.equal((await run([])).code, 2);
   });

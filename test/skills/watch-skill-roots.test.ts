@@ -18,7 +18,10 @@ async function bigTree(count: number): Promise<string> {
 }
 
 /** watching runs `fn` with a watcher over `roots` and closes it afterwards. */
-async function watching(roots: string[], fn: (watcher: RootWatcher, changes: () => number) => Promise<void>): Promise<void> {
+async function watching(
+  roots: string[],
+  fn: (watcher: RootWatcher, changes: () => number) => Promise<void>,
+): Promise<void> {
   let changes = 0;
   const watcher = watchSkillRoots(roots, () => (changes += 1), { debounceMs: 20 });
   try {
@@ -39,7 +42,10 @@ describe("watchSkillRoots", () => {
     await symlink(outside, join(root, "usrlink"));
     await watching([root], async (watcher) => {
       const folders = Object.keys(watcher.watched());
-      assert.deepEqual(folders.filter((f) => isInside(outside, f) || isInside(join(root, "usrlink"), f)), []);
+      assert.deepEqual(
+        folders.filter((f) => isInside(outside, f) || isInside(join(root, "usrlink"), f)),
+        [],
+      );
       // The root's parent, the root and a/ (the link itself is an entry of the root).
       assert.ok(folders.length <= 4, `watched ${folders.length} folders: ${folders.join(", ")}`);
     });

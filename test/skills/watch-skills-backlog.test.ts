@@ -11,7 +11,12 @@ import { skillMd, tempDir, writeFiles } from "./skill-fixtures.js";
 describe("WatchSkills backlog", () => {
   it("ends a watcher that stops reading once more than max_watch_pending_events are pending, read or not", async () => {
     const root = await tempDir("watch-backlog");
-    const catalog = new LiveCatalog({ roots: [{ path: root, namespace: "ns" }], maxSkillFileBytes: 65536, maxActivatedBytes: 65536, watch: false });
+    const catalog = new LiveCatalog({
+      roots: [{ path: root, namespace: "ns" }],
+      maxSkillFileBytes: 65536,
+      maxActivatedBytes: 65536,
+      watch: false,
+    });
     const limits = { ...defaultLimits, maxWatchPendingEvents: 5 };
     const context = createHandlerContext({
       service: SkillCatalog,
@@ -22,7 +27,9 @@ describe("WatchSkills backlog", () => {
       requestHeader: new Headers(),
     });
     await catalog.ready;
-    const stream = watchSkillsHandler({ catalog, limits })(create(WatchSkillsRequestSchema, {}), context)[Symbol.asyncIterator]();
+    const stream = watchSkillsHandler({ catalog, limits })(create(WatchSkillsRequestSchema, {}), context)[
+      Symbol.asyncIterator
+    ]();
     // The transport pulls the first event and then, its client not reading, pulls no more.
     const first = stream.next();
     await new Promise((r) => setImmediate(r));
@@ -42,7 +49,10 @@ describe("WatchSkills backlog", () => {
     const reason = context.signal.reason as unknown;
     assert.ok(reason instanceof ConnectError, String(reason));
     assert.equal(reason.code, Code.ResourceExhausted);
-    assert.equal(reason.rawMessage, "WatchSkills fell more than 5 events behind (limits.max_watch_pending_events), too large a backlog to keep: read the stream faster, then re-list with ListSkills and watch again.");
+    assert.equal(
+      reason.rawMessage,
+      "WatchSkills fell more than 5 events behind (limits.max_watch_pending_events), too large a backlog to keep: read the stream faster, then re-list with ListSkills and watch again.",
+    );
     // A read after that gets the same error, not the dropped backlog.
     await assert.rejects(stream.next(), { reason: "TOO_LARGE" });
     await catalog.close();

@@ -21,7 +21,11 @@ export interface BindMountedFile {
  */
 export function bindMountedFile(prefix: string, name = "mounted.txt"): BindMountedFile {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  const fixture: BindMountedFile = { root: path.join(dir, "root"), source: path.join(dir, "source.txt"), at: undefined };
+  const fixture: BindMountedFile = {
+    root: path.join(dir, "root"),
+    source: path.join(dir, "source.txt"),
+    at: undefined,
+  };
   before(() => {
     const target = path.join(fixture.root, name);
     fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -40,7 +40,11 @@ export async function refusalOf(call: Call): Promise<Refusal> {
     await settled(call);
   } catch (err) {
     const error = ConnectError.from(err);
-    return { code: error.code, reason: error.findDetails(ErrorInfoSchema)[0]?.reason ?? "none", message: error.rawMessage };
+    return {
+      code: error.code,
+      reason: error.findDetails(ErrorInfoSchema)[0]?.reason ?? "none",
+      message: error.rawMessage,
+    };
   }
   assert.fail("the call succeeded");
 }

@@ -18,9 +18,17 @@ export interface FifoTripwire {
  */
 export async function fifoTripwire(path: string): Promise<FifoTripwire> {
   execFileSync("mkfifo", [path]);
-  const child = spawn("python3", ["-c", "import os,sys; print('waiting', flush=True); os.open(sys.argv[1], os.O_WRONLY); print('opened', flush=True)", path], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    "python3",
+    [
+      "-c",
+      "import os,sys; print('waiting', flush=True); os.open(sys.argv[1], os.O_WRONLY); print('opened', flush=True)",
+      path,
+    ],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
   const exited = once(child, "exit");

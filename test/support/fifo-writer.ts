@@ -27,7 +27,9 @@ function blockedInOpen(pid: number): boolean {
       return "";
     }
   };
-  const state = read("stat").replace(/^.*\) /s, "").split(" ")[0];
+  const state = read("stat")
+    .replace(/^.*\) /s, "")
+    .split(" ")[0];
   if (state !== "S") return false;
   const wchan = read("wchan");
   if (wchan !== "" && wchan !== "0") return wchan === "wait_for_partner";

@@ -43,4 +43,6 @@ for (let i = 0; i < 1024; i++) {
 }
 await new Promise((resolve) => setTimeout(resolve, 50));
 observer.disconnect();
-process.stdout.write(`${JSON.stringify({ full: full - before, external: external - externalBefore, kept: kept.length })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ full: full - before, external: external - externalBefore, kept: kept.length })}\n`,
+);

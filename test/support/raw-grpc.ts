@@ -1,4 +1,10 @@
-import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
+import {
+  connect,
+  constants,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type IncomingHttpHeaders,
+} from "node:http2";
 import { once } from "node:events";
 import { h2Frame } from "./raw-h2-peer.js";
 
@@ -127,7 +133,18 @@ export interface H2Frame {
 }
 
 /** h2 frame types and flags RawH2Socket uses. */
-export const h2 = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, END_STREAM: 1, ACK: 1, END_HEADERS: 4 } as const;
+export const h2 = {
+  DATA: 0,
+  HEADERS: 1,
+  RST_STREAM: 3,
+  SETTINGS: 4,
+  PING: 6,
+  GOAWAY: 7,
+  WINDOW_UPDATE: 8,
+  END_STREAM: 1,
+  ACK: 1,
+  END_HEADERS: 4,
+} as const;
 
 /**
  * RawH2Socket speaks HTTP/2 frame by frame over a plain TCP socket, for what node:http2 will not
@@ -172,9 +189,14 @@ export class RawH2Socket {
     const id = this.nextStreamId;
     this.nextStreamId += 2;
     const block = Buffer.concat(
-      Object.entries({ ":method": "POST", ":scheme": "http", ":path": path, ":authority": "localhost", "content-type": "application/grpc", te: "trailers" }).map(
-        ([name, value]) => Buffer.concat([Buffer.from([0]), hpackString(name), hpackString(value)]),
-      ),
+      Object.entries({
+        ":method": "POST",
+        ":scheme": "http",
+        ":path": path,
+        ":authority": "localhost",
+        "content-type": "application/grpc",
+        te: "trailers",
+      }).map(([name, value]) => Buffer.concat([Buffer.from([0]), hpackString(name), hpackString(value)])),
     );
     this.send(h2.HEADERS, h2.END_HEADERS | (options.endStream ? h2.END_STREAM : 0), id, block);
     return id;

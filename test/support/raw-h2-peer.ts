@@ -7,9 +7,28 @@ import { createServer, type Server, type Socket } from "node:net";
  * code it tests.
  */
 export const h2 = {
-  type: { data: 0x0, headers: 0x1, rstStream: 0x3, settings: 0x4, pushPromise: 0x5, ping: 0x6, goaway: 0x7, windowUpdate: 0x8, continuation: 0x9 },
+  type: {
+    data: 0x0,
+    headers: 0x1,
+    rstStream: 0x3,
+    settings: 0x4,
+    pushPromise: 0x5,
+    ping: 0x6,
+    goaway: 0x7,
+    windowUpdate: 0x8,
+    continuation: 0x9,
+  },
   flag: { endStream: 0x1, ack: 0x1, endHeaders: 0x4, padded: 0x8 },
-  error: { noError: 0x0, protocolError: 0x1, flowControlError: 0x3, frameSizeError: 0x6, refusedStream: 0x7, cancel: 0x8, compressionError: 0x9, enhanceYourCalm: 0xb },
+  error: {
+    noError: 0x0,
+    protocolError: 0x1,
+    flowControlError: 0x3,
+    frameSizeError: 0x6,
+    refusedStream: 0x7,
+    cancel: 0x8,
+    compressionError: 0x9,
+    enhanceYourCalm: 0xb,
+  },
   setting: { maxConcurrentStreams: 0x3, initialWindowSize: 0x4 },
 } as const;
 
@@ -92,17 +111,34 @@ export function grpcMessage(message: Uint8Array = Buffer.alloc(0)): Buffer {
 
 /** responseHeaders is the HEADERS frame of a plain gRPC response on `streamId`. */
 export function responseHeaders(streamId: number): Buffer {
-  return h2Frame(h2.type.headers, h2.flag.endHeaders, streamId, headerBlock([[":status", "200"], ["content-type", "application/grpc"]]));
+  return h2Frame(
+    h2.type.headers,
+    h2.flag.endHeaders,
+    streamId,
+    headerBlock([
+      [":status", "200"],
+      ["content-type", "application/grpc"],
+    ]),
+  );
 }
 
 /** trailers is the trailing HEADERS frame (END_STREAM) of a gRPC response with `status`. */
 export function trailers(streamId: number, status = 0): Buffer {
-  return h2Frame(h2.type.headers, h2.flag.endHeaders | h2.flag.endStream, streamId, headerBlock([["grpc-status", String(status)]]));
+  return h2Frame(
+    h2.type.headers,
+    h2.flag.endHeaders | h2.flag.endStream,
+    streamId,
+    headerBlock([["grpc-status", String(status)]]),
+  );
 }
 
 /** grpcOk is a whole successful gRPC response on `streamId` with one message (empty by default). */
 export function grpcOk(streamId: number, message: Uint8Array = Buffer.alloc(0)): Buffer {
-  return Buffer.concat([responseHeaders(streamId), h2Frame(h2.type.data, 0, streamId, grpcMessage(message)), trailers(streamId)]);
+  return Buffer.concat([
+    responseHeaders(streamId),
+    h2Frame(h2.type.data, 0, streamId, grpcMessage(message)),
+    trailers(streamId),
+  ]);
 }
 
 /**
@@ -245,7 +281,11 @@ export class RawH2Peer {
  * answerCalls is the script of a well-behaved gRPC server: SETTINGS (with `values`), then every
  * request, once it has ended, answered OK with `message` (empty by default).
  */
-export function answerCalls(conn: PeerConnection, values: ReadonlyArray<readonly [number, number]> = [], message?: Uint8Array): void {
+export function answerCalls(
+  conn: PeerConnection,
+  values: ReadonlyArray<readonly [number, number]> = [],
+  message?: Uint8Array,
+): void {
   conn.send(settings(values));
   conn.on("request", (id: number) => conn.send(grpcOk(id, message)));
 }

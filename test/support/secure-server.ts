@@ -30,7 +30,10 @@ export interface SecureServer {
   readonly server: RunningServer;
   readonly address: string;
   /** Clients over TLS that send `token` (if any) and present the client certificate when asked. */
-  clients(token?: string, options?: { clientCert?: boolean; stranger?: boolean }): { fileTools: Client<typeof FileTools>; skillCatalog: Client<typeof SkillCatalog>; tools: Client<typeof Tools> };
+  clients(
+    token?: string,
+    options?: { clientCert?: boolean; stranger?: boolean },
+  ): { fileTools: Client<typeof FileTools>; skillCatalog: Client<typeof SkillCatalog>; tools: Client<typeof Tools> };
   close(): Promise<void>;
 }
 
@@ -70,8 +73,16 @@ export async function startSecureServer(options: SecureServerOptions): Promise<S
         : clientOptions.clientCert
           ? { cert: readFileSync(options.tls.clientCert), key: readFileSync(options.tls.clientKey) }
           : {};
-      const transport = createGrpcTransport({ baseUrl: `https://${server.grpcAddress}`, nodeOptions: { ca, ...pair }, interceptors: [bearer] });
-      return { fileTools: createClient(FileTools, transport), skillCatalog: createClient(SkillCatalog, transport), tools: createClient(Tools, transport) };
+      const transport = createGrpcTransport({
+        baseUrl: `https://${server.grpcAddress}`,
+        nodeOptions: { ca, ...pair },
+        interceptors: [bearer],
+      });
+      return {
+        fileTools: createClient(FileTools, transport),
+        skillCatalog: createClient(SkillCatalog, transport),
+        tools: createClient(Tools, transport),
+      };
     },
     close: () => server.close(200),
   };

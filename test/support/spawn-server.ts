@@ -25,7 +25,10 @@ export interface SpawnedServer {
  * spawnServer runs `toolhost serve ARGS` in a child process (through tsx, so no build is needed)
  * and resolves once it logs "listening". `--listen 127.0.0.1:0` is added unless ARGS has --listen.
  */
-export async function spawnServer(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<SpawnedServer> {
+export async function spawnServer(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<SpawnedServer> {
   const fullArgs = args.includes("--listen") ? [...args] : [...args, "--listen", "127.0.0.1:0"];
   const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", ...fullArgs], {
     cwd: options.cwd,

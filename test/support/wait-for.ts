@@ -9,7 +9,11 @@ export const hangGuardMs = 60_000;
  * only a hang guard that fails the test with `what` when the condition never comes. The default
  * tier's one polling helper (scripts/check-test-rules.ts allows its sleep).
  */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
   const { timeoutMs = hangGuardMs, intervalMs = 10 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

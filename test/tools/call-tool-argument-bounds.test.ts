@@ -15,7 +15,10 @@ describe("CallTool bounds the arguments it parses", () => {
 
   it("refuses arguments nested past 32 levels without parsing them, and writes nothing", async () => {
     const deep = 1_000_000;
-    const res = await server.tools.callTool({ name: "file_write", arguments: `{"path":"n.txt","text":"x","z":${"[".repeat(deep)}${"]".repeat(deep)}}` });
+    const res = await server.tools.callTool({
+      name: "file_write",
+      arguments: `{"path":"n.txt","text":"x","z":${"[".repeat(deep)}${"]".repeat(deep)}}`,
+    });
     assert.equal(res.isError, true);
     assert.equal(res.reason, "INVALID_ARGUMENT");
     assert.match(res.content, /nest arrays or objects more than 32 levels deep/);
@@ -23,7 +26,10 @@ describe("CallTool bounds the arguments it parses", () => {
   });
 
   it("refuses arguments over 4 MiB, and writes nothing", async () => {
-    const res = await server.tools.callTool({ name: "file_write", arguments: JSON.stringify({ path: "big.txt", text: "x".repeat(4 * 1024 * 1024) }) });
+    const res = await server.tools.callTool({
+      name: "file_write",
+      arguments: JSON.stringify({ path: "big.txt", text: "x".repeat(4 * 1024 * 1024) }),
+    });
     assert.equal(res.isError, true);
     assert.equal(res.reason, "INVALID_ARGUMENT");
     assert.match(res.content, /over the limit of 4194304; send large contents with WriteFile or UploadFile/);
@@ -32,7 +38,10 @@ describe("CallTool bounds the arguments it parses", () => {
 
   it("counts no brackets inside strings: a text full of them is written as is", async () => {
     const text = `${"[{".repeat(5000)} \\" ${"}]".repeat(5000)}`;
-    const res = await server.tools.callTool({ name: "file_write", arguments: JSON.stringify({ path: "brackets.txt", text }) });
+    const res = await server.tools.callTool({
+      name: "file_write",
+      arguments: JSON.stringify({ path: "brackets.txt", text }),
+    });
     assert.equal(res.isError, false, res.content);
     assert.equal(await readFile(join(server.root, "brackets.txt"), "utf8"), text);
   });

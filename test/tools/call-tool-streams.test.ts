@@ -48,7 +48,10 @@ describe("CallTool's streamed tools", () => {
   });
 
   it("files_read: each file's parts in proto JSON, the mode an enum name and the time a timestamp", async () => {
-    const res = await server.tools.callTool({ name: "files_read", arguments: '{"files":[{"path":"notes.txt"},{"path":"missing.txt"}]}' });
+    const res = await server.tools.callTool({
+      name: "files_read",
+      arguments: '{"files":[{"path":"notes.txt"},{"path":"missing.txt"}]}',
+    });
     assert.equal(res.isError, false, res.content);
     const messages = (res.structured as JsonObject)["messages"] as JsonObject[];
     assert.deepEqual(internalForm(messages), []);
@@ -63,7 +66,9 @@ describe("CallTool's streamed tools", () => {
     await mkdir(join(server.root, "w"));
     let settled = false;
     // timeoutMs is only a hang guard here: the call must answer with the change, not time out.
-    const call = server.tools.callTool({ name: "file_watch", arguments: `{"path":"w","timeoutMs":${collectMs}}` }).finally(() => (settled = true));
+    const call = server.tools
+      .callTool({ name: "file_watch", arguments: `{"path":"w","timeoutMs":${collectMs}}` })
+      .finally(() => (settled = true));
     // The watch is ready at some moment the test cannot see: write until the call answers.
     let writes = 0;
     await waitFor("the file_watch call to answer", async () => {
@@ -99,7 +104,12 @@ describe("CallTool's streamed tools", () => {
       const res = await server.tools.callTool({ name: "file_watch", arguments: `{"path":"src","timeoutMs":${bad}}` });
       assert.equal(res.isError, true);
       assert.equal(res.reason, "INVALID_ARGUMENT");
-      assert.match(res.content, new RegExp(`timeoutMs must be a whole number of milliseconds from 0 to ${collectMs} \\(limits\\.tool_collect_ms\\)`));
+      assert.match(
+        res.content,
+        new RegExp(
+          `timeoutMs must be a whole number of milliseconds from 0 to ${collectMs} \\(limits\\.tool_collect_ms\\)`,
+        ),
+      );
     });
   }
 });

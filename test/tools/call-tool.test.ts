@@ -34,18 +34,92 @@ describe("CallTool: model-style calls through the same handlers", () => {
   after(() => server.close());
 
   const rows: CallRow[] = [
-    { title: "read by function name: numbered lines", name: "file_read", args: '{"path":"notes.txt"}', isError: false, content: /^ {5}1\talpha\n {5}2\tbeta\n {5}3\tgamma\n$/ },
-    { title: "read by seed name, snake_case field names", name: "skill/file-read", args: '{"path":"notes.txt","offset":1,"limit":1}', isError: false, content: /^ {5}2\tbeta\n\[Output cut after line 2\. To read on, call file_read with \{"path": "notes.txt", "offset": 2\}\.\]$/ },
-    { title: "missing file is a result, not a transport failure", name: "file_read", args: '{"path":"missing.txt"}', isError: true, reason: "NOT_FOUND", content: /^Error \(NOT_FOUND\): .*missing\.txt/ },
-    { title: "missing required field", name: "file_read", args: "{}", isError: true, reason: "EMPTY_PATH", content: /must not be empty/ },
-    { title: "extra field", name: "file_read", args: '{"path":"notes.txt","color":"red"}', isError: true, reason: "INVALID_ARGUMENT", content: /Bad arguments: .*color/ },
-    { title: "arguments an array", name: "file_read", args: "[1]", isError: true, reason: "INVALID_ARGUMENT", content: /must be a JSON object, not an array/ },
-    { title: "text and data together (the schema no longer says it) are refused by the server", name: "file_write", args: '{"path":"w.txt","text":"x","data":"eA=="}', isError: true, reason: "INVALID_ARGUMENT", content: /oneof set multiple times by text and data/ },
-    { title: "stat returns JSON", name: "file_stat", args: '{"path":"notes.txt"}', isError: false, content: /"type": "FILE_TYPE_FILE"/, structured: (s) => assert.equal(s["size"], "17") },
-    { title: "list a directory", name: "file_list", args: '{"path":"sub"}', isError: false, content: /"name": "a.txt"/ },
+    {
+      title: "read by function name: numbered lines",
+      name: "file_read",
+      args: '{"path":"notes.txt"}',
+      isError: false,
+      content: /^ {5}1\talpha\n {5}2\tbeta\n {5}3\tgamma\n$/,
+    },
+    {
+      title: "read by seed name, snake_case field names",
+      name: "skill/file-read",
+      args: '{"path":"notes.txt","offset":1,"limit":1}',
+      isError: false,
+      content:
+        /^ {5}2\tbeta\n\[Output cut after line 2\. To read on, call file_read with \{"path": "notes.txt", "offset": 2\}\.\]$/,
+    },
+    {
+      title: "missing file is a result, not a transport failure",
+      name: "file_read",
+      args: '{"path":"missing.txt"}',
+      isError: true,
+      reason: "NOT_FOUND",
+      content: /^Error \(NOT_FOUND\): .*missing\.txt/,
+    },
+    {
+      title: "missing required field",
+      name: "file_read",
+      args: "{}",
+      isError: true,
+      reason: "EMPTY_PATH",
+      content: /must not be empty/,
+    },
+    {
+      title: "extra field",
+      name: "file_read",
+      args: '{"path":"notes.txt","color":"red"}',
+      isError: true,
+      reason: "INVALID_ARGUMENT",
+      content: /Bad arguments: .*color/,
+    },
+    {
+      title: "arguments an array",
+      name: "file_read",
+      args: "[1]",
+      isError: true,
+      reason: "INVALID_ARGUMENT",
+      content: /must be a JSON object, not an array/,
+    },
+    {
+      title: "text and data together (the schema no longer says it) are refused by the server",
+      name: "file_write",
+      args: '{"path":"w.txt","text":"x","data":"eA=="}',
+      isError: true,
+      reason: "INVALID_ARGUMENT",
+      content: /oneof set multiple times by text and data/,
+    },
+    {
+      title: "stat returns JSON",
+      name: "file_stat",
+      args: '{"path":"notes.txt"}',
+      isError: false,
+      content: /"type": "FILE_TYPE_FILE"/,
+      structured: (s) => assert.equal(s["size"], "17"),
+    },
+    {
+      title: "list a directory",
+      name: "file_list",
+      args: '{"path":"sub"}',
+      isError: false,
+      content: /"name": "a.txt"/,
+    },
     { title: "list skills", name: "list_skills", args: "{}", isError: false, content: /examples\/deploy-to-staging/ },
-    { title: "unknown skill through activate_skill", name: "activate_skill", args: '{"name":"examples/nope"}', isError: true, reason: "SKILL_NOT_FOUND", content: /Error \(SKILL_NOT_FOUND\)/ },
-    { title: "read a skill resource", name: "read_skill_resource", args: '{"name":"examples/deploy-to-staging","slot":"scripts","path":"deploy.sh"}', isError: false, content: /^ {5}1\t/ },
+    {
+      title: "unknown skill through activate_skill",
+      name: "activate_skill",
+      args: '{"name":"examples/nope"}',
+      isError: true,
+      reason: "SKILL_NOT_FOUND",
+      content: /Error \(SKILL_NOT_FOUND\)/,
+    },
+    {
+      title: "read a skill resource",
+      name: "read_skill_resource",
+      args: '{"name":"examples/deploy-to-staging","slot":"scripts","path":"deploy.sh"}',
+      isError: false,
+      content: /^ {5}1\t/,
+    },
   ];
 
   for (const row of rows) {
@@ -60,10 +134,16 @@ describe("CallTool: model-style calls through the same handlers", () => {
   }
 
   it("write, edit and delete report what they did, and the edit shows its diff", async () => {
-    const write = await server.tools.callTool({ name: "file_write", arguments: '{"path":"new.txt","text":"one\\ntwo\\n"}' });
+    const write = await server.tools.callTool({
+      name: "file_write",
+      arguments: '{"path":"new.txt","text":"one\\ntwo\\n"}',
+    });
     assert.equal(write.isError, false, write.content);
     assert.match(write.content, /^Created new\.txt: 8 bytes, sha256 [0-9a-f]{64}\.$/);
-    const edit = await server.tools.callTool({ name: "file_edit", arguments: '{"path":"new.txt","edits":[{"replace":{"oldText":"two","newText":"three"}}]}' });
+    const edit = await server.tools.callTool({
+      name: "file_edit",
+      arguments: '{"path":"new.txt","edits":[{"replace":{"oldText":"two","newText":"three"}}]}',
+    });
     assert.equal(edit.isError, false, edit.content);
     assert.match(edit.content, /^Edited new\.txt \(1 replacements\)[^\n]*\n[\s\S]*-two\n\+three/);
     assert.equal(await readFile(join(server.root, "new.txt"), "utf8"), "one\nthree\n");
@@ -76,13 +156,25 @@ describe("CallTool: model-style calls through the same handlers", () => {
     const lines = `${Array.from({ length: 5000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n")}\n`;
     await writeFile(join(server.root, "big.txt"), lines);
     try {
-      const res = await server.tools.callTool({ name: "file_read", arguments: '{"path":"big.txt"}', maxContentBytes: 4096 });
+      const res = await server.tools.callTool({
+        name: "file_read",
+        arguments: '{"path":"big.txt"}',
+        maxContentBytes: 4096,
+      });
       assert.equal(res.isError, false);
       assert.equal(res.truncated, true);
       assert.ok(Buffer.byteLength(res.content) < 4096 + 200, `content ${Buffer.byteLength(res.content)} bytes`);
       const shown = res.content.split("\n").filter((l) => /^\s+\d+\t/.test(l)).length;
-      assert.match(res.content, new RegExp(`\\[Output cut after line ${shown}\\. To read on, call file_read with \\{"path": "big.txt", "offset": ${shown}\\}\\.\\]$`));
-      const next = await server.tools.callTool({ name: "file_read", arguments: JSON.stringify({ path: "big.txt", offset: shown, limit: 1 }) });
+      assert.match(
+        res.content,
+        new RegExp(
+          `\\[Output cut after line ${shown}\\. To read on, call file_read with \\{"path": "big.txt", "offset": ${shown}\\}\\.\\]$`,
+        ),
+      );
+      const next = await server.tools.callTool({
+        name: "file_read",
+        arguments: JSON.stringify({ path: "big.txt", offset: shown, limit: 1 }),
+      });
       assert.match(next.content, new RegExp(`^\\s+${shown + 1}\\tline ${shown} x`));
     } finally {
       await server.fileTools.deleteFile({ path: "big.txt" });
@@ -90,7 +182,11 @@ describe("CallTool: model-style calls through the same handlers", () => {
   });
 
   it("fills a skill tool's session from the call", async () => {
-    await server.tools.callTool({ name: "activate_skill", arguments: '{"name":"examples/deploy-to-staging"}', sessionId: "s1" });
+    await server.tools.callTool({
+      name: "activate_skill",
+      arguments: '{"name":"examples/deploy-to-staging"}',
+      sessionId: "s1",
+    });
     const listed = await server.skillCatalog.listSkills({ sessionId: "s1" });
     assert.equal(listed.skills.find((s) => s.name === "examples/deploy-to-staging")?.active, true);
   });

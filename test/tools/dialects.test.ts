@@ -24,7 +24,12 @@ const shapes = {
           type: "object",
           required: ["name", "description", "parameters", "strict"],
           additionalProperties: false,
-          properties: { name: { type: "string", pattern: functionName }, description: { type: "string", maxLength: 1024 }, parameters: objectSchema, strict: { type: "boolean" } },
+          properties: {
+            name: { type: "string", pattern: functionName },
+            description: { type: "string", maxLength: 1024 },
+            parameters: objectSchema,
+            strict: { type: "boolean" },
+          },
         },
       },
     },
@@ -35,7 +40,13 @@ const shapes = {
       type: "object",
       required: ["type", "name", "parameters", "strict"],
       additionalProperties: false,
-      properties: { type: { const: "function" }, name: { type: "string", pattern: functionName }, description: { type: "string" }, parameters: objectSchema, strict: { type: "boolean" } },
+      properties: {
+        type: { const: "function" },
+        name: { type: "string", pattern: functionName },
+        description: { type: "string" },
+        parameters: objectSchema,
+        strict: { type: "boolean" },
+      },
     },
   },
   anthropic: {
@@ -44,16 +55,29 @@ const shapes = {
       type: "object",
       required: ["name", "input_schema"],
       additionalProperties: false,
-      properties: { name: { type: "string", pattern: functionName }, description: { type: "string" }, input_schema: objectSchema },
+      properties: {
+        name: { type: "string", pattern: functionName },
+        description: { type: "string" },
+        input_schema: objectSchema,
+      },
     },
   },
 };
 
 /** Example arguments a model would send, by function name; each must validate against its schema. */
 const examples: Record<string, unknown[]> = {
-  file_read: [{ path: "README.md" }, { path: "a.txt", offset: 10, limit: 20 }, { path: "x.bin", mode: "READ_MODE_BYTES", byteOffset: 4 }],
-  file_write: [{ path: "notes.txt", text: "hello\n" }, { path: "n.txt", text: "x", newlineMode: "NEWLINE_MODE_LF", ifSha256: "ab" }],
-  file_edit: [{ path: "a.txt", edits: [{ replace: { oldText: "a", newText: "b" } }, { append: { text: "z\n" } }], dryRun: true }],
+  file_read: [
+    { path: "README.md" },
+    { path: "a.txt", offset: 10, limit: 20 },
+    { path: "x.bin", mode: "READ_MODE_BYTES", byteOffset: 4 },
+  ],
+  file_write: [
+    { path: "notes.txt", text: "hello\n" },
+    { path: "n.txt", text: "x", newlineMode: "NEWLINE_MODE_LF", ifSha256: "ab" },
+  ],
+  file_edit: [
+    { path: "a.txt", edits: [{ replace: { oldText: "a", newText: "b" } }, { append: { text: "z\n" } }], dryRun: true },
+  ],
   file_delete: [{ path: "a.txt" }],
   file_stat: [{ path: "a.txt", includeSha256: true }],
   file_list: [{ path: "", recursive: true, glob: "**/*.ts" }],
@@ -81,7 +105,18 @@ describe("ListTools dialects", () => {
 
   it("lists file tools, catalog tools and each skill, with distinct valid function names", () => {
     const names = tools.map((t) => t.functionName);
-    for (const name of ["file_read", "file_write", "file_edit", "file_delete", "file_stat", "file_list", "list_skills", "activate_skill", "read_skill_resource", "examples__deploy-to-staging"]) {
+    for (const name of [
+      "file_read",
+      "file_write",
+      "file_edit",
+      "file_delete",
+      "file_stat",
+      "file_list",
+      "list_skills",
+      "activate_skill",
+      "read_skill_resource",
+      "examples__deploy-to-staging",
+    ]) {
       assert.ok(names.includes(name), `${name} missing from ${names.join(", ")}`);
     }
     assert.equal(new Set(names).size, names.length);
@@ -94,7 +129,10 @@ describe("ListTools dialects", () => {
       if (tool.inputSchema === "") continue;
       const validate = ajv.compile(JSON.parse(tool.inputSchema) as object);
       for (const args of examples[tool.functionName] ?? []) {
-        assert.ok(validate(args), `${tool.functionName} refused ${JSON.stringify(args)}: ${ajv.errorsText(validate.errors)}`);
+        assert.ok(
+          validate(args),
+          `${tool.functionName} refused ${JSON.stringify(args)}: ${ajv.errorsText(validate.errors)}`,
+        );
       }
       for (const args of refusals[tool.functionName] ?? []) {
         assert.equal(validate(args), false, `${tool.functionName} accepted ${JSON.stringify(args)}`);
@@ -102,7 +140,11 @@ describe("ListTools dialects", () => {
     }
   });
 
-  for (const [dialect, key] of [[Dialect.OPENAI, "openai"], [Dialect.OPENAI_RESPONSES, "openaiResponses"], [Dialect.ANTHROPIC, "anthropic"]] as const) {
+  for (const [dialect, key] of [
+    [Dialect.OPENAI, "openai"],
+    [Dialect.OPENAI_RESPONSES, "openaiResponses"],
+    [Dialect.ANTHROPIC, "anthropic"],
+  ] as const) {
     it(`renders the ${key} shape`, async () => {
       const { rendered } = await server.tools.listTools({ dialect });
       const ajv = new Ajv2020({ strict: false });
@@ -128,6 +170,9 @@ describe("ListTools dialects", () => {
   it("leaves `rendered` empty without a dialect, and skills out when asked", async () => {
     const res = await server.tools.listTools({ includeSkills: false });
     assert.equal(res.rendered, "");
-    assert.equal(res.tools.some((t) => t.source === "agent_skill"), false);
+    assert.equal(
+      res.tools.some((t) => t.source === "agent_skill"),
+      false,
+    );
   });
 });

@@ -25,7 +25,9 @@ const reader = "th_records-reader-0123456789abcdef";
 type Line = Record<string, unknown>;
 
 /** startLogged starts a server whose log lines land in the returned array. */
-async function startLogged(change: Parameters<typeof localConfig>[1] = {}): Promise<{ server: RunningServer; lines: Line[]; root: string }> {
+async function startLogged(
+  change: Parameters<typeof localConfig>[1] = {},
+): Promise<{ server: RunningServer; lines: Line[]; root: string }> {
   const base = await mkdtemp(path.join(tmpdir(), "toolhost-records-"));
   const root = path.join(base, "root");
   await mkdir(root);
@@ -35,11 +37,15 @@ async function startLogged(change: Parameters<typeof localConfig>[1] = {}): Prom
   const lines: Line[] = [];
   const log = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") lines.push(JSON.parse(line) as Line);
+      for (const line of chunk.toString("utf8").split("\n"))
+        if (line.trim() !== "") lines.push(JSON.parse(line) as Line);
       done();
     },
   });
-  const server = await startServer(localConfig([root], { auth: { tokensFile }, log: { level: "info" }, ...change }), createLogger("info", log));
+  const server = await startServer(
+    localConfig([root], { auth: { tokensFile }, log: { level: "info" }, ...change }),
+    createLogger("info", log),
+  );
   return { server, lines, root };
 }
 
@@ -56,20 +62,36 @@ describe("call records say who, which tool and why", () => {
   let grpc: (token?: string, requestId?: string) => Transport;
   before(async () => {
     running = await startLogged({ httpListen: "127.0.0.1:0", metricsListen: "127.0.0.1:0" });
-    grpc = (token, requestId) => createGrpcTransport({ baseUrl: `http://${running.server.grpcAddress}`, interceptors: [bearer(token, requestId)] });
+    grpc = (token, requestId) =>
+      createGrpcTransport({
+        baseUrl: `http://${running.server.grpcAddress}`,
+        interceptors: [bearer(token, requestId)],
+      });
   });
   after(() => running.server.close(200));
 
-  const lineOf = (method: string, predicate: (l: Line) => boolean = () => true) => waitFor(`the ${method} line`, () => running.lines.find((l) => l["method"] === method && predicate(l)));
+  const lineOf = (method: string, predicate: (l: Line) => boolean = () => true) =>
+    waitFor(`the ${method} line`, () => running.lines.find((l) => l["method"] === method && predicate(l)));
 
   it("names the caller of a call its scope refuses, on both listeners", async () => {
     const write = { path: "w.txt", content: { case: "text" as const, value: "x" } };
-    assert.equal(await reasonOf(createClient(FileTools, grpc(reader, "refused-grpc-1")).writeFile(write)), "OUT_OF_SCOPE");
-    const http = createConnectTransport({ baseUrl: `http://${running.server.httpAddress}`, httpVersion: "1.1", interceptors: [bearer(reader, "refused-http-1")] });
+    assert.equal(
+      await reasonOf(createClient(FileTools, grpc(reader, "refused-grpc-1")).writeFile(write)),
+      "OUT_OF_SCOPE",
+    );
+    const http = createConnectTransport({
+      baseUrl: `http://${running.server.httpAddress}`,
+      httpVersion: "1.1",
+      interceptors: [bearer(reader, "refused-http-1")],
+    });
     assert.equal(await reasonOf(createClient(FileTools, http).writeFile(write)), "OUT_OF_SCOPE");
     for (const id of ["refused-grpc-1", "refused-http-1"]) {
       const line = await lineOf("/toolhost.files.v1.FileTools/WriteFile", (l) => l["request_id"] === id);
-      assert.deepEqual({ caller: line["caller"], reason: line["reason"] }, { caller: "reader", reason: "OUT_OF_SCOPE" }, id);
+      assert.deepEqual(
+        { caller: line["caller"], reason: line["reason"] },
+        { caller: "reader", reason: "OUT_OF_SCOPE" },
+        id,
+      );
     }
   });
 
@@ -77,7 +99,10 @@ describe("call records say who, which tool and why", () => {
     for (const sent of [undefined, "unauth-given-1"]) {
       const error = await createClient(FileTools, grpc(undefined, sent))
         .statFile({ path: "a.txt" })
-        .then(() => assert.fail("the call succeeded"), (err: unknown) => ConnectError.from(err));
+        .then(
+          () => assert.fail("the call succeeded"),
+          (err: unknown) => ConnectError.from(err),
+        );
       assert.equal(error.findDetails(ErrorInfoSchema)[0]?.reason, "UNAUTHENTICATED");
       const trailerId = error.metadata.get("x-request-id");
       assert.ok(trailerId !== null && trailerId !== "", "the refusal (trailers-only) carries x-request-id");
@@ -90,11 +115,20 @@ describe("call records say who, which tool and why", () => {
   it("logs and counts a failed tool call with its tool and reason, though the RPC answers OK", async () => {
     const tools = createClient(Tools, grpc(reader, "tool-call-1"));
     const refused = await tools.callTool({ name: "file_read", arguments: JSON.stringify({ path: "../outside.txt" }) });
-    assert.deepEqual({ isError: refused.isError, reason: refused.reason, tool: refused.toolName }, { isError: true, reason: "PATH_TRAVERSAL", tool: "skill/file-read" });
-    const unknown = await createClient(Tools, grpc(reader, "tool-call-2")).callTool({ name: "no_such_tool", arguments: "{}" });
+    assert.deepEqual(
+      { isError: refused.isError, reason: refused.reason, tool: refused.toolName },
+      { isError: true, reason: "PATH_TRAVERSAL", tool: "skill/file-read" },
+    );
+    const unknown = await createClient(Tools, grpc(reader, "tool-call-2")).callTool({
+      name: "no_such_tool",
+      arguments: "{}",
+    });
     assert.equal(unknown.reason, "TOOL_NOT_FOUND");
     const first = await lineOf("/toolhost.tools.v1.Tools/CallTool", (l) => l["request_id"] === "tool-call-1");
-    assert.deepEqual({ code: first["code"], tool: first["tool"], why: first["tool_reason"] }, { code: "OK", tool: "skill/file-read", why: "PATH_TRAVERSAL" });
+    assert.deepEqual(
+      { code: first["code"], tool: first["tool"], why: first["tool_reason"] },
+      { code: "OK", tool: "skill/file-read", why: "PATH_TRAVERSAL" },
+    );
     const second = await lineOf("/toolhost.tools.v1.Tools/CallTool", (l) => l["request_id"] === "tool-call-2");
     assert.deepEqual({ tool: second["tool"], why: second["tool_reason"] }, { tool: "", why: "TOOL_NOT_FOUND" });
     const metrics = await (await fetch(`http://${running.server.metricsAddress}/metrics`)).text();
@@ -107,9 +141,15 @@ describe("call records say who, which tool and why", () => {
 describe("a failed TLS handshake", () => {
   it("is logged with its listener, peer and code, on both listeners", async () => {
     const tls = await makeTlsFixtures();
-    const running = await startLogged({ httpListen: "127.0.0.1:0", tls: { cert: tls.serverCert, key: tls.serverKey, clientCa: undefined, requireClientCert: false } });
+    const running = await startLogged({
+      httpListen: "127.0.0.1:0",
+      tls: { cert: tls.serverCert, key: tls.serverKey, clientCa: undefined, requireClientCert: false },
+    });
     try {
-      for (const [listener, address] of [["grpc", running.server.grpcAddress], ["http", running.server.httpAddress ?? ""]] as const) {
+      for (const [listener, address] of [
+        ["grpc", running.server.grpcAddress],
+        ["http", running.server.httpAddress ?? ""],
+      ] as const) {
         const host = address.slice(0, address.lastIndexOf(":"));
         const port = Number(address.slice(address.lastIndexOf(":") + 1));
         // A plaintext client on the TLS port, then a TLS client that trusts no one.
@@ -117,7 +157,9 @@ describe("a failed TLS handshake", () => {
         plain.on("error", () => undefined);
         const untrusting = connectTls({ host, port, ALPNProtocols: ["h2", "http/1.1"], rejectUnauthorized: true });
         untrusting.on("error", () => undefined);
-        const line = await waitFor(`the ${listener} handshake's line`, () => running.lines.find((l) => l["msg"] === "tls handshake failed" && l["listener"] === listener));
+        const line = await waitFor(`the ${listener} handshake's line`, () =>
+          running.lines.find((l) => l["msg"] === "tls handshake failed" && l["listener"] === listener),
+        );
         assert.match(String(line["peer"]), /^127\.0\.0\.1:\d+$/);
         assert.match(String(line["code"]), /^[A-Z0-9_]+$/);
         plain.destroy();

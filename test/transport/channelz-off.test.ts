@@ -9,7 +9,9 @@ import { startTestServer } from "../support/test-server.js";
 function channelzServerCount(): Promise<number> {
   return new Promise((resolve, reject) => {
     const call = { request: { start_server_id: "0", max_results: "1000" } };
-    getChannelzHandlers().GetServers(call as never, (err: unknown, value?: { server?: unknown[] } | null) => (err ? reject(err) : resolve(value?.server?.length ?? 0)));
+    getChannelzHandlers().GetServers(call as never, (err: unknown, value?: { server?: unknown[] } | null) =>
+      err ? reject(err) : resolve(value?.server?.length ?? 0),
+    );
   });
 }
 
@@ -18,7 +20,11 @@ describe("channelz", () => {
     const before = await channelzServerCount();
     const server = new Server();
     try {
-      await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))));
+      await new Promise<number>((resolve, reject) =>
+        server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (err, port) =>
+          err ? reject(err) : resolve(port),
+        ),
+      );
       assert.equal(await channelzServerCount(), before + 1);
     } finally {
       server.forceShutdown();

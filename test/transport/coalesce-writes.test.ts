@@ -27,7 +27,10 @@ describe("coalesceFrames", () => {
     sink.write(frame(2, 20), () => done.push(2));
     sink.write(frame(3, 30), () => done.push(3));
     await new Promise<void>((resolve) => sink.end(resolve));
-    assert.deepEqual(writes.map((w) => w.byteLength), [10, 50]);
+    assert.deepEqual(
+      writes.map((w) => w.byteLength),
+      [10, 50],
+    );
     assert.deepEqual(Buffer.concat(writes), Buffer.concat([frame(1, 10), frame(2, 20), frame(3, 30)]));
     assert.deepEqual(done, [1, 2, 3]);
   });
@@ -43,7 +46,10 @@ describe("coalesceFrames", () => {
     sink.write(frame(4, 5));
     sink.write(frame(5, 5));
     await new Promise<void>((resolve) => sink.end(resolve));
-    assert.deepEqual(writes.map((w) => w.byteLength), [5, 10, 64 * 1024 + 1, 10]);
+    assert.deepEqual(
+      writes.map((w) => w.byteLength),
+      [5, 10, 64 * 1024 + 1, 10],
+    );
     assert.equal(writes[2], big, "the large frame is the very buffer written, not a copy");
   });
 
@@ -70,6 +76,9 @@ describe("corkUntilIdle", () => {
     corkUntilIdle(sink);
     sink.write(frame(4, 10));
     await new Promise<void>((resolve) => sink.end(resolve));
-    assert.deepEqual(writes.map((w) => w.byteLength), [30, 10]);
+    assert.deepEqual(
+      writes.map((w) => w.byteLength),
+      [30, 10],
+    );
   });
 });

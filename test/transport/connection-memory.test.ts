@@ -29,7 +29,9 @@ async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-describe("per-connection memory (server in its own process)", { skip: !procAvailable() && "needs /proc for the server's VmRSS" }, () => {
+describe("per-connection memory (server in its own process)", {
+  skip: !procAvailable() && "needs /proc for the server's VmRSS",
+}, () => {
   let server: SpawnedServer;
   let dir: string;
   before(async () => {
@@ -56,9 +58,24 @@ describe("per-connection memory (server in its own process)", { skip: !procAvail
 
   it("makes never-read ReadFile streams of one connection wait instead of buffering", async (t) => {
     const c = await RawGrpcConnection.open(server.address);
-    const request = frame(toBinary(ReadFileRequestSchema, create(ReadFileRequestSchema, { path: "big.bin", mode: ReadMode.BYTES, chunkSize: 3 * MiB })));
+    const request = frame(
+      toBinary(
+        ReadFileRequestSchema,
+        create(ReadFileRequestSchema, { path: "big.bin", mode: ReadMode.BYTES, chunkSize: 3 * MiB }),
+      ),
+    );
     // One read that is consumed first, so the baseline includes what any first read costs.
-    const warm = frame(toBinary(ReadFileRequestSchema, create(ReadFileRequestSchema, { path: "big.bin", mode: ReadMode.BYTES, chunkSize: 3 * MiB, byteLimit: BigInt(32 * MiB) })));
+    const warm = frame(
+      toBinary(
+        ReadFileRequestSchema,
+        create(ReadFileRequestSchema, {
+          path: "big.bin",
+          mode: ReadMode.BYTES,
+          chunkSize: 3 * MiB,
+          byteLimit: BigInt(32 * MiB),
+        }),
+      ),
+    );
     assert.equal((await c.call("/toolhost.files.v1.FileTools/ReadFile", warm)).grpcStatus, 0);
     const baseline = await rssBytes(server.pid);
     try {
@@ -101,11 +118,16 @@ describe("per-connection memory (server in its own process)", { skip: !procAvail
       // At most 16 of the 2 MiB partial messages fit the 32 MiB budget; the rest are reset, the
       // ones that fit go on (they are cut by the receive timeout, 60 s here, not by the budget).
       assert.ok(reset >= 16 && reset < 32, `${reset} of 32 streams reset with ENHANCE_YOUR_CALM`);
-      assert.ok(streams.every((s) => s.rstCode === 11 || !s.closed), "the streams that fit stay open");
+      assert.ok(
+        streams.every((s) => s.rstCode === 11 || !s.closed),
+        "the streams that fit stay open",
+      );
       assert.equal(streams.filter((s) => s.closed).length, reset);
       assert.equal(await healthCheck(server.address), 0);
       const growth = (await rssBytes(server.pid)) - baseline;
-      t.diagnostic(`RSS growth with 32 half-sent 16 MiB messages: ${Math.round(growth / MiB)} MiB, ${reset} streams reset`);
+      t.diagnostic(
+        `RSS growth with 32 half-sent 16 MiB messages: ${Math.round(growth / MiB)} MiB, ${reset} streams reset`,
+      );
       assert.ok(growth < receiveBufferPerConnection + 64 * MiB, `RSS grew ${Math.round(growth / MiB)} MiB`);
     } finally {
       c.close();

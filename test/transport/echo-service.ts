@@ -24,7 +24,9 @@ export const echoService: DescService = (() => {
       },
     ],
   });
-  const registry = createFileRegistry(file, (name) => (name === "google/protobuf/wrappers.proto" ? file_google_protobuf_wrappers : undefined));
+  const registry = createFileRegistry(file, (name) =>
+    name === "google/protobuf/wrappers.proto" ? file_google_protobuf_wrappers : undefined,
+  );
   const service = registry.getService("toolhost.testing.v1.Echo");
   if (service === undefined) {
     throw new Error("echo service descriptor did not build");

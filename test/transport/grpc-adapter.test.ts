@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect as connectHttp2 } from "node:http2";
 import type { DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, type CallOptions, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  createClient,
+  type CallOptions,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Client as GrpcClient, credentials, status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
@@ -34,7 +41,9 @@ const chunk = "x".repeat(64 * 1024);
 const impl = {
   unary(req: Str, ctx: HandlerContext) {
     if (req.value === "missing") {
-      throw new ToolhostError("NOT_FOUND", "File 'missing' not found; list the directory to see what exists.", { path: "missing" });
+      throw new ToolhostError("NOT_FOUND", "File 'missing' not found; list the directory to see what exists.", {
+        path: "missing",
+      });
     }
     if (req.value === "crash") {
       throw new Error("EIO: i/o error, open '/secret/outside/roots'");
@@ -80,7 +89,9 @@ const impl = {
     }
     if (req.value === "fail-midway") {
       yield { value: "one" };
-      throw new ToolhostError("TOO_LARGE", "File 'big.txt' is too large: 20 bytes, the limit is 10 bytes.", { size: "20" });
+      throw new ToolhostError("TOO_LARGE", "File 'big.txt' is too large: 20 bytes, the limit is 10 bytes.", {
+        size: "20",
+      });
     }
     for (let i = 0; i < Number(req.value); i++) yield { value: String(i) };
   },
@@ -101,7 +112,12 @@ describe("grpc-js adapter", () => {
 
   before(async () => {
     const service = echoService as DescService;
-    host = await startGrpcHost("127.0.0.1:0", [{ service, impl: withErrorMapping(service, impl as unknown as ServiceImpl<DescService>) }], defaultLimits, (r) => records.push(r));
+    host = await startGrpcHost(
+      "127.0.0.1:0",
+      [{ service, impl: withErrorMapping(service, impl as unknown as ServiceImpl<DescService>) }],
+      defaultLimits,
+      (r) => records.push(r),
+    );
     client = createClient(service, createGrpcTransport({ baseUrl: `http://${host.address}` })) as unknown as EchoClient;
   });
   after(() => host.close(100));
@@ -128,7 +144,10 @@ describe("grpc-js adapter", () => {
   });
 
   it("maps a domain error to its code with an ErrorInfo detail", async () => {
-    const err = await client.unary({ value: "missing" }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    const err = await client.unary({ value: "missing" }).then(
+      () => assert.fail("expected an error"),
+      (e: unknown) => ConnectError.from(e),
+    );
     assert.equal(err.code, Code.NotFound);
     assert.equal(err.rawMessage, "File 'missing' not found; list the directory to see what exists.");
     const [info] = err.findDetails(ErrorInfoSchema);
@@ -138,7 +157,10 @@ describe("grpc-js adapter", () => {
   });
 
   it("hides the text of an unexpected error, which may name paths outside the roots", async () => {
-    const err = await client.unary({ value: "crash" }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    const err = await client.unary({ value: "crash" }).then(
+      () => assert.fail("expected an error"),
+      (e: unknown) => ConnectError.from(e),
+    );
     assert.equal(err.code, Code.Internal);
     assert.doesNotMatch(err.rawMessage, /secret/);
     assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "IO_ERROR");
@@ -148,7 +170,10 @@ describe("grpc-js adapter", () => {
     const got: string[] = [];
     const err = await (async () => {
       for await (const m of client.serverStream({ value: "fail-midway" })) got.push(m.value);
-    })().then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    })().then(
+      () => assert.fail("expected an error"),
+      (e: unknown) => ConnectError.from(e),
+    );
     assert.deepEqual(got, ["one"]);
     assert.equal(err.code, Code.ResourceExhausted);
     assert.equal(err.findDetails(ErrorInfoSchema)[0]?.reason, "TOO_LARGE");
@@ -181,7 +206,10 @@ describe("grpc-js adapter", () => {
   });
 
   it("turns an expired deadline into an aborted handler signal", async () => {
-    const err = await client.unary({ value: "wait" }, { timeoutMs: 200 }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    const err = await client.unary({ value: "wait" }, { timeoutMs: 200 }).then(
+      () => assert.fail("expected an error"),
+      (e: unknown) => ConnectError.from(e),
+    );
     assert.equal(err.code, Code.DeadlineExceeded);
     const signal = seen.signals.at(-1)!;
     await new Promise((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener("abort", resolve)));
@@ -202,7 +230,10 @@ describe("grpc-js adapter", () => {
   });
 
   it("gives a handler that first asks for its signal after its deadline an aborted one, as DEADLINE_EXCEEDED", async () => {
-    const err = await client.unary({ value: "look-late" }, { timeoutMs: 100 }).then(() => assert.fail("expected an error"), (e: unknown) => ConnectError.from(e));
+    const err = await client.unary({ value: "look-late" }, { timeoutMs: 100 }).then(
+      () => assert.fail("expected an error"),
+      (e: unknown) => ConnectError.from(e),
+    );
     assert.equal(err.code, Code.DeadlineExceeded);
     const before = seen.signals.length;
     for (let i = 0; i < 100 && seen.signals.length === before; i++) await sleep(20);

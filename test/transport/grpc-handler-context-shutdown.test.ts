@@ -27,9 +27,18 @@ describe("GrpcHandlerContext at the server's shutdown", () => {
   it("aborts the signals of live calls with the shutdown's reason, and leaves ended calls as they ended", () => {
     const shutdown = new AbortController();
     const registry = shutdownRegistryOf(shutdown.signal);
-    const live = [0, 1, 2].map(() => new GrpcHandlerContext(FileTools, method, call(), createContextValues(), undefined, shutdown.signal));
+    const live = [0, 1, 2].map(
+      () => new GrpcHandlerContext(FileTools, method, call(), createContextValues(), undefined, shutdown.signal),
+    );
     const ended = new GrpcHandlerContext(FileTools, method, call(), createContextValues(), undefined, shutdown.signal);
-    const untouched = new GrpcHandlerContext(FileTools, method, call(), createContextValues(), undefined, shutdown.signal);
+    const untouched = new GrpcHandlerContext(
+      FileTools,
+      method,
+      call(),
+      createContextValues(),
+      undefined,
+      shutdown.signal,
+    );
     for (const context of [...live, ended]) assert.equal(context.signal.aborted, false);
     assert.equal(registry.size, 4, "each call whose signal was made waits for the shutdown");
     ended.end();

@@ -35,10 +35,17 @@ describe("the gRPC listener's guards fail closed", () => {
       const port = await freePort();
       const listen = `127.0.0.1:${port}`;
       await assert.rejects(
-        startGrpcHost(listen, services, defaultLimits, () => undefined, {}, undefined, undefined, { findHttp2Servers: () => found }),
+        startGrpcHost(listen, services, defaultLimits, () => undefined, {}, undefined, undefined, {
+          findHttp2Servers: () => found,
+        }),
         (err: unknown) => {
           assert.ok(err instanceof ConfigError, String(err));
-          assert.match(err.message, new RegExp(`^cannot guard the gRPC listener on ${listen.replace(/\./g, "\\.")}: this @grpc/grpc-js \\(\\d+\\.\\d+\\.\\d+\\) does not expose its HTTP/2 servers where toolhost puts its stream limits, receive bounds and truncated-message check; install the @grpc/grpc-js version package-lock\\.json names$`));
+          assert.match(
+            err.message,
+            new RegExp(
+              `^cannot guard the gRPC listener on ${listen.replace(/\./g, "\\.")}: this @grpc/grpc-js \\(\\d+\\.\\d+\\.\\d+\\) does not expose its HTTP/2 servers where toolhost puts its stream limits, receive bounds and truncated-message check; install the @grpc/grpc-js version package-lock\\.json names$`,
+            ),
+          );
           assert.doesNotMatch(err.message, /\n/);
           return true;
         },
@@ -49,7 +56,11 @@ describe("the gRPC listener's guards fail closed", () => {
 
   it("finds the HTTP/2 servers on the installed grpc-js (an upgrade that moves them fails here first)", async () => {
     const server = new Server();
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (err, bound) =>
+        err ? reject(err) : resolve(bound),
+      ),
+    );
     try {
       assert.ok(port > 0);
       assert.equal(http2ServersOf(server)?.length, 1);

@@ -4,7 +4,14 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, type CallOptions, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  createClient,
+  type CallOptions,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { defaultLimits } from "../../src/config/config.js";
 import { startGrpcHost, type GrpcHost } from "../../src/transport/grpc-server.js";
@@ -51,7 +58,12 @@ describe("grpc-js adapter: handler-set response headers and trailers", () => {
 
   before(async () => {
     const service = echoService as DescService;
-    host = await startGrpcHost("127.0.0.1:0", [{ service, impl: impl as unknown as ServiceImpl<DescService> }], defaultLimits, () => undefined);
+    host = await startGrpcHost(
+      "127.0.0.1:0",
+      [{ service, impl: impl as unknown as ServiceImpl<DescService> }],
+      defaultLimits,
+      () => undefined,
+    );
     client = createClient(service, createGrpcTransport({ baseUrl: `http://${host.address}` })) as unknown as EchoClient;
   });
   after(() => host.close(100));

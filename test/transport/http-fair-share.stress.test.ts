@@ -15,7 +15,10 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 import { writeTokensFile } from "../support/tls-fixtures.js";
 import { waitFor } from "../support/wait-for.js";
 
-const attackers = ["attacker-1", "attacker-2", "attacker-3"].map((id) => ({ id, token: `th_${id}-token-for-the-fair-share-stress-000` }));
+const attackers = ["attacker-1", "attacker-2", "attacker-3"].map((id) => ({
+  id,
+  token: `th_${id}-token-for-the-fair-share-stress-000`,
+}));
 const innocent = "th_innocent-token-for-the-fair-share-stress-00";
 const bodyBytes = defaultLimits.maxReceiveMessageBytes;
 
@@ -26,7 +29,10 @@ describe("the review's HTTP attacks at full size, with the default limits", { ti
   before(async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolhost-fair-stress-"));
     const tokensFile = join(dir, "tokens.yaml");
-    await writeTokensFile(tokensFile, [...attackers.map(({ id, token }) => ({ id, token, scope: { tier: "read" } })), { id: "innocent", token: innocent, scope: { tier: "read" } }]);
+    await writeTokensFile(tokensFile, [
+      ...attackers.map(({ id, token }) => ({ id, token, scope: { tier: "read" } })),
+      { id: "innocent", token: innocent, scope: { tier: "read" } },
+    ]);
     server = await startTestServer({ http: true, metrics: true, tokensFile });
     await writeFile(join(server.root, "a.txt"), "hello\n");
   });
@@ -43,7 +49,9 @@ describe("the review's HTTP attacks at full size, with the default limits", { ti
     sockets.push(socket);
     const held = { reply: "" };
     socket.on("data", (d: Buffer) => (held.reply += d.toString("latin1")));
-    socket.write(`POST /toolhost.files.v1.FileTools/StatFile HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${bodyBytes}\r\n\r\n{"path":"a`);
+    socket.write(
+      `POST /toolhost.files.v1.FileTools/StatFile HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${bodyBytes}\r\n\r\n{"path":"a`,
+    );
     return held;
   }
 
@@ -52,7 +60,14 @@ describe("the review's HTTP attacks at full size, with the default limits", { ti
     return new Promise((resolve, reject) => {
       const req = request(
         `http://${server.httpAddress}/toolhost.files.v1.FileTools/StatFile`,
-        { method: "POST", headers: { "content-type": "application/json", "content-length": body.length, authorization: `Bearer ${token}` } },
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "content-length": body.length,
+            authorization: `Bearer ${token}`,
+          },
+        },
         (res) => {
           res.resume();
           res.on("end", () => resolve(res.statusCode));
@@ -66,19 +81,28 @@ describe("the review's HTTP attacks at full size, with the default limits", { ti
   it("three callers trickling 33 x 16 MiB bodies each hold their shares, and the innocent caller's 50 calls all succeed", async () => {
     const share = defaultLimits.maxReceiveBufferBytesPerCaller / bodyBytes;
     const opened = attackers.map(({ token }) => Array.from({ length: 33 }, () => stall(token)));
-    await waitFor("every attacker's requests past its share to be refused", () => opened.every((mine) => mine.filter((s) => s.reply.startsWith("HTTP/1.1 429 ")).length === 33 - share));
+    await waitFor("every attacker's requests past its share to be refused", () =>
+      opened.every((mine) => mine.filter((s) => s.reply.startsWith("HTTP/1.1 429 ")).length === 33 - share),
+    );
     for (const mine of opened) assert.equal(mine.filter((s) => s.reply === "").length, share);
     const statuses = await Promise.all(Array.from({ length: 50 }, () => statFile(innocent)));
     assert.deepEqual(new Set(statuses), new Set([200]));
   });
 
   it("10,000 unauthenticated requests to made-up paths leave the metrics' series as they were", async () => {
-    const seriesCount = async () => (await (await fetch(`http://${server.metricsAddress}/metrics`)).text()).split("\n").filter((l) => l.startsWith("toolhost_rpc_")).length;
+    const seriesCount = async () =>
+      (await (await fetch(`http://${server.metricsAddress}/metrics`)).text())
+        .split("\n")
+        .filter((l) => l.startsWith("toolhost_rpc_")).length;
     const flood = async (from: number, count: number) => {
       for (let at = from; at < from + count; at += 100) {
         await Promise.all(
           Array.from({ length: 100 }, async (_, k) => {
-            const res = await fetch(`http://${server.httpAddress}/made.up.v1.S${at + k}/M${at + k}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+            const res = await fetch(`http://${server.httpAddress}/made.up.v1.S${at + k}/M${at + k}`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: "{}",
+            });
             await res.arrayBuffer();
             assert.equal(res.status, 401);
           }),

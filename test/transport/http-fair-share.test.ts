@@ -63,7 +63,12 @@ describe("the HTTP listener's receive budget, shared between callers", { timeout
     server = await startTestServer({
       http: true,
       tokensFile,
-      limits: { maxReceiveMessageBytes: perCaller, maxReceiveBufferBytes: total, maxReceiveBufferBytesPerCaller: perCaller, maxReceiveBufferBytesPerConnection: perCaller },
+      limits: {
+        maxReceiveMessageBytes: perCaller,
+        maxReceiveBufferBytes: total,
+        maxReceiveBufferBytesPerCaller: perCaller,
+        maxReceiveBufferBytesPerConnection: perCaller,
+      },
     });
     await writeFile(join(server.root, "a.txt"), "hello\n");
   });
@@ -93,7 +98,14 @@ describe("the HTTP listener's receive budget, shared between callers", { timeout
     return new Promise((resolve, reject) => {
       const req = request(
         `http://${server.httpAddress}/toolhost.files.v1.FileTools/${method}`,
-        { method: "POST", headers: { "content-type": "application/json", "content-length": bytes.length, authorization: `Bearer ${token}` } },
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "content-length": bytes.length,
+            authorization: `Bearer ${token}`,
+          },
+        },
         (res) => {
           let text = "";
           res.on("data", (d: Buffer) => (text += d.toString()));
@@ -108,7 +120,9 @@ describe("the HTTP listener's receive budget, shared between callers", { timeout
   /** innocentCallsSucceed runs the innocent caller's calls, three at once then five in turn. */
   async function innocentCallsSucceed(tag: string): Promise<void> {
     const data = Buffer.alloc(128 * 1024, 120).toString("base64");
-    const together = await Promise.all([0, 1, 2].map((i) => call(innocent, "WriteFile", { path: `${tag}-${i}.txt`, data })));
+    const together = await Promise.all(
+      [0, 1, 2].map((i) => call(innocent, "WriteFile", { path: `${tag}-${i}.txt`, data })),
+    );
     for (const answer of together) assert.equal(answer.status, 200, answer.text);
     for (let i = 0; i < 5; i++) {
       const answer = await call(innocent, "StatFile", { path: "a.txt" });
@@ -120,45 +134,80 @@ describe("the HTTP listener's receive budget, shared between callers", { timeout
   it("holds one caller's trickled bodies to its own share, refusing it with its own budget's error, and lets another caller's calls all through", async () => {
     // Up to what would fill the whole server: without a share per caller, all of them get in.
     const opened = Array.from({ length: total / stallBytes + 1 }, () => stall(attacker, stallBytes));
-    const refused = await waitFor("the attacker's requests past its share to be refused", () => opened.filter((s) => answered(s.reply)).length >= opened.length - perCaller / stallBytes && opened, guard);
-    assert.equal(refused.filter((s) => s.reply === "").length, perCaller / stallBytes, "the attacker holds exactly its share");
+    const refused = await waitFor(
+      "the attacker's requests past its share to be refused",
+      () => opened.filter((s) => answered(s.reply)).length >= opened.length - perCaller / stallBytes && opened,
+      guard,
+    );
+    assert.equal(
+      refused.filter((s) => s.reply === "").length,
+      perCaller / stallBytes,
+      "the attacker holds exactly its share",
+    );
     const first = refused.find((s) => s.reply !== "")!.reply;
     assert.equal(answered(first)!.status, "HTTP/1.1 429 Too Many Requests");
     assert.match(first, /\r\nretry-after: 1\r\n/i);
-    const error = JSON.parse(answered(first)!.body) as { code: string; message: string; details: { debug: { reason: string; metadata: Record<string, string> } }[] };
+    const error = JSON.parse(answered(first)!.body) as {
+      code: string;
+      message: string;
+      details: { debug: { reason: string; metadata: Record<string, string> } }[];
+    };
     assert.equal(error.code, "resource_exhausted");
     assert.equal(
       error.message,
       `"attacker" is already sending as many request bytes as limits.max_receive_buffer_bytes_per_caller (${perCaller}) allows one caller; retry in about 1000 ms, once one of its requests has arrived, or send smaller requests.`,
     );
     assert.equal(error.details[0]!.debug.reason, "QUOTA_EXCEEDED");
-    assert.deepEqual(error.details[0]!.debug.metadata, { id: "attacker", limit: String(perCaller), retry_after_ms: "1000" });
+    assert.deepEqual(error.details[0]!.debug.metadata, {
+      id: "attacker",
+      limit: String(perCaller),
+      retry_after_ms: "1000",
+    });
 
     await innocentCallsSucceed("beside-attacker");
-    assert.deepEqual((await readdir(server.root)).filter((n) => !n.startsWith("beside-")), ["a.txt"], "the refused requests changed nothing");
+    assert.deepEqual(
+      (await readdir(server.root)).filter((n) => !n.startsWith("beside-")),
+      ["a.txt"],
+      "the refused requests changed nothing",
+    );
 
     // A small whole request of the attacker's own is refused too, with its body drained.
     const more = await call(attacker, "StatFile", { path: "a.txt" });
     assert.equal(more.status, 429);
     assert.equal(more.connection, "keep-alive");
-    assert.match((JSON.parse(more.text) as { message: string }).message, /^"attacker" is already sending as many request bytes/);
+    assert.match(
+      (JSON.parse(more.text) as { message: string }).message,
+      /^"attacker" is already sending as many request bytes/,
+    );
 
     // A gRPC-Web client is answered in its own protocol: a trailers-only response.
-    const grpcWeb = await new Promise<{ status: number | undefined; headers: Record<string, unknown> }>((resolve, reject) => {
-      const req = request(
-        `http://${server.httpAddress}/toolhost.files.v1.FileTools/StatFile`,
-        { method: "POST", headers: { "content-type": "application/grpc-web+proto", "content-length": 5, authorization: `Bearer ${attacker}` } },
-        (res) => {
-          res.resume();
-          res.on("end", () => resolve({ status: res.statusCode, headers: res.headers }));
-        },
-      );
-      req.on("error", reject);
-      req.end(Buffer.alloc(5));
-    });
+    const grpcWeb = await new Promise<{ status: number | undefined; headers: Record<string, unknown> }>(
+      (resolve, reject) => {
+        const req = request(
+          `http://${server.httpAddress}/toolhost.files.v1.FileTools/StatFile`,
+          {
+            method: "POST",
+            headers: {
+              "content-type": "application/grpc-web+proto",
+              "content-length": 5,
+              authorization: `Bearer ${attacker}`,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode, headers: res.headers }));
+          },
+        );
+        req.on("error", reject);
+        req.end(Buffer.alloc(5));
+      },
+    );
     assert.equal(grpcWeb.status, 200);
     assert.equal(grpcWeb.headers["grpc-status"], "8");
-    assert.match(decodeURIComponent(String(grpcWeb.headers["grpc-message"])), /^"attacker" is already sending as many request bytes as limits\.max_receive_buffer_bytes_per_caller \(1048576\)/);
+    assert.match(
+      decodeURIComponent(String(grpcWeb.headers["grpc-message"])),
+      /^"attacker" is already sending as many request bytes as limits\.max_receive_buffer_bytes_per_caller \(1048576\)/,
+    );
   });
 
   it("claims nothing for requests that are not authenticated: they are answered 401, unread, while the innocent caller gets in", async () => {
@@ -172,9 +221,18 @@ describe("the HTTP listener's receive budget, shared between callers", { timeout
     for (const [i, { reply }] of opened.entries()) {
       assert.equal(answered(reply)!.status, "HTTP/1.1 401 Unauthorized");
       assert.match(reply, /\r\nconnection: close\r\n/i);
-      const error = JSON.parse(answered(reply)!.body) as { code: string; message: string; details: { debug: { reason: string } }[] };
+      const error = JSON.parse(answered(reply)!.body) as {
+        code: string;
+        message: string;
+        details: { debug: { reason: string } }[];
+      };
       assert.equal(error.code, "unauthenticated");
-      assert.equal(error.message, i < 40 ? 'No credentials: send the header "authorization: Bearer <token>".' : "Unknown or revoked bearer token; ask the server's operator for a valid one.");
+      assert.equal(
+        error.message,
+        i < 40
+          ? 'No credentials: send the header "authorization: Bearer <token>".'
+          : "Unknown or revoked bearer token; ask the server's operator for a valid one.",
+      );
       assert.equal(error.details[0]!.debug.reason, "UNAUTHENTICATED");
     }
     // The refused requests' sockets are still open on this side, their bodies unsent.

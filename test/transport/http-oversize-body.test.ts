@@ -43,14 +43,29 @@ describe("a one-message HTTP request over the receive limit", () => {
   after(() => server.close());
 
   const post = (contentType: string, body: Uint8Array | ReadableStream<Uint8Array>) =>
-    fetch(`http://${server.httpAddress}${writeFilePath}`, { method: "POST", headers: { "content-type": contentType, "x-request-id": "oversize-1" }, body, duplex: "half" } as RequestInit);
+    fetch(`http://${server.httpAddress}${writeFilePath}`, {
+      method: "POST",
+      headers: { "content-type": contentType, "x-request-id": "oversize-1" },
+      body,
+      duplex: "half",
+    } as RequestInit);
 
   it("Connect JSON without content-length: 429 TOO_LARGE once the body grows past the limit", async () => {
-    const res = await post("application/json", chunked(new TextEncoder().encode(JSON.stringify({ path: "big.txt", text: "x".repeat(4 * limit) }))));
+    const res = await post(
+      "application/json",
+      chunked(new TextEncoder().encode(JSON.stringify({ path: "big.txt", text: "x".repeat(4 * limit) }))),
+    );
     assert.equal(res.status, 429);
     assert.equal(res.headers.get("x-request-id"), "oversize-1");
-    const error = errorFromJsonBytes(new Uint8Array(await res.arrayBuffer()), undefined, new ConnectError("not JSON", Code.Internal));
-    assert.deepEqual({ code: error.code, reason: reasonOf(error)?.reason, limit: reasonOf(error)?.metadata["limit"] }, { code: Code.ResourceExhausted, reason: "TOO_LARGE", limit: String(limit) });
+    const error = errorFromJsonBytes(
+      new Uint8Array(await res.arrayBuffer()),
+      undefined,
+      new ConnectError("not JSON", Code.Internal),
+    );
+    assert.deepEqual(
+      { code: error.code, reason: reasonOf(error)?.reason, limit: reasonOf(error)?.metadata["limit"] },
+      { code: Code.ResourceExhausted, reason: "TOO_LARGE", limit: String(limit) },
+    );
     assert.deepEqual(await readdir(server.root), []);
   });
 
@@ -58,21 +73,34 @@ describe("a one-message HTTP request over the receive limit", () => {
     const res = await post("application/grpc-web+proto", chunked(envelope(10 * limit, new Uint8Array(100))));
     assert.equal(res.status, 200);
     const error = findTrailerError(res.headers);
-    assert.deepEqual({ code: error?.code, reason: reasonOf(error)?.reason, size: reasonOf(error)?.metadata["size"] }, { code: Code.ResourceExhausted, reason: "TOO_LARGE", size: String(10 * limit) });
+    assert.deepEqual(
+      { code: error?.code, reason: reasonOf(error)?.reason, size: reasonOf(error)?.metadata["size"] },
+      { code: Code.ResourceExhausted, reason: "TOO_LARGE", size: String(10 * limit) },
+    );
     assert.deepEqual(await readdir(server.root), []);
   });
 
   it("gRPC-Web text: TOO_LARGE with the size its base64 envelope head announces", async () => {
-    const body = new TextEncoder().encode(Buffer.from(envelope(2 * limit, new Uint8Array(2 * limit))).toString("base64"));
+    const body = new TextEncoder().encode(
+      Buffer.from(envelope(2 * limit, new Uint8Array(2 * limit))).toString("base64"),
+    );
     const res = await post("application/grpc-web-text", chunked(body));
     assert.equal(res.status, 200);
     const error = findTrailerError(res.headers);
-    assert.deepEqual({ code: error?.code, reason: reasonOf(error)?.reason, size: reasonOf(error)?.metadata["size"] }, { code: Code.ResourceExhausted, reason: "TOO_LARGE", size: String(2 * limit) });
+    assert.deepEqual(
+      { code: error?.code, reason: reasonOf(error)?.reason, size: reasonOf(error)?.metadata["size"] },
+      { code: Code.ResourceExhausted, reason: "TOO_LARGE", size: String(2 * limit) },
+    );
     assert.deepEqual(await readdir(server.root), []);
   });
 
   it("a body within the limit is served", async () => {
-    const res = await fetch(`http://${server.httpAddress}/toolhost.files.v1.FileTools/ListTools`, { method: "POST", headers: { "content-type": "application/json" }, body: chunked(new TextEncoder().encode("{}")), duplex: "half" } as RequestInit);
+    const res = await fetch(`http://${server.httpAddress}/toolhost.files.v1.FileTools/ListTools`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunked(new TextEncoder().encode("{}")),
+      duplex: "half",
+    } as RequestInit);
     assert.equal(res.status, 200);
     assert.match(await res.text(), /"tools"/);
   });

@@ -12,14 +12,17 @@ import { ToolhostError } from "../../src/errors/toolhost-error.js";
 import { toConnectError } from "../../src/service/error-mapping.js";
 import { writeRefusal } from "../../src/transport/http/http-refusal.js";
 
-const refusal = () => toConnectError(new ToolhostError("UNAUTHENTICATED", "no token; send authorization: Bearer TOKEN."));
+const refusal = () =>
+  toConnectError(new ToolhostError("UNAUTHENTICATED", "no token; send authorization: Bearer TOKEN."));
 const reasonOf = (error: ConnectError | undefined) => error?.findDetails(ErrorInfoSchema)[0]?.reason;
 
 describe("writeRefusal", () => {
   let server: Server;
   let base: string;
   before(async () => {
-    server = createServer((req, res) => writeRefusal(req, res, refusal(), { close: req.url === "/close", headers: { "retry-after": "1" } }));
+    server = createServer((req, res) =>
+      writeRefusal(req, res, refusal(), { close: req.url === "/close", headers: { "retry-after": "1" } }),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -32,10 +35,16 @@ describe("writeRefusal", () => {
     for (const contentType of ["application/grpc-web+proto", "application/grpc-web-text"]) {
       const res = await post(contentType);
       assert.equal(res.status, 200);
-      assert.equal(res.headers.get("content-type"), contentType.includes("text") ? "application/grpc-web-text+proto" : "application/grpc-web+proto");
+      assert.equal(
+        res.headers.get("content-type"),
+        contentType.includes("text") ? "application/grpc-web-text+proto" : "application/grpc-web+proto",
+      );
       assert.equal((await res.arrayBuffer()).byteLength, 0);
       const error = findTrailerError(res.headers);
-      assert.deepEqual({ code: error?.code, reason: reasonOf(error) }, { code: Code.Unauthenticated, reason: "UNAUTHENTICATED" });
+      assert.deepEqual(
+        { code: error?.code, reason: reasonOf(error) },
+        { code: Code.Unauthenticated, reason: "UNAUTHENTICATED" },
+      );
     }
   });
 
@@ -51,7 +60,10 @@ describe("writeRefusal", () => {
       assert.equal(body[0], endStreamFlag);
       assert.equal(new DataView(body.buffer).getUint32(1), body.byteLength - 5);
       const end = createEndStreamSerialization(undefined).parse(body.subarray(5));
-      assert.deepEqual({ code: end.error?.code, reason: reasonOf(end.error) }, { code: Code.Unauthenticated, reason: "UNAUTHENTICATED" });
+      assert.deepEqual(
+        { code: end.error?.code, reason: reasonOf(end.error) },
+        { code: Code.Unauthenticated, reason: "UNAUTHENTICATED" },
+      );
     }
   });
 
@@ -61,8 +73,15 @@ describe("writeRefusal", () => {
       assert.equal(res.status, 401);
       assert.equal(res.headers.get("content-type"), "application/json");
       assert.equal(res.headers.get("retry-after"), "1");
-      const error = errorFromJsonBytes(new Uint8Array(await res.arrayBuffer()), undefined, new ConnectError("not JSON", Code.Internal));
-      assert.deepEqual({ code: error.code, reason: reasonOf(error) }, { code: Code.Unauthenticated, reason: "UNAUTHENTICATED" });
+      const error = errorFromJsonBytes(
+        new Uint8Array(await res.arrayBuffer()),
+        undefined,
+        new ConnectError("not JSON", Code.Internal),
+      );
+      assert.deepEqual(
+        { code: error.code, reason: reasonOf(error) },
+        { code: Code.Unauthenticated, reason: "UNAUTHENTICATED" },
+      );
     }
   });
 

@@ -29,7 +29,8 @@ function exchange(address: string, raw: string): Promise<string> {
 }
 
 // The refusal is INVALID_ARGUMENT in Connect's error JSON, its message naming what is missing.
-const refusal = '"code":"invalid_argument","message":"toolhost: the request needs a Host header and a path (/package.Service/Method) that together form a URL."';
+const refusal =
+  '"code":"invalid_argument","message":"toolhost: the request needs a Host header and a path (/package.Service/Method) that together form a URL."';
 
 describe("the HTTP listener's request target check", () => {
   let server: TestServer;
@@ -47,12 +48,19 @@ describe("the HTTP listener's request target check", () => {
       ["http://[/toolhost.files.v1.FileTools/ListRoots", `Authorization: Bearer ${token}\r\n`],
       ["//localhost/toolhost.files.v1.FileTools/ListRoots", `Authorization: Bearer ${token}\r\n`],
     ]) {
-      const reply = await exchange(server.httpAddress!, `POST ${target} HTTP/1.1\r\nHost: localhost\r\n${authorization}Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+      const reply = await exchange(
+        server.httpAddress!,
+        `POST ${target} HTTP/1.1\r\nHost: localhost\r\n${authorization}Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      );
       assert.match(reply, /^HTTP\/1\.1 400 Bad Request\r\n/, `${target}: ${reply}`);
       assert.match(reply, /\r\nconnection: close\r\n/i);
       assert.ok(reply.includes(refusal), reply);
     }
-    const res = await fetch(`http://${server.httpAddress}/toolhost.files.v1.FileTools/ListRoots`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: "{}" });
+    const res = await fetch(`http://${server.httpAddress}/toolhost.files.v1.FileTools/ListRoots`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: "{}",
+    });
     assert.equal(res.status, 200);
   });
 });
@@ -74,13 +82,20 @@ describe("checkRequestTarget (as beyond loopback, where no Host check runs first
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("answers 400 to a Host that makes no URL and to HTTP/1.0 without a Host, and passes a sound request on", async () => {
-    for (const raw of ["POST /a.B/C HTTP/1.1\r\nHost: [\r\nContent-Length: 0\r\n\r\n", "POST /a.B/C HTTP/1.0\r\nContent-Length: 0\r\n\r\n", "POST /a.B/C HTTP/1.1\r\nHost: a b\r\nContent-Length: 0\r\n\r\n"]) {
+    for (const raw of [
+      "POST /a.B/C HTTP/1.1\r\nHost: [\r\nContent-Length: 0\r\n\r\n",
+      "POST /a.B/C HTTP/1.0\r\nContent-Length: 0\r\n\r\n",
+      "POST /a.B/C HTTP/1.1\r\nHost: a b\r\nContent-Length: 0\r\n\r\n",
+    ]) {
       const reply = await exchange(address, raw);
       assert.match(reply, /^HTTP\/1\.1 400 Bad Request\r\n/, JSON.stringify(raw));
       assert.ok(reply.includes(refusal), reply);
     }
     assert.equal(served, 0);
-    const sound = await exchange(address, "POST /a.B/C?x=1 HTTP/1.1\r\nHost: toolhost.internal:8080\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    const sound = await exchange(
+      address,
+      "POST /a.B/C?x=1 HTTP/1.1\r\nHost: toolhost.internal:8080\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
     assert.match(sound, /^HTTP\/1\.1 200 OK\r\n/);
     assert.equal(served, 1);
   });

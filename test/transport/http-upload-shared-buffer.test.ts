@@ -10,19 +10,28 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 import { frame } from "../support/raw-grpc.js";
 
 /** post sends a Connect streaming request body to the HTTP listener and returns status and body. */
-async function post(address: string, path: string, body: Buffer): Promise<{ status: number | undefined; text: string }> {
+async function post(
+  address: string,
+  path: string,
+  body: Buffer,
+): Promise<{ status: number | undefined; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`http://${address}${path}`, { method: "POST", headers: { "content-type": "application/connect+proto", "connect-protocol-version": "1" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (d: Buffer) => chunks.push(d));
-      res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("latin1") }));
-    });
+    const req = request(
+      `http://${address}${path}`,
+      { method: "POST", headers: { "content-type": "application/connect+proto", "connect-protocol-version": "1" } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (d: Buffer) => chunks.push(d));
+        res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("latin1") }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 
-const message = (part: Parameters<typeof create<typeof UploadFileRequestSchema>>[1]) => frame(toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, part)));
+const message = (part: Parameters<typeof create<typeof UploadFileRequestSchema>>[1]) =>
+  frame(toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, part)));
 
 describe("UploadFile over the HTTP (connect-node) listener", () => {
   let server: TestServer;
@@ -37,12 +46,19 @@ describe("UploadFile over the HTTP (connect-node) listener", () => {
     const small = Buffer.from("tail bytes\n");
     // One body: connect-node cuts every message out of the same buffer, so the large chunk's
     // ArrayBuffer also holds the header and the small chunk (within the 64-byte slack).
-    const body = Buffer.concat([message({ part: { case: "header", value: { path: "t.bin" } } }), message({ part: { case: "data", value: big } }), message({ part: { case: "data", value: small } })]);
+    const body = Buffer.concat([
+      message({ part: { case: "header", value: { path: "t.bin" } } }),
+      message({ part: { case: "data", value: big } }),
+      message({ part: { case: "data", value: small } }),
+    ]);
     const answer = await post(server.httpAddress!, "/toolhost.files.v1.FileTools/UploadFile", body);
     const expected = Buffer.concat([big, small]);
     assert.deepEqual(await readFile(join(server.root, "t.bin")), expected);
     const sha256 = createHash("sha256").update(expected).digest("hex");
     assert.equal(answer.status, 200, answer.text);
-    assert.ok(answer.text.includes(sha256), `the answer's sha256 is not that of the ${expected.length} bytes written: ${JSON.stringify(answer.text.slice(0, 300))}`);
+    assert.ok(
+      answer.text.includes(sha256),
+      `the answer's sha256 is not that of the ${expected.length} bytes written: ${JSON.stringify(answer.text.slice(0, 300))}`,
+    );
   });
 });

@@ -57,10 +57,17 @@ describe("IndexedList", () => {
         model.delete(item.id);
       }
       if (step % 97 === 0) {
-        assert.deepEqual(members(list), [...model].sort((a, b) => a - b), `step ${step}`);
+        assert.deepEqual(
+          members(list),
+          [...model].sort((a, b) => a - b),
+          `step ${step}`,
+        );
       }
     }
-    assert.deepEqual(members(list), [...model].sort((a, b) => a - b));
+    assert.deepEqual(
+      members(list),
+      [...model].sort((a, b) => a - b),
+    );
     for (const item of items) {
       assert.equal(item.listIndex >= 0, model.has(item.id), `item ${item.id}`);
     }

@@ -22,7 +22,10 @@ describe("many concurrent calls", () => {
   });
 
   it("emit no MaxListenersExceededWarning on either listener", async () => {
-    const http = createClient(FileTools, createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }));
+    const http = createClient(
+      FileTools,
+      createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }),
+    );
     await Promise.all([
       ...Array.from({ length: 64 }, () => server.fileTools.statFile({ path: "a.txt" })),
       ...Array.from({ length: 64 }, async () => {
@@ -34,6 +37,9 @@ describe("many concurrent calls", () => {
     ]);
     // Warnings are emitted on the next tick.
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(warnings.map((w) => w.name), []);
+    assert.deepEqual(
+      warnings.map((w) => w.name),
+      [],
+    );
   });
 });

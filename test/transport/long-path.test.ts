@@ -27,12 +27,17 @@ describe("a 100 KB path", () => {
   after(() => server.close());
 
   it("is INVALID_PATH through grpc-js, with the path abridged in message and ErrorInfo", async () => {
-    const err = await server.fileTools.writeFile({ path: longPath, content: { case: "data", value: new Uint8Array([1]) } }).then(
-      () => assert.fail("WriteFile of a 100 KB path succeeded"),
-      (e: unknown) => ConnectError.from(e),
-    );
+    const err = await server.fileTools
+      .writeFile({ path: longPath, content: { case: "data", value: new Uint8Array([1]) } })
+      .then(
+        () => assert.fail("WriteFile of a 100 KB path succeeded"),
+        (e: unknown) => ConnectError.from(e),
+      );
     assert.equal(err.code, Code.InvalidArgument);
-    assert.match(err.rawMessage, /is 100005 bytes \(the limit is 4096, PATH_MAX\): longer than the filesystem allows; use a shorter path\.$/);
+    assert.match(
+      err.rawMessage,
+      /is 100005 bytes \(the limit is 4096, PATH_MAX\): longer than the filesystem allows; use a shorter path\.$/,
+    );
     assert.ok(err.rawMessage.length < 1024, `message is ${err.rawMessage.length} characters`);
     assert.match(err.rawMessage, /abridged: 99825 of 100005 characters left out/);
     const [info] = err.findDetails(ErrorInfoSchema);
@@ -66,7 +71,10 @@ describe("a 100 KB path", () => {
       "        st.details[0].Unpack(info)",
       "        print(e.code().name, info.reason, len(e.details()), len(info.metadata['path']))",
     ].join("\n");
-    const result = await runChild(python, ["-c", script], { cwd: repo, env: { ADDR: server.address, PYTHONPATH: join(repo, "gen/python") } });
+    const result = await runChild(python, ["-c", script], {
+      cwd: repo,
+      env: { ADDR: server.address, PYTHONPATH: join(repo, "gen/python") },
+    });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split("\n");
     assert.equal(lines.length, 2, result.stdout);
@@ -141,17 +149,30 @@ describe("error abridging", () => {
     const short = toConnectError(new ToolhostError("NOT_FOUND", `File "a/b.txt" not found.`, { path: "a/b.txt" }));
     assert.equal(short.rawMessage, `File "a/b.txt" not found.`);
     const long = "x".repeat(10_000);
-    const quoted = toConnectError(new ToolhostError("NOT_FOUND", `File ${JSON.stringify(long + '"q')} not found.`, { path: `${long}"q` }));
+    const quoted = toConnectError(
+      new ToolhostError("NOT_FOUND", `File ${JSON.stringify(long + '"q')} not found.`, { path: `${long}"q` }),
+    );
     assert.ok(quoted.rawMessage.length < 400, quoted.rawMessage);
-    assert.match(quoted.rawMessage, /^File "x{120}…\[abridged: 9822 of 10002 characters left out\]…x{58}\\"q" not found\.$/);
-    const many = toConnectError(new ToolhostError("IO_ERROR", "y".repeat(50_000), Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, "v".repeat(300)]))));
+    assert.match(
+      quoted.rawMessage,
+      /^File "x{120}…\[abridged: 9822 of 10002 characters left out\]…x{58}\\"q" not found\.$/,
+    );
+    const many = toConnectError(
+      new ToolhostError(
+        "IO_ERROR",
+        "y".repeat(50_000),
+        Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, "v".repeat(300)])),
+      ),
+    );
     assert.ok(many.rawMessage.length <= 1024);
     const [info] = many.findDetails(ErrorInfoSchema);
     const size = Object.entries(info!.metadata).reduce((n, [k, v]) => n + k.length + v.length, 0);
     assert.ok(size <= 2048 + 20, `metadata is ${size} characters`);
     assert.equal(info!.metadata["abridged"], "true");
     const euro = "\u20ac".repeat(30_000);
-    const wide = toConnectError(new ToolhostError("NOT_FOUND", `File "${euro}" not found; ${"\u20ac".repeat(2000)}`, { path: euro }));
+    const wide = toConnectError(
+      new ToolhostError("NOT_FOUND", `File "${euro}" not found; ${"\u20ac".repeat(2000)}`, { path: euro }),
+    );
     assert.ok(Buffer.byteLength(wide.rawMessage) <= 1024, `message is ${Buffer.byteLength(wide.rawMessage)} bytes`);
     assert.ok(Buffer.byteLength(wide.findDetails(ErrorInfoSchema)[0]!.metadata["path"]!) < 1024);
   });

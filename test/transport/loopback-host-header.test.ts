@@ -8,10 +8,34 @@ import { startTestServer, type TestServer } from "../support/test-server.js";
 
 describe("the loopback Host check (issue 27 #14)", () => {
   it("takes exactly localhost, 127.x.y.z and [::1], with an optional port, in any case", () => {
-    for (const ok of ["localhost", "LOCALHOST", "LocalHost:8080", "127.0.0.1", "127.1.2.3:65535", "[::1]", "[::1]:50051"]) {
+    for (const ok of [
+      "localhost",
+      "LOCALHOST",
+      "LocalHost:8080",
+      "127.0.0.1",
+      "127.1.2.3:65535",
+      "[::1]",
+      "[::1]:50051",
+    ]) {
       assert.equal(isLoopbackHostHeader(ok), true, ok);
     }
-    for (const bad of ["127.0.0.1:80@evil.com", "127.0.0.1@evil.com", "localhost.evil.com", "evil.com", "127.0.0.1.evil.com", "127.0.0.256", "localhost:99999", "localhost:", "[::1]x", "::1", "[::2]", "localhost.", "", "127.0.0.1 ", "127.0.0.1:80:80"]) {
+    for (const bad of [
+      "127.0.0.1:80@evil.com",
+      "127.0.0.1@evil.com",
+      "localhost.evil.com",
+      "evil.com",
+      "127.0.0.1.evil.com",
+      "127.0.0.256",
+      "localhost:99999",
+      "localhost:",
+      "[::1]x",
+      "::1",
+      "[::2]",
+      "localhost.",
+      "",
+      "127.0.0.1 ",
+      "127.0.0.1:80:80",
+    ]) {
       assert.equal(isLoopbackHostHeader(bad), false, bad);
     }
   });
@@ -26,10 +50,19 @@ describe("the loopback Host check (issue 27 #14)", () => {
     const post = (host: string) =>
       new Promise<number | undefined>((resolve, reject) => {
         const [address, port] = server.httpAddress!.split(":");
-        const req = request({ host: address, port: Number(port), method: "POST", path: "/toolhost.files.v1.FileTools/ListTools", headers: { host, "content-type": "application/json" } }, (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode));
-        });
+        const req = request(
+          {
+            host: address,
+            port: Number(port),
+            method: "POST",
+            path: "/toolhost.files.v1.FileTools/ListTools",
+            headers: { host, "content-type": "application/json" },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode));
+          },
+        );
         req.on("error", reject);
         req.end("{}");
       });

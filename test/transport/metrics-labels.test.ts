@@ -35,7 +35,11 @@ function rpcSeries(text: string): Series[] {
   return text
     .split("\n")
     .filter((l) => l.startsWith("toolhost_rpc_"))
-    .map((line) => ({ line, method: /[{,]method="([^"]*)"/.exec(line)?.[1], value: Number(line.slice(line.lastIndexOf(" ") + 1)) }));
+    .map((line) => ({
+      line,
+      method: /[{,]method="([^"]*)"/.exec(line)?.[1],
+      value: Number(line.slice(line.lastIndexOf(" ") + 1)),
+    }));
 }
 
 describe("metrics labels", () => {
@@ -49,11 +53,22 @@ describe("metrics labels", () => {
 
   it("map a path the server does not host to `unknown`, and a reason outside the catalog to none", async () => {
     const metrics = createServerMetrics(() => ({ skills: 0, errors: 0 }), hosted);
-    const forged = new ConnectError("forged", 5, undefined, [{ desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: "MADE_UP_REASON", domain: "toolhost" }) }]);
+    const forged = new ConnectError("forged", 5, undefined, [
+      { desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: "MADE_UP_REASON", domain: "toolhost" }) },
+    ]);
     for (let i = 0; i < 50; i++) {
       const method = `/made.up.v${i}.Service/Method${i}`;
       metrics.callStarted(method);
-      metrics.callEnded({ method, peer: "p", code: 99, durationMs: 1, bytesIn: 1, bytesOut: 1, requestId: "r", error: forged });
+      metrics.callEnded({
+        method,
+        peer: "p",
+        code: 99,
+        durationMs: 1,
+        bytesIn: 1,
+        bytesOut: 1,
+        requestId: "r",
+        error: forged,
+      });
     }
     const series = rpcSeries(await metrics.registry.metrics());
     assert.deepEqual([...new Set(series.map((s) => s.method))], [unknownMethod]);
@@ -85,14 +100,22 @@ describe("requests to made-up methods on both listeners", { timeout: 120_000 }, 
 
   /** junk sends `count` requests to made-up paths, half with the token and half without, on both listeners. */
   async function junk(round: string, count: number): Promise<void> {
-    const paths = (i: number) => [`/made.up.v1.Service/Method${round}${i}`, `/toolhost.files.v1.FileTools/Nope${round}${i}`, `/${round}-${i}`, `/x/${"y".repeat(i % 200)}`];
+    const paths = (i: number) => [
+      `/made.up.v1.Service/Method${round}${i}`,
+      `/toolhost.files.v1.FileTools/Nope${round}${i}`,
+      `/${round}-${i}`,
+      `/x/${"y".repeat(i % 200)}`,
+    ];
     const batch = 50;
     for (let at = 0; at < count; at += batch) {
       await Promise.all(
         Array.from({ length: Math.min(batch, count - at) }, async (_, k) => {
           const i = at + k;
           const path = paths(i)[i % 4]!;
-          const headers: Record<string, string> = { "content-type": "application/json", ...(i % 2 === 0 ? { authorization: `Bearer ${token}` } : {}) };
+          const headers: Record<string, string> = {
+            "content-type": "application/json",
+            ...(i % 2 === 0 ? { authorization: `Bearer ${token}` } : {}),
+          };
           if (i % 4 < 2) {
             const res = await fetch(`http://${server.httpAddress}${path}`, { method: "POST", headers, body: "{}" });
             await res.arrayBuffer();
@@ -118,7 +141,8 @@ describe("requests to made-up methods on both listeners", { timeout: 120_000 }, 
     const reflection = await grpc.call(reflectionMethodPaths[0]!, Buffer.alloc(0));
     assert.equal(reflection.grpcStatus, 16);
     await junk("warm", 40);
-    const unauthenticated = 'toolhost_rpc_calls_total{method="unknown",code="UNAUTHENTICATED",reason="UNAUTHENTICATED"}';
+    const unauthenticated =
+      'toolhost_rpc_calls_total{method="unknown",code="UNAUTHENTICATED",reason="UNAUTHENTICATED"}';
     const warm = await waitFor("the warm-up's 10 refusals in the metrics", async () => {
       const series = await scrape();
       return series.find((s) => s.line.startsWith(unauthenticated))?.value === 10 && series;
@@ -129,11 +153,17 @@ describe("requests to made-up methods on both listeners", { timeout: 120_000 }, 
       return series.find((s) => s.line.startsWith(unauthenticated))?.value === 10 + 500 && series;
     });
     const methods = new Set(flooded.map((s) => s.method).filter((m) => m !== undefined));
-    assert.deepEqual([...methods].filter((m) => !hosted.has(m)), [unknownMethod], "one method label outside the hosted set");
+    assert.deepEqual(
+      [...methods].filter((m) => !hosted.has(m)),
+      [unknownMethod],
+      "one method label outside the hosted set",
+    );
     assert.ok(methods.has(reflectionMethodPaths[0]!), "the reflection call is counted under its own method");
     assert.equal(flooded.length, warm.length, `series before the flood: ${warm.length}, after: ${flooded.length}`);
     assert.deepEqual(
-      flooded.filter((s) => s.method === unknownMethod && s.line.startsWith("toolhost_rpc_calls_total{")).map((s) => s.line),
+      flooded
+        .filter((s) => s.method === unknownMethod && s.line.startsWith("toolhost_rpc_calls_total{"))
+        .map((s) => s.line),
       [`${unauthenticated} 510`],
       "authenticated requests to made-up paths are not calls, and add nothing",
     );

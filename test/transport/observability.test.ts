@@ -16,7 +16,9 @@ type LogLine = Record<string, unknown>;
 /** rpcLine waits (bounded) for the server's "rpc" log line of a request id. */
 async function rpcLine(server: SpawnedServer, requestId: string): Promise<LogLine> {
   for (let i = 0; i < 100; i++) {
-    const line = server.lines.map((l) => JSON.parse(l) as LogLine).find((r) => r["request_id"] === requestId && (r["msg"] === "rpc" || r["msg"] === "rpc failed"));
+    const line = server.lines
+      .map((l) => JSON.parse(l) as LogLine)
+      .find((r) => r["request_id"] === requestId && (r["msg"] === "rpc" || r["msg"] === "rpc failed"));
     if (line) return line;
     await sleep(20);
   }
@@ -30,7 +32,9 @@ async function scrape(address: string, path = "/metrics"): Promise<{ status: num
 
 /** sample reads one sample's value from the Prometheus text, or undefined. */
 function sample(text: string, name: string, labels: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && labels.split(",").every((kv) => l.includes(kv)));
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith(`${name}{`) && labels.split(",").every((kv) => l.includes(kv)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
@@ -90,11 +94,16 @@ describe("observability: log lines and Prometheus metrics", { timeout: 60_000 },
     await assert.rejects(client.statFile({ path: "../outside" }, { headers: { "x-request-id": "echo-unary-error" } }));
     assert.equal(echoed, "echo-unary-error");
     let messages = 0;
-    for await (const _ of client.readFile({ path: "big.txt" }, { headers: { "x-request-id": "echo-stream-ok" } })) messages++;
+    for await (const _ of client.readFile({ path: "big.txt" }, { headers: { "x-request-id": "echo-stream-ok" } }))
+      messages++;
     assert.ok(messages >= 3);
     assert.equal(echoed, "echo-stream-ok");
     await assert.rejects(async () => {
-      for await (const _ of client.readFile({ path: "missing.txt" }, { headers: { "x-request-id": "echo-stream-error" } })) messages++;
+      for await (const _ of client.readFile(
+        { path: "missing.txt" },
+        { headers: { "x-request-id": "echo-stream-error" } },
+      ))
+        messages++;
     });
     assert.equal(echoed, "echo-stream-error");
   });
@@ -110,7 +119,10 @@ describe("observability: log lines and Prometheus metrics", { timeout: 60_000 },
       }),
     );
     let received = 0;
-    for await (const msg of client.readFile({ path: "big.txt", mode: ReadMode.BYTES }, { headers: { "x-request-id": "obs-http-1" } })) {
+    for await (const msg of client.readFile(
+      { path: "big.txt", mode: ReadMode.BYTES },
+      { headers: { "x-request-id": "obs-http-1" } },
+    )) {
       if (msg.part.case === "data") received += msg.part.value.byteLength;
     }
     assert.equal(received, big.length);
@@ -144,11 +156,32 @@ describe("observability: log lines and Prometheus metrics", { timeout: 60_000 },
     await assert.rejects(client.statFile({ path: "missing.txt" }));
     const { status, text } = await scrape(metrics);
     assert.equal(status, 200);
-    assert.ok((sample(text, "toolhost_rpc_calls_total", 'method="/toolhost.files.v1.FileTools/StatFile",code="NOT_FOUND",reason="NOT_FOUND"') ?? 0) >= 1, text);
-    assert.ok((sample(text, "toolhost_rpc_calls_total", 'method="/toolhost.files.v1.FileTools/ReadFile",code="OK",reason=""') ?? 0) >= 1);
-    assert.ok((sample(text, "toolhost_rpc_duration_seconds_count", 'method="/toolhost.files.v1.FileTools/StatFile",code="NOT_FOUND"') ?? 0) >= 1);
-    assert.ok((sample(text, "toolhost_rpc_sent_bytes_total", 'method="/toolhost.files.v1.FileTools/ReadFile"') ?? 0) > big.length);
-    assert.ok((sample(text, "toolhost_rpc_received_bytes_total", 'method="/toolhost.files.v1.FileTools/StatFile"') ?? 0) > 0);
+    assert.ok(
+      (sample(
+        text,
+        "toolhost_rpc_calls_total",
+        'method="/toolhost.files.v1.FileTools/StatFile",code="NOT_FOUND",reason="NOT_FOUND"',
+      ) ?? 0) >= 1,
+      text,
+    );
+    assert.ok(
+      (sample(text, "toolhost_rpc_calls_total", 'method="/toolhost.files.v1.FileTools/ReadFile",code="OK",reason=""') ??
+        0) >= 1,
+    );
+    assert.ok(
+      (sample(
+        text,
+        "toolhost_rpc_duration_seconds_count",
+        'method="/toolhost.files.v1.FileTools/StatFile",code="NOT_FOUND"',
+      ) ?? 0) >= 1,
+    );
+    assert.ok(
+      (sample(text, "toolhost_rpc_sent_bytes_total", 'method="/toolhost.files.v1.FileTools/ReadFile"') ?? 0) >
+        big.length,
+    );
+    assert.ok(
+      (sample(text, "toolhost_rpc_received_bytes_total", 'method="/toolhost.files.v1.FileTools/StatFile"') ?? 0) > 0,
+    );
     assert.match(text, /^toolhost_skills_loaded [1-9]\d*$/m);
     assert.match(text, /^toolhost_skill_errors 0$/m);
     assert.match(text, /^process_cpu_user_seconds_total /m);

@@ -19,7 +19,9 @@ function errorInfo(err: unknown) {
 
 async function rpcLine(server: SpawnedServer, method: string, seen: number): Promise<Record<string, unknown>> {
   for (let i = 0; i < 100; i++) {
-    const lines = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r["msg"] === "rpc" && r["method"] === method);
+    const lines = server.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r["msg"] === "rpc" && r["method"] === method);
     if (lines.length > seen) return lines[seen]!;
     await sleep(20);
   }
@@ -44,7 +46,9 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
 
   it("over gRPC: RESOURCE_EXHAUSTED, TOO_LARGE with size and limit, a log line, nothing written", async () => {
     const files = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
-    const err = await files.writeFile({ path: "big.txt", content: { case: "text", value: big } }).catch((e: unknown) => e);
+    const err = await files
+      .writeFile({ path: "big.txt", content: { case: "text", value: big } })
+      .catch((e: unknown) => e);
     assert.equal(ConnectError.from(err).code, Code.ResourceExhausted);
     assert.match(ConnectError.from(err).rawMessage, /over this server's limit of 100000 bytes .*UploadFile/);
     const info = errorInfo(err);
@@ -80,7 +84,10 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
   });
 
   it("over Connect (HTTP listener), an upload chunk over the limit gets the gRPC listener's error and a log line", async () => {
-    const files = createClient(FileTools, createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }));
+    const files = createClient(
+      FileTools,
+      createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }),
+    );
     async function* parts() {
       yield { part: { case: "header" as const, value: { path: "up-http.bin" } } };
       yield { part: { case: "data" as const, value: new Uint8Array(2 * limit) } };
@@ -103,12 +110,17 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
   });
 
   it("over Connect (HTTP listener): the same error, a log line, and the client's next call works", async () => {
-    const files = createClient(FileTools, createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }));
+    const files = createClient(
+      FileTools,
+      createConnectTransport({ baseUrl: `http://${server.httpAddress}`, httpVersion: "1.1" }),
+    );
     // Four times the limit: connect-node's client is still sending when the answer comes. The
     // rest of the body is discarded and the connection kept; closing it then reset the client's
     // socket, which could lose the answer (INTERNAL, write EPIPE: 2 calls in 20 before).
     for (let i = 0; i < 8; i++) {
-      const err = await files.writeFile({ path: "big.txt", content: { case: "text", value: "x".repeat(4 * limit) } }).catch((e: unknown) => e);
+      const err = await files
+        .writeFile({ path: "big.txt", content: { case: "text", value: "x".repeat(4 * limit) } })
+        .catch((e: unknown) => e);
       assert.equal(ConnectError.from(err).code, Code.ResourceExhausted, `call ${i}: ${String(err)}`);
       assert.equal(errorInfo(err)?.reason, "TOO_LARGE");
       assert.ok((await files.listTools({})).tools.length >= 4, `call ${i}: the client's next call works`);
@@ -126,22 +138,31 @@ describe("a request message over the receive limit", { timeout: 60_000 }, () => 
     let reply = "";
     socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
     const body = Buffer.from(JSON.stringify({ path: "big.txt", text: "x".repeat(4 * limit) }));
-    socket.write(`POST /toolhost.files.v1.FileTools/WriteFile HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /toolhost.files.v1.FileTools/WriteFile HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     socket.write(body.subarray(0, 2 * limit));
     await sleep(200); // answered by now, with half the body still to come
     socket.write(body.subarray(2 * limit));
     await sleep(200);
-    socket.write(`POST /toolhost.files.v1.FileTools/ListTools HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: after-drained-body\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+    socket.write(
+      `POST /toolhost.files.v1.FileTools/ListTools HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: after-drained-body\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+    );
     for (let i = 0; i < 500 && !/"tools"/.test(reply); i++) await sleep(20);
     assert.match(reply, /^HTTP\/1\.1 429 /);
     assert.doesNotMatch(reply, /connection: close/i);
-    const answer = JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4, reply.indexOf("HTTP/1.1 200"))) as { code: string; details: { debug: { reason: string } }[] };
+    const answer = JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4, reply.indexOf("HTTP/1.1 200"))) as {
+      code: string;
+      details: { debug: { reason: string } }[];
+    };
     assert.equal(answer.code, "resource_exhausted");
     assert.equal(answer.details[0]!.debug.reason, "TOO_LARGE");
     assert.match(reply, /HTTP\/1\.1 200 [\s\S]*"tools"/, "the next request on the connection is answered");
     socket.destroy();
     // The discarded rest of the refused body is not counted as the next call's bytes.
-    const next = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r["request_id"] === "after-drained-body");
+    const next = server.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((r) => r["request_id"] === "after-drained-body");
     assert.equal(next?.["code"], "OK");
     assert.ok(Number(next?.["bytes_in"]) < 1000, `bytes_in ${String(next?.["bytes_in"])}`);
     assert.deepEqual((await readdir(dir)).sort(), ["config.yaml"]);
@@ -155,7 +176,10 @@ describe("a request refused by the HTTP listener's receive budget", { timeout: 6
   let server: SpawnedServer;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "toolhost-budget-"));
-    await writeFile(join(dir, "config.yaml"), `limits:\n  max_receive_message_bytes: ${limit}\n  max_receive_buffer_bytes: ${limit + limit / 2}\n  max_receive_buffer_bytes_per_connection: ${limit}\n`);
+    await writeFile(
+      join(dir, "config.yaml"),
+      `limits:\n  max_receive_message_bytes: ${limit}\n  max_receive_buffer_bytes: ${limit + limit / 2}\n  max_receive_buffer_bytes_per_connection: ${limit}\n`,
+    );
     server = await spawnServer(["--config", join(dir, "config.yaml"), "--root", dir, "--http-listen", "127.0.0.1:0"]);
   });
   after(async () => {
@@ -189,7 +213,9 @@ describe("a request refused by the HTTP listener's receive budget", { timeout: 6
     socket.destroy();
     let next: Record<string, unknown> | undefined;
     for (let i = 0; i < 500 && next === undefined; i++, await sleep(20)) {
-      next = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r["request_id"] === "after-refusal");
+      next = server.lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((r) => r["request_id"] === "after-refusal");
     }
     assert.equal(next?.["code"], "OK");
     assert.ok(Number(next?.["bytes_in"]) < 1000, `bytes_in ${String(next?.["bytes_in"])}`);

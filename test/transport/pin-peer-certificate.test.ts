@@ -42,7 +42,13 @@ describe("pinPeerCertificate on a bare TLS server", () => {
 
   before(async () => {
     serverSockets = [];
-    server = createServer({ cert: readFileSync(tls.serverCert), key: readFileSync(tls.serverKey), ca: readFileSync(tls.caCert), requestCert: true, rejectUnauthorized: false });
+    server = createServer({
+      cert: readFileSync(tls.serverCert),
+      key: readFileSync(tls.serverKey),
+      ca: readFileSync(tls.caCert),
+      requestCert: true,
+      rejectUnauthorized: false,
+    });
     server.on("secureConnection", pinPeerCertificate);
     server.on("secureConnection", (socket: TLSSocket) => {
       serverSockets.push(socket);
@@ -115,7 +121,11 @@ describe("toolhost's listeners read a client certificate once per connection", (
     await mkdir(root);
     await writeFile(path.join(root, "a.txt"), "hello\n");
     const tokensFile = path.join(dir, "tokens.yaml");
-    await writeTokensFile(tokensFile, [], [{ id: "agent-cert", identity: "spiffe://toolhost.test/agent", scope: { tier: "read" } }]);
+    await writeTokensFile(
+      tokensFile,
+      [],
+      [{ id: "agent-cert", identity: "spiffe://toolhost.test/agent", scope: { tier: "read" } }],
+    );
     secure = await startSecureServer({ roots: [{ path: root }], tls, tokensFile, clientCa: true, http: true });
   });
 
@@ -142,8 +152,13 @@ describe("toolhost's listeners read a client certificate once per connection", (
     socket.on("data", (d: string) => (answer += d)); // read, or the socket never sees its end
     socket.on("error", () => {});
     const closed = once(socket, "close");
-    const renegotiated = new Promise<Error | null>((resolve) => socket.renegotiate({ rejectUnauthorized: false }, (err) => resolve(err)));
-    const outcome = await Promise.race([closed.then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 5000))]);
+    const renegotiated = new Promise<Error | null>((resolve) =>
+      socket.renegotiate({ rejectUnauthorized: false }, (err) => resolve(err)),
+    );
+    const outcome = await Promise.race([
+      closed.then(() => "closed"),
+      new Promise((r) => setTimeout(() => r("still open"), 5000)),
+    ]);
     assert.equal(outcome, "closed", "the server let the client renegotiate");
     // The server answered the attempt as a bad request and closed; the renegotiation never completed.
     assert.match(answer, /^HTTP\/1\.1 400 /);
@@ -155,24 +170,44 @@ describe("toolhost's listeners read a client certificate once per connection", (
     const reads = await countReads(async () => {
       for (let i = 0; i < 5; i++) {
         const { roots } = await fileTools.listRoots({});
-        assert.deepEqual(roots.map((r) => r.path), [root]);
+        assert.deepEqual(
+          roots.map((r) => r.path),
+          [root],
+        );
       }
     });
     assert.equal(reads, 1);
   });
 
   it("HTTP/1.1: five requests on one kept-alive connection, each authenticated by the certificate, read it once", async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: readFileSync(tls.caCert), cert: readFileSync(tls.clientCert), key: readFileSync(tls.clientKey) });
+    const agent = new Agent({
+      keepAlive: true,
+      maxSockets: 1,
+      ca: readFileSync(tls.caCert),
+      cert: readFileSync(tls.clientCert),
+      key: readFileSync(tls.clientKey),
+    });
     const address = secure.server.httpAddress!;
     const port = Number(address.slice(address.lastIndexOf(":") + 1));
     const call = () =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port, servername: "localhost", agent, method: "POST", path: "/toolhost.files.v1.FileTools/ListRoots", headers: { "content-type": "application/json" } }, (res) => {
-          let body = "";
-          res.setEncoding("utf8");
-          res.on("data", (d: string) => (body += d));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port,
+            servername: "localhost",
+            agent,
+            method: "POST",
+            path: "/toolhost.files.v1.FileTools/ListRoots",
+            headers: { "content-type": "application/json" },
+          },
+          (res) => {
+            let body = "";
+            res.setEncoding("utf8");
+            res.on("data", (d: string) => (body += d));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on("error", reject);
         req.end("{}");
       });
@@ -181,7 +216,10 @@ describe("toolhost's listeners read a client certificate once per connection", (
         for (let i = 0; i < 5; i++) {
           const { status, body } = await call();
           assert.equal(status, 200, body);
-          assert.deepEqual((JSON.parse(body) as { roots: { path: string }[] }).roots.map((r) => r.path), [root]);
+          assert.deepEqual(
+            (JSON.parse(body) as { roots: { path: string }[] }).roots.map((r) => r.path),
+            [root],
+          );
         }
       });
       assert.equal(reads, 1);

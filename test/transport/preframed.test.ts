@@ -49,7 +49,12 @@ describe("pre-framed streamed responses", () => {
       }
       return Buffer.concat(data);
     };
-    const results = await Promise.all([readAll("blob.bin"), readAll("other.bin"), readAll("blob.bin"), readAll("other.bin")]);
+    const results = await Promise.all([
+      readAll("blob.bin"),
+      readAll("other.bin"),
+      readAll("blob.bin"),
+      readAll("other.bin"),
+    ]);
     assert.ok(results[0]?.equals(content) && results[2]?.equals(content));
     assert.ok(results[1]?.equals(other) && results[3]?.equals(other));
   });

@@ -21,7 +21,11 @@ describe("the HTTP listener's receive budget", () => {
     for (const caller of ["a", "b", "c"]) assert.equal(budget.claim(caller, 300).granted, true);
     assert.deepEqual(budget.claim("d", 101), { granted: false, full: "server" });
     assert.equal(budget.claim("d", 100).granted, true);
-    assert.deepEqual(budget.claim("a", 1), { granted: false, full: "caller" }, "a caller over its own share is told so first");
+    assert.deepEqual(
+      budget.claim("a", 1),
+      { granted: false, full: "caller" },
+      "a caller over its own share is told so first",
+    );
   });
 
   it("lets one claim larger than a budget in when nothing is held", () => {

@@ -19,7 +19,10 @@ describe("replies fit their limit by construction", () => {
       const name = `long-${String(i).padStart(2, "0")}`;
       await mkdir(join(skills, name));
       const description = Array.from({ length: 1350 }, () => `  ${line}`).join("\n");
-      await writeFile(join(skills, name, "SKILL.md"), `---\nname: ${name}\ndescription: >\n${description}\n---\n\nBody.\n`);
+      await writeFile(
+        join(skills, name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: >\n${description}\n---\n\nBody.\n`,
+      );
     }
     server = await startTestServer({ skills: [{ path: skills, namespace: "t" }] });
   });
@@ -45,7 +48,10 @@ describe("replies fit their limit by construction", () => {
     assert.ok(sizes.length >= 2, `${sizes.length} text chunks`);
     assert.ok(Math.max(...sizes) <= chunkSize, `largest chunk ${Math.max(...sizes)} bytes`);
     assert.equal(replaced, words);
-    assert.equal(sent, sizes.reduce((a, b) => a + b, 0));
+    assert.equal(
+      sent,
+      sizes.reduce((a, b) => a + b, 0),
+    );
     assert.equal(sent, latin1.length + 2 * replaced);
   });
 

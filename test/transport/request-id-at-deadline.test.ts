@@ -59,14 +59,29 @@ function requestIdsSeen(kind: "unary" | "stream"): Promise<{ code: number; ids: 
   return new Promise((resolve) => {
     const ident = (b: Buffer) => b;
     if (kind === "unary") {
-      const call = client.makeUnaryRequest("/toolhost.files.v1.FileTools/StatFile", ident, ident, Buffer.alloc(0), md, { deadline }, (err) => {
-        if (err?.metadata) collect(err.metadata);
-        client.close();
-        resolve({ code: err?.code ?? status.OK, ids });
-      });
+      const call = client.makeUnaryRequest(
+        "/toolhost.files.v1.FileTools/StatFile",
+        ident,
+        ident,
+        Buffer.alloc(0),
+        md,
+        { deadline },
+        (err) => {
+          if (err?.metadata) collect(err.metadata);
+          client.close();
+          resolve({ code: err?.code ?? status.OK, ids });
+        },
+      );
       call.on("metadata", collect);
     } else {
-      const call = client.makeServerStreamRequest("/toolhost.files.v1.FileTools/ReadFile", ident, ident, Buffer.alloc(0), md, { deadline });
+      const call = client.makeServerStreamRequest(
+        "/toolhost.files.v1.FileTools/ReadFile",
+        ident,
+        ident,
+        Buffer.alloc(0),
+        md,
+        { deadline },
+      );
       call.on("metadata", collect);
       call.on("data", () => undefined);
       call.on("error", (err: { code: number; metadata?: Metadata }) => {

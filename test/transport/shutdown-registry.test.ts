@@ -49,6 +49,9 @@ describe("ShutdownRegistry: the calls a server's shutdown aborts", () => {
     }
     assert.equal(registry.size, live.size);
     shutdown.abort("stop");
-    assert.ok([...live].every((c) => c.reasons.length === 1), "every live member aborted once");
+    assert.ok(
+      [...live].every((c) => c.reasons.length === 1),
+      "every live member aborted once",
+    );
   });
 });

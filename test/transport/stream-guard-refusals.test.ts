@@ -19,7 +19,12 @@ const UNIMPLEMENTED = 12;
 const INTERNAL = 13;
 
 function writeRequest(path: string): Buffer {
-  return Buffer.from(toBinary(WriteFileRequestSchema, create(WriteFileRequestSchema, { path, content: { case: "text", value: "written\n" } })));
+  return Buffer.from(
+    toBinary(
+      WriteFileRequestSchema,
+      create(WriteFileRequestSchema, { path, content: { case: "text", value: "written\n" } }),
+    ),
+  );
 }
 
 /** flagged frames a message with the given flag byte (1: compressed). */
@@ -49,7 +54,10 @@ describe("stream guard refusals (raw HTTP/2)", () => {
     stream.end(body);
     const result = await collect(stream);
     // An upload refused after its header removes its temporary file as it unwinds.
-    await waitFor("the root as it was", async () => JSON.stringify((await readdir(server.root)).sort()) === JSON.stringify(before));
+    await waitFor(
+      "the root as it was",
+      async () => JSON.stringify((await readdir(server.root)).sort()) === JSON.stringify(before),
+    );
     assert.equal(await readFile(join(server.root, "keep.txt"), "utf8"), "original\n");
     return result;
   }
@@ -94,7 +102,10 @@ describe("stream guard refusals (raw HTTP/2)", () => {
     it(`answers a message flagged compressed with INTERNAL (grpc-encoding ${headers["grpc-encoding"] ?? "absent"})`, async () => {
       const r = await send(write, headers, flagged(writeRequest("made.txt"), 1));
       assert.equal(r.grpcStatus, INTERNAL);
-      assert.match(r.grpcMessage ?? "", /^A request message is flagged compressed, but the call declares no grpc-encoding/);
+      assert.match(
+        r.grpcMessage ?? "",
+        /^A request message is flagged compressed, but the call declares no grpc-encoding/,
+      );
     });
   }
 
@@ -105,8 +116,14 @@ describe("stream guard refusals (raw HTTP/2)", () => {
   });
 
   it("answers a compressed-flag message in the middle of an upload with INTERNAL; nothing is committed", async () => {
-    const header = toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, { part: { case: "header", value: { path: "keep.txt" } } }));
-    const data = toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, { part: { case: "data", value: Buffer.from("replaced\n") } }));
+    const header = toBinary(
+      UploadFileRequestSchema,
+      create(UploadFileRequestSchema, { part: { case: "header", value: { path: "keep.txt" } } }),
+    );
+    const data = toBinary(
+      UploadFileRequestSchema,
+      create(UploadFileRequestSchema, { part: { case: "data", value: Buffer.from("replaced\n") } }),
+    );
     const r = await send(upload, {}, Buffer.concat([frame(header), flagged(data, 1)]));
     assert.equal(r.grpcStatus, INTERNAL);
     assert.match(r.grpcMessage ?? "", /^A request message is flagged compressed/);

@@ -54,8 +54,14 @@ describe("stream guard's timeout sweep", () => {
     const allClosed = Promise.all(streams.map((s) => (s.closed ? undefined : once(s, "close"))));
     // The guard's sweep timer is unref'd: keep the loop alive while it runs.
     const keepAlive = setInterval(() => undefined, 1000);
-    const first = await Promise.race([allClosed.then(() => undefined), crashed]).finally(() => clearInterval(keepAlive));
+    const first = await Promise.race([allClosed.then(() => undefined), crashed]).finally(() =>
+      clearInterval(keepAlive),
+    );
     assert.equal(first, undefined, `the sweep threw: ${String(first)}`);
-    assert.deepEqual(streams.map((s) => s.rstCode), [8, 8, 8, 8, 8, 8], "CANCEL");
+    assert.deepEqual(
+      streams.map((s) => s.rstCode),
+      [8, 8, 8, 8, 8, 8],
+      "CANCEL",
+    );
   });
 });

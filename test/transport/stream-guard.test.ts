@@ -14,8 +14,13 @@ const health = "/grpc.health.v1.Health/Check";
 const INVALID_ARGUMENT = 3;
 
 function uploadBody(path: string, chunks: Buffer[]): Buffer {
-  const header = toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, { part: { case: "header", value: { path } } }));
-  const data = chunks.map((c) => frame(toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, { part: { case: "data", value: c } }))));
+  const header = toBinary(
+    UploadFileRequestSchema,
+    create(UploadFileRequestSchema, { part: { case: "header", value: { path } } }),
+  );
+  const data = chunks.map((c) =>
+    frame(toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, { part: { case: "data", value: c } }))),
+  );
   return Buffer.concat([frame(header), ...data]);
 }
 
@@ -50,7 +55,10 @@ describe("stream guard (raw HTTP/2)", () => {
         raw.data(id, request, true);
       }
       for (const id of ids.slice(0, 8)) {
-        const trailers = await raw.waitFor((f) => f.type === h2.HEADERS && f.streamId === id && (f.flags & h2.END_STREAM) !== 0, 5000);
+        const trailers = await raw.waitFor(
+          (f) => f.type === h2.HEADERS && f.streamId === id && (f.flags & h2.END_STREAM) !== 0,
+          5000,
+        );
         assert.ok(trailers.payload.length > 0);
       }
       assert.equal(raw.frames.filter((f) => f.type === h2.RST_STREAM).length, 1);
@@ -111,7 +119,11 @@ describe("stream guard (raw HTTP/2)", () => {
       await Promise.all(streams.map((s) => new Promise((resolve) => s.once("close", resolve))));
       const took = Date.now() - started;
       assert.ok(took >= 350 && took < 5000, `closed after ${took} ms`);
-      assert.deepEqual(streams.map((s) => s.rstCode), [8, 8, 8, 8], "CANCEL");
+      assert.deepEqual(
+        streams.map((s) => s.rstCode),
+        [8, 8, 8, 8],
+        "CANCEL",
+      );
     } finally {
       c.close();
     }
@@ -122,7 +134,12 @@ describe("timeouts and the process-wide receive budget (raw HTTP/2)", () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({
-      limits: { receiveMessageTimeoutMs: 300, idleConnectionTimeoutMs: 300, maxReceiveBufferBytesPerConnection: 3 * 1024 * 1024, maxReceiveBufferBytes: 4 * 1024 * 1024 },
+      limits: {
+        receiveMessageTimeoutMs: 300,
+        idleConnectionTimeoutMs: 300,
+        maxReceiveBufferBytesPerConnection: 3 * 1024 * 1024,
+        maxReceiveBufferBytes: 4 * 1024 * 1024,
+      },
     });
   });
   after(() => server.close());
@@ -145,7 +162,14 @@ describe("timeouts and the process-wide receive budget (raw HTTP/2)", () => {
     const c = await RawGrpcConnection.open(server.address);
     try {
       const s = c.start(upload);
-      s.write(frame(toBinary(UploadFileRequestSchema, create(UploadFileRequestSchema, { part: { case: "header", value: { path: "slow.txt" } } }))));
+      s.write(
+        frame(
+          toBinary(
+            UploadFileRequestSchema,
+            create(UploadFileRequestSchema, { part: { case: "header", value: { path: "slow.txt" } } }),
+          ),
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 700));
       assert.equal(s.closed, false, "a stream between messages is not timed");
       const prefix = Buffer.alloc(5);
@@ -156,7 +180,10 @@ describe("timeouts and the process-wide receive budget (raw HTTP/2)", () => {
       assert.equal(s.rstCode, 8, "CANCEL");
       const took = Date.now() - started;
       assert.ok(took >= 250 && took < 3000, `cancelled after ${took} ms`);
-      assert.deepEqual((await readdir(server.root)).filter((n) => n.includes("slow")), []);
+      assert.deepEqual(
+        (await readdir(server.root)).filter((n) => n.includes("slow")),
+        [],
+      );
     } finally {
       c.close();
     }
@@ -186,7 +213,11 @@ describe("timeouts and the process-wide receive budget (raw HTTP/2)", () => {
       });
       await Promise.race(streams.map((s) => new Promise((resolve) => s.once("close", resolve))));
       // (rstCode reads 0 on a stream that is still open.)
-      assert.deepEqual(streams.filter((s) => s.closed).map((s) => s.rstCode), [11], "one stream reset with ENHANCE_YOUR_CALM");
+      assert.deepEqual(
+        streams.filter((s) => s.closed).map((s) => s.rstCode),
+        [11],
+        "one stream reset with ENHANCE_YOUR_CALM",
+      );
       assert.equal(await healthy(server.address), true);
     } finally {
       conns.forEach((c) => c.close());

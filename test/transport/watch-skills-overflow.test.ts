@@ -35,7 +35,10 @@ describe("WatchSkills, a client that falls behind", { timeout: 240_000 }, () => 
     for (let i = 0; i < skillCount; i++) {
       const name = `skill-${i}`;
       await mkdir(join(skills, deep, name), { recursive: true });
-      await writeFile(join(skills, deep, name, "SKILL.md"), `---\nname: ${name}\ndescription: round ${round}\n---\nBody.\n`);
+      await writeFile(
+        join(skills, deep, name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: round ${round}\n---\nBody.\n`,
+      );
     }
   }
 
@@ -44,7 +47,16 @@ describe("WatchSkills, a client that falls behind", { timeout: 240_000 }, () => 
     skills = join(dir, "skills");
     await changeAll();
     await writeFile(join(dir, "config.yaml"), "limits:\n  max_watch_pending_events: 5\n");
-    server = await spawnServer(["--config", join(dir, "config.yaml"), "--root", dir, "--skills", `ns=${skills}`, "--http-listen", "127.0.0.1:0"]);
+    server = await spawnServer([
+      "--config",
+      join(dir, "config.yaml"),
+      "--root",
+      dir,
+      "--skills",
+      `ns=${skills}`,
+      "--http-listen",
+      "127.0.0.1:0",
+    ]);
   });
   after(async () => {
     await server?.stop();
@@ -52,11 +64,15 @@ describe("WatchSkills, a client that falls behind", { timeout: 240_000 }, () => 
   });
 
   const watchRecords = (): LogLine[] =>
-    server.lines.map((l) => JSON.parse(l) as LogLine).filter((r) => r["msg"] === "rpc" && r["method"] === "/toolhost.skills.v1.SkillCatalog/WatchSkills");
+    server.lines
+      .map((l) => JSON.parse(l) as LogLine)
+      .filter((r) => r["msg"] === "rpc" && r["method"] === "/toolhost.skills.v1.SkillCatalog/WatchSkills");
 
   async function stalledWatcher(transport: Transport): Promise<void> {
     const seen = watchRecords().length;
-    const stream = createClient(SkillCatalog, transport).watchSkills({}, { signal: AbortSignal.timeout(200_000) })[Symbol.asyncIterator]();
+    const stream = createClient(SkillCatalog, transport)
+      .watchSkills({}, { signal: AbortSignal.timeout(200_000) })
+      [Symbol.asyncIterator]();
     // One read starts the call; after that the client reads nothing until the server has ended it.
     const first = stream.next();
     await sleep(300);
@@ -65,7 +81,11 @@ describe("WatchSkills, a client that falls behind", { timeout: 240_000 }, () => 
       for (let i = 0; i < 100 && watchRecords().length === seen; i++) await sleep(20);
     }
     const records = watchRecords().slice(seen);
-    assert.equal(records.length, 1, `the server ended the call while its client read nothing (within ${maxRounds} rounds of ${skillCount} changes)`);
+    assert.equal(
+      records.length,
+      1,
+      `the server ended the call while its client read nothing (within ${maxRounds} rounds of ${skillCount} changes)`,
+    );
     assert.equal(records[0]!["code"], "RESOURCE_EXHAUSTED");
     assert.equal(records[0]!["reason"], "TOO_LARGE");
 

@@ -8,7 +8,19 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { Dialect, ErrorReason, WatchEventType, createClient, hasReason, readBytes, readText, readTo, reason, uploadPath, uploadStream } from "@toolhost/client";
+import {
+  Dialect,
+  ErrorReason,
+  WatchEventType,
+  createClient,
+  hasReason,
+  readBytes,
+  readText,
+  readTo,
+  reason,
+  uploadPath,
+  uploadStream,
+} from "@toolhost/client";
 import { ReadMode } from "@toolhost/client/gen/toolhost/files/v1/read_pb.js";
 
 const address = process.argv[2];
@@ -22,7 +34,9 @@ const { tools } = await files.listTools({});
 console.log(`tools ${tools.map((t) => t.name).join(",")}`);
 const { rendered } = await client.tools.listTools({ dialect: Dialect.OPENAI });
 const modelTools = (JSON.parse(rendered) as { function: { name: string } }[]).map((t) => t.function.name);
-console.log(`model tools file_read=${modelTools.includes("file_read")} ${ReadMode[ReadMode.BYTES]} ${WatchEventType[WatchEventType.CREATED]}`);
+console.log(
+  `model tools file_read=${modelTools.includes("file_read")} ${ReadMode[ReadMode.BYTES]} ${WatchEventType[WatchEventType.CREATED]}`,
+);
 
 const local = join(tmpdir(), `toolhost-client-example-${process.pid}.bin`);
 const content = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
@@ -33,7 +47,9 @@ const fromStream = await uploadStream(files, "streamed.txt", Readable.from(["hel
 console.log(`uploadStream size=${fromStream.size}`);
 
 const bytes = await readBytes(files, "uploaded.bin", { byteOffset: 0 });
-console.log(`readBytes ${bytes.length} ${createHash("sha256").update(bytes).digest("hex") === fromPath.sha256 ? "same" : "DIFFERENT"}`);
+console.log(
+  `readBytes ${bytes.length} ${createHash("sha256").update(bytes).digest("hex") === fromPath.sha256 ? "same" : "DIFFERENT"}`,
+);
 console.log(`readText ${JSON.stringify(await readText(files, "streamed.txt"))}`);
 const sink = new PassThrough();
 let piped = 0;

@@ -1,5 +1,10 @@
 import { readFileSync } from "node:fs";
-import { createClient as createConnectClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
+import {
+  createClient as createConnectClient,
+  type Client,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../gen/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../gen/toolhost/skills/v1/skill_catalog_pb.js";
@@ -75,11 +80,27 @@ export function createClient(address: string, options: ClientOptions = {}): Tool
     }
     interceptors.push(...(options.interceptors ?? []));
     const transport = createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors, nodeOptions, readMaxBytes });
-    return { files: createConnectClient(FileTools, transport), skills: createConnectClient(SkillCatalog, transport), tools: createConnectClient(Tools, transport), transport, close: () => {} };
+    return {
+      files: createConnectClient(FileTools, transport),
+      skills: createConnectClient(SkillCatalog, transport),
+      tools: createConnectClient(Tools, transport),
+      transport,
+      close: () => {},
+    };
   }
-  const sessionManager = new WideWindowSessionManager(baseUrl, { nodeOptions, keepalive: options.keepalive, connectTimeoutMs: options.connectTimeoutMs });
+  const sessionManager = new WideWindowSessionManager(baseUrl, {
+    nodeOptions,
+    keepalive: options.keepalive,
+    connectTimeoutMs: options.connectTimeoutMs,
+  });
   const headers = authorization === undefined ? undefined : { authorization };
-  const transport = createHttp2GrpcTransport({ baseUrl, headers, interceptors: options.interceptors, sessionManager, readMaxBytes });
+  const transport = createHttp2GrpcTransport({
+    baseUrl,
+    headers,
+    interceptors: options.interceptors,
+    sessionManager,
+    readMaxBytes,
+  });
   return {
     files: createLeanClient(FileTools, transport),
     skills: createLeanClient(SkillCatalog, transport),
@@ -95,7 +116,9 @@ export function createClient(address: string, options: ClientOptions = {}): Tool
  */
 function bearer(token: string): string {
   if (token === "" || /[^\x20-\x7e]/.test(token)) {
-    throw new TypeError("token must be a non-empty string of printable ASCII characters (an HTTP header cannot carry it otherwise)");
+    throw new TypeError(
+      "token must be a non-empty string of printable ASCII characters (an HTTP header cannot carry it otherwise)",
+    );
   }
   return `Bearer ${token}`;
 }
@@ -113,6 +136,7 @@ function tlsSessionOptions(tls: ClientOptions["tls"]): NodeTlsOptions {
   if (tls === undefined || typeof tls === "boolean") {
     return {};
   }
-  const pem = (v: string | Buffer | undefined) => (typeof v === "string" && !v.includes("-----BEGIN") ? readFileSync(v) : v);
+  const pem = (v: string | Buffer | undefined) =>
+    typeof v === "string" && !v.includes("-----BEGIN") ? readFileSync(v) : v;
   return { ca: pem(tls.ca), cert: pem(tls.cert), key: pem(tls.key), servername: tls.serverName };
 }

@@ -14,13 +14,17 @@ export function reason(err: unknown): string | undefined {
   if (err === undefined || err === null) {
     return undefined;
   }
-  const info = ConnectError.from(err).findDetails(ErrorInfoSchema).find((i) => i.domain === errorDomain);
+  const info = ConnectError.from(err)
+    .findDetails(ErrorInfoSchema)
+    .find((i) => i.domain === errorDomain);
   return info?.reason || undefined;
 }
 
 /** errorMetadata returns the ErrorInfo metadata of a failed call (e.g. `path`), or {}. */
 export function errorMetadata(err: unknown): Record<string, string> {
-  const info = ConnectError.from(err).findDetails(ErrorInfoSchema).find((i) => i.domain === errorDomain);
+  const info = ConnectError.from(err)
+    .findDetails(ErrorInfoSchema)
+    .find((i) => i.domain === errorDomain);
   return info ? { ...info.metadata } : {};
 }
 

@@ -97,7 +97,11 @@ export function readTo(
 }
 
 /** readBytes reads a file (or the selected range) into one Buffer, checked against its sha256. */
-export async function readBytes(files: Client<typeof FileTools>, path: string, options: ReadOptions = {}): Promise<Buffer> {
+export async function readBytes(
+  files: Client<typeof FileTools>,
+  path: string,
+  options: ReadOptions = {},
+): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   await readParts(files, path, false, options, (c) => void chunks.push(c as Uint8Array));
   return Buffer.concat(chunks);
@@ -108,7 +112,11 @@ export async function readBytes(files: Client<typeof FileTools>, path: string, o
  * The parts are joined as the strings they were decoded into (not turned back into bytes, joined
  * and decoded again: for a 10 MB file that was three more passes over it and 20 MB of garbage).
  */
-export async function readText(files: Client<typeof FileTools>, path: string, options: ReadOptions = {}): Promise<string> {
+export async function readText(
+  files: Client<typeof FileTools>,
+  path: string,
+  options: ReadOptions = {},
+): Promise<string> {
   const parts: string[] = [];
   await readParts(files, path, true, options, (p) => void parts.push(p as string));
   return parts.length === 1 ? parts[0]! : parts.join("");

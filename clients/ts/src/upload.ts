@@ -75,7 +75,12 @@ export async function uploadStream(
  * header, so the server commits only exactly those bytes (a file changing while it is read is
  * UPLOAD_MISMATCH and leaves the target untouched); this reads the file twice.
  */
-export async function uploadPath(files: Client<typeof FileTools>, localPath: string, path: string, options: UploadOptions = {}): Promise<UploadFileResponse> {
+export async function uploadPath(
+  files: Client<typeof FileTools>,
+  localPath: string,
+  path: string,
+  options: UploadOptions = {},
+): Promise<UploadFileResponse> {
   const { size } = await stat(localPath);
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(localPath)) {

@@ -36,7 +36,12 @@ const yieldEveryMs = 10;
  * built), the loop yields the event loop every few milliseconds so that other calls go on, and a
  * cancelled `signal` stops it between edits.
  */
-export async function applyEdits(text: string, edits: readonly TextEdit[], clientPath: string, options: ApplyOptions): Promise<EditStep> {
+export async function applyEdits(
+  text: string,
+  edits: readonly TextEdit[],
+  clientPath: string,
+  options: ApplyOptions,
+): Promise<EditStep> {
   const mixed = hasMixedEndings(text);
   const crlf = !mixed && lineEndingStyle(text) === "crlf";
   // A mixed file's steps are held to its LF size (a lower bound); the result is checked exactly below.
@@ -70,13 +75,34 @@ function restoreEndings(original: string, edited: string): string {
   const lines = edited.split("\n");
   const finalNewline = lines.at(-1) === "";
   if (finalNewline) lines.pop();
-  return withEndings(lines, originsByDiff(old.map((l) => l.text), lines), old, finalNewline);
+  return withEndings(
+    lines,
+    originsByDiff(
+      old.map((l) => l.text),
+      lines,
+    ),
+    old,
+    finalNewline,
+  );
 }
 
-async function applyOne(text: string, edit: TextEdit, norm: (s: string) => string, at: EditPosition, bound: SizeBound, signal: AbortSignal | undefined): Promise<EditStep> {
+async function applyOne(
+  text: string,
+  edit: TextEdit,
+  norm: (s: string) => string,
+  at: EditPosition,
+  bound: SizeBound,
+  signal: AbortSignal | undefined,
+): Promise<EditStep> {
   switch (edit.kind) {
     case "replace":
-      return applyReplace(text, { ...edit, oldText: norm(edit.oldText), newText: norm(edit.newText) }, at, bound, signal);
+      return applyReplace(
+        text,
+        { ...edit, oldText: norm(edit.oldText), newText: norm(edit.newText) },
+        at,
+        bound,
+        signal,
+      );
     case "append":
       return applyAppend(text, norm(edit.text), at, bound);
     case "insert":

@@ -15,7 +15,13 @@ export function applyAppend(text: string, addition: string, at?: EditPosition, b
  * count inserts at the end. A line ending is added to an insertion that lacks one, and to a last
  * line that lacks one before inserting after it, so an insert never joins two lines.
  */
-export function applyInsert(text: string, line: number, insertion: string, at: EditPosition, bound?: SizeBound): EditStep {
+export function applyInsert(
+  text: string,
+  line: number,
+  insertion: string,
+  at: EditPosition,
+  bound?: SizeBound,
+): EditStep {
   const starts = lineStarts(text);
   const lineCount = starts.length;
   if (!Number.isSafeInteger(line) || line < 0 || line > lineCount) {

@@ -10,7 +10,12 @@ import { describeEdit, type EditPosition, type EditStep } from "./edit-types.js"
  * applied in the wrong place is worse than a refused one. A hunk that does not apply fails the
  * whole edit with PATCH_FAILED, quoting the hunk and the lines the file has there.
  */
-export async function applyUnifiedDiff(text: string, unifiedDiff: string, at: EditPosition, signal?: AbortSignal): Promise<EditStep> {
+export async function applyUnifiedDiff(
+  text: string,
+  unifiedDiff: string,
+  at: EditPosition,
+  signal?: AbortSignal,
+): Promise<EditStep> {
   const patch = parseOneFilePatch(unifiedDiff, at);
   const patched = applyPatch(text, patch);
   if (patched !== false) {

@@ -11,7 +11,13 @@ type ReplaceEdit = Extract<TextEdit, { kind: "replace" }>;
  * Occurrences are counted left to right without overlap, as a reader would count them. With a
  * `bound`, a result over it is refused before it is built.
  */
-export async function applyReplace(text: string, edit: ReplaceEdit, at: EditPosition, bound?: SizeBound, signal?: AbortSignal): Promise<EditStep> {
+export async function applyReplace(
+  text: string,
+  edit: ReplaceEdit,
+  at: EditPosition,
+  bound?: SizeBound,
+  signal?: AbortSignal,
+): Promise<EditStep> {
   if (edit.oldText === "") {
     throw new ToolhostError(
       "INVALID_ARGUMENT",

@@ -41,11 +41,20 @@ export async function computeEdit(
   signal?: AbortSignal,
 ): Promise<ComputedEdit> {
   const decoded = decodeForEdit(original, clientPath);
-  const edited = await applyEdits(decoded.text, edits, clientPath, { maxBytes: limits.maxEditBytes, bom: decoded.bom, signal });
+  const edited = await applyEdits(decoded.text, edits, clientPath, {
+    maxBytes: limits.maxEditBytes,
+    bom: decoded.bom,
+    signal,
+  });
   const bytes = encodeAfterEdit({ text: edited.text, bom: decoded.bom });
   const changed = edited.text !== decoded.text;
   if (!changed) {
-    return { bytes, changed, replacements: edited.replacements, renderDiff: () => Promise.resolve({ diff: "", diffTruncated: false }) };
+    return {
+      bytes,
+      changed,
+      replacements: edited.replacements,
+      renderDiff: () => Promise.resolve({ diff: "", diffTruncated: false }),
+    };
   }
   const renderDiff = async (): Promise<RenderedDiff> => {
     // The diff is the other long step: let waiting calls run first, and skip it for a dead call.
@@ -53,7 +62,10 @@ export async function computeEdit(
     const long = original.byteLength + bytes.byteLength > yieldFromBytes;
     if (long) await yieldToLoop();
     throwIfAborted(signal);
-    const diff = boundedDiff(clientPath, decoded.text, edited.text, { maxBytes: limits.maxDiffBytes, timeoutMs: limits.diffTimeoutMs });
+    const diff = boundedDiff(clientPath, decoded.text, edited.text, {
+      maxBytes: limits.maxDiffBytes,
+      timeoutMs: limits.diffTimeoutMs,
+    });
     if (long) await yieldToLoop();
     throwIfAborted(signal);
     return { diff: diff.diff, diffTruncated: diff.truncated };

@@ -45,7 +45,12 @@ export async function countOccurrences(text: string, needle: string, signal?: Ab
  * patterns), yielding as it goes. Pieces are joined in groups so no array of millions of strings
  * is ever held, as split/join would.
  */
-export async function replaceEvery(text: string, needle: string, replacement: string, signal?: AbortSignal): Promise<string> {
+export async function replaceEvery(
+  text: string,
+  needle: string,
+  replacement: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const slicer = new Slicer(signal);
   const groups: string[] = [];
   let pieces: string[] = [];

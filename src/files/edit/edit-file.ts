@@ -40,7 +40,9 @@ export interface EditFileOptions {
    * the locks), alongside the folder's fsync, and the edit returns once it is done: the change
    * history writes its log line there. Not called when nothing was written. It must not throw.
    */
-  readonly afterChange?: ((change: { readonly previousSha256: string; readonly sha256: string }) => Promise<void>) | undefined;
+  readonly afterChange?:
+    | ((change: { readonly previousSha256: string; readonly sha256: string }) => Promise<void>)
+    | undefined;
   /**
    * whileSyncing is handed the edit's result as soon as the new content is in place (renamed over
    * the file), while the folder's fsync runs: the edit returns that same result once the fsync is
@@ -87,95 +89,115 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
   // The cross-process lock (every replica honours it) is held from the read to the rename, so
   // that no replica's edit is computed from content another is about to replace.
   const locked = { roots: sandbox.roots, displayPath: clientPath };
-  return withPathLock(resolved.realPath, (heldPathLocks) => withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
-    // The temporary file the write will fill is created while the file is read and the edit
-    // computed; an edit that fails or changes nothing removes it again.
-    const ops = options.fsOps ?? nodeFsOps;
-    let staged = directory !== undefined && options.dryRun !== true ? stageTempFile(ops, directory) : undefined;
-    let read;
-    try {
-      read = await readForEdit(sandbox, clientPath, options.maxEditBytes);
-    } catch (err) {
-      if (staged !== undefined) await discardStaged(ops, directory!, staged);
-      throw err;
-    }
-    const { content: original, closed } = read;
-    let stored: Promise<void> | undefined;
-    try {
-      const previousSha256 = sha256Hex(original);
-      checkPreconditions(clientPath, preconditions, previousSha256);
-      stored = options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
-      const { bytes, changed, replacements, renderDiff } = await computeEdit(original, options.edits, clientPath, limits, options.signal);
-      const result = {
-        replacements,
-        sha256: sha256Hex(bytes),
-        size: bytes.byteLength,
-        previousSha256,
-      };
-      if (options.dryRun === true || !changed) {
-        return { ...result, ...(await renderDiff()), applied: false };
-      }
-      /** takeStaged hands the staged temporary file to the write, which owns it from then on. */
-      const takeStaged = (): StagedTemp | undefined => {
-        const taken = staged;
-        staged = undefined;
-        return taken;
-      };
-      let rendered: RenderedDiff | undefined;
-      let committed: EditFileResult | undefined;
-      const { afterChange, whileSyncing } = options;
-      await atomicWrite(resolved.realPath, bytes, {
-        displayPath: clientPath,
-        roots: sandbox.roots,
-        content: sandbox,
-        fsOps: options.fsOps,
-        heldLock,
-        heldPathLocks,
-        directory,
-        staged: takeStaged(),
-        lockAcrossProcesses: true,
-        afterRename:
-          afterChange === undefined && whileSyncing === undefined
-            ? undefined
-            : () => {
-                const recorded = afterChange?.({ previousSha256, sha256: result.sha256 }).catch(() => undefined);
-                committed = { ...result, ...rendered!, applied: true };
-                try {
-                  whileSyncing?.(committed);
-                } catch {
-                  // Only a head start on the caller's reply: it is made again from the result.
-                }
-                return recorded ?? Promise.resolve();
-              },
-        // The lock orders this process's writers; another process (or a path swapped to another
-        // file) can still change the file between the read and the rename. The edit must replace
-        // exactly what it was computed from, or nothing. The reply's diff is rendered here, while
-        // the new content's fsync runs, and before the rename (see ComputedEdit.renderDiff).
-        beforeCommit: async ({ current, openCurrent }) => {
-          // All three are waited for, even when one fails (a cancelled diff): no read of the
-          // current file is left running on the folder's descriptor once the write cleans up.
-          const [hashed, , rendering] = await Promise.allSettled([current === undefined ? undefined : hashOpened(openCurrent, current.size), stored, renderDiff()]);
-          if (hashed.status === "rejected") throw hashed.reason;
-          if (rendering.status === "rejected") throw rendering.reason;
-          const now = hashed.value;
-          const diff = rendering.value;
-          if (now !== previousSha256) {
-            throw new ToolhostError(
-              "PRECONDITION_FAILED",
-              `'${clientPath}' changed while it was being edited (it had sha256 ${previousSha256}, now ${now ?? "no file"}); nothing was written: re-read it and retry the edit.`,
-              { path: clientPath, expected_sha256: previousSha256, actual_sha256: now ?? "" },
-            );
+  return withPathLock(
+    resolved.realPath,
+    (heldPathLocks) =>
+      withFileLock(resolved.realPath, locked, async (heldLock, directory) => {
+        // The temporary file the write will fill is created while the file is read and the edit
+        // computed; an edit that fails or changes nothing removes it again.
+        const ops = options.fsOps ?? nodeFsOps;
+        let staged = directory !== undefined && options.dryRun !== true ? stageTempFile(ops, directory) : undefined;
+        let read;
+        try {
+          read = await readForEdit(sandbox, clientPath, options.maxEditBytes);
+        } catch (err) {
+          if (staged !== undefined) await discardStaged(ops, directory!, staged);
+          throw err;
+        }
+        const { content: original, closed } = read;
+        let stored: Promise<void> | undefined;
+        try {
+          const previousSha256 = sha256Hex(original);
+          checkPreconditions(clientPath, preconditions, previousSha256);
+          stored =
+            options.dryRun === true ? undefined : options.beforeChange?.(original, resolved).catch(() => undefined);
+          const { bytes, changed, replacements, renderDiff } = await computeEdit(
+            original,
+            options.edits,
+            clientPath,
+            limits,
+            options.signal,
+          );
+          const result = {
+            replacements,
+            sha256: sha256Hex(bytes),
+            size: bytes.byteLength,
+            previousSha256,
+          };
+          if (options.dryRun === true || !changed) {
+            return { ...result, ...(await renderDiff()), applied: false };
           }
-          rendered = diff;
-        },
-      });
-      return committed ?? { ...result, ...rendered!, applied: true };
-    } finally {
-      // Whatever the outcome, the call returns only once the history capture is done, the file
-      // read is closed and a temporary file no write took over is removed.
-      await Promise.all([stored, closed, staged === undefined ? undefined : discardStaged(ops, directory!, staged)]);
-    }
-  }), locked);
+          /** takeStaged hands the staged temporary file to the write, which owns it from then on. */
+          const takeStaged = (): StagedTemp | undefined => {
+            const taken = staged;
+            staged = undefined;
+            return taken;
+          };
+          let rendered: RenderedDiff | undefined;
+          let committed: EditFileResult | undefined;
+          const { afterChange, whileSyncing } = options;
+          await atomicWrite(resolved.realPath, bytes, {
+            displayPath: clientPath,
+            roots: sandbox.roots,
+            content: sandbox,
+            fsOps: options.fsOps,
+            heldLock,
+            heldPathLocks,
+            directory,
+            staged: takeStaged(),
+            lockAcrossProcesses: true,
+            afterRename:
+              afterChange === undefined && whileSyncing === undefined
+                ? undefined
+                : () => {
+                    const recorded = afterChange?.({ previousSha256, sha256: result.sha256 }).catch(() => undefined);
+                    committed = { ...result, ...rendered!, applied: true };
+                    try {
+                      whileSyncing?.(committed);
+                    } catch {
+                      // Only a head start on the caller's reply: it is made again from the result.
+                    }
+                    return recorded ?? Promise.resolve();
+                  },
+            // The lock orders this process's writers; another process (or a path swapped to another
+            // file) can still change the file between the read and the rename. The edit must replace
+            // exactly what it was computed from, or nothing. The reply's diff is rendered here, while
+            // the new content's fsync runs, and before the rename (see ComputedEdit.renderDiff).
+            beforeCommit: async ({ current, openCurrent }) => {
+              // All three are waited for, even when one fails (a cancelled diff): no read of the
+              // current file is left running on the folder's descriptor once the write cleans up.
+              const [hashed, , rendering] = await Promise.allSettled([
+                current === undefined ? undefined : hashOpened(openCurrent, current.size),
+                stored,
+                renderDiff(),
+              ]);
+              if (hashed.status === "rejected") throw hashed.reason;
+              if (rendering.status === "rejected") throw rendering.reason;
+              const now = hashed.value;
+              const diff = rendering.value;
+              if (now !== previousSha256) {
+                throw new ToolhostError(
+                  "PRECONDITION_FAILED",
+                  `'${clientPath}' changed while it was being edited (it had sha256 ${previousSha256}, now ${now ?? "no file"}); nothing was written: re-read it and retry the edit.`,
+                  { path: clientPath, expected_sha256: previousSha256, actual_sha256: now ?? "" },
+                );
+              }
+              rendered = diff;
+            },
+          });
+          return committed ?? { ...result, ...rendered!, applied: true };
+        } finally {
+          // Whatever the outcome, the call returns only once the history capture is done, the file
+          // read is closed and a temporary file no write took over is removed.
+          await Promise.all([
+            stored,
+            closed,
+            staged === undefined ? undefined : discardStaged(ops, directory!, staged),
+          ]);
+        }
+      }),
+    locked,
+  );
 }
 
 /**
@@ -185,7 +207,11 @@ export async function editFile(sandbox: Sandbox, options: EditFileOptions): Prom
  * read. The handle is closed in the background once read (`closed`, which never rejects); the
  * caller awaits `closed` before it answers.
  */
-async function readForEdit(sandbox: Sandbox, clientPath: string, maxEditBytes: number): Promise<{ content: Buffer; closed: Promise<void> }> {
+async function readForEdit(
+  sandbox: Sandbox,
+  clientPath: string,
+  maxEditBytes: number,
+): Promise<{ content: Buffer; closed: Promise<void> }> {
   const opened = await sandbox.openContent(clientPath);
   let content: Buffer;
   try {
@@ -211,7 +237,9 @@ async function readOpened(opened: ReadableFile, clientPath: string, maxEditBytes
   }
   const { content, more } = await readAtMost(opened.handle, maxEditBytes, first.length);
   if (more) {
-    const grown = await new Promise<number>((resolve) => fstat(opened.handle.fd, (err, stats) => resolve(err ? maxEditBytes + 1 : stats.size)));
+    const grown = await new Promise<number>((resolve) =>
+      fstat(opened.handle.fd, (err, stats) => resolve(err ? maxEditBytes + 1 : stats.size)),
+    );
     throw tooLarge(clientPath, Math.max(grown, maxEditBytes + 1), maxEditBytes);
   }
   return content;

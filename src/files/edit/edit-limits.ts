@@ -27,7 +27,11 @@ export const defaultEditLimits: Omit<EditLimits, "maxEditBytes"> = Object.freeze
  */
 export function checkEditRequest(edits: readonly TextEdit[], clientPath: string, limits: EditLimits): void {
   if (edits.length === 0) {
-    throw new ToolhostError("INVALID_ARGUMENT", `EditFile on '${clientPath}' has no edits; send at least one replace, append, insert or patch edit.`, { path: clientPath, field: "edits" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `EditFile on '${clientPath}' has no edits; send at least one replace, append, insert or patch edit.`,
+      { path: clientPath, field: "edits" },
+    );
   }
   if (edits.length > limits.maxEdits) {
     throw new ToolhostError(

@@ -41,7 +41,12 @@ export function hasMixedEndings(text: string): boolean {
  * and where no neighbour has one, the file's first ending (LF for a file without any). The last
  * line ends with a newline when `finalNewline` says so.
  */
-export function withEndings(texts: readonly string[], origins: readonly LineOrigin[], old: readonly EndedLine[], finalNewline: boolean): string {
+export function withEndings(
+  texts: readonly string[],
+  origins: readonly LineOrigin[],
+  old: readonly EndedLine[],
+  finalNewline: boolean,
+): string {
   const fallback: Eol = old.find((l) => l.eol !== "")?.eol ?? "\n";
   const eols: (Eol | undefined)[] = origins.map((o) => (o.kind === "added" ? undefined : old[o.old]?.eol || undefined));
   for (let i = 1; i < eols.length; i++) eols[i] ??= eols[i - 1];
@@ -66,7 +71,10 @@ export const alignmentBounds = { maxEditLength: 10_000, timeoutMs: 200 } as cons
  * kept, and in each changed block the new lines replace the removed ones in order).
  */
 export function originsByDiff(oldTexts: readonly string[], newTexts: readonly string[]): LineOrigin[] {
-  const changes = diffArrays(oldTexts as string[], newTexts as string[], { maxEditLength: alignmentBounds.maxEditLength, timeout: alignmentBounds.timeoutMs });
+  const changes = diffArrays(oldTexts as string[], newTexts as string[], {
+    maxEditLength: alignmentBounds.maxEditLength,
+    timeout: alignmentBounds.timeoutMs,
+  });
   if (changes === undefined) return originsByEnds(oldTexts, newTexts);
   const origins: LineOrigin[] = [];
   let oldAt = 0;
@@ -94,7 +102,12 @@ function originsByEnds(oldTexts: readonly string[], newTexts: readonly string[])
   let head = 0;
   while (head < oldTexts.length && head < newTexts.length && oldTexts[head] === newTexts[head]) head++;
   let tail = 0;
-  while (tail < oldTexts.length - head && tail < newTexts.length - head && oldTexts[oldTexts.length - 1 - tail] === newTexts[newTexts.length - 1 - tail]) tail++;
+  while (
+    tail < oldTexts.length - head &&
+    tail < newTexts.length - head &&
+    oldTexts[oldTexts.length - 1 - tail] === newTexts[newTexts.length - 1 - tail]
+  )
+    tail++;
   const origins: LineOrigin[] = [];
   for (let i = 0; i < newTexts.length; i++) {
     if (i < head) origins.push({ kind: "kept", old: i });

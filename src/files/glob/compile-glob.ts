@@ -66,7 +66,11 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
     throw tooComplex(pattern, field, `it is ${pattern.length} characters long, over the limit of ${maxGlobLength}`);
   }
   if (/[@!+*?]\(/.test(pattern)) {
-    throw tooComplex(pattern, field, 'extglobs ("@(", "!(", "+(", "*(", "?(") are not supported; use "*", "**", "?", [classes] and {a,b} braces');
+    throw tooComplex(
+      pattern,
+      field,
+      'extglobs ("@(", "!(", "+(", "*(", "?(") are not supported; use "*", "**", "?", [classes] and {a,b} braces',
+    );
   }
   const braces = (pattern.match(/\{/g) ?? []).length;
   if (braces > maxBraceGroups) {
@@ -121,5 +125,8 @@ function compileRegex(body: string, pattern: string, field: string): RegExp {
 
 function tooComplex(pattern: string, field: string, why: string): ToolhostError {
   const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
-  return new ToolhostError("PATTERN_TOO_COMPLEX", `${field} "${shown}" is too complex: ${why}; simplify the pattern.`, { field, length: String(pattern.length) });
+  return new ToolhostError("PATTERN_TOO_COMPLEX", `${field} "${shown}" is too complex: ${why}; simplify the pattern.`, {
+    field,
+    length: String(pattern.length),
+  });
 }

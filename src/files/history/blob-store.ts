@@ -1,6 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../content-hash.js";
-import { closeSync, constants, existsSync, fsync, mkdirSync, openSync, renameSync, utimesSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fsync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  utimesSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { promisify } from "node:util";
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
@@ -39,7 +50,12 @@ export class BlobStore {
     const target = this.blobPath(sha256);
     const now = new Date();
     if (this.inPlace(content)) return this.putInPlace(content, sha256, target, now);
-    if (await utimes(target, now, now).then(() => true, () => false)) {
+    if (
+      await utimes(target, now, now).then(
+        () => true,
+        () => false,
+      )
+    ) {
       return { sha256, added: false };
     }
     const shard = join(this.dir, sha256.slice(0, 2));
@@ -70,7 +86,12 @@ export class BlobStore {
   }
 
   /** putInPlace is put with every call but the fsync made on this thread. Same effects, same order. */
-  private async putInPlace(content: Uint8Array, sha256: string, target: string, now: Date): Promise<{ sha256: string; added: boolean }> {
+  private async putInPlace(
+    content: Uint8Array,
+    sha256: string,
+    target: string,
+    now: Date,
+  ): Promise<{ sha256: string; added: boolean }> {
     try {
       utimesSync(target, now, now);
       return { sha256, added: false };
@@ -82,7 +103,8 @@ export class BlobStore {
     const temp = join(shard, `.tmp-${randomBytes(6).toString("hex")}`);
     const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     try {
-      for (let done = 0; done < content.byteLength; ) done += writeSync(fd, content, done, content.byteLength - done, done);
+      for (let done = 0; done < content.byteLength; )
+        done += writeSync(fd, content, done, content.byteLength - done, done);
       await fsyncAsync(fd);
     } finally {
       closeSync(fd);
@@ -95,13 +117,31 @@ export class BlobStore {
   /** has tells whether the content with this SHA-256 is stored (a prune looking at it meanwhile included: see removeOldest). */
   async has(sha256: string): Promise<boolean> {
     if (!sha256Pattern.test(sha256)) return false;
-    if (await stat(this.blobPath(sha256)).then(() => true, () => false)) return true;
-    return (await this.tombsOf(sha256)).length > 0 || (await stat(this.blobPath(sha256)).then(() => true, () => false));
+    if (
+      await stat(this.blobPath(sha256)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    return (
+      (await this.tombsOf(sha256)).length > 0 ||
+      (await stat(this.blobPath(sha256)).then(
+        () => true,
+        () => false,
+      ))
+    );
   }
 
   /** atPlace tells whether the content is at its place (not set aside by a prune: removeOldest). */
   async atPlace(sha256: string): Promise<boolean> {
-    return sha256Pattern.test(sha256) && (await stat(this.blobPath(sha256)).then(() => true, () => false));
+    return (
+      sha256Pattern.test(sha256) &&
+      (await stat(this.blobPath(sha256)).then(
+        () => true,
+        () => false,
+      ))
+    );
   }
 
   /** get reads a stored content; undefined when it is not (or no longer) stored. */
@@ -143,7 +183,8 @@ export class BlobStore {
           // Renamed aside: its ctime is the time of that rename.
           const age = Date.now() - ((await stat(full).catch(() => undefined))?.ctimeMs ?? Date.now());
           const sha256 = name.slice(tombPrefix.length, tombPrefix.length + 64);
-          if (age > 3_600_000 && sha256Pattern.test(sha256)) await rename(full, join(this.dir, shard, sha256)).catch(() => undefined);
+          if (age > 3_600_000 && sha256Pattern.test(sha256))
+            await rename(full, join(this.dir, shard, sha256)).catch(() => undefined);
         } else if (sha256Pattern.test(name)) {
           const stats = await stat(full).catch(() => undefined);
           if (stats !== undefined) out.push({ sha256: name, stats });
@@ -167,11 +208,20 @@ export class BlobStore {
    * there; one made after it comes after step 1, so its put found no blob by the name and wrote
    * the content again, which the removal of the tomb does not touch.
    */
-  async removeOldest(candidates: readonly { sha256: string; stats: Stats }[], kept: () => Promise<ReadonlySet<string>>): Promise<number> {
+  async removeOldest(
+    candidates: readonly { sha256: string; stats: Stats }[],
+    kept: () => Promise<ReadonlySet<string>>,
+  ): Promise<number> {
     const aside: { sha256: string; tomb: string; mtimeMs: number; size: number }[] = [];
     for (const { sha256, stats } of candidates) {
       const tomb = join(this.dir, sha256.slice(0, 2), `${tombPrefix}${sha256}-${randomBytes(4).toString("hex")}`);
-      if (await rename(this.blobPath(sha256), tomb).then(() => true, () => false)) aside.push({ sha256, tomb, mtimeMs: stats.mtimeMs, size: stats.size });
+      if (
+        await rename(this.blobPath(sha256), tomb).then(
+          () => true,
+          () => false,
+        )
+      )
+        aside.push({ sha256, tomb, mtimeMs: stats.mtimeMs, size: stats.size });
     }
     if (aside.length === 0) return 0;
     const pinned = await kept().catch(() => undefined);
@@ -181,7 +231,12 @@ export class BlobStore {
       if (now === undefined) continue;
       if (pinned === undefined || pinned.has(sha256) || now.mtimeMs !== mtimeMs) {
         await rename(tomb, this.blobPath(sha256)).catch(() => undefined);
-      } else if (await unlink(tomb).then(() => true, () => false)) {
+      } else if (
+        await unlink(tomb).then(
+          () => true,
+          () => false,
+        )
+      ) {
         removed += size;
       }
     }

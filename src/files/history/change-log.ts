@@ -16,7 +16,8 @@ import { closeLog, openLog, type OpenLog } from "./open-log.js";
  * minLineBytes is the length of the shortest line a record can be written as (every field empty
  * or zero), so that a log's size bounds its number of records.
  */
-const minLineBytes = JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
+const minLineBytes =
+  JSON.stringify({ time: 0, operation: "", caller: "", before: "", after: "", sizeBefore: 0, path: "" }).length + 1;
 
 /** maxHoldBackMs bounds how long a line's fsync waits for its change's answer to be signalled. */
 const maxHoldBackMs = 100;
@@ -26,9 +27,11 @@ const fsyncAsync = promisify(fsync);
 
 /** missing tells whether a folder is gone. */
 async function missing(dir: string): Promise<boolean> {
-  return stat(dir).then(() => false, () => true);
+  return stat(dir).then(
+    () => false,
+    () => true,
+  );
 }
-
 
 /**
  * ChangeLog keeps one append-only JSON-lines log per file under log/, named by the SHA-256 of
@@ -116,17 +119,23 @@ export class ChangeLog {
     this.heldBack.get(file)?.(); // The record before holds its fsync back for its answer: we wait for it now.
     // The log is opened and its end looked at as soon as the lock is ours, while the change
     // commits: once it has, only the line's write and fsync are left to wait for.
-    const ready = previous.then(() => this.lock(file, key, wait, cancelled.signal)).then(async (lock) => {
-      try {
-        return { lock, log: await openLog(file, false, this.local === true) };
-      } catch (err) {
-        await lock.release();
-        throw err;
-      }
-    });
+    const ready = previous
+      .then(() => this.lock(file, key, wait, cancelled.signal))
+      .then(async (lock) => {
+        try {
+          return { lock, log: await openLog(file, false, this.local === true) };
+        } catch (err) {
+          await lock.release();
+          throw err;
+        }
+      });
     ready.catch(() => undefined); // Reported by append; a cancelled reservation has nothing to report.
     let ended = false;
-    const end = async (record: ChangeRecord | undefined, written?: () => void, answered?: Promise<void>): Promise<void> => {
+    const end = async (
+      record: ChangeRecord | undefined,
+      written?: () => void,
+      answered?: Promise<void>,
+    ): Promise<void> => {
       if (ended) return;
       ended = true;
       try {
@@ -135,7 +144,16 @@ export class ChangeLog {
         try {
           if (record !== undefined) {
             opened ??= await openLog(file, true, this.local === true); // The first record of this file: the log is made now.
-            await this.appendHeld(file, key, record, lock, opened!, written, answered, () => this.queues.get(file) !== turn);
+            await this.appendHeld(
+              file,
+              key,
+              record,
+              lock,
+              opened!,
+              written,
+              answered,
+              () => this.queues.get(file) !== turn,
+            );
           }
         } finally {
           if (opened !== undefined) closeLog(opened.fd);
@@ -185,9 +203,14 @@ export class ChangeLog {
     // first, so only the torn entry is lost, not this one written onto it.
     const line = Buffer.from(`${log.torn ? "\n" : ""}${JSON.stringify({ ...record, path: key.relative })}\n`);
     // One O_APPEND write of a few hundred bytes into the page cache: in place in a local folder.
-    const bytesWritten = this.local === true ? writeSync(log.fd, line, 0, line.length, null) : (await writeAsync(log.fd, line, 0, line.length, null)).bytesWritten;
+    const bytesWritten =
+      this.local === true
+        ? writeSync(log.fd, line, 0, line.length, null)
+        : (await writeAsync(log.fd, line, 0, line.length, null)).bytesWritten;
     if (bytesWritten !== line.length) {
-      throw Object.assign(new Error(`short write to history log (${bytesWritten} of ${line.length} bytes)`), { code: "EIO" });
+      throw Object.assign(new Error(`short write to history log (${bytesWritten} of ${line.length} bytes)`), {
+        code: "EIO",
+      });
     }
     // Every appender holds the log's lock, so the log now ends where this line does: its size
     // is known without another fstat. A log past twice the bound is cut (a shorter copy, synced
@@ -236,7 +259,13 @@ export class ChangeLog {
    */
   private async lock(file: string, key: FileKey, onWait: () => void, signal: AbortSignal): Promise<FileLock> {
     const take = () =>
-      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), { displayPath: `history log of ${key.relative}`, waitMs: logLockWaitMs, onWait, onWaitAfterMs: this.answerAheadAfterMs, signal });
+      acquireFileLock({ entry: (name) => join(this.dir, name), local: this.local === true }, basename(file), {
+        displayPath: `history log of ${key.relative}`,
+        waitMs: logLockWaitMs,
+        onWait,
+        onWaitAfterMs: this.answerAheadAfterMs,
+        signal,
+      });
     this.made ??= mkdir(this.dir, { recursive: true }).then(() => undefined);
     await this.made.catch(() => (this.made = undefined));
     this.local ??= localDeviceOfSync(this.dir) !== undefined;

@@ -31,16 +31,38 @@ export function parseManifest(content: Uint8Array): ChangeManifest | undefined {
     return undefined;
   }
   const manifest = value as Partial<ChangeManifest> | null;
-  if (typeof manifest !== "object" || manifest === null || typeof manifest.change !== "string" || typeof manifest.operation !== "string" || !Array.isArray(manifest.entries)) return undefined;
+  if (
+    typeof manifest !== "object" ||
+    manifest === null ||
+    typeof manifest.change !== "string" ||
+    typeof manifest.operation !== "string" ||
+    !Array.isArray(manifest.entries)
+  )
+    return undefined;
   return manifest.entries.every(isEntry) ? (manifest as ChangeManifest) : undefined;
 }
 
 function isEntry(value: unknown): value is ManifestEntry {
   const entry = value as Partial<ManifestEntry> | null;
-  return typeof entry === "object" && entry !== null && typeof entry.root === "string" && typeof entry.relative === "string" && typeof entry.path === "string" && isState(entry.before) && isState(entry.after);
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    typeof entry.root === "string" &&
+    typeof entry.relative === "string" &&
+    typeof entry.path === "string" &&
+    isState(entry.before) &&
+    isState(entry.after)
+  );
 }
 
 function isState(value: unknown): value is PathState {
   const state = value as Partial<PathState> | null;
-  return typeof state === "object" && state !== null && typeof state.type === "string" && entryTypes.has(state.type) && typeof state.sha256 === "string" && typeof state.size === "number";
+  return (
+    typeof state === "object" &&
+    state !== null &&
+    typeof state.type === "string" &&
+    entryTypes.has(state.type) &&
+    typeof state.sha256 === "string" &&
+    typeof state.size === "number"
+  );
 }

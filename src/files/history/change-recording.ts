@@ -32,7 +32,13 @@ export class ChangeRecording {
    * its fsync (the temporary file's write) is in the same turn; so the history's calls run while
    * that fsync waits for the disk instead of before it is asked for.
    */
-  readonly capture = async (original: Uint8Array, resolved: { readonly root: { readonly path: string; readonly localDevice?: number | undefined }; readonly realPath: string }): Promise<void> => {
+  readonly capture = async (
+    original: Uint8Array,
+    resolved: {
+      readonly root: { readonly path: string; readonly localDevice?: number | undefined };
+      readonly realPath: string;
+    },
+  ): Promise<void> => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.ended) return; // The change ended (failed) before it: nothing to record.
     const key = await this.history.keyFor(resolved).catch(() => undefined);
@@ -45,10 +51,21 @@ export class ChangeRecording {
    * record writes the committed change's log line. Never throws. The line's fsync waits for end
    * (the change's answer), see LogReservation.append.
    */
-  async record(change: { readonly operation: ChangeOperationName; readonly caller: string; readonly before: string; readonly after: string }): Promise<void> {
+  async record(change: {
+    readonly operation: ChangeOperationName;
+    readonly caller: string;
+    readonly before: string;
+    readonly after: string;
+  }): Promise<void> {
     if (this.reserved === undefined || this.captured === undefined) return;
     const before = { type: "file" as const, sha256: change.before, size: this.captured.size };
-    const record = recordOf(change.operation, change.caller, before, { type: "file", sha256: change.after, size: 0 }, { change: newChangeId() });
+    const record = recordOf(
+      change.operation,
+      change.caller,
+      before,
+      { type: "file", sha256: change.after, size: 0 },
+      { change: newChangeId() },
+    );
     await this.reserved.append(record, this.answered).catch(() => undefined);
   }
 

@@ -118,7 +118,10 @@ export class FileHistory {
     const resolved = await sandbox.resolve(clientPath);
     if (options.entry === true && resolved.isSymlink) {
       const entry = await sandbox.resolveEntryForWrite(clientPath);
-      return captured(await this.keyFor({ root: entry.root, realPath: join(entry.parentRealPath, entry.name) }), "symlink");
+      return captured(
+        await this.keyFor({ root: entry.root, realPath: join(entry.parentRealPath, entry.name) }),
+        "symlink",
+      );
     }
     const key = await this.keyFor(resolved);
     if (!resolved.exists) return captured(key, "none");
@@ -127,13 +130,17 @@ export class FileHistory {
       opened = await sandbox.openContent(clientPath);
     } catch (err) {
       if (isToolhostError(err, "NOT_FOUND")) return captured(key, "none");
-      if (isToolhostError(err, "NOT_A_REGULAR_FILE")) return { ...captured(key, "other"), ...(await entryOf(sandbox, clientPath)) };
+      if (isToolhostError(err, "NOT_A_REGULAR_FILE"))
+        return { ...captured(key, "other"), ...(await entryOf(sandbox, clientPath)) };
       return { ...captured(key, "file"), readable: false };
     }
     try {
       const mode = opened.stats.mode & 0o777;
       const keeps = this.keeps;
-      const { content, more } = opened.stats.size > keeps ? { content: undefined, more: true } : await readAtMost(opened.handle, keeps, opened.stats.size);
+      const { content, more } =
+        opened.stats.size > keeps
+          ? { content: undefined, more: true }
+          : await readAtMost(opened.handle, keeps, opened.stats.size);
       if (more || content === undefined) {
         const sha256 = options.hashUnstored === true ? await sha256OfHandle(opened.handle) : "";
         return { ...captured(key, "file"), sha256, size: Math.max(opened.stats.size, keeps + 1), mode };
@@ -148,8 +155,15 @@ export class FileHistory {
   }
 
   /** keyFor names the file a resolved path leads to, as keyOf does, without resolving it again. */
-  async keyFor(resolved: { readonly root: { readonly path: string; readonly localDevice?: number | undefined }; readonly realPath: string }): Promise<FileKey> {
-    return { root: resolved.root.path, relative: relative(resolved.root.path, resolved.realPath), rootId: await this.roots.idOf(resolved.root) };
+  async keyFor(resolved: {
+    readonly root: { readonly path: string; readonly localDevice?: number | undefined };
+    readonly realPath: string;
+  }): Promise<FileKey> {
+    return {
+      root: resolved.root.path,
+      relative: relative(resolved.root.path, resolved.realPath),
+      rootId: await this.roots.idOf(resolved.root),
+    };
   }
 
   /** keyAt names the history of a place a record names (a move's other path, a patch's files), in the folder now at its root. */
@@ -312,7 +326,10 @@ export class FileHistory {
       candidates.push(blob);
       left -= blob.stats.size;
     }
-    total -= await this.blobs.removeOldest(candidates, async () => new Set([...this.pins.keys(), ...(await this.journals.pins())]));
+    total -= await this.blobs.removeOldest(
+      candidates,
+      async () => new Set([...this.pins.keys(), ...(await this.journals.pins())]),
+    );
     this.storedBytes = total;
   }
 }
@@ -326,6 +343,7 @@ async function entryOf(sandbox: Sandbox, clientPath: string): Promise<Pick<PathS
   const entry = await sandbox.openEntry(clientPath).catch(() => undefined);
   if (entry === undefined) return { type: "other" };
   entry.handle.close();
-  if (entry.stats.isDirectory()) return { type: "directory", mode: entry.stats.mode & 0o777, id: entryIdentity(entry.stats) };
+  if (entry.stats.isDirectory())
+    return { type: "directory", mode: entry.stats.mode & 0o777, id: entryIdentity(entry.stats) };
   return { type: entry.stats.isSymbolicLink() ? "symlink" : "other" };
 }

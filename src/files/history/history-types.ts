@@ -1,7 +1,17 @@
 export type { HistoryConfig } from "../../config/config.js";
 
 /** ChangeOperationName is what changed a path, as the log records it. */
-export type ChangeOperationName = "write" | "upload" | "edit" | "delete" | "move" | "restore" | "patch" | "copy" | "mkdir" | "rmdir";
+export type ChangeOperationName =
+  | "write"
+  | "upload"
+  | "edit"
+  | "delete"
+  | "move"
+  | "restore"
+  | "patch"
+  | "copy"
+  | "mkdir"
+  | "rmdir";
 
 /** EntryType is what a path held: nothing, a regular file, a folder, a symbolic link, or something else (a FIFO, a device). */
 export type EntryType = "none" | "file" | "directory" | "symlink" | "other";

@@ -40,7 +40,9 @@ export async function openLog(file: string, create: boolean, local: boolean): Pr
     let torn = false;
     if (size > 0) {
       const last = Buffer.alloc(1);
-      const bytesRead = local ? readSync(fd, last, 0, 1, size - 1) : (await readAsync(fd, last, 0, 1, size - 1)).bytesRead;
+      const bytesRead = local
+        ? readSync(fd, last, 0, 1, size - 1)
+        : (await readAsync(fd, last, 0, 1, size - 1)).bytesRead;
       torn = bytesRead === 1 && last[0] !== 0x0a;
     }
     return { fd, ino, size, torn };

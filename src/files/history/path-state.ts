@@ -28,14 +28,26 @@ export const nothingThere: PathState = Object.freeze({ type: "none", sha256: "",
  * undo restores; any other operation with no hash before had created the file.
  */
 export function stateBefore(record: ChangeRecord): PathState {
-  const type = record.typeBefore ?? (record.before !== "" || record.operation === "delete" || (record.operation === "move" && record.after === "") ? "file" : "none");
-  return withExtras({ type, sha256: type === "file" ? record.before : "", size: record.sizeBefore }, record.modeBefore, record.idBefore);
+  const type =
+    record.typeBefore ??
+    (record.before !== "" || record.operation === "delete" || (record.operation === "move" && record.after === "")
+      ? "file"
+      : "none");
+  return withExtras(
+    { type, sha256: type === "file" ? record.before : "", size: record.sizeBefore },
+    record.modeBefore,
+    record.idBefore,
+  );
 }
 
 /** stateAfter is what a record says its change left at the path (older records: see stateBefore). */
 export function stateAfter(record: ChangeRecord): PathState {
   const type = record.typeAfter ?? (record.after !== "" ? "file" : "none");
-  return withExtras({ type, sha256: type === "file" ? record.after : "", size: record.sizeAfter ?? 0 }, record.modeAfter, record.idAfter);
+  return withExtras(
+    { type, sha256: type === "file" ? record.after : "", size: record.sizeAfter ?? 0 },
+    record.modeAfter,
+    record.idAfter,
+  );
 }
 
 function withExtras(state: PathState, mode: number | undefined, id: string | undefined): PathState {
@@ -49,7 +61,8 @@ function withExtras(state: PathState, mode: number | undefined, id: string | und
  */
 export function holds(current: PathState, expected: PathState): boolean {
   if (current.type !== expected.type) return false;
-  if (current.type === "directory") return current.id === undefined || expected.id === undefined || current.id === expected.id;
+  if (current.type === "directory")
+    return current.id === undefined || expected.id === undefined || current.id === expected.id;
   return current.type !== "file" || (expected.sha256 !== "" && current.sha256 === expected.sha256);
 }
 
@@ -57,7 +70,11 @@ export function holds(current: PathState, expected: PathState): boolean {
  * entryIdentity names the very entry `stats` describes: device, inode and birth time, so that an
  * inode number the filesystem hands out again (ext4 does at once) is not taken for the old entry.
  */
-export function entryIdentity(stats: { readonly dev: number | bigint; readonly ino: number | bigint; readonly birthtimeMs: number }): string {
+export function entryIdentity(stats: {
+  readonly dev: number | bigint;
+  readonly ino: number | bigint;
+  readonly birthtimeMs: number;
+}): string {
   return `${stats.dev}:${stats.ino}:${stats.birthtimeMs}`;
 }
 

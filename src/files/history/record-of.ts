@@ -17,7 +17,13 @@ export function newChangeId(): string {
 }
 
 /** recordOf is the log record of one path's part in a change, from what it held before and after. */
-export function recordOf(operation: ChangeOperationName, caller: string, before: PathState, after: PathState, extras: RecordExtras): ChangeRecord {
+export function recordOf(
+  operation: ChangeOperationName,
+  caller: string,
+  before: PathState,
+  after: PathState,
+  extras: RecordExtras,
+): ChangeRecord {
   return {
     time: Date.now(),
     operation,

@@ -25,7 +25,8 @@ export class RootIdentities {
 
   /** idOf is the identity of the folder now at `root` (a root's real path). */
   async idOf(root: { readonly path: string; readonly localDevice?: number | undefined }): Promise<string> {
-    const stats = root.localDevice !== undefined ? statSync(root.path, { bigint: true }) : await stat(root.path, { bigint: true });
+    const stats =
+      root.localDevice !== undefined ? statSync(root.path, { bigint: true }) : await stat(root.path, { bigint: true });
     const stamp = { dev: stats.dev, ino: stats.ino, birthtimeNs: stats.birthtimeNs };
     const known = this.known.get(root.path);
     if (known !== undefined && sameStamp(known.stamp, stamp)) return known.id;

@@ -94,7 +94,14 @@ export class UndoJournals {
       if (!gone && age <= tempStaleMs) continue;
       const body = parse(await this.read(file));
       const mine = join(this.dir, `${id}.${writerIdentity()}.${process.pid}.json`);
-      if (body === undefined || !(await rename(file, mine).then(() => true, () => false))) continue;
+      if (
+        body === undefined ||
+        !(await rename(file, mine).then(
+          () => true,
+          () => false,
+        ))
+      )
+        continue;
       out.push(await this.opened(id, body, false));
     }
     return out;

@@ -41,7 +41,12 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
       }
       at = seek(lines, expected, cursor, chunk.endOfFile, budget);
     }
-    if (at === undefined) throw failed(path, n, `its lines starting "${(chunk.oldLines[0] ?? "").slice(0, 60)}" are not in the file${cursor > 0 ? " after the previous hunk" : ""}`);
+    if (at === undefined)
+      throw failed(
+        path,
+        n,
+        `its lines starting "${(chunk.oldLines[0] ?? "").slice(0, 60)}" are not in the file${cursor > 0 ? " after the previous hunk" : ""}`,
+      );
     replacements.push({ at, remove: expected.length, insert: inserted, origins });
     cursor = at + expected.length;
   });
@@ -75,7 +80,12 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
  * ignoring trailing whitespace, then surrounding whitespace, then with typographic punctuation
  * folded to ASCII (models write "-" and '"' where the file has en dashes and curly quotes).
  */
-const comparisons: readonly ((s: string) => string)[] = [(s) => s, (s) => s.trimEnd(), (s) => s.trim(), (s) => foldPunctuation(s.trim())];
+const comparisons: readonly ((s: string) => string)[] = [
+  (s) => s,
+  (s) => s.trimEnd(),
+  (s) => s.trim(),
+  (s) => foldPunctuation(s.trim()),
+];
 
 /**
  * punctuationFold is the set Codex's seek_sequence normalises, exactly: the dashes U+2010–U+2015
@@ -104,7 +114,13 @@ export const seekBudget = 20_000_000;
 
 type Budget = { left: number; readonly path: string; readonly chunk: number };
 
-function seek(lines: readonly string[], pattern: readonly string[], from: number, atEnd: boolean, budget: Budget): number | undefined {
+function seek(
+  lines: readonly string[],
+  pattern: readonly string[],
+  from: number,
+  atEnd: boolean,
+  budget: Budget,
+): number | undefined {
   if (pattern.length > lines.length) return undefined;
   const first = atEnd ? lines.length - pattern.length : from;
   const last = lines.length - pattern.length;
@@ -116,7 +132,11 @@ function seek(lines: readonly string[], pattern: readonly string[], from: number
       budget.left -= k + 1;
       if (k === wanted.length) return start;
       if (budget.left < 0) {
-        throw failed(budget.path, budget.chunk, `finding its ${pattern.length} lines would take too long (they nearly match in too many places); give the hunk fewer context lines, or an "@@" anchor line near the change`);
+        throw failed(
+          budget.path,
+          budget.chunk,
+          `finding its ${pattern.length} lines would take too long (they nearly match in too many places); give the hunk fewer context lines, or an "@@" anchor line near the change`,
+        );
       }
     }
   }
@@ -124,5 +144,9 @@ function seek(lines: readonly string[], pattern: readonly string[], from: number
 }
 
 function failed(path: string, chunk: number, what: string): ToolhostError {
-  return new ToolhostError("PATCH_FAILED", `Hunk ${chunk + 1} of "${path}" does not apply: ${what}. Read the file again and rewrite the hunk; nothing was changed.`, { path, hunk: String(chunk + 1) });
+  return new ToolhostError(
+    "PATCH_FAILED",
+    `Hunk ${chunk + 1} of "${path}" does not apply: ${what}. Read the file again and rewrite the hunk; nothing was changed.`,
+    { path, hunk: String(chunk + 1) },
+  );
 }

@@ -30,7 +30,12 @@ export async function commitPatch(staged: readonly StagedFile[], effects: PatchE
       for (const undo of undos.reverse()) {
         await undo.run().catch(() => notRestored.push(undo.what));
       }
-      throw withRollback(err, file, undos.map((u) => u.what), notRestored);
+      throw withRollback(
+        err,
+        file,
+        undos.map((u) => u.what),
+        notRestored,
+      );
     }
   }
 }
@@ -43,7 +48,10 @@ async function step(file: StagedFile, effects: PatchEffects, undos: Undo[]): Pro
       return;
     case "update":
       await effects.write(file.path, file.after!, { ifSha256: file.beforeSha256 });
-      undos.push({ what: file.path, run: () => effects.write(file.path, file.before!, { ifSha256: file.afterSha256 }) });
+      undos.push({
+        what: file.path,
+        run: () => effects.write(file.path, file.before!, { ifSha256: file.afterSha256 }),
+      });
       return;
     case "delete":
       await effects.remove(file.path, file.beforeSha256);
@@ -58,12 +66,24 @@ async function step(file: StagedFile, effects: PatchEffects, undos: Undo[]): Pro
   }
 }
 
-function withRollback(err: unknown, file: StagedFile, undone: readonly string[], notRestored: readonly string[]): unknown {
+function withRollback(
+  err: unknown,
+  file: StagedFile,
+  undone: readonly string[],
+  notRestored: readonly string[],
+): unknown {
   if (!(err instanceof ToolhostError)) return err;
   const restored = undone.filter((p) => !notRestored.includes(p));
   const told =
     `${notRestored.length === 0 ? "ApplyPatch changed nothing" : "ApplyPatch could not undo everything"}: ${file.operation} of "${file.path}" failed: ${err.message}` +
     (restored.length > 0 ? ` The files already changed were put back: ${restored.join(", ")}.` : "") +
-    (notRestored.length > 0 ? ` Could not put back (changed by someone else since; ListFileHistory has their content before): ${notRestored.join(", ")}.` : "");
-  return new ToolhostError(err.reason, told, { ...err.metadata, failed_path: file.path, restored: restored.join(","), not_restored: notRestored.join(",") }, { cause: err });
+    (notRestored.length > 0
+      ? ` Could not put back (changed by someone else since; ListFileHistory has their content before): ${notRestored.join(", ")}.`
+      : "");
+  return new ToolhostError(
+    err.reason,
+    told,
+    { ...err.metadata, failed_path: file.path, restored: restored.join(","), not_restored: notRestored.join(",") },
+    { cause: err },
+  );
 }

@@ -39,14 +39,19 @@ const endOfFile = "*** End of File";
  * refusal is PATCH_INVALID naming the line.
  */
 export function parseCodexPatch(text: string, bounds: PatchBounds): PatchOperation[] {
-  const all = text.trim().split("\n").map((l) => l.replace(/\r$/, ""));
+  const all = text
+    .trim()
+    .split("\n")
+    .map((l) => l.replace(/\r$/, ""));
   const strict = all[0]?.trim() === begin && all.at(-1)?.trim() === end;
   const unwrapped = strict ? { lines: all, workdir: undefined, offset: 0 } : unwrapHeredoc(all);
   const lines = unwrapped.lines;
   const lineNo = (i: number) => i + 1 + unwrapped.offset;
   if (lines[0]?.trim() !== begin) throw invalid(lineNo(0), `the first line must be "${begin}"`);
-  if (lines.length < 2 || lines.at(-1)?.trim() !== end) throw invalid(lineNo(lines.length - 1), `the last line must be "${end}"`);
-  const inWorkdir = (path: string) => (unwrapped.workdir === undefined || isAbsolute(path) ? path : posix.join(unwrapped.workdir, path));
+  if (lines.length < 2 || lines.at(-1)?.trim() !== end)
+    throw invalid(lineNo(lines.length - 1), `the last line must be "${end}"`);
+  const inWorkdir = (path: string) =>
+    unwrapped.workdir === undefined || isAbsolute(path) ? path : posix.join(unwrapped.workdir, path);
   const ops: PatchOperation[] = [];
   let i = 1;
   while (i < lines.length - 1) {
@@ -56,7 +61,8 @@ export function parseCodexPatch(text: string, bounds: PatchBounds): PatchOperati
       i++;
       continue;
     }
-    if (ops.length >= bounds.maxFiles) throw invalid(at, `the patch changes more than ${bounds.maxFiles} files; split it into several patches`);
+    if (ops.length >= bounds.maxFiles)
+      throw invalid(at, `the patch changes more than ${bounds.maxFiles} files; split it into several patches`);
     if (line.startsWith(add)) {
       const path = inWorkdir(pathOf(line, add, at));
       const content: string[] = [];
@@ -75,7 +81,8 @@ export function parseCodexPatch(text: string, bounds: PatchBounds): PatchOperati
         i++;
       }
       const parsed = parseChunks(lines, i, bounds.maxChunksPerFile, lineNo);
-      if (parsed.chunks.length === 0 && target === undefined) throw invalid(at, `"${path}" has an Update File section with no hunks`);
+      if (parsed.chunks.length === 0 && target === undefined)
+        throw invalid(at, `"${path}" has an Update File section with no hunks`);
       ops.push({ kind: "update", path, moveTo: target, chunks: parsed.chunks, line: at });
       i = parsed.next;
     } else {
@@ -98,7 +105,12 @@ export function parseCodexPatch(text: string, bounds: PatchBounds): PatchOperati
  * blank or space-prefixed line is context, "-" removed, "+" added; a "*** " line ends the
  * section. Blank lines where a hunk would start are skipped.
  */
-function parseChunks(lines: readonly string[], start: number, maxChunks: number, lineNo: (i: number) => number): { chunks: PatchChunk[]; next: number } {
+function parseChunks(
+  lines: readonly string[],
+  start: number,
+  maxChunks: number,
+  lineNo: (i: number) => number,
+): { chunks: PatchChunk[]; next: number } {
   const chunks: PatchChunk[] = [];
   let i = start;
   while (i < lines.length - 1 && !lines[i]!.startsWith("*** ")) {
@@ -148,7 +160,8 @@ function parseChunks(lines: readonly string[], start: number, maxChunks: number,
     }
     if (oldLines.length === 0 && newLines.length === 0) throw invalid(lineNo(i - 1), "a hunk has no lines");
     chunks.push({ anchor, oldLines, newLines, newOrigins, endOfFile: eof });
-    if (chunks.length > maxChunks) throw invalid(lineNo(i - 1), `a file has more than ${maxChunks} hunks; split the patch`);
+    if (chunks.length > maxChunks)
+      throw invalid(lineNo(i - 1), `a file has more than ${maxChunks} hunks; split the patch`);
   }
   return { chunks, next: i };
 }
@@ -158,11 +171,18 @@ function pathOf(line: string, prefix: string, lineNo: number): string {
   if (path === "") throw invalid(lineNo, `"${prefix.trim()}" names no path`);
   const bytes = Buffer.byteLength(path);
   if (bytes > maxPatchPathBytes) {
-    throw invalid(lineNo, `the path "${path.slice(0, 60)}…" is ${bytes} bytes, over the ${maxPatchPathBytes}-byte limit (PATH_MAX)`);
+    throw invalid(
+      lineNo,
+      `the path "${path.slice(0, 60)}…" is ${bytes} bytes, over the ${maxPatchPathBytes}-byte limit (PATH_MAX)`,
+    );
   }
   return path;
 }
 
 function invalid(line: number, what: string): ToolhostError {
-  return new ToolhostError("PATCH_INVALID", `The patch is not in the "*** Begin Patch" format: line ${line}: ${what}.`, { line: String(line) });
+  return new ToolhostError(
+    "PATCH_INVALID",
+    `The patch is not in the "*** Begin Patch" format: line ${line}: ${what}.`,
+    { line: String(line) },
+  );
 }

@@ -22,4 +22,10 @@ export interface PatchChunk {
 export type PatchOperation =
   | { readonly kind: "add"; readonly path: string; readonly content: string; readonly line: number }
   | { readonly kind: "delete"; readonly path: string; readonly line: number }
-  | { readonly kind: "update"; readonly path: string; readonly moveTo: string | undefined; readonly chunks: readonly PatchChunk[]; readonly line: number };
+  | {
+      readonly kind: "update";
+      readonly path: string;
+      readonly moveTo: string | undefined;
+      readonly chunks: readonly PatchChunk[];
+      readonly line: number;
+    };

@@ -31,14 +31,22 @@ export interface StagedFile {
  * and after, so the commit can guard every step with the hash it saw, and put back what it
  * changed if a later step fails.
  */
-export async function stagePatch(sandbox: Sandbox, ops: readonly PatchOperation[], maxBytes: number): Promise<StagedFile[]> {
+export async function stagePatch(
+  sandbox: Sandbox,
+  ops: readonly PatchOperation[],
+  maxBytes: number,
+): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
   let stagedBytes = 0;
   const push = (one: StagedFile) => {
     // Every staged file's content before and after stays in memory until the commit ends.
     stagedBytes += (one.before?.length ?? 0) + (one.after?.length ?? 0);
     if (stagedBytes > 2 * maxBytes) {
-      throw new ToolhostError("TOO_LARGE", `The patch's files hold over ${2 * maxBytes} bytes before and after, in all, at "${one.path}" (twice the ${maxBytes}-byte edit limit); split it into smaller patches. Nothing was changed.`, { path: one.path, limit: String(2 * maxBytes) });
+      throw new ToolhostError(
+        "TOO_LARGE",
+        `The patch's files hold over ${2 * maxBytes} bytes before and after, in all, at "${one.path}" (twice the ${maxBytes}-byte edit limit); split it into smaller patches. Nothing was changed.`,
+        { path: one.path, limit: String(2 * maxBytes) },
+      );
     }
     staged.push(one);
   };
@@ -66,14 +74,24 @@ export async function stagePatch(sandbox: Sandbox, ops: readonly PatchOperation[
     const before = await readText(sandbox, op.path, maxBytes);
     const after = Buffer.from(applyChunks(op.path, before.toString("utf8"), op.chunks), "utf8");
     if (after.length > maxBytes) {
-      throw new ToolhostError("TOO_LARGE", `The patch makes "${op.path}" ${after.length} bytes, over the ${maxBytes}-byte edit limit; nothing was changed.`, { path: op.path, size: String(after.length), limit: String(maxBytes) });
+      throw new ToolhostError(
+        "TOO_LARGE",
+        `The patch makes "${op.path}" ${after.length} bytes, over the ${maxBytes}-byte edit limit; nothing was changed.`,
+        { path: op.path, size: String(after.length), limit: String(maxBytes) },
+      );
     }
     push(file(op.moveTo === undefined ? "update" : "move", op.path, op.moveTo, before, after));
   }
   return staged;
 }
 
-type FileArgs = [operation: StagedFile["operation"], path: string, moveTo: string | undefined, before: Buffer | undefined, after: Buffer | undefined];
+type FileArgs = [
+  operation: StagedFile["operation"],
+  path: string,
+  moveTo: string | undefined,
+  before: Buffer | undefined,
+  after: Buffer | undefined,
+];
 
 function stagedFile(diffDeadline: number, ...[operation, path, moveTo, before, after]: FileArgs): StagedFile {
   const beforeText = before?.toString("utf8") ?? "";
@@ -86,7 +104,13 @@ function stagedFile(diffDeadline: number, ...[operation, path, moveTo, before, a
     beforeSha256: before === undefined ? "" : sha256Hex(before),
     after,
     afterSha256: after === undefined ? "" : sha256Hex(after),
-    ...boundedDiff(before === undefined ? "/dev/null" : path, after === undefined ? "/dev/null" : (moveTo ?? path), beforeText, afterText, diffDeadline),
+    ...boundedDiff(
+      before === undefined ? "/dev/null" : path,
+      after === undefined ? "/dev/null" : (moveTo ?? path),
+      beforeText,
+      afterText,
+      diffDeadline,
+    ),
   };
 }
 
@@ -99,7 +123,13 @@ function stagedFile(diffDeadline: number, ...[operation, path, moveTo, before, a
  */
 export const diffBounds = { maxEditLength: 2000, diffMs: 500 } as const;
 
-function boundedDiff(oldName: string, newName: string, beforeText: string, afterText: string, deadline: number): { diff: string; diffOmitted: boolean } {
+function boundedDiff(
+  oldName: string,
+  newName: string,
+  beforeText: string,
+  afterText: string,
+  deadline: number,
+): { diff: string; diffOmitted: boolean } {
   const linear = beforeText === "" || afterText === "";
   const diff = createTwoFilesPatch(oldName, newName, beforeText, afterText, undefined, undefined, {
     context: 3,
@@ -107,12 +137,19 @@ function boundedDiff(oldName: string, newName: string, beforeText: string, after
     timeout: Math.max(1, deadline - Date.now()),
   });
   if (diff !== undefined) return { diff, diffOmitted: false };
-  return { diff: `--- ${oldName}\n+++ ${newName}\n[diff omitted: too many changed lines to compute; ReadFile shows the result, sha256_after identifies it]\n`, diffOmitted: true };
+  return {
+    diff: `--- ${oldName}\n+++ ${newName}\n[diff omitted: too many changed lines to compute; ReadFile shows the result, sha256_after identifies it]\n`,
+    diffOmitted: true,
+  };
 }
 
 async function mustBeAbsent(sandbox: Sandbox, path: string): Promise<void> {
   if ((await sandbox.resolve(path)).exists) {
-    throw new ToolhostError("ALREADY_EXISTS", `"${path}" exists already; the patch would add or move a file there. Update it instead, or delete it first; nothing was changed.`, { path });
+    throw new ToolhostError(
+      "ALREADY_EXISTS",
+      `"${path}" exists already; the patch would add or move a file there. Update it instead, or delete it first; nothing was changed.`,
+      { path },
+    );
   }
 }
 
@@ -120,16 +157,28 @@ async function readText(sandbox: Sandbox, path: string, maxBytes: number): Promi
   const opened = await sandbox.openContent(path);
   try {
     if (opened.stats.size > maxBytes) {
-      throw new ToolhostError("TOO_LARGE", `"${path}" is ${opened.stats.size} bytes, over the ${maxBytes}-byte edit limit; a patch cannot change it.`, { path, size: String(opened.stats.size), limit: String(maxBytes) });
+      throw new ToolhostError(
+        "TOO_LARGE",
+        `"${path}" is ${opened.stats.size} bytes, over the ${maxBytes}-byte edit limit; a patch cannot change it.`,
+        { path, size: String(opened.stats.size), limit: String(maxBytes) },
+      );
     }
     const { content, more } = await readAtMost(opened.handle, maxBytes, opened.stats.size);
     if (more) {
-      throw new ToolhostError("TOO_LARGE", `"${path}" grew past the ${maxBytes}-byte edit limit while it was read; a patch cannot change it.`, { path, limit: String(maxBytes) });
+      throw new ToolhostError(
+        "TOO_LARGE",
+        `"${path}" grew past the ${maxBytes}-byte edit limit while it was read; a patch cannot change it.`,
+        { path, limit: String(maxBytes) },
+      );
     }
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(content);
     } catch {
-      throw new ToolhostError("BINARY_FILE", `Binary file detected: "${path}" is not UTF-8 text, so a patch cannot change it.`, { path });
+      throw new ToolhostError(
+        "BINARY_FILE",
+        `Binary file detected: "${path}" is not UTF-8 text, so a patch cannot change it.`,
+        { path },
+      );
     }
     return content;
   } finally {

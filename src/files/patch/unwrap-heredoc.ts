@@ -15,7 +15,8 @@ const bareHeredocStarts = new Set(["<<EOF", "<<'EOF'", '<<"EOF"']);
  * `apply_patch <<'EOF'` (or applypatch; the delimiter bare, 'quoted' or "quoted"), optionally
  * after `cd DIR &&` with one DIR word or quoted string; the patch runs to the delimiter's line.
  */
-const shellHeredocStart = /^(?:cd +((?:[^\s'"`$;&|<>()\\]+)|'[^']*'|"[^"\\$`]*") *&& *)?(?:apply_patch|applypatch) +<<(?:([A-Za-z_][A-Za-z0-9_]*)|'([A-Za-z_][A-Za-z0-9_]*)'|"([A-Za-z_][A-Za-z0-9_]*)")$/;
+const shellHeredocStart =
+  /^(?:cd +((?:[^\s'"`$;&|<>()\\]+)|'[^']*'|"[^"\\$`]*") *&& *)?(?:apply_patch|applypatch) +<<(?:([A-Za-z_][A-Za-z0-9_]*)|'([A-Za-z_][A-Za-z0-9_]*)'|"([A-Za-z_][A-Za-z0-9_]*)")$/;
 
 /**
  * unwrapHeredoc takes off a shell heredoc that models wrap a patch in when they write it for

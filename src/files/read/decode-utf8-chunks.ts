@@ -72,7 +72,8 @@ export function incompleteTailStart(bytes: Uint8Array): number {
     if ((byte & 0xc0) === 0x80) {
       continue;
     }
-    const need = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 1;
+    const need =
+      byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 1;
     return need > n - i ? i : n;
   }
   return n;

@@ -35,7 +35,10 @@ const magicNumbers: readonly { readonly name: string; readonly bytes: readonly n
   { name: "xz data", bytes: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
   { name: "zstd data", bytes: [0x28, 0xb5, 0x2f, 0xfd] },
   { name: "7-Zip archive", bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c] },
-  { name: "SQLite database", bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74, 0x20, 0x33, 0x00] },
+  {
+    name: "SQLite database",
+    bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74, 0x20, 0x33, 0x00],
+  },
   { name: "UTF-16 text (little-endian BOM)", bytes: [0xff, 0xfe] },
   { name: "UTF-16 text (big-endian BOM)", bytes: [0xfe, 0xff] },
 ];
@@ -79,7 +82,10 @@ export function detectBinary(sample: Uint8Array): BinaryVerdict {
     controls += controlBytes[head[i]!]!;
   }
   if (head.length > 0 && controls / head.length > controlShareLimit) {
-    return { binary: true, why: `${Math.round((100 * controls) / head.length)}% of its first bytes are control characters` };
+    return {
+      binary: true,
+      why: `${Math.round((100 * controls) / head.length)}% of its first bytes are control characters`,
+    };
   }
   return { binary: false };
 }
@@ -92,7 +98,9 @@ function isTextControl(byte: number): boolean {
 const controlByte = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
 
 /** controlBytes[b] is 1 for a control byte (below 0x20 and not text, or DEL), else 0. */
-const controlBytes = Uint8Array.from({ length: 256 }, (_, byte) => ((byte < 0x20 && !isTextControl(byte)) || byte === 0x7f ? 1 : 0));
+const controlBytes = Uint8Array.from({ length: 256 }, (_, byte) =>
+  (byte < 0x20 && !isTextControl(byte)) || byte === 0x7f ? 1 : 0,
+);
 
 function startsWith(data: Uint8Array, prefix: readonly number[]): boolean {
   return data.length >= prefix.length && prefix.every((byte, i) => byte === anyByte || data[i] === byte);

@@ -43,10 +43,18 @@ function tailLines(request: ReadRequest): number | undefined {
   const tail = count(request.tailLines, "tail_lines");
   if (tail === undefined || tail === 0) return undefined;
   if (request.mode !== "text") {
-    throw new ToolhostError("INVALID_ARGUMENT", `tail_lines counts lines, so it needs text mode; in bytes mode ask for the last bytes with byte_offset.`, { field: "tail_lines" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `tail_lines counts lines, so it needs text mode; in bytes mode ask for the last bytes with byte_offset.`,
+      { field: "tail_lines" },
+    );
   }
   if ((request.offset ?? 0) !== 0 || request.limit !== undefined) {
-    throw new ToolhostError("INVALID_ARGUMENT", `tail_lines cannot be combined with offset or limit; send either tail_lines or a line range.`, { field: "tail_lines" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `tail_lines cannot be combined with offset or limit; send either tail_lines or a line range.`,
+      { field: "tail_lines" },
+    );
   }
   return tail;
 }

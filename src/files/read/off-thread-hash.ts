@@ -126,7 +126,12 @@ function lose(dead: Worker, cause: Error): void {
   }
   worker = undefined;
   outstanding = 0;
-  const error = new ToolhostError("HASH_FAILED", "The server's hashing thread stopped while it hashed this content; nothing was changed. Retry the call.", {}, { cause });
+  const error = new ToolhostError(
+    "HASH_FAILED",
+    "The server's hashing thread stopped while it hashed this content; nothing was changed. Retry the call.",
+    {},
+    { cause },
+  );
   for (const waiter of waiters.values()) {
     waiter.lost = error;
     waiter.updated.splice(0).forEach((resolve) => resolve());
@@ -171,7 +176,11 @@ export class OffThreadSha256 {
         const waiter = (this.remote ??= { updated: [] });
         waiters.set(this.id, waiter);
         const done = new Promise<void>((resolve) => waiter.updated.push(resolve));
-        post(target, { op: "update", id: this.id, memory: chunk.buffer, offset: chunk.byteOffset, length: chunk.byteLength }, moving ? [chunk.buffer as ArrayBuffer] : []);
+        post(
+          target,
+          { op: "update", id: this.id, memory: chunk.buffer, offset: chunk.byteOffset, length: chunk.byteLength },
+          moving ? [chunk.buffer as ArrayBuffer] : [],
+        );
         return done;
       }
     }

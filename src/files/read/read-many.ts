@@ -69,7 +69,10 @@ export async function* readMany(
     } catch (err) {
       signal?.throwIfAborted();
       if (!isToolhostError(err)) throw err;
-      yield at({ case: "error", value: { reason: err.reason, code: errorCatalog[err.reason].code, message: err.message } });
+      yield at({
+        case: "error",
+        value: { reason: err.reason, code: errorCatalog[err.reason].code, message: err.message },
+      });
     }
   }
 }

@@ -65,7 +65,12 @@ export async function* readRange(
 }
 
 /** readHead reads up to `length` bytes from the start of an open file, into `into` if given (of at least `length` bytes). */
-export async function readHead(handle: ReadHandle, length: number, signal?: AbortSignal, into?: Buffer): Promise<Uint8Array> {
+export async function readHead(
+  handle: ReadHandle,
+  length: number,
+  signal?: AbortSignal,
+  into?: Buffer,
+): Promise<Uint8Array> {
   const buffer = into ?? Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {

@@ -45,9 +45,17 @@ export async function* readText(
 ): AsyncGenerator<ReadPart, void, undefined> {
   const size = file.stats.size;
   // A whole file of at most one chunk is read once: its first bytes are the binary sample.
-  const small = request.offset === 0 && request.limit === undefined && request.tailLines === undefined && size > 0 && size <= request.chunkSize;
+  const small =
+    request.offset === 0 &&
+    request.limit === undefined &&
+    request.tailLines === undefined &&
+    size > 0 &&
+    size <= request.chunkSize;
   const whole = small ? await readWhole(file.handle, size, signal) : undefined;
-  const head = whole !== undefined ? whole.subarray(0, binarySampleBytes) : await readHead(file.handle, Math.min(size, binarySampleBytes), signal);
+  const head =
+    whole !== undefined
+      ? whole.subarray(0, binarySampleBytes)
+      : await readHead(file.handle, Math.min(size, binarySampleBytes), signal);
   const verdict = detectBinary(head);
   if (verdict.binary) {
     throw new ToolhostError(
@@ -64,7 +72,16 @@ export async function* readText(
     ? { start: from, end: size }
     : tail !== undefined
       ? await locateTail(file.handle, from, size, tail, request.chunkSize, limits.maxTextBytes, signal)
-      : await locateLines(file.handle, request.path, from, size, request.offset, request.limit, request.chunkSize, signal);
+      : await locateLines(
+          file.handle,
+          request.path,
+          from,
+          size,
+          request.offset,
+          request.limit,
+          request.chunkSize,
+          signal,
+        );
   const spanBytes = span.end - span.start;
   if ((wholeFile ? size : spanBytes) > limits.maxTextBytes) {
     throw tooLarge(request.path, wholeFile ? size : spanBytes, limits.maxTextBytes, wholeFile);
@@ -111,7 +128,10 @@ export async function* readText(
   }
   let finished = false;
   try {
-    const chunks = whole !== undefined ? only(from === 0 ? whole : whole.subarray(from)) : readRange(file.handle, span.start, span.end, request.chunkSize, signal);
+    const chunks =
+      whole !== undefined
+        ? only(from === 0 ? whole : whole.subarray(from))
+        : readRange(file.handle, span.start, span.end, request.chunkSize, signal);
     for await (const raw of chunks) {
       rawRead += raw.length;
       newlines += countNewlines(raw);
@@ -157,15 +177,17 @@ export async function* readText(
 }
 
 function tooLarge(path: string, bytes: number, limit: number, wholeFile: boolean): ToolhostError {
-  const what = wholeFile ? `"${path}" is too large to read as text` : `The requested lines of "${path}" are too large to read as text`;
+  const what = wholeFile
+    ? `"${path}" is too large to read as text`
+    : `The requested lines of "${path}" are too large to read as text`;
   const hint = wholeFile
     ? "read it a line range at a time (offset and limit) or in bytes mode (READ_MODE_BYTES)"
     : "ask for fewer lines (a smaller limit or tail_lines) or use bytes mode (READ_MODE_BYTES)";
-  return new ToolhostError(
-    "TOO_LARGE",
-    `${what}: ${bytes} bytes, over the limit of ${limit} bytes; ${hint}.`,
-    { path, size: String(bytes), limit: String(limit) },
-  );
+  return new ToolhostError("TOO_LARGE", `${what}: ${bytes} bytes, over the limit of ${limit} bytes; ${hint}.`, {
+    path,
+    size: String(bytes),
+    limit: String(limit),
+  });
 }
 
 /** joinChunks puts the carried start of a character in front of the next chunk, in a chunk buffer of its own. */

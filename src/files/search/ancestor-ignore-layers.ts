@@ -13,7 +13,10 @@ import type { IgnoreLayer } from "./walk/walk-protocol.js";
  * following a link; one that fails stops the climb down. The files are read through the sandbox's
  * content path.
  */
-export async function ancestorIgnoreLayers(sandbox: Pick<Sandbox, "roots" | "openContentAt">, start: string): Promise<IgnoreLayer[]> {
+export async function ancestorIgnoreLayers(
+  sandbox: Pick<Sandbox, "roots" | "openContentAt">,
+  start: string,
+): Promise<IgnoreLayer[]> {
   const roots = sandbox.roots;
   const layers: IgnoreLayer[] = [];
   const root = rootContaining(roots, start);

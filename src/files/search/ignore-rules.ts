@@ -51,7 +51,12 @@ export class IgnoreRules {
   ignores(relativePath: string, isDirectory: boolean): boolean {
     for (let level: IgnoreRules | undefined = this; level !== undefined; level = level.parent) {
       if (level.rules === undefined) continue;
-      const local = level.prefix !== "" ? `${level.prefix}/${relativePath}` : level.base === "" ? relativePath : relativePath.slice(level.base.length + 1);
+      const local =
+        level.prefix !== ""
+          ? `${level.prefix}/${relativePath}`
+          : level.base === ""
+            ? relativePath
+            : relativePath.slice(level.base.length + 1);
       const verdict = level.rules.test(isDirectory ? `${local}/` : local);
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;

@@ -51,7 +51,11 @@ function countNewlines(text: string, from: number, to: number): number {
   return n;
 }
 
-function describeLine(text: string, line: { start: number; end: number; number: number; ranges: [number, number][] }, spec: MatchSpec): MatchedLine {
+function describeLine(
+  text: string,
+  line: { start: number; end: number; number: number; ranges: [number, number][] },
+  spec: MatchSpec,
+): MatchedLine {
   const own = cut(text, line.start, line.end, line.number, spec.maxLineLength);
   const before: LineText[] = [];
   let start = line.start;

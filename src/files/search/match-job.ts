@@ -48,7 +48,15 @@ export interface MatchBatch {
 export type SkipReason = "binary" | "too-large" | "not-regular" | "hard-linked" | "outside" | "unreadable";
 
 /** outcomeCodes are BatchResult codes: 0 is searched, the others a SkipReason. */
-export const outcomeCodes = ["searched", "binary", "too-large", "not-regular", "hard-linked", "outside", "unreadable"] as const;
+export const outcomeCodes = [
+  "searched",
+  "binary",
+  "too-large",
+  "not-regular",
+  "hard-linked",
+  "outside",
+  "unreadable",
+] as const;
 
 /** FileOutcome is what a worker found for one file of a batch. */
 export type FileOutcome =

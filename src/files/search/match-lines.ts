@@ -17,7 +17,14 @@ const newline = 0x0a;
  * decoded text, since an LF byte is never part of a UTF-8 sequence. Without context lines only
  * (the caller checks): `skip`, `cap` and `more` as in matchContent.
  */
-export function matchLines(content: Buffer, needle: Buffer, regex: RegExp, spec: MatchSpec, skip: number, cap: number): ContentMatches {
+export function matchLines(
+  content: Buffer,
+  needle: Buffer,
+  regex: RegExp,
+  spec: MatchSpec,
+  skip: number,
+  cap: number,
+): ContentMatches {
   const lineSpec: MatchSpec = spec.mode === "content" ? spec : { ...spec, mode: "content" };
   const lines: MatchedLine[] = [];
   let count = 0; // matching lines seen, the skipped ones included

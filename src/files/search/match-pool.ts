@@ -101,7 +101,11 @@ export class MatchPool {
     openFd[0] = -1;
     // The pool closes the one descriptor a terminated worker held (openFd); Node must not close
     // the numbers the worker once opened, which may by then name other files.
-    const worker = startWorker("./match-worker", { openFd: openFd.buffer as SharedArrayBuffer }, { trackUnmanagedFds: false });
+    const worker = startWorker(
+      "./match-worker",
+      { openFd: openFd.buffer as SharedArrayBuffer },
+      { trackUnmanagedFds: false },
+    );
     const slot: Slot = { worker, openFd, tasks: [], timer: undefined, ready: false };
     slot.timer = setTimeout(() => {
       this.#fail(slot, new Error(`a match worker did not start within ${workerStartMs} ms`));

@@ -6,7 +6,14 @@ import { isInside } from "../../sandbox/root-containing.js";
 import { binarySampleBytes, detectBinary } from "../read/detect-binary.js";
 import { matchContent } from "./match-content.js";
 import { matchLines } from "./match-lines.js";
-import { fileNames, outcomeCodes, type BatchResult, type FileOutcome, type MatchBatch, type SkipReason } from "./match-job.js";
+import {
+  fileNames,
+  outcomeCodes,
+  type BatchResult,
+  type FileOutcome,
+  type MatchBatch,
+  type SkipReason,
+} from "./match-job.js";
 import type { MatchSpec } from "./match-spec.js";
 import { isToolhostError } from "../../errors/toolhost-error.js";
 import { ContentFolder } from "../../sandbox/content/content-folder.js";
@@ -66,13 +73,20 @@ parentPort!.on("message", (batch: MatchBatch) => {
   } else {
     const names = fileNames(batch.files);
     try {
-      for (let i = 0; i < fds.length; i++) outcomes[i] = matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required);
+      for (let i = 0; i < fds.length; i++)
+        outcomes[i] = matchFile(fds[i]!, borrowed ? undefined : names[i]!, batch, regex, required);
     } finally {
       folder.close();
     }
   }
   if (!borrowed) discardFoldersOutside(batch, outcomes, inRoots);
-  const result: BatchResult = { id: batch.id, codes: new Uint8Array(fds.length), bytes: new Float64Array(fds.length), matched: [], found: [] };
+  const result: BatchResult = {
+    id: batch.id,
+    codes: new Uint8Array(fds.length),
+    bytes: new Float64Array(fds.length),
+    matched: [],
+    found: [],
+  };
   outcomes.forEach((outcome, i) => {
     if (outcome.status === "skipped") {
       result.codes[i] = outcomeCodes.indexOf(outcome.why);
@@ -130,7 +144,9 @@ function folderInside(dirFd: number, roots: readonly string[]): boolean {
   }
 }
 
-let requiredCache: { readonly key: string; readonly bytes: Buffer[] | undefined; readonly packed: Buffer | undefined } | undefined;
+let requiredCache:
+  | { readonly key: string; readonly bytes: Buffer[] | undefined; readonly packed: Buffer | undefined }
+  | undefined;
 
 /** requiredBytes is the spec's required texts as UTF-8 bytes (encoded once, not per file). */
 function requiredBytes(spec: MatchSpec): Buffer[] | undefined {
@@ -168,7 +184,13 @@ function outcomeOf(read: FileRead, batch: MatchBatch, regex: RegExp, required: B
  * the content path under the batch's rules, or the borrowed file `fd` itself when no name is
  * given (the caller opened it through the content path).
  */
-function matchFile(fd: number, name: string | undefined, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined): FileOutcome {
+function matchFile(
+  fd: number,
+  name: string | undefined,
+  batch: MatchBatch,
+  regex: RegExp,
+  required: Buffer[] | undefined,
+): FileOutcome {
   let file = fd;
   if (name !== undefined) {
     try {
@@ -211,16 +233,27 @@ function skipReasonOf(err: unknown): SkipReason {
  * matchRead matches a file's content (binary-tested on its first chunk only when `required`);
  * `holdsRequired` says the content is known to hold every required text (the addon checked).
  */
-function matchRead(content: Buffer, batch: MatchBatch, regex: RegExp, required: Buffer[] | undefined, holdsRequired = false): FileOutcome {
+function matchRead(
+  content: Buffer,
+  batch: MatchBatch,
+  regex: RegExp,
+  required: Buffer[] | undefined,
+  holdsRequired = false,
+): FileOutcome {
   if (required !== undefined) {
     // A file without the text every match contains cannot match: no decoding, no full binary
     // test (its NUL test was made on the first chunk). One that may match gets the full test.
-    if (!holdsRequired && required.some((bytes) => content.indexOf(bytes) === -1)) return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
+    if (!holdsRequired && required.some((bytes) => content.indexOf(bytes) === -1))
+      return { status: "searched", bytes: content.length, found: { lines: [], count: 0, more: false } };
     if (isBinary(content.subarray(0, binarySampleBytes))) return { status: "skipped", why: "binary" };
   }
   const spec = batch.spec;
   if (spec.lineBound && required !== undefined && spec.contextBefore === 0 && spec.contextAfter === 0) {
-    return { status: "searched", bytes: content.length, found: matchLines(content, required[0]!, regex, spec, batch.skip, batch.cap) };
+    return {
+      status: "searched",
+      bytes: content.length,
+      found: matchLines(content, required[0]!, regex, spec, batch.skip, batch.cap),
+    };
   }
   // Pure ASCII decodes the same as latin1, which is a plain byte copy: far cheaper than UTF-8.
   const text = isAscii(content) ? content.toString("latin1") : content.toString("utf8");
@@ -250,7 +283,13 @@ function readText(fd: number, size: number, limit: number, fullCheck: boolean): 
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
     }
-    const n = readSync(fd, buffer, length, Math.min(buffer.length - length, sampled ? buffer.length : firstReadBytes - length), length);
+    const n = readSync(
+      fd,
+      buffer,
+      length,
+      Math.min(buffer.length - length, sampled ? buffer.length : firstReadBytes - length),
+      length,
+    );
     length += n;
     const ended = n === 0 || length >= size; // fstat size read: no extra call to see the end
     if (!sampled && (ended || length >= binarySampleBytes)) {

@@ -39,10 +39,18 @@ export interface SearchPlan {
 export function planSearch(request: SearchRequest, limits: SearchLimits): SearchPlan {
   const pattern = request.pattern;
   if (pattern === "") {
-    throw new ToolhostError("INVALID_ARGUMENT", "pattern must not be empty; give the text or regular expression to search for.", { field: "pattern" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      "pattern must not be empty; give the text or regular expression to search for.",
+      { field: "pattern" },
+    );
   }
   if (pattern.length > maxPatternLength) {
-    throw new ToolhostError("PATTERN_TOO_COMPLEX", `pattern is ${pattern.length} characters; at most ${maxPatternLength} are allowed.`, { field: "pattern" });
+    throw new ToolhostError(
+      "PATTERN_TOO_COMPLEX",
+      `pattern is ${pattern.length} characters; at most ${maxPatternLength} are allowed.`,
+      { field: "pattern" },
+    );
   }
   const literal = request.regex !== true;
   let source = literal ? escapeRegExp(pattern) : pattern;
@@ -51,12 +59,18 @@ export function planSearch(request: SearchRequest, limits: SearchLimits): Search
   try {
     new RegExp(source, `gm${flags}`);
   } catch (err) {
-    throw new ToolhostError("INVALID_ARGUMENT", `pattern is not a valid regular expression: ${(err as Error).message}. Escape special characters or set regex to false.`, { field: "pattern" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `pattern is not a valid regular expression: ${(err as Error).message}. Escape special characters or set regex to false.`,
+      { field: "pattern" },
+    );
   }
   const mode: SearchMode = request.mode ?? "content";
   const contextBefore = bounded(request.contextBefore, 0, maxContextLines, "context_before");
   const contextAfter = bounded(request.contextAfter, 0, maxContextLines, "context_after");
-  const maxLineLength = request.maxLineLength ? bounded(request.maxLineLength, 1, maxLineLengthLimit, "max_line_length") : defaultLineLength;
+  const maxLineLength = request.maxLineLength
+    ? bounded(request.maxLineLength, 1, maxLineLengthLimit, "max_line_length")
+    : defaultLineLength;
   const includeHidden = request.includeHidden === true;
   return {
     clientPath: request.path === "" ? "." : request.path,
@@ -77,7 +91,10 @@ export function planSearch(request: SearchRequest, limits: SearchLimits): Search
     maxFileBytes: Math.min(request.maxFileSize || limits.maxSearchFileBytes, limits.maxSearchFileBytes),
     maxMatches: Math.min(request.maxMatches || limits.maxSearchMatches, limits.maxSearchMatches),
     maxMatchesPerFile: request.maxMatchesPerFile ?? 0,
-    linesPerBatch: mode === "content" ? Math.max(1, Math.floor(lineBudgetChars / ((1 + contextBefore + contextAfter) * maxLineLength))) : Number.MAX_SAFE_INTEGER,
+    linesPerBatch:
+      mode === "content"
+        ? Math.max(1, Math.floor(lineBudgetChars / ((1 + contextBefore + contextAfter) * maxLineLength)))
+        : Number.MAX_SAFE_INTEGER,
     budgetMs: limits.searchTimeBudgetMs,
   };
 }

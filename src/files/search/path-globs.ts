@@ -25,7 +25,11 @@ export type PathMatcher = (relativePath: string, name: string) => boolean;
 export function compileGlobs(field: string, globs: readonly string[], budgetMs?: number): PathMatcher | undefined {
   if (globs.length === 0) return undefined;
   if (globs.length > maxGlobs) {
-    throw new ToolhostError("PATTERN_TOO_COMPLEX", `${field} has ${globs.length} globs; at most ${maxGlobs} are allowed.`, { field });
+    throw new ToolhostError(
+      "PATTERN_TOO_COMPLEX",
+      `${field} has ${globs.length} globs; at most ${maxGlobs} are allowed.`,
+      { field },
+    );
   }
   const byName: ((s: string) => boolean)[] = [];
   const byPath: ((s: string) => boolean)[] = [];

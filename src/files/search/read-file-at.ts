@@ -92,7 +92,17 @@ export function readBatchAt(
   const checked = (i: number): boolean => paths !== undefined && (paths[i] ?? "") !== "";
   for (let from = 0; from < n; ) {
     const buffer = scratch.buffer;
-    const next = reads.readContentBatch(dirFds, names, from, buffer, limit, needles ?? null, results, folderPaths ?? null, rules);
+    const next = reads.readContentBatch(
+      dirFds,
+      names,
+      from,
+      buffer,
+      limit,
+      needles ?? null,
+      results,
+      folderPaths ?? null,
+      rules,
+    );
     if (next <= from) throw new Error("readBatch made no progress"); // never: the first file of a call is always answered
     for (let i = from; i < next; i++) {
       const code = results[2 * i]!;
@@ -122,7 +132,21 @@ export function readBatchAt(
         // the moment), and the caller checks that folder after the reads, as it did before the
         // paths were given. Into a buffer of its own: `buffer` still holds later files' contents.
         split ??= names.split("\0");
-        each(i, readFileAt(rules, dirFds[i]!, split[i]!, limit, fullCheck, isBinary, needles, Buffer.allocUnsafe(movedReadBytes), reads), false);
+        each(
+          i,
+          readFileAt(
+            rules,
+            dirFds[i]!,
+            split[i]!,
+            limit,
+            fullCheck,
+            isBinary,
+            needles,
+            Buffer.allocUnsafe(movedReadBytes),
+            reads,
+          ),
+          false,
+        );
       } else {
         each(i, (outcomeCodes[-code] as SkipReason | undefined) ?? "unreadable", checked(i));
       }

@@ -10,7 +10,11 @@ import type { HeldDirectory } from "./held-directory.js";
  * given, saves opening absent files); a file the content path refuses (a link, a FIFO, a hard link
  * unless allowed), over maxIgnoreFileBytes or unreadable is left out (its rules are not applied).
  */
-export async function readIgnoreFiles(sandbox: Pick<Sandbox, "openContentAt">, dir: HeldDirectory, entries: readonly Dirent[] | undefined): Promise<string[]> {
+export async function readIgnoreFiles(
+  sandbox: Pick<Sandbox, "openContentAt">,
+  dir: HeldDirectory,
+  entries: readonly Dirent[] | undefined,
+): Promise<string[]> {
   const texts: string[] = [];
   for (const name of ignoreFileNames) {
     if (entries !== undefined && !entries.some((e) => e.name === name && e.isFile())) continue;

@@ -3,7 +3,14 @@ import { notFoundError } from "../../sandbox/sandbox-errors.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { throwIfAborted } from "../read/abortable.js";
 import { HeldDirectory } from "./held-directory.js";
-import { fileNames, outcomeAt, type BatchResult, type FileList, type FileOutcome, type MatchBatch } from "./match-job.js";
+import {
+  fileNames,
+  outcomeAt,
+  type BatchResult,
+  type FileList,
+  type FileOutcome,
+  type MatchBatch,
+} from "./match-job.js";
 import { sharedMatchPool, type MatchPool } from "./match-pool.js";
 import { planSearch, type SearchPlan } from "./normalize-search-request.js";
 import type { SearchEvent, SearchLimits, SearchRequest } from "./search-types.js";
@@ -48,13 +55,31 @@ export async function* searchFiles(
   const resolved = await sandbox.resolve(plan.clientPath);
   if (!resolved.exists) throw notFoundError(plan.clientPath);
   const roots = sandbox.roots.map((root) => root.path);
-  const totals = { filesScanned: 0, filesMatched: 0, matches: 0, bytesScanned: 0, filesSkipped: 0, limitReached: false };
+  const totals = {
+    filesScanned: 0,
+    filesMatched: 0,
+    matches: 0,
+    bytesScanned: 0,
+    filesSkipped: 0,
+    limitReached: false,
+  };
   const window: InFlight[] = [];
   const send = (files: FileList, pathOf: (index: number) => string, close: readonly number[], skip = 0): InFlight => {
     if (files.fds.length === 0) return { result: Promise.resolve(emptyResult), files, pathOf, close };
     const remaining = plan.maxMatches - totals.matches;
-    const cap = Math.max(1, Math.min(plan.linesPerBatch, remaining, plan.maxMatchesPerFile > 0 ? plan.maxMatchesPerFile - skip : Infinity));
-    const batch: MatchBatch = { id: 0, spec: plan.spec, files, rules: sandbox.contentRules, maxFileBytes: plan.maxFileBytes, skip, cap };
+    const cap = Math.max(
+      1,
+      Math.min(plan.linesPerBatch, remaining, plan.maxMatchesPerFile > 0 ? plan.maxMatchesPerFile - skip : Infinity),
+    );
+    const batch: MatchBatch = {
+      id: 0,
+      spec: plan.spec,
+      files,
+      rules: sandbox.contentRules,
+      maxFileBytes: plan.maxFileBytes,
+      skip,
+      cap,
+    };
     const result = pool.run(batch, plan.budgetMs);
     result.catch(() => undefined);
     return { result, files, pathOf, close };
@@ -80,16 +105,19 @@ export async function* searchFiles(
     } else {
       const inherited = plan.useIgnoreFiles ? await ancestorIgnoreLayers(sandbox, resolved.realPath) : [];
       throwIfAborted(signal);
-      feed = await WalkFeed.start({
-        topFd: top.fd,
-        rules: sandbox.contentRules,
-        include: request.include ?? [],
-        exclude: request.exclude ?? [],
-        useIgnoreFiles: plan.useIgnoreFiles,
-        includeHidden: plan.includeHidden,
-        inherited,
-        capacity: Math.min(stagedBatches, limits.searchRunAheadBatches ?? stagedBatches),
-      }, signal);
+      feed = await WalkFeed.start(
+        {
+          topFd: top.fd,
+          rules: sandbox.contentRules,
+          include: request.include ?? [],
+          exclude: request.exclude ?? [],
+          useIgnoreFiles: plan.useIgnoreFiles,
+          includeHidden: plan.includeHidden,
+          inherited,
+          capacity: Math.min(stagedBatches, limits.searchRunAheadBatches ?? stagedBatches),
+        },
+        signal,
+      );
     }
     const depth = Math.min(pool.size * 4, limits.searchRunAheadBatches ?? Infinity);
     for (;;) {
@@ -116,7 +144,12 @@ export async function* searchFiles(
             const folderRealPath = head.files.folderRealPaths?.split("\0")[i];
             const one: FileList = head.files.borrowed
               ? head.files
-              : { fds: Int32Array.of(head.files.fds[i]!), names: fileNames(head.files)[i]!, borrowed: false, ...(folderRealPath !== undefined ? { folderRealPaths: folderRealPath } : {}) };
+              : {
+                  fds: Int32Array.of(head.files.fds[i]!),
+                  names: fileNames(head.files)[i]!,
+                  borrowed: false,
+                  ...(folderRealPath !== undefined ? { folderRealPaths: folderRealPath } : {}),
+                };
             return outcomeAt(await send(one, head.pathOf, [], skip).result, 0);
           };
           yield* report(plan, totals, outcomeAt(result, i), head.pathOf(i), again);
@@ -147,7 +180,14 @@ async function drain(window: InFlight[], feed: WalkFeed | undefined): Promise<vo
   }
 }
 
-type Totals = { filesScanned: number; filesMatched: number; matches: number; bytesScanned: number; filesSkipped: number; limitReached: boolean };
+type Totals = {
+  filesScanned: number;
+  filesMatched: number;
+  matches: number;
+  bytesScanned: number;
+  filesSkipped: number;
+  limitReached: boolean;
+};
 
 /** count adds a file without matches to the totals. */
 function count(totals: Totals, result: BatchResult, index: number): void {
@@ -159,7 +199,13 @@ function count(totals: Totals, result: BatchResult, index: number): void {
   }
 }
 
-const emptyResult: BatchResult = { id: 0, codes: new Uint8Array(0), bytes: new Float64Array(0), matched: [], found: [] };
+const emptyResult: BatchResult = {
+  id: 0,
+  codes: new Uint8Array(0),
+  bytes: new Float64Array(0),
+  matched: [],
+  found: [],
+};
 
 /**
  * report turns one file's outcome into events and totals; when the file has more matching lines

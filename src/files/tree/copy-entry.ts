@@ -38,7 +38,6 @@ export interface CopyEntryOptions {
   readonly placeUnder?: (<T>(place: () => Promise<T>) => Promise<T>) | undefined;
 }
 
-
 /**
  * copyEntryInto copies the file or symbolic link `from` (an entry of its held parent) to `name`
  * in the held directory `dir`, atomically as WriteFile writes: a temporary file in `dir`,
@@ -105,7 +104,12 @@ export async function copyEntryInto(
 }
 
 /** copyBytes streams `source` into `out` with bounded memory, hashing as it goes. */
-async function copyBytes(ops: TreeFsOps, source: ReadHandle, out: FileHandle, signal: AbortSignal | undefined): Promise<{ sha256: string; size: number }> {
+async function copyBytes(
+  ops: TreeFsOps,
+  source: ReadHandle,
+  out: FileHandle,
+  signal: AbortSignal | undefined,
+): Promise<{ sha256: string; size: number }> {
   const hash = createSha256();
   const buffer = Buffer.allocUnsafe(256 * 1024);
   let position = 0;

@@ -67,17 +67,35 @@ export async function copyFile(sandbox: Sandbox, options: CopyFileOptions): Prom
     const existing = await statHeld(ops, target, action);
     if (stats.isDirectory()) {
       if (options.recursive !== true) {
-        throw new ToolhostError("NOT_A_REGULAR_FILE", `Cannot copy '${from}': it is a directory; set recursive to copy it with everything in it.`, { path: from, field: "recursive" });
+        throw new ToolhostError(
+          "NOT_A_REGULAR_FILE",
+          `Cannot copy '${from}': it is a directory; set recursive to copy it with everything in it.`,
+          { path: from, field: "recursive" },
+        );
       }
       if (existing !== undefined) {
-        throw alreadyExistsError(to, `copy directory '${from}' there`, "a directory copy never merges into or replaces what is there; remove it first (RemoveDirectory) or choose another target.");
+        throw alreadyExistsError(
+          to,
+          `copy directory '${from}' there`,
+          "a directory copy never merges into or replaces what is there; remove it first (RemoveDirectory) or choose another target.",
+        );
       }
-      const copied = await copyTree(ops, sandbox, source.at, target.dir, target.entry.name, { from, to, keepMode: options.keepMode === true, maxEntries: options.maxEntries, signal: options.signal });
+      const copied = await copyTree(ops, sandbox, source.at, target.dir, target.entry.name, {
+        from,
+        to,
+        keepMode: options.keepMode === true,
+        maxEntries: options.maxEntries,
+        signal: options.signal,
+      });
       return { type: "directory", sha256: "", ...copied, overwritten: false };
     }
     if (existing !== undefined && !overwrite) throw takenError(to, from);
     if (existing?.isDirectory() === true) {
-      throw alreadyExistsError(to, `copy '${from}' there`, `it is a directory, which a ${entryKind(stats)} never replaces; choose a path inside it.`);
+      throw alreadyExistsError(
+        to,
+        `copy '${from}' there`,
+        `it is a directory, which a ${entryKind(stats)} never replaces; choose a path inside it.`,
+      );
     }
     // The placement holds the target's path lock, as a write's commit does, so that what the
     // history captures there (beforePlace) is what the rename replaces.
@@ -86,10 +104,24 @@ export async function copyFile(sandbox: Sandbox, options: CopyFileOptions): Prom
         await options.beforePlace?.();
         return place();
       });
-    const copied = await copyEntryInto(ops, sandbox, { dir: source.dir, name: source.entry.name }, stats, target.dir, target.entry.name, { overwrite, keepMode: options.keepMode === true, sourcePath: from, signal: options.signal, placeUnder }).catch((err: unknown) => {
+    const copied = await copyEntryInto(
+      ops,
+      sandbox,
+      { dir: source.dir, name: source.entry.name },
+      stats,
+      target.dir,
+      target.entry.name,
+      { overwrite, keepMode: options.keepMode === true, sourcePath: from, signal: options.signal, placeUnder },
+    ).catch((err: unknown) => {
       throw isTakenError(err) ? takenError(to, from) : toWriteError(err, to, action);
     });
-    return { type: stats.isSymbolicLink() ? "symlink" : "file", sha256: copied.sha256, bytesCopied: copied.size, entriesCopied: 1, overwritten: copied.overwritten };
+    return {
+      type: stats.isSymbolicLink() ? "symlink" : "file",
+      sha256: copied.sha256,
+      bytesCopied: copied.size,
+      entriesCopied: 1,
+      overwritten: copied.overwritten,
+    };
   } catch (err) {
     await target?.dir?.removeCreated();
     throw err;

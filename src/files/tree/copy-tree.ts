@@ -48,9 +48,11 @@ export async function copyTree(
   options: CopyTreeOptions,
 ): Promise<{ bytesCopied: number; entriesCopied: number }> {
   const sourceRoots = readableRoots(sandbox);
-  const source = await openTargetDirectory(ops, fromAt, { roots: sourceRoots, displayPath: options.from }).catch((err: unknown) => {
-    throw toWriteError(err, options.from, "copy");
-  });
+  const source = await openTargetDirectory(ops, fromAt, { roots: sourceRoots, displayPath: options.from }).catch(
+    (err: unknown) => {
+      throw toWriteError(err, options.from, "copy");
+    },
+  );
   const stagingName = tempFileName();
   const stagingAt = target.entry(stagingName);
   const open = new Map<string, TargetDirectory>();
@@ -64,7 +66,8 @@ export async function copyTree(
     open.set(".", staging);
     journal = await recordStaging(target.handle, staging.handle, stagingName); // before it holds anything
     touching = touchWhileCopying(staging);
-    const modeOf = async (at: string): Promise<number> => (options.keepMode ? ((await ops.statTarget(at))?.mode ?? 0o755) & 0o1777 : newDirectoryMode);
+    const modeOf = async (at: string): Promise<number> =>
+      options.keepMode ? ((await ops.statTarget(at))?.mode ?? 0o755) & 0o1777 : newDirectoryMode;
     let entries = 0;
     let bytes = 0;
     await walkHeldTree(ops, source, {
@@ -97,16 +100,27 @@ export async function copyTree(
         const stats = await ops.statTarget(entry.at);
         if (stats === undefined) return; // removed meanwhile
         const parent = open.get(path.dirname(entry.rel))!;
-        const copied = await copyEntryInto(ops, sandbox, { dir: held, name: path.basename(entry.rel) }, stats, parent, path.basename(entry.rel), {
-          overwrite: false,
-          keepMode: options.keepMode,
-          sourcePath: `${options.from}/${entry.rel}`,
-          signal: options.signal,
-        });
+        const copied = await copyEntryInto(
+          ops,
+          sandbox,
+          { dir: held, name: path.basename(entry.rel) },
+          stats,
+          parent,
+          path.basename(entry.rel),
+          {
+            overwrite: false,
+            keepMode: options.keepMode,
+            sourcePath: `${options.from}/${entry.rel}`,
+            signal: options.signal,
+          },
+        );
         bytes += copied.size;
       },
     });
-    await ops.chmod(staging.handle, options.keepMode ? (await fstatAsync(source.handle.fd)).mode & 0o1777 : newDirectoryMode);
+    await ops.chmod(
+      staging.handle,
+      options.keepMode ? (await fstatAsync(source.handle.fd)).mode & 0o1777 : newDirectoryMode,
+    );
     await ops.fsyncDir(staging.handle);
     await placeEntry(ops, stagingAt, target.entry(name), true, false);
     made = false;
@@ -117,7 +131,12 @@ export async function copyTree(
     for (const dir of [...open.values()].reverse()) await dir.close();
     open.clear();
     if (made && (await discardTree(ops, sandbox.roots, stagingAt))) await journal?.forget();
-    if (isTakenError(err)) throw alreadyExistsError(options.to, `copy directory '${options.from}' there`, "something appeared there meanwhile; choose another target.");
+    if (isTakenError(err))
+      throw alreadyExistsError(
+        options.to,
+        `copy directory '${options.from}' there`,
+        "something appeared there meanwhile; choose another target.",
+      );
     throw toWriteError(err, options.to, "copy");
   } finally {
     clearInterval(touching);

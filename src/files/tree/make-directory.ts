@@ -33,7 +33,8 @@ export async function makeDirectory(sandbox: Sandbox, options: MakeDirectoryOpti
     return { created: false }; // A root always exists; there is nothing to make.
   }
   const held = await holdEntry(ops, sandbox, clientPath, "create directory", options.parents === true);
-  if (held.dir === undefined || held.at === undefined) throw missingParentError(clientPath, "create the directory", "parents");
+  if (held.dir === undefined || held.at === undefined)
+    throw missingParentError(clientPath, "create the directory", "parents");
   try {
     try {
       await ops.mkdir(held.at, mode);
@@ -41,7 +42,11 @@ export async function makeDirectory(sandbox: Sandbox, options: MakeDirectoryOpti
       if (errnoCode(err) !== "EEXIST") throw toWriteError(err, clientPath, "create directory");
       const stats = await statHeld(ops, held, "create directory");
       if (stats?.isDirectory() === true) return { created: false };
-      throw alreadyExistsError(clientPath, "create the directory", `it is a ${stats === undefined ? "entry" : entryKind(stats)}; choose another path or remove it first.`);
+      throw alreadyExistsError(
+        clientPath,
+        "create the directory",
+        `it is a ${stats === undefined ? "entry" : entryKind(stats)}; choose another path or remove it first.`,
+      );
     }
     await syncDirectory(ops, held.dir.handle, clientPath, "was created");
     return { created: true };

@@ -68,7 +68,9 @@ export async function moveFile(sandbox: Sandbox, options: MoveFileOptions): Prom
     const toReal = path.join(target.entry.parentRealPath, target.entry.name);
     if (toReal === fromReal || toReal.startsWith(fromReal + path.sep)) throw intoItselfError(from, to, action);
     const [first, second] = [fromReal, toReal].sort() as [string, string];
-    return await withPathLock(first, () => withPathLock(second, () => moveHeld(ops, sandbox, source, target!, overwrite, preconditions.ifSha256, options)));
+    return await withPathLock(first, () =>
+      withPathLock(second, () => moveHeld(ops, sandbox, source, target!, overwrite, preconditions.ifSha256, options)),
+    );
   } catch (err) {
     await target?.dir?.removeCreated();
     throw err;
@@ -92,13 +94,20 @@ async function moveHeld(
   const { clientPath: to } = target.entry;
   const stats = await statHeld(ops, source, action);
   if (source.dir === undefined || source.at === undefined || stats === undefined) throw notFoundError(from, action);
-  if (target.dir === undefined || target.at === undefined) throw missingParentError(to, `move '${from}'`, "create_parents");
+  if (target.dir === undefined || target.at === undefined)
+    throw missingParentError(to, `move '${from}'`, "create_parents");
   // Both names of one file (hard links): refused before anything is read of it.
   const existing = await statHeld(ops, target, action);
-  if (existing !== undefined && overwrite && existing.dev === stats.dev && existing.ino === stats.ino) throw sameFileError(from, to);
+  if (existing !== undefined && overwrite && existing.dev === stats.dev && existing.ino === stats.ino)
+    throw sameFileError(from, to);
   const sha256 = await sourceHash(sandbox, source.dir, source.entry.name, stats, from);
   if (ifSha256 !== undefined) {
-    if (stats.isDirectory()) throw new ToolhostError("INVALID_ARGUMENT", `if_sha256 applies to files only, and '${from}' is a directory; drop it to move the directory.`, { path: from, field: "if_sha256" });
+    if (stats.isDirectory())
+      throw new ToolhostError(
+        "INVALID_ARGUMENT",
+        `if_sha256 applies to files only, and '${from}' is a directory; drop it to move the directory.`,
+        { path: from, field: "if_sha256" },
+      );
     checkPreconditions(from, { ifSha256 }, sha256);
   }
   if (existing !== undefined && !overwrite) throw takenError(to, from);
@@ -108,7 +117,8 @@ async function moveHeld(
     await placeEntry(ops, source.at, target.at, stats.isDirectory(), overwrite);
   } catch (err) {
     const code = errnoCode(err);
-    if (code !== "EXDEV" && !(code === "EPERM" && !stats.isDirectory())) throw placementError(err, from, to, stats, existing);
+    if (code !== "EXDEV" && !(code === "EPERM" && !stats.isDirectory()))
+      throw placementError(err, from, to, stats, existing);
     // Another filesystem (or one without hard links): copy, then remove the source.
     if (stats.isDirectory()) {
       throw new ToolhostError(
@@ -117,7 +127,15 @@ async function moveHeld(
         { path: from, field: "to" },
       );
     }
-    await copyEntryInto(ops, sandbox, { dir: source.dir, name: source.entry.name }, stats, target.dir, target.entry.name, { overwrite, keepMode: true, sourcePath: from, signal }).catch((e: unknown) => {
+    await copyEntryInto(
+      ops,
+      sandbox,
+      { dir: source.dir, name: source.entry.name },
+      stats,
+      target.dir,
+      target.entry.name,
+      { overwrite, keepMode: true, sourcePath: from, signal },
+    ).catch((e: unknown) => {
       throw placementError(e, from, to, stats, existing);
     });
     await ops.unlink(source.at).catch((e: unknown) => {
@@ -127,7 +145,13 @@ async function moveHeld(
   }
   await syncDirectory(ops, target.dir.handle, to, "now holds the moved entry");
   await syncDirectory(ops, source.dir.handle, from, "was moved away");
-  const type = stats.isFile() ? "file" : stats.isSymbolicLink() ? "symlink" : stats.isDirectory() ? "directory" : "other";
+  const type = stats.isFile()
+    ? "file"
+    : stats.isSymbolicLink()
+      ? "symlink"
+      : stats.isDirectory()
+        ? "directory"
+        : "other";
   return { type, sha256: sha256 ?? "", overwritten: existing !== undefined, acrossFilesystems };
 }
 
@@ -136,7 +160,13 @@ async function moveHeld(
  * through the sandbox), through the content path: the reply carries it, so a file the content path
  * refuses (several hard links, unless allowed) is not moved. Undefined for anything else.
  */
-async function sourceHash(sandbox: Sandbox, dir: TargetDirectory, name: string, stats: Stats, clientPath: string): Promise<string | undefined> {
+async function sourceHash(
+  sandbox: Sandbox,
+  dir: TargetDirectory,
+  name: string,
+  stats: Stats,
+  clientPath: string,
+): Promise<string | undefined> {
   if (stats.isSymbolicLink()) return currentSha256(sandbox, clientPath).catch(() => undefined);
   if (!stats.isFile()) return undefined;
   const opened = await sandbox.openContentAt(dir.handle, name, clientPath).catch((err: unknown) => {
@@ -175,12 +205,24 @@ function placementError(err: unknown, from: string, to: string, stats: Stats, ex
         ? alreadyExistsError(to, `move '${from}' there`, "something appeared there meanwhile; choose another target.")
         : takenError(to, from);
     case "ENOTEMPTY":
-      return alreadyExistsError(to, `move '${from}' there`, "it is a directory that is not empty, which a move never replaces; remove it first.");
+      return alreadyExistsError(
+        to,
+        `move '${from}' there`,
+        "it is a directory that is not empty, which a move never replaces; remove it first.",
+      );
     case "EISDIR":
-      return alreadyExistsError(to, `move '${from}' there`, `it is a directory, which a ${entryKind(stats)} cannot replace; choose another target.`);
+      return alreadyExistsError(
+        to,
+        `move '${from}' there`,
+        `it is a directory, which a ${entryKind(stats)} cannot replace; choose another target.`,
+      );
     case "ENOTDIR":
       return existing !== undefined && !existing.isDirectory()
-        ? alreadyExistsError(to, `move '${from}' there`, `it is a ${entryKind(existing)}, which a directory cannot replace; choose another target.`)
+        ? alreadyExistsError(
+            to,
+            `move '${from}' there`,
+            `it is a ${entryKind(existing)}, which a directory cannot replace; choose another target.`,
+          )
         : toWriteError(err, to, action);
     case "EINVAL":
       return intoItselfError(from, to, action);

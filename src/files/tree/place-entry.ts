@@ -24,7 +24,13 @@ import type { TreeFsOps } from "./tree-fs-ops.js";
  * Errors pass through as errno errors (EEXIST when `to` is taken, EXDEV across filesystems) with
  * everything put back as it was.
  */
-export async function placeEntry(ops: TreeFsOps, from: string, to: string, isDirectory: boolean, overwrite: boolean): Promise<void> {
+export async function placeEntry(
+  ops: TreeFsOps,
+  from: string,
+  to: string,
+  isDirectory: boolean,
+  overwrite: boolean,
+): Promise<void> {
   if (overwrite) {
     await ops.rename(from, to);
     return;

@@ -47,7 +47,10 @@ const action = "remove directory";
  * subdirectory swapped for a link to outside meanwhile is at worst removed as a link, never
  * followed. Entries added between the two walks are removed too, within the same bound.
  */
-export async function removeDirectory(sandbox: Sandbox, options: RemoveDirectoryOptions): Promise<RemoveDirectoryResult> {
+export async function removeDirectory(
+  sandbox: Sandbox,
+  options: RemoveDirectoryOptions,
+): Promise<RemoveDirectoryResult> {
   const clientPath = options.path;
   const ops = options.fsOps ?? nodeFsOps;
   const limit = entryLimit(options.maxEntries, options.serverMaxEntries);
@@ -59,15 +62,23 @@ export async function removeDirectory(sandbox: Sandbox, options: RemoveDirectory
       return { existed: false, removedEntries: 0, paths: [], dryRun };
     }
     if (!stats.isDirectory()) {
-      const hint = stats.isSymbolicLink() ? "DeleteFile removes a link (never what it points to)." : "DeleteFile removes files.";
-      throw notDirectoryError(clientPath, entryKind(stats), `RemoveDirectory removes directories only, so nothing was removed; ${hint}`);
+      const hint = stats.isSymbolicLink()
+        ? "DeleteFile removes a link (never what it points to)."
+        : "DeleteFile removes files.";
+      throw notDirectoryError(
+        clientPath,
+        entryKind(stats),
+        `RemoveDirectory removes directories only, so nothing was removed; ${hint}`,
+      );
     }
     const base = directoryPath(clientPath);
     const paths: string[] = [];
     if (options.recursive === true) {
-      const tree = await openTargetDirectory(ops, held.at, { roots: sandbox.roots, displayPath: clientPath }).catch((err: unknown) => {
-        throw toWriteError(err, clientPath, action);
-      });
+      const tree = await openTargetDirectory(ops, held.at, { roots: sandbox.roots, displayPath: clientPath }).catch(
+        (err: unknown) => {
+          throw toWriteError(err, clientPath, action);
+        },
+      );
       try {
         await removeBelow(ops, sandbox, tree, clientPath, limit, true, (rel) => paths.push(`${base}/${rel}`));
         if (!dryRun) await removeBelow(ops, sandbox, tree, clientPath, limit, false, () => undefined);
@@ -135,7 +146,11 @@ async function removeBelow(
 function entryLimit(asked: number | undefined, serverMax: number): number {
   if (asked === undefined || asked === 0) return serverMax;
   if (!Number.isSafeInteger(asked) || asked < 0) {
-    throw new ToolhostError("INVALID_ARGUMENT", `Invalid max_entries: ${asked}; send a whole number, or 0 for the server's bound.`, { field: "max_entries" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `Invalid max_entries: ${asked}; send a whole number, or 0 for the server's bound.`,
+      { field: "max_entries" },
+    );
   }
   return Math.min(asked, serverMax);
 }

@@ -26,7 +26,8 @@ export async function holdSourceEntry(ops: AtomicFsOps, sandbox: Sandbox, client
     const dir = await openTargetDirectory(ops, entry.parentRealPath, { roots, displayPath: clientPath });
     return { entry: { ...entry, clientPath }, dir, at: dir.entry(entry.name) };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { entry: { ...entry, clientPath }, dir: undefined, at: undefined };
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      return { entry: { ...entry, clientPath }, dir: undefined, at: undefined };
     throw toWriteError(err, clientPath, "copy");
   }
 }

@@ -7,7 +7,12 @@ import type { AtomicFsOps } from "../write/fs-ops.js";
  * syncDirectory fsyncs a held directory after a change in it, so the change survives a crash.
  * The change is done by then: a failure says so (committed=true) and asks to check the disk.
  */
-export async function syncDirectory(ops: AtomicFsOps, dir: DirectoryHandle, clientPath: string, done: string): Promise<void> {
+export async function syncDirectory(
+  ops: AtomicFsOps,
+  dir: DirectoryHandle,
+  clientPath: string,
+  done: string,
+): Promise<void> {
   try {
     await ops.fsyncDir(dir);
   } catch (err) {

@@ -41,11 +41,16 @@ export async function holdEntry(
   createParents = false,
 ): Promise<HeldEntry> {
   const resolved = await sandbox.resolve(directoryPath(clientPath));
-  if (resolved.realPath === resolved.root.path && !resolved.isSymlink && !resolved.root.readOnly) throw rootError(clientPath, action);
+  if (resolved.realPath === resolved.root.path && !resolved.isSymlink && !resolved.root.readOnly)
+    throw rootError(clientPath, action);
   const entry = await sandbox.resolveEntryForWrite(directoryPath(clientPath));
   let dir: TargetDirectory | undefined;
   try {
-    dir = await openTargetDirectory(ops, entry.parentRealPath, { roots: sandbox.roots, displayPath: clientPath, createParents });
+    dir = await openTargetDirectory(ops, entry.parentRealPath, {
+      roots: sandbox.roots,
+      displayPath: clientPath,
+      createParents,
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw toWriteError(err, clientPath, action);
   }

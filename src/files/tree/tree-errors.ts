@@ -5,12 +5,18 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 
 /** alreadyExistsError refuses to put something where an entry already is. */
 export function alreadyExistsError(clientPath: string, what: string, hint: string): ToolhostError {
-  return new ToolhostError("ALREADY_EXISTS", `Cannot ${what}: '${clientPath}' already exists; ${hint}`, { path: clientPath });
+  return new ToolhostError("ALREADY_EXISTS", `Cannot ${what}: '${clientPath}' already exists; ${hint}`, {
+    path: clientPath,
+  });
 }
 
 /** notFoundError says the entry a tree operation starts from is missing. */
 export function notFoundError(clientPath: string, what: string): ToolhostError {
-  return new ToolhostError("NOT_FOUND", `Cannot ${what}: '${clientPath}' not found; check the path (ListDirectory shows what is there).`, { path: clientPath });
+  return new ToolhostError(
+    "NOT_FOUND",
+    `Cannot ${what}: '${clientPath}' not found; check the path (ListDirectory shows what is there).`,
+    { path: clientPath },
+  );
 }
 
 /** missingParentError says the directory a new entry would go in does not exist. */
@@ -24,7 +30,9 @@ export function missingParentError(clientPath: string, what: string, option: str
 
 /** notDirectoryError refuses a directory operation on something else. */
 export function notDirectoryError(clientPath: string, kind: string, hint: string): ToolhostError {
-  return new ToolhostError("NOT_A_DIRECTORY", `Not a directory: '${clientPath}' is a ${kind}; ${hint}`, { path: clientPath });
+  return new ToolhostError("NOT_A_DIRECTORY", `Not a directory: '${clientPath}' is a ${kind}; ${hint}`, {
+    path: clientPath,
+  });
 }
 
 /** intoItselfError refuses to move or copy a directory into itself or onto itself. */

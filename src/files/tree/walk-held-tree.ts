@@ -43,7 +43,12 @@ export interface WalkOptions {
  * The names of one directory are read before any of them is visited (so a visit may remove its
  * entry without disturbing the listing), each batch bounded by `count`.
  */
-export async function walkHeldTree(ops: AtomicFsOps, dir: TargetDirectory, options: WalkOptions, prefix = ""): Promise<void> {
+export async function walkHeldTree(
+  ops: AtomicFsOps,
+  dir: TargetDirectory,
+  options: WalkOptions,
+  prefix = "",
+): Promise<void> {
   const names: string[] = [];
   const listing = await opendir(dir.entry("."));
   try {

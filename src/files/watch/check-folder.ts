@@ -32,7 +32,12 @@ export interface CheckContext {
  * a diff for each name that had or has an entry. False, with no diff, when the folder is not
  * where it was (moved, removed, swapped for a link).
  */
-export async function checkFolder(folder: WatchedFolder, dirty: Dirty, ctx: CheckContext, diffs: EntryDiff<Place>[]): Promise<boolean> {
+export async function checkFolder(
+  folder: WatchedFolder,
+  dirty: Dirty,
+  ctx: CheckContext,
+  diffs: EntryDiff<Place>[],
+): Promise<boolean> {
   const { turns, owner, signal } = ctx;
   const rel = folder.rel;
   const held = await turns.run(owner, () => openFolder(joinReal(ctx.top, rel), ctx.root, folder), signal);
@@ -40,25 +45,38 @@ export async function checkFolder(folder: WatchedFolder, dirty: Dirty, ctx: Chec
   const depth = folder.depth;
   const add = (name: string, after: Seen | undefined, changed: boolean): void => {
     const before = folder.entries.get(name);
-    if (before !== undefined || after !== undefined) diffs.push({ place: { folder, name, rel: rel === "" ? name : `${rel}/${name}` }, depth, before, after, changed });
+    if (before !== undefined || after !== undefined)
+      diffs.push({ place: { folder, name, rel: rel === "" ? name : `${rel}/${name}` }, depth, before, after, changed });
   };
   try {
     if (dirty === "all") {
       const listed = new Set<string>();
-      await listInSlices(held, turns, owner, signal, (name) => ctx.skip(folder, name), (slice) => {
-        for (const { name, seen } of slice) {
-          listed.add(name);
-          add(name, seen, false);
-        }
-        return !ctx.stopped();
-      });
+      await listInSlices(
+        held,
+        turns,
+        owner,
+        signal,
+        (name) => ctx.skip(folder, name),
+        (slice) => {
+          for (const { name, seen } of slice) {
+            listed.add(name);
+            add(name, seen, false);
+          }
+          return !ctx.stopped();
+        },
+      );
       for (const name of folder.entries.keys()) if (!listed.has(name)) add(name, undefined, false);
     } else {
       const names = [...dirty];
       for (let i = 0; i < names.length; i += sliceEntries) {
-        await turns.run(owner, async () => {
-          for (const [name, changed] of names.slice(i, i + sliceEntries)) add(name, await lstatIn(held, name), changed);
-        }, signal);
+        await turns.run(
+          owner,
+          async () => {
+            for (const [name, changed] of names.slice(i, i + sliceEntries))
+              add(name, await lstatIn(held, name), changed);
+          },
+          signal,
+        );
       }
     }
   } finally {

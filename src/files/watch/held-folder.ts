@@ -1,4 +1,17 @@
-import { close, closeSync, constants, fstat, fstatSync, lstatSync, open, openSync, readlinkSync, watch, type FSWatcher, type Stats } from "node:fs";
+import {
+  close,
+  closeSync,
+  constants,
+  fstat,
+  fstatSync,
+  lstatSync,
+  open,
+  openSync,
+  readlinkSync,
+  watch,
+  type FSWatcher,
+  type Stats,
+} from "node:fs";
 import { lstat, readlink } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -46,7 +59,11 @@ export interface HeldFolder {
  * given, it is that very inode: undefined for a link, a non-folder, an entry gone, moved or
  * swapped meanwhile. Running out of descriptors is an error, not an absence.
  */
-export async function openFolder(real: string, root: WatchRoot, expect?: { readonly ino: number; readonly dev: number }): Promise<HeldFolder | undefined> {
+export async function openFolder(
+  real: string,
+  root: WatchRoot,
+  expect?: { readonly ino: number; readonly dev: number },
+): Promise<HeldFolder | undefined> {
   const inPlace = root.localDevice !== undefined && !crossesMountPoint(root.path, real);
   let fd: number;
   try {
@@ -56,7 +73,9 @@ export async function openFolder(real: string, root: WatchRoot, expect?: { reado
     return undefined;
   }
   try {
-    const [stats, kernelPath] = inPlace ? [fstatSync(fd), readlinkSync(`/proc/self/fd/${fd}`)] : await Promise.all([fstatAsync(fd), readlink(`/proc/self/fd/${fd}`)]);
+    const [stats, kernelPath] = inPlace
+      ? [fstatSync(fd), readlinkSync(`/proc/self/fd/${fd}`)]
+      : await Promise.all([fstatAsync(fd), readlink(`/proc/self/fd/${fd}`)]);
     if (kernelPath === real && (expect === undefined || (stats.ino === expect.ino && stats.dev === expect.dev))) {
       return { fd, real, stats, local: inPlace && stats.dev === root.localDevice, allowHardLinks: root.allowHardLinks };
     }
@@ -95,13 +114,21 @@ export async function lstatIn(held: HeldFolder, name: string): Promise<Seen | un
  * removed) come with the name ".", which no entry has. The kernel's watches used up is a
  * QUOTA_EXCEEDED naming the sysctl.
  */
-export function placeWatch(fd: number, clientPath: string, onEvent: (type: string, name: string | null) => void, onError: (err: Error) => void): FSWatcher {
+export function placeWatch(
+  fd: number,
+  clientPath: string,
+  onEvent: (type: string, name: string | null) => void,
+  onError: (err: Error) => void,
+): FSWatcher {
   let watcher: FSWatcher;
   try {
     watcher = watch(`/proc/self/fd/${fd}/.`, { persistent: false }, onEvent);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOSPC") {
-      throw new ToolhostError("QUOTA_EXCEEDED", `The system's inotify watches are used up (fs.inotify.max_user_watches) while watching ${clientPath}; lower limits.max_watched_folders below that sysctl, or raise it.`);
+      throw new ToolhostError(
+        "QUOTA_EXCEEDED",
+        `The system's inotify watches are used up (fs.inotify.max_user_watches) while watching ${clientPath}; lower limits.max_watched_folders below that sysctl, or raise it.`,
+      );
     }
     throw err;
   }
@@ -115,7 +142,14 @@ export function placeWatch(fd: number, clientPath: string, onEvent: (type: strin
  */
 export function seenOf(stats: Stats, allowHardLinks: boolean): Seen {
   const { size, modified, hardLinked } = entryMetadata(stats, allowHardLinks);
-  return { ino: stats.ino, dev: stats.dev, kind: kindOf(stats), size, mtimeMs: modified === undefined ? 0 : stats.mtimeMs, hardLinked };
+  return {
+    ino: stats.ino,
+    dev: stats.dev,
+    kind: kindOf(stats),
+    size,
+    mtimeMs: modified === undefined ? 0 : stats.mtimeMs,
+    hardLinked,
+  };
 }
 
 function kindOf(stats: Stats): EntryKind {
@@ -129,7 +163,12 @@ function kindOf(stats: Stats): EntryKind {
 export function throwIfOutOfDescriptors(err: unknown): void {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "EMFILE" || code === "ENFILE" || code === "ENOMEM") {
-    throw new ToolhostError("IO_ERROR", `The server is out of file descriptors or memory (${code}) while watching; retry later.`, {}, { cause: err });
+    throw new ToolhostError(
+      "IO_ERROR",
+      `The server is out of file descriptors or memory (${code}) while watching; retry later.`,
+      {},
+      { cause: err },
+    );
   }
 }
 

@@ -21,21 +21,38 @@ export interface Listed {
  * each slice and may stop the listing by returning false. A folder that cannot be read lists as
  * empty.
  */
-export async function listInSlices(held: HeldFolder, turns: FairTurns, owner: string, signal: AbortSignal, skip: (name: string) => boolean, onSlice: (slice: Listed[]) => boolean): Promise<void> {
+export async function listInSlices(
+  held: HeldFolder,
+  turns: FairTurns,
+  owner: string,
+  signal: AbortSignal,
+  skip: (name: string) => boolean,
+  onSlice: (slice: Listed[]) => boolean,
+): Promise<void> {
   const at = `/proc/self/fd/${held.fd}`;
-  const dir = await turns.run(owner, async () => {
-    try {
-      return held.local ? opendirSync(at, { bufferSize: sliceEntries }) : await opendir(at, { bufferSize: sliceEntries });
-    } catch (err) {
-      throwIfOutOfDescriptors(err);
-      return undefined;
-    }
-  }, signal);
+  const dir = await turns.run(
+    owner,
+    async () => {
+      try {
+        return held.local
+          ? opendirSync(at, { bufferSize: sliceEntries })
+          : await opendir(at, { bufferSize: sliceEntries });
+      } catch (err) {
+        throwIfOutOfDescriptors(err);
+        return undefined;
+      }
+    },
+    signal,
+  );
   if (dir === undefined) return;
   try {
     let done = false;
     while (!done) {
-      const slice = await turns.run(owner, () => readSlice(dir, held, skip).then((r) => ((done = r.done), r.slice)), signal);
+      const slice = await turns.run(
+        owner,
+        () => readSlice(dir, held, skip).then((r) => ((done = r.done), r.slice)),
+        signal,
+      );
       if (!onSlice(slice)) return;
     }
   } finally {
@@ -44,7 +61,11 @@ export async function listInSlices(held: HeldFolder, turns: FairTurns, owner: st
   }
 }
 
-async function readSlice(dir: Dir, held: HeldFolder, skip: (name: string) => boolean): Promise<{ slice: Listed[]; done: boolean }> {
+async function readSlice(
+  dir: Dir,
+  held: HeldFolder,
+  skip: (name: string) => boolean,
+): Promise<{ slice: Listed[]; done: boolean }> {
   const slice: Listed[] = [];
   // Skipped names cost a read but no lstat: a slice looks at a bounded number of them too.
   for (let looked = 0; looked < sliceEntries * 8 && slice.length < sliceEntries; looked++) {

@@ -46,7 +46,14 @@ export function pairChanges<P>(diffs: readonly EntryDiff<P>[]): PairedChange<P>[
   for (const d of diffs) {
     const { before, after } = d;
     if (before !== undefined && after !== undefined && !moved(d)) {
-      if (after.kind !== "directory" && (d.changed || before.size !== after.size || before.mtimeMs !== after.mtimeMs || before.hardLinked !== after.hardLinked)) rest.push({ depth: d.depth, change: { type: "modified", place: d.place, entry: after } });
+      if (
+        after.kind !== "directory" &&
+        (d.changed ||
+          before.size !== after.size ||
+          before.mtimeMs !== after.mtimeMs ||
+          before.hardLinked !== after.hardLinked)
+      )
+        rest.push({ depth: d.depth, change: { type: "modified", place: d.place, entry: after } });
       continue;
     }
     const goneHere = before !== undefined && !pairedGone.has(d);
@@ -65,7 +72,13 @@ export function pairChanges<P>(diffs: readonly EntryDiff<P>[]): PairedChange<P>[
 
 /** moved tells whether a diff's name now holds another entry than before (or only one of them exists). */
 function moved<P>(d: EntryDiff<P>): boolean {
-  return d.before === undefined || d.after === undefined || d.before.ino !== d.after.ino || d.before.dev !== d.after.dev || d.before.kind !== d.after.kind;
+  return (
+    d.before === undefined ||
+    d.after === undefined ||
+    d.before.ino !== d.after.ino ||
+    d.before.dev !== d.after.dev ||
+    d.before.kind !== d.after.kind
+  );
 }
 
 function inodeKey(seen: Seen): string {

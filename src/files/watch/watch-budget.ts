@@ -28,10 +28,18 @@ export class WatchBudget {
   open(caller: string, clientPath: string): StreamBudget {
     const usage = this.#callers.get(caller) ?? { streams: 0, folders: 0, entries: 0 };
     if (this.#total.streams >= this.limits.maxWatches) {
-      throw new ToolhostError("QUOTA_EXCEEDED", `The server already has ${this.#total.streams} watches open, its maximum (limits.max_watches); close a watch or retry later.`, { limit: String(this.limits.maxWatches) });
+      throw new ToolhostError(
+        "QUOTA_EXCEEDED",
+        `The server already has ${this.#total.streams} watches open, its maximum (limits.max_watches); close a watch or retry later.`,
+        { limit: String(this.limits.maxWatches) },
+      );
     }
     if (usage.streams >= this.limits.maxWatchesPerCaller) {
-      throw new ToolhostError("QUOTA_EXCEEDED", `"${caller}" already has ${usage.streams} watches open, its maximum (limits.max_watches_per_caller); close one of its watches or retry later.`, { id: caller, limit: String(this.limits.maxWatchesPerCaller) });
+      throw new ToolhostError(
+        "QUOTA_EXCEEDED",
+        `"${caller}" already has ${usage.streams} watches open, its maximum (limits.max_watches_per_caller); close one of its watches or retry later.`,
+        { id: caller, limit: String(this.limits.maxWatchesPerCaller) },
+      );
     }
     usage.streams++;
     this.#total.streams++;
@@ -74,13 +82,25 @@ export class StreamBudget {
       : [limits.maxWatchedEntriesPerStream, limits.maxWatchedEntriesPerCaller, limits.maxWatchedEntries];
     const [key, what] = folders ? ["folders", "folders"] : ["entries", "entries (files, folders and links)"];
     if (this.#own[resource] + n > perStream) {
-      throw new ToolhostError("TOO_LARGE", `${this.clientPath} has more than ${perStream} ${what} to watch (limits.max_watched_${key}_per_stream); watch a smaller folder, exclude some, or watch without recursive.`, { limit: String(perStream) });
+      throw new ToolhostError(
+        "TOO_LARGE",
+        `${this.clientPath} has more than ${perStream} ${what} to watch (limits.max_watched_${key}_per_stream); watch a smaller folder, exclude some, or watch without recursive.`,
+        { limit: String(perStream) },
+      );
     }
     if (this.callerUsage[resource] + n > perCaller) {
-      throw new ToolhostError("QUOTA_EXCEEDED", `Watching ${this.clientPath} would take "${this.caller}" past ${perCaller} ${what} watched across its watches (limits.max_watched_${key}_per_caller); close one of its watches, watch a smaller folder, or exclude some.`, { id: this.caller, limit: String(perCaller) });
+      throw new ToolhostError(
+        "QUOTA_EXCEEDED",
+        `Watching ${this.clientPath} would take "${this.caller}" past ${perCaller} ${what} watched across its watches (limits.max_watched_${key}_per_caller); close one of its watches, watch a smaller folder, or exclude some.`,
+        { id: this.caller, limit: String(perCaller) },
+      );
     }
     if (this.total[resource] + n > whole) {
-      throw new ToolhostError("QUOTA_EXCEEDED", `Watching ${this.clientPath} would take the server past ${whole} ${what} watched across all watches (limits.max_watched_${key}); watch a smaller folder, exclude some, or retry later.`, { limit: String(whole) });
+      throw new ToolhostError(
+        "QUOTA_EXCEEDED",
+        `Watching ${this.clientPath} would take the server past ${whole} ${what} watched across all watches (limits.max_watched_${key}); watch a smaller folder, exclude some, or retry later.`,
+        { limit: String(whole) },
+      );
     }
     this.#own[resource] += n;
     this.callerUsage[resource] += n;

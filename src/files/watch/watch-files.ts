@@ -23,7 +23,13 @@ export type { WatchEventValue, WatchLimits, WatchRequest } from "./watch-types.j
  * hidden entries never appear. Events wait in a bounded EventQueue: a client that falls behind
  * gets one `overflow` instead of unbounded server memory.
  */
-export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, hub: WatchHub, caller: string, signal?: AbortSignal): AsyncGenerator<WatchEventValue> {
+export async function* watchFiles(
+  sandbox: Sandbox,
+  request: WatchRequest,
+  hub: WatchHub,
+  caller: string,
+  signal?: AbortSignal,
+): AsyncGenerator<WatchEventValue> {
   const clientPath = request.path === "" ? "." : request.path;
   const include = compileGlobs("include", request.include ?? [], Infinity);
   const exclude = compileGlobs("exclude", request.exclude ?? [], Infinity);
@@ -31,7 +37,10 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, hub: 
   if (!resolved.exists) throw notFoundError(clientPath);
   // The real path has no link in it: lstat says what the client named. A file is watched
   // through its folder (an atomic save replaces the file's inode, not the folder's).
-  const isFolder = await lstat(resolved.realPath).then((s) => s.isDirectory(), () => false);
+  const isFolder = await lstat(resolved.realPath).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   const top = isFolder ? resolved.realPath : path.dirname(resolved.realPath);
   const only = isFolder ? undefined : path.basename(resolved.realPath);
   const budget = hub.budget.open(caller, clientPath);
@@ -42,8 +51,17 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, hub: 
   const send = (change: TreeChange): void => {
     const name = path.posix.basename(change.rel);
     if (include !== undefined && !include(change.rel, name)) return;
-    const base = { path: clientOf(change.rel), kind: change.entry.kind, size: change.entry.size, hardLinked: change.entry.hardLinked };
-    queue.push(change.type === "renamed" ? { ...base, type: "renamed", oldPath: clientOf(change.oldRel) } : { ...base, type: change.type });
+    const base = {
+      path: clientOf(change.rel),
+      kind: change.entry.kind,
+      size: change.entry.size,
+      hardLinked: change.entry.hardLinked,
+    };
+    queue.push(
+      change.type === "renamed"
+        ? { ...base, type: "renamed", oldPath: clientOf(change.oldRel) }
+        : { ...base, type: change.type },
+    );
   };
   const tree = new WatchTree({
     top,
@@ -63,11 +81,14 @@ export async function* watchFiles(sandbox: Sandbox, request: WatchRequest, hub: 
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const snapshot = request.initialSnapshot === true;
-    void tree.start(snapshot).then(() => {
-      if (tree.ended) return;
-      queue.push({ type: snapshot ? "snapshot-done" : "ready" });
-      tree.ready();
-    }, (err: unknown) => queue.end(err));
+    void tree.start(snapshot).then(
+      () => {
+        if (tree.ended) return;
+        queue.push({ type: snapshot ? "snapshot-done" : "ready" });
+        tree.ready();
+      },
+      (err: unknown) => queue.end(err),
+    );
     for (;;) {
       const event = await queue.pull(signal);
       if (event === undefined) return;

@@ -119,7 +119,16 @@ export class WatchTree {
   #end(error?: unknown): void {
     if (this.#ended) return;
     this.close();
-    this.#o.onEnd(error === undefined || isToolhostError(error) || this.#o.signal.aborted ? error : new ToolhostError("IO_ERROR", `Watching ${this.#o.clientPath} failed: ${(error as Error).message}`, {}, { cause: error }));
+    this.#o.onEnd(
+      error === undefined || isToolhostError(error) || this.#o.signal.aborted
+        ? error
+        : new ToolhostError(
+            "IO_ERROR",
+            `Watching ${this.#o.clientPath} failed: ${(error as Error).message}`,
+            {},
+            { cause: error },
+          ),
+    );
   }
 
   #skipEntry(folder: WatchedFolder, name: string): boolean {
@@ -159,24 +168,41 @@ export class WatchTree {
     }
     try {
       // The parent may have changed since the job was queued (its batch then reports it).
-      if (parent !== undefined && (parent.closed || parent.children.has(job.name) || !sameInode(held.stats, parent.entries.get(job.name)))) return;
+      if (
+        parent !== undefined &&
+        (parent.closed || parent.children.has(job.name) || !sameInode(held.stats, parent.entries.get(job.name)))
+      )
+        return;
       budget.take("folders");
       const folder = new WatchedFolder(parent, job.name, held.stats.ino, held.stats.dev);
       this.#folders.add(folder);
       if (parent === undefined) this.#top = folder;
       else parent.children.set(job.name, folder);
-      folder.watcher = placeWatch(held.fd, this.#o.clientPath, (type, name) => this.#raw(folder, type, name), (err) => this.#end(err));
+      folder.watcher = placeWatch(
+        held.fd,
+        this.#o.clientPath,
+        (type, name) => this.#raw(folder, type, name),
+        (err) => this.#end(err),
+      );
       const depth = folder.depth;
-      await listInSlices(held, turns, owner, signal, (name) => this.#skipEntry(folder, name), (slice) => {
-        if (folder.closed || this.#ended) return false;
-        for (const { name, seen } of slice) {
-          budget.take("entries");
-          folder.entries.set(name, seen);
-          if (job.emit) this.#o.onChange({ type: "created", rel: folder.relOf(name), entry: seen });
-          if (seen.kind === "directory" && recursive && depth < maxDepth) this.#scans.push({ parent: folder, name, expect: seen, emit: job.emit });
-        }
-        return true;
-      });
+      await listInSlices(
+        held,
+        turns,
+        owner,
+        signal,
+        (name) => this.#skipEntry(folder, name),
+        (slice) => {
+          if (folder.closed || this.#ended) return false;
+          for (const { name, seen } of slice) {
+            budget.take("entries");
+            folder.entries.set(name, seen);
+            if (job.emit) this.#o.onChange({ type: "created", rel: folder.relOf(name), entry: seen });
+            if (seen.kind === "directory" && recursive && depth < maxDepth)
+              this.#scans.push({ parent: folder, name, expect: seen, emit: job.emit });
+          }
+          return true;
+        },
+      );
       if (parent === undefined && this.#o.only !== undefined && !folder.entries.has(this.#o.only)) {
         throw notFoundError(clientPath);
       }
@@ -236,7 +262,8 @@ export class WatchTree {
     for (const folder of [...folders].reverse()) {
       const dirty = taken.get(folder)!;
       for (const [name, entry] of folder.entries) {
-        if (dirty === "all" || dirty.has(name) || this.#o.only !== undefined) gone.push({ type: "deleted", rel: folder.relOf(name), entry });
+        if (dirty === "all" || dirty.has(name) || this.#o.only !== undefined)
+          gone.push({ type: "deleted", rel: folder.relOf(name), entry });
       }
     }
     for (const change of gone) this.#o.onChange(change);
@@ -270,7 +297,8 @@ export class WatchTree {
     const inside: TreeChange[] = [];
     for (const { place, after } of diffs) {
       const record = place.folder.children.get(place.name);
-      if (record === undefined || (after !== undefined && after.kind === "directory" && sameInode(record, after))) continue;
+      if (record === undefined || (after !== undefined && after.kind === "directory" && sameInode(record, after)))
+        continue;
       this.#removedInside(record, inside);
       this.#closeTree(record);
     }
@@ -284,13 +312,15 @@ export class WatchTree {
         to.folder.children.set(to.name, record);
       }
     }
-    for (const folder of unverified) if (!folder.closed) (moves.some((m) => isWithin(folder, m.record)) ? this.#dirty : this.#stale).add(folder);
+    for (const folder of unverified)
+      if (!folder.closed) (moves.some((m) => isWithin(folder, m.record)) ? this.#dirty : this.#stale).add(folder);
     for (const change of inside) this.#o.onChange(change);
     for (const change of changes) this.#o.onChange(treeChangeOf(change));
     if (recursive) {
       for (const place of fresh) {
         const entry = place.folder.entries.get(place.name);
-        if (!place.folder.closed && entry?.kind === "directory" && place.folder.depth < maxDepth) this.#enqueue({ parent: place.folder, name: place.name, expect: entry, emit: true });
+        if (!place.folder.closed && entry?.kind === "directory" && place.folder.depth < maxDepth)
+          this.#enqueue({ parent: place.folder, name: place.name, expect: entry, emit: true });
       }
     }
     if (this.#o.only !== undefined && !this.#top!.entries.has(this.#o.only)) this.#end();
@@ -300,7 +330,8 @@ export class WatchTree {
   #removedInside(record: WatchedFolder, out: TreeChange[]): void {
     for (const child of record.children.values()) this.#removedInside(child, out);
     const dirty = record.dirty;
-    for (const [name, entry] of record.entries) if (dirty === "all" || dirty.has(name)) out.push({ type: "deleted", rel: record.relOf(name), entry });
+    for (const [name, entry] of record.entries)
+      if (dirty === "all" || dirty.has(name)) out.push({ type: "deleted", rel: record.relOf(name), entry });
   }
 
   #closeTree(record: WatchedFolder): void {
@@ -345,6 +376,7 @@ function isWithin(folder: WatchedFolder, ancestor: WatchedFolder): boolean {
 }
 
 function treeChangeOf(change: PairedChange<Place>): TreeChange {
-  if (change.type === "renamed") return { type: "renamed", rel: change.place.rel, oldRel: change.from.rel, entry: change.entry };
+  if (change.type === "renamed")
+    return { type: "renamed", rel: change.place.rel, oldRel: change.from.rel, entry: change.entry };
   return { type: change.type, rel: change.place.rel, entry: change.entry };
 }

@@ -26,8 +26,21 @@ export type EntryKind = "file" | "directory" | "symlink" | "other" | "unknown";
 
 /** WatchEventValue is one event of a watch stream; paths are client paths. */
 export type WatchEventValue =
-  | { readonly type: "created" | "modified" | "deleted"; readonly path: string; readonly kind: EntryKind; readonly size: number; readonly hardLinked: boolean }
-  | { readonly type: "renamed"; readonly path: string; readonly oldPath: string; readonly kind: EntryKind; readonly size: number; readonly hardLinked: boolean }
+  | {
+      readonly type: "created" | "modified" | "deleted";
+      readonly path: string;
+      readonly kind: EntryKind;
+      readonly size: number;
+      readonly hardLinked: boolean;
+    }
+  | {
+      readonly type: "renamed";
+      readonly path: string;
+      readonly oldPath: string;
+      readonly kind: EntryKind;
+      readonly size: number;
+      readonly hardLinked: boolean;
+    }
   | { readonly type: "snapshot-done" | "ready" | "overflow" };
 
 /** TreeChange is one change a WatchTree sends: paths below the watched folder. */
@@ -47,4 +60,3 @@ export interface Seen {
   /** A regular file with other hard links: its size and time are withheld (entryMetadata). */
   readonly hardLinked: boolean;
 }
-

@@ -154,7 +154,9 @@ export async function atomicWrite(
       }
       const name = path.basename(target);
       const openCurrent = (): Promise<ReadHandle> =>
-        options.content === undefined ? Promise.reject(new Error("atomicWrite: no content path to read the current file through")) : ops.openCurrent(options.content, dir.handle, name, options.displayPath, finalLocal);
+        options.content === undefined
+          ? Promise.reject(new Error("atomicWrite: no content path to read the current file through"))
+          : ops.openCurrent(options.content, dir.handle, name, options.displayPath, finalLocal);
       await options.beforeCommit?.({ current, written, openCurrent });
     };
     const commitStaged = async (lock: FileLock | undefined): Promise<AtomicWriteResult> => {
@@ -194,18 +196,22 @@ export async function atomicWrite(
         releasePinned(pinned);
       }
     };
-    return await withPathLock(target, async () => {
-      if (options.heldLock !== undefined || options.lockAcrossProcesses !== true) {
-        return commitStaged(options.heldLock);
-      }
-      // Taken only now, with the bytes staged: a slow upload holds up no other writer.
-      const lock = await acquireFileLock(dir, path.basename(target), options);
-      try {
-        return await commitStaged(lock);
-      } finally {
-        await lock.release();
-      }
-    }, { displayPath: options.displayPath, held: options.heldPathLocks });
+    return await withPathLock(
+      target,
+      async () => {
+        if (options.heldLock !== undefined || options.lockAcrossProcesses !== true) {
+          return commitStaged(options.heldLock);
+        }
+        // Taken only now, with the bytes staged: a slow upload holds up no other writer.
+        const lock = await acquireFileLock(dir, path.basename(target), options);
+        try {
+          return await commitStaged(lock);
+        } finally {
+          await lock.release();
+        }
+      },
+      { displayPath: options.displayPath, held: options.heldPathLocks },
+    );
   } catch (err) {
     // An fsync still in flight (the write failed while waiting for the path lock) ends first.
     await synced?.catch(() => undefined);
@@ -257,11 +263,20 @@ async function withTempTouched<T>(handle: StagedFile, fn: () => Promise<T>): Pro
  * exists means another process removed our temporary file (a sweep, an operator): say so rather
  * than blame a parent directory.
  */
-async function renameStaged(ops: AtomicFsOps, temp: string, final: string, displayPath: string, inPlace: boolean): Promise<void> {
+async function renameStaged(
+  ops: AtomicFsOps,
+  temp: string,
+  final: string,
+  displayPath: string,
+  inPlace: boolean,
+): Promise<void> {
   try {
     await ops.rename(temp, final, inPlace);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" && (await ops.statTarget(temp).catch(() => undefined)) === undefined) {
+    if (
+      (err as NodeJS.ErrnoException).code === "ENOENT" &&
+      (await ops.statTarget(temp).catch(() => undefined)) === undefined
+    ) {
       throw new ToolhostError(
         "WRITE_INTERRUPTED",
         `Cannot write '${displayPath}': its temporary file was removed by another process (another replica's start-up clean-up or an operator) before the commit; nothing was changed. Retry the call.`,

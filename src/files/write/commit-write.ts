@@ -86,7 +86,11 @@ export async function commitWrite(
     beforeCommit: async ({ current, written, openCurrent }) => {
       options.checkWritten?.(written);
       previousSha256 =
-        current === undefined ? undefined : options.hashCurrent !== undefined ? await options.hashCurrent(openCurrent) : await hashOpened(openCurrent, current.size);
+        current === undefined
+          ? undefined
+          : options.hashCurrent !== undefined
+            ? await options.hashCurrent(openCurrent)
+            : await hashOpened(openCurrent, current.size);
       checkPreconditions(clientPath, options.preconditions, previousSha256);
     },
   }).catch((err: unknown) => {

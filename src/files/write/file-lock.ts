@@ -1,5 +1,20 @@
 import { sha256Hex } from "../content-hash.js";
-import { closeSync, constants, fstatSync, futimesSync, linkSync, lstatSync, open as openCallback, openSync, renameSync, unlink as unlinkCallback, unlinkSync, write, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  futimesSync,
+  linkSync,
+  lstatSync,
+  open as openCallback,
+  openSync,
+  renameSync,
+  unlink as unlinkCallback,
+  unlinkSync,
+  write,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { open } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
@@ -82,7 +97,11 @@ const readFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLO
  * which never replaces, when it was not. A holder stalled past staleMs may still lose its lock;
  * assertHeld, called right before the rename, then fails its write rather than racing.
  */
-export async function acquireFileLock(dir: LockDirectory, targetName: string, options: FileLockOptions): Promise<FileLock> {
+export async function acquireFileLock(
+  dir: LockDirectory,
+  targetName: string,
+  options: FileLockOptions,
+): Promise<FileLock> {
   const lockPath = dir.entry(lockFileName(targetName));
   const waitMs = options.waitMs ?? lockTimings.waitMs;
   const staleMs = options.staleMs ?? lockTimings.staleMs;
@@ -128,7 +147,12 @@ export async function acquireFileLock(dir: LockDirectory, targetName: string, op
  * then go through the thread pool, where they may wait on a server, or, for a lock taken
  * alongside the change, leave the event loop to the change itself.
  */
-async function tryCreate(lockPath: string, staleMs: number, displayPath: string, local: boolean): Promise<FileLock | undefined> {
+async function tryCreate(
+  lockPath: string,
+  staleMs: number,
+  displayPath: string,
+  local: boolean,
+): Promise<FileLock | undefined> {
   let fd: number;
   try {
     fd = local ? openSync(lockPath, createFlags, 0o600) : await openAsync(lockPath, createFlags, 0o600);
@@ -146,18 +170,23 @@ async function tryCreate(lockPath: string, staleMs: number, displayPath: string,
   }
   // Awaited (never rejecting) before the descriptor is closed, so no write lands on a reused fd.
   // In a local folder it is one write(2) of ~40 bytes into the page cache, made here like the create.
-  const owned = local ? writeOwnerNow(fd) : writeAsync(fd, ownerText()).then(
-    () => undefined,
-    () => undefined, // An owner not written leaves the lock to be judged by age, as an unreadable one is.
+  const owned = local
+    ? writeOwnerNow(fd)
+    : writeAsync(fd, ownerText()).then(
+        () => undefined,
+        () => undefined, // An owner not written leaves the lock to be judged by age, as an unreadable one is.
+      );
+  const refresh = setInterval(
+    () => {
+      const now = new Date();
+      try {
+        futimesSync(fd, now, now);
+      } catch {
+        // A missed refresh only brings staleness nearer.
+      }
+    },
+    Math.min(lockTimings.refreshMs, staleMs / 4),
   );
-  const refresh = setInterval(() => {
-    const now = new Date();
-    try {
-      futimesSync(fd, now, now);
-    } catch {
-      // A missed refresh only brings staleness nearer.
-    }
-  }, Math.min(lockTimings.refreshMs, staleMs / 4));
   refresh.unref();
   const stillMine = (): boolean => {
     let now: Stats | undefined;
@@ -287,7 +316,9 @@ export async function ownerGone(lockPath: string): Promise<boolean> {
   }
   try {
     const owner = JSON.parse(text) as { identity?: unknown; pid?: unknown };
-    return typeof owner.identity === "string" && typeof owner.pid === "number" && isWriterGone(owner.identity, owner.pid);
+    return (
+      typeof owner.identity === "string" && typeof owner.pid === "number" && isWriterGone(owner.identity, owner.pid)
+    );
   } catch {
     return false; // Being written by its creator right now, or not ours: only age counts.
   }

@@ -41,7 +41,14 @@ export interface AtomicFsOps {
    * making it on the calling thread (a small write into a folder on a local filesystem, see
    * maxSyncWriteBytes); an implementation may ignore it.
    */
-  write(handle: StagedFile, buffer: Uint8Array, offset: number, length: number, position: number, inPlace?: boolean): Promise<number>;
+  write(
+    handle: StagedFile,
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number,
+    inPlace?: boolean,
+  ): Promise<number>;
   fsync(handle: StagedFile): Promise<void>;
   chown(handle: StagedFile, uid: number, gid: number): Promise<void>;
   chmod(handle: { readonly fd: number }, mode: number): Promise<void>;
@@ -59,7 +66,13 @@ export interface AtomicFsOps {
    * (small reads, see syncReadAllowed) and closing it on the calling thread (a folder on a local
    * filesystem); an implementation may ignore it.
    */
-  openCurrent(content: ContentAt, dir: DirectoryHandle, name: string, displayPath: string, inPlace?: boolean): Promise<ReadHandle>;
+  openCurrent(
+    content: ContentAt,
+    dir: DirectoryHandle,
+    name: string,
+    displayPath: string,
+    inPlace?: boolean,
+  ): Promise<ReadHandle>;
   /** fsync(2) of an open directory, so that a rename or unlink in it survives a crash. */
   fsyncDir(dir: DirectoryHandle): Promise<void>;
   unlink(file: string): Promise<void>;
@@ -83,7 +96,8 @@ export type ContentAt = Pick<Sandbox, "openContentAt">;
 
 /** nodeFsOps is AtomicFsOps on the real filesystem. */
 export const nodeFsOps: AtomicFsOps = {
-  openDirectory: async (dir, inPlace) => (inPlace === true ? new DirectoryDescriptor(openSync(dir, directoryFlags)) : open(dir, directoryFlags)),
+  openDirectory: async (dir, inPlace) =>
+    inPlace === true ? new DirectoryDescriptor(openSync(dir, directoryFlags)) : open(dir, directoryFlags),
   // Made here in a local folder, as the exclusive create below: then nothing else on this thread
   // runs between the mkdir and the lstat that tells which directory it made (target-directory.ts).
   mkdir: async (dir, mode, inPlace) => {
@@ -94,9 +108,13 @@ export const nodeFsOps: AtomicFsOps = {
   // Created here in a local folder, as the lock file beside it is (file-lock.ts): an O_EXCL
   // create is a directory update in the page cache, the fsync that makes it last is pooled.
   openExclusive: (async (file: string, mode: number, inPlace?: boolean) =>
-    inPlace === true ? new StagedDescriptor(openSync(file, exclusiveFlags, mode)) : open(file, exclusiveFlags, mode)) as AtomicFsOps["openExclusive"],
+    inPlace === true
+      ? new StagedDescriptor(openSync(file, exclusiveFlags, mode))
+      : open(file, exclusiveFlags, mode)) as AtomicFsOps["openExclusive"],
   write: async (handle, buffer, offset, length, position, inPlace) =>
-    inPlace === true && length <= maxSyncWriteBytes ? writeSync(handle.fd, buffer, offset, length, position) : (await handle.write(buffer, offset, length, position)).bytesWritten,
+    inPlace === true && length <= maxSyncWriteBytes
+      ? writeSync(handle.fd, buffer, offset, length, position)
+      : (await handle.write(buffer, offset, length, position)).bytesWritten,
   fsync: (handle) => handle.sync(),
   chown: (handle, uid, gid) => handle.chown(uid, gid),
   // fchmod and lstat only touch an inode the kernel has cached (a held descriptor; an entry of a
@@ -107,10 +125,12 @@ export const nodeFsOps: AtomicFsOps = {
   rename: async (from, to, inPlace) => (inPlace === true ? renameSync(from, to) : rename(from, to)),
   // In place on a local filesystem (sync-io-policy.ts): a lookup in a held directory; its reads
   // and close then need no round trip either.
-  openCurrent: async (content, dir, name, displayPath, inPlace) => (await content.openContentAt(dir, name, displayPath, inPlace === true)).handle,
+  openCurrent: async (content, dir, name, displayPath, inPlace) =>
+    (await content.openContentAt(dir, name, displayPath, inPlace === true)).handle,
   fsyncDir: (dir) => dir.sync(),
   unlink: (file) => unlink(file),
-  statTarget: async (file, inPlace) => (inPlace === false ? lstat(file).catch(absentAsUndefined) : lstatSync(file, { throwIfNoEntry: false })),
+  statTarget: async (file, inPlace) =>
+    inPlace === false ? lstat(file).catch(absentAsUndefined) : lstatSync(file, { throwIfNoEntry: false }),
 };
 
 /** absentAsUndefined is what lstatSync's throwIfNoEntry: false gives for a missing entry, for the pooled lstat. */

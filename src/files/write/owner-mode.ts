@@ -8,7 +8,12 @@ const defaultNewFileMode = 0o644 & ~process.umask();
  * applyOwnerAndMode gives the staged file, through its handle, the replaced file's owner and mode
  * less set-uid/set-gid, or for a new file the requested mode (default 0644 under the umask).
  */
-export async function applyOwnerAndMode(ops: AtomicFsOps, handle: StagedFile, current: Stats | undefined, mode: number | undefined): Promise<void> {
+export async function applyOwnerAndMode(
+  ops: AtomicFsOps,
+  handle: StagedFile,
+  current: Stats | undefined,
+  mode: number | undefined,
+): Promise<void> {
   if (current === undefined) {
     await ops.chmod(handle, mode ?? defaultNewFileMode);
     return;

@@ -42,7 +42,11 @@ export interface PathLockWait {
  * promise the server makes, in every call (reads and stats included), paid a promise hook
  * (~4% of an edit's server CPU, bench/README.md "4 KB edit, cold").
  */
-export async function withPathLock<T>(key: string, fn: (held: HeldPathLocks) => Promise<T>, wait?: PathLockWait): Promise<T> {
+export async function withPathLock<T>(
+  key: string,
+  fn: (held: HeldPathLocks) => Promise<T>,
+  wait?: PathLockWait,
+): Promise<T> {
   const mine = wait?.held;
   if (mine?.has(key)) {
     return fn(mine);

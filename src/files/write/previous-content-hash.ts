@@ -81,7 +81,12 @@ export class PreviousContentHash {
   }
 }
 
-async function hashEarly(sandbox: Sandbox, clientPath: string, signal: AbortSignal, state: { hashing: boolean }): Promise<EarlyHash | undefined> {
+async function hashEarly(
+  sandbox: Sandbox,
+  clientPath: string,
+  signal: AbortSignal,
+  state: { hashing: boolean },
+): Promise<EarlyHash | undefined> {
   const opened = await sandbox.openContent(clientPath);
   try {
     if (opened.stats.size < minEarlyBytes) {
@@ -149,7 +154,9 @@ async function hashHandle(handle: ReadHandle, signal: AbortSignal): Promise<stri
 
 /** fstatBig is fstat(2) of a descriptor with nanosecond times (the file the commit would replace). */
 function fstatBig(fd: number): Promise<BigIntStats> {
-  return new Promise((resolve, reject) => fstat(fd, { bigint: true }, (err, stats) => (err ? reject(err) : resolve(stats))));
+  return new Promise((resolve, reject) =>
+    fstat(fd, { bigint: true }, (err, stats) => (err ? reject(err) : resolve(stats))),
+  );
 }
 
 /** settledStats is the fstat of `handle` if its last change is settledMarginNs old, else undefined. */

@@ -28,7 +28,9 @@ export interface StagedFile {
  */
 export class StagedDescriptor extends PooledDescriptor implements StagedFile {
   write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesWritten: number }> {
-    return this.pooled<{ bytesWritten: number }>("write", (fd, done) => write(fd, buffer, offset, length, position, (err, bytesWritten) => done(err, { bytesWritten })));
+    return this.pooled<{ bytesWritten: number }>("write", (fd, done) =>
+      write(fd, buffer, offset, length, position, (err, bytesWritten) => done(err, { bytesWritten })),
+    );
   }
 
   sync(): Promise<void> {

@@ -53,15 +53,28 @@ export async function identityOf(fd: number): Promise<string> {
  * journal or it cannot be written: the copy goes on, and a crash then leaves a folder the sweep
  * only reports (a leak, never a loss).
  */
-export async function recordStaging(parent: DirectoryHandle, staging: DirectoryHandle, name: string): Promise<StagingEntry | undefined> {
+export async function recordStaging(
+  parent: DirectoryHandle,
+  staging: DirectoryHandle,
+  name: string,
+): Promise<StagingEntry | undefined> {
   const dir = stagingJournalDir();
   const parentReal = await handleRealPath(parent.fd);
   if (dir === undefined || typeof parentReal !== "string") return undefined;
-  const record: StagingRecord = { parent: parentReal, parentId: await identityOf(parent.fd), name, id: await identityOf(staging.fd) };
+  const record: StagingRecord = {
+    parent: parentReal,
+    parentId: await identityOf(parent.fd),
+    name,
+    id: await identityOf(staging.fd),
+  };
   const file = path.join(dir, `${name}.json`);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const out = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const out = await open(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
     try {
       await out.writeFile(JSON.stringify(record));
       await out.sync();

@@ -80,7 +80,9 @@ export async function removeStaleTempFiles(
     maxDepth: options.maxDepth ?? sweepMaxDepth,
     recorded: new Set(),
   };
-  const writable = [...(await realPaths(roots.filter((root) => root.readOnly !== true)))].filter((root) => !sweep.readOnly.has(root));
+  const writable = [...(await realPaths(roots.filter((root) => root.readOnly !== true)))].filter(
+    (root) => !sweep.readOnly.has(root),
+  );
   await sweepJournal(sweep, writable, "journalDir" in options ? options.journalDir : stagingJournalDir());
   for (const root of writable) {
     if (sweep.readOnly.has(root)) continue;
@@ -112,9 +114,21 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
   const unrecordedFolders: string[] = [];
   try {
     for await (const entry of await opendir(base)) {
-      const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice();
+      const known =
+        entry.isDirectory() ||
+        entry.isFile() ||
+        entry.isSymbolicLink() ||
+        entry.isFIFO() ||
+        entry.isSocket() ||
+        entry.isBlockDevice() ||
+        entry.isCharacterDevice();
       // Some filesystems report no type (DT_UNKNOWN): ask lstat, which does not follow a link.
-      const isDirectory = known ? entry.isDirectory() : await lstat(path.join(base, entry.name)).then((st) => st.isDirectory(), () => false);
+      const isDirectory = known
+        ? entry.isDirectory()
+        : await lstat(path.join(base, entry.name)).then(
+            (st) => st.isDirectory(),
+            () => false,
+          );
       // A folder under a temporary-file name may be a live copy's staging folder: never walked, and
       // removed only through its journal record (sweepJournal); one no record names is reported.
       if (isDirectory && isTempFileName(entry.name)) unrecordedFolders.push(entry.name);
@@ -134,7 +148,12 @@ async function sweepDirectory(sweep: Sweep, handle: FileHandle, real: string, de
   for (const name of unrecordedFolders) {
     const at = path.join(real, name);
     const stats = await lstat(path.join(base, name)).catch(() => undefined);
-    if (!sweep.recorded.has(at) && stats !== undefined && (await isStale(sweep, path.join(base, name), name, stats, false))) sweep.report.unrecorded.push(at);
+    if (
+      !sweep.recorded.has(at) &&
+      stats !== undefined &&
+      (await isStale(sweep, path.join(base, name), name, stats, false))
+    )
+      sweep.report.unrecorded.push(at);
   }
   for (const name of subdirectories) {
     const childReal = path.join(real, name);
@@ -186,7 +205,13 @@ async function removeIfStale(sweep: Sweep, base: string, real: string, name: str
  * writer its temporary name names, of our pid namespace and exited), or whether it is older than
  * the sweep's bound (a lock file's own, shorter, bound).
  */
-async function isStale(sweep: Sweep, file: string, name: string, stats: Pick<Stats, "mtimeMs">, lock: boolean): Promise<boolean> {
+async function isStale(
+  sweep: Sweep,
+  file: string,
+  name: string,
+  stats: Pick<Stats, "mtimeMs">,
+  lock: boolean,
+): Promise<boolean> {
   const owner = tempFileOwner(name);
   const gone = lock ? await ownerGone(file) : owner !== undefined && isWriterGone(owner.identity, owner.pid);
   return gone || Date.now() - stats.mtimeMs > (lock ? Math.min(sweep.staleMs, lockTimings.staleMs) : sweep.staleMs);
@@ -203,7 +228,13 @@ async function isStale(sweep: Sweep, file: string, name: string, stats: Pick<Sta
  * folder must be that device and inode (the journal's record). True when it is gone; otherwise
  * the failures are in the report and what is left keeps its record, for the next sweep.
  */
-async function removeStagingFolder(sweep: Sweep, base: string, name: string, real: string, id?: string): Promise<boolean> {
+async function removeStagingFolder(
+  sweep: Sweep,
+  base: string,
+  name: string,
+  real: string,
+  id?: string,
+): Promise<boolean> {
   let handle: FileHandle;
   try {
     handle = await open(path.join(base, name), directoryFlags);
@@ -302,7 +333,8 @@ async function sweepJournal(sweep: Sweep, writable: readonly string[], dir: stri
     const at = path.join(record.parent, record.name);
     if (!writable.some((root) => within(record.parent, root)) || [...sweep.readOnly].some((root) => within(at, root))) {
       // Another server's (or a root no longer served): kept, unless its folder is gone with its parent.
-      if ((await lstat(record.parent).catch((err: NodeJS.ErrnoException) => err.code)) === "ENOENT") await unlink(file).catch(() => undefined);
+      if ((await lstat(record.parent).catch((err: NodeJS.ErrnoException) => err.code)) === "ENOENT")
+        await unlink(file).catch(() => undefined);
       continue;
     }
     if (await removeRecorded(sweep, record, at)) await unlink(file).catch(() => undefined);
@@ -323,11 +355,13 @@ async function removeRecorded(sweep: Sweep, record: StagingRecord, at: string): 
   }
   try {
     const actual = await handleRealPath(parent.fd);
-    if ((actual !== undefined && actual !== record.parent) || (await identityOf(parent.fd)) !== record.parentId) return true; // another folder now
+    if ((actual !== undefined && actual !== record.parent) || (await identityOf(parent.fd)) !== record.parentId)
+      return true; // another folder now
     const base = actual === undefined ? record.parent : procFdPath(parent.fd);
     const stats = await lstat(path.join(base, record.name), { bigint: true }).catch(() => undefined);
     if (stats === undefined || !stats.isDirectory() || `${stats.dev}:${stats.ino}` !== record.id) return true; // gone, or not the folder made
-    if (!(await isStale(sweep, path.join(base, record.name), record.name, { mtimeMs: Number(stats.mtimeMs) }, false))) return false; // a live copy's
+    if (!(await isStale(sweep, path.join(base, record.name), record.name, { mtimeMs: Number(stats.mtimeMs) }, false)))
+      return false; // a live copy's
     if (!(await removeStagingFolder(sweep, base, record.name, at, record.id))) return false;
     sweep.report.removed.push(at);
     return true;

@@ -69,7 +69,11 @@ interface Held {
  * that path is checked, which is the behaviour before descriptors were used: a swap racing the
  * call is then not caught.
  */
-export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, options: TargetDirectoryOptions): Promise<TargetDirectory> {
+export async function openTargetDirectory(
+  ops: AtomicFsOps,
+  realDir: string,
+  options: TargetDirectoryOptions,
+): Promise<TargetDirectory> {
   let held: Held | undefined;
   /** The directories this call created, outermost first. */
   const created: Created[] = [];
@@ -88,7 +92,8 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
         held = await openVerified(ops, current, current, options);
         break;
       } catch (err) {
-        if (errnoCode(err) !== "ENOENT" || options.createParents !== true || path.dirname(current) === current) throw err;
+        if (errnoCode(err) !== "ENOENT" || options.createParents !== true || path.dirname(current) === current)
+          throw err;
         missing.unshift(path.basename(current));
       }
     }
@@ -108,7 +113,8 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
       held = await openVerified(ops, child, path.join(parent.real, name), options);
       await parent.handle.close().catch(() => undefined);
       // The directory opened is another than the one made (swapped in between): neither is removed.
-      if (made?.id !== undefined && identity(await ops.statTarget(`${held.base}/.`, held.local)) !== made.id) made.id = undefined;
+      if (made?.id !== undefined && identity(await ops.statTarget(`${held.base}/.`, held.local)) !== made.id)
+        made.id = undefined;
     }
   } catch (err) {
     await removeCreated();
@@ -116,7 +122,13 @@ export async function openTargetDirectory(ops: AtomicFsOps, realDir: string, opt
     throw err;
   }
   const target = held!;
-  return { handle: target.handle, local: target.local, entry: (name) => path.join(target.base, name), removeCreated, close };
+  return {
+    handle: target.handle,
+    local: target.local,
+    entry: (name) => path.join(target.base, name),
+    removeCreated,
+    close,
+  };
 }
 
 /** Created is a directory a call made: its real path, and its device and inode (undefined when unsure). */
@@ -143,7 +155,12 @@ function identity(stats: { readonly dev: number; readonly ino: number } | undefi
  * `held`. Parents are opened as `held/..` and verified, so no name is walked again from the top;
  * `held` itself stays open.
  */
-async function removeCreatedUpwards(ops: AtomicFsOps, held: Held, created: readonly Created[], options: TargetDirectoryOptions): Promise<void> {
+async function removeCreatedUpwards(
+  ops: AtomicFsOps,
+  held: Held,
+  created: readonly Created[],
+  options: TargetDirectoryOptions,
+): Promise<void> {
   if (created.length === 0) return;
   const pending = new Map(created.map((dir) => [dir.real, dir]));
   for (const dir of created) {
@@ -191,7 +208,12 @@ async function removeIfSame(ops: AtomicFsOps, parent: Held, dir: Created): Promi
  * openVerified opens one directory by `openPath` and checks where it really is; `realPath` is
  * what it should be, the name used for its entries when /proc is missing.
  */
-async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string, options: TargetDirectoryOptions): Promise<Held> {
+async function openVerified(
+  ops: AtomicFsOps,
+  openPath: string,
+  realPath: string,
+  options: TargetDirectoryOptions,
+): Promise<Held> {
   let handle: DirectoryHandle;
   try {
     // Opened on this thread when the root it should lie in is on a local filesystem and no other
@@ -205,7 +227,8 @@ async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string
     // ENOTDIR, not ELOOP, for O_DIRECTORY|O_NOFOLLOW on a link, and the link may be gone again by
     // the time we look: only a non-directory still standing there is a real ENOTDIR.
     const code = errnoCode(err);
-    if (code === "ELOOP" || (code === "ENOTDIR" && (await swappedSince(openPath)))) throw changedError(options.displayPath);
+    if (code === "ELOOP" || (code === "ENOTDIR" && (await swappedSince(openPath))))
+      throw changedError(options.displayPath);
     throw err;
   }
   try {
@@ -230,5 +253,8 @@ async function openVerified(ops: AtomicFsOps, openPath: string, realPath: string
 
 /** swappedSince tells whether `dir`, just refused as not a directory, is a link or a directory now. */
 async function swappedSince(dir: string): Promise<boolean> {
-  return lstat(dir).then((stats) => stats.isSymbolicLink() || stats.isDirectory(), () => false);
+  return lstat(dir).then(
+    (stats) => stats.isSymbolicLink() || stats.isDirectory(),
+    () => false,
+  );
 }

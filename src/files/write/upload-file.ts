@@ -39,7 +39,11 @@ export async function uploadFile(
   const expectedSha256 = parseSha256Field("expected_sha256", header.expectedSha256);
   const expectedSize = header.expectedSize;
   if (expectedSize !== undefined && (!Number.isSafeInteger(expectedSize) || expectedSize < 0)) {
-    throw new ToolhostError("INVALID_ARGUMENT", `expected_size ${expectedSize} for '${clientPath}' is not a byte count.`, { path: clientPath, field: "expected_size" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `expected_size ${expectedSize} for '${clientPath}' is not a byte count.`,
+      { path: clientPath, field: "expected_size" },
+    );
   }
   const resolved = await sandbox.resolveForWrite(clientPath);
   const source = expectedSize === undefined ? chunks : stopPastSize(chunks, expectedSize, clientPath);
@@ -72,7 +76,11 @@ export async function uploadFile(
 }
 
 /** stopPastSize fails the upload as soon as more bytes arrive than announced, not at the end. */
-async function* stopPastSize(chunks: AsyncIterable<Uint8Array>, expectedSize: number, clientPath: string): AsyncIterable<Uint8Array> {
+async function* stopPastSize(
+  chunks: AsyncIterable<Uint8Array>,
+  expectedSize: number,
+  clientPath: string,
+): AsyncIterable<Uint8Array> {
   let received = 0;
   for await (const chunk of chunks) {
     received += chunk.byteLength;
@@ -83,7 +91,12 @@ async function* stopPastSize(chunks: AsyncIterable<Uint8Array>, expectedSize: nu
   }
 }
 
-function checkUpload(clientPath: string, written: WrittenContent, expectedSize: number | undefined, expectedSha256: string | undefined): void {
+function checkUpload(
+  clientPath: string,
+  written: WrittenContent,
+  expectedSize: number | undefined,
+  expectedSha256: string | undefined,
+): void {
   if (expectedSize !== undefined && written.size !== expectedSize) {
     throw sizeMismatch(clientPath, expectedSize, String(written.size));
   }

@@ -137,7 +137,13 @@ function hashChunk(hash: OffThreadSha256, chunk: Uint8Array, hashing: Array<Prom
 }
 
 /** writeFully writes all of `chunk` at `position`: write(2) may write less than asked. */
-async function writeFully(ops: AtomicFsOps, handle: StagedFile, chunk: Uint8Array, position: number, inPlace: boolean): Promise<void> {
+async function writeFully(
+  ops: AtomicFsOps,
+  handle: StagedFile,
+  chunk: Uint8Array,
+  position: number,
+  inPlace: boolean,
+): Promise<void> {
   for (let offset = 0; offset < chunk.byteLength; ) {
     const n = await ops.write(handle, chunk, offset, chunk.byteLength - offset, position + offset, inPlace);
     if (n <= 0) {

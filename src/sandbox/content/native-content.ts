@@ -14,7 +14,15 @@ import type { ContentRules } from "./content-rules.js";
 export const nativeContentReads: boolean = fsAt !== undefined;
 
 /** readContentAt is the addon's readFileAt under `rules` (see FsAt.readFileAt). */
-export function readContentAt(dirFd: number, name: string, buffer: Buffer, limit: number, info: Float64Array, needles: Buffer | null, rules: ContentRules): number {
+export function readContentAt(
+  dirFd: number,
+  name: string,
+  buffer: Buffer,
+  limit: number,
+  info: Float64Array,
+  needles: Buffer | null,
+  rules: ContentRules,
+): number {
   return addon().readFileAt(dirFd, name, buffer, limit, info, needles, rules.allowHardLinks === true);
 }
 
@@ -30,7 +38,17 @@ export function readContentBatch(
   folderPaths: string | null,
   rules: ContentRules,
 ): number {
-  return addon().readBatch(dirFds, names, from, buffer, limit, needles, results, folderPaths, rules.allowHardLinks === true);
+  return addon().readBatch(
+    dirFds,
+    names,
+    from,
+    buffer,
+    limit,
+    needles,
+    results,
+    folderPaths,
+    rules.allowHardLinks === true,
+  );
 }
 
 /** NativeContentReads are the two reads as one value (the default of the search's callers; tests of their buffer handling give their own). */

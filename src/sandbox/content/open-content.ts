@@ -57,7 +57,13 @@ const readFlags = constants.O_RDONLY | constants.O_NONBLOCK;
  * filesystem, see sync-io-policy.ts) makes the reopen, and the handle's close and small reads, on
  * the calling thread, with no thread-pool round trip; otherwise they go through the thread pool.
  */
-export async function openContent(held: HeldFile, clientPath: string, rules: ContentRules, local: boolean, inFolder?: InFolder): Promise<ContentFile> {
+export async function openContent(
+  held: HeldFile,
+  clientPath: string,
+  rules: ContentRules,
+  local: boolean,
+  inFolder?: InFolder,
+): Promise<ContentFile> {
   admitHeld(held.stats, clientPath, rules);
   let fd: number;
   try {
@@ -79,7 +85,13 @@ export async function openContent(held: HeldFile, clientPath: string, rules: Con
  * its content as openContent does; the folder needs no verification by the caller (rule 3 checks
  * where the file is). `local` also makes the hold on the calling thread.
  */
-export async function openContentAt(folderFd: number, name: string, clientPath: string, rules: ContentRules, local: boolean): Promise<ContentFile> {
+export async function openContentAt(
+  folderFd: number,
+  name: string,
+  clientPath: string,
+  rules: ContentRules,
+  local: boolean,
+): Promise<ContentFile> {
   const at = entryOf(folderFd, name, clientPath);
   let held: PathHandle;
   try {
@@ -153,7 +165,13 @@ interface InFolder {
 }
 
 /** admitOpened is rules 3 and 4, on the descriptor reopened from the held entry; returns its fstat. */
-function admitOpened(held: Stats, fd: number, clientPath: string, rules: ContentRules, inFolder: InFolder | undefined): Stats {
+function admitOpened(
+  held: Stats,
+  fd: number,
+  clientPath: string,
+  rules: ContentRules,
+  inFolder: InFolder | undefined,
+): Stats {
   const opened = fstatSync(fd); // from the kernel's memory, see handleRealPathSync
   if (opened.dev !== held.dev || opened.ino !== held.ino || !opened.isFile()) {
     throw changedError(clientPath); // cannot happen through /proc; checked all the same
@@ -172,7 +190,11 @@ function admitOpened(held: Stats, fd: number, clientPath: string, rules: Content
     throw changedError(clientPath);
   }
   if (!rules.allowHardLinks) {
-    const inHeld = inFolder === undefined ? undefined : (inFolder.folder?.stillNamed(inFolder.folderFd, inFolder.name, fd) ?? namedInHeldFolder(inFolder.folderFd, inFolder.name, fd));
+    const inHeld =
+      inFolder === undefined
+        ? undefined
+        : (inFolder.folder?.stillNamed(inFolder.folderFd, inFolder.name, fd) ??
+          namedInHeldFolder(inFolder.folderFd, inFolder.name, fd));
     if (inHeld === false) throw replacedError(clientPath);
     if (inHeld === undefined) confirmOnlyName(fd, opened, named, clientPath);
   }
@@ -182,13 +204,17 @@ function admitOpened(held: Stats, fd: number, clientPath: string, rules: Content
 /** entryOf names the entry `name` of a held folder; anything but one entry name is refused. */
 function entryOf(folderFd: number, name: string, clientPath: string): string {
   if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
-    throw new ToolhostError("INVALID_PATH", `The path "${clientPath}" does not end in a file name.`, { path: clientPath });
+    throw new ToolhostError("INVALID_PATH", `The path "${clientPath}" does not end in a file name.`, {
+      path: clientPath,
+    });
   }
   return `${procFdPath(folderFd)}/${name}`;
 }
 
 function openFd(path: string): Promise<number> {
-  return new Promise((resolve, reject) => openCallback(path, readFlags, (err, fd) => (err ? reject(err) : resolve(fd))));
+  return new Promise((resolve, reject) =>
+    openCallback(path, readFlags, (err, fd) => (err ? reject(err) : resolve(fd))),
+  );
 }
 
 function closeQuietly(fd: number): void {

@@ -21,7 +21,15 @@ export interface FsAt {
    * info[0] the length read when the file, read whole, lacks one of `needles` (packNeedles). No
    * descriptor stays open. A content read: called only through src/sandbox/content/native-content.ts.
    */
-  readFileAt(dirFd: number, name: string, buffer: Buffer, limit: number, info: Float64Array, needles: Buffer | null, allowHardLinks: boolean): number;
+  readFileAt(
+    dirFd: number,
+    name: string,
+    buffer: Buffer,
+    limit: number,
+    info: Float64Array,
+    needles: Buffer | null,
+    allowHardLinks: boolean,
+  ): number;
   /**
    * readBatch reads the files `from`.. of a batch (`names` joined by NUL, one per `dirFds` entry)
    * as readFileAt does, one after another into `buffer`: results[2i] is file i's length or code,
@@ -35,7 +43,17 @@ export interface FsAt {
    * gives the "outside" code), instead of the path the folder has when the batch is read.
    * `allowHardLinks` as readFileAt's. A content read: called only through native-content.ts.
    */
-  readBatch(dirFds: Int32Array, names: string, from: number, buffer: Buffer, limit: number, needles: Buffer | null, results: Float64Array, folderPaths: string | null, allowHardLinks: boolean): number;
+  readBatch(
+    dirFds: Int32Array,
+    names: string,
+    from: number,
+    buffer: Buffer,
+    limit: number,
+    needles: Buffer | null,
+    results: Float64Array,
+    folderPaths: string | null,
+    allowHardLinks: boolean,
+  ): number;
   /**
    * findLines writes start, end and line number of each line of content[from..] that holds
    * `needle` into `out` (three numbers a line, as many as fit), `lineNumber` being the number of
@@ -98,7 +116,18 @@ export function packNeedles(needles: readonly Buffer[]): Buffer {
 }
 
 /** functions are the addon's exports every caller relies on. */
-const functions = ["readFileAt", "readBatch", "findLines", "listDir", "openDirAt", "fdPath", "folderBarrier", "sameEntryAndFolder", "holdOnFolderMount", "renameNoReplaceAt"] as const;
+const functions = [
+  "readFileAt",
+  "readBatch",
+  "findLines",
+  "listDir",
+  "openDirAt",
+  "fdPath",
+  "folderBarrier",
+  "sameEntryAndFolder",
+  "holdOnFolderMount",
+  "renameNoReplaceAt",
+] as const;
 
 /**
  * addonFile is where the build puts the addon: build/native/fs-at.node of this checkout or
@@ -108,7 +137,10 @@ function addonFile(): { addon: string; source: string } {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const fromDist = here.split(path.sep).slice(-4).join("/") === "dist/src/sandbox/native";
   const root = path.resolve(here, fromDist ? "../../../.." : "../../..");
-  return { addon: path.join(root, "build", "native", "fs-at.node"), source: path.join(root, "native", "fs-at", "fs-at.c") };
+  return {
+    addon: path.join(root, "build", "native", "fs-at.node"),
+    source: path.join(root, "native", "fs-at", "fs-at.c"),
+  };
 }
 
 /**

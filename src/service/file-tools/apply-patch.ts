@@ -42,7 +42,10 @@ export function applyPatchHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
       const effects: PatchEffects = {
         async write(path, content, guard) {
           const write = () => writeFile(sandbox, { path, content: { data: content }, ...guard });
-          await steps.step(path, write, (r) => ({ before: r.previousSha256, after: { type: "file", sha256: r.sha256, size: r.size } }));
+          await steps.step(path, write, (r) => ({
+            before: r.previousSha256,
+            after: { type: "file", sha256: r.sha256, size: r.size },
+          }));
         },
         async remove(path, ifSha256) {
           const remove = () => deleteFile(sandbox, { path, ifSha256 });
@@ -95,7 +98,13 @@ function response(staged: readonly StagedFile[], applied: boolean, diffBytes: nu
     let diff = file.diff;
     if (file.diffOmitted) truncated = true;
     if (Buffer.byteLength(diff) > budget) {
-      diff = budget > 0 ? `${Buffer.from(diff).subarray(0, budget).toString("utf8").replace(/\uFFFD$/, "")}\n[diff cut]\n` : "";
+      diff =
+        budget > 0
+          ? `${Buffer.from(diff)
+              .subarray(0, budget)
+              .toString("utf8")
+              .replace(/\uFFFD$/, "")}\n[diff cut]\n`
+          : "";
       truncated = true;
     }
     budget = Math.max(0, budget - Buffer.byteLength(diff));

@@ -28,7 +28,16 @@ export function deleteFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
         return deleteFile(sandbox, { path: request.path, ifSha256: guard });
       };
       try {
-        const result = await recordedChange(deps, context, sandbox, request.path, "delete", remove, (r) => ({ committed: r.existed, before: guard || undefined, after: "" }), { entry: true });
+        const result = await recordedChange(
+          deps,
+          context,
+          sandbox,
+          request.path,
+          "delete",
+          remove,
+          (r) => ({ committed: r.existed, before: guard || undefined, after: "" }),
+          { entry: true },
+        );
         return create(DeleteFileResponseSchema, result);
       } catch (err) {
         if (retry && guard !== "" && err instanceof ToolhostError && err.reason === "PRECONDITION_FAILED") continue;

@@ -44,7 +44,13 @@ export function editFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
         afterChange:
           recording === undefined
             ? undefined
-            : (change) => recording.record({ operation: "edit", caller: deps.callerOf?.(context) ?? "anonymous", before: change.previousSha256, after: change.sha256 }),
+            : (change) =>
+                recording.record({
+                  operation: "edit",
+                  caller: deps.callerOf?.(context) ?? "anonymous",
+                  before: change.previousSha256,
+                  after: change.sha256,
+                }),
         whileSyncing: (committed) => {
           reply = encodeReplyAhead(EditFileResponseSchema, toReply(committed));
         },

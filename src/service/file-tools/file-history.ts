@@ -38,7 +38,11 @@ const types: Record<EntryType, FileType> = {
 
 function historyOf(deps: FileToolsDeps, path: string): FileHistory {
   if (deps.history === undefined) {
-    throw new ToolhostError("HISTORY_DISABLED", `The change history is off on this server, so "${path}" has none; an operator turns it on with history.enabled.`, { path });
+    throw new ToolhostError(
+      "HISTORY_DISABLED",
+      `The change history is off on this server, so "${path}" has none; an operator turns it on with history.enabled.`,
+      { path },
+    );
   }
   return deps.history;
 }
@@ -72,7 +76,11 @@ export function listFileHistoryHandler(deps: FileToolsDeps): ServiceImpl<typeof 
   return async (request, context) => {
     const history = historyOf(deps, request.path);
     if (request.limit > 1000) {
-      throw new ToolhostError("INVALID_ARGUMENT", `limit ${request.limit} is over the maximum of 1000; page with a smaller limit.`, { field: "limit" });
+      throw new ToolhostError(
+        "INVALID_ARGUMENT",
+        `limit ${request.limit} is over the maximum of 1000; page with a smaller limit.`,
+        { field: "limit" },
+      );
     }
     const sandbox = deps.sandboxFor(context);
     // The entry's own history: a link's moves and removal, not its target's (which its own path lists).
@@ -96,11 +104,27 @@ export function restoreFileHandler(deps: FileToolsDeps): ServiceImpl<typeof File
     const ofThisFile = await history.recorded(await history.keyOf(sandbox, request.path), sha256);
     const content = ofThisFile === undefined ? undefined : await history.content(sha256);
     if (content === undefined) {
-      throw new ToolhostError("NOT_IN_HISTORY", `The history holds no content with sha256 "${request.sha256.slice(0, 64)}" for "${request.path}"; ListFileHistory shows which contents are still available.`, { path: request.path });
+      throw new ToolhostError(
+        "NOT_IN_HISTORY",
+        `The history holds no content with sha256 "${request.sha256.slice(0, 64)}" for "${request.path}"; ListFileHistory shows which contents are still available.`,
+        { path: request.path },
+      );
     }
     const mode = ofThisFile?.mode ?? 0o600;
-    const write = () => writeFile(sandbox, { path: request.path, content: { data: content }, ifSha256: request.ifSha256, maxPathDepth: deps.limits.maxPathDepth, mode });
-    const result = await recordedChange(deps, context, sandbox, request.path, "restore", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256, sizeAfter: r.size }));
+    const write = () =>
+      writeFile(sandbox, {
+        path: request.path,
+        content: { data: content },
+        ifSha256: request.ifSha256,
+        maxPathDepth: deps.limits.maxPathDepth,
+        mode,
+      });
+    const result = await recordedChange(deps, context, sandbox, request.path, "restore", write, (r) => ({
+      committed: true,
+      before: r.previousSha256,
+      after: r.sha256,
+      sizeAfter: r.size,
+    }));
     return { previousSha256: result.previousSha256, sha256: result.sha256, size: BigInt(result.size) };
   };
 }
@@ -114,6 +138,11 @@ export function undoLastChangeHandler(deps: FileToolsDeps): ServiceImpl<typeof F
     const history = historyOf(deps, request.path);
     const sandbox = deps.sandboxFor(context);
     const result = await undoLastChange(deps, history, context, sandbox, request.path);
-    return { undone: fileChangeMessage(result.undone, sandbox), removed: result.removed, sha256: result.sha256, otherPaths: [...result.otherPaths] };
+    return {
+      undone: fileChangeMessage(result.undone, sandbox),
+      removed: result.removed,
+      sha256: result.sha256,
+      otherPaths: [...result.otherPaths],
+    };
   };
 }

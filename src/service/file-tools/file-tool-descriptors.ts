@@ -1,10 +1,18 @@
 import { create, type DescMessage } from "@bufbuild/protobuf";
-import { Tier, ToolDescriptorSchema, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import {
+  Tier,
+  ToolDescriptorSchema,
+  type ToolDescriptor,
+} from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { DeleteFileRequestSchema, WriteFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { EditFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/edit_pb.js";
 import { ReadFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
 import { ListDirectoryRequestSchema, StatFileRequestSchema } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
-import { ListFileHistoryRequestSchema, RestoreFileRequestSchema, UndoLastChangeRequestSchema } from "../../../gen/ts/toolhost/files/v1/history_pb.js";
+import {
+  ListFileHistoryRequestSchema,
+  RestoreFileRequestSchema,
+  UndoLastChangeRequestSchema,
+} from "../../../gen/ts/toolhost/files/v1/history_pb.js";
 import { ListRootsRequestSchema } from "../../../gen/ts/toolhost/files/v1/roots_pb.js";
 import { ApplyPatchRequestSchema } from "../../../gen/ts/toolhost/files/v1/patch_pb.js";
 import { functionNameOf } from "../function-name.js";
@@ -23,14 +31,17 @@ const pathHelp = "File path: relative to the workspace root, or absolute inside 
 
 const fieldDescriptions: Record<string, string> = {
   "ReadFileRequest.path": pathHelp,
-  "ReadFileRequest.mode": "READ_MODE_TEXT (default) returns UTF-8 text and refuses binary files; READ_MODE_BYTES returns raw bytes of any file.",
+  "ReadFileRequest.mode":
+    "READ_MODE_TEXT (default) returns UTF-8 text and refuses binary files; READ_MODE_BYTES returns raw bytes of any file.",
   "ReadFileRequest.offset": "Text mode: first line to return, 0-based.",
   "ReadFileRequest.limit": "Text mode: number of lines to return; omit for all.",
   "ReadFileRequest.byteOffset": "Bytes mode: first byte to return.",
   "ReadFileRequest.byteLimit": "Bytes mode: number of bytes to return at most; omit for all.",
   "ReadFileRequest.chunkSize": "Size hint for streamed chunks in bytes; omit for the server default.",
-  "ReadFileRequest.tailLines": "Text mode: return only the last N lines (e.g. the end of a log); not with offset/limit.",
-  "ReadFilesRequest.files": "The files to read, each {path, mode, offset, limit, byteOffset, byteLimit, tailLines}; each gets its own content or error.",
+  "ReadFileRequest.tailLines":
+    "Text mode: return only the last N lines (e.g. the end of a log); not with offset/limit.",
+  "ReadFilesRequest.files":
+    "The files to read, each {path, mode, offset, limit, byteOffset, byteLimit, tailLines}; each gets its own content or error.",
   "WriteFileRequest.path": pathHelp,
   "WriteFileRequest.text": "The new content as text. Send text or data, not both.",
   "WriteFileRequest.data": "The new content as base64 bytes, instead of text. Send text or data, not both.",
@@ -40,7 +51,8 @@ const fieldDescriptions: Record<string, string> = {
   "WriteFileRequest.ifSha256": "Write only if the current content has this SHA-256 (optimistic concurrency).",
   "WriteFileRequest.mustNotExist": "Write only if the file does not exist yet.",
   "EditFileRequest.path": pathHelp,
-  "EditFileRequest.edits": "Edits applied in order, all or nothing: {replace:{oldText,newText,replaceAll,expectedReplacements}}, {append:{text}}, {insert:{line,text}} or {patch:{unifiedDiff}}.",
+  "EditFileRequest.edits":
+    "Edits applied in order, all or nothing: {replace:{oldText,newText,replaceAll,expectedReplacements}}, {append:{text}}, {insert:{line,text}} or {patch:{unifiedDiff}}.",
   "EditFileRequest.dryRun": "Return the diff without writing.",
   "Edit.replace": "Replace old_text with new_text. Each edit sets exactly one of replace, append, insert and patch.",
   "Edit.append": "Append text at the very end. Each edit sets exactly one of replace, append, insert and patch.",
@@ -50,13 +62,16 @@ const fieldDescriptions: Record<string, string> = {
   "DeleteFileRequest.path": pathHelp,
   "StatFileRequest.path": pathHelp,
   "StatFileRequest.includeSha256": "Also compute the SHA-256 of a regular file's content.",
-  "ListDirectoryRequest.path": "Directory path: relative to the workspace root (\"\" or \".\" for the root itself), or absolute inside an allowed root.",
+  "ListDirectoryRequest.path":
+    'Directory path: relative to the workspace root ("" or "." for the root itself), or absolute inside an allowed root.',
   "ListDirectoryRequest.recursive": "Also list everything below sub-directories.",
-  "ListDirectoryRequest.glob": "Only entries whose path relative to the listed directory matches this glob, e.g. \"**/*.ts\".",
+  "ListDirectoryRequest.glob":
+    'Only entries whose path relative to the listed directory matches this glob, e.g. "**/*.ts".',
   "ListDirectoryRequest.includeHidden": "Include entries whose name starts with a dot.",
   "ListDirectoryRequest.pageSize": "Entries per page; omit for the default.",
   "ListDirectoryRequest.pageToken": "nextPageToken of the previous page, to continue a listing.",
-  "ApplyPatchRequest.patch": "The patch: \"*** Begin Patch\", then sections \"*** Add File: path\" (lines starting with +), \"*** Delete File: path\", or \"*** Update File: path\" (optionally \"*** Move to: new path\") with \"@@ context\" hunks of \" \" context, \"-\" removed and \"+\" added lines, then \"*** End Patch\".",
+  "ApplyPatchRequest.patch":
+    'The patch: "*** Begin Patch", then sections "*** Add File: path" (lines starting with +), "*** Delete File: path", or "*** Update File: path" (optionally "*** Move to: new path") with "@@ context" hunks of " " context, "-" removed and "+" added lines, then "*** End Patch".',
   "ApplyPatchRequest.dryRun": "Check the patch and return each file's diff without changing anything.",
   "ListFileHistoryRequest.path": pathHelp,
   "ListFileHistoryRequest.limit": "At most this many changes, newest first (default 100).",
@@ -65,7 +80,8 @@ const fieldDescriptions: Record<string, string> = {
   "RestoreFileRequest.ifSha256": "Restore only if the current content has this SHA-256.",
   "UndoLastChangeRequest.path": pathHelp,
   "DeleteFileRequest.ifSha256": "Delete only if the current content has this SHA-256.",
-  "MoveFileRequest.from": "The file, symlink or directory to move: relative to the workspace root, or absolute inside an allowed root.",
+  "MoveFileRequest.from":
+    "The file, symlink or directory to move: relative to the workspace root, or absolute inside an allowed root.",
   "MoveFileRequest.to": "Its new path (the entry itself, not a folder to move it into).",
   "MoveFileRequest.overwrite": "Replace an existing file at the target (default: refuse with ALREADY_EXISTS).",
   "MoveFileRequest.ifSha256": "Move only if the source file's content has this SHA-256.",
@@ -83,12 +99,14 @@ const fieldDescriptions: Record<string, string> = {
   "RemoveDirectoryRequest.recursive": "Remove everything inside too (symlinks are removed, never followed).",
   "RemoveDirectoryRequest.dryRun": "List what would be removed without removing anything.",
   "RemoveDirectoryRequest.maxEntries": "Refuse, removing nothing, if the tree holds more entries than this.",
-  "SearchFilesRequest.path": "Folder to search recursively (or one file): relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
+  "SearchFilesRequest.path":
+    "Folder to search recursively (or one file): relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
   "SearchFilesRequest.pattern": "Text to find; a literal unless regex is true.",
   "SearchFilesRequest.regex": "Treat pattern as a JavaScript regular expression.",
   "SearchFilesRequest.caseInsensitive": "Ignore letter case.",
   "SearchFilesRequest.wholeWord": "Match whole words only.",
-  "SearchFilesRequest.include": "Only files matching one of these globs, e.g. [\"*.ts\"] (no \"/\": by name at any depth) or [\"src/**/*.ts\"].",
+  "SearchFilesRequest.include":
+    'Only files matching one of these globs, e.g. ["*.ts"] (no "/": by name at any depth) or ["src/**/*.ts"].',
   "SearchFilesRequest.exclude": "Skip files and folders matching one of these globs.",
   "SearchFilesRequest.noIgnore": "Also search files .gitignore / .ignore exclude.",
   "SearchFilesRequest.includeHidden": "Also search hidden files and folders (names starting with a dot).",
@@ -98,8 +116,10 @@ const fieldDescriptions: Record<string, string> = {
   "SearchFilesRequest.contextBefore": "Lines of context before each match (at most 20).",
   "SearchFilesRequest.contextAfter": "Lines of context after each match (at most 20).",
   "SearchFilesRequest.maxLineLength": "Cut returned lines to this many characters (default 500).",
-  "SearchFilesRequest.outputMode": "SEARCH_OUTPUT_MODE_CONTENT (default) returns matching lines; _FILES_WITH_MATCHES only file paths; _COUNT matching-line counts per file.",
-  "WatchFilesRequest.path": "Folder (or file) to watch: relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
+  "SearchFilesRequest.outputMode":
+    "SEARCH_OUTPUT_MODE_CONTENT (default) returns matching lines; _FILES_WITH_MATCHES only file paths; _COUNT matching-line counts per file.",
+  "WatchFilesRequest.path":
+    "Folder (or file) to watch: relative to the workspace root, or absolute inside an allowed root; empty for the whole workspace.",
   "WatchFilesRequest.recursive": "Also watch every folder below path.",
   "WatchFilesRequest.include": "Only report entries matching one of these globs.",
   "WatchFilesRequest.exclude": "Never report entries matching one of these globs.",
@@ -141,7 +161,8 @@ function descriptor(
 function withoutComposition(schema: Record<string, unknown>): Record<string, unknown> {
   const { allOf: _exclusive, ...rest } = schema;
   const properties = rest["properties"] as Record<string, Record<string, unknown>> | undefined;
-  if (properties !== undefined) rest["properties"] = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withoutComposition(v)]));
+  if (properties !== undefined)
+    rest["properties"] = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withoutComposition(v)]));
   const items = rest["items"] as Record<string, unknown> | undefined;
   if (items !== undefined) rest["items"] = withoutComposition(items);
   return rest;
@@ -160,42 +181,139 @@ function withoutComposition(schema: Record<string, unknown>): Record<string, unk
  * fileToolDescriptors are the built-in file tools, in the order ListTools returns them.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
-  descriptor("skill/file-read", "ReadFile", ReadFileRequestSchema, Tier.READ,
-    "Read a file from the workspace. Returns UTF-8 text by default (refusing binary files and files over the size limit), optionally a range of lines (offset, limit); bytes mode returns raw bytes of any file. Never changes anything."),
-  descriptor("skill/file-write", "WriteFile", WriteFileRequestSchema, Tier.WRITE,
-    "Create or overwrite a file atomically with the given text or bytes, creating parent directories, optionally normalising line endings (LF or CRLF) and only if the current content has an expected SHA-256."),
-  descriptor("skill/file-edit", "EditFile", EditFileRequestSchema, Tier.EDIT,
-    "Edit a text file in place, all edits or none: replace text (first occurrence, all, or an exact count), append, insert before a line, or apply a unified diff. Keeps the file's permissions, line endings and byte order mark; dry_run previews the diff."),
-  descriptor("skill/file-delete", "DeleteFile", DeleteFileRequestSchema, Tier.DELETE,
-    "Delete a regular file. Reports whether it existed; refuses directories."),
-  descriptor("skill/file-stat", "StatFile", StatFileRequestSchema, Tier.READ,
-    "Get a path's metadata: type (file, directory, symlink), size, permissions, modification time, whether it is binary, and optionally its SHA-256. Never changes anything."),
-  descriptor("skill/file-list", "ListDirectory", ListDirectoryRequestSchema, Tier.READ,
-    "List a directory's entries (name, type, size, modification time), optionally recursively and filtered by a glob, a page at a time. Never changes anything."),
-  descriptor("skill/file-roots", "ListRoots", ListRootsRequestSchema, Tier.READ,
-    "List the directories this caller may work in, each with whether it is read-only for the caller. A relative path resolves against the first. Never changes anything."),
-  descriptor("skill/file-apply-patch", "ApplyPatch", ApplyPatchRequestSchema, Tier.EDIT,
-    "Apply a multi-file patch in the \"*** Begin Patch\" format (add, delete, update and move files), all files or none; dry_run returns the diffs without changing anything."),
-  descriptor("skill/file-history", "ListFileHistory", ListFileHistoryRequestSchema, Tier.READ,
-    "List the recorded changes of a file, newest first: when, which operation, by whom, and the SHA-256 of the content before and after. Never changes anything."),
-  descriptor("skill/file-restore", "RestoreFile", RestoreFileRequestSchema, Tier.WRITE,
-    "Put back an earlier content of a file, chosen by the SHA-256 that file_history lists, atomically."),
-  descriptor("skill/file-undo", "UndoLastChange", UndoLastChangeRequestSchema, Tier.WRITE,
-    "Undo the last recorded change of a file (restores the content before it, or removes a file it created), only if the file is still as that change left it. Needs the tier of the change it undoes (delete to remove a file it created)."),
-  descriptor("skill/file-move", "MoveFile", MoveFileRequestSchema, Tier.DELETE,
-    "Move or rename a file, symlink or directory inside the workspace. Refuses to replace an existing target unless overwrite is set; returns the moved file's SHA-256."),
-  descriptor("skill/file-copy", "CopyFile", CopyFileRequestSchema, Tier.WRITE,
-    "Copy a file or symlink atomically, or a whole directory with recursive. Refuses to replace an existing target unless overwrite is set."),
-  descriptor("skill/directory-make", "MakeDirectory", MakeDirectoryRequestSchema, Tier.WRITE,
-    "Create a directory (with parents if asked). Says whether it created it; an existing directory is not an error."),
-  descriptor("skill/directory-remove", "RemoveDirectory", RemoveDirectoryRequestSchema, Tier.DELETE,
-    "Remove a directory: only an empty one unless recursive is set. dry_run lists what would be removed; over max_entries nothing is removed."),
-  descriptor("skill/files-read", "ReadFiles", ReadFilesRequestSchema, Tier.READ,
-    "Read many files in one call, each with its own mode and line or byte range (or tail_lines); each file gets its content or its own error. Never changes anything."),
-  descriptor("skill/file-search", "SearchFiles", SearchFilesRequestSchema, Tier.READ,
-    "Search the text files under a folder for a literal or regular expression, like ripgrep: streams matching lines with path, line number, column and optional context, or only file names, or counts; then a summary. Respects .gitignore and .ignore and skips hidden, binary and oversized files by default. Never changes anything."),
+  descriptor(
+    "skill/file-read",
+    "ReadFile",
+    ReadFileRequestSchema,
+    Tier.READ,
+    "Read a file from the workspace. Returns UTF-8 text by default (refusing binary files and files over the size limit), optionally a range of lines (offset, limit); bytes mode returns raw bytes of any file. Never changes anything.",
+  ),
+  descriptor(
+    "skill/file-write",
+    "WriteFile",
+    WriteFileRequestSchema,
+    Tier.WRITE,
+    "Create or overwrite a file atomically with the given text or bytes, creating parent directories, optionally normalising line endings (LF or CRLF) and only if the current content has an expected SHA-256.",
+  ),
+  descriptor(
+    "skill/file-edit",
+    "EditFile",
+    EditFileRequestSchema,
+    Tier.EDIT,
+    "Edit a text file in place, all edits or none: replace text (first occurrence, all, or an exact count), append, insert before a line, or apply a unified diff. Keeps the file's permissions, line endings and byte order mark; dry_run previews the diff.",
+  ),
+  descriptor(
+    "skill/file-delete",
+    "DeleteFile",
+    DeleteFileRequestSchema,
+    Tier.DELETE,
+    "Delete a regular file. Reports whether it existed; refuses directories.",
+  ),
+  descriptor(
+    "skill/file-stat",
+    "StatFile",
+    StatFileRequestSchema,
+    Tier.READ,
+    "Get a path's metadata: type (file, directory, symlink), size, permissions, modification time, whether it is binary, and optionally its SHA-256. Never changes anything.",
+  ),
+  descriptor(
+    "skill/file-list",
+    "ListDirectory",
+    ListDirectoryRequestSchema,
+    Tier.READ,
+    "List a directory's entries (name, type, size, modification time), optionally recursively and filtered by a glob, a page at a time. Never changes anything.",
+  ),
+  descriptor(
+    "skill/file-roots",
+    "ListRoots",
+    ListRootsRequestSchema,
+    Tier.READ,
+    "List the directories this caller may work in, each with whether it is read-only for the caller. A relative path resolves against the first. Never changes anything.",
+  ),
+  descriptor(
+    "skill/file-apply-patch",
+    "ApplyPatch",
+    ApplyPatchRequestSchema,
+    Tier.EDIT,
+    'Apply a multi-file patch in the "*** Begin Patch" format (add, delete, update and move files), all files or none; dry_run returns the diffs without changing anything.',
+  ),
+  descriptor(
+    "skill/file-history",
+    "ListFileHistory",
+    ListFileHistoryRequestSchema,
+    Tier.READ,
+    "List the recorded changes of a file, newest first: when, which operation, by whom, and the SHA-256 of the content before and after. Never changes anything.",
+  ),
+  descriptor(
+    "skill/file-restore",
+    "RestoreFile",
+    RestoreFileRequestSchema,
+    Tier.WRITE,
+    "Put back an earlier content of a file, chosen by the SHA-256 that file_history lists, atomically.",
+  ),
+  descriptor(
+    "skill/file-undo",
+    "UndoLastChange",
+    UndoLastChangeRequestSchema,
+    Tier.WRITE,
+    "Undo the last recorded change of a file (restores the content before it, or removes a file it created), only if the file is still as that change left it. Needs the tier of the change it undoes (delete to remove a file it created).",
+  ),
+  descriptor(
+    "skill/file-move",
+    "MoveFile",
+    MoveFileRequestSchema,
+    Tier.DELETE,
+    "Move or rename a file, symlink or directory inside the workspace. Refuses to replace an existing target unless overwrite is set; returns the moved file's SHA-256.",
+  ),
+  descriptor(
+    "skill/file-copy",
+    "CopyFile",
+    CopyFileRequestSchema,
+    Tier.WRITE,
+    "Copy a file or symlink atomically, or a whole directory with recursive. Refuses to replace an existing target unless overwrite is set.",
+  ),
+  descriptor(
+    "skill/directory-make",
+    "MakeDirectory",
+    MakeDirectoryRequestSchema,
+    Tier.WRITE,
+    "Create a directory (with parents if asked). Says whether it created it; an existing directory is not an error.",
+  ),
+  descriptor(
+    "skill/directory-remove",
+    "RemoveDirectory",
+    RemoveDirectoryRequestSchema,
+    Tier.DELETE,
+    "Remove a directory: only an empty one unless recursive is set. dry_run lists what would be removed; over max_entries nothing is removed.",
+  ),
+  descriptor(
+    "skill/files-read",
+    "ReadFiles",
+    ReadFilesRequestSchema,
+    Tier.READ,
+    "Read many files in one call, each with its own mode and line or byte range (or tail_lines); each file gets its content or its own error. Never changes anything.",
+  ),
+  descriptor(
+    "skill/file-search",
+    "SearchFiles",
+    SearchFilesRequestSchema,
+    Tier.READ,
+    "Search the text files under a folder for a literal or regular expression, like ripgrep: streams matching lines with path, line number, column and optional context, or only file names, or counts; then a summary. Respects .gitignore and .ignore and skips hidden, binary and oversized files by default. Never changes anything.",
+  ),
   // timeoutMs is the tool's own argument (CallTool's watch waits, then answers; the RPC streams).
-  descriptor("skill/file-watch", "WatchFiles", WatchFilesRequestSchema, Tier.READ,
+  descriptor(
+    "skill/file-watch",
+    "WatchFiles",
+    WatchFilesRequestSchema,
+    Tier.READ,
     "Wait for changes in a folder (or one file): returns the first created, modified, deleted and renamed entries (with those right behind them), or says that none came within timeoutMs; with initialSnapshot, returns every existing entry at once. An atomic save shows as one modification. Never changes anything.",
-    { timeoutMs: { description: "How long to wait for a change, in milliseconds (default and maximum: the server's limits.tool_collect_ms, 10000 unless configured).", type: "integer", minimum: 0 } }),
+    {
+      timeoutMs: {
+        description:
+          "How long to wait for a change, in milliseconds (default and maximum: the server's limits.tool_collect_ms, 10000 unless configured).",
+        type: "integer",
+        minimum: 0,
+      },
+    },
+  ),
 ]);

@@ -18,7 +18,8 @@ export function shownTo(sandbox: Sandbox, place: FilePlace): string | undefined 
   const absolute = absoluteOf(place);
   if (!sandbox.contains(absolute)) return undefined;
   const first = sandbox.roots[0];
-  if (first !== undefined && isInside(first.path, absolute)) return absolute === first.path ? "." : path.relative(first.path, absolute);
+  if (first !== undefined && isInside(first.path, absolute))
+    return absolute === first.path ? "." : path.relative(first.path, absolute);
   return absolute;
 }
 

@@ -9,6 +9,11 @@ import type { FileToolsDeps } from "./file-tools-deps.js";
 export function listRootsHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["listRoots"] {
   return (_request, context) => {
     const sandbox = deps.sandboxFor(context);
-    return { roots: sandbox.roots.map((root) => ({ path: root.configuredPath ?? root.path, readOnly: root.readOnly || deps.readOnly })) };
+    return {
+      roots: sandbox.roots.map((root) => ({
+        path: root.configuredPath ?? root.path,
+        readOnly: root.readOnly || deps.readOnly,
+      })),
+    };
   };
 }

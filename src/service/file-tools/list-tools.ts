@@ -1,6 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { ListToolsResponseSchema, type FileTools, type ListToolsResponse } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import {
+  ListToolsResponseSchema,
+  type FileTools,
+  type ListToolsResponse,
+} from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { tierAllows } from "../../auth/tier.js";
 import { principalOf } from "../caller.js";
 import { tierName } from "../method-tiers.js";
@@ -21,7 +25,9 @@ export function listToolsHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTo
     const key = `${maxTier}:${writable}`;
     let response = answers.get(key);
     if (response === undefined) {
-      const tools = fileToolDescriptors.filter((tool) => tierAllows(maxTier, tierName(tool.tier)) && (writable || !tool.writes));
+      const tools = fileToolDescriptors.filter(
+        (tool) => tierAllows(maxTier, tierName(tool.tier)) && (writable || !tool.writes),
+      );
       // Frozen, so the transport encodes it once (see encodeMessage).
       response = Object.freeze(create(ListToolsResponseSchema, { tools }));
       answers.set(key, response);

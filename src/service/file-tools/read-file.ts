@@ -11,7 +11,12 @@ import { readPartMessage, readRequestFromFields } from "./read-part-message.js";
  */
 export function readFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["readFile"] {
   return async function* (request, context) {
-    const parts = readChunks(deps.sandboxFor(context), { ...readRequestFromFields(request.path, request), tailLines: request.tailLines }, deps.limits, context.signal);
+    const parts = readChunks(
+      deps.sandboxFor(context),
+      { ...readRequestFromFields(request.path, request), tailLines: request.tailLines },
+      deps.limits,
+      context.signal,
+    );
     for await (const part of parts) {
       yield readPartMessage(part);
     }

@@ -1,7 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { FileErrorSchema, ReadFilesResponseSchema, type ReadFilesResponse } from "../../../gen/ts/toolhost/files/v1/read_files_pb.js";
+import {
+  FileErrorSchema,
+  ReadFilesResponseSchema,
+  type ReadFilesResponse,
+} from "../../../gen/ts/toolhost/files/v1/read_files_pb.js";
 import { isToolhostError } from "../../errors/toolhost-error.js";
 import { readMany, type BadRequest, type ManyPart } from "../../files/read/read-many.js";
 import type { ReadRequest } from "../../files/read/read-types.js";
@@ -31,7 +35,11 @@ export function readFilesHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTo
 
 function message(part: ManyPart): ReadFilesResponse {
   if (part.part.case === "error") {
-    return create(ReadFilesResponseSchema, { index: part.index, path: part.path, part: { case: "error", value: create(FileErrorSchema, part.part.value) } });
+    return create(ReadFilesResponseSchema, {
+      index: part.index,
+      path: part.path,
+      part: { case: "error", value: create(FileErrorSchema, part.part.value) },
+    });
   }
   return create(ReadFilesResponseSchema, { index: part.index, path: part.path, ...readPartMessage(part.part) });
 }

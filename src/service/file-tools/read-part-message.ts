@@ -1,6 +1,13 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { FileInfoSchema, ReadMode, ReadSummarySchema, type FileInfo, type ReadFileRequest, type ReadSummary } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
+import {
+  FileInfoSchema,
+  ReadMode,
+  ReadSummarySchema,
+  type FileInfo,
+  type ReadFileRequest,
+  type ReadSummary,
+} from "../../../gen/ts/toolhost/files/v1/read_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { ReadPart, ReadRequest } from "../../files/read/read-chunks.js";
 
@@ -62,7 +69,10 @@ export function readPartMessage(part: ReadPart): ReadPartMessage {
  * ReadRequestFields are the read fields ReadFileRequest and ReadSkillResourceRequest share, taken
  * from the generated type (ReadSkillResourceRequest has the same fields) so they cannot drift.
  */
-export type ReadRequestFields = Pick<ReadFileRequest, "mode" | "offset" | "limit" | "byteOffset" | "byteLimit" | "chunkSize">;
+export type ReadRequestFields = Pick<
+  ReadFileRequest,
+  "mode" | "offset" | "limit" | "byteOffset" | "byteLimit" | "chunkSize"
+>;
 
 /**
  * readRequestFromFields maps the proto read fields to a ReadRequest for `path`:
@@ -89,13 +99,21 @@ function readMode(mode: ReadMode): "text" | "bytes" {
     case ReadMode.BYTES:
       return "bytes";
     default:
-      throw new ToolhostError("INVALID_ARGUMENT", `Invalid mode ${String(mode)}: use READ_MODE_TEXT or READ_MODE_BYTES.`, { field: "mode" });
+      throw new ToolhostError(
+        "INVALID_ARGUMENT",
+        `Invalid mode ${String(mode)}: use READ_MODE_TEXT or READ_MODE_BYTES.`,
+        { field: "mode" },
+      );
   }
 }
 
 function toNumber(value: bigint, field: string): number {
   if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new ToolhostError("INVALID_ARGUMENT", `Invalid ${field}: ${value} is larger than ${Number.MAX_SAFE_INTEGER}.`, { field });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `Invalid ${field}: ${value} is larger than ${Number.MAX_SAFE_INTEGER}.`,
+      { field },
+    );
   }
   return Number(value);
 }

@@ -55,12 +55,17 @@ export async function recordedChange<T>(
   if (history === undefined) return run(undefined);
   let captured = await history.capture(sandbox, clientPath, options).catch(() => undefined);
   const again = async (): Promise<void> => {
-    captured = captured === undefined ? undefined : await history.capture(sandbox, clientPath, options).catch(() => undefined);
+    captured =
+      captured === undefined ? undefined : await history.capture(sandbox, clientPath, options).catch(() => undefined);
   };
   const result = await run(captured, options.underLock === true ? again : undefined);
   const done = outcome(result);
   if (captured !== undefined && done.committed) {
-    const record = recordOf(operation, callerOf(deps, context), stateReplaced(captured, done.before), stateLeft(done), { change: newChangeId(), entriesBefore: done.entriesBefore, entriesAfter: done.entriesAfter });
+    const record = recordOf(operation, callerOf(deps, context), stateReplaced(captured, done.before), stateLeft(done), {
+      change: newChangeId(),
+      entriesBefore: done.entriesBefore,
+      entriesAfter: done.entriesAfter,
+    });
     await history.record(captured.key, record).catch(() => undefined);
   }
   return result;
@@ -79,7 +84,8 @@ export function callerOf(deps: FileToolsDeps, context: HandlerContext): string {
  * change reports: its hash is not the history's to keep.
  */
 export function stateReplaced(captured: CapturedContent, reported: string | undefined): PathState {
-  if (reported === undefined || !captured.readable || (captured.type === "file" && reported === captured.sha256)) return captured;
+  if (reported === undefined || !captured.readable || (captured.type === "file" && reported === captured.sha256))
+    return captured;
   if (reported === "") return captured.type === "file" ? nothingThere : captured;
   return { type: "file", sha256: reported, size: captured.type === "file" ? captured.size : 0 };
 }

@@ -25,18 +25,34 @@ export interface CapturedMove {
  * nothing), at `to` what it replaced and the entry that arrived. Each names the other's place, so
  * an undo at either path moves the entry back and puts back what `to` held, as one change.
  */
-async function recordMove(deps: FileToolsDeps, context: HandlerContext, paths: MovePaths, captured: CapturedMove, result: MoveFileResult): Promise<void> {
+async function recordMove(
+  deps: FileToolsDeps,
+  context: HandlerContext,
+  paths: MovePaths,
+  captured: CapturedMove,
+  result: MoveFileResult,
+): Promise<void> {
   const history = deps.history;
   if (history === undefined) return;
   const moved = movedState(captured.from, result);
   // What the move replaced at `to`: what was captured there under the move's locks, or, should
   // something have appeared there in between (a writer in another process), an entry of unknown
   // content (which no undo puts back).
-  const replaced: PathState = !result.overwritten ? nothingThere : captured.to.type !== "none" ? captured.to : { type: "file", sha256: "", size: 0 };
+  const replaced: PathState = !result.overwritten
+    ? nothingThere
+    : captured.to.type !== "none"
+      ? captured.to
+      : { type: "file", sha256: "", size: 0 };
   const change = newChangeId();
   const caller = callerOf(deps, context);
-  const fromRecord = recordOf("move", caller, moved, nothingThere, { change, moved: { side: "from", root: captured.to.key.root, relative: captured.to.key.relative, path: paths.to } });
-  const toRecord = recordOf("move", caller, replaced, moved, { change, moved: { side: "to", root: captured.from.key.root, relative: captured.from.key.relative, path: paths.from } });
+  const fromRecord = recordOf("move", caller, moved, nothingThere, {
+    change,
+    moved: { side: "from", root: captured.to.key.root, relative: captured.to.key.relative, path: paths.to },
+  });
+  const toRecord = recordOf("move", caller, replaced, moved, {
+    change,
+    moved: { side: "to", root: captured.from.key.root, relative: captured.from.key.relative, path: paths.from },
+  });
   await history.record(captured.from.key, fromRecord).catch(() => undefined);
   await history.record(captured.to.key, toRecord).catch(() => undefined);
 }
@@ -48,7 +64,13 @@ async function recordMove(deps: FileToolsDeps, context: HandlerContext, paths: M
  * this process can land at the target in between, so what is recorded as replaced is what the
  * rename replaced. A move whose capture failed runs unrecorded.
  */
-export async function recordedMove(deps: FileToolsDeps, sandbox: Sandbox, context: HandlerContext, paths: MovePaths, run: (beforePlace: (() => Promise<void>) | undefined) => Promise<MoveFileResult>): Promise<MoveFileResult> {
+export async function recordedMove(
+  deps: FileToolsDeps,
+  sandbox: Sandbox,
+  context: HandlerContext,
+  paths: MovePaths,
+  run: (beforePlace: (() => Promise<void>) | undefined) => Promise<MoveFileResult>,
+): Promise<MoveFileResult> {
   const history = deps.history;
   if (history === undefined) return run(undefined);
   const from = await history.capture(sandbox, paths.from, { entry: true }).catch(() => undefined);
@@ -67,8 +89,18 @@ export async function recordedMove(deps: FileToolsDeps, sandbox: Sandbox, contex
  * with the mode (and a folder's identity) it had at `from`, which a move keeps.
  */
 function movedState(from: CapturedContent, result: MoveFileResult): PathState {
-  const type: EntryType = result.type === "file" ? "file" : result.type === "directory" ? "directory" : result.type === "symlink" ? "symlink" : "other";
-  const extras = { mode: from.type === type ? from.mode : undefined, id: type === "directory" && from.type === "directory" ? from.id : undefined };
+  const type: EntryType =
+    result.type === "file"
+      ? "file"
+      : result.type === "directory"
+        ? "directory"
+        : result.type === "symlink"
+          ? "symlink"
+          : "other";
+  const extras = {
+    mode: from.type === type ? from.mode : undefined,
+    id: type === "directory" && from.type === "directory" ? from.id : undefined,
+  };
   if (type !== "file") return { type, sha256: "", size: 0, ...extras };
   return { type, sha256: from.readable ? result.sha256 : "", size: from.type === "file" ? from.size : 0, ...extras };
 }

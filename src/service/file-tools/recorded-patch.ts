@@ -23,7 +23,10 @@ export interface StepOutcome {
  * not recorded.
  */
 export class RecordedSteps {
-  private readonly entries = new Map<string, { captured: CapturedContent; path: string; before: PathState; after: PathState }>();
+  private readonly entries = new Map<
+    string,
+    { captured: CapturedContent; path: string; before: PathState; after: PathState }
+  >();
 
   constructor(
     private readonly deps: FileToolsDeps,
@@ -43,7 +46,12 @@ export class RecordedSteps {
     const earlier = this.entries.get(id);
     const before = earlier?.before ?? stateReplaced(captured, done.before);
     // The first step's capture is the one stored; a later step on the same path keeps it.
-    this.entries.set(id, { captured: earlier?.captured ?? captured, path: earlier?.path ?? path, before, after: done.after });
+    this.entries.set(id, {
+      captured: earlier?.captured ?? captured,
+      path: earlier?.path ?? path,
+      before,
+      after: done.after,
+    });
     return result;
   }
 
@@ -57,12 +65,19 @@ export class RecordedSteps {
     const caller = callerOf(this.deps, this.context);
     let manifest: string | undefined;
     if (changed.length > 1) {
-      const entries: ManifestEntry[] = changed.map((e) => ({ ...e.captured.key, path: e.path, before: e.before, after: e.after }));
+      const entries: ManifestEntry[] = changed.map((e) => ({
+        ...e.captured.key,
+        path: e.path,
+        before: e.before,
+        after: e.after,
+      }));
       manifest = await history.storeManifest({ change, operation, entries }).catch(() => undefined);
       if (manifest === undefined) return;
     }
     for (const e of changed) {
-      await history.record(e.captured.key, recordOf(operation, caller, e.before, e.after, { change, manifest })).catch(() => undefined);
+      await history
+        .record(e.captured.key, recordOf(operation, caller, e.before, e.after, { change, manifest }))
+        .catch(() => undefined);
     }
   }
 }

@@ -1,7 +1,11 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { SearchOutputMode, type SearchFilesRequest, type SearchFilesResponseSchema } from "../../../gen/ts/toolhost/files/v1/search_pb.js";
+import {
+  SearchOutputMode,
+  type SearchFilesRequest,
+  type SearchFilesResponseSchema,
+} from "../../../gen/ts/toolhost/files/v1/search_pb.js";
 import { searchFiles, type SearchEvent, type SearchRequest } from "../../files/search/search-files.js";
 import type { SearchMode } from "../../files/search/search-types.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
@@ -13,7 +17,12 @@ import type { FileToolsDeps } from "./file-tools-deps.js";
  */
 export function searchFilesHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["searchFiles"] {
   return async function* (request, context) {
-    for await (const event of searchFiles(deps.sandboxFor(context), searchRequestOf(request), deps.limits, context.signal)) {
+    for await (const event of searchFiles(
+      deps.sandboxFor(context),
+      searchRequestOf(request),
+      deps.limits,
+      context.signal,
+    )) {
       yield searchResponseOf(event);
     }
   };
@@ -30,7 +39,11 @@ const modes: Record<number, SearchMode> = {
 export function searchRequestOf(request: SearchFilesRequest): SearchRequest {
   const mode = modes[request.outputMode];
   if (mode === undefined) {
-    throw new ToolhostError("INVALID_ARGUMENT", `output_mode ${request.outputMode} is unknown; use CONTENT, FILES_WITH_MATCHES or COUNT.`, { field: "output_mode" });
+    throw new ToolhostError(
+      "INVALID_ARGUMENT",
+      `output_mode ${request.outputMode} is unknown; use CONTENT, FILES_WITH_MATCHES or COUNT.`,
+      { field: "output_mode" },
+    );
   }
   return {
     path: request.path,
@@ -66,8 +79,16 @@ function searchResponseOf(event: SearchEvent): MessageInitShape<typeof SearchFil
             line: line.text,
             lineTruncated: line.truncated,
             ranges: line.ranges.map(([start, end]) => ({ start, end })),
-            contextBefore: line.before.map((c) => ({ lineNumber: BigInt(c.lineNumber), line: c.text, lineTruncated: c.truncated })),
-            contextAfter: line.after.map((c) => ({ lineNumber: BigInt(c.lineNumber), line: c.text, lineTruncated: c.truncated })),
+            contextBefore: line.before.map((c) => ({
+              lineNumber: BigInt(c.lineNumber),
+              line: c.text,
+              lineTruncated: c.truncated,
+            })),
+            contextAfter: line.after.map((c) => ({
+              lineNumber: BigInt(c.lineNumber),
+              line: c.text,
+              lineTruncated: c.truncated,
+            })),
           },
         },
       };

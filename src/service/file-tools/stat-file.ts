@@ -12,7 +12,11 @@ export function statFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
     // Without a hash the work is a few system calls and one read of at most 8 KiB: nothing to
     // cancel, so the call's signal (made on first use, see call-context.ts) is not asked for.
     const signal = request.includeSha256 ? context.signal : undefined;
-    const stat = await statPath(deps.sandboxFor(context), { path: request.path, includeSha256: request.includeSha256 }, signal);
+    const stat = await statPath(
+      deps.sandboxFor(context),
+      { path: request.path, includeSha256: request.includeSha256 },
+      signal,
+    );
     return {
       path: stat.path,
       type: fileTypeOf(stat.type),

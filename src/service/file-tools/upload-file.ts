@@ -1,7 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { UploadFileResponseSchema, type UploadFileRequest, type UploadHeader } from "../../../gen/ts/toolhost/files/v1/write_pb.js";
+import {
+  UploadFileResponseSchema,
+  type UploadFileRequest,
+  type UploadHeader,
+} from "../../../gen/ts/toolhost/files/v1/write_pb.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { handOver } from "../../files/read/off-thread-hash.js";
 import { uploadFile } from "../../files/write/upload-file.js";
@@ -19,26 +23,36 @@ export function uploadFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileT
     try {
       const first = await iterator.next();
       if (first.done === true || first.value.part.case !== "header") {
-        throw new ToolhostError("INVALID_ARGUMENT", "The first UploadFile message must be a header naming the path; send {header:{path:...}} before any data.", { field: "header" });
+        throw new ToolhostError(
+          "INVALID_ARGUMENT",
+          "The first UploadFile message must be a header naming the path; send {header:{path:...}} before any data.",
+          { field: "header" },
+        );
       }
       const header: UploadHeader = first.value.part.value;
       const sandbox = deps.sandboxFor(context);
-      const upload = () => uploadFile(
-        sandbox,
-        {
-          path: header.path,
-          createParents: header.createParents,
-          mode: header.mode,
-          ifSha256: header.ifSha256,
-          mustNotExist: header.mustNotExist,
-          maxPathDepth: deps.limits.maxPathDepth,
-          expectedSize: header.expectedSize === undefined ? undefined : Number(header.expectedSize),
-          expectedSha256: header.expectedSha256,
-        },
-        dataChunks(iterator),
-        { signal: context.signal },
-      );
-      const result = await recordedChange(deps, context, sandbox, header.path, "upload", upload, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256, sizeAfter: r.size }));
+      const upload = () =>
+        uploadFile(
+          sandbox,
+          {
+            path: header.path,
+            createParents: header.createParents,
+            mode: header.mode,
+            ifSha256: header.ifSha256,
+            mustNotExist: header.mustNotExist,
+            maxPathDepth: deps.limits.maxPathDepth,
+            expectedSize: header.expectedSize === undefined ? undefined : Number(header.expectedSize),
+            expectedSha256: header.expectedSha256,
+          },
+          dataChunks(iterator),
+          { signal: context.signal },
+        );
+      const result = await recordedChange(deps, context, sandbox, header.path, "upload", upload, (r) => ({
+        committed: true,
+        before: r.previousSha256,
+        after: r.sha256,
+        sizeAfter: r.size,
+      }));
       return create(UploadFileResponseSchema, { ...result, size: BigInt(result.size) });
     } catch (err) {
       // dataChunks reads the iterator by hand, so tell the request stream that nobody reads on.
@@ -56,7 +70,11 @@ async function* dataChunks(iterator: AsyncIterator<UploadFileRequest>): AsyncGen
     }
     const part = next.value.part;
     if (part.case === "header") {
-      throw new ToolhostError("INVALID_ARGUMENT", "UploadFile got a second header; send one header, then only data messages.", { field: "header" });
+      throw new ToolhostError(
+        "INVALID_ARGUMENT",
+        "UploadFile got a second header; send one header, then only data messages.",
+        { field: "header" },
+      );
     }
     if (part.case === "data" && part.value.byteLength > 0) {
       // Each chunk views a buffer grpc-js allocated for this one message, and nothing here reads

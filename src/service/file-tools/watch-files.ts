@@ -30,7 +30,13 @@ const types: Record<WatchEventValue["type"], WatchEventType> = {
   overflow: WatchEventType.OVERFLOW,
 };
 
-const fileTypes = { file: FileType.FILE, directory: FileType.DIRECTORY, symlink: FileType.SYMLINK, other: FileType.OTHER, unknown: FileType.UNSPECIFIED } as const;
+const fileTypes = {
+  file: FileType.FILE,
+  directory: FileType.DIRECTORY,
+  symlink: FileType.SYMLINK,
+  other: FileType.OTHER,
+  unknown: FileType.UNSPECIFIED,
+} as const;
 
 function watchResponseOf(event: WatchEventValue): MessageInitShape<typeof WatchFilesResponseSchema> {
   if (!("path" in event)) return { type: types[event.type] };

@@ -9,7 +9,10 @@ import { recordedChange } from "./recorded-change.js";
 /** writeFileHandler serves FileTools.WriteFile. */
 export function writeFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["writeFile"] {
   return async (request, context) => {
-    const content = request.content.case === "text" ? { text: request.content.value } : { data: request.content.value ?? new Uint8Array() };
+    const content =
+      request.content.case === "text"
+        ? { text: request.content.value }
+        : { data: request.content.value ?? new Uint8Array() };
     const sandbox = deps.sandboxFor(context);
     const write = () =>
       writeFile(sandbox, {
@@ -22,7 +25,12 @@ export function writeFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTo
         mustNotExist: request.mustNotExist,
         maxPathDepth: deps.limits.maxPathDepth,
       });
-    const result = await recordedChange(deps, context, sandbox, request.path, "write", write, (r) => ({ committed: true, before: r.previousSha256, after: r.sha256, sizeAfter: r.size }));
+    const result = await recordedChange(deps, context, sandbox, request.path, "write", write, (r) => ({
+      committed: true,
+      before: r.previousSha256,
+      after: r.sha256,
+      sizeAfter: r.size,
+    }));
     return create(WriteFileResponseSchema, { ...result, size: BigInt(result.size) });
   };
 }

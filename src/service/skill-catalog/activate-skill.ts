@@ -31,7 +31,9 @@ export function deactivateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<ty
     checkSessionId(request.sessionId);
     requireNamespace(context, request.name);
     await ctx.catalog.ready;
-    const wasActive = request.name !== "" && ctx.catalog.activations.deactivate(callerSession(context, request.sessionId), request.name);
+    const wasActive =
+      request.name !== "" &&
+      ctx.catalog.activations.deactivate(callerSession(context, request.sessionId), request.name);
     if (!wasActive) {
       ctx.catalog.index.get(request.name);
     }

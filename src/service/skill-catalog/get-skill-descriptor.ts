@@ -6,7 +6,9 @@ import { descriptorMessage } from "./skill-messages.js";
 import { requireNamespace } from "./namespace-scope.js";
 
 /** getSkillDescriptorHandler serves GetSkillDescriptor: the skill as a ToolDescriptor. */
-export function getSkillDescriptorHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["getSkillDescriptor"] {
+export function getSkillDescriptorHandler(
+  ctx: SkillCatalogContext,
+): ServiceImpl<typeof SkillCatalog>["getSkillDescriptor"] {
   return async (request, context) => {
     requireNamespace(context, request.name);
     await ctx.catalog.ready;

@@ -11,17 +11,26 @@ import { requireNamespace } from "./namespace-scope.js";
  * listSkillResourcesHandler serves ListSkillResources: tier 3, the slot folders listed now (not
  * as of the last scan), sorted by slot and path.
  */
-export function listSkillResourcesHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["listSkillResources"] {
+export function listSkillResourcesHandler(
+  ctx: SkillCatalogContext,
+): ServiceImpl<typeof SkillCatalog>["listSkillResources"] {
   return async (request, context) => {
     requireNamespace(context, request.name);
     await ctx.catalog.ready;
     const skill = ctx.catalog.index.get(request.name);
     const only = parseSlotName(request.slot, true);
-    const listing = await listResourceSlots(skill.folder, { root: skill.root, allowHardLinks: ctx.allowHardLinks === true });
+    const listing = await listResourceSlots(skill.folder, {
+      root: skill.root,
+      allowHardLinks: ctx.allowHardLinks === true,
+    });
     const resources = listing.slots
       .filter((slot) => only === undefined || slot.name === only)
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .flatMap((slot) => slot.files.map((file) => create(SkillResourceSchema, { slot: slot.name, path: file.path, size: BigInt(file.size) })));
+      .flatMap((slot) =>
+        slot.files.map((file) =>
+          create(SkillResourceSchema, { slot: slot.name, path: file.path, size: BigInt(file.size) }),
+        ),
+      );
     return { resources };
   };
 }

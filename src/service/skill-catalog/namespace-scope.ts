@@ -26,9 +26,17 @@ export function requireNamespace(context: HandlerContext, name: string, field = 
   const slash = name.indexOf("/");
   const namespace = field === "namespace" ? name : slash === -1 ? undefined : name.slice(0, slash);
   if (namespace === undefined) {
-    throw new ToolhostError("OUT_OF_SCOPE", `Skill "${name}" is not qualified: your scope covers namespaces ${scope.namespaces.join(", ")}; name the skill as namespace/short-name.`, { lacks: "namespace", [field]: name });
+    throw new ToolhostError(
+      "OUT_OF_SCOPE",
+      `Skill "${name}" is not qualified: your scope covers namespaces ${scope.namespaces.join(", ")}; name the skill as namespace/short-name.`,
+      { lacks: "namespace", [field]: name },
+    );
   }
   if (!scope.namespaces.includes(namespace)) {
-    throw new ToolhostError("OUT_OF_SCOPE", `Namespace "${namespace}" is not in your scope (which covers ${scope.namespaces.join(", ") || "no namespace"}); ask for a scope that includes it.`, { lacks: "namespace", namespace });
+    throw new ToolhostError(
+      "OUT_OF_SCOPE",
+      `Namespace "${namespace}" is not in your scope (which covers ${scope.namespaces.join(", ") || "no namespace"}); ask for a scope that includes it.`,
+      { lacks: "namespace", namespace },
+    );
   }
 }

@@ -20,26 +20,40 @@ import { requireNamespace } from "./namespace-scope.js";
  * mid-call, and files with several hard links (unless allowed) are refused exactly as FileTools
  * refuses them outside its roots.
  */
-export function readSkillResourceHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["readSkillResource"] {
+export function readSkillResourceHandler(
+  ctx: SkillCatalogContext,
+): ServiceImpl<typeof SkillCatalog>["readSkillResource"] {
   return async function* (request, context) {
     requireNamespace(context, request.name);
     await ctx.catalog.ready;
     const skill = ctx.catalog.index.get(request.name);
     const slot = parseSlotName(request.slot, false) as ResourceSlotName;
-    const missing = () => new ToolhostError("NOT_FOUND", `skill "${skill.name}" has no ${slot}/ folder: ListSkillResources lists the files it has.`, { name: skill.name, slot });
+    const missing = () =>
+      new ToolhostError(
+        "NOT_FOUND",
+        `skill "${skill.name}" has no ${slot}/ folder: ListSkillResources lists the files it has.`,
+        { name: skill.name, slot },
+      );
     const slotFolder = await openSkillSlot(skill.folder, skill.root, slot);
     if (slotFolder === undefined) {
       throw missing();
     }
     let sandbox;
     try {
-      sandbox = await createSandbox([{ path: slotFolder.realPath, readOnly: true }], { readOnly: true, allowHardLinks: ctx.allowHardLinks === true });
+      sandbox = await createSandbox([{ path: slotFolder.realPath, readOnly: true }], {
+        readOnly: true,
+        allowHardLinks: ctx.allowHardLinks === true,
+      });
     } finally {
       await slotFolder.close();
     }
     if (sandbox.roots[0]!.path !== slotFolder.realPath) {
       // Its path no longer names the verified folder: swapped since. Serve nothing.
-      throw new ToolhostError("FILE_CHANGED", `the ${slot}/ folder of skill "${skill.name}" changed while it was being opened; retry.`, { name: skill.name, slot });
+      throw new ToolhostError(
+        "FILE_CHANGED",
+        `the ${slot}/ folder of skill "${skill.name}" changed while it was being opened; retry.`,
+        { name: skill.name, slot },
+      );
     }
     const parts = readChunks(sandbox, readRequestFromFields(request.path, request), ctx.limits, context.signal);
     for await (const part of parts) {

@@ -67,7 +67,10 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
   });
   const ready = catalog.ready.then(
     () => {
-      logger?.info({ skills: catalog.index.skills().length, errors: catalog.index.errors().length }, "skill catalog loaded");
+      logger?.info(
+        { skills: catalog.index.skills().length, errors: catalog.index.errors().length },
+        "skill catalog loaded",
+      );
       for (const error of catalog.index.errors()) {
         logger?.warn({ path: error.path, field: error.field, line: error.line }, `skill not loaded: ${error.message}`);
       }

@@ -11,14 +11,29 @@ import {
   type SkillProblem,
   type SkillSummary,
 } from "../../../gen/ts/toolhost/skills/v1/skill_pb.js";
-import { Access, ResourceSlotSchema, Tier, ToolDescriptorSchema, type ResourceSlot, type ToolDescriptor } from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import {
+  Access,
+  ResourceSlotSchema,
+  Tier,
+  ToolDescriptorSchema,
+  type ResourceSlot,
+  type ToolDescriptor,
+} from "../../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import type { SkillDescriptorData } from "../../skills/catalog/skill-descriptor.js";
-import type { LoadedSkill, ParsedSkill, ResourceSlotData, SkillLoadError, SkillProblem as DomainProblem } from "../../skills/skill-types.js";
+import type {
+  LoadedSkill,
+  ParsedSkill,
+  ResourceSlotData,
+  SkillLoadError,
+  SkillProblem as DomainProblem,
+} from "../../skills/skill-types.js";
 import { functionNameOf } from "../function-name.js";
 
 /** slotMessages maps a skill's slot folders to read-only ResourceSlots. */
 export function slotMessages(slots: readonly ResourceSlotData[]): ResourceSlot[] {
-  return slots.map((slot) => create(ResourceSlotSchema, { name: slot.name, access: Access.READ_ONLY, paths: slot.files.map((f) => f.path) }));
+  return slots.map((slot) =>
+    create(ResourceSlotSchema, { name: slot.name, access: Access.READ_ONLY, paths: slot.files.map((f) => f.path) }),
+  );
 }
 
 /** summaryMessage maps a catalog skill to tier 1: no body, ever. */
@@ -39,7 +54,12 @@ export function summaryMessage(skill: LoadedSkill, active: boolean): SkillSummar
  * skillMessage maps a parsed skill to tier 2. `loaded` is undefined for ValidateSkill, whose
  * skill has no folder, slots or activation.
  */
-export function skillMessage(parsed: ParsedSkill, loaded: LoadedSkill | undefined, active: boolean, digest: string): Skill {
+export function skillMessage(
+  parsed: ParsedSkill,
+  loaded: LoadedSkill | undefined,
+  active: boolean,
+  digest: string,
+): Skill {
   const init: MessageInitShape<typeof SkillSchema> = {
     name: parsed.name,
     namespace: parsed.namespace,
@@ -77,7 +97,9 @@ export function descriptorMessage(data: SkillDescriptorData): ToolDescriptor {
     method: data.method,
     allowedTools: [...data.allowedTools],
     agentSkillPath: data.agentSkillPath,
-    resourceSlots: data.resourceSlots.map((slot) => create(ResourceSlotSchema, { name: slot.name, access: Access.READ_ONLY, paths: [...slot.paths] })),
+    resourceSlots: data.resourceSlots.map((slot) =>
+      create(ResourceSlotSchema, { name: slot.name, access: Access.READ_ONLY, paths: [...slot.paths] }),
+    ),
   });
 }
 
@@ -93,5 +115,11 @@ export function problemMessage(problem: DomainProblem): SkillProblem {
 
 /** errorMessage maps a load error to a SkillError. */
 export function errorMessage(error: SkillLoadError): SkillError {
-  return create(SkillErrorSchema, { path: error.path, message: error.message, field: error.field, line: error.line, name: error.name ?? "" });
+  return create(SkillErrorSchema, {
+    path: error.path,
+    message: error.message,
+    field: error.field,
+    line: error.line,
+    name: error.name ?? "",
+  });
 }

@@ -14,7 +14,11 @@ import { problemMessage, skillMessage } from "./skill-messages.js";
 export function validateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<typeof SkillCatalog>["validateSkill"] {
   return async (request) => {
     if (request.namespace !== "" && !namePartPattern.test(request.namespace)) {
-      throw new ToolhostError("INVALID_ARGUMENT", `namespace "${request.namespace}" is not valid: use letters, digits, "_" and "-" only.`, { field: "namespace" });
+      throw new ToolhostError(
+        "INVALID_ARGUMENT",
+        `namespace "${request.namespace}" is not valid: use letters, digits, "_" and "-" only.`,
+        { field: "namespace" },
+      );
     }
     const bytes = Buffer.byteLength(request.content, "utf8");
     if (bytes > ctx.limits.maxSkillFileBytes) {
@@ -30,7 +34,11 @@ export function validateSkillHandler(ctx: SkillCatalogContext): ServiceImpl<type
         ],
       };
     }
-    const result = parseSkill(request.content, { namespace: request.namespace || undefined, folderName: request.folderName || undefined, mode: "validate" });
+    const result = parseSkill(request.content, {
+      namespace: request.namespace || undefined,
+      folderName: request.folderName || undefined,
+      mode: "validate",
+    });
     const digest = createHash("sha256").update(request.content, "utf8").digest("hex");
     return {
       valid: result.skill !== undefined,

@@ -50,7 +50,10 @@ export function watchSkillsHandler(ctx: SkillCatalogContext): ServiceImpl<typeof
         return;
       }
       for (const event of events) {
-        if ((request.namespace === "" || event.namespace === request.namespace || event.name === "") && visibleNamespace(context, event.namespace)) {
+        if (
+          (request.namespace === "" || event.namespace === request.namespace || event.name === "") &&
+          visibleNamespace(context, event.namespace)
+        ) {
           queue.push(event);
         }
       }
@@ -71,7 +74,13 @@ export function watchSkillsHandler(ctx: SkillCatalogContext): ServiceImpl<typeof
           wake = undefined;
           continue;
         }
-        yield { event: kinds[event.kind], name: event.name, path: event.path, message: event.message, digest: event.digest };
+        yield {
+          event: kinds[event.kind],
+          name: event.name,
+          path: event.path,
+          message: event.message,
+          digest: event.digest,
+        };
       }
     } finally {
       context.signal.removeEventListener("abort", onAbort);

@@ -45,7 +45,11 @@ export class ActivationStore {
     this.remove(session, name);
     const bodyBytes = Buffer.byteLength(body, "utf8");
     const kept = bodyBytes <= this.maxBytes;
-    const activation: Activation = { digest, body: kept ? body : undefined, bytes: Buffer.byteLength(name, "utf8") + (kept ? bodyBytes : 0) };
+    const activation: Activation = {
+      digest,
+      body: kept ? body : undefined,
+      bytes: Buffer.byteLength(name, "utf8") + (kept ? bodyBytes : 0),
+    };
     session.activations.set(name, activation);
     session.bytes += activation.bytes;
     this.total += activation.bytes;

@@ -35,7 +35,11 @@ export function diffCatalogs(before: CatalogState, after: CatalogState): Catalog
     const previous = old.get(skill.name);
     if (previous === undefined) {
       events.push(skillEvent("added", skill));
-    } else if (previous.digest !== skill.digest || previous.folder !== skill.folder || slotsKey(previous) !== slotsKey(skill)) {
+    } else if (
+      previous.digest !== skill.digest ||
+      previous.folder !== skill.folder ||
+      slotsKey(previous) !== slotsKey(skill)
+    ) {
       events.push(skillEvent("updated", skill));
     }
   }
@@ -48,14 +52,28 @@ export function diffCatalogs(before: CatalogState, after: CatalogState): Catalog
   for (const error of after.errors) {
     if (!known.has(errorKey(error))) {
       const name = error.name ?? "";
-      events.push({ kind: "invalid", name, namespace: namespaceOf(name), path: error.path, message: error.message, digest: "" });
+      events.push({
+        kind: "invalid",
+        name,
+        namespace: namespaceOf(name),
+        path: error.path,
+        message: error.message,
+        digest: "",
+      });
     }
   }
   return events;
 }
 
 function skillEvent(kind: CatalogEvent["kind"], skill: LoadedSkill): CatalogEvent {
-  return { kind, name: skill.name, namespace: skill.namespace, path: skill.skillFile, message: "", digest: skill.digest };
+  return {
+    kind,
+    name: skill.name,
+    namespace: skill.namespace,
+    path: skill.skillFile,
+    message: "",
+    digest: skill.digest,
+  };
 }
 
 function slotsKey(skill: LoadedSkill): string {

@@ -27,11 +27,17 @@ export const maxPageBytes = 1024 * 1024;
  * calls neither repeats nor skips the others, and a token reused with another filter is refused.
  * The query matches when every word occurs, case-insensitively, in the name or description.
  */
-export function pageSkills(skills: readonly LoadedSkill[], request: SkillPageRequest): { skills: LoadedSkill[]; nextPageToken: string } {
+export function pageSkills(
+  skills: readonly LoadedSkill[],
+  request: SkillPageRequest,
+): { skills: LoadedSkill[]; nextPageToken: string } {
   const size = request.pageSize === 0 ? defaultPageSize : Math.min(Math.max(1, request.pageSize), maxPageSize);
   const filter = filterKey(request.namespace, request.query);
   const after = request.pageToken === "" ? undefined : decodeToken(request.pageToken, filter);
-  const words = request.query.toLowerCase().split(/\s+/).filter((w) => w !== "");
+  const words = request.query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== "");
   const matching = skills.filter(
     (s) =>
       (request.namespace === "" || s.namespace === request.namespace) &&
@@ -89,7 +95,13 @@ function decodeToken(token: string, filter: string): string {
     parsed = undefined;
   }
   const fields = parsed as { v?: unknown; a?: unknown; f?: unknown } | undefined;
-  if (typeof fields !== "object" || fields === null || fields.v !== 1 || typeof fields.a !== "string" || typeof fields.f !== "string") {
+  if (
+    typeof fields !== "object" ||
+    fields === null ||
+    fields.v !== 1 ||
+    typeof fields.a !== "string" ||
+    typeof fields.f !== "string"
+  ) {
     throw new ToolhostError(
       "INVALID_ARGUMENT",
       "page_token is not a token this server issued: pass the next_page_token of the previous ListSkills response, or leave it empty for the first page.",

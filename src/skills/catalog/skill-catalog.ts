@@ -44,10 +44,12 @@ export class SkillCatalogIndex {
       return this.running;
     }
     // A scan is under way and may have missed the latest change: queue exactly one more.
-    this.pending ??= this.running.catch(() => []).then(() => {
-      this.pending = undefined;
-      return this.reload();
-    });
+    this.pending ??= this.running
+      .catch(() => [])
+      .then(() => {
+        this.pending = undefined;
+        return this.reload();
+      });
     return this.pending;
   }
 
@@ -69,7 +71,11 @@ export class SkillCatalogIndex {
   get(given: string): LoadedSkill {
     const name = given.normalize("NFC");
     if (name === "") {
-      throw new ToolhostError("INVALID_ARGUMENT", "name must not be empty: pass a skill's qualified name, namespace/short-name, as ListSkills returns it.", { field: "name" });
+      throw new ToolhostError(
+        "INVALID_ARGUMENT",
+        "name must not be empty: pass a skill's qualified name, namespace/short-name, as ListSkills returns it.",
+        { field: "name" },
+      );
     }
     const skill = this.byName.get(name);
     if (skill !== undefined) {
@@ -79,7 +85,11 @@ export class SkillCatalogIndex {
     if (failed !== undefined) {
       throw invalidSkill(name, failed.path, failed.message);
     }
-    throw new ToolhostError("SKILL_NOT_FOUND", `skill "${name}" not found: ListSkills lists the skills this server serves (names are namespace/short-name).`, { name });
+    throw new ToolhostError(
+      "SKILL_NOT_FOUND",
+      `skill "${name}" not found: ListSkills lists the skills this server serves (names are namespace/short-name).`,
+      { name },
+    );
   }
 
   /**
@@ -88,10 +98,16 @@ export class SkillCatalogIndex {
    */
   async readFull(name: string): Promise<{ skill: LoadedSkill; parsed: ParsedSkill }> {
     const skill = this.get(name);
-    const read = await readSkillFile(skill.skillFile, this.options.maxSkillFileBytes, skill.root, { allowHardLinks: this.options.allowHardLinks });
+    const read = await readSkillFile(skill.skillFile, this.options.maxSkillFileBytes, skill.root, {
+      allowHardLinks: this.options.allowHardLinks,
+    });
     if (isSkillFileFailure(read)) {
       if (read.failure === "missing") {
-        throw new ToolhostError("SKILL_NOT_FOUND", `skill "${name}" not found: its SKILL.md was removed (${skill.skillFile}).`, { name });
+        throw new ToolhostError(
+          "SKILL_NOT_FOUND",
+          `skill "${name}" not found: its SKILL.md was removed (${skill.skillFile}).`,
+          { name },
+        );
       }
       throw invalidSkill(name, skill.skillFile, read.message);
     }
@@ -101,9 +117,22 @@ export class SkillCatalogIndex {
       throw invalidSkill(name, skill.skillFile, problem?.message ?? "it no longer parses");
     }
     if (result.skill.name !== skill.name) {
-      throw new ToolhostError("SKILL_NOT_FOUND", `skill "${name}" not found: its SKILL.md now names "${result.skill.name}".`, { name });
+      throw new ToolhostError(
+        "SKILL_NOT_FOUND",
+        `skill "${name}" not found: its SKILL.md now names "${result.skill.name}".`,
+        { name },
+      );
     }
-    return { skill: { ...skill, digest: read.digest, description: result.skill.description, version: result.skill.version, allowedTools: result.skill.allowedTools }, parsed: result.skill };
+    return {
+      skill: {
+        ...skill,
+        digest: read.digest,
+        description: result.skill.description,
+        version: result.skill.version,
+        allowedTools: result.skill.allowedTools,
+      },
+      parsed: result.skill,
+    };
   }
 
   /** subscribe registers a listener for reload changes; the returned function unsubscribes. */
@@ -142,7 +171,11 @@ export class SkillCatalogIndex {
 }
 
 function invalidSkill(name: string, path: string, problem: string): ToolhostError {
-  return new ToolhostError("INVALID_SKILL", `skill "${name}" failed to load: ${problem.replace(/\.$/, "")} (ListSkillErrors lists every problem).`, { name, path });
+  return new ToolhostError(
+    "INVALID_SKILL",
+    `skill "${name}" failed to load: ${problem.replace(/\.$/, "")} (ListSkillErrors lists every problem).`,
+    { name, path },
+  );
 }
 
 function compare(a: string, b: string): number {

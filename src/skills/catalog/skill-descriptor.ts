@@ -11,7 +11,11 @@ export interface SkillDescriptorData {
   readonly method: "";
   readonly allowedTools: readonly string[];
   readonly agentSkillPath: string;
-  readonly resourceSlots: readonly { readonly name: string; readonly access: "read_only"; readonly paths: readonly string[] }[];
+  readonly resourceSlots: readonly {
+    readonly name: string;
+    readonly access: "read_only";
+    readonly paths: readonly string[];
+  }[];
 }
 
 /**
@@ -29,6 +33,10 @@ export function skillDescriptor(skill: LoadedSkill): SkillDescriptorData {
     method: "",
     allowedTools: skill.allowedTools,
     agentSkillPath: skill.folder,
-    resourceSlots: skill.slots.map((slot) => ({ name: slot.name, access: "read_only", paths: slot.files.map((f) => f.path) })),
+    resourceSlots: skill.slots.map((slot) => ({
+      name: slot.name,
+      access: "read_only",
+      paths: slot.files.map((f) => f.path),
+    })),
   };
 }

@@ -39,7 +39,11 @@ const ignoredSegment = /(^|[\\/])(\.git|\.hg|\.svn|node_modules)([\\/]|$)/;
  * is still an event. The roots are watched by their real paths, so a root configured through a
  * link (or under /tmp on macOS) is still descended into.
  */
-export function watchSkillRoots(roots: readonly string[], onChange: () => void, options: WatchOptions = {}): RootWatcher {
+export function watchSkillRoots(
+  roots: readonly string[],
+  onChange: () => void,
+  options: WatchOptions = {},
+): RootWatcher {
   const debounceMs = options.debounceMs ?? 150;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

@@ -27,7 +27,11 @@ const skipped = new Set([".git", ".hg", ".svn", "node_modules"]);
  * opened relative to its parent's descriptor and verified in turn, so a folder swapped for a link
  * to outside mid-walk is neither listed nor entered.
  */
-export async function findSkillFolders(rootPath: string, rootReal: string, limits: { maxDepth: number; maxFolders: number }): Promise<FoundFolders> {
+export async function findSkillFolders(
+  rootPath: string,
+  rootReal: string,
+  limits: { maxDepth: number; maxFolders: number },
+): Promise<FoundFolders> {
   const folders: string[] = [];
   const errors: SkillLoadError[] = [];
   const visited = new Set<string>([rootReal]);
@@ -45,7 +49,13 @@ export async function findSkillFolders(rootPath: string, rootReal: string, limit
     try {
       entries = await readSkillDir(dir);
     } catch (err) {
-      errors.push({ path: display, field: "path", line: 0, name: undefined, message: `cannot read folder ${display} (${(err as NodeJS.ErrnoException).code ?? "error"}): fix its permissions.` });
+      errors.push({
+        path: display,
+        field: "path",
+        line: 0,
+        name: undefined,
+        message: `cannot read folder ${display} (${(err as NodeJS.ErrnoException).code ?? "error"}): fix its permissions.`,
+      });
       return;
     }
     const isSkill = entries.some((e) => e.name === skillFileName && !e.isDirectory());
@@ -105,7 +115,13 @@ export async function findSkillFolders(rootPath: string, rootReal: string, limit
   if ("dir" in top) {
     await withSkillDir(top.dir, (dir) => visit(dir, rootPath, 0));
   } else {
-    errors.push({ path: rootPath, field: "path", line: 0, name: undefined, message: `cannot read skill root ${rootPath}: it is no longer a folder inside ${rootReal}; check the path.` });
+    errors.push({
+      path: rootPath,
+      field: "path",
+      line: 0,
+      name: undefined,
+      message: `cannot read skill root ${rootPath}: it is no longer a folder inside ${rootReal}; check the path.`,
+    });
   }
   if (tooDeep.length > 0) {
     errors.push({

@@ -43,7 +43,10 @@ export interface ResourceListing {
  * hard links only when they are allowed, because ReadSkillResource refuses anything else and a
  * listed file that cannot be read would be a broken promise.
  */
-export async function listResourceSlots(folder: string | SkillDir, options: ResourceListOptions = {}): Promise<ResourceListing> {
+export async function listResourceSlots(
+  folder: string | SkillDir,
+  options: ResourceListOptions = {},
+): Promise<ResourceListing> {
   if (typeof folder === "string") {
     const opened = await openSkillDir(folder, options.root);
     if (!("dir" in opened)) {
@@ -86,7 +89,13 @@ interface WalkState {
   readonly allowHardLinks: boolean;
 }
 
-async function walk(dir: SkillDir, prefix: string, files: ResourceFile[], seen: Set<string>, state: WalkState): Promise<void> {
+async function walk(
+  dir: SkillDir,
+  prefix: string,
+  files: ResourceFile[],
+  seen: Set<string>,
+  state: WalkState,
+): Promise<void> {
   let entries;
   try {
     entries = await readSkillDir(dir);

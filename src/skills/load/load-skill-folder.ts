@@ -47,15 +47,40 @@ export const skillFileName = "SKILL.md";
 export async function loadSkillFolder(folder: string, given: LoadSkillFolderOptions): Promise<SkillFolderResult> {
   // The boundary is compared with real paths the kernel reports, so it must be real itself: a
   // root reached through a symlink would otherwise put every skill "outside" it.
-  const options = given.root === undefined ? given : { ...given, root: await realpath(given.root).catch(() => given.root) };
+  const options =
+    given.root === undefined ? given : { ...given, root: await realpath(given.root).catch(() => given.root) };
   const opened = await openSkillDir(folder, options.root);
   if ("outside" in opened) {
-    return failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} leads outside the skill root ${options.root ?? ""}, so it is not loaded: move the skill into the root.` }]);
+    return failed([
+      {
+        path: folder,
+        field: "folder",
+        line: 0,
+        name: undefined,
+        message: `skill folder ${folder} leads outside the skill root ${options.root ?? ""}, so it is not loaded: move the skill into the root.`,
+      },
+    ]);
   }
   if ("other" in opened) {
     return opened.other === undefined
-      ? failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} not found: check the path.` }])
-      : failed([{ path: folder, field: "folder", line: 0, name: undefined, message: `skill folder ${folder} is not a directory: point at the folder that holds SKILL.md.` }]);
+      ? failed([
+          {
+            path: folder,
+            field: "folder",
+            line: 0,
+            name: undefined,
+            message: `skill folder ${folder} not found: check the path.`,
+          },
+        ])
+      : failed([
+          {
+            path: folder,
+            field: "folder",
+            line: 0,
+            name: undefined,
+            message: `skill folder ${folder} is not a directory: point at the folder that holds SKILL.md.`,
+          },
+        ]);
   }
   return withSkillDir(opened.dir, (dir) => loadOpenedFolder(folder, dir, options));
 }
@@ -64,19 +89,33 @@ export async function loadSkillFolder(folder: string, given: LoadSkillFolderOpti
  * loadOpenedFolder loads a skill folder held open and verified: SKILL.md and the slots are looked
  * up relative to its descriptor, never by its path again.
  */
-async function loadOpenedFolder(folder: string, dir: SkillDir, options: LoadSkillFolderOptions): Promise<SkillFolderResult> {
+async function loadOpenedFolder(
+  folder: string,
+  dir: SkillDir,
+  options: LoadSkillFolderOptions,
+): Promise<SkillFolderResult> {
   const skillFile = join(folder, skillFileName);
-  const read = await readSkillFile(childPath(dir.path, skillFileName), options.maxSkillFileBytes, options.root ?? dir.realPath, {
-    display: skillFile,
-    allowHardLinks: options.allowHardLinks,
-  });
+  const read = await readSkillFile(
+    childPath(dir.path, skillFileName),
+    options.maxSkillFileBytes,
+    options.root ?? dir.realPath,
+    {
+      display: skillFile,
+      allowHardLinks: options.allowHardLinks,
+    },
+  );
   if (isSkillFileFailure(read)) {
-    const message = read.failure === "missing" && read.message.startsWith("SKILL.md not found")
-      ? `no SKILL.md in ${folder}: a skill folder needs a SKILL.md with a name and a description.`
-      : read.message;
+    const message =
+      read.failure === "missing" && read.message.startsWith("SKILL.md not found")
+        ? `no SKILL.md in ${folder}: a skill folder needs a SKILL.md with a name and a description.`
+        : read.message;
     return failed([{ path: skillFile, field: read.field, line: 0, name: undefined, message }]);
   }
-  const result = parseSkill(read.text, { namespace: options.namespace, folderName: basename(folder), mode: options.mode });
+  const result = parseSkill(read.text, {
+    namespace: options.namespace,
+    folderName: basename(folder),
+    mode: options.mode,
+  });
   if (result.skill === undefined) {
     return failed(
       result.problems
@@ -88,7 +127,12 @@ async function loadOpenedFolder(folder: string, dir: SkillDir, options: LoadSkil
   const listing = await listResourceSlots(dir, { allowHardLinks: options.allowHardLinks });
   const warnings: SkillProblem[] = result.problems.filter((p) => p.severity === "warning");
   if (listing.truncated) {
-    warnings.push({ severity: "warning", field: "resources", message: `${folder} has more resource files than the listing limit; the rest are not listed.`, line: 0 });
+    warnings.push({
+      severity: "warning",
+      field: "resources",
+      message: `${folder} has more resource files than the listing limit; the rest are not listed.`,
+      line: 0,
+    });
   }
   const skill: LoadedSkill = {
     name: parsed.name,

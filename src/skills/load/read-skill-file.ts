@@ -58,11 +58,23 @@ export async function readSkillFile(
   } catch (err) {
     if (isErrno(err, "ENOENT") || isErrno(err, "ENOTDIR")) {
       return (await isLink(path))
-        ? { failure: "missing", field: "SKILL.md", message: `SKILL.md at ${shown} is a symlink to a file that does not exist: fix or remove the link.` }
-        : { failure: "missing", field: "SKILL.md", message: `SKILL.md not found at ${shown}: a skill folder needs a SKILL.md file.` };
+        ? {
+            failure: "missing",
+            field: "SKILL.md",
+            message: `SKILL.md at ${shown} is a symlink to a file that does not exist: fix or remove the link.`,
+          }
+        : {
+            failure: "missing",
+            field: "SKILL.md",
+            message: `SKILL.md not found at ${shown}: a skill folder needs a SKILL.md file.`,
+          };
     }
     if (isErrno(err, "ELOOP")) {
-      return { failure: "refused", field: "SKILL.md", message: `SKILL.md at ${shown} is a symlink loop: make it a regular file.` };
+      return {
+        failure: "refused",
+        field: "SKILL.md",
+        message: `SKILL.md at ${shown} is a symlink loop: make it a regular file.`,
+      };
     }
     throw err;
   }
@@ -100,7 +112,11 @@ async function refusalOf(
 ): Promise<SkillFileFailure | undefined> {
   const real = await handleRealPath(pathHandle.fd);
   if (real === deletedEntry) {
-    return { failure: "refused", field: "SKILL.md", message: `SKILL.md at ${shown} was removed or replaced while it was being opened; it is read again on the next scan.` };
+    return {
+      failure: "refused",
+      field: "SKILL.md",
+      message: `SKILL.md at ${shown} was removed or replaced while it was being opened; it is read again on the next scan.`,
+    };
   }
   if (boundary !== undefined && (typeof real !== "string" || !isInside(boundary, real))) {
     return (await isLink(path))
@@ -117,7 +133,11 @@ async function refusalOf(
   }
   const stats = await pathHandle.stat();
   if (!stats.isFile()) {
-    return { failure: "refused", field: "SKILL.md", message: `SKILL.md at ${shown} is ${describeType(stats)}, not a regular file: replace it with a regular file.` };
+    return {
+      failure: "refused",
+      field: "SKILL.md",
+      message: `SKILL.md at ${shown} is ${describeType(stats)}, not a regular file: replace it with a regular file.`,
+    };
   }
   if (stats.nlink > 1 && !allowHardLinks) {
     return {
@@ -132,7 +152,11 @@ async function refusalOf(
   return undefined;
 }
 
-async function readCapped({ handle, stats }: ContentFile, shown: string, maxBytes: number): Promise<SkillFileText | SkillFileFailure> {
+async function readCapped(
+  { handle, stats }: ContentFile,
+  shown: string,
+  maxBytes: number,
+): Promise<SkillFileText | SkillFileFailure> {
   // One byte more than the size says, so a file that grew past the cap since fstat is caught;
   // a read shorter than asked is the end of a regular file.
   const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
@@ -151,7 +175,11 @@ async function readCapped({ handle, stats }: ContentFile, shown: string, maxByte
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return { failure: "refused", field: "encoding", message: `SKILL.md at ${shown} is not valid UTF-8: save it as UTF-8.` };
+    return {
+      failure: "refused",
+      field: "encoding",
+      message: `SKILL.md at ${shown} is not valid UTF-8: save it as UTF-8.`,
+    };
   }
   return { text, digest: createHash("sha256").update(bytes).digest("hex"), size: length };
 }

@@ -7,7 +7,10 @@ import type { ResourceSlotName } from "../skill-types.js";
  * verified; the caller closes it), nothing, or a symlink that leaves the skill folder and must
  * not be served.
  */
-export type SlotFolder = { readonly kind: "folder"; readonly dir: SkillDir } | { readonly kind: "missing" } | { readonly kind: "outside" };
+export type SlotFolder =
+  | { readonly kind: "folder"; readonly dir: SkillDir }
+  | { readonly kind: "missing" }
+  | { readonly kind: "outside" };
 
 /**
  * openSlotFolder opens the slot folder `slot` of a verified skill folder, relative to the skill
@@ -31,7 +34,11 @@ export async function openSlotFolder(folder: SkillDir, slot: ResourceSlotName): 
  * missing, not a folder, or does not lead strictly inside the skill folder. The caller closes
  * the folder returned; its realPath is what ReadSkillResource sandboxes reads to.
  */
-export async function openSkillSlot(folder: string, root: string, slot: ResourceSlotName): Promise<SkillDir | undefined> {
+export async function openSkillSlot(
+  folder: string,
+  root: string,
+  slot: ResourceSlotName,
+): Promise<SkillDir | undefined> {
   const skill = await openSkillDir(folder, root);
   if (!("dir" in skill)) {
     return undefined;

@@ -77,21 +77,29 @@ export async function scanSkillRoots(roots: readonly SkillRoot[], options: ScanO
 }
 
 async function scanRoot(root: SkillRoot, options: ScanOptions, errors: SkillLoadError[]): Promise<SkillFolderResult[]> {
-  const rootError = (message: string, field = "root") => errors.push({ path: root.path, field, line: 0, name: undefined, message });
+  const rootError = (message: string, field = "root") =>
+    errors.push({ path: root.path, field, line: 0, name: undefined, message });
   if (root.namespace !== undefined && root.namespace !== "" && !namePartPattern.test(root.namespace)) {
-    rootError(`skill root ${root.path} declares namespace "${root.namespace}", which is not valid: use letters, digits, "_" and "-" only.`, "namespace");
+    rootError(
+      `skill root ${root.path} declares namespace "${root.namespace}", which is not valid: use letters, digits, "_" and "-" only.`,
+      "namespace",
+    );
     return [];
   }
   let rootReal: string;
   try {
     rootReal = await realpath(root.path);
     if (!(await stat(rootReal)).isDirectory()) {
-      rootError(`skill root ${root.path} is not a directory: point the skills path at a folder of skill folders (or at one skill folder).`);
+      rootError(
+        `skill root ${root.path} is not a directory: point the skills path at a folder of skill folders (or at one skill folder).`,
+      );
       return [];
     }
   } catch (err) {
     if (isErrno(err, "ENOENT") || isErrno(err, "ENOTDIR")) {
-      rootError(`skill root folder ${root.path} not found: check the path (the skills setting of the config, or the DIR given), or create the folder.`);
+      rootError(
+        `skill root folder ${root.path} not found: check the path (the skills setting of the config, or the DIR given), or create the folder.`,
+      );
     } else {
       rootError(`cannot read skill root ${root.path} (${errnoOf(err)}): fix its permissions.`);
     }
@@ -103,14 +111,34 @@ async function scanRoot(root: SkillRoot, options: ScanOptions, errors: SkillLoad
   });
   errors.push(...found.errors);
   if (found.folders.length === 0 && found.errors.length === 0) {
-    rootError(`no SKILL.md found under skill root folder ${root.path}: a skill is a folder holding a SKILL.md file (with name and description).`);
+    rootError(
+      `no SKILL.md found under skill root folder ${root.path}: a skill is a folder holding a SKILL.md file (with name and description).`,
+    );
   }
-  const loadOptions = { namespace: root.namespace || undefined, maxSkillFileBytes: options.maxSkillFileBytes, root: rootReal, allowHardLinks: options.allowHardLinks, mode: options.mode };
+  const loadOptions = {
+    namespace: root.namespace || undefined,
+    maxSkillFileBytes: options.maxSkillFileBytes,
+    root: rootReal,
+    allowHardLinks: options.allowHardLinks,
+    mode: options.mode,
+  };
   // One unreadable folder must not cost the whole catalog: its failure becomes its error.
   return mapConcurrently(found.folders, options.concurrency ?? 16, (folder) =>
     loadSkillFolder(folder, loadOptions).catch((err: unknown): SkillFolderResult => {
       const path = join(folder, skillFileName);
-      return { skill: undefined, parsed: undefined, errors: [{ path, field: "SKILL.md", line: 0, name: undefined, message: `cannot read ${path} (${errnoOf(err)}): fix its permissions.` }] };
+      return {
+        skill: undefined,
+        parsed: undefined,
+        errors: [
+          {
+            path,
+            field: "SKILL.md",
+            line: 0,
+            name: undefined,
+            message: `cannot read ${path} (${errnoOf(err)}): fix its permissions.`,
+          },
+        ],
+      };
     }),
   );
 }

@@ -33,7 +33,11 @@ export type OpenedSkillDir =
  * the boundary itself) and fstat says directory. Opening with O_PATH has no effect on what is
  * opened, so a link leading to a device or FIFO is harmless.
  */
-export async function openSkillDir(path: string, boundary: string | undefined, strictly = false): Promise<OpenedSkillDir> {
+export async function openSkillDir(
+  path: string,
+  boundary: string | undefined,
+  strictly = false,
+): Promise<OpenedSkillDir> {
   const handle = await openPathHandle(path, { follow: true }).catch(() => undefined);
   if (handle === undefined) {
     return { other: undefined };
@@ -59,7 +63,12 @@ export async function openSkillDir(path: string, boundary: string | undefined, s
 }
 
 /** openSkillSubdir opens the entry `name` of a verified folder as a folder, within `boundary`. */
-export function openSkillSubdir(parent: SkillDir, name: string, boundary: string | undefined, strictly = false): Promise<OpenedSkillDir> {
+export function openSkillSubdir(
+  parent: SkillDir,
+  name: string,
+  boundary: string | undefined,
+  strictly = false,
+): Promise<OpenedSkillDir> {
   return openSkillDir(childPath(parent.path, name), boundary, strictly);
 }
 

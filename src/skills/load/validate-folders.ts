@@ -46,7 +46,10 @@ export async function runSkillsValidate(dirs: string[], out: NodeJS.WritableStre
   let errors = 0;
   let warnings = 0;
   for (const path of paths) {
-    const result = await scanSkillRoots([{ path: resolve(path), namespace }], { maxSkillFileBytes: defaultLimits.maxSkillFileBytes, mode: "validate" });
+    const result = await scanSkillRoots([{ path: resolve(path), namespace }], {
+      maxSkillFileBytes: defaultLimits.maxSkillFileBytes,
+      mode: "validate",
+    });
     for (const skill of result.skills) {
       valid += 1;
       out.write(`${skill.skillFile}: ok: ${skill.name}\n`);

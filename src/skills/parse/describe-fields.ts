@@ -33,23 +33,38 @@ const toolhostKeys = ["version", "steps"];
  * `compatibility: "Requires Python 3.8+"` (the specification's own form) and the odd string
  * metadata, and an agent is better served by the text than by a missing skill.
  */
-export function describeFields(entries: readonly FrontmatterEntry[], lengthSeverity: SkillProblem["severity"] = "warning"): DescribedFields {
+export function describeFields(
+  entries: readonly FrontmatterEntry[],
+  lengthSeverity: SkillProblem["severity"] = "warning",
+): DescribedFields {
   const problems: SkillProblem[] = [];
   const byKey = new Map(entries.map((e) => [e.key, e]));
 
   let description = "";
   const descriptionEntry = byKey.get("description");
   if (descriptionEntry === undefined) {
-    problems.push(missing("description", "add `description: ...` saying in one or two sentences what the skill does and when to use it", undefined));
+    problems.push(
+      missing(
+        "description",
+        "add `description: ...` saying in one or two sentences what the skill does and when to use it",
+        undefined,
+      ),
+    );
   } else if (descriptionEntry.kind === "map" || descriptionEntry.kind === "list") {
-    problems.push({ severity: "error", field: "description", message: "description must be text, not a list or mapping (quote it if it contains ': ').", line: descriptionEntry.line });
+    problems.push({
+      severity: "error",
+      field: "description",
+      message: "description must be text, not a list or mapping (quote it if it contains ': ').",
+      line: descriptionEntry.line,
+    });
   } else {
     description = scalarText(descriptionEntry.node, descriptionEntry.value).trim();
     if (description === "") {
       problems.push({
         severity: "error",
         field: "description",
-        message: "description is empty: say in one or two sentences what the skill does and when to use it; agents pick skills by it.",
+        message:
+          "description is empty: say in one or two sentences what the skill does and when to use it; agents pick skills by it.",
         line: descriptionEntry.line,
       });
     } else if ([...description].length > maxDescriptionLength) {
@@ -108,7 +123,12 @@ function textField(entry: FrontmatterEntry | undefined, problems: SkillProblem[]
     return "";
   }
   if (entry.kind !== "scalar") {
-    problems.push({ severity: "warning", field: entry.key, message: `${entry.key} should be text, not a list or mapping; it was ignored.`, line: entry.line });
+    problems.push({
+      severity: "warning",
+      field: entry.key,
+      message: `${entry.key} should be text, not a list or mapping; it was ignored.`,
+      line: entry.line,
+    });
     return "";
   }
   return scalarText(entry.node, entry.value).trim();
@@ -125,7 +145,8 @@ function structuredField(
   if (entry.kind === "map") {
     return { map: toStructuredMap(entry.value as Record<string, unknown>), text: "" };
   }
-  const text = entry.kind === "scalar" ? scalarText(entry.node, entry.value) : JSON.stringify(toStructuredValue(entry.value));
+  const text =
+    entry.kind === "scalar" ? scalarText(entry.node, entry.value) : JSON.stringify(toStructuredValue(entry.value));
   if (mapExpected || entry.kind === "list") {
     problems.push({
       severity: "warning",

@@ -39,7 +39,11 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
     return { skill: undefined, problems: [split], name: undefined };
   }
   const problems: SkillProblem[] = [];
-  const yamlOptions = { firstLine: split.yamlFirstLine, maxBytes: options.maxYamlBytes, maxAliasCount: options.maxAliasCount };
+  const yamlOptions = {
+    firstLine: split.yamlFirstLine,
+    maxBytes: options.maxYamlBytes,
+    maxAliasCount: options.maxAliasCount,
+  };
   let yaml: SafeYamlResult = parseYamlSafely(split.yaml, yamlOptions);
   if (hasError(yaml.problems)) {
     const retry = quoteColonValues(split.yaml);
@@ -61,7 +65,12 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
   problems.push(...yaml.problems);
   const value = yaml.value;
   if (value === null || value === undefined) {
-    problems.push({ severity: "error", field: "frontmatter", message: "the frontmatter has no fields: add `name: namespace/short-name` and `description: ...`.", line: 1 });
+    problems.push({
+      severity: "error",
+      field: "frontmatter",
+      message: "the frontmatter has no fields: add `name: namespace/short-name` and `description: ...`.",
+      line: 1,
+    });
     return done(undefined, problems, undefined);
   }
   if (typeof value !== "object" || Array.isArray(value) || yaml.document === undefined) {
@@ -83,23 +92,44 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
   const nameEntry = byKey.get("name");
   let qualified: ReturnType<typeof qualifySkillName> | undefined;
   if (nameEntry === undefined || nameEntry.kind === "empty") {
-    problems.push(missing("name", "add `name: namespace/short-name` (for example `name: local/deploy-staging`) to the frontmatter", nameEntry));
+    problems.push(
+      missing(
+        "name",
+        "add `name: namespace/short-name` (for example `name: local/deploy-staging`) to the frontmatter",
+        nameEntry,
+      ),
+    );
   } else if (nameEntry.kind !== "scalar") {
-    problems.push({ severity: "error", field: "name", message: "name must be text such as `local/deploy-staging`, not a list or mapping.", line: nameEntry.line });
+    problems.push({
+      severity: "error",
+      field: "name",
+      message: "name must be text such as `local/deploy-staging`, not a list or mapping.",
+      line: nameEntry.line,
+    });
   } else {
     qualified = qualifySkillName(scalarText(nameEntry.node, nameEntry.value), options.namespace, nameEntry.line);
     problems.push(...qualified.problems);
     if (qualified.name !== undefined) {
       // A qualified name is toolhost's own form, which the specification cannot express (no "/"):
       // its rules stay advice there, and apply in full to a bare name, the specification's form.
-      problems.push(...specNameProblems(qualified.shortName, options.folderName, nameEntry.line, qualified.bare ? specSeverity : "warning"));
+      problems.push(
+        ...specNameProblems(
+          qualified.shortName,
+          options.folderName,
+          nameEntry.line,
+          qualified.bare ? specSeverity : "warning",
+        ),
+      );
     }
   }
 
   const allowed = normalizeAllowedTools(byKey.get("allowed-tools")?.value, byKey.get("allowed-tools")?.line ?? 0);
   problems.push(...allowed.problems);
   const stepsEntry = byKey.get("steps");
-  const steps = stepsEntry === undefined ? { steps: [], problems: [] } : parseSteps(stepsEntry.value, stepsEntry.node, stepsEntry.line, yaml.lineAt);
+  const steps =
+    stepsEntry === undefined
+      ? { steps: [], problems: [] }
+      : parseSteps(stepsEntry.value, stepsEntry.node, stepsEntry.line, yaml.lineAt);
   problems.push(...steps.problems);
 
   const name = qualified?.name;
@@ -126,7 +156,10 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
 
 function done(skill: ParsedSkill | undefined, problems: SkillProblem[], name: string | undefined): SkillParseResult {
   // "In the order of the file": a stable sort keeps same-line problems in the order found.
-  const ordered = problems.map((p, i) => ({ p, i })).sort((a, b) => a.p.line - b.p.line || a.i - b.i).map((x) => x.p);
+  const ordered = problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => a.p.line - b.p.line || a.i - b.i)
+    .map((x) => x.p);
   return { skill, problems: ordered, name };
 }
 

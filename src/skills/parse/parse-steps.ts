@@ -14,7 +14,12 @@ export function parseSteps(
 ): { steps: SkillStepData[]; problems: SkillProblem[] } {
   const problems: SkillProblem[] = [];
   if (!Array.isArray(value)) {
-    const found = value === null || value === undefined ? "nothing" : typeof value === "object" ? "a mapping" : `the text "${String(value)}"`;
+    const found =
+      value === null || value === undefined
+        ? "nothing"
+        : typeof value === "object"
+          ? "a mapping"
+          : `the text "${String(value)}"`;
     problems.push({
       severity: "error",
       field: "steps",
@@ -34,7 +39,12 @@ export function parseSteps(
       return;
     }
     if (item === null || item === undefined || (typeof item === "string" && item.trim() === "")) {
-      problems.push({ severity: "error", field: "steps", message: `${entry} is empty: write the step's text after the "-" or remove the line.`, line: itemLine });
+      problems.push({
+        severity: "error",
+        field: "steps",
+        message: `${entry} is empty: write the step's text after the "-" or remove the line.`,
+        line: itemLine,
+      });
     } else if (typeof item === "object" && !Array.isArray(item)) {
       problems.push({
         severity: "error",
@@ -43,9 +53,19 @@ export function parseSteps(
         line: itemLine,
       });
     } else if (Array.isArray(item)) {
-      problems.push({ severity: "error", field: "steps", message: `${entry} is a nested list: each step must be one text entry.`, line: itemLine });
+      problems.push({
+        severity: "error",
+        field: "steps",
+        message: `${entry} is a nested list: each step must be one text entry.`,
+        line: itemLine,
+      });
     } else {
-      problems.push({ severity: "error", field: "steps", message: `${entry} is ${typeof item} ${String(item)}, not text: quote it to make it a step.`, line: itemLine });
+      problems.push({
+        severity: "error",
+        field: "steps",
+        message: `${entry} is ${typeof item} ${String(item)}, not text: quote it to make it a step.`,
+        line: itemLine,
+      });
     }
   });
   return { steps, problems };

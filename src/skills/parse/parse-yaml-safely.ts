@@ -100,7 +100,12 @@ function duplicateKeys(document: Document.Parsed, lineAt: (offset: number) => nu
         const identity = isScalar(key) ? `${typeof key.value}:${String(key.value)}` : `node:${String(key)}`;
         if (seen.has(identity)) {
           const line = lineAt((isScalar(key) ? key.range?.[0] : map.range?.[0]) ?? 0);
-          problems.push({ severity: "error", field: "YAML", message: `YAML error on line ${line}: Map keys must be unique${hintFor("DUPLICATE_KEY")}`, line });
+          problems.push({
+            severity: "error",
+            field: "YAML",
+            message: `YAML error on line ${line}: Map keys must be unique${hintFor("DUPLICATE_KEY")}`,
+            line,
+          });
         }
         seen.add(identity);
       }
@@ -113,10 +118,19 @@ function failed(lineAt: (offset: number) => number, problem: SkillProblem): Safe
   return { document: undefined, value: undefined, problems: [problem], lineAt };
 }
 
-function yamlProblem(severity: "error" | "warning", error: YAMLError, lineAt: (offset: number) => number): SkillProblem {
+function yamlProblem(
+  severity: "error" | "warning",
+  error: YAMLError,
+  lineAt: (offset: number) => number,
+): SkillProblem {
   const line = lineAt(error.pos[0]);
   if (/Maximum call stack/i.test(error.message)) {
-    return { severity: "error", field: "YAML", message: `YAML error on line ${line}: the frontmatter is nested too deeply to parse; flatten it.`, line };
+    return {
+      severity: "error",
+      field: "YAML",
+      message: `YAML error on line ${line}: the frontmatter is nested too deeply to parse; flatten it.`,
+      line,
+    };
   }
   const text = error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? error.code;
   return { severity, field: "YAML", message: `YAML error on line ${line}: ${text}${hintFor(error.code)}`, line };
@@ -145,12 +159,18 @@ function crashProblem(err: unknown, line: number): SkillProblem {
     return {
       severity: "error",
       field: "YAML",
-      message: "YAML uses too many alias expansions (*name references), as a resource-exhaustion attack would: write the values out instead of referencing anchors.",
+      message:
+        "YAML uses too many alias expansions (*name references), as a resource-exhaustion attack would: write the values out instead of referencing anchors.",
       line,
     };
   }
   if (err instanceof RangeError) {
-    return { severity: "error", field: "YAML", message: "YAML is nested too deeply to parse: flatten the frontmatter.", line };
+    return {
+      severity: "error",
+      field: "YAML",
+      message: "YAML is nested too deeply to parse: flatten the frontmatter.",
+      line,
+    };
   }
   const text = err instanceof Error ? err.message : String(err);
   return { severity: "error", field: "YAML", message: `YAML could not be parsed: ${text}.`, line };

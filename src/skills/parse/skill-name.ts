@@ -56,7 +56,13 @@ export function qualifySkillName(raw: string, declaredNamespace: string | undefi
     });
   }
   if (shortNamePattern.test(name)) {
-    return { name: `${declaredNamespace}/${name}`, namespace: declaredNamespace, shortName: name, bare: true, problems: [] };
+    return {
+      name: `${declaredNamespace}/${name}`,
+      namespace: declaredNamespace,
+      shortName: name,
+      bare: true,
+      problems: [],
+    };
   }
   const slug = slugOf(name);
   if (slug === "") {
@@ -94,16 +100,32 @@ export const maxNameLength = 64;
  * the validator (ValidateSkill, `toolhost skills validate`), "warning" for the catalog, which
  * still serves such a skill (docs/skills.md says why, rule by rule).
  */
-export function specNameProblems(shortName: string, folderName: string | undefined, line: number, severity: SkillProblem["severity"]): SkillProblem[] {
+export function specNameProblems(
+  shortName: string,
+  folderName: string | undefined,
+  line: number,
+  severity: SkillProblem["severity"],
+): SkillProblem[] {
   const name = shortName.normalize("NFKC");
   const broken: string[] = [];
   const length = [...name].length;
-  if (length > maxNameLength) broken.push(`is ${length} characters long, over the Agent Skills specification's limit of ${maxNameLength}`);
-  if (name !== name.toLowerCase()) broken.push(`must be lowercase (Agent Skills specification): rename it to "${shown(name.toLowerCase())}"`);
-  if (name.startsWith("-") || name.endsWith("-")) broken.push("must not start or end with a hyphen (Agent Skills specification)");
+  if (length > maxNameLength)
+    broken.push(`is ${length} characters long, over the Agent Skills specification's limit of ${maxNameLength}`);
+  if (name !== name.toLowerCase())
+    broken.push(`must be lowercase (Agent Skills specification): rename it to "${shown(name.toLowerCase())}"`);
+  if (name.startsWith("-") || name.endsWith("-"))
+    broken.push("must not start or end with a hyphen (Agent Skills specification)");
   if (name.includes("--")) broken.push("must not contain two hyphens in a row (Agent Skills specification)");
-  if (!/^[\p{L}\p{N}-]*$/u.test(name)) broken.push('may contain only letters, digits and hyphens (Agent Skills specification), not "_", spaces or other characters');
-  const problems: SkillProblem[] = broken.map((text) => ({ severity, field: "name", message: `name "${shown(name)}" ${text}.`, line }));
+  if (!/^[\p{L}\p{N}-]*$/u.test(name))
+    broken.push(
+      'may contain only letters, digits and hyphens (Agent Skills specification), not "_", spaces or other characters',
+    );
+  const problems: SkillProblem[] = broken.map((text) => ({
+    severity,
+    field: "name",
+    message: `name "${shown(name)}" ${text}.`,
+    line,
+  }));
   if (folderName !== undefined && folderName !== "" && folderName.normalize("NFKC") !== name) {
     problems.push({
       severity,
@@ -124,7 +146,12 @@ function slugOf(name: string): string {
 }
 
 function asciiSlugOf(name: string): string {
-  return trimDashes(name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9_-]+/g, "-"));
+  return trimDashes(
+    name
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/[^A-Za-z0-9_-]+/g, "-"),
+  );
 }
 
 /** trimDashes drops leading and trailing "-" in one pass each (/-+$/ backtracks quadratically on a long run of "-"). */

@@ -96,7 +96,8 @@ function missingFrontmatterMessage(content: string, firstLine: string): string {
   // A symlinked SKILL.md checked out without symlink support becomes a one-line file holding the
   // link target; saying so saves the author a puzzled look at a "skill" that is only a path.
   if (content.trim() === firstLine.trim() && looksLikeLinkTarget(firstLine.trim())) {
-    message += " The file holds only a path: it looks like a symlink stored as text (git core.symlinks=false); restore the link or copy the target file.";
+    message +=
+      " The file holds only a path: it looks like a symlink stored as text (git core.symlinks=false); restore the link or copy the target file.";
   }
   return message;
 }

@@ -13,7 +13,10 @@ import { requestIdFrom } from "../request-id.js";
  * with tier and quota, by authenticateCall. A refused call is logged here, as it never reaches
  * the adapter.
  */
-export function authInterceptor(authenticator: Authenticator, onCallEnd: (record: CallRecord) => void): ServerInterceptor {
+export function authInterceptor(
+  authenticator: Authenticator,
+  onCallEnd: (record: CallRecord) => void,
+): ServerInterceptor {
   return (descriptor, call) => {
     if (!authenticator.enabled || descriptor.path.startsWith("/grpc.health.v1.")) {
       // Nothing to check: the call itself is the next one (grpc-js chains whatever an interceptor

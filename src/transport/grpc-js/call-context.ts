@@ -76,7 +76,12 @@ const headerLeadMs = 25;
  * connect-node. A client cancel, an expired deadline or a broken connection (grpc-js reports all
  * three as 'cancelled') aborts the signal.
  */
-export function createCallContext(service: DescService, method: DescMethod, call: SurfaceCall, shutdownSignal: AbortSignal): CallContext {
+export function createCallContext(
+  service: DescService,
+  method: DescMethod,
+  call: SurfaceCall,
+  shutdownSignal: AbortSignal,
+): CallContext {
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   const handler = new GrpcHandlerContext(

@@ -36,11 +36,21 @@ export function coalesceFrames(call: Writable): void {
  * objects outlived V8's young-generation collections (a 35 KB ReadFile under ghz: ~1.2 MB
  * promoted per scavenge, against ~0.35 MB so).
  */
-function coalescedWritev(this: WritableInternals, chunks: WritevChunks, callback: (error?: Error | null) => void): void {
+function coalescedWritev(
+  this: WritableInternals,
+  chunks: WritevChunks,
+  callback: (error?: Error | null) => void,
+): void {
   let total = 0;
   for (const { chunk } of chunks) total += chunk.byteLength;
   if (total <= maxCoalescedBytes) {
-    const batch = chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk), total);
+    const batch =
+      chunks.length === 1
+        ? chunks[0]!.chunk
+        : Buffer.concat(
+            chunks.map((c) => c.chunk),
+            total,
+          );
     this._write(batch, "buffer", callback);
     return;
   }
@@ -48,7 +58,11 @@ function coalescedWritev(this: WritableInternals, chunks: WritevChunks, callback
 }
 
 /** writeInBatches writes `chunks` as consecutive batches of up to maxCoalescedBytes (a frame larger alone, uncopied). */
-function writeInBatches(stream: WritableInternals, chunks: WritevChunks, callback: (error?: Error | null) => void): void {
+function writeInBatches(
+  stream: WritableInternals,
+  chunks: WritevChunks,
+  callback: (error?: Error | null) => void,
+): void {
   let at = 0;
   const next = (error?: Error | null): void => {
     if (error != null || at === chunks.length) {
@@ -61,7 +75,13 @@ function writeInBatches(stream: WritableInternals, chunks: WritevChunks, callbac
       bytes += chunks[end]!.chunk.byteLength;
       end++;
     }
-    const batch = end - at === 1 ? chunks[at]!.chunk : Buffer.concat(chunks.slice(at, end).map((c) => c.chunk), bytes);
+    const batch =
+      end - at === 1
+        ? chunks[at]!.chunk
+        : Buffer.concat(
+            chunks.slice(at, end).map((c) => c.chunk),
+            bytes,
+          );
     at = end;
     stream._write(batch, "buffer", next);
   };

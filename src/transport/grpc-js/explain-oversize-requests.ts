@@ -17,7 +17,9 @@ export function oversizeRequestError(method: string, size: number | undefined, l
   return new ToolhostError(
     "TOO_LARGE",
     `${what} over this server's limit of ${limit} bytes per message (limits.max_receive_message_bytes) for ${method}; ${
-      method.endsWith("/UploadFile") ? "send the data in smaller chunks" : "send large content with UploadFile, in chunks"
+      method.endsWith("/UploadFile")
+        ? "send the data in smaller chunks"
+        : "send large content with UploadFile, in chunks"
     }.`,
     { ...(size === undefined ? {} : { size: String(size) }), limit: String(limit) },
   );
@@ -89,7 +91,11 @@ const serverExplainers = new WeakMap<Http2Server, Explainer>();
  * collections, and with the stream guard's they made V8 promote them (a unary benchmark's GC
  * time doubled).
  */
-function watchForOversize(this: Http2Server, stream: ServerHttp2Stream & OversizeWatch, headers: IncomingHttpHeaders): void {
+function watchForOversize(
+  this: Http2Server,
+  stream: ServerHttp2Stream & OversizeWatch,
+  headers: IncomingHttpHeaders,
+): void {
   const explainer = serverExplainers.get(this);
   if (explainer === undefined) {
     return;
@@ -112,11 +118,18 @@ function explain(stream: OversizeWatch, out: OutgoingHttpHeaders): { headers: Ou
   }
   const error = toConnectError(oversizeRequestError(methodOf(stream), Number(match[1]), stream[explainerKey]!.limit));
   const status = statusFromError(error);
-  return { headers: { ...out, "grpc-message": encodeURIComponent(status.details), ...status.metadata.toHttp2Headers() }, error };
+  return {
+    headers: { ...out, "grpc-message": encodeURIComponent(status.details), ...status.metadata.toHttp2Headers() },
+    error,
+  };
 }
 
 /** respondExplained is a watched stream's respond: grpc-js's trailers-only oversize answer explained and recorded. */
-function respondExplained(this: ServerHttp2Stream & OversizeWatch, out?: OutgoingHttpHeaders, options?: Parameters<ServerHttp2Stream["respond"]>[1]): void {
+function respondExplained(
+  this: ServerHttp2Stream & OversizeWatch,
+  out?: OutgoingHttpHeaders,
+  options?: Parameters<ServerHttp2Stream["respond"]>[1],
+): void {
   const respond = Object.getPrototypeOf(this).respond as ServerHttp2Stream["respond"];
   if (out === undefined || out["grpc-status"] === undefined) {
     respond.call(this, out, options); // the usual response headers: nothing to explain

@@ -70,7 +70,10 @@ function bytesChunkOf(schema: DescMessage, value: unknown): { fieldNumber: numbe
   let oneofName = onlyOneofCache.get(schema);
   if (oneofName === undefined) {
     const [oneof] = schema.oneofs;
-    oneofName = schema.oneofs.length === 1 && oneof !== undefined && oneof.fields.length === schema.fields.length ? oneof.localName : null;
+    oneofName =
+      schema.oneofs.length === 1 && oneof !== undefined && oneof.fields.length === schema.fields.length
+        ? oneof.localName
+        : null;
     onlyOneofCache.set(schema, oneofName);
   }
   if (oneofName === null) {

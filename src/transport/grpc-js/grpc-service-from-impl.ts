@@ -201,7 +201,10 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
         if (method.methodKind === "bidi_streaming") {
           context.sendHeader(call); // As a client stream's (see there).
         }
-        const writer = new BoundedWriter(call, options.maxPendingBytes, context.handler.signal, [connections.acquire(peer), processBudget]);
+        const writer = new BoundedWriter(call, options.maxPendingBytes, context.handler.signal, [
+          connections.acquire(peer),
+          processBudget,
+        ]);
         if (framesPassThrough()) coalesceFrames(call);
         const done = () => {
           writer.release();
@@ -212,7 +215,9 @@ function adaptMethod(service: DescService, method: DescMethod, handler: Impl, op
             method.methodKind === "server_streaming"
               ? decodeRequestCounted(method, (call as ServerWritableStream<Buffer, Buffer>).request, context)
               : requestStream(call as ServerDuplexStream<Buffer, Buffer>, method.input, context);
-          const estimate = options.estimateMessage?.(method, method.methodKind === "server_streaming" ? input : undefined) ?? options.maxPendingBytes;
+          const estimate =
+            options.estimateMessage?.(method, method.methodKind === "server_streaming" ? input : undefined) ??
+            options.maxPendingBytes;
           const responses = (handler(input, context.handler) as AsyncIterable<unknown>)[Symbol.asyncIterator]();
           try {
             for (;;) {

@@ -66,10 +66,22 @@ export function decodeRequest<Desc extends DescMessage>(schema: Desc, bytes: Uin
   try {
     return decodeMessage(schema, bytes);
   } catch (err) {
-    throw new ConnectError(`The request is not a valid ${schema.typeName} message.`, Code.InvalidArgument, undefined, undefined, err);
+    throw new ConnectError(
+      `The request is not a valid ${schema.typeName} message.`,
+      Code.InvalidArgument,
+      undefined,
+      undefined,
+      err,
+    );
   }
 }
 
 function cancelled(cause: unknown): ConnectError {
-  return new ConnectError("The client cancelled the stream before half-closing it; nothing was committed.", Code.Canceled, undefined, undefined, cause);
+  return new ConnectError(
+    "The client cancelled the stream before half-closing it; nothing was committed.",
+    Code.Canceled,
+    undefined,
+    undefined,
+    cause,
+  );
 }

@@ -1,4 +1,10 @@
-import { constants, type Http2Server, type IncomingHttpHeaders, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
+import {
+  constants,
+  type Http2Server,
+  type IncomingHttpHeaders,
+  type ServerHttp2Session,
+  type ServerHttp2Stream,
+} from "node:http2";
 import { EventEmitter } from "node:events";
 import { IndexedList } from "./indexed-list.js";
 import { GrpcFrameTracker } from "./grpc-frame-tracker.js";
@@ -114,7 +120,13 @@ class StreamGuard {
       refuseHead(stream, head);
       return false;
     }
-    const watch = new StreamWatch(this, stream, counters, this.options.singleRequest(String(headers[":path"] ?? "")), head.compressed);
+    const watch = new StreamWatch(
+      this,
+      stream,
+      counters,
+      this.options.singleRequest(String(headers[":path"] ?? "")),
+      head.compressed,
+    );
     (stream as WatchedStream)[watchKey] = watch;
     stream.once("close", onClose);
     // DATA is tracked in guardedEmit, before any listener sees it; this listener only keeps the
@@ -226,7 +238,10 @@ function onClose(this: ServerHttp2Stream): void {
 function guardedEmit(this: ServerHttp2Stream, event: string | symbol): boolean {
   if (event === "data" || event === "end") {
     const watch = (this as WatchedStream)[watchKey];
-    if (watch !== undefined && !(event === "data" ? passData(this, watch, arguments[1] as Buffer) : passEnd(this, watch))) {
+    if (
+      watch !== undefined &&
+      !(event === "data" ? passData(this, watch, arguments[1] as Buffer) : passEnd(this, watch))
+    ) {
       return false;
     }
   }
@@ -247,7 +262,10 @@ function passData(stream: ServerHttp2Stream, watch: StreamWatch, data: Buffer): 
   const wasInMessage = tracker.inMessage;
   const completed = tracker.push(data);
   watch.charge(single ? watch.received : tracker.partialBytes);
-  if (watch.session.receiveBytes > options.maxReceiveBufferBytesPerConnection || guard.total.receiveBytes > options.maxReceiveBufferBytes) {
+  if (
+    watch.session.receiveBytes > options.maxReceiveBufferBytesPerConnection ||
+    guard.total.receiveBytes > options.maxReceiveBufferBytes
+  ) {
     watch.charge(0);
     stream.close(NGHTTP2_ENHANCE_YOUR_CALM);
     return false;
@@ -291,11 +309,19 @@ function passEnd(stream: ServerHttp2Stream, watch: StreamWatch): boolean {
   watch.guard.disarm(watch);
   watch.charge(0);
   if (watch.tracker.inMessage) {
-    refuse(stream, invalidArgument, `The request stream ended inside a message: ${watch.tracker.partialBytes} bytes of its last message arrived, not all of it; nothing was committed. Send whole messages and half-close after the last one.`);
+    refuse(
+      stream,
+      invalidArgument,
+      `The request stream ended inside a message: ${watch.tracker.partialBytes} bytes of its last message arrived, not all of it; nothing was committed. Send whole messages and half-close after the last one.`,
+    );
     return false;
   }
   if (watch.single && watch.tracker.messages === 0) {
-    refuse(stream, invalidArgument, "The request message is missing: the stream half-closed before sending one. Send exactly one request message.");
+    refuse(
+      stream,
+      invalidArgument,
+      "The request message is missing: the stream half-closed before sending one. Send exactly one request message.",
+    );
     return false;
   }
   return true;

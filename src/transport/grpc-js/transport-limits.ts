@@ -11,7 +11,10 @@ const healthSingleRequestPaths = ["/grpc.health.v1.Health/Check", "/grpc.health.
  * method paths that take exactly one request message (unary and server-streaming) from the
  * hosted services.
  */
-export function streamGuardOptions(limits: Limits, services: readonly { readonly service: DescService }[]): StreamGuardOptions {
+export function streamGuardOptions(
+  limits: Limits,
+  services: readonly { readonly service: DescService }[],
+): StreamGuardOptions {
   const single = new Set(healthSingleRequestPaths);
   for (const { service } of services) {
     for (const method of service.methods) {
@@ -76,5 +79,9 @@ function estimateMessage(limits: Limits, method: DescMethod, request: unknown): 
  * clients accept by default (ListSkills pages by bytes, for one).
  */
 export function maxSendMessageBytes(limits: Limits): number {
-  return Math.max(4 * 1024 * 1024, limits.maxChunkSize + maxMessageOverhead, 2 * limits.maxSkillFileBytes + maxMessageOverhead);
+  return Math.max(
+    4 * 1024 * 1024,
+    limits.maxChunkSize + maxMessageOverhead,
+    2 * limits.maxSkillFileBytes + maxMessageOverhead,
+  );
 }

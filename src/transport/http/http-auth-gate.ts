@@ -20,7 +20,11 @@ type AdmittedHandler = (req: IncomingMessage, res: ServerResponse, caller: strin
  * in authenticateCall; this is the cheap early check, as the grpc-js listener's auth interceptor
  * is. connect-node offers no hook before the body is read.
  */
-export function httpAuthGate(authenticator: Authenticator | undefined, onRefused: (req: IncomingMessage, error: ConnectError) => void, handler: AdmittedHandler): NodeHandler {
+export function httpAuthGate(
+  authenticator: Authenticator | undefined,
+  onRefused: (req: IncomingMessage, error: ConnectError) => void,
+  handler: AdmittedHandler,
+): NodeHandler {
   if (authenticator === undefined || !authenticator.enabled) {
     return (req, res) => handler(req, res, anonymousPrincipal.id);
   }
@@ -28,7 +32,10 @@ export function httpAuthGate(authenticator: Authenticator | undefined, onRefused
     const authorization = req.headers.authorization;
     let caller: string;
     try {
-      caller = authenticator.authenticate({ authorization, certificateIdentity: peerValues(req.socket).get(peerIdentityKey) }).id;
+      caller = authenticator.authenticate({
+        authorization,
+        certificateIdentity: peerValues(req.socket).get(peerIdentityKey),
+      }).id;
     } catch (err) {
       const error = toConnectError(err);
       onRefused(req, error);

@@ -30,7 +30,11 @@ const retryAfterMs = 1000;
  * full; its body is then discarded unread (http-drain-unread-body.ts), holding no memory.
  */
 export function boundHttpBodies(
-  limits: { readonly maxReceiveBufferBytes: number; readonly maxReceiveBufferBytesPerCaller: number; readonly maxReceiveMessageBytes: number },
+  limits: {
+    readonly maxReceiveBufferBytes: number;
+    readonly maxReceiveBufferBytesPerCaller: number;
+    readonly maxReceiveMessageBytes: number;
+  },
   onRefused: (req: IncomingMessage, error: ConnectError, res: ServerResponse, caller: string) => void,
   handler: HttpHandler,
 ): CallerHandler {
@@ -38,10 +42,17 @@ export function boundHttpBodies(
   return (req, res, caller) => {
     const claim = budget.claim(caller, bodyClaim(req, limits.maxReceiveMessageBytes));
     if (!claim.granted) {
-      const error = toConnectError(claim.full === "caller" ? callerFull(caller, limits.maxReceiveBufferBytesPerCaller) : serverFull(limits.maxReceiveBufferBytes));
+      const error = toConnectError(
+        claim.full === "caller"
+          ? callerFull(caller, limits.maxReceiveBufferBytesPerCaller)
+          : serverFull(limits.maxReceiveBufferBytes),
+      );
       onRefused(req, error, res, caller);
       // The body is read and discarded after the answer (http-drain-unread-body.ts), keeping the connection.
-      writeRefusal(req, res, error, { close: false, headers: { "retry-after": String(Math.ceil(retryAfterMs / 1000)) } });
+      writeRefusal(req, res, error, {
+        close: false,
+        headers: { "retry-after": String(Math.ceil(retryAfterMs / 1000)) },
+      });
       return;
     }
     res.once("close", claim.release);

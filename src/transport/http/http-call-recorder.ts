@@ -41,7 +41,9 @@ interface CallState {
  * node-level `wrap` and the interceptor meet through an AsyncLocalStorage.
  */
 export function createHttpCallRecorder(hooks: HttpCallHooks): {
-  wrap(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
+  wrap(
+    handler: (req: IncomingMessage, res: ServerResponse) => void,
+  ): (req: IncomingMessage, res: ServerResponse) => void;
   /** settle counts a request answered before `wrap` saw it (a refusal) as no call's bytes. */
   settle(req: IncomingMessage, res: ServerResponse): void;
   /** refusedCall records the call `wrap` is serving as `method`, refused before connect-node ran it. */
@@ -62,37 +64,41 @@ export function createHttpCallRecorder(hooks: HttpCallHooks): {
       else req.once("end", mark);
     });
   };
-  const wrap = (handler: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
-    const startedAt = process.hrtime.bigint();
-    const state: CallState = { requestId: requestIdOf(req) };
-    res.setHeader("x-request-id", state.requestId);
-    const socket = req.socket;
-    let recorded = false;
-    state.release = () => releaseResponse(res);
-    state.record = () => {
-      if (recorded || state.method === undefined) {
-        return; // recorded already, or not a call (404, refused Host, CORS preflight)
-      }
-      recorded = true;
-      // HTTP/1.1 serves one request at a time per connection: what the socket moved since the
-      // previous response on it closed is this request's (the request was read before the
-      // handler ran, so counting from here would miss it).
-      const before = counted.get(socket) ?? { read: 0, written: 0 };
-      hooks.onCallEnd({
-        method: state.method,
-        peer: socket.remoteAddress === undefined ? "unknown" : `${socket.remoteFamily === "IPv6" ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}`,
-        code: state.code ?? (res.writableFinished ? Code.Unknown : Code.Canceled),
-        durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
-        bytesIn: socket.bytesRead - before.read,
-        bytesOut: socket.bytesWritten - before.written,
-        requestId: state.requestId,
-        error: state.error,
-        ...state.note,
-      });
+  const wrap =
+    (handler: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
+      const startedAt = process.hrtime.bigint();
+      const state: CallState = { requestId: requestIdOf(req) };
+      res.setHeader("x-request-id", state.requestId);
+      const socket = req.socket;
+      let recorded = false;
+      state.release = () => releaseResponse(res);
+      state.record = () => {
+        if (recorded || state.method === undefined) {
+          return; // recorded already, or not a call (404, refused Host, CORS preflight)
+        }
+        recorded = true;
+        // HTTP/1.1 serves one request at a time per connection: what the socket moved since the
+        // previous response on it closed is this request's (the request was read before the
+        // handler ran, so counting from here would miss it).
+        const before = counted.get(socket) ?? { read: 0, written: 0 };
+        hooks.onCallEnd({
+          method: state.method,
+          peer:
+            socket.remoteAddress === undefined
+              ? "unknown"
+              : `${socket.remoteFamily === "IPv6" ? `[${socket.remoteAddress}]` : socket.remoteAddress}:${socket.remotePort}`,
+          code: state.code ?? (res.writableFinished ? Code.Unknown : Code.Canceled),
+          durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
+          bytesIn: socket.bytesRead - before.read,
+          bytesOut: socket.bytesWritten - before.written,
+          requestId: state.requestId,
+          error: state.error,
+          ...state.note,
+        });
+      };
+      settle(req, res, () => state.record?.());
+      store.run(state, () => handler(req, res));
     };
-    settle(req, res, () => state.record?.());
-    store.run(state, () => handler(req, res));
-  };
   const fail = (state: CallState | undefined, err: unknown) => {
     if (state) {
       const error = ConnectError.from(err);

@@ -58,7 +58,12 @@ export function connectHandler(options: ConnectHandlerOptions): (req: IncomingMe
     });
   };
 
-  async function serve(handler: UniversalHandler, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serve(
+    handler: UniversalHandler,
+    method: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const universal = universalRequestFromNodeRequest(req, res, undefined, options.contextValues(req));
     const framing = framingOf(String(req.headers["content-type"] ?? ""));
     const tooLarge = (size: number | undefined) => toConnectError(oversizeRequestError(method, size, limit));

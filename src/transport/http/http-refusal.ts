@@ -1,7 +1,12 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
 import { encodeEnvelope } from "@connectrpc/connect/protocol";
-import { codeToHttpStatus, createEndStreamSerialization, endStreamFlag, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
+import {
+  codeToHttpStatus,
+  createEndStreamSerialization,
+  endStreamFlag,
+  errorToJsonBytes,
+} from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc-web";
 import { requestIdOf } from "./http-request-id.js";
 
@@ -25,12 +30,19 @@ const endStream = createEndStreamSerialization(undefined);
  * - Connect unary and plain JSON: the code's HTTP status and the error JSON with its details.
  * Each answer carries the request's `x-request-id` (requestIdOf).
  */
-export function writeRefusal(req: IncomingMessage, res: ServerResponse, error: ConnectError, options: RefusalOptions): void {
+export function writeRefusal(
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: ConnectError,
+  options: RefusalOptions,
+): void {
   const headers: OutgoingHttpHeaders = { ...options.headers, "x-request-id": requestIdOf(req) };
   if (options.close) headers["connection"] = "close";
   const contentType = String(req.headers["content-type"] ?? "").toLowerCase();
   if (contentType.startsWith("application/grpc-web")) {
-    headers["content-type"] = contentType.startsWith("application/grpc-web-text") ? "application/grpc-web-text+proto" : "application/grpc-web+proto";
+    headers["content-type"] = contentType.startsWith("application/grpc-web-text")
+      ? "application/grpc-web-text+proto"
+      : "application/grpc-web+proto";
     setTrailerStatus(new Headers(), error).forEach((value, key) => {
       headers[key] = value;
     });
@@ -43,7 +55,9 @@ export function writeRefusal(req: IncomingMessage, res: ServerResponse, error: C
   let body: Uint8Array;
   if (contentType.startsWith("application/connect+")) {
     status = 200;
-    headers["content-type"] = contentType.startsWith("application/connect+proto") ? "application/connect+proto" : "application/connect+json";
+    headers["content-type"] = contentType.startsWith("application/connect+proto")
+      ? "application/connect+proto"
+      : "application/connect+json";
     body = encodeEnvelope(endStreamFlag, endStream.serialize({ metadata: new Headers(), error }));
   } else {
     status = codeToHttpStatus(error.code);

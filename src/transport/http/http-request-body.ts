@@ -15,7 +15,10 @@ export function framingOf(contentType: string): Framing {
 }
 
 /** WholeBody is a body read to its end, one over the message limit (with its size when known), or a client gone. */
-export type WholeBody = { readonly kind: "read"; readonly chunks: readonly Uint8Array[] } | { readonly kind: "oversize"; readonly size?: number } | { readonly kind: "gone" };
+export type WholeBody =
+  | { readonly kind: "read"; readonly chunks: readonly Uint8Array[] }
+  | { readonly kind: "oversize"; readonly size?: number }
+  | { readonly kind: "gone" };
 
 /**
  * readWholeBody reads the body of a request that carries one message (a unary or server-streaming
@@ -28,7 +31,15 @@ export async function readWholeBody(req: IncomingMessage, limit: number, framing
   const bound = framedBound(limit, framing);
   const declared = req.headers["content-length"];
   if (declared !== undefined && /^\d{1,16}$/.test(declared) && Number(declared) > bound) {
-    return { kind: "oversize", size: framing === "bare" ? Number(declared) : framing === "envelope" ? Number(declared) - envelopeHeaderBytes : undefined };
+    return {
+      kind: "oversize",
+      size:
+        framing === "bare"
+          ? Number(declared)
+          : framing === "envelope"
+            ? Number(declared) - envelopeHeaderBytes
+            : undefined,
+    };
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -55,7 +66,12 @@ export async function readWholeBody(req: IncomingMessage, limit: number, framing
  * than `limit`, so that message is never buffered. A base64 body is passed on unchecked (no
  * browser streams a request; connect-node's readMaxBytes still bounds it).
  */
-export async function* limitEnvelopes(req: IncomingMessage, limit: number, framing: Framing, tooLarge: (size: number) => Error): AsyncGenerator<Uint8Array> {
+export async function* limitEnvelopes(
+  req: IncomingMessage,
+  limit: number,
+  framing: Framing,
+  tooLarge: (size: number) => Error,
+): AsyncGenerator<Uint8Array> {
   const head = Buffer.alloc(envelopeHeaderBytes);
   let headFilled = 0;
   let bodyLeft = 0;

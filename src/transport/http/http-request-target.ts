@@ -14,12 +14,19 @@ const originForm = /^\/(?!\/)/;
  * 400 to Connect and JSON callers) in the caller's protocol; the connection is closed after it,
  * its body unread.
  */
-export function checkRequestTarget(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+export function checkRequestTarget(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const target = req.url ?? "";
     const host = req.headers.host;
     if (host === undefined || host === "" || !originForm.test(target) || !URL.canParse(target, `http://${host}`)) {
-      const error = toConnectError(new ToolhostError("INVALID_ARGUMENT", "toolhost: the request needs a Host header and a path (/package.Service/Method) that together form a URL."));
+      const error = toConnectError(
+        new ToolhostError(
+          "INVALID_ARGUMENT",
+          "toolhost: the request needs a Host header and a path (/package.Service/Method) that together form a URL.",
+        ),
+      );
       writeRefusal(req, res, error, { close: true });
       return;
     }

@@ -71,7 +71,17 @@ export async function startHttpHost(
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
   };
   const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
-    onCallEnd({ method: (req.url ?? "").split("?", 1)[0]!, peer: req.socket.remoteAddress ?? "http", code: error.code, durationMs: 0, bytesIn: 0, bytesOut: 0, requestId: requestIdOf(req), error, caller });
+    onCallEnd({
+      method: (req.url ?? "").split("?", 1)[0]!,
+      peer: req.socket.remoteAddress ?? "http",
+      code: error.code,
+      durationMs: 0,
+      bytesIn: 0,
+      bytesOut: 0,
+      requestId: requestIdOf(req),
+      error,
+      caller,
+    });
   // Authentication first: a request that is not authenticated claims no receive buffer, and its
   // connection is closed with its body unread. An admitted one claims from its caller's share and
   // the total; one refused there has its body drained, keeping the connection.
@@ -87,7 +97,8 @@ export async function startHttpHost(
   );
   const gated = httpAuthGate(authenticator, refused, admitted);
   const serve = checkRequestTarget(isLoopbackHost(host) ? guardLoopbackHost(gated) : gated);
-  const server: Server = tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve, onTlsFailure);
+  const server: Server =
+    tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve, onTlsFailure);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -114,14 +125,26 @@ export async function startHttpHost(
  * httpsServer is the TLS form of the HTTP listener: client certificates are requested when a
  * client CA is set, and a rotated certificate replaces the secure context of new connections.
  */
-function httpsServer(tls: TlsFiles, timeouts: object, handler: (req: IncomingMessage, res: ServerResponse) => void, onTlsFailure?: (failure: TlsFailure) => void): Server {
+function httpsServer(
+  tls: TlsFiles,
+  timeouts: object,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  onTlsFailure?: (failure: TlsFailure) => void,
+): Server {
   const server = createHttpsServer(
-    { ...timeouts, ...tls.contextOptions, requestCert: tls.names.clientCa !== undefined, rejectUnauthorized: tls.names.requireClientCert },
+    {
+      ...timeouts,
+      ...tls.contextOptions,
+      requestCert: tls.names.clientCa !== undefined,
+      rejectUnauthorized: tls.names.requireClientCert,
+    },
     handler,
   );
   // Each connection's client certificate is read once, and renegotiation refused (tls/pin-peer-certificate.ts).
   server.on("secureConnection", pinPeerCertificate);
-  server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Socket) => onTlsFailure?.({ listener: "http", peer: peerOf(socket), code: err.code ?? "unknown" }));
+  server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Socket) =>
+    onTlsFailure?.({ listener: "http", peer: peerOf(socket), code: err.code ?? "unknown" }),
+  );
   const stop = tls.onChange(() => server.setSecureContext(tls.contextOptions));
   server.once("close", stop);
   return server as unknown as Server;

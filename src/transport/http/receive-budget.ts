@@ -7,7 +7,9 @@ export interface ReceiveBudgetLimits {
 }
 
 /** ReceiveClaim is a granted claim's release (safe to call more than once), or whose budget is full. */
-export type ReceiveClaim = { readonly granted: true; release(): void } | { readonly granted: false; readonly full: "caller" | "server" };
+export type ReceiveClaim =
+  | { readonly granted: true; release(): void }
+  | { readonly granted: false; readonly full: "caller" | "server" };
 
 const nothingHeld: ReceiveClaim = Object.freeze({ granted: true, release: () => undefined });
 

@@ -25,7 +25,8 @@ export async function startMetricsListener(listen: string, registry: Registry): 
     }
     registry.metrics().then(
       (text) => res.writeHead(200, { "content-type": registry.contentType }).end(text),
-      (err: unknown) => res.writeHead(500, { "content-type": "text/plain" }).end(`collecting metrics failed: ${String(err)}\n`),
+      (err: unknown) =>
+        res.writeHead(500, { "content-type": "text/plain" }).end(`collecting metrics failed: ${String(err)}\n`),
     );
   };
   const server: Server = createServer(isLoopbackHost(host) ? guardLoopbackHost(handler) : handler);

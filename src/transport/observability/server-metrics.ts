@@ -53,15 +53,30 @@ export function createServerMetrics(skillCounts: () => SkillCounts, methods: Rea
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
     registers: [registry],
   });
-  const received = new Counter({ name: "toolhost_rpc_received_bytes_total", help: "Request bytes received.", labelNames: ["method"] as const, registers: [registry] });
-  const sent = new Counter({ name: "toolhost_rpc_sent_bytes_total", help: "Response bytes sent.", labelNames: ["method"] as const, registers: [registry] });
+  const received = new Counter({
+    name: "toolhost_rpc_received_bytes_total",
+    help: "Request bytes received.",
+    labelNames: ["method"] as const,
+    registers: [registry],
+  });
+  const sent = new Counter({
+    name: "toolhost_rpc_sent_bytes_total",
+    help: "Response bytes sent.",
+    labelNames: ["method"] as const,
+    registers: [registry],
+  });
   const toolCalls = new Counter({
     name: "toolhost_tool_calls_total",
     help: "CallTool results, by tool (its seed name; `unknown` when no tool has the name asked for) and ErrorInfo reason (empty when it succeeded).",
     labelNames: ["tool", "reason"] as const,
     registers: [registry],
   });
-  const active = new Gauge({ name: "toolhost_rpc_active_streams", help: "Calls in progress (each is one HTTP/2 stream or HTTP request).", labelNames: ["method"] as const, registers: [registry] });
+  const active = new Gauge({
+    name: "toolhost_rpc_active_streams",
+    help: "Calls in progress (each is one HTTP/2 stream or HTTP request).",
+    labelNames: ["method"] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: "toolhost_skills_loaded",
     help: "Skills in the catalog.",
@@ -93,7 +108,10 @@ export function createServerMetrics(skillCounts: () => SkillCounts, methods: Rea
       // The tool is one the server resolved (never the name a client sent): the label set is the
       // catalog's tools, as bounded as the catalog itself.
       if (record.toolReason !== undefined) {
-        toolCalls.inc({ tool: record.tool ?? unknownMethod, reason: catalogReasons.has(record.toolReason) ? record.toolReason : "" });
+        toolCalls.inc({
+          tool: record.tool ?? unknownMethod,
+          reason: catalogReasons.has(record.toolReason) ? record.toolReason : "",
+        });
       }
     },
   };

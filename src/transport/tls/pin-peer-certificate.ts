@@ -41,7 +41,10 @@ export function refuseRenegotiation(socket: TLSSocket): void {
 export function readPeerCertificateOnce(socket: TLSSocket): void {
   const read = socket.getPeerCertificate;
   let pinned: PeerCertificate | undefined;
-  socket.getPeerCertificate = function getPeerCertificate(this: TLSSocket, detailed?: boolean): PeerCertificate | DetailedPeerCertificate {
+  socket.getPeerCertificate = function getPeerCertificate(
+    this: TLSSocket,
+    detailed?: boolean,
+  ): PeerCertificate | DetailedPeerCertificate {
     if (detailed === true) {
       return read.call(this, true);
     }

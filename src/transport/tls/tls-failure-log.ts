@@ -17,14 +17,18 @@ export interface TlsFailure {
  * cannot connect. A flood of them cannot flood the log: past linesPerWindow in a window, the
  * rest of that window's failures are one line with their count.
  */
-export function tlsFailureLog(logger: Pick<Logger, "warn">, now: () => number = Date.now): (failure: TlsFailure) => void {
+export function tlsFailureLog(
+  logger: Pick<Logger, "warn">,
+  now: () => number = Date.now,
+): (failure: TlsFailure) => void {
   let windowStart = 0;
   let logged = 0;
   let suppressed = 0;
   return (failure) => {
     const at = now();
     if (at - windowStart >= windowMs) {
-      if (suppressed > 0) logger.warn({ suppressed, window_ms: windowMs }, "tls handshakes failed (not logged one by one)");
+      if (suppressed > 0)
+        logger.warn({ suppressed, window_ms: windowMs }, "tls handshakes failed (not logged one by one)");
       windowStart = at;
       logged = 0;
       suppressed = 0;
@@ -39,7 +43,13 @@ export function tlsFailureLog(logger: Pick<Logger, "warn">, now: () => number = 
 }
 
 /** peerOf names a socket's remote end as host:port. */
-export function peerOf(socket: { remoteAddress?: string | undefined; remotePort?: number | undefined; remoteFamily?: string | undefined }): string {
+export function peerOf(socket: {
+  remoteAddress?: string | undefined;
+  remotePort?: number | undefined;
+  remoteFamily?: string | undefined;
+}): string {
   if (socket.remoteAddress === undefined) return "unknown";
-  return socket.remoteFamily === "IPv6" ? `[${socket.remoteAddress}]:${socket.remotePort}` : `${socket.remoteAddress}:${socket.remotePort}`;
+  return socket.remoteFamily === "IPv6"
+    ? `[${socket.remoteAddress}]:${socket.remotePort}`
+    : `${socket.remoteAddress}:${socket.remotePort}`;
 }

@@ -80,7 +80,11 @@ export class TlsFiles {
         return readInputFileSync(file, { what, maxBytes: maxPemBytes }).content;
       } catch (err) {
         const problem = err instanceof InputFileError ? err.problem : "unreadable";
-        throw new TlsFileError(problem === "missing" || problem === "unreadable" ? `${(err as Error).message}; check the path` : (err as Error).message);
+        throw new TlsFileError(
+          problem === "missing" || problem === "unreadable"
+            ? `${(err as Error).message}; check the path`
+            : (err as Error).message,
+        );
       }
     };
     const material = checkMaterial(names, {
@@ -126,7 +130,10 @@ export class TlsFiles {
             : readInputFile(file, { what, maxBytes: maxPemBytes }).then(
                 (read) => read.content,
                 (err: unknown) => {
-                  problem ??= err instanceof InputFileError ? err : new InputFileError(`${what} ${file} cannot be read`, "unreadable");
+                  problem ??=
+                    err instanceof InputFileError
+                      ? err
+                      : new InputFileError(`${what} ${file} cannot be read`, "unreadable");
                   return null;
                 },
               ),
@@ -140,7 +147,11 @@ export class TlsFiles {
       }
       const [cert, key, ca] = contents as [Buffer, Buffer, Buffer | undefined];
       const old = this.#material;
-      if (cert.equals(old.cert) && key.equals(old.key) && (ca === undefined ? old.ca === undefined : old.ca !== undefined && ca.equals(old.ca))) {
+      if (
+        cert.equals(old.cert) &&
+        key.equals(old.key) &&
+        (ca === undefined ? old.ca === undefined : old.ca !== undefined && ca.equals(old.ca))
+      ) {
         return;
       }
       let next: TlsMaterial;
@@ -187,7 +198,9 @@ function checkMaterial(names: TlsFileNames, material: TlsMaterial): TlsMaterial 
   try {
     createSecureContext({ cert: material.cert, key: material.key, ...(material.ca && { ca: material.ca }) });
   } catch (err) {
-    throw new TlsFileError(`TLS key ${names.key} does not fit certificate ${names.cert} or is not a PEM key (${(err as Error).message.split("\n")[0]})`);
+    throw new TlsFileError(
+      `TLS key ${names.key} does not fit certificate ${names.cert} or is not a PEM key (${(err as Error).message.split("\n")[0]})`,
+    );
   }
   return Object.freeze(material);
 }

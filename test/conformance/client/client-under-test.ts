@@ -10,7 +10,12 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createClient as createConnectClient } from "@connectrpc/connect";
 import { createClient, createLeanClient } from "../../../clients/ts/src/index.js";
-import { ClientCompatRequestSchema, ClientCompatResponseSchema, ClientErrorResultSchema, type ClientCompatRequest } from "../gen/connectrpc/conformance/v1/client_compat_pb.js";
+import {
+  ClientCompatRequestSchema,
+  ClientCompatResponseSchema,
+  ClientErrorResultSchema,
+  type ClientCompatRequest,
+} from "../gen/connectrpc/conformance/v1/client_compat_pb.js";
 import { Protocol } from "../gen/connectrpc/conformance/v1/config_pb.js";
 import { ConformanceService } from "../gen/connectrpc/conformance/v1/service_pb.js";
 import { invoke } from "./invoke.js";
@@ -23,21 +28,34 @@ async function run(req: ClientCompatRequest): Promise<Uint8Array> {
     if (req.protocol !== Protocol.GRPC && req.protocol !== Protocol.CONNECT) {
       throw new Error(`protocol ${Protocol[req.protocol]} is not one @toolhost/client speaks`);
     }
-    const tls = req.serverTlsCert.length === 0 ? undefined : { ca: Buffer.from(req.serverTlsCert), cert: req.clientTlsCreds && Buffer.from(req.clientTlsCreds.cert), key: req.clientTlsCreds && Buffer.from(req.clientTlsCreds.key) };
+    const tls =
+      req.serverTlsCert.length === 0
+        ? undefined
+        : {
+            ca: Buffer.from(req.serverTlsCert),
+            cert: req.clientTlsCreds && Buffer.from(req.clientTlsCreds.cert),
+            key: req.clientTlsCreds && Buffer.from(req.clientTlsCreds.key),
+          };
     const toolhost = createClient(`${req.host}:${req.port}`, {
       protocol: req.protocol === Protocol.GRPC ? "grpc" : "connect",
       tls,
       readMaxBytes: req.messageReceiveLimit === 0 ? undefined : req.messageReceiveLimit,
     });
     // The client kind createClient puts on each transport: its lean client over gRPC, Connect's over Connect.
-    const client = req.protocol === Protocol.GRPC ? createLeanClient(ConformanceService, toolhost.transport) : createConnectClient(ConformanceService, toolhost.transport);
+    const client =
+      req.protocol === Protocol.GRPC
+        ? createLeanClient(ConformanceService, toolhost.transport)
+        : createConnectClient(ConformanceService, toolhost.transport);
     try {
       res.result = { case: "response", value: await invoke(client, req) };
     } finally {
       toolhost.close();
     }
   } catch (err) {
-    res.result = { case: "error", value: create(ClientErrorResultSchema, { message: err instanceof Error ? err.message : String(err) }) };
+    res.result = {
+      case: "error",
+      value: create(ClientErrorResultSchema, { message: err instanceof Error ? err.message : String(err) }),
+    };
   }
   return toBinary(ClientCompatResponseSchema, res);
 }

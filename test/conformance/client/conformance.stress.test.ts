@@ -15,7 +15,9 @@ describe("connectrpc conformance, client mode, against @toolhost/client", { time
     it(`passes every ${protocol} case (known failures listed with their reason)`, async () => {
       const knownFailing = protocol === "connect" ? `${here}/connect-known-failing.txt` : undefined;
       const s = await runSuite("client", `${here}/${protocol}.yaml`, knownFailing, `${here}/client-under-test.ts`);
-      console.log(`conformance ${protocol}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.known} known failing (${s.ms} ms)`);
+      console.log(
+        `conformance ${protocol}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.known} known failing (${s.ms} ms)`,
+      );
       assert.equal(s.code, 0, `the runner failed:\n${s.failures}`);
       assert.equal(s.failed, 0, s.failures);
       assert.ok(s.passed > 100, `only ${s.passed} cases ran`);

@@ -2,7 +2,11 @@ import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf"
 import { AnySchema, anyPack, anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
 import { ConnectError, type CallOptions, type Client } from "@connectrpc/connect";
 import { createWritableIterable } from "@connectrpc/connect/protocol";
-import { ClientResponseResultSchema, type ClientCompatRequest, type ClientResponseResult } from "../gen/connectrpc/conformance/v1/client_compat_pb.js";
+import {
+  ClientResponseResultSchema,
+  type ClientCompatRequest,
+  type ClientResponseResult,
+} from "../gen/connectrpc/conformance/v1/client_compat_pb.js";
 import { StreamType, type Code as ConformanceCode } from "../gen/connectrpc/conformance/v1/config_pb.js";
 import {
   BidiStreamRequestSchema,
@@ -36,7 +40,12 @@ function cancelAt(req: ClientCompatRequest): CancelAt {
   return {
     beforeCloseSend: timing?.case === "beforeCloseSend",
     // A Cancel without a timing means right after the send side is closed.
-    afterCloseSendMs: timing?.case === "afterCloseSendMs" ? timing.value : req.cancel !== undefined && timing?.case === undefined ? 0 : -1,
+    afterCloseSendMs:
+      timing?.case === "afterCloseSendMs"
+        ? timing.value
+        : req.cancel !== undefined && timing?.case === undefined
+          ? 0
+          : -1,
     afterResponses: timing?.case === "afterNumResponses" ? timing.value : -1,
   };
 }
@@ -65,7 +74,10 @@ function headersOf(h: Headers): Header[] {
 }
 
 /** CallRecord is one call's options, recording its header and trailer into the result, with its cancel controller. */
-function callRecord(req: ClientCompatRequest, result: ClientResponseResult): { options: CallOptions; abort: AbortController } {
+function callRecord(
+  req: ClientCompatRequest,
+  result: ClientResponseResult,
+): { options: CallOptions; abort: AbortController } {
   const abort = new AbortController();
   const headers = new Headers();
   for (const h of req.requestHeaders) for (const v of h.value) headers.append(h.name, v);
@@ -87,7 +99,11 @@ function failed(result: ClientResponseResult, err: unknown): void {
   result.error = create(ErrorSchema, {
     code: ce.code as unknown as ConformanceCode,
     message: ce.rawMessage,
-    details: ce.details.map((d) => ("desc" in d ? anyPack(d.desc, create(d.desc, d.value)) : create(AnySchema, { typeUrl: `type.googleapis.com/${d.type}`, value: d.value }))),
+    details: ce.details.map((d) =>
+      "desc" in d
+        ? anyPack(d.desc, create(d.desc, d.value))
+        : create(AnySchema, { typeUrl: `type.googleapis.com/${d.type}`, value: d.value }),
+    ),
   });
   if (result.responseHeaders.length === 0) result.responseHeaders = headersOf(ce.metadata);
   result.responseTrailers = headersOf(ce.metadata);
@@ -153,7 +169,15 @@ export async function invoke(client: Conformance, req: ClientCompatRequest): Pro
 }
 
 /** bidi runs a bidi stream: full duplex reads a response after each request, half duplex after the last. */
-async function bidi(client: Conformance, req: ClientCompatRequest, result: ClientResponseResult, options: CallOptions, abort: AbortController, cancel: CancelAt, took: (n: number) => void): Promise<void> {
+async function bidi(
+  client: Conformance,
+  req: ClientCompatRequest,
+  result: ClientResponseResult,
+  options: CallOptions,
+  abort: AbortController,
+  cancel: CancelAt,
+  took: (n: number) => void,
+): Promise<void> {
   const outgoing = createWritableIterable<MessageShape<typeof BidiStreamRequestSchema>>();
   const responses = client.bidiStream(outgoing, options)[Symbol.asyncIterator]();
   const messages = requests(req, BidiStreamRequestSchema);

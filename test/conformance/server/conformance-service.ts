@@ -64,13 +64,19 @@ function errorOf(error: ConformanceError, info?: ConformancePayload_RequestInfo)
 
 type Payload = MessageInitShape<typeof ConformancePayloadSchema>;
 
-async function answerUnary(def: UnaryResponseDefinition | undefined, requests: Any[], ctx: HandlerContext): Promise<{ payload: Payload }> {
+async function answerUnary(
+  def: UnaryResponseDefinition | undefined,
+  requests: Any[],
+  ctx: HandlerContext,
+): Promise<{ payload: Payload }> {
   appendHeaders(ctx.responseHeader, def?.responseHeaders ?? []);
   appendHeaders(ctx.responseTrailer, def?.responseTrailers ?? []);
   const info = requestInfo(ctx, requests);
   if (def?.response.case === "error") throw errorOf(def.response.value, info);
   await delay(def?.responseDelayMs ?? 0);
-  return { payload: { requestInfo: info, ...(def?.response.case === "responseData" ? { data: def.response.value } : {}) } };
+  return {
+    payload: { requestInfo: info, ...(def?.response.case === "responseData" ? { data: def.response.value } : {}) },
+  };
 }
 
 /**

@@ -26,7 +26,11 @@ import { startHttpHost } from "../../../src/transport/http/http-server.js";
 import { grpcServerCredentials } from "../../../src/transport/tls/grpc-credentials.js";
 import { TlsFiles } from "../../../src/transport/tls/tls-files.js";
 import { HTTPVersion, Protocol } from "../gen/connectrpc/conformance/v1/config_pb.js";
-import { ServerCompatRequestSchema, ServerCompatResponseSchema, type ServerCompatRequest } from "../gen/connectrpc/conformance/v1/server_compat_pb.js";
+import {
+  ServerCompatRequestSchema,
+  ServerCompatResponseSchema,
+  type ServerCompatRequest,
+} from "../gen/connectrpc/conformance/v1/server_compat_pb.js";
 import { ConformanceService } from "../gen/connectrpc/conformance/v1/service_pb.js";
 import { readDelimited, writeDelimited } from "../size-delimited.js";
 import { conformanceService } from "./conformance-service.js";
@@ -50,33 +54,55 @@ function tlsFilesFor(req: ServerCompatRequest, dir: string): TlsFiles | undefine
     clientCa = path.join(dir, "client-ca.pem");
     writeFileSync(clientCa, req.clientTlsCert);
   }
-  return TlsFiles.open({ cert, key, clientCa, requireClientCert: clientCa !== undefined }, (message) => process.stderr.write(`server-under-test: ${message}\n`));
+  return TlsFiles.open({ cert, key, clientCa, requireClientCert: clientCa !== undefined }, (message) =>
+    process.stderr.write(`server-under-test: ${message}\n`),
+  );
 }
 
 const req = await firstRequest();
 const dir = mkdtempSync(path.join(tmpdir(), "toolhost-conformance-"));
 const tls = tlsFilesFor(req, dir);
-const limits: Limits = req.messageReceiveLimit > 0 ? { ...defaultLimits, maxReceiveMessageBytes: req.messageReceiveLimit } : defaultLimits;
-const services: HostedService[] = [{ service: ConformanceService, impl: conformanceService as unknown as ServiceImpl<DescService> }];
+const limits: Limits =
+  req.messageReceiveLimit > 0 ? { ...defaultLimits, maxReceiveMessageBytes: req.messageReceiveLimit } : defaultLimits;
+const services: HostedService[] = [
+  { service: ConformanceService, impl: conformanceService as unknown as ServiceImpl<DescService> },
+];
 const authenticator = new Authenticator({ tokens: undefined, certificates: false });
-const onCallEnd = createCallLogger(createLogger((process.env.TOOLHOST_CONFORMANCE_LOG ?? "warn") as LogLevel, process.stderr));
+const onCallEnd = createCallLogger(
+  createLogger((process.env.TOOLHOST_CONFORMANCE_LOG ?? "warn") as LogLevel, process.stderr),
+);
 
 let address: string;
 let close: (graceMs: number) => Promise<void>;
 if (req.protocol === Protocol.GRPC) {
-  if (req.httpVersion !== HTTPVersion.HTTP_VERSION_2) throw new Error(`the gRPC listener speaks HTTP/2 only, not ${HTTPVersion[req.httpVersion]}`);
+  if (req.httpVersion !== HTTPVersion.HTTP_VERSION_2)
+    throw new Error(`the gRPC listener speaks HTTP/2 only, not ${HTTPVersion[req.httpVersion]}`);
   const credentials = tls === undefined ? undefined : grpcServerCredentials(tls);
-  const host = await startGrpcHost("127.0.0.1:0", services, limits, onCallEnd, { credentials, interceptors: [authInterceptor(authenticator, onCallEnd)] });
+  const host = await startGrpcHost("127.0.0.1:0", services, limits, onCallEnd, {
+    credentials,
+    interceptors: [authInterceptor(authenticator, onCallEnd)],
+  });
   ({ address, close } = host);
 } else if (req.protocol === Protocol.GRPC_WEB || req.protocol === Protocol.CONNECT) {
-  if (req.httpVersion !== HTTPVersion.HTTP_VERSION_1) throw new Error(`the HTTP listener speaks HTTP/1.1 only, not ${HTTPVersion[req.httpVersion]}`);
+  if (req.httpVersion !== HTTPVersion.HTTP_VERSION_1)
+    throw new Error(`the HTTP listener speaks HTTP/1.1 only, not ${HTTPVersion[req.httpVersion]}`);
   ({ address, close } = await startHttpHost("127.0.0.1:0", services, limits, onCallEnd, tls, authenticator));
 } else {
   throw new Error(`protocol ${Protocol[req.protocol]} is not one toolhost serves`);
 }
 
 const port = Number(address.slice(address.lastIndexOf(":") + 1));
-writeDelimited(process.stdout, toBinary(ServerCompatResponseSchema, create(ServerCompatResponseSchema, { host: "127.0.0.1", port, pemCert: tls === undefined ? undefined : req.serverCreds?.cert })));
+writeDelimited(
+  process.stdout,
+  toBinary(
+    ServerCompatResponseSchema,
+    create(ServerCompatResponseSchema, {
+      host: "127.0.0.1",
+      port,
+      pemCert: tls === undefined ? undefined : req.serverCreds?.cert,
+    }),
+  ),
+);
 process.once("SIGTERM", () => {
   void close(0).finally(() => {
     tls?.close();

@@ -32,7 +32,9 @@ try {
   for await (const event of searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits)) events.push(event);
   answer = { matches: collectRun(events).matches.length };
 } catch (err) {
-  answer = isToolhostError(err) ? { reason: err.reason, message: err.message } : { reason: "not a ToolhostError", message: String(err) };
+  answer = isToolhostError(err)
+    ? { reason: err.reason, message: err.message }
+    : { reason: "not a ToolhostError", message: String(err) };
 }
 for (const fd of fillers) closeSync(fd);
 process.stdout.write(`${JSON.stringify(answer)}\n`);

@@ -16,7 +16,15 @@ function asking(length: number): NativeContentReads & { calls: number } {
       info[0] = length;
       return needBufferCode;
     },
-    readContentBatch(dirFds: Int32Array, _names: string, from: number, _buffer: Buffer, _limit: number, _needles: Buffer | null, results: Float64Array): number {
+    readContentBatch(
+      dirFds: Int32Array,
+      _names: string,
+      from: number,
+      _buffer: Buffer,
+      _limit: number,
+      _needles: Buffer | null,
+      results: Float64Array,
+    ): number {
       fake.calls++;
       for (let i = from; i < dirFds.length; i++) {
         results[2 * i] = needBufferCode;
@@ -31,9 +39,23 @@ function asking(length: number): NativeContentReads & { calls: number } {
 describe("readFileAt and readBatchAt (the match worker's native reads)", () => {
   it("skip a file they have no memory for as unreadable, as the JavaScript path does, instead of throwing out of the worker", () => {
     const tooLong = bufferConstants.MAX_LENGTH + 1;
-    assert.equal(readFileAt(rules, 3, "huge.log", tooLong, false, () => false, undefined, undefined, asking(tooLong)), "unreadable");
+    assert.equal(
+      readFileAt(rules, 3, "huge.log", tooLong, false, () => false, undefined, undefined, asking(tooLong)),
+      "unreadable",
+    );
     const reads: [number, FileRead][] = [];
-    readBatchAt(rules, Int32Array.of(3, 3), "huge.log\0other.log", tooLong, false, () => false, undefined, (i, read) => reads.push([i, read]), undefined, asking(tooLong));
+    readBatchAt(
+      rules,
+      Int32Array.of(3, 3),
+      "huge.log\0other.log",
+      tooLong,
+      false,
+      () => false,
+      undefined,
+      (i, read) => reads.push([i, read]),
+      undefined,
+      asking(tooLong),
+    );
     assert.deepEqual(reads, [
       [0, "unreadable"],
       [1, "unreadable"],
@@ -57,26 +79,49 @@ describe("readFileAt and readBatchAt (the match worker's native reads)", () => {
       },
     };
     const reads: [number, string, boolean][] = [];
-    const each = (i: number, read: FileRead, inRoots: boolean): void => void reads.push([i, Buffer.isBuffer(read) ? read.toString() : String(read), inRoots]);
-    readBatchAt(rules, Int32Array.of(3, 4, 5), "a\0b\0c", 100, false, () => false, undefined, each, "/r\0/r/moved\0", addon);
+    const each = (i: number, read: FileRead, inRoots: boolean): void =>
+      void reads.push([i, Buffer.isBuffer(read) ? read.toString() : String(read), inRoots]);
+    readBatchAt(
+      rules,
+      Int32Array.of(3, 4, 5),
+      "a\0b\0c",
+      100,
+      false,
+      () => false,
+      undefined,
+      each,
+      "/r\0/r/moved\0",
+      addon,
+    );
     assert.deepEqual(folderPaths, ["/r\0/r/moved\0"], "the paths are handed to the addon");
     assert.deepEqual(single, ["b"], "only the file of the moved folder is read again, alone");
-    assert.deepEqual(reads, [
-      [0, "abc", true],
-      [1, "moved", false],
-      [2, "abc", false],
-    ], "a: checked against its path; b: read again, its folder to be checked after the reads; c: no path given");
+    assert.deepEqual(
+      reads,
+      [
+        [0, "abc", true],
+        [1, "moved", false],
+        [2, "abc", false],
+      ],
+      "a: checked against its path; b: read again, its folder to be checked after the reads; c: no path given",
+    );
     reads.length = 0;
     readBatchAt(rules, Int32Array.of(3, 4), "a\0b", 100, false, () => false, undefined, each, undefined, addon);
-    assert.deepEqual(reads, [
-      [0, "abc", false],
-      [1, "outside", false],
-    ], "without paths nothing is checked per file, and the outside code stays a skip");
+    assert.deepEqual(
+      reads,
+      [
+        [0, "abc", false],
+        [1, "outside", false],
+      ],
+      "without paths nothing is checked per file, and the outside code stays a skip",
+    );
   });
 
   it("gives up as unreadable after a bounded number of reads of a file that keeps outgrowing its buffer", () => {
     const addon = asking(2 << 20);
-    assert.equal(readFileAt(rules, 3, "a.log", 16 << 20, false, () => false, undefined, undefined, addon), "unreadable");
+    assert.equal(
+      readFileAt(rules, 3, "a.log", 16 << 20, false, () => false, undefined, undefined, addon),
+      "unreadable",
+    );
     assert.ok(addon.calls >= 2 && addon.calls <= 4, `${addon.calls} reads`);
   });
 });

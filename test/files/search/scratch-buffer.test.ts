@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { growScratch, idleScratchBytes, maxScratchBytes, noteScratchUse, scratch, scratchIdleMs } from "../../../src/files/search/scratch-buffer.js";
+import {
+  growScratch,
+  idleScratchBytes,
+  maxScratchBytes,
+  noteScratchUse,
+  scratch,
+  scratchIdleMs,
+} from "../../../src/files/search/scratch-buffer.js";
 
 describe("a match worker's read buffer (scratch)", () => {
   it("keeps a buffer up to maxScratchBytes while searching, never a larger one", () => {
@@ -19,7 +26,10 @@ describe("a match worker's read buffer (scratch)", () => {
     await sleep(scratchIdleMs / 2 + 200);
     assert.equal(scratch.buffer.length, idleScratchBytes + 1, "still in use: kept");
     await sleep(scratchIdleMs / 2 + 200);
-    assert.ok(scratch.buffer.length <= idleScratchBytes, `idle for ${scratchIdleMs} ms: given back (${scratch.buffer.length} bytes kept)`);
+    assert.ok(
+      scratch.buffer.length <= idleScratchBytes,
+      `idle for ${scratchIdleMs} ms: given back (${scratch.buffer.length} bytes kept)`,
+    );
     const kept = growScratch(idleScratchBytes);
     await sleep(scratchIdleMs + 200);
     assert.equal(scratch.buffer, kept, "one of idleScratchBytes is kept while idle, as before");

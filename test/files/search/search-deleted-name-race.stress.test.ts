@@ -25,7 +25,11 @@ describe("searchFiles: a hard link to an outside file named '<name> (deleted)', 
     const inside: Record<string, string> = {};
     for (let i = 0; i < 30; i++) inside[`sub/f${i}.txt`] = "INSIDE_TOKEN\n";
     const { root, sandbox } = await searchRoot(inside);
-    const child = spawn("python3", ["-c", deletedNameLoop, path.join(outside, "secret.txt"), path.join(root, "sub"), "3600", "40"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      "python3",
+      ["-c", deletedNameLoop, path.join(outside, "secret.txt"), path.join(root, "sub"), "3600", "40"],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
     let leaked = 0;

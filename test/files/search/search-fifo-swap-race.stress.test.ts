@@ -21,12 +21,16 @@ describe("searchFiles: a FIFO swapped in for a listed file is never opened", () 
     let searched = 0;
     let swaps = 0;
     try {
-      for (; done < searches && writer.stillBlocked(); done++) searched += (await runSearch(sandbox, { pattern: "TOKEN" })).matches.length;
+      for (; done < searches && writer.stillBlocked(); done++)
+        searched += (await runSearch(sandbox, { pattern: "TOKEN" })).matches.length;
     } finally {
       swaps = await loop.stop();
       await writer.stop().catch(() => undefined);
     }
-    assert.ok(swaps > 0 && searched > 0, `the regular file was searched ${searched} times over ${swaps} swaps: the test raced nothing`);
+    assert.ok(
+      swaps > 0 && searched > 0,
+      `the regular file was searched ${searched} times over ${swaps} swaps: the test raced nothing`,
+    );
     assert.equal(done, searches, `a search opened the FIFO (its blocked writer went on) after ${done} searches`);
   });
 });

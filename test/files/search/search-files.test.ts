@@ -4,13 +4,23 @@ import { runSearch, searchRoot } from "./search-fixture.js";
 
 describe("searchFiles: modes, options and summary", () => {
   it("finds a literal with line, column, ranges and a summary", async () => {
-    const { sandbox } = await searchRoot({ "a.txt": "one\ntwo needle and needle\nthree\n", "b/c.txt": "needle\n", "d.txt": "nothing\n" });
+    const { sandbox } = await searchRoot({
+      "a.txt": "one\ntwo needle and needle\nthree\n",
+      "b/c.txt": "needle\n",
+      "d.txt": "nothing\n",
+    });
     const run = await runSearch(sandbox, { pattern: "needle" });
-    assert.deepEqual(run.matches.map((m) => [m.path, m.line, m.column, m.text]), [
-      ["a.txt", 2, 5, "two needle and needle"],
-      ["b/c.txt", 1, 1, "needle"],
+    assert.deepEqual(
+      run.matches.map((m) => [m.path, m.line, m.column, m.text]),
+      [
+        ["a.txt", 2, 5, "two needle and needle"],
+        ["b/c.txt", 1, 1, "needle"],
+      ],
+    );
+    assert.deepEqual(run.matches[0]!.ranges, [
+      [4, 10],
+      [15, 21],
     ]);
-    assert.deepEqual(run.matches[0]!.ranges, [[4, 10], [15, 21]]);
     assert.equal(run.summary.filesScanned, 3);
     assert.equal(run.summary.filesMatched, 2);
     assert.equal(run.summary.matches, 2);
@@ -20,16 +30,34 @@ describe("searchFiles: modes, options and summary", () => {
 
   it("treats regex characters literally unless regex is set", async () => {
     const { sandbox } = await searchRoot({ "a.txt": "a.c\nabc\n" });
-    assert.deepEqual((await runSearch(sandbox, { pattern: "a.c" })).matches.map((m) => m.line), [1]);
-    assert.deepEqual((await runSearch(sandbox, { pattern: "a.c", regex: true })).matches.map((m) => m.line), [1, 2]);
-    assert.deepEqual((await runSearch(sandbox, { pattern: "^abc$", regex: true })).matches.map((m) => m.line), [2]);
+    assert.deepEqual(
+      (await runSearch(sandbox, { pattern: "a.c" })).matches.map((m) => m.line),
+      [1],
+    );
+    assert.deepEqual(
+      (await runSearch(sandbox, { pattern: "a.c", regex: true })).matches.map((m) => m.line),
+      [1, 2],
+    );
+    assert.deepEqual(
+      (await runSearch(sandbox, { pattern: "^abc$", regex: true })).matches.map((m) => m.line),
+      [2],
+    );
   });
 
   it("case-insensitive and whole-word options", async () => {
     const { sandbox } = await searchRoot({ "a.txt": "Foo\nfoobar\nfoo_x\nbar foo.\n" });
-    assert.deepEqual((await runSearch(sandbox, { pattern: "foo" })).matches.map((m) => m.line), [2, 3, 4]);
-    assert.deepEqual((await runSearch(sandbox, { pattern: "foo", caseInsensitive: true })).matches.map((m) => m.line), [1, 2, 3, 4]);
-    assert.deepEqual((await runSearch(sandbox, { pattern: "foo", wholeWord: true, caseInsensitive: true })).matches.map((m) => m.line), [1, 4]);
+    assert.deepEqual(
+      (await runSearch(sandbox, { pattern: "foo" })).matches.map((m) => m.line),
+      [2, 3, 4],
+    );
+    assert.deepEqual(
+      (await runSearch(sandbox, { pattern: "foo", caseInsensitive: true })).matches.map((m) => m.line),
+      [1, 2, 3, 4],
+    );
+    assert.deepEqual(
+      (await runSearch(sandbox, { pattern: "foo", wholeWord: true, caseInsensitive: true })).matches.map((m) => m.line),
+      [1, 4],
+    );
   });
 
   it("returns context lines before and after, and strips CR", async () => {
@@ -51,10 +79,16 @@ describe("searchFiles: modes, options and summary", () => {
   it("files_with_matches and count modes report one message per file", async () => {
     const { sandbox } = await searchRoot({ "a.txt": "x\nx\nx\n", "b.txt": "y\n", "c.txt": "x\n" });
     const files = await runSearch(sandbox, { pattern: "x", mode: "files" });
-    assert.deepEqual(files.files, [{ path: "a.txt", matches: 1 }, { path: "c.txt", matches: 1 }]);
+    assert.deepEqual(files.files, [
+      { path: "a.txt", matches: 1 },
+      { path: "c.txt", matches: 1 },
+    ]);
     assert.equal(files.matches.length, 0);
     const counts = await runSearch(sandbox, { pattern: "x", mode: "count" });
-    assert.deepEqual(counts.files, [{ path: "a.txt", matches: 3 }, { path: "c.txt", matches: 1 }]);
+    assert.deepEqual(counts.files, [
+      { path: "a.txt", matches: 3 },
+      { path: "c.txt", matches: 1 },
+    ]);
     assert.equal(counts.summary.matches, 4);
   });
 
@@ -64,7 +98,10 @@ describe("searchFiles: modes, options and summary", () => {
     assert.equal(total.matches.length, 13);
     assert.equal(total.summary.limitReached, true);
     const perFile = await runSearch(sandbox, { pattern: "x", maxMatchesPerFile: 2 });
-    assert.deepEqual(perFile.matches.map((m) => `${m.path}:${m.line}`), ["a.txt:1", "a.txt:2", "b.txt:1", "b.txt:2"]);
+    assert.deepEqual(
+      perFile.matches.map((m) => `${m.path}:${m.line}`),
+      ["a.txt:1", "a.txt:2", "b.txt:1", "b.txt:2"],
+    );
     assert.equal(perFile.summary.limitReached, true);
   });
 
@@ -81,19 +118,28 @@ describe("searchFiles: modes, options and summary", () => {
     const { sandbox } = await searchRoot({ "a.txt": "x\n".repeat(5000) });
     const run = await runSearch(sandbox, { pattern: "x", maxLineLength: 10_000 });
     assert.equal(run.matches.length, 5000);
-    assert.deepEqual(run.matches.slice(-2).map((m) => m.line), [4999, 5000]);
+    assert.deepEqual(
+      run.matches.slice(-2).map((m) => m.line),
+      [4999, 5000],
+    );
     assert.equal(run.summary.limitReached, false);
   });
 
   it("searches one file when the path names a file", async () => {
     const { sandbox } = await searchRoot({ "dir/a.txt": "needle\n", "b.txt": "needle\n" });
     const run = await runSearch(sandbox, { path: "dir/a.txt", pattern: "needle" });
-    assert.deepEqual(run.matches.map((m) => m.path), ["dir/a.txt"]);
+    assert.deepEqual(
+      run.matches.map((m) => m.path),
+      ["dir/a.txt"],
+    );
   });
 
   it("joins result paths to the folder the client named", async () => {
     const { sandbox } = await searchRoot({ "dir/sub/a.txt": "needle\n" });
     const run = await runSearch(sandbox, { path: "dir", pattern: "needle" });
-    assert.deepEqual(run.matches.map((m) => m.path), ["dir/sub/a.txt"]);
+    assert.deepEqual(
+      run.matches.map((m) => m.path),
+      ["dir/sub/a.txt"],
+    );
   });
 });

@@ -20,8 +20,19 @@ describe("searchFiles: which files are searched", () => {
       "src/main.txt": "hit\n",
       "other/gen.txt": "hit\n",
     });
-    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit" })), ["keep.log", "other/gen.txt", "src/main.txt"]);
-    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", noIgnore: true })), ["a.log", "build/out.txt", "keep.log", "other/gen.txt", "src/gen.txt", "src/main.txt"]);
+    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit" })), [
+      "keep.log",
+      "other/gen.txt",
+      "src/main.txt",
+    ]);
+    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", noIgnore: true })), [
+      "a.log",
+      "build/out.txt",
+      "keep.log",
+      "other/gen.txt",
+      "src/gen.txt",
+      "src/main.txt",
+    ]);
   });
 
   it("applies the ignore files of the folders above the searched one, as git does", async () => {
@@ -35,13 +46,26 @@ describe("searchFiles: which files are searched", () => {
     });
     assert.deepEqual(paths(await runSearch(sandbox, { path: "src/lib", pattern: "hit" })), ["src/lib/ok.txt"]);
     assert.deepEqual(paths(await runSearch(sandbox, { path: "src", pattern: "hit" })), ["src/lib/ok.txt"]);
-    assert.deepEqual(paths(await runSearch(sandbox, { path: "src/lib", pattern: "hit", noIgnore: true })), ["src/lib/a.log", "src/lib/ok.txt", "src/lib/tmp.txt"]);
+    assert.deepEqual(paths(await runSearch(sandbox, { path: "src/lib", pattern: "hit", noIgnore: true })), [
+      "src/lib/a.log",
+      "src/lib/ok.txt",
+      "src/lib/tmp.txt",
+    ]);
   });
 
   it("skips hidden files and folders unless include_hidden, and .git always", async () => {
-    const { sandbox } = await searchRoot({ ".env": "hit\n", ".hidden/a.txt": "hit\n", "v.txt": "hit\n", ".git/config": "hit\n" });
+    const { sandbox } = await searchRoot({
+      ".env": "hit\n",
+      ".hidden/a.txt": "hit\n",
+      "v.txt": "hit\n",
+      ".git/config": "hit\n",
+    });
     assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit" })), ["v.txt"]);
-    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", includeHidden: true })), [".env", ".hidden/a.txt", "v.txt"]);
+    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", includeHidden: true })), [
+      ".env",
+      ".hidden/a.txt",
+      "v.txt",
+    ]);
   });
 
   it("skips binary files and files over max_file_size, counting them as skipped", async () => {
@@ -64,9 +88,23 @@ describe("searchFiles: which files are searched", () => {
   });
 
   it("include and exclude globs, by name at any depth or by path", async () => {
-    const { sandbox } = await searchRoot({ "a.ts": "hit\n", "a.js": "hit\n", "src/b.ts": "hit\n", "src/vendor/c.ts": "hit\n", "test/d.ts": "hit\n" });
-    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", include: ["*.ts"] })), ["a.ts", "src/b.ts", "src/vendor/c.ts", "test/d.ts"]);
-    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", include: ["*.ts"], exclude: ["vendor", "test/**"] })), ["a.ts", "src/b.ts"]);
+    const { sandbox } = await searchRoot({
+      "a.ts": "hit\n",
+      "a.js": "hit\n",
+      "src/b.ts": "hit\n",
+      "src/vendor/c.ts": "hit\n",
+      "test/d.ts": "hit\n",
+    });
+    assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", include: ["*.ts"] })), [
+      "a.ts",
+      "src/b.ts",
+      "src/vendor/c.ts",
+      "test/d.ts",
+    ]);
+    assert.deepEqual(
+      paths(await runSearch(sandbox, { pattern: "hit", include: ["*.ts"], exclude: ["vendor", "test/**"] })),
+      ["a.ts", "src/b.ts"],
+    );
     assert.deepEqual(paths(await runSearch(sandbox, { pattern: "hit", include: ["src/*.ts"] })), ["src/b.ts"]);
   });
 
@@ -81,7 +119,10 @@ describe("searchFiles: which files are searched", () => {
     assert.deepEqual(paths(run), ["in.txt"]);
     assert.equal(run.summary.filesSkipped, 1); // the hard link
     // Searched on its own (the one-file path), it is refused as ReadFile refuses it.
-    await expectToolhostError(() => runSearch(sandbox, { path: "hard.txt", pattern: "hit" }), "PATH_TRAVERSAL", ['"hard.txt"', "2 hard links"]);
+    await expectToolhostError(() => runSearch(sandbox, { path: "hard.txt", pattern: "hit" }), "PATH_TRAVERSAL", [
+      '"hard.txt"',
+      "2 hard links",
+    ]);
   });
 
   it("searches hard-linked files, and their ignore files, under the sandbox's rules when hard links are allowed", async () => {
@@ -91,7 +132,11 @@ describe("searchFiles: which files are searched", () => {
     await link(path.join(outside, "shared.txt"), path.join(root, "hard.txt"));
     await link(path.join(outside, "shared.ignore"), path.join(root, ".ignore"));
     const refused = await runSearch(await createSandbox([{ path: root, readOnly: false }]), { pattern: "hit" });
-    assert.deepEqual(paths(refused), ["in.txt", "skipped.txt"], "a hard-linked .ignore is not applied, a hard-linked file not read");
+    assert.deepEqual(
+      paths(refused),
+      ["in.txt", "skipped.txt"],
+      "a hard-linked .ignore is not applied, a hard-linked file not read",
+    );
     const allowed = await createSandbox([{ path: root, readOnly: false }], { allowHardLinks: true });
     const run = await runSearch(allowed, { pattern: "hit" });
     assert.deepEqual(paths(run), ["hard.txt", "in.txt"]);
@@ -105,13 +150,35 @@ describe("searchFiles: refused requests", () => {
     const { root, sandbox } = await searchRoot({ "a.txt": "hit\n" });
     const before = await snapshotTree(root);
     await expectToolhostError(() => runSearch(sandbox, { pattern: "" }), "INVALID_ARGUMENT", ["pattern", "empty"]);
-    await expectToolhostError(() => runSearch(sandbox, { pattern: "(unclosed", regex: true }), "INVALID_ARGUMENT", ["not a valid regular expression"]);
-    await expectToolhostError(() => runSearch(sandbox, { pattern: "x".repeat(1001) }), "PATTERN_TOO_COMPLEX", ["1001", "1000"]);
-    await expectToolhostError(() => runSearch(sandbox, { pattern: "x", include: ["a".repeat(300)] }), "PATTERN_TOO_COMPLEX", ["include", "256"]);
-    await expectToolhostError(() => runSearch(sandbox, { pattern: "x", exclude: ["{a,{b,{c,{d,{e,{f,{g,{h,{i,j}}}}}}}}}"] }), "PATTERN_TOO_COMPLEX", ["exclude", "brace"]);
-    await expectToolhostError(() => runSearch(sandbox, { pattern: "x", include: Array.from({ length: 65 }, (_, i) => `*.${i}`) }), "PATTERN_TOO_COMPLEX", ["65 globs"]);
-    await expectToolhostError(() => runSearch(sandbox, { pattern: "x", contextBefore: 21 }), "INVALID_ARGUMENT", ["context_before", "20"]);
-    await expectToolhostError(() => runSearch(sandbox, { pattern: "x", maxLineLength: 10_001 }), "INVALID_ARGUMENT", ["max_line_length"]);
+    await expectToolhostError(() => runSearch(sandbox, { pattern: "(unclosed", regex: true }), "INVALID_ARGUMENT", [
+      "not a valid regular expression",
+    ]);
+    await expectToolhostError(() => runSearch(sandbox, { pattern: "x".repeat(1001) }), "PATTERN_TOO_COMPLEX", [
+      "1001",
+      "1000",
+    ]);
+    await expectToolhostError(
+      () => runSearch(sandbox, { pattern: "x", include: ["a".repeat(300)] }),
+      "PATTERN_TOO_COMPLEX",
+      ["include", "256"],
+    );
+    await expectToolhostError(
+      () => runSearch(sandbox, { pattern: "x", exclude: ["{a,{b,{c,{d,{e,{f,{g,{h,{i,j}}}}}}}}}"] }),
+      "PATTERN_TOO_COMPLEX",
+      ["exclude", "brace"],
+    );
+    await expectToolhostError(
+      () => runSearch(sandbox, { pattern: "x", include: Array.from({ length: 65 }, (_, i) => `*.${i}`) }),
+      "PATTERN_TOO_COMPLEX",
+      ["65 globs"],
+    );
+    await expectToolhostError(() => runSearch(sandbox, { pattern: "x", contextBefore: 21 }), "INVALID_ARGUMENT", [
+      "context_before",
+      "20",
+    ]);
+    await expectToolhostError(() => runSearch(sandbox, { pattern: "x", maxLineLength: 10_001 }), "INVALID_ARGUMENT", [
+      "max_line_length",
+    ]);
     assert.deepEqual(await snapshotTree(root), before);
   });
 

@@ -25,20 +25,40 @@ export async function searchRoot(files: Record<string, string | Buffer>): Promis
 
 /** SearchRun is everything one search yielded, split by kind. */
 export interface SearchRun {
-  readonly matches: { path: string; line: number; column: number; text: string; truncated: boolean; before: string[]; after: string[]; ranges: [number, number][] }[];
+  readonly matches: {
+    path: string;
+    line: number;
+    column: number;
+    text: string;
+    truncated: boolean;
+    before: string[];
+    after: string[];
+    ranges: [number, number][];
+  }[];
   readonly files: { path: string; matches: number }[];
   readonly summary: Extract<SearchEvent, { kind: "summary" }>["summary"];
 }
 
 /** collectRun splits a search's events by kind (summary undefined if none came). */
-export function collectRun(events: Iterable<SearchEvent>): Omit<SearchRun, "summary"> & { summary: SearchRun["summary"] | undefined } {
+export function collectRun(
+  events: Iterable<SearchEvent>,
+): Omit<SearchRun, "summary"> & { summary: SearchRun["summary"] | undefined } {
   const matches: SearchRun["matches"] = [];
   const files: SearchRun["files"] = [];
   let summary: SearchRun["summary"] | undefined;
   for (const event of events) {
     if (event.kind === "match") {
       const l = event.line;
-      matches.push({ path: event.path, line: l.lineNumber, column: l.column, text: l.text, truncated: l.truncated, before: l.before.map((b) => b.text), after: l.after.map((a) => a.text), ranges: l.ranges.map(([s, e]) => [s, e]) });
+      matches.push({
+        path: event.path,
+        line: l.lineNumber,
+        column: l.column,
+        text: l.text,
+        truncated: l.truncated,
+        before: l.before.map((b) => b.text),
+        after: l.after.map((a) => a.text),
+        ranges: l.ranges.map(([s, e]) => [s, e]),
+      });
     } else if (event.kind === "file") {
       files.push({ path: event.path, matches: event.matches });
     } else {
@@ -63,9 +83,14 @@ export const testLimits = { ...defaultLimits, searchTimeBudgetMs: 120_000 };
 export const pausedLimits = { ...testLimits, searchRunAheadBatches: 1 };
 
 /** runSearch runs searchFiles to its end and collects the results. */
-export async function runSearch(sandbox: Sandbox, request: Partial<SearchRequest> & { pattern: string }, limits: Partial<SearchLimits> = {}): Promise<SearchRun> {
+export async function runSearch(
+  sandbox: Sandbox,
+  request: Partial<SearchRequest> & { pattern: string },
+  limits: Partial<SearchLimits> = {},
+): Promise<SearchRun> {
   const events: SearchEvent[] = [];
-  for await (const event of searchFiles(sandbox, { path: "", ...request }, { ...testLimits, ...limits })) events.push(event);
+  for await (const event of searchFiles(sandbox, { path: "", ...request }, { ...testLimits, ...limits }))
+    events.push(event);
   const { matches, files, summary } = collectRun(events);
   if (summary === undefined) throw new Error("no summary");
   return { matches, files, summary };

@@ -24,8 +24,11 @@ describe("SearchFiles globs cannot backtrack", () => {
   // match takes milliseconds.
   it("answers a catastrophic include glob, with the right matches", { timeout: 60_000 }, async () => {
     const results = [];
-    for await (const m of server.fileTools.searchFiles({ pattern: "needle", include: ["*a*a*a*a*a*a*a*a*a*a*b"] })) results.push(m);
-    const paths = results.filter((m) => m.result.case === "match").map((m) => (m.result.value as { path: string }).path);
+    for await (const m of server.fileTools.searchFiles({ pattern: "needle", include: ["*a*a*a*a*a*a*a*a*a*a*b"] }))
+      results.push(m);
+    const paths = results
+      .filter((m) => m.result.case === "match")
+      .map((m) => (m.result.value as { path: string }).path);
     assert.deepEqual(paths, ["g/aaaaaaaaaab"]);
   });
 

@@ -26,7 +26,9 @@ describe("searchFiles: a file growing while it is searched", () => {
     const { root, sandbox } = await searchRoot({ "app.log": "NEEDLE at the start\n" });
     // Larger than a match worker's first read buffer (1 MiB), so that reading it takes a larger one.
     appendFileSync(path.join(root, "app.log"), line.repeat(Math.ceil((2 << 20) / line.length)));
-    const child = spawn("python3", ["-c", appendLoop, path.join(root, "app.log")], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("python3", ["-c", appendLoop, path.join(root, "app.log")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
     let skipped = 0;

@@ -34,7 +34,11 @@ describe("searchFiles: a hard link to an outside file removed while it is search
     for (let i = 0; i < 30; i++) inside[`sub/f${i}.txt`] = "INSIDE_TOKEN\n";
     const { root, sandbox } = await searchRoot(inside);
     await runSearch(sandbox, { pattern: "warm-up" }); // the workers exist before the race starts
-    const child = spawn("python3", ["-c", linkLoop, path.join(outside, "secret.txt"), path.join(root, "sub", "x.txt"), "3600"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      "python3",
+      ["-c", linkLoop, path.join(outside, "secret.txt"), path.join(root, "sub", "x.txt"), "3600"],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
     let leaked = 0;

@@ -10,7 +10,9 @@ import { seededRandom } from "../../support/seeded-random.js";
 const rng = seededRandom;
 
 /** Pieces of text around a literal: line breaks (LF, CRLF), multi-byte text, word characters, invalid UTF-8, a BOM. */
-const pieces: Buffer[] = ["ab", "a", "b", " ", "\n", "\r\n", "é", "😀", "_", "x1", "ab\n", "\r", "\uFEFF"].map((s) => Buffer.from(s, "utf8"));
+const pieces: Buffer[] = ["ab", "a", "b", " ", "\n", "\r\n", "é", "😀", "_", "x1", "ab\n", "\r", "\uFEFF"].map((s) =>
+  Buffer.from(s, "utf8"),
+);
 pieces.push(Buffer.from([0xe2, 0x82]), Buffer.from([0xc3]), Buffer.from([0xff]), Buffer.from([0xa9]));
 
 function content(next: () => number): Buffer {
@@ -43,7 +45,11 @@ describe("matchLines (literal searches decode only the lines holding the literal
       const cap = next() < 0.3 ? 1 + Math.floor(next() * 2) : 1000;
       const expected = matchContent(bytes.toString("utf8"), regex, plan.spec, skip, cap);
       const actual = matchLines(bytes, Buffer.from(plan.spec.required[0]!, "utf8"), regex, plan.spec, skip, cap);
-      assert.deepEqual(actual, expected, `pattern ${JSON.stringify(request.pattern)} ${request.mode} whole_word=${request.wholeWord} skip=${skip} cap=${cap} in ${JSON.stringify(bytes.toString("latin1"))}`);
+      assert.deepEqual(
+        actual,
+        expected,
+        `pattern ${JSON.stringify(request.pattern)} ${request.mode} whole_word=${request.wholeWord} skip=${skip} cap=${cap} in ${JSON.stringify(bytes.toString("latin1"))}`,
+      );
       compared++;
       if (expected.count > 0) nonEmpty++;
     }
@@ -51,7 +57,8 @@ describe("matchLines (literal searches decode only the lines holding the literal
   });
 
   it("is used only for case-sensitive literals without a line break", () => {
-    const spec = (request: Partial<SearchRequest>) => planSearch({ path: "", pattern: "ab", ...request } as SearchRequest, defaultLimits).spec;
+    const spec = (request: Partial<SearchRequest>) =>
+      planSearch({ path: "", pattern: "ab", ...request } as SearchRequest, defaultLimits).spec;
     assert.equal(spec({}).lineBound, true);
     assert.equal(spec({ wholeWord: true }).lineBound, true);
     assert.equal(spec({ regex: true }).lineBound, false);

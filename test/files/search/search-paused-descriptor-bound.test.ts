@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { searchFiles, type SearchEvent } from "../../../src/files/search/search-files.js";
-import { pausedWalkDescriptors, setPausedWalkDescriptorLimit } from "../../../src/files/search/walk/paused-walk-descriptors.js";
+import {
+  pausedWalkDescriptors,
+  setPausedWalkDescriptorLimit,
+} from "../../../src/files/search/walk/paused-walk-descriptors.js";
 import { maxWalkers, walkerPoolState } from "../../../src/files/search/walk/walker-pool.js";
 import type { Sandbox } from "../../../src/sandbox/sandbox.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -28,9 +31,15 @@ function settled(): boolean {
  * yielded it or waits for a walker, and the pool settled (`sample` sees each state on the way);
  * the ones still waiting are then cancelled.
  */
-async function paused(sandbox: Sandbox, count: number, sample: () => void = () => undefined): Promise<{ searches: AsyncGenerator<SearchEvent>[]; started: number }> {
+async function paused(
+  sandbox: Sandbox,
+  count: number,
+  sample: () => void = () => undefined,
+): Promise<{ searches: AsyncGenerator<SearchEvent>[]; started: number }> {
   const controller = new AbortController();
-  const searches = Array.from({ length: count }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, limits, controller.signal));
+  const searches = Array.from({ length: count }, () =>
+    searchFiles(sandbox, { path: "", pattern: "needle" }, limits, controller.signal),
+  );
   let started = 0;
   const firsts = Promise.allSettled(searches.map((s) => s.next().then((first) => (started++, first))));
   await waitFor(`${count} searches to start or wait for a walker`, () => {
@@ -74,7 +83,10 @@ describe("searchFiles: the descriptors of paused searches", { timeout: 120_000 }
       let most = 0;
       second = await paused(others.sandbox, maxWalkers, () => (most = Math.max(most, pausedWalkDescriptors())));
       assert.ok(most <= limit, `${most} descriptors held by paused searches, over the bound of ${limit}`);
-      assert.ok(second.started > 0 && second.started < maxWalkers, `${second.started} of ${maxWalkers} searches got a walker`);
+      assert.ok(
+        second.started > 0 && second.started < maxWalkers,
+        `${second.started} of ${maxWalkers} searches got a walker`,
+      );
       await end([...first.searches, ...second.searches]);
     } finally {
       setPausedWalkDescriptorLimit(old);

@@ -47,7 +47,11 @@ function folderTree(): Record<string, string> {
  * pull takes events from a search into `run` until they name `files` more files than before (or
  * `files` events when counting events); false once the search is over.
  */
-async function pull(search: AsyncGenerator<SearchEvent>, run: { events: SearchEvent[] }, files: number): Promise<boolean> {
+async function pull(
+  search: AsyncGenerator<SearchEvent>,
+  run: { events: SearchEvent[] },
+  files: number,
+): Promise<boolean> {
   const seen = new Set<string>();
   for (let i = 0; i < 100_000 && seen.size < files; i++) {
     const next = await search.next();
@@ -65,7 +69,9 @@ async function pull(search: AsyncGenerator<SearchEvent>, run: { events: SearchEv
  * up), then ends them.
  */
 async function takeWalkers(sandbox: Parameters<typeof searchFiles>[0]): Promise<void> {
-  const others = Array.from({ length: maxWalkers }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, pausedLimits));
+  const others = Array.from({ length: maxWalkers }, () =>
+    searchFiles(sandbox, { path: "", pattern: "needle" }, pausedLimits),
+  );
   try {
     await Promise.all(others.map((s) => s.next()));
   } finally {
@@ -107,7 +113,16 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
       { pattern: "needle", mode: "content" },
       { pattern: "needle", mode: "files" },
       { pattern: "needle", mode: "count" },
-      { pattern: "NEEDLE", caseInsensitive: true, contextBefore: 1, contextAfter: 1, include: ["*.txt", "*.TXT", "*.log"], exclude: ["e.x", "d_2/*.txt"], noIgnore: true, includeHidden: true },
+      {
+        pattern: "NEEDLE",
+        caseInsensitive: true,
+        contextBefore: 1,
+        contextAfter: 1,
+        include: ["*.txt", "*.TXT", "*.log"],
+        exclude: ["e.x", "d_2/*.txt"],
+        noIgnore: true,
+        includeHidden: true,
+      },
     ];
     for (const request of requests) {
       const reference = await runSearch(sandbox, request, pausedLimits);
@@ -143,7 +158,10 @@ describe("searchFiles: a paused search gives its walker up and resumes exactly",
     await waitFor("the walk to run ahead as far as it may and pause", () => walkerPoolState().paused === 1);
     await takeWalkers(sandbox);
     assert.ok(walkersGivenUp() > givenUpBefore);
-    assert.ok((await insideRoot(root)) > 0, "the paused search still holds its start folder and the folders it is searching");
+    assert.ok(
+      (await insideRoot(root)) > 0,
+      "the paused search still holds its start folder and the folders it is searching",
+    );
     await search.return(undefined);
     assert.equal(await insideRoot(root), 0);
     assert.equal(await pathFds(), baseline);

@@ -8,7 +8,26 @@ import { seededRandom } from "../../support/seeded-random.js";
 
 const rng = seededRandom;
 
-const atoms = ["a", "b", "ab", "é", "😀", "\\uD83D", "\\uFFFD", "\\.", ".", "\\d", "[ab]", "[^a]", "\\x61", "\\n", "\\b", "^", "$", "\\u{1F600}"];
+const atoms = [
+  "a",
+  "b",
+  "ab",
+  "é",
+  "😀",
+  "\\uD83D",
+  "\\uFFFD",
+  "\\.",
+  ".",
+  "\\d",
+  "[ab]",
+  "[^a]",
+  "\\x61",
+  "\\n",
+  "\\b",
+  "^",
+  "$",
+  "\\u{1F600}",
+];
 const quantifiers = ["?", "*", "+", "{0,}", "{1,2}", "{2}", "??", "+?", "{0,1}"];
 
 function pattern(next: () => number, depth: number): string {
@@ -63,7 +82,8 @@ describe("SearchFiles' regex prefilter", () => {
       ["\\uD83D", "", []],
       ["ab\\uFFFDcd", "u", ["ab", "cd"]],
     ];
-    for (const [source, flags, expected] of cases) assert.deepEqual(requiredTexts(source, flags), expected, `/${source}/${flags}`);
+    for (const [source, flags, expected] of cases)
+      assert.deepEqual(requiredTexts(source, flags), expected, `/${source}/${flags}`);
   });
 
   it("never drops a file the full regular expression matches (random patterns and texts)", () => {
@@ -98,7 +118,10 @@ describe("SearchFiles' regex prefilter", () => {
         if (!passes) filtered++;
         if (!matches) continue;
         matched++;
-        assert.ok(passes, `/${plan.spec.source}/${plan.spec.flags} matches ${JSON.stringify(bytes.toString("utf8"))} (${bytes.toString("hex")}) but the prefilter wants ${JSON.stringify(plan.spec.required)}`);
+        assert.ok(
+          passes,
+          `/${plan.spec.source}/${plan.spec.flags} matches ${JSON.stringify(bytes.toString("utf8"))} (${bytes.toString("hex")}) but the prefilter wants ${JSON.stringify(plan.spec.required)}`,
+        );
       }
     }
     // The property was exercised: many matching texts had a prefilter, and it dropped others.
@@ -117,10 +140,16 @@ describe("SearchFiles' regex prefilter", () => {
     });
     const lines = async (pattern: string, more: object = {}): Promise<string[]> =>
       (await runSearch(sandbox, { pattern, regex: true, ...more })).matches.map((m) => `${m.path}:${m.line}:${m.text}`);
-    assert.deepEqual(await lines("function [a-z]+Sync\\("), ["a.txt:2:function readSync(x) {}", "b.txt:1:function writeSync(y)"]);
+    assert.deepEqual(await lines("function [a-z]+Sync\\("), [
+      "a.txt:2:function readSync(x) {}",
+      "b.txt:1:function writeSync(y)",
+    ]);
     assert.deepEqual(await lines("caf\u00e9|nothing"), ["c.txt:1:nothing here", "d.txt:1:caf\u00e9 = 1"]);
     assert.deepEqual(await lines("caf\u00e9", { wholeWord: true }), ["d.txt:1:caf\u00e9 = 1"]);
     assert.deepEqual(await lines("a\uFFFDb"), ["bad.txt:1:a\uFFFDb"]);
-    assert.deepEqual(await lines("FUNCTION [A-Z]+SYNC\\(", { caseInsensitive: true }), ["a.txt:2:function readSync(x) {}", "b.txt:1:function writeSync(y)"]);
+    assert.deepEqual(await lines("FUNCTION [A-Z]+SYNC\\(", { caseInsensitive: true }), [
+      "a.txt:2:function readSync(x) {}",
+      "b.txt:1:function writeSync(y)",
+    ]);
   });
 });

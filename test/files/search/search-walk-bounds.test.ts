@@ -42,13 +42,17 @@ describe("searchFiles: the walk's bounds", () => {
     assert.equal(await openFds(), baseline);
   });
 
-  it(`runs at most ${maxWalkers} walk threads however many searches are paused, and the others wait their turn`, { timeout: 120_000 }, async () => {
+  it(`runs at most ${maxWalkers} walk threads however many searches are paused, and the others wait their turn`, {
+    timeout: 120_000,
+  }, async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 1500; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
     const { sandbox } = await searchRoot(files);
     await runSearch(sandbox, { pattern: "warm-up" });
     const baseline = await threads();
-    const searches = Array.from({ length: maxWalkers + 10 }, () => searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits));
+    const searches = Array.from({ length: maxWalkers + 10 }, () =>
+      searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits),
+    );
     try {
       const firsts = searches.map((s) => s.next()); // each search starts, then nobody pulls
       // Every search yields its first event, the later ones on walkers the paused ones gave up;
@@ -61,7 +65,10 @@ describe("searchFiles: the walk's bounds", () => {
       // One walk thread per running search, up to maxWalkers (plus the idle ones kept). The
       // process's own count is looser: under tsx each worker may still have its loader's hooks
       // thread, and libuv's pool may start; one walk thread per search would pass neither.
-      assert.ok(walkThreads() <= maxWalkers + 2, `${walkThreads()} walk threads with ${searches.length} searches paused`);
+      assert.ok(
+        walkThreads() <= maxWalkers + 2,
+        `${walkThreads()} walk threads with ${searches.length} searches paused`,
+      );
       const extra = (await threads()) - baseline;
       assert.ok(extra <= 2 * maxWalkers + 4, `${extra} more threads with ${searches.length} searches paused`);
       // One more search, cancelled at once: it settles promptly, whether it was still waiting for
@@ -71,7 +78,13 @@ describe("searchFiles: the walk's bounds", () => {
       const waiting = late.next();
       controller.abort();
       // A hang here is the test's failure (its timeout): the cancelled search must settle.
-      assert.equal(await waiting.then(() => "settled", () => "settled"), "settled");
+      assert.equal(
+        await waiting.then(
+          () => "settled",
+          () => "settled",
+        ),
+        "settled",
+      );
       await late.return(undefined).catch(() => undefined);
 
       const counts = await Promise.all(
@@ -81,7 +94,10 @@ describe("searchFiles: the walk's bounds", () => {
           return matches;
         }),
       );
-      assert.deepEqual(counts, searches.map(() => 1500));
+      assert.deepEqual(
+        counts,
+        searches.map(() => 1500),
+      );
     } finally {
       await Promise.all(searches.map((search) => search.return(undefined).catch(() => undefined)));
     }

@@ -35,7 +35,11 @@ describe("resumeFilters: a walk resumed after a file hands over exactly the file
   it("for every file of random trees with names that sort across case, digits and punctuation", () => {
     const random = seededRandom(7);
     const alphabet = ["a", "B", "b", "0", "-", ".", "_", "Z", "a b", "é"];
-    const pick = (): string => Array.from({ length: 1 + Math.floor(random() * 3) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join("");
+    const pick = (): string =>
+      Array.from(
+        { length: 1 + Math.floor(random() * 3) },
+        () => alphabet[Math.floor(random() * alphabet.length)]!,
+      ).join("");
     for (let trial = 0; trial < 30; trial++) {
       const top = folder();
       for (let i = 0; i < 60; i++) {
@@ -53,7 +57,11 @@ describe("resumeFilters: a walk resumed after a file hands over exactly the file
       const whole = walk(top);
       for (let k = 0; k < whole.length; k++) {
         const filters = resumeFilters(whole[k]!, undefined, undefined);
-        assert.deepEqual(walk(top, filters.include, filters.exclude), whole.slice(k + 1), `trial ${trial}, after ${whole[k]}`);
+        assert.deepEqual(
+          walk(top, filters.include, filters.exclude),
+          whole.slice(k + 1),
+          `trial ${trial}, after ${whole[k]}`,
+        );
       }
     }
   });
@@ -66,7 +74,11 @@ describe("resumeFilters: a walk resumed after a file hands over exactly the file
     top.folders.set("skip", folder());
     top.folders.get("skip")!.files.add("z.txt");
     top.folders.set("sub", sub);
-    const filters = resumeFilters("a.txt", (relative) => relative.endsWith(".txt"), (_, name) => name === "skip" || name === "y.txt");
+    const filters = resumeFilters(
+      "a.txt",
+      (relative) => relative.endsWith(".txt"),
+      (_, name) => name === "skip" || name === "y.txt",
+    );
     assert.deepEqual(walk(top, filters.include, filters.exclude), ["c.txt", "sub/x.txt"]);
   });
 });

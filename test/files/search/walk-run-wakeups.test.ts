@@ -16,7 +16,20 @@ describe("WalkRun's wake-ups of a full walker", () => {
   it("wakes a walker waiting at capacity once, when the count is down to resumeAt, not once per batch taken", () => {
     const capacity = 8;
     const worker = fakeWorker();
-    const run = new WalkRun(worker, { topFd: 3, rules: { roots: ["/"], allowHardLinks: false }, include: [], exclude: [], useIgnoreFiles: false, includeHidden: true, inherited: [], capacity }, () => undefined);
+    const run = new WalkRun(
+      worker,
+      {
+        topFd: 3,
+        rules: { roots: ["/"], allowHardLinks: false },
+        include: [],
+        exclude: [],
+        useIgnoreFiles: false,
+        includeHidden: true,
+        inherited: [],
+        capacity,
+      },
+      () => undefined,
+    );
     const control = new Int32Array(worker.request!.control);
     Atomics.store(control, 0, capacity); // the walker posted `capacity` batches and waits
     const notify = Atomics.notify;

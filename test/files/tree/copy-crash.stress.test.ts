@@ -51,7 +51,9 @@ async function waitFor(what: string, check: () => Promise<boolean>, hangGuardMs 
 }
 
 describe("a server killed mid recursive CopyFile (issue 27, #10, stress)", () => {
-  it(`leaves nothing staged after a restart, and the source intact (${killAfter.length} rounds)`, { timeout: 900_000 }, async () => {
+  it(`leaves nothing staged after a restart, and the source intact (${killAfter.length} rounds)`, {
+    timeout: 900_000,
+  }, async () => {
     const root = await scratchDir("copy-crash-");
     const hashes = await tree(root);
     for (const [round, entries] of killAfter.entries()) {
@@ -63,12 +65,19 @@ describe("a server killed mid recursive CopyFile (issue 27, #10, stress)", () =>
         () => "cut off",
       );
       // The event itself: the staging folder beside the target holds `entries` entries.
-      await waitFor(`a staging folder with ${entries} entries`, async () => (await stagedEntries(root)).length >= entries);
+      await waitFor(
+        `a staging folder with ${entries} entries`,
+        async () => (await stagedEntries(root)).length >= entries,
+      );
       server.kill("SIGKILL");
       await server.stop();
       assert.equal(await copying, "cut off", `round ${round}: the copy was cut off by the kill`);
       assert.ok((await stagedEntries(root)).length >= entries, `round ${round}: the kill left a staging folder`);
-      assert.equal(await stat(path.join(root, target)).catch(() => undefined), undefined, `round ${round}: no half copy at the target`);
+      assert.equal(
+        await stat(path.join(root, target)).catch(() => undefined),
+        undefined,
+        `round ${round}: no half copy at the target`,
+      );
 
       const restarted = await spawnServer(["--root", root]); // the start-up sweep runs before it listens
       try {
@@ -79,7 +88,8 @@ describe("a server killed mid recursive CopyFile (issue 27, #10, stress)", () =>
         await restarted.stop();
       }
     }
-    for (const [rel, sha256] of hashes) assert.equal(sha256Hex(await readFile(path.join(root, rel))), sha256, `${rel} intact`);
+    for (const [rel, sha256] of hashes)
+      assert.equal(sha256Hex(await readFile(path.join(root, rel))), sha256, `${rel} intact`);
     assert.equal((await readdir(path.join(root, "src"))).length, folders);
     assert.deepEqual((await readdir(root)).sort(), ["src"], "nothing but the source left in the root");
   });

@@ -20,9 +20,21 @@ const ignore = (): undefined => undefined; // refusals are expected under the ra
 
 describe("CopyFile, MoveFile and DeleteFile raced by a file exchanged with a FIFO", () => {
   for (const [name, run] of [
-    ["CopyFile", (sandbox: Awaited<ReturnType<typeof createSandbox>>, i: number) => copyFile(sandbox, { from: "a.txt", to: `copy-${i}.txt`, maxEntries: 10 })],
-    ["MoveFile with if_sha256", (sandbox: Awaited<ReturnType<typeof createSandbox>>) => moveFile(sandbox, { from: "a.txt", to: "moved.txt", ifSha256: wrongSha })],
-    ["DeleteFile with if_sha256", (sandbox: Awaited<ReturnType<typeof createSandbox>>) => deleteFile(sandbox, { path: "a.txt", ifSha256: wrongSha })],
+    [
+      "CopyFile",
+      (sandbox: Awaited<ReturnType<typeof createSandbox>>, i: number) =>
+        copyFile(sandbox, { from: "a.txt", to: `copy-${i}.txt`, maxEntries: 10 }),
+    ],
+    [
+      "MoveFile with if_sha256",
+      (sandbox: Awaited<ReturnType<typeof createSandbox>>) =>
+        moveFile(sandbox, { from: "a.txt", to: "moved.txt", ifSha256: wrongSha }),
+    ],
+    [
+      "DeleteFile with if_sha256",
+      (sandbox: Awaited<ReturnType<typeof createSandbox>>) =>
+        deleteFile(sandbox, { path: "a.txt", ifSha256: wrongSha }),
+    ],
   ] as const) {
     it(`${name} never opens the FIFO`, async () => {
       const root = await scratchDir("fifo-swap-");

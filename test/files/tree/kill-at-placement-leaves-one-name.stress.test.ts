@@ -27,13 +27,25 @@ describe("a SIGKILL at a copy or move placement leaves one name, and nothing sta
     await mkdir(path.join(root, "src", "sub"), { recursive: true });
     for (let i = 0; i < 20; i++) await writeFile(path.join(root, "src", "sub", `f${i}.txt`), `file ${i}\n`);
 
-    const run = spawnSync(process.execPath, ["--import", "tsx", child, root, "after-reservation"], { encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", child, root, "after-reservation"], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     assert.equal(run.signal, "SIGKILL", `the child should have died at the step: ${run.stderr}`);
 
     const report = await removeStaleTempFiles([{ path: root }]);
     assert.ok(report.removed.length >= 1, "the crashed copy's staging folder is removed");
     const left = await readdir(root);
-    assert.deepEqual(left.sort(), ["src"], `a crashed copy left ${JSON.stringify(left)}; dst is ${JSON.stringify(await lstat(path.join(root, "dst")).then((s) => ({ dir: s.isDirectory(), mode: (s.mode & 0o777).toString(8), entries: 0 }), () => "absent"))}`);
+    assert.deepEqual(
+      left.sort(),
+      ["src"],
+      `a crashed copy left ${JSON.stringify(left)}; dst is ${JSON.stringify(
+        await lstat(path.join(root, "dst")).then(
+          (s) => ({ dir: s.isDirectory(), mode: (s.mode & 0o777).toString(8), entries: 0 }),
+          () => "absent",
+        ),
+      )}`,
+    );
   });
 
   // MoveFile without overwrite: link(2) the new name, then unlink(2) the old one (place-entry.ts).
@@ -46,7 +58,10 @@ describe("a SIGKILL at a copy or move placement leaves one name, and nothing sta
     await mkdir(root, { recursive: true });
     await writeFile(path.join(root, "a.txt"), "the user's file\n");
 
-    const run = spawnSync(process.execPath, ["--import", "tsx", child, root, "move-after-link"], { encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", child, root, "move-after-link"], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     assert.equal(run.signal, "SIGKILL", `the child should have died at the step: ${run.stderr}`);
     await removeStaleTempFiles([{ path: root }]);
 
@@ -62,7 +77,11 @@ describe("a SIGKILL at a copy or move placement leaves one name, and nothing sta
         reads.push(`${name}: ${isToolhostError(err) ? err.reason : String(err)}`);
       }
     }
-    assert.equal(left.length, 1, `the move happened, or not at all: ${JSON.stringify(reads)} (nlink ${(await lstat(path.join(root, left[0]!))).nlink})`);
+    assert.equal(
+      left.length,
+      1,
+      `the move happened, or not at all: ${JSON.stringify(reads)} (nlink ${(await lstat(path.join(root, left[0]!))).nlink})`,
+    );
     assert.equal(await readFile(path.join(root, left[0]!), "utf8"), "the user's file\n");
     assert.deepEqual(reads, [`${left[0]}: readable`]);
   });

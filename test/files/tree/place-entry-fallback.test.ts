@@ -36,18 +36,28 @@ async function fixture(): Promise<{ root: string; sandbox: Awaited<ReturnType<ty
   await writeFile(path.join(root, "a.txt"), "a\n");
   await writeFile(path.join(root, "taken.txt"), "taken\n");
   await mkdir(path.join(root, "taken-dir"));
-  return { root, sandbox: await createSandbox([{ path: root, readOnly: false }], { reservedNamePrefix: ".toolhost-tmp-" }) };
+  return {
+    root,
+    sandbox: await createSandbox([{ path: root, readOnly: false }], { reservedNamePrefix: ".toolhost-tmp-" }),
+  };
 }
 
 describe("placing an entry without overwrite", () => {
-  it("the native addon has renameNoReplaceAt, and it refuses a taken name atomically", { skip: fsAt === undefined && "no native addon" }, async () => {
+  it("the native addon has renameNoReplaceAt, and it refuses a taken name atomically", {
+    skip: fsAt === undefined && "no native addon",
+  }, async () => {
     const { ops, calls } = counting(true);
     const { root, sandbox } = await fixture();
     await moveFile(sandbox, { from: "a.txt", to: "b.txt", fsOps: ops });
     assert.deepEqual(calls, ["renameNoReplace"], "one step, no link");
     assert.equal((await lstat(path.join(root, "b.txt"))).nlink, 1);
-    await assert.rejects(moveFile(sandbox, { from: "b.txt", to: "taken.txt", fsOps: ops }), { reason: "ALREADY_EXISTS" });
-    await assert.rejects(copyFile(sandbox, { from: "src", to: "taken-dir", recursive: true, maxEntries: 100, fsOps: ops }), { reason: "ALREADY_EXISTS" });
+    await assert.rejects(moveFile(sandbox, { from: "b.txt", to: "taken.txt", fsOps: ops }), {
+      reason: "ALREADY_EXISTS",
+    });
+    await assert.rejects(
+      copyFile(sandbox, { from: "src", to: "taken-dir", recursive: true, maxEntries: 100, fsOps: ops }),
+      { reason: "ALREADY_EXISTS" },
+    );
     assert.equal(await readFile(path.join(root, "taken.txt"), "utf8"), "taken\n");
     assert.deepEqual(await readdir(path.join(root, "taken-dir")), []);
     assert.deepEqual((await readdir(root)).sort(), ["b.txt", "src", "taken-dir", "taken.txt"]);
@@ -59,9 +69,14 @@ describe("placing an entry without overwrite", () => {
     await moveFile(sandbox, { from: "a.txt", to: "b.txt", fsOps: ops });
     assert.deepEqual(calls, ["renameNoReplace", "link"]);
     assert.equal((await lstat(path.join(root, "b.txt"))).nlink, 1);
-    await assert.rejects(moveFile(sandbox, { from: "b.txt", to: "taken.txt", fsOps: ops }), { reason: "ALREADY_EXISTS" });
+    await assert.rejects(moveFile(sandbox, { from: "b.txt", to: "taken.txt", fsOps: ops }), {
+      reason: "ALREADY_EXISTS",
+    });
     await copyFile(sandbox, { from: "src", to: "dst", recursive: true, maxEntries: 100, fsOps: ops });
-    await assert.rejects(copyFile(sandbox, { from: "src", to: "taken-dir", recursive: true, maxEntries: 100, fsOps: ops }), { reason: "ALREADY_EXISTS" });
+    await assert.rejects(
+      copyFile(sandbox, { from: "src", to: "taken-dir", recursive: true, maxEntries: 100, fsOps: ops }),
+      { reason: "ALREADY_EXISTS" },
+    );
     assert.equal(await readFile(path.join(root, "dst", "sub", "f.txt"), "utf8"), "f\n");
     assert.deepEqual((await readdir(root)).sort(), ["b.txt", "dst", "src", "taken-dir", "taken.txt"]);
   });

@@ -49,7 +49,15 @@ async function stopTolerant(loop: ExchangeLoop): Promise<void> {
 /** outsideContentInside lists the files under the root (links not followed) holding outside content. */
 async function outsideContentInside(root: string): Promise<string[]> {
   const entries = Object.entries(await snapshot(root));
-  return entries.filter(([, v]) => v.startsWith("file ") && Buffer.from(v.split(" ")[2] ?? "", "base64").toString().startsWith("outside")).map(([k]) => k);
+  return entries
+    .filter(
+      ([, v]) =>
+        v.startsWith("file ") &&
+        Buffer.from(v.split(" ")[2] ?? "", "base64")
+          .toString()
+          .startsWith("outside"),
+    )
+    .map(([k]) => k);
 }
 
 describe("tree operations raced by a directory exchanged with a link to outside", () => {
@@ -98,14 +106,21 @@ describe("tree operations raced by a directory exchanged with a link to outside"
           await moveFile(f.sandbox, { from: `d/${name}`, to: `e/${name}` }).catch(ignore);
           await moveFile(f.sandbox, { from: `e/${name}`, to: `d/${name}` }).catch(ignore);
         } else if (w === 1) {
-          await copyFile(f.sandbox, { from: `d/${name}`, to: `e/copy-${name}`, overwrite: true, maxEntries: 100 }).catch(ignore);
+          await copyFile(f.sandbox, {
+            from: `d/${name}`,
+            to: `e/copy-${name}`,
+            overwrite: true,
+            maxEntries: 100,
+          }).catch(ignore);
         } else if (w === 2) {
           await copyFile(f.sandbox, { from: `e/copy-${name}`, to: `d/new-${w}-${i}`, maxEntries: 100 }).catch(ignore);
         } else if (w === 4) {
           await makeDirectory(f.sandbox, { path: `d/made-${i}` }).catch(ignore);
           await makeDirectory(f.sandbox, { path: `d/made-${i}/a/b`, parents: true }).catch(ignore);
         } else {
-          await copyFile(f.sandbox, { from: "d/sub", to: `e/tree-${i}`, recursive: true, maxEntries: 100 }).catch(ignore);
+          await copyFile(f.sandbox, { from: "d/sub", to: `e/tree-${i}`, recursive: true, maxEntries: 100 }).catch(
+            ignore,
+          );
           await moveFile(f.sandbox, { from: `d/${name}`, to: `d/moved-${name}`, overwrite: true }).catch(ignore);
           await moveFile(f.sandbox, { from: `d/moved-${name}`, to: `d/${name}` }).catch(ignore);
         }

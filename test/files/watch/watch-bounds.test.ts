@@ -16,8 +16,15 @@ describe("watchFiles: refused requests", () => {
         await stream.return(undefined);
       }
     };
-    await expectToolhostError(first({ path: "", include: ["a".repeat(300)] }), "PATTERN_TOO_COMPLEX", ["include", "256"]);
-    await expectToolhostError(first({ path: "", exclude: Array.from({ length: 65 }, (_, i) => `*.${i}`) }), "PATTERN_TOO_COMPLEX", ["65 globs"]);
+    await expectToolhostError(first({ path: "", include: ["a".repeat(300)] }), "PATTERN_TOO_COMPLEX", [
+      "include",
+      "256",
+    ]);
+    await expectToolhostError(
+      first({ path: "", exclude: Array.from({ length: 65 }, (_, i) => `*.${i}`) }),
+      "PATTERN_TOO_COMPLEX",
+      ["65 globs"],
+    );
     await expectToolhostError(first({ path: "missing" }), "NOT_FOUND", ["missing"]);
     await expectToolhostError(first({ path: "../x" }), "PATH_TRAVERSAL", ["../x"]);
   });

@@ -35,12 +35,18 @@ describe("WatchBudget: WatchFiles bounds per stream, per caller and for the serv
     budget.open("alice", "docs");
     const third = refusal(() => budget.open("alice", "lib"));
     assert.equal(third.reason, "QUOTA_EXCEEDED");
-    assert.equal(third.message, `"alice" already has 2 watches open, its maximum (limits.max_watches_per_caller); close one of its watches or retry later.`);
+    assert.equal(
+      third.message,
+      `"alice" already has 2 watches open, its maximum (limits.max_watches_per_caller); close one of its watches or retry later.`,
+    );
     assert.deepEqual(third.metadata, { id: "alice", limit: "2" });
     const bob = budget.open("bob", "src");
     const fourth = refusal(() => budget.open("carol", "src"));
     assert.equal(fourth.reason, "QUOTA_EXCEEDED");
-    assert.equal(fourth.message, "The server already has 3 watches open, its maximum (limits.max_watches); close a watch or retry later.");
+    assert.equal(
+      fourth.message,
+      "The server already has 3 watches open, its maximum (limits.max_watches); close a watch or retry later.",
+    );
     a1.close();
     a1.close(); // idempotent
     budget.open("carol", "src");
@@ -54,11 +60,17 @@ describe("WatchBudget: WatchFiles bounds per stream, per caller and for the serv
     stream.take("folders", 10);
     const err = refusal(() => stream.take("folders"));
     assert.equal(err.reason, "TOO_LARGE");
-    assert.equal(err.message, "big/tree has more than 10 folders to watch (limits.max_watched_folders_per_stream); watch a smaller folder, exclude some, or watch without recursive.");
+    assert.equal(
+      err.message,
+      "big/tree has more than 10 folders to watch (limits.max_watched_folders_per_stream); watch a smaller folder, exclude some, or watch without recursive.",
+    );
     assert.deepEqual(err.metadata, { limit: "10" });
     const entries = new WatchBudget(small).open("alice", "flat");
     entries.take("entries", 100);
-    assert.equal(refusal(() => entries.take("entries")).message, "flat has more than 100 entries (files, folders and links) to watch (limits.max_watched_entries_per_stream); watch a smaller folder, exclude some, or watch without recursive.");
+    assert.equal(
+      refusal(() => entries.take("entries")).message,
+      "flat has more than 100 entries (files, folders and links) to watch (limits.max_watched_entries_per_stream); watch a smaller folder, exclude some, or watch without recursive.",
+    );
   });
 
   it("refuses what would take one caller past its share across its streams with QUOTA_EXCEEDED, while another caller still gets its own", () => {
@@ -69,13 +81,19 @@ describe("WatchBudget: WatchFiles bounds per stream, per caller and for the serv
     second.take("folders", 5);
     const err = refusal(() => second.take("folders"));
     assert.equal(err.reason, "QUOTA_EXCEEDED");
-    assert.equal(err.message, `Watching b would take "alice" past 15 folders watched across its watches (limits.max_watched_folders_per_caller); close one of its watches, watch a smaller folder, or exclude some.`);
+    assert.equal(
+      err.message,
+      `Watching b would take "alice" past 15 folders watched across its watches (limits.max_watched_folders_per_caller); close one of its watches, watch a smaller folder, or exclude some.`,
+    );
     assert.deepEqual(err.metadata, { id: "alice", limit: "15" });
     const bob = budget.open("bob", "c");
     bob.take("folders", 5);
     const whole = refusal(() => bob.take("folders"));
     assert.equal(whole.reason, "QUOTA_EXCEEDED");
-    assert.equal(whole.message, "Watching c would take the server past 20 folders watched across all watches (limits.max_watched_folders); watch a smaller folder, exclude some, or retry later.");
+    assert.equal(
+      whole.message,
+      "Watching c would take the server past 20 folders watched across all watches (limits.max_watched_folders); watch a smaller folder, exclude some, or retry later.",
+    );
     // A refused take holds nothing; a closed stream gives everything back.
     assert.deepEqual(budget.used(), { streams: 3, folders: 20, entries: 0 });
     first.close();
@@ -84,7 +102,10 @@ describe("WatchBudget: WatchFiles bounds per stream, per caller and for the serv
     const third = budget.open("alice", "d");
     second.take("entries", 100);
     third.take("entries", 50);
-    assert.match(refusal(() => third.take("entries")).message, /past 150 entries .*limits\.max_watched_entries_per_caller/);
+    assert.match(
+      refusal(() => third.take("entries")).message,
+      /past 150 entries .*limits\.max_watched_entries_per_caller/,
+    );
     second.close();
     third.close();
     bob.close();

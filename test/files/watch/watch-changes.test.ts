@@ -17,7 +17,10 @@ describe("watchFiles: batches, folders and files", () => {
       for (let i = 1; i <= 100; i++) writeFileSync(path.join(root, "burst.txt"), "x".repeat(i));
       await w.waitFor((e) => changes(e).length > 0);
       await w.settle();
-      assert.deepEqual(w.events.filter((e) => "path" in e), [{ type: "modified", path: "burst.txt", kind: "file", size: 100, hardLinked: false }]);
+      assert.deepEqual(
+        w.events.filter((e) => "path" in e),
+        [{ type: "modified", path: "burst.txt", kind: "file", size: 100, hardLinked: false }],
+      );
     } finally {
       await w.stop();
     }
@@ -37,8 +40,14 @@ describe("watchFiles: batches, folders and files", () => {
       const seen = changes(w.events);
       assert.equal(seen.length, n + 11, seen.join(", "));
       assert.deepEqual(seen.slice(0, 10).sort(), Array.from({ length: 10 }, (_, i) => `deleted old-${i}.txt`).sort());
-      assert.deepEqual(new Set(seen.slice(10)), new Set(["modified kept.txt", ...Array.from({ length: n }, (_, i) => `created new-${i}.txt`)]));
-      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "new-13.txt"), { type: "created", path: "new-13.txt", kind: "file", size: 6, hardLinked: false });
+      assert.deepEqual(
+        new Set(seen.slice(10)),
+        new Set(["modified kept.txt", ...Array.from({ length: n }, (_, i) => `created new-${i}.txt`)]),
+      );
+      assert.deepEqual(
+        w.events.find((e) => "path" in e && e.path === "new-13.txt"),
+        { type: "created", path: "new-13.txt", kind: "file", size: 6, hardLinked: false },
+      );
     } finally {
       await w.stop();
     }
@@ -56,7 +65,10 @@ describe("watchFiles: batches, folders and files", () => {
       }
       await w.waitFor((e) => changes(e).length > 0);
       await w.settle();
-      assert.deepEqual(w.events.filter((e) => "path" in e), [{ type: "modified", path: "a.txt", kind: "file", size: 100, hardLinked: false }]);
+      assert.deepEqual(
+        w.events.filter((e) => "path" in e),
+        [{ type: "modified", path: "a.txt", kind: "file", size: 100, hardLinked: false }],
+      );
     } finally {
       await w.stop();
     }
@@ -71,7 +83,10 @@ describe("watchFiles: batches, folders and files", () => {
       await writeFile(path.join(root, "moved", "deep", "z.txt"), "3");
       await w.waitFor((e) => changes(e).includes("created moved/deep/z.txt"));
       await w.settle();
-      assert.deepEqual(changes(w.events).filter((c) => !c.startsWith("modified")), ["renamed sub -> moved", "created moved/deep/z.txt"]);
+      assert.deepEqual(
+        changes(w.events).filter((c) => !c.startsWith("modified")),
+        ["renamed sub -> moved", "created moved/deep/z.txt"],
+      );
     } finally {
       await w.stop();
     }
@@ -88,7 +103,10 @@ describe("watchFiles: batches, folders and files", () => {
       const seen = changes(w.events);
       assert.ok(seen.indexOf("created new") < seen.indexOf("created new/inner"), seen.join(", "));
       assert.ok(seen.indexOf("created new/inner") < seen.indexOf("created new/inner/b.txt"), seen.join(", "));
-      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "new/inner/b.txt"), { type: "created", path: "new/inner/b.txt", kind: "file", size: 2, hardLinked: false });
+      assert.deepEqual(
+        w.events.find((e) => "path" in e && e.path === "new/inner/b.txt"),
+        { type: "created", path: "new/inner/b.txt", kind: "file", size: 2, hardLinked: false },
+      );
     } finally {
       await w.stop();
     }
@@ -102,7 +120,12 @@ describe("watchFiles: batches, folders and files", () => {
       await w.waitFor((e) => changes(e).includes("deleted gone"));
       const seen = changes(w.events);
       assert.equal(seen.at(-1), "deleted gone");
-      assert.deepEqual([...seen].sort(), ["deleted gone", "deleted gone/a.txt", "deleted gone/b", "deleted gone/b/c.txt"]);
+      assert.deepEqual([...seen].sort(), [
+        "deleted gone",
+        "deleted gone/a.txt",
+        "deleted gone/b",
+        "deleted gone/b/c.txt",
+      ]);
       assert.ok(seen.indexOf("deleted gone/b/c.txt") < seen.indexOf("deleted gone/b"), seen.join(", "));
       await writeFile(path.join(root, "after.txt"), "");
       await w.waitFor((e) => changes(e).includes("created after.txt"));
@@ -123,10 +146,13 @@ describe("watchFiles: batches, folders and files", () => {
       rmSync(path.join(root, "dir", "one.txt"));
       await w.waitFor(() => w.ended !== undefined);
       assert.equal(w.ended, "done");
-      assert.deepEqual(w.events.filter((e) => "path" in e), [
-        { type: "modified", path: "dir/./one.txt", kind: "file", size: 2, hardLinked: false },
-        { type: "deleted", path: "dir/./one.txt", kind: "file", size: 2, hardLinked: false },
-      ]);
+      assert.deepEqual(
+        w.events.filter((e) => "path" in e),
+        [
+          { type: "modified", path: "dir/./one.txt", kind: "file", size: 2, hardLinked: false },
+          { type: "deleted", path: "dir/./one.txt", kind: "file", size: 2, hardLinked: false },
+        ],
+      );
     } finally {
       await w.stop();
     }
@@ -146,7 +172,10 @@ describe("watchFiles: batches, folders and files", () => {
       await w.waitFor((e) => changes(e).includes("created marker.txt"));
       await w.settle();
       assert.deepEqual(changes(w.events), ["created innocent.txt", "created marker.txt"]);
-      assert.deepEqual(w.events.find((e) => "path" in e && e.path === "innocent.txt"), { type: "created", path: "innocent.txt", kind: "file", size: 0, hardLinked: true });
+      assert.deepEqual(
+        w.events.find((e) => "path" in e && e.path === "innocent.txt"),
+        { type: "created", path: "innocent.txt", kind: "file", size: 0, hardLinked: true },
+      );
       assert.equal(await readFile(secret, "utf8"), "STILL SECRET, LONGER\n");
     } finally {
       await w.stop();

@@ -23,7 +23,10 @@ describe("FairTurns: watch work a slice at a time, callers in rotation", () => {
     const gates = [gate(), gate(), gate()];
     const runs = gates.map((g) => turns.run("a", g.slice));
     await new Promise((r) => setTimeout(r, 0)); // each slice starts a turn of the event loop later
-    assert.deepEqual(gates.map((g) => g.started), [true, true, false]);
+    assert.deepEqual(
+      gates.map((g) => g.started),
+      [true, true, false],
+    );
     assert.equal(turns.waiting, 1);
     gates[0]!.open();
     await runs[0];
@@ -62,12 +65,18 @@ describe("FairTurns: watch work a slice at a time, callers in rotation", () => {
     await running;
     assert.equal(await after, "c ran");
     assert.equal(ran, false);
-    await assert.rejects(turns.run("d", async () => undefined, controller.signal), /stream ended/);
+    await assert.rejects(
+      turns.run("d", async () => undefined, controller.signal),
+      /stream ended/,
+    );
   });
 
   it("passes the turn on when a slice throws", async () => {
     const turns = new FairTurns(1);
-    await assert.rejects(turns.run("a", async () => Promise.reject(new Error("boom"))), /boom/);
+    await assert.rejects(
+      turns.run("a", async () => Promise.reject(new Error("boom"))),
+      /boom/,
+    );
     assert.equal(await turns.run("a", async () => 1), 1);
   });
 });

@@ -21,14 +21,20 @@ describe("watchFiles: events", () => {
       assert.deepEqual(created, { type: "created", path: "a.txt", kind: "file", size: 5, hardLinked: false });
       appendFileSync(path.join(root, "a.txt"), "!!");
       await w.waitFor((e) => changes(e).includes("modified a.txt"));
-      assert.deepEqual(w.events.find((e) => e.type === "modified"), { type: "modified", path: "a.txt", kind: "file", size: 7, hardLinked: false });
+      assert.deepEqual(
+        w.events.find((e) => e.type === "modified"),
+        { type: "modified", path: "a.txt", kind: "file", size: 7, hardLinked: false },
+      );
       await unlink(path.join(root, "a.txt"));
       await w.waitFor((e) => changes(e).includes("deleted a.txt"));
       await rename(path.join(root, "old.txt"), path.join(root, "new.txt"));
       await w.waitFor((e) => changes(e).includes("renamed old.txt -> new.txt"));
       await mkdir(path.join(root, "dir"));
       await w.waitFor((e) => changes(e).includes("created dir"));
-      assert.equal(w.events.find((e) => "path" in e && e.path === "dir" && e.type === "created")?.["kind" as never], "directory");
+      assert.equal(
+        w.events.find((e) => "path" in e && e.path === "dir" && e.type === "created")?.["kind" as never],
+        "directory",
+      );
       await writeFile(path.join(root, "dir", "inner.txt"), "");
       await w.waitFor((e) => changes(e).includes("created dir/inner.txt"));
     } finally {
@@ -64,8 +70,19 @@ describe("watchFiles: events", () => {
   });
 
   it("sends a snapshot of every matching entry, then a marker, then changes; include, exclude and hidden apply", async () => {
-    const { root, sandbox } = await watchRoot({ "a.ts": "1", "b.js": "2", "src/c.ts": "3", ".hidden.ts": "", "vendor/d.ts": "" });
-    const w = await startWatching(sandbox, { recursive: true, initialSnapshot: true, include: ["*.ts"], exclude: ["vendor"] });
+    const { root, sandbox } = await watchRoot({
+      "a.ts": "1",
+      "b.js": "2",
+      "src/c.ts": "3",
+      ".hidden.ts": "",
+      "vendor/d.ts": "",
+    });
+    const w = await startWatching(sandbox, {
+      recursive: true,
+      initialSnapshot: true,
+      include: ["*.ts"],
+      exclude: ["vendor"],
+    });
     try {
       const marker = w.events.findIndex((e) => e.type === "snapshot-done");
       assert.deepEqual(changes(w.events.slice(0, marker)).sort(), ["created a.ts", "created src/c.ts"]);

@@ -3,7 +3,12 @@ import path from "node:path";
 import { defaultLimits } from "../../../src/config/config.js";
 import { createSandbox } from "../../../src/sandbox/create-sandbox.js";
 import type { Sandbox } from "../../../src/sandbox/sandbox.js";
-import { watchFiles, type WatchEventValue, type WatchLimits, type WatchRequest } from "../../../src/files/watch/watch-files.js";
+import {
+  watchFiles,
+  type WatchEventValue,
+  type WatchLimits,
+  type WatchRequest,
+} from "../../../src/files/watch/watch-files.js";
 import { WatchHub } from "../../../src/files/watch/watch-hub.js";
 import { tempDir } from "../../sandbox/sandbox-fixture.js";
 import { writeTree } from "../search/search-fixture.js";
@@ -31,7 +36,12 @@ export async function watchRoot(files: Record<string, string> = {}): Promise<{ r
  * startWatching runs watchFiles in the background (as `caller`, on its own WatchHub unless one is
  * given) and waits for its ready or snapshot-done marker.
  */
-export async function startWatching(sandbox: Sandbox, request: Partial<WatchRequest>, limits: Partial<WatchLimits> = {}, options: { slow?: boolean; hub?: WatchHub; caller?: string } = {}): Promise<Watching> {
+export async function startWatching(
+  sandbox: Sandbox,
+  request: Partial<WatchRequest>,
+  limits: Partial<WatchLimits> = {},
+  options: { slow?: boolean; hub?: WatchHub; caller?: string } = {},
+): Promise<Watching> {
   const controller = new AbortController();
   const events: WatchEventValue[] = [];
   const hub = options.hub ?? new WatchHub({ ...defaultLimits, ...limits });
@@ -42,7 +52,8 @@ export async function startWatching(sandbox: Sandbox, request: Partial<WatchRequ
     async waitFor(predicate, ms = 5000) {
       const deadline = Date.now() + ms;
       while (!predicate(events)) {
-        if (state.ended !== undefined && !predicate(events)) throw new Error(`watch ended (${String(state.ended)}) with ${JSON.stringify(events)}`);
+        if (state.ended !== undefined && !predicate(events))
+          throw new Error(`watch ended (${String(state.ended)}) with ${JSON.stringify(events)}`);
         if (Date.now() > deadline) throw new Error(`timed out; events so far: ${JSON.stringify(events)}`);
         await new Promise((r) => setTimeout(r, 10));
       }
@@ -64,13 +75,16 @@ export async function startWatching(sandbox: Sandbox, request: Partial<WatchRequ
       state.ended = err as Error;
     }
   })();
-  if (options.slow !== true) await state.waitFor((e) => e.some((x) => x.type === "ready" || x.type === "snapshot-done"));
+  if (options.slow !== true)
+    await state.waitFor((e) => e.some((x) => x.type === "ready" || x.type === "snapshot-done"));
   return state;
 }
 
 /** changes are the events with a path, as "type path" strings (renames as "renamed old -> new"). */
 export function changes(events: readonly WatchEventValue[]): string[] {
-  return events.flatMap((e) => ("path" in e ? [e.type === "renamed" ? `renamed ${e.oldPath} -> ${e.path}` : `${e.type} ${e.path}`] : []));
+  return events.flatMap((e) =>
+    "path" in e ? [e.type === "renamed" ? `renamed ${e.oldPath} -> ${e.path}` : `${e.type} ${e.path}`] : [],
+  );
 }
 
 /**

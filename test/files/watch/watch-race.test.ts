@@ -32,7 +32,14 @@ describe("watchFiles: never reports from outside the roots", () => {
     await w.settle(500);
     await w.stop();
     const reported = changes(w.events);
-    assert.ok(reported.some((c) => c.includes("inside-")), "no inside event: the watch raced nothing");
-    assert.deepEqual(reported.filter((c) => c.includes("outside")), [], `outside entries reported over ${writes} writes`);
+    assert.ok(
+      reported.some((c) => c.includes("inside-")),
+      "no inside event: the watch raced nothing",
+    );
+    assert.deepEqual(
+      reported.filter((c) => c.includes("outside")),
+      [],
+      `outside entries reported over ${writes} writes`,
+    );
   });
 });

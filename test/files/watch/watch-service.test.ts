@@ -46,9 +46,12 @@ describe("WatchFiles over gRPC", () => {
   it("refuses a path outside the roots with PATH_TRAVERSAL", async () => {
     const server = await startTestServer();
     try {
-      await assert.rejects(async () => {
-        for await (const _ of server.fileTools.watchFiles({ path: "../" })) void _;
-      }, (err: unknown) => ConnectError.from(err).code === Code.PermissionDenied);
+      await assert.rejects(
+        async () => {
+          for await (const _ of server.fileTools.watchFiles({ path: "../" })) void _;
+        },
+        (err: unknown) => ConnectError.from(err).code === Code.PermissionDenied,
+      );
     } finally {
       await server.close();
     }

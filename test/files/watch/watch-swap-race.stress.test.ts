@@ -51,9 +51,16 @@ describe("watchFiles set-up and changes under a folder/symlink exchange race (st
     const inside = new Set(await readdir(insideDir));
     const outsideNames = new Set(await readdir(outside));
     const writesSeen = reported.filter((c) => /w-\d+\.txt/.test(c)).length;
-    if (process.env["TOOLHOST_TEST_LOG"] === "1") console.log(`${swaps} swaps, ${written} writes, ${inside.size} landed inside, ${writesSeen} write events, ${reported.length} events`);
+    if (process.env["TOOLHOST_TEST_LOG"] === "1")
+      console.log(
+        `${swaps} swaps, ${written} writes, ${inside.size} landed inside, ${writesSeen} write events, ${reported.length} events`,
+      );
     assert.ok(swaps > setUps && writesSeen > 0, `${swaps} swaps, ${writesSeen} write events: the race raced nothing`);
-    assert.deepEqual(reported.filter((c) => c.includes("outside")), [], "an outside name was reported");
+    assert.deepEqual(
+      reported.filter((c) => c.includes("outside")),
+      [],
+      "an outside name was reported",
+    );
     for (const c of reported) {
       for (const name of c.match(/w-\d+\.txt/g) ?? []) {
         assert.ok(inside.has(name) && !outsideNames.has(name), `${c}: ${name} lies outside`);

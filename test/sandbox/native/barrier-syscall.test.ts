@@ -58,10 +58,13 @@ function checkEvents(calls: readonly string[]): string[] {
   for (const call of calls) {
     let m: RegExpExecArray | null;
     if ((m = /^openat\(\d+, "([^"]+)", [A-Z_|]*O_PATH[A-Z_|]*\) = (\d+)/.exec(call))) held.set(m[2]!, m[1]!);
-    else if ((m = /^openat\(\d+, "(\d+)", O_RDONLY\|O_NONBLOCK[A-Z_|]*\) = (\d+)/.exec(call)) && held.has(m[1]!)) reopened.set(m[2]!, held.get(m[1]!)!);
-    else if ((m = /^(?:newfstatat|fstat|statx)\((\d+), (?:""|\{)/.exec(call)) && held.has(m[1]!)) events.push(`count ${held.get(m[1]!)}`);
+    else if ((m = /^openat\(\d+, "(\d+)", O_RDONLY\|O_NONBLOCK[A-Z_|]*\) = (\d+)/.exec(call)) && held.has(m[1]!))
+      reopened.set(m[2]!, held.get(m[1]!)!);
+    else if ((m = /^(?:newfstatat|fstat|statx)\((\d+), (?:""|\{)/.exec(call)) && held.has(m[1]!))
+      events.push(`count ${held.get(m[1]!)}`);
     else if ((m = /^close\((\d+)\)/.exec(call))) held.delete(m[1]!);
-    else if ((m = /^getdents64\((\d+), [^,]+, 1\)\s+= (.*)$/.exec(call))) events.push(`barrier ${m[1]} ${/^(0|-1 EINVAL)/.test(m[2]!.trim()) ? "reached" : m[2]!.trim()}`);
+    else if ((m = /^getdents64\((\d+), [^,]+, 1\)\s+= (.*)$/.exec(call)))
+      events.push(`barrier ${m[1]} ${/^(0|-1 EINVAL)/.test(m[2]!.trim()) ? "reached" : m[2]!.trim()}`);
     else if ((m = /^readlinkat\(\d+, "(\d+)", "/.exec(call)) && reopened.has(m[1]!)) {
       events.push(`name ${reopened.get(m[1]!)}`);
       reopened.delete(m[1]!);
@@ -71,7 +74,9 @@ function checkEvents(calls: readonly string[]): string[] {
 }
 
 describe("the hard-link barrier's getdents", () => {
-  it("comes after every file's count and before its name check: once per run of a folder's files in the search's reads, once per read in the sandbox's", { skip }, () => {
+  it("comes after every file's count and before its name check: once per run of a folder's files in the search's reads, once per read in the sandbox's", {
+    skip,
+  }, () => {
     const script = `
       import { mkdtempSync, mkdirSync, openSync, writeFileSync } from "node:fs";
       import { tmpdir } from "node:os";
@@ -105,43 +110,103 @@ describe("the hard-link barrier's getdents", () => {
       fsAt.fdPath(${markers.end});
       process.stdout.write(JSON.stringify({ pid: process.pid, sub, sub2, results: [...results], single, withPaths: [...withPaths] }) + "\\n");
     `;
-    const run = spawnSync("strace", ["-f", "-qq", "-e", "trace=openat,newfstatat,fstat,statx,close,getdents64,readlinkat", "-e", "signal=none", process.execPath, "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000, maxBuffer: 1 << 26 });
+    const run = spawnSync(
+      "strace",
+      [
+        "-f",
+        "-qq",
+        "-e",
+        "trace=openat,newfstatat,fstat,statx,close,getdents64,readlinkat",
+        "-e",
+        "signal=none",
+        process.execPath,
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        script,
+      ],
+      { encoding: "utf8", timeout: 60_000, maxBuffer: 1 << 26 },
+    );
     assert.equal(run.status, 0, run.stderr.slice(-2000));
-    const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { pid: number; sub: number; sub2: number; results: number[]; single: number; withPaths: number[] };
-    assert.deepEqual(out.withPaths, [6, 0, 6, 6, 6, 12, 6, 18], "the four files were read with their folders' paths given");
+    const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
+      pid: number;
+      sub: number;
+      sub2: number;
+      results: number[];
+      single: number;
+      withPaths: number[];
+    };
+    assert.deepEqual(
+      out.withPaths,
+      [6, 0, 6, 6, 6, 12, 6, 18],
+      "the four files were read with their folders' paths given",
+    );
     assert.deepEqual(out.results, [6, 0, 6, 6, 6, 12, 6, 18], "the four files were read");
     assert.equal(out.single, 6, "readFileAt read b");
     const calls = mainThreadCalls(run.stderr, String(out.pid));
-    const at = (marker: number): number => calls.findIndex((c) => c.startsWith(`readlinkat(`) && c.includes(`"${marker}"`));
+    const at = (marker: number): number =>
+      calls.findIndex((c) => c.startsWith(`readlinkat(`) && c.includes(`"${marker}"`));
     const [start, paths, search, end] = [at(markers.start), at(markers.paths), at(markers.search), at(markers.end)];
     assert.ok(start >= 0 && paths > start && search > paths && end > search, "the markers are in the trace");
     const events = checkEvents(calls.slice(start, paths));
     const folderOf: Record<string, number> = { a: out.sub, b: out.sub, c: out.sub, d: out.sub2 };
     const names = events.filter((e) => e.startsWith("name ")).map((e) => e.slice(5));
-    assert.deepEqual(names, ["a", "b", "c", "d", "b"], `every file read had its name checked: ${JSON.stringify(events)}`);
+    assert.deepEqual(
+      names,
+      ["a", "b", "c", "d", "b"],
+      `every file read had its name checked: ${JSON.stringify(events)}`,
+    );
     events.forEach((event, n) => {
       if (!event.startsWith("name ")) return;
       const file = event.slice(5);
       const counted = events.lastIndexOf(`count ${file}`, n);
       assert.ok(counted >= 0, `${file} was counted before its name check: ${JSON.stringify(events)}`);
-      assert.ok(events.slice(counted + 1, n).includes(`barrier ${folderOf[file]} reached`), `a barrier of ${file}'s folder between its count and its name check: ${JSON.stringify(events)}`);
+      assert.ok(
+        events.slice(counted + 1, n).includes(`barrier ${folderOf[file]} reached`),
+        `a barrier of ${file}'s folder between its count and its name check: ${JSON.stringify(events)}`,
+      );
     });
     assert.deepEqual(
       events,
       [
-        "count a", "count b", "count c", `barrier ${out.sub} reached`, "name a", "name b", "name c", // readBatch: one run of sub's files
-        "count d", `barrier ${out.sub2} reached`, "name d", // a run of sub2's
-        "count b", `barrier ${out.sub} reached`, "name b", // readFileAt: one file
+        "count a",
+        "count b",
+        "count c",
+        `barrier ${out.sub} reached`,
+        "name a",
+        "name b",
+        "name c", // readBatch: one run of sub's files
+        "count d",
+        `barrier ${out.sub2} reached`,
+        "name d", // a run of sub2's
+        "count b",
+        `barrier ${out.sub} reached`,
+        "name b", // readFileAt: one file
       ],
       "one barrier per run of a folder's files",
     );
     assert.deepEqual(
       checkEvents(calls.slice(paths, search)),
-      ["count a", "count b", "count c", `barrier ${out.sub} reached`, "name a", "name b", "name c", "count d", `barrier ${out.sub2} reached`, "name d"],
+      [
+        "count a",
+        "count b",
+        "count c",
+        `barrier ${out.sub} reached`,
+        "name a",
+        "name b",
+        "name c",
+        "count d",
+        `barrier ${out.sub2} reached`,
+        "name d",
+      ],
       "with the folders' paths given (as the search calls it): the same barriers",
     );
-    const sandboxBarriers = calls.slice(search, end).flatMap((c) => /^getdents64\(\d+, [^,]+, 1\)\s+= (.*)$/.exec(c)?.[1]?.trim() ?? []);
+    const sandboxBarriers = calls
+      .slice(search, end)
+      .flatMap((c) => /^getdents64\(\d+, [^,]+, 1\)\s+= (.*)$/.exec(c)?.[1]?.trim() ?? []);
     assert.ok(sandboxBarriers.length >= 1, `the sandbox's read made its barrier: ${JSON.stringify(sandboxBarriers)}`);
-    for (const result of sandboxBarriers) assert.match(result, /^(0|-1 EINVAL.*)$/, `a barrier that reached a folder, not ${result}`);
+    for (const result of sandboxBarriers)
+      assert.match(result, /^(0|-1 EINVAL.*)$/, `a barrier that reached a folder, not ${result}`);
   });
 });

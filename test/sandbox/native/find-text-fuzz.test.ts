@@ -29,7 +29,9 @@ function linesWith(content: Buffer, needle: Buffer): number[] {
 }
 
 describe("find_text (AVX2 pair search) against Buffer.indexOf", () => {
-  it("random haystacks and needles: lengths 1-70 incl. 2/31/32/33, unaligned starts, needles at the very end", { skip }, () => {
+  it("random haystacks and needles: lengths 1-70 incl. 2/31/32/33, unaligned starts, needles at the very end", {
+    skip,
+  }, () => {
     const random = seededRandom(11);
     const alphabets = ["ab", "ab\n", "abz\0Q\n", "e \n", "\u00ff\u0000\n"].map((s) => Buffer.from(s, "latin1"));
     const started = Date.now();
@@ -55,13 +57,19 @@ describe("find_text (AVX2 pair search) against Buffer.indexOf", () => {
       }
       const expected = linesWith(content, needle);
       const found = fsAt!.findLines(content, 0, needle, 1, out);
-      assert.deepEqual([...out.subarray(0, 3 * found)], expected, `trial ${trial}: n ${n}, needle ${JSON.stringify(needle.toString("latin1"))}, shift ${shift}`);
+      assert.deepEqual(
+        [...out.subarray(0, 3 * found)],
+        expected,
+        `trial ${trial}: n ${n}, needle ${JSON.stringify(needle.toString("latin1"))}, shift ${shift}`,
+      );
       runs++;
     }
     assert.ok(runs > 1000, `ran ${runs}`);
   });
 
-  it("findLines numbers the lines right across long stretches without a match (the newline count's 255-step flushes)", { skip }, () => {
+  it("findLines numbers the lines right across long stretches without a match (the newline count's 255-step flushes)", {
+    skip,
+  }, () => {
     const random = seededRandom(23);
     const out = new Float64Array(3 * 64);
     const needle = Buffer.from("NEEDLE");
@@ -74,10 +82,15 @@ describe("find_text (AVX2 pair search) against Buffer.indexOf", () => {
       const shift = Math.floor(random() * 33);
       const content = Buffer.alloc(shift + n).subarray(shift);
       for (let i = 0; i < n; i++) content[i] = random() < density ? 10 : 97;
-      for (let k = Math.floor(random() * 5); k > 0 && n > needle.length; k--) needle.copy(content, Math.floor(random() * (n - needle.length)));
+      for (let k = Math.floor(random() * 5); k > 0 && n > needle.length; k--)
+        needle.copy(content, Math.floor(random() * (n - needle.length)));
       const expected = linesWith(content, needle);
       const found = fsAt!.findLines(content, 0, needle, 1, out);
-      assert.deepEqual([...out.subarray(0, 3 * found)], expected.slice(0, 3 * 64), `trial ${trial}: n ${n}, density ${density}, shift ${shift}`);
+      assert.deepEqual(
+        [...out.subarray(0, 3 * found)],
+        expected.slice(0, 3 * 64),
+        `trial ${trial}: n ${n}, density ${density}, shift ${shift}`,
+      );
       runs++;
     }
     assert.ok(runs > 50, `ran ${runs}`);
@@ -94,10 +107,15 @@ describe("find_text (AVX2 pair search) against Buffer.indexOf", () => {
         const n = Math.floor(random() * 200);
         const body = Buffer.from(Array.from({ length: n }, () => "abQ\n"[Math.floor(random() * 4)]!).join(""));
         const len = [1, 2, 31, 32, 33][trial % 5]!;
-        const needle = n >= len && random() < 0.5 ? body.subarray(n - len) : Buffer.from("abQ".repeat(12).slice(0, len));
+        const needle =
+          n >= len && random() < 0.5 ? body.subarray(n - len) : Buffer.from("abQ".repeat(12).slice(0, len));
         writeFileSync(path.join(dir, "t.txt"), body);
         const got = fsAt!.readFileAt(fd, "t.txt", buffer, 1 << 20, info, packNeedles([needle]), false);
-        assert.equal(got >= 0, body.includes(needle), `trial ${trial}: ${JSON.stringify(body.toString())} / ${JSON.stringify(needle.toString())} -> ${got}`);
+        assert.equal(
+          got >= 0,
+          body.includes(needle),
+          `trial ${trial}: ${JSON.stringify(body.toString())} / ${JSON.stringify(needle.toString())} -> ${got}`,
+        );
       }
     } finally {
       closeSync(fd);

@@ -28,7 +28,10 @@ describe("the folder barrier", () => {
     assert.deepEqual(here, [true, false]);
     const script = `import { waitForFolderChanges } from ${JSON.stringify(fileURLToPath(new URL("../../../src/sandbox/folder-barrier.ts", import.meta.url)))};
       console.log(JSON.stringify([waitForFolderChanges(${JSON.stringify(dir)}), waitForFolderChanges(${JSON.stringify(path.join(dir, "missing"))})]));`;
-    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, TOOLHOST_NATIVE: "0" }, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      env: { ...process.env, TOOLHOST_NATIVE: "0" },
+      encoding: "utf8",
+    });
     assert.deepEqual(JSON.parse(out), here);
   });
 });

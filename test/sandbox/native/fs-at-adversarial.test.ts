@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,16 +60,36 @@ describe("native fs-at addon under attack", { skip }, () => {
     const info = new Float64Array(1);
     try {
       for (const bad of [Number.NaN, fd + 0.5, 2 ** 32 + fd, -0.5, Infinity]) {
-        assert.throws(() => fsAt!.readFileAt(bad, "a.txt", Buffer.alloc(64), 64, info, null, false), TypeError, `readFileAt(${bad})`);
+        assert.throws(
+          () => fsAt!.readFileAt(bad, "a.txt", Buffer.alloc(64), 64, info, null, false),
+          TypeError,
+          `readFileAt(${bad})`,
+        );
         assert.throws(() => fsAt!.listDir(bad), TypeError, `listDir(${bad})`);
         assert.throws(() => fsAt!.openDirAt(bad, "a"), TypeError, `openDirAt(${bad})`);
         assert.throws(() => fsAt!.fdPath(bad), TypeError, `fdPath(${bad})`);
       }
-      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), Number.NaN, info, null, false), TypeError, "a NaN limit");
-      assert.throws(() => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), -1, info, null, false), TypeError, "a negative limit");
+      assert.throws(
+        () => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), Number.NaN, info, null, false),
+        TypeError,
+        "a NaN limit",
+      );
+      assert.throws(
+        () => fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), -1, info, null, false),
+        TypeError,
+        "a negative limit",
+      );
       const results = new Float64Array(2);
-      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), Number.NaN, null, results, null, false), TypeError, "readBatch: a NaN limit");
-      assert.throws(() => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0.5, Buffer.alloc(64), 64, null, results, null, false), TypeError, "readBatch: from 0.5");
+      assert.throws(
+        () => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), Number.NaN, null, results, null, false),
+        TypeError,
+        "readBatch: a NaN limit",
+      );
+      assert.throws(
+        () => fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0.5, Buffer.alloc(64), 64, null, results, null, false),
+        TypeError,
+        "readBatch: from 0.5",
+      );
       assert.equal(fsAt!.readBatch(Int32Array.of(fd), "a.txt", 0, Buffer.alloc(64), 64, null, results, null, false), 1);
       assert.deepEqual([...results], [7, 0]);
       assert.equal(fsAt!.readFileAt(fd, "a.txt", Buffer.alloc(64), 64, info, null, false), 7);
@@ -96,7 +127,11 @@ describe("native fs-at addon under attack", { skip }, () => {
       }
     }
     try {
-      assert.deepEqual(readText(fd, "a.txt"), { code: 7, text: "INSIDE\n" }, `read through the trap (held ${JSON.stringify(held)})`);
+      assert.deepEqual(
+        readText(fd, "a.txt"),
+        { code: 7, text: "INSIDE\n" },
+        `read through the trap (held ${JSON.stringify(held)})`,
+      );
       assert.equal(fsAt!.fdPath(fd), dir);
     } finally {
       for (const t of traps) closeSync(t);

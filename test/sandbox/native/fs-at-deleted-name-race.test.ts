@@ -13,14 +13,15 @@ const built = existsSync(fileURLToPath(new URL("../../../build/native/fs-at.node
 const fsAt = loadFsAt({});
 const skip = built ? false : "build/native/fs-at.node not built (node scripts/build-native.mjs): nothing to test";
 
-
 describe("native fs-at addon: a file named '<name> (deleted)' (review of searchfast3)", { skip }, () => {
   it("never reads an outside file through a removed link whose /proc mark spells the name it was opened by", async () => {
     const outside = mkdtempSync(path.join(tmpdir(), "fs-at-del-out-"));
     writeFileSync(path.join(outside, "secret.txt"), "OUTSIDE\n");
     const dir = mkdtempSync(path.join(tmpdir(), "fs-at-del-in-"));
     const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    const child = spawn("python3", ["-c", deletedNameLoop, path.join(outside, "secret.txt"), dir, "20", "1"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("python3", ["-c", deletedNameLoop, path.join(outside, "secret.txt"), dir, "20", "1"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
     const buffer = Buffer.alloc(4096);
@@ -37,11 +38,28 @@ describe("native fs-at addon: a file named '<name> (deleted)' (review of searchf
           const code = fsAt!.readFileAt(fd, names[0]!, buffer, 1 << 20, info, null, false);
           if (code > 0 && buffer.subarray(0, code).toString().startsWith("OUTSIDE")) leaked++;
           // readBatch, with and without the folder's path: the same check in a run.
-          const next = fsAt!.readBatch(fds, names.join("\0"), 0, buffer, 1 << 20, null, results, i % 2 === 0 ? `${dir}\0${dir}\0${dir}\0${dir}` : null, false);
+          const next = fsAt!.readBatch(
+            fds,
+            names.join("\0"),
+            0,
+            buffer,
+            1 << 20,
+            null,
+            results,
+            i % 2 === 0 ? `${dir}\0${dir}\0${dir}\0${dir}` : null,
+            false,
+          );
           for (let k = 0; k < next; k++) {
             const length = results[2 * k]!;
             const at = results[2 * k + 1]!;
-            if (length > 0 && buffer.subarray(at, at + length).toString().startsWith("OUTSIDE")) leaked++;
+            if (
+              length > 0 &&
+              buffer
+                .subarray(at, at + length)
+                .toString()
+                .startsWith("OUTSIDE")
+            )
+              leaked++;
           }
           reads += 1 + names.length;
         }

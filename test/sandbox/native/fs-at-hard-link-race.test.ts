@@ -35,7 +35,9 @@ describe("native fs-at addon: a hard link to an outside file whose in-folder nam
     writeFileSync(path.join(dir, "plain.txt"), "INSIDE\n");
     const fd = openSync(dir, O_PATH | constants.O_DIRECTORY);
     const real = realpathSync(dir);
-    const child = spawn("python3", ["-c", linkLoop, path.join(outside, "secret.txt"), path.join(dir, "x.txt"), "20"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("python3", ["-c", linkLoop, path.join(outside, "secret.txt"), path.join(dir, "x.txt"), "20"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const exited = once(child, "exit");
     await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
     const counts = { inside: 0, outside: 0, skipped: 0 };

@@ -31,7 +31,11 @@ function checkout(): string {
 function load(root: string): { status: number | null; signal: string | null; loaded: string } {
   const loader = path.join(root, "src", "sandbox", "native", "fs-at.ts");
   const script = `import(${JSON.stringify(loader)}).then((m) => console.log(m.fsAt === undefined ? "fallback" : "native"))`;
-  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { encoding: "utf8", cwd: repo, timeout: 60_000 });
+  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], {
+    encoding: "utf8",
+    cwd: repo,
+    timeout: 60_000,
+  });
   return { status: run.status, signal: run.signal, loaded: run.stdout.trim() };
 }
 
@@ -43,7 +47,11 @@ describe("loading the native addon", { skip }, () => {
     const whole = readFileSync(addon);
     // Cut where the file's segments are mapped but absent: dlopen then dies of SIGBUS.
     writeFileSync(addon, whole.subarray(0, 4096));
-    assert.deepEqual(load(root), { status: 0, signal: null, loaded: "fallback" }, "a half-copied addon crashed the process or was loaded");
+    assert.deepEqual(
+      load(root),
+      { status: 0, signal: null, loaded: "fallback" },
+      "a half-copied addon crashed the process or was loaded",
+    );
   });
 
   it("does not load an addon built from an older source", () => {
@@ -55,6 +63,10 @@ describe("loading the native addon", { skip }, () => {
   it("never loads an addon from the folder above the checkout", () => {
     const root = checkout();
     renameSync(path.join(root, "build"), path.join(root, "..", "build"));
-    assert.deepEqual(load(root), { status: 0, signal: null, loaded: "fallback" }, "native code loaded from outside the checkout");
+    assert.deepEqual(
+      load(root),
+      { status: 0, signal: null, loaded: "fallback" },
+      "native code loaded from outside the checkout",
+    );
   });
 });

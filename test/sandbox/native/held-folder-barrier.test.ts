@@ -36,25 +36,65 @@ describe("the held folder's barrier in openContentAt", () => {
       fsAt.fdPath(${markers.end});
       process.stdout.write(JSON.stringify({ pid: process.pid, folder, fd }) + "\\n");
     `;
-    const run = spawnSync("strace", ["-f", "-qq", "-e", "trace=openat,newfstatat,fstat,statx,close,getdents64,readlinkat,readlink", "-e", "signal=none", process.execPath, "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000, maxBuffer: 1 << 26 });
+    const run = spawnSync(
+      "strace",
+      [
+        "-f",
+        "-qq",
+        "-e",
+        "trace=openat,newfstatat,fstat,statx,close,getdents64,readlinkat,readlink",
+        "-e",
+        "signal=none",
+        process.execPath,
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        script,
+      ],
+      { encoding: "utf8", timeout: 60_000, maxBuffer: 1 << 26 },
+    );
     assert.equal(run.status, 0, run.stderr.slice(-2000));
     const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { pid: number; folder: number; fd: number };
-    const calls = run.stderr.split("\n").filter((line) => !line.startsWith("[pid ") || new RegExp(`^\\[pid\\s+${out.pid}\\]`).test(line)).map((line) => line.replace(/^\[pid\s+\d+\] /, ""));
-    const at = (marker: number): number => calls.findIndex((c) => c.startsWith("readlinkat(") && c.includes(`"${marker}"`));
+    const calls = run.stderr
+      .split("\n")
+      .filter((line) => !line.startsWith("[pid ") || new RegExp(`^\\[pid\\s+${out.pid}\\]`).test(line))
+      .map((line) => line.replace(/^\[pid\s+\d+\] /, ""));
+    const at = (marker: number): number =>
+      calls.findIndex((c) => c.startsWith("readlinkat(") && c.includes(`"${marker}"`));
     const between = calls.slice(at(markers.start), at(markers.end));
     assert.ok(between.length > 0, "the markers are in the trace");
     const events: string[] = [];
     let barrierFd: string | undefined;
     for (const call of between) {
       let m: RegExpExecArray | null;
-      if ((m = /^openat\(AT_FDCWD, "\/proc\/self\/fd\/(\d+)", O_RDONLY\|O_NONBLOCK[A-Z_|]*\) = (\d+)/.exec(call)) && m[2] === String(out.fd)) events.push("reopen");
+      if (
+        (m = /^openat\(AT_FDCWD, "\/proc\/self\/fd\/(\d+)", O_RDONLY\|O_NONBLOCK[A-Z_|]*\) = (\d+)/.exec(call)) &&
+        m[2] === String(out.fd)
+      )
+        events.push("reopen");
       else if ((m = /^(?:newfstatat|fstat|statx)\((\d+), /.exec(call)) && m[1] === String(out.fd)) events.push("count");
-      else if ((m = /^openat\(AT_FDCWD, "\/proc\/self\/fd\/(\d+)", O_RDONLY[A-Z_|]*O_DIRECTORY[A-Z_|]*\) = (\d+)/.exec(call)) && m[1] === String(out.folder)) barrierFd = m[2];
-      else if ((m = /^getdents64\((\d+), [^,]+, 1\)\s+= (.*)$/.exec(call)) && m[1] === barrierFd) events.push(/^(0|-1 EINVAL)/.test(m[2]!.trim()) ? "barrier on the held folder" : `barrier ${m[2]}`);
-      else if ((m = /^readlink(?:at)?\((?:AT_FDCWD, )?"\/proc\/self\/fd\/(\d+)"/.exec(call)) && m[1] === String(out.fd)) events.push("name");
+      else if (
+        (m = /^openat\(AT_FDCWD, "\/proc\/self\/fd\/(\d+)", O_RDONLY[A-Z_|]*O_DIRECTORY[A-Z_|]*\) = (\d+)/.exec(
+          call,
+        )) &&
+        m[1] === String(out.folder)
+      )
+        barrierFd = m[2];
+      else if ((m = /^getdents64\((\d+), [^,]+, 1\)\s+= (.*)$/.exec(call)) && m[1] === barrierFd)
+        events.push(/^(0|-1 EINVAL)/.test(m[2]!.trim()) ? "barrier on the held folder" : `barrier ${m[2]}`);
+      else if ((m = /^readlink(?:at)?\((?:AT_FDCWD, )?"\/proc\/self\/fd\/(\d+)"/.exec(call)) && m[1] === String(out.fd))
+        events.push("name");
     }
     const barrier = events.indexOf("barrier on the held folder");
-    assert.ok(barrier > events.indexOf("count") && events.indexOf("count") > events.indexOf("reopen"), `count, then the barrier: ${JSON.stringify(events)}`);
-    assert.equal(events.lastIndexOf("name") > barrier, true, `a name check after the barrier: ${JSON.stringify(events)}`);
+    assert.ok(
+      barrier > events.indexOf("count") && events.indexOf("count") > events.indexOf("reopen"),
+      `count, then the barrier: ${JSON.stringify(events)}`,
+    );
+    assert.equal(
+      events.lastIndexOf("name") > barrier,
+      true,
+      `a name check after the barrier: ${JSON.stringify(events)}`,
+    );
   });
 });

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { closeSync, constants, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,7 +54,9 @@ describe("sameEntryAndFolder: the same inode in the same folder, by connectable 
     }
   });
 
-  it("is 0 for the same inode whose held name moved to another folder (another link left in its place)", { skip: where }, () => {
+  it("is 0 for the same inode whose held name moved to another folder (another link left in its place)", {
+    skip: where,
+  }, () => {
     mkdirSync(path.join(base, "p"));
     mkdirSync(path.join(base, "q"));
     writeFileSync(path.join(base, "p", "a"), "a");

@@ -31,7 +31,10 @@ export class BufferRecycler {
 
   /** give keeps `buffer` (taken from take, no longer referred to) for a later message, if it is the larger one. */
   give(buffer: Buffer): void {
-    if (buffer.byteLength <= this.maxBytes && (this.#spare === undefined || this.#spare.byteLength < buffer.byteLength)) {
+    if (
+      buffer.byteLength <= this.maxBytes &&
+      (this.#spare === undefined || this.#spare.byteLength < buffer.byteLength)
+    ) {
       this.#spare = buffer;
     }
   }

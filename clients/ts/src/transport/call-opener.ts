@@ -1,5 +1,11 @@
 import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
-import { fromBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
+import {
+  fromBinary,
+  type DescMessage,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Http2SessionManager } from "@connectrpc/connect-node";
 import type { CallSignal } from "./call-signal.js";
@@ -15,7 +21,9 @@ export interface MethodCodec<O extends DescMessage> {
 const codecs = new WeakMap<object, MethodCodec<DescMessage>>();
 
 /** codecFor is the MethodCodec of `method`. */
-export function codecFor<O extends DescMessage>(method: DescMethodUnary<DescMessage, O> | DescMethodStreaming<DescMessage, O>): MethodCodec<O> {
+export function codecFor<O extends DescMessage>(
+  method: DescMethodUnary<DescMessage, O> | DescMethodStreaming<DescMessage, O>,
+): MethodCodec<O> {
   let codec = codecs.get(method) as MethodCodec<O> | undefined;
   if (codec === undefined) {
     const output = method.output;
@@ -60,7 +68,14 @@ export type SessionManager = Pick<Http2SessionManager, "request" | "notifyRespon
  * attaches the response reader and writes the request.
  */
 export function callOpener(sm: SessionManager, readerOptions: ResponseReaderOptions): OpenCall {
-  return <T>(path: string, headers: OutgoingHttpHeaders, call: CallSignal, decode: (message: Uint8Array) => T, unary: boolean, write: Writer) => {
+  return <T>(
+    path: string,
+    headers: OutgoingHttpHeaders,
+    call: CallSignal,
+    decode: (message: Uint8Array) => T,
+    unary: boolean,
+    write: Writer,
+  ) => {
     if (call.signal.aborted) {
       // Aborted already, or a deadline too short to time: no stream, nothing for the server to do.
       return Promise.reject(call.error(call.signal.reason));
@@ -93,13 +108,23 @@ export function callOpener(sm: SessionManager, readerOptions: ResponseReaderOpti
 }
 
 /** attach reads the response of a call's new stream and writes its request. */
-function attach<T>(stream: ClientHttp2Stream, call: CallSignal, readerOptions: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary: boolean, write: Writer): GrpcResponseReader<T> {
+function attach<T>(
+  stream: ClientHttp2Stream,
+  call: CallSignal,
+  readerOptions: ResponseReaderOptions,
+  decode: (message: Uint8Array) => T,
+  unary: boolean,
+  write: Writer,
+): GrpcResponseReader<T> {
   const gone = stream.destroyed;
   const reader = new GrpcResponseReader(stream, call, readerOptions, decode, unary);
   if (gone) {
     // Closed before anyone listened (a connection lost between opening the stream and handing it
     // over): its 'close' has been and gone.
-    reader.fail(connectErrorFromResetCode(stream.rstCode) ?? new ConnectError("http/2 stream closed before the request was sent", Code.Unavailable));
+    reader.fail(
+      connectErrorFromResetCode(stream.rstCode) ??
+        new ConnectError("http/2 stream closed before the request was sent", Code.Unavailable),
+    );
     return reader;
   }
   if (stream.closed) {

@@ -26,6 +26,9 @@ class CallResponse<T extends object> {
 }
 
 /** response adds the reader's header and trailer to a response's fields. */
-export function response<T extends object>(reader: HeaderSource, fields: T): T & { readonly header: Headers; readonly trailer: Headers } {
+export function response<T extends object>(
+  reader: HeaderSource,
+  fields: T,
+): T & { readonly header: Headers; readonly trailer: Headers } {
   return new CallResponse(reader, fields) as unknown as T & { readonly header: Headers; readonly trailer: Headers };
 }

@@ -14,7 +14,12 @@ export interface CallSignal {
 
 /** neverAborted is the signal of calls given neither a signal nor a timeout. */
 const neverAborted = new AbortController().signal;
-const nothingToRelease: CallSignal = { signal: neverAborted, cancellable: false, done: () => {}, error: (reason: unknown) => ConnectError.from(reason) };
+const nothingToRelease: CallSignal = {
+  signal: neverAborted,
+  cancellable: false,
+  done: () => {},
+  error: (reason: unknown) => ConnectError.from(reason),
+};
 
 /**
  * callSignal links a call to the caller's signal and timeout as Connect's runUnaryCall does, but
@@ -27,7 +32,10 @@ export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | 
     return nothingToRelease;
   }
   const controller = new AbortController();
-  const onAbort = () => controller.abort(ConnectError.from(signal?.reason ?? new ConnectError("operation was aborted", Code.Canceled), Code.Canceled));
+  const onAbort = () =>
+    controller.abort(
+      ConnectError.from(signal?.reason ?? new ConnectError("operation was aborted", Code.Canceled), Code.Canceled),
+    );
   let timer: NodeJS.Timeout | undefined;
   if (timeoutMs !== undefined) {
     const expire = () => controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
@@ -52,7 +60,9 @@ export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | 
     done,
     error: (reason) => {
       done();
-      return controller.signal.aborted ? ConnectError.from(controller.signal.reason, Code.Canceled) : ConnectError.from(reason);
+      return controller.signal.aborted
+        ? ConnectError.from(controller.signal.reason, Code.Canceled)
+        : ConnectError.from(reason);
     },
   };
 }

@@ -128,7 +128,10 @@ export class EnvelopeSplitter {
       throw new ConnectError("protocol error: received a compressed message, but asked for none", Code.Internal);
     }
     if (length > this.maxMessageBytes) {
-      throw new ConnectError(`message size ${length} is larger than configured readMaxBytes ${this.maxMessageBytes}`, Code.ResourceExhausted);
+      throw new ConnectError(
+        `message size ${length} is larger than configured readMaxBytes ${this.maxMessageBytes}`,
+        Code.ResourceExhausted,
+      );
     }
     return length;
   }

@@ -3,7 +3,11 @@ import { create, toBinary, type DescMessage, type MessageShape } from "@bufbuild
 import { frameMessage } from "./grpc-envelope.js";
 
 /** sendSingle sends the request message(s) of a server-streaming call with its half-close. */
-export async function sendSingle<I extends DescMessage>(stream: ClientHttp2Stream, input: AsyncIterable<MessageShape<I>>, schema: I): Promise<void> {
+export async function sendSingle<I extends DescMessage>(
+  stream: ClientHttp2Stream,
+  input: AsyncIterable<MessageShape<I>>,
+  schema: I,
+): Promise<void> {
   const frames: Buffer[] = [];
   const it = input[Symbol.asyncIterator]();
   for (let r = await it.next(); !r.done; r = await it.next()) {
@@ -13,7 +17,11 @@ export async function sendSingle<I extends DescMessage>(stream: ClientHttp2Strea
 }
 
 /** sendAll writes the request messages of a client- or bidi-streaming call as they come, with back-pressure. */
-export async function sendAll<I extends DescMessage>(stream: ClientHttp2Stream, input: AsyncIterable<MessageShape<I>>, schema: I): Promise<void> {
+export async function sendAll<I extends DescMessage>(
+  stream: ClientHttp2Stream,
+  input: AsyncIterable<MessageShape<I>>,
+  schema: I,
+): Promise<void> {
   const it = input[Symbol.asyncIterator]();
   let finished = false;
   // A call that ends early (refused, cancelled) tells the source to stop, as Connect does.

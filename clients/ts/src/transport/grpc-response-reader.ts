@@ -56,7 +56,13 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
   readonly #onMessage: (message: Uint8Array) => boolean;
   readonly #onAbort: (() => void) | undefined;
 
-  constructor(stream: ClientHttp2Stream, call: CallSignal, options: ResponseReaderOptions, decode: (message: Uint8Array) => T, unary = false) {
+  constructor(
+    stream: ClientHttp2Stream,
+    call: CallSignal,
+    options: ResponseReaderOptions,
+    decode: (message: Uint8Array) => T,
+    unary = false,
+  ) {
     this.#stream = stream;
     this.#options = options;
     this.#call = call;
@@ -174,7 +180,11 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
     this.#finish();
     if (!this.#stream.closed) {
       try {
-        this.#stream.close(failed.code === Code.Canceled || failed.code === Code.DeadlineExceeded ? constants.NGHTTP2_CANCEL : constants.NGHTTP2_INTERNAL_ERROR);
+        this.#stream.close(
+          failed.code === Code.Canceled || failed.code === Code.DeadlineExceeded
+            ? constants.NGHTTP2_CANCEL
+            : constants.NGHTTP2_INTERNAL_ERROR,
+        );
       } catch {
         this.#stream.destroy(); // a session already torn down; the call has its error
       }
@@ -202,7 +212,11 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
     this.#trailersOnly = (flags & constants.NGHTTP2_FLAG_END_STREAM) !== 0;
     this.#options.onResponse?.(this.#stream);
     const contentType = headers["content-type"];
-    const usual = (headers as { ":status"?: unknown })[":status"] === 200 && typeof contentType === "string" && contentType.startsWith("application/grpc") && headers["grpc-status"] === undefined;
+    const usual =
+      (headers as { ":status"?: unknown })[":status"] === 200 &&
+      typeof contentType === "string" &&
+      contentType.startsWith("application/grpc") &&
+      headers["grpc-status"] === undefined;
     if (!usual) {
       // Connect's own checks, for the rare response that is not a plain 200 gRPC one. A status in
       // the header counts only in the trailers-only form: a response with a body or a trailer
@@ -260,12 +274,16 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
       if (this.#headerError !== undefined) {
         throw this.#headerError;
       }
-      const status = this.#rawTrailer["grpc-status"] ?? (this.#trailersOnly ? this.#rawHeader["grpc-status"] : undefined);
+      const status =
+        this.#rawTrailer["grpc-status"] ?? (this.#trailersOnly ? this.#rawHeader["grpc-status"] : undefined);
       if (status !== "0") {
         validateTrailer(this.trailer, this.#trailersOnly ? this.header : withoutStatus(this.header));
       }
       if (this.#splitter.pendingBytes > 0) {
-        throw new ConnectError(`protocol error: the response ended inside a message (${this.#splitter.pendingBytes} bytes)`, Code.Internal);
+        throw new ConnectError(
+          `protocol error: the response ended inside a message (${this.#splitter.pendingBytes} bytes)`,
+          Code.Internal,
+        );
       }
     } catch (err) {
       this.fail(ConnectError.from(err));
@@ -298,7 +316,10 @@ export class GrpcResponseReader<T = Uint8Array> implements AsyncIterableIterator
 
   #onClose(): void {
     if (!this.#ended && this.#error === undefined) {
-      this.fail(connectErrorFromResetCode(this.#stream.rstCode) ?? new ConnectError("http/2 stream closed before the gRPC status", Code.Internal));
+      this.fail(
+        connectErrorFromResetCode(this.#stream.rstCode) ??
+          new ConnectError("http/2 stream closed before the gRPC status", Code.Internal),
+      );
     }
   }
 

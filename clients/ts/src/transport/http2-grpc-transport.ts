@@ -1,5 +1,13 @@
 import type { ClientHttp2Stream, OutgoingHttpHeaders } from "node:http2";
-import { create, toBinary, type DescMessage, type DescMethodStreaming, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  toBinary,
+  type DescMessage,
+  type DescMethodStreaming,
+  type DescMethodUnary,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import {
   createContextValues,
   type ContextValues,
@@ -65,7 +73,12 @@ type AnyMethod = DescMethodUnary | DescMethodStreaming;
 export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Transport {
   const interceptors = options.interceptors ?? [];
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const fixedHeaders: OutgoingHttpHeaders = { "content-type": "application/grpc+proto", te: "trailers", "user-agent": "toolhost-client-ts/0.1.0", ...options.headers };
+  const fixedHeaders: OutgoingHttpHeaders = {
+    "content-type": "application/grpc+proto",
+    te: "trailers",
+    "user-agent": "toolhost-client-ts/0.1.0",
+    ...options.headers,
+  };
   const readerOptions = {
     maxMessageBytes: checkedReadMaxBytes(options.readMaxBytes),
     highWaterBytes: options.highWaterBytes ?? 4 * 1024 * 1024,
@@ -95,7 +108,10 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
   }
 
   /** intercepted runs `next` through the interceptors, with the request's headers as Fetch Headers. */
-  function intercepted<Req extends UnaryRequest | StreamRequest, Res>(req: Req, next: (req: Req, headers: OutgoingHttpHeaders) => Promise<Res>): Promise<Res> {
+  function intercepted<Req extends UnaryRequest | StreamRequest, Res>(
+    req: Req,
+    next: (req: Req, headers: OutgoingHttpHeaders) => Promise<Res>,
+  ): Promise<Res> {
     let chain = async (r: Req) => next(r, nodeHeaders(r.header)) as Promise<unknown>;
     for (const interceptor of [...interceptors].reverse()) {
       chain = interceptor(chain as never) as never;
@@ -103,14 +119,20 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
     return chain(req) as Promise<Res>;
   }
 
-  function request<M extends AnyMethod>(method: M, signal: AbortSignal, headers: OutgoingHttpHeaders, contextValues: ContextValues | undefined) {
+  function request<M extends AnyMethod>(
+    method: M,
+    signal: AbortSignal,
+    headers: OutgoingHttpHeaders,
+    contextValues: ContextValues | undefined,
+  ) {
     return {
       service: method.parent,
       method,
       requestMethod: "POST",
       url: `${baseUrl}/${method.parent.typeName}/${method.name}`,
       // Only interceptors look at a request's Fetch Headers; without any, none are built.
-      header: interceptors.length === 0 ? (undefined as unknown as Headers) : new Headers(headers as Record<string, string>),
+      header:
+        interceptors.length === 0 ? (undefined as unknown as Headers) : new Headers(headers as Record<string, string>),
       contextValues: contextValues ?? createContextValues(),
       signal,
     };
@@ -131,12 +153,23 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
       const codec = codecFor(method);
       const next = async (req: UnaryRequest<I, O>, reqHeaders: OutgoingHttpHeaders): Promise<UnaryResponse<I, O>> => {
         const body = frameMessage(toBinary(method.input, req.message));
-        const reader = await open(pathOf(req.url, method), reqHeaders, withSignal(signal, req.signal), codec.decode, true, body);
+        const reader = await open(
+          pathOf(req.url, method),
+          reqHeaders,
+          withSignal(signal, req.signal),
+          codec.decode,
+          true,
+          body,
+        );
         const message = await reader.single();
         return response(reader, { stream: false, service: method.parent, method, message });
       };
       try {
-        const req: UnaryRequest<I, O> = { ...request(method, signal.signal, headers, contextValues), stream: false, message: create(method.input, input) };
+        const req: UnaryRequest<I, O> = {
+          ...request(method, signal.signal, headers, contextValues),
+          stream: false,
+          message: create(method.input, input),
+        };
         return interceptors.length === 0 ? await next(req, headers) : await intercepted(req, next);
       } catch (err) {
         throw signal.error(err);
@@ -157,9 +190,16 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
       const codec = codecFor(method);
       const next = async (req: StreamRequest<I, O>, reqHeaders: OutgoingHttpHeaders): Promise<StreamResponse<I, O>> => {
         const send = method.methodKind === "server_streaming" ? sendSingle : sendAll;
-        const reader = await open(pathOf(req.url, method), reqHeaders, withSignal(signal, req.signal), codec.decode, false, (stream, r) => {
-          send(stream, req.message, method.input).catch((err: unknown) => r.fail(connectErrorFromStream(err)));
-        });
+        const reader = await open(
+          pathOf(req.url, method),
+          reqHeaders,
+          withSignal(signal, req.signal),
+          codec.decode,
+          false,
+          (stream, r) => {
+            send(stream, req.message, method.input).catch((err: unknown) => r.fail(connectErrorFromStream(err)));
+          },
+        );
         await reader.whenHeaders();
         const messages: AsyncIterable<MessageShape<O>> = {
           // The reader's return() cancels the call when a caller stops iterating early (break).
@@ -168,8 +208,13 @@ export function createHttp2GrpcTransport(options: Http2GrpcTransportOptions): Tr
         return response(reader, { stream: true, service: method.parent, method, message: messages });
       };
       // sendSingle and sendAll create() each message; interceptors see them created already.
-      const messages = interceptors.length === 0 ? (input as AsyncIterable<MessageShape<I>>) : normalized(method.input, input);
-      const req: StreamRequest<I, O> = { ...request(method, signal.signal, headers, contextValues), stream: true, message: messages };
+      const messages =
+        interceptors.length === 0 ? (input as AsyncIterable<MessageShape<I>>) : normalized(method.input, input);
+      const req: StreamRequest<I, O> = {
+        ...request(method, signal.signal, headers, contextValues),
+        stream: true,
+        message: messages,
+      };
       try {
         return interceptors.length === 0 ? await next(req, headers) : await intercepted(req, next);
       } catch (err) {
@@ -202,7 +247,10 @@ function pathOf(url: string, method: AnyMethod): string {
 }
 
 /** normalized turns each request message given as an init object into a message. */
-function normalized<I extends DescMessage>(schema: I, input: AsyncIterable<MessageInitShape<I>>): AsyncIterable<MessageShape<I>> {
+function normalized<I extends DescMessage>(
+  schema: I,
+  input: AsyncIterable<MessageInitShape<I>>,
+): AsyncIterable<MessageShape<I>> {
   return {
     async *[Symbol.asyncIterator]() {
       for await (const message of input) {

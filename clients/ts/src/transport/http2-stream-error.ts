@@ -42,7 +42,11 @@ export function connectErrorFromStream(err: unknown): ConnectError {
     if (typeof code === "string") codes.add(code);
   }
   let code = Code.Internal;
-  if (["ERR_STREAM_WRITE_AFTER_END", "ERR_STREAM_DESTROYED", "ERR_HTTP2_INVALID_STREAM", "ECONNRESET"].some((c) => codes.has(c))) {
+  if (
+    ["ERR_STREAM_WRITE_AFTER_END", "ERR_STREAM_DESTROYED", "ERR_HTTP2_INVALID_STREAM", "ECONNRESET"].some((c) =>
+      codes.has(c),
+    )
+  ) {
     code = Code.Aborted;
   } else if (["ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED"].some((c) => codes.has(c))) {
     code = Code.Unavailable;

@@ -1,5 +1,13 @@
 import type { OutgoingHttpHeaders } from "node:http2";
-import { create, toBinary, type DescMessage, type DescMethodServerStreaming, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  toBinary,
+  type DescMessage,
+  type DescMethodServerStreaming,
+  type DescMethodUnary,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import type { CallOptions } from "@connectrpc/connect";
 import { callSignal } from "./call-signal.js";
 import { codecFor, type OpenCall } from "./call-opener.js";
@@ -15,8 +23,16 @@ export const leanCalls = Symbol.for("@toolhost/client.leanCalls");
  * what createLeanClient uses for a call with no interceptors and no onHeader/onTrailer.
  */
 export interface LeanCalls {
-  unary<I extends DescMessage, O extends DescMessage>(method: DescMethodUnary<I, O>, input: MessageInitShape<I>, options: CallOptions | undefined): Promise<MessageShape<O>>;
-  serverStream<I extends DescMessage, O extends DescMessage>(method: DescMethodServerStreaming<I, O>, input: MessageInitShape<I>, options: CallOptions | undefined): AsyncIterable<MessageShape<O>>;
+  unary<I extends DescMessage, O extends DescMessage>(
+    method: DescMethodUnary<I, O>,
+    input: MessageInitShape<I>,
+    options: CallOptions | undefined,
+  ): Promise<MessageShape<O>>;
+  serverStream<I extends DescMessage, O extends DescMessage>(
+    method: DescMethodServerStreaming<I, O>,
+    input: MessageInitShape<I>,
+    options: CallOptions | undefined,
+  ): AsyncIterable<MessageShape<O>>;
 }
 
 /** HeadersFor builds a call's request headers from the caller's and its timeout. */

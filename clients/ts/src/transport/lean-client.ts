@@ -1,5 +1,22 @@
-import type { DescMessage, DescMethod, DescMethodServerStreaming, DescMethodStreaming, DescMethodUnary, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, makeAnyClient, type CallOptions, type Client, type StreamResponse, type Transport } from "@connectrpc/connect";
+import type {
+  DescMessage,
+  DescMethod,
+  DescMethodServerStreaming,
+  DescMethodStreaming,
+  DescMethodUnary,
+  DescService,
+  MessageInitShape,
+  MessageShape,
+} from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  makeAnyClient,
+  type CallOptions,
+  type Client,
+  type StreamResponse,
+  type Transport,
+} from "@connectrpc/connect";
 import { leanCalls, type LeanCalls } from "./lean-calls.js";
 
 /**
@@ -25,24 +42,56 @@ export function createLeanClient<S extends DescService>(service: S, transport: T
           if (lean !== undefined && options?.onHeader === undefined && options?.onTrailer === undefined) {
             return lean.unary(unary, input, options);
           }
-          return transport.unary(unary, options?.signal, options?.timeoutMs, options?.headers, input, options?.contextValues).then((res) => {
-            options?.onHeader?.(res.header);
-            options?.onTrailer?.(res.trailer);
-            return res.message;
-          });
+          return transport
+            .unary(unary, options?.signal, options?.timeoutMs, options?.headers, input, options?.contextValues)
+            .then((res) => {
+              options?.onHeader?.(res.header);
+              options?.onTrailer?.(res.trailer);
+              return res.message;
+            });
         };
       case "server_streaming":
         return (input: MessageInitShape<DescMessage>, options?: CallOptions) => {
           if (lean !== undefined && options?.onHeader === undefined && options?.onTrailer === undefined) {
             return lean.serverStream(method as DescMethodServerStreaming, input, options);
           }
-          return streamed(() => transport.stream(method, options?.signal, options?.timeoutMs, options?.headers, once(input), options?.contextValues), options);
+          return streamed(
+            () =>
+              transport.stream(
+                method,
+                options?.signal,
+                options?.timeoutMs,
+                options?.headers,
+                once(input),
+                options?.contextValues,
+              ),
+            options,
+          );
         };
       case "bidi_streaming":
-        return (input: AsyncIterable<MessageInitShape<DescMessage>>, options?: CallOptions) => streamed(() => transport.stream(method, options?.signal, options?.timeoutMs, options?.headers, input, options?.contextValues), options);
+        return (input: AsyncIterable<MessageInitShape<DescMessage>>, options?: CallOptions) =>
+          streamed(
+            () =>
+              transport.stream(
+                method,
+                options?.signal,
+                options?.timeoutMs,
+                options?.headers,
+                input,
+                options?.contextValues,
+              ),
+            options,
+          );
       case "client_streaming":
         return async (input: AsyncIterable<MessageInitShape<DescMessage>>, options?: CallOptions) => {
-          const res = await transport.stream(method, options?.signal, options?.timeoutMs, options?.headers, input, options?.contextValues);
+          const res = await transport.stream(
+            method,
+            options?.signal,
+            options?.timeoutMs,
+            options?.headers,
+            input,
+            options?.contextValues,
+          );
           options?.onHeader?.(res.header);
           let single: MessageShape<DescMessage> | undefined;
           let count = 0;
@@ -54,7 +103,10 @@ export function createLeanClient<S extends DescService>(service: S, transport: T
             throw new ConnectError("protocol error: missing response message", Code.Unimplemented);
           }
           if (count > 1) {
-            throw new ConnectError("protocol error: received extra messages for client streaming method", Code.Unimplemented);
+            throw new ConnectError(
+              "protocol error: received extra messages for client streaming method",
+              Code.Unimplemented,
+            );
           }
           options?.onTrailer?.(res.trailer);
           return single;
@@ -85,7 +137,10 @@ function once<T>(message: T): AsyncIterable<T> {
  * streamed iterates a streamed response. The call starts at once, as Connect's does; a failure
  * surfaces at the first next() (and is not reported as unhandled if nobody iterates).
  */
-function streamed<O extends DescMessage>(start: () => Promise<StreamResponse<DescMessage, O>>, options: CallOptions | undefined): AsyncIterable<MessageShape<O>> {
+function streamed<O extends DescMessage>(
+  start: () => Promise<StreamResponse<DescMessage, O>>,
+  options: CallOptions | undefined,
+): AsyncIterable<MessageShape<O>> {
   const response = start();
   response.catch(() => {});
   return {

@@ -14,7 +14,9 @@ const maxReadMaxBytes = 0xffffffff;
 export function checkedReadMaxBytes(readMaxBytes: number | undefined): number {
   const n = readMaxBytes ?? defaultReadMaxBytes;
   if (!Number.isSafeInteger(n) || n < 1 || n > maxReadMaxBytes) {
-    throw new RangeError(`readMaxBytes must be a whole number from 1 to ${maxReadMaxBytes}, not ${String(readMaxBytes)}`);
+    throw new RangeError(
+      `readMaxBytes must be a whole number from 1 to ${maxReadMaxBytes}, not ${String(readMaxBytes)}`,
+    );
   }
   return n;
 }

@@ -1,4 +1,11 @@
-import type { ClientHttp2Stream, ClientSessionOptions, ClientSessionRequestOptions, Http2Session, OutgoingHttpHeaders, SecureClientSessionOptions } from "node:http2";
+import type {
+  ClientHttp2Stream,
+  ClientSessionOptions,
+  ClientSessionRequestOptions,
+  Http2Session,
+  OutgoingHttpHeaders,
+  SecureClientSessionOptions,
+} from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Http2SessionManager, type Http2SessionOptions } from "@connectrpc/connect-node";
 
@@ -73,17 +80,26 @@ export class WideWindowSessionManager {
 
   constructor(url: string | URL, options: SessionOptions = {}) {
     const nodeOptions = options.nodeOptions ?? {};
-    this.#sessions = new Http2SessionManager(url, { ...defaultKeepalive, ...options.keepalive }, {
-      ...nodeOptions,
-      settings: { initialWindowSize: options.streamWindowBytes ?? defaultStreamWindow, ...nodeOptions.settings },
-    });
+    this.#sessions = new Http2SessionManager(
+      url,
+      { ...defaultKeepalive, ...options.keepalive },
+      {
+        ...nodeOptions,
+        settings: { initialWindowSize: options.streamWindowBytes ?? defaultStreamWindow, ...nodeOptions.settings },
+      },
+    );
     this.authority = this.#sessions.authority;
     this.#connectionWindow = options.connectionWindowBytes ?? defaultConnectionWindow;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? defaultConnectTimeoutMs;
   }
 
   /** request opens a stream on the connection (made first if need be), as Http2SessionManager.request does. */
-  async request(method: string, path: string, headers: OutgoingHttpHeaders, options: Omit<ClientSessionRequestOptions, "signal">): Promise<ClientHttp2Stream> {
+  async request(
+    method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+    options: Omit<ClientSessionRequestOptions, "signal">,
+  ): Promise<ClientHttp2Stream> {
     this.#guardConnect();
     let stream: ClientHttp2Stream;
     try {
@@ -134,7 +150,12 @@ export class WideWindowSessionManager {
       }
       this.#connectTimer = undefined;
       if (now === "connecting") {
-        this.#sessions.abort(new ConnectError(`no connection to ${this.authority} within ${this.#connectTimeoutMs} ms (connectTimeoutMs)`, Code.Unavailable));
+        this.#sessions.abort(
+          new ConnectError(
+            `no connection to ${this.authority} within ${this.#connectTimeoutMs} ms (connectTimeoutMs)`,
+            Code.Unavailable,
+          ),
+        );
       }
     };
     this.#connectTimer = setTimeout(expire, this.#connectTimeoutMs).unref();

@@ -39,7 +39,13 @@ export function changedLines(before: string, after: string): ChangedLines {
  * renderOneHunk renders the change `block` as one hunk with 3 lines of context, lines rendered
  * only up to `maxBytes` of output.
  */
-export function renderOneHunk(clientPath: string, before: string, after: string, block: ChangedLines, maxBytes: number): string {
+export function renderOneHunk(
+  clientPath: string,
+  before: string,
+  after: string,
+  block: ChangedLines,
+  maxBytes: number,
+): string {
   const ps = block.start;
   const sa = block.endBefore;
   const sb = block.endAfter;
@@ -50,7 +56,11 @@ export function renderOneHunk(clientPath: string, before: string, after: string,
   // An empty side is shown starting at the line before it, as unified diffs write it.
   const oldLines = countLines(before, cs, ceA);
   const newLines = countLines(after, cs, ceB);
-  const out: string[] = [`--- a/${clientPath}`, `+++ b/${clientPath}`, `@@ -${oldLines === 0 ? oldStart - 1 : oldStart},${oldLines} +${newLines === 0 ? oldStart - 1 : oldStart},${newLines} @@`];
+  const out: string[] = [
+    `--- a/${clientPath}`,
+    `+++ b/${clientPath}`,
+    `@@ -${oldLines === 0 ? oldStart - 1 : oldStart},${oldLines} +${newLines === 0 ? oldStart - 1 : oldStart},${newLines} @@`,
+  ];
   let size = out.reduce((n, line) => n + line.length + 1, 0);
   const emit = (text: string, from: number, to: number, mark: string): boolean => {
     for (let at = from; at < to && size <= maxBytes; ) {
@@ -66,7 +76,12 @@ export function renderOneHunk(clientPath: string, before: string, after: string,
     }
     return size <= maxBytes;
   };
-  void (emit(before, cs, ps, " ") && emit(before, ps, sa, "-") && emit(after, ps, sb, "+") && emit(before, sa, ceA, " "));
+  void (
+    emit(before, cs, ps, " ") &&
+    emit(before, ps, sa, "-") &&
+    emit(after, ps, sb, "+") &&
+    emit(before, sa, ceA, " ")
+  );
   return `${out.join("\n")}\n`;
 }
 
@@ -82,7 +97,11 @@ function commonPrefix(a: string, b: string): number {
 
 function commonSuffix(a: string, b: string, max: number): number {
   let j = 0;
-  while (j + block <= max && a.slice(a.length - j - block, a.length - j) === b.slice(b.length - j - block, b.length - j)) j += block;
+  while (
+    j + block <= max &&
+    a.slice(a.length - j - block, a.length - j) === b.slice(b.length - j - block, b.length - j)
+  )
+    j += block;
   while (j < max && a.charCodeAt(a.length - 1 - j) === b.charCodeAt(b.length - 1 - j)) j++;
   return j;
 }

@@ -27,9 +27,14 @@ const maxScanChars = 16 * 1024 * 1024;
  * its code is cold), a few us here.
  */
 export function uniqueBlockDiff(clientPath: string, before: string, after: string): string | undefined {
-  if (!before.endsWith("\n") || !after.endsWith("\n") || before.includes("\r") || after.includes("\r")) return undefined;
+  if (!before.endsWith("\n") || !after.endsWith("\n") || before.includes("\r") || after.includes("\r"))
+    return undefined;
   const block = changedLines(before, after);
-  if (!occursNowhere(before, block.start, block.endBefore, after) || !occursNowhere(after, block.start, block.endAfter, before)) return undefined;
+  if (
+    !occursNowhere(before, block.start, block.endBefore, after) ||
+    !occursNowhere(after, block.start, block.endAfter, before)
+  )
+    return undefined;
   // Rendered whole, as jsdiff's is (at most 2 x maxBlockLines lines and their context), so that a
   // cut of it (boundedDiff) says how much was left out exactly as it would of jsdiff's.
   return renderOneHunk(clientPath, before, after, block, Number.POSITIVE_INFINITY);

@@ -11,10 +11,17 @@ const errnoNames: Readonly<Record<number, string>> = { 24: "EMFILE", 23: "ENFILE
  * the addon's -errno; `relative` is the folder or file below the search's folder.
  */
 export function throwIfOutOfDescriptors(failure: unknown, relative: string): void {
-  const code = typeof failure === "number" ? errnoNames[-failure] : (codeOf(failure) ?? codeOf((failure as { cause?: unknown } | undefined)?.cause));
+  const code =
+    typeof failure === "number"
+      ? errnoNames[-failure]
+      : (codeOf(failure) ?? codeOf((failure as { cause?: unknown } | undefined)?.cause));
   if (code !== "EMFILE" && code !== "ENFILE" && code !== "ENOMEM") return;
   const where = relative === "" ? "the search's folder" : `"${relative}" below the search's folder`;
-  throw new ToolhostError("IO_ERROR", `Could not read ${where}: the server is out of file descriptors or memory (${code}); retry the search later.`, { path: relative, errno: code });
+  throw new ToolhostError(
+    "IO_ERROR",
+    `Could not read ${where}: the server is out of file descriptors or memory (${code}); retry the search later.`,
+    { path: relative, errno: code },
+  );
 }
 
 function codeOf(err: unknown): string | undefined {

@@ -20,7 +20,12 @@ export interface ListedEntry {
  * out (its rules do not apply); one that cannot be read because the process is out of descriptors
  * or memory fails the walk (left out, its rules would let ignored files into the results).
  */
-export function readIgnoreFilesSync(dirFd: number, entries: readonly ListedEntry[], rules: ContentRules, relativeDir: string): string[] {
+export function readIgnoreFilesSync(
+  dirFd: number,
+  entries: readonly ListedEntry[],
+  rules: ContentRules,
+  relativeDir: string,
+): string[] {
   const texts: string[] = [];
   for (const name of ignoreFileNames) {
     if (!entries.some((e) => e.name === name && e.isFile())) continue;
@@ -32,7 +37,8 @@ export function readIgnoreFilesSync(dirFd: number, entries: readonly ListedEntry
       // A byte more than the limit: a file that grew past it since its fstat is left out too.
       const buffer = Buffer.allocUnsafe(maxIgnoreFileBytes + 1);
       let length = 0;
-      for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, length);
+      for (let n = 1; n > 0 && length < buffer.length; length += n)
+        n = readSync(fd, buffer, length, buffer.length - length, length);
       if (length <= maxIgnoreFileBytes) texts.push(buffer.toString("utf8", 0, length));
     } catch (err) {
       throwIfOutOfDescriptors(err, relativeDir === "" ? name : `${relativeDir}/${name}`);

@@ -39,7 +39,15 @@ interface Building {
   descriptors: number;
 }
 
-const building = (): Building => ({ fds: [], names: [], reals: [], folderFds: [], folderPaths: [], close: [], descriptors: 0 });
+const building = (): Building => ({
+  fds: [],
+  names: [],
+  reals: [],
+  folderFds: [],
+  folderPaths: [],
+  close: [],
+  descriptors: 0,
+});
 
 /**
  * SyncWalk walks a folder tree synchronously (it runs on a walk worker thread, where blocking
@@ -86,7 +94,10 @@ export class SyncWalk {
   run(topFd: number): { close: number[]; error?: unknown } {
     let error: unknown;
     try {
-      const inherited = this.options.inherited.reduce((rules, layer) => rules.above(layer.prefix, layer.texts), IgnoreRules.none());
+      const inherited = this.options.inherited.reduce(
+        (rules, layer) => rules.above(layer.prefix, layer.texts),
+        IgnoreRules.none(),
+      );
       this.#folder(topFd, "", inherited, 0, fsAt === undefined ? "" : (this.#insidePath(topFd) ?? ""));
       if (this.#batch.fds.length > 0 || this.#batch.close.length > 0) this.#flush();
     } catch (err) {
@@ -106,7 +117,9 @@ export class SyncWalk {
     const entries = list(fd, relativeDir);
     if (entries === undefined) return; // unreadable or removed meanwhile: one folder must not fail the search
     const options = this.options;
-    const rules = options.useIgnoreFiles ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries, options.rules, relativeDir)) : inherited;
+    const rules = options.useIgnoreFiles
+      ? inherited.within(relativeDir, readIgnoreFilesSync(fd, entries, options.rules, relativeDir))
+      : inherited;
     const folders: string[] = [];
     // The entry's path below the start, made only for the globs and ignore rules that read it.
     const pathsRead = options.exclude !== undefined || options.include !== undefined || !rules.empty;
@@ -201,7 +214,12 @@ export class SyncWalk {
     this.#batch = building();
     this.post({
       kind: "batch",
-      files: { fds: Int32Array.from(b.fds), names: b.names.join("\0"), borrowed: false, ...(fsAt !== undefined ? { folderRealPaths: b.reals.join("\0") } : {}) },
+      files: {
+        fds: Int32Array.from(b.fds),
+        names: b.names.join("\0"),
+        borrowed: false,
+        ...(fsAt !== undefined ? { folderRealPaths: b.reals.join("\0") } : {}),
+      },
       folderFds: b.folderFds,
       folderPaths: b.folderPaths,
       close: b.close,
@@ -220,7 +238,9 @@ function list(fd: number, relativeDir: string): ListedEntry[] | undefined {
     return listed === null ? undefined : parseListing(listed);
   }
   try {
-    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   } catch (err) {
     throwIfOutOfDescriptors(err, relativeDir);
     return undefined;

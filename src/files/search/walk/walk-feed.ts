@@ -54,7 +54,10 @@ export class WalkFeed implements WalkerHolder {
   #wake: (() => void) | undefined;
 
   /** start waits for a walk worker (see maxWalkers) and starts the walk on it. */
-  static async start(request: Omit<WalkRequest, "control" | "resumeAfter">, signal: AbortSignal | undefined): Promise<WalkFeed> {
+  static async start(
+    request: Omit<WalkRequest, "control" | "resumeAfter">,
+    signal: AbortSignal | undefined,
+  ): Promise<WalkFeed> {
     const feed = new WalkFeed(request, signal);
     await feed.#attach();
     return feed;
@@ -89,7 +92,13 @@ export class WalkFeed implements WalkerHolder {
     if (this.#kept.length > 0) {
       const close = this.#kept;
       this.#kept = [];
-      return this.#took({ kind: "batch", files: { fds: new Int32Array(0), names: "", borrowed: false }, folderFds: [], folderPaths: [], close });
+      return this.#took({
+        kind: "batch",
+        files: { fds: new Int32Array(0), names: "", borrowed: false },
+        folderFds: [],
+        folderPaths: [],
+        close,
+      });
     }
     const batch = this.#queue.shift();
     if (batch !== undefined) {
@@ -100,9 +109,12 @@ export class WalkFeed implements WalkerHolder {
     if (this.#failure !== undefined) throw this.#failure;
     const error = this.#end?.error;
     if (error !== undefined) {
-      throw error.reason !== undefined ? new ToolhostError(error.reason as ErrorReason, error.message, error.metadata) : new Error(`search walk failed: ${error.message}`);
+      throw error.reason !== undefined
+        ? new ToolhostError(error.reason as ErrorReason, error.message, error.metadata)
+        : new Error(`search walk failed: ${error.message}`);
     }
-    if (this.#end === undefined && this.#run === undefined && this.#resuming === undefined && !this.#closing) this.#resume();
+    if (this.#end === undefined && this.#run === undefined && this.#resuming === undefined && !this.#closing)
+      this.#resume();
     return undefined;
   }
 
@@ -152,15 +164,17 @@ export class WalkFeed implements WalkerHolder {
   }
 
   #resume(): void {
-    this.#resuming = this.#attach().then(
-      () => undefined,
-      (err: unknown) => {
-        this.#failure = err;
-      },
-    ).finally(() => {
-      this.#resuming = undefined;
-      this.#wakeTaker();
-    });
+    this.#resuming = this.#attach()
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.#failure = err;
+        },
+      )
+      .finally(() => {
+        this.#resuming = undefined;
+        this.#wakeTaker();
+      });
   }
 
   #onBatch(batch: WalkBatch): void {

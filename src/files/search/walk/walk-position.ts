@@ -29,7 +29,8 @@ export function resumeFilters(
 ): { include: PathMatcher; exclude: PathMatcher } {
   const mark = fileSteps(after);
   return {
-    include: (relative, name) => compare(fileSteps(relative), mark) > 0 && (include === undefined || include(relative, name)),
+    include: (relative, name) =>
+      compare(fileSteps(relative), mark) > 0 && (include === undefined || include(relative, name)),
     exclude: (relative, name) => folderBefore(relative.split("/"), mark) || exclude?.(relative, name) === true,
   };
 }

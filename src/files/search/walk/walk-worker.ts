@@ -24,14 +24,16 @@ parentPort!.on("message", (request: WalkRequest) => {
     parentPort!.postMessage(batch);
     if (!full) return;
     // Full: wait until the receiver took it down to `resume` (it wakes this thread then).
-    for (let staged = Atomics.load(control, 0); staged > resume && !stopped(); staged = Atomics.load(control, 0)) Atomics.wait(control, 0, staged, 100);
+    for (let staged = Atomics.load(control, 0); staged > resume && !stopped(); staged = Atomics.load(control, 0))
+      Atomics.wait(control, 0, staged, 100);
     Atomics.store(control, 2, 0);
   };
   let end: WalkEnd;
   try {
     const include = compileGlobs("include", request.include);
     const exclude = compileGlobs("exclude", request.exclude);
-    const filters = request.resumeAfter === undefined ? { include, exclude } : resumeFilters(request.resumeAfter, include, exclude);
+    const filters =
+      request.resumeAfter === undefined ? { include, exclude } : resumeFilters(request.resumeAfter, include, exclude);
     const walk = new SyncWalk(
       {
         rules: request.rules,

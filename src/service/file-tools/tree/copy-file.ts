@@ -27,13 +27,27 @@ export function copyFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
         beforePlace,
       });
     // The target is captured under its path lock right before the copy replaces it (underLock).
-    const result = await recordedChange(deps, context, sandbox, request.to, "copy", (_captured, beforePlace) => copy(beforePlace), (r) => ({
-      committed: true,
-      after: r.type === "file" ? r.sha256 : "",
-      typeAfter: r.type,
-      sizeAfter: r.bytesCopied,
-      entriesAfter: r.type === "directory" ? r.entriesCopied - 1 : undefined,
-    }), { entry: true, underLock: true });
-    return create(CopyFileResponseSchema, { ...result, type: fileTypeOf(result.type), bytesCopied: BigInt(result.bytesCopied), entriesCopied: BigInt(result.entriesCopied) });
+    const result = await recordedChange(
+      deps,
+      context,
+      sandbox,
+      request.to,
+      "copy",
+      (_captured, beforePlace) => copy(beforePlace),
+      (r) => ({
+        committed: true,
+        after: r.type === "file" ? r.sha256 : "",
+        typeAfter: r.type,
+        sizeAfter: r.bytesCopied,
+        entriesAfter: r.type === "directory" ? r.entriesCopied - 1 : undefined,
+      }),
+      { entry: true, underLock: true },
+    );
+    return create(CopyFileResponseSchema, {
+      ...result,
+      type: fileTypeOf(result.type),
+      bytesCopied: BigInt(result.bytesCopied),
+      entriesCopied: BigInt(result.entriesCopied),
+    });
   };
 }

@@ -14,7 +14,16 @@ export function makeDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof Fi
   return async (request, context) => {
     const sandbox = deps.sandboxFor(context);
     const make = () => makeDirectory(sandbox, { path: request.path, parents: request.parents, mode: request.mode });
-    const result = await recordedChange(deps, context, sandbox, request.path, "mkdir", make, (r) => ({ committed: r.created, after: "", typeAfter: "directory", entriesAfter: 0 }), { entry: true });
+    const result = await recordedChange(
+      deps,
+      context,
+      sandbox,
+      request.path,
+      "mkdir",
+      make,
+      (r) => ({ committed: r.created, after: "", typeAfter: "directory", entriesAfter: 0 }),
+      { entry: true },
+    );
     return create(MakeDirectoryResponseSchema, result);
   };
 }

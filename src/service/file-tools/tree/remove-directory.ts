@@ -25,7 +25,16 @@ export function removeDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof 
     const committed = (r: { existed: boolean; dryRun: boolean }) => r.existed && !r.dryRun;
     const result = request.dryRun
       ? await remove()
-      : await recordedChange(deps, context, sandbox, request.path, "rmdir", remove, (r) => ({ committed: committed(r), after: "", entriesBefore: r.removedEntries - 1 }), { entry: true });
+      : await recordedChange(
+          deps,
+          context,
+          sandbox,
+          request.path,
+          "rmdir",
+          remove,
+          (r) => ({ committed: committed(r), after: "", entriesBefore: r.removedEntries - 1 }),
+          { entry: true },
+        );
     return create(RemoveDirectoryResponseSchema, { ...result, removedEntries: BigInt(result.removedEntries) });
   };
 }

@@ -25,7 +25,13 @@ export interface UndoEntry extends Place {
  */
 export type UndoneChange =
   | { readonly kind: "single"; readonly requested: UndoEntry; readonly entries: readonly UndoEntry[] }
-  | { readonly kind: "move"; readonly requested: UndoEntry; readonly from: UndoEntry; readonly to: UndoEntry; readonly entries: readonly UndoEntry[] }
+  | {
+      readonly kind: "move";
+      readonly requested: UndoEntry;
+      readonly from: UndoEntry;
+      readonly to: UndoEntry;
+      readonly entries: readonly UndoEntry[];
+    }
   | { readonly kind: "group"; readonly requested: UndoEntry; readonly entries: readonly UndoEntry[] };
 
 /**
@@ -34,26 +40,57 @@ export type UndoneChange =
  * it (OUT_OF_SCOPE, the same refusal whatever the path holds or its history says); then each
  * must have that change as its own newest (PRECONDITION_FAILED: a later change comes first).
  */
-export async function undoneChange(history: FileHistory, sandbox: Sandbox, clientPath: string, key: FileKey, last: ListedChange): Promise<UndoneChange> {
-  const requested = entryOf({ root: key.root, relative: key.relative, shown: clientPath }, key, stateBefore(last), stateAfter(last), last);
+export async function undoneChange(
+  history: FileHistory,
+  sandbox: Sandbox,
+  clientPath: string,
+  key: FileKey,
+  last: ListedChange,
+): Promise<UndoneChange> {
+  const requested = entryOf(
+    { root: key.root, relative: key.relative, shown: clientPath },
+    key,
+    stateBefore(last),
+    stateAfter(last),
+    last,
+  );
   if (last.moved !== undefined && last.change !== undefined) {
     const place = { root: last.moved.root, relative: last.moved.relative };
     requireInScope(sandbox, clientPath, [place]);
     const shown = shownTo(sandbox, place) ?? absoluteOf(place);
     const otherKey = await history.keyAt(place);
-    const otherRecord = await newestOf(history, clientPath, { ...place, shown }, otherKey, last.change, `its last change moved it ${last.moved.side === "from" ? "to" : "from"} "${shown}", whose record of that move is no longer in the history`);
-    const other = entryOf({ ...place, shown }, otherKey, stateBefore(otherRecord), stateAfter(otherRecord), otherRecord);
+    const otherRecord = await newestOf(
+      history,
+      clientPath,
+      { ...place, shown },
+      otherKey,
+      last.change,
+      `its last change moved it ${last.moved.side === "from" ? "to" : "from"} "${shown}", whose record of that move is no longer in the history`,
+    );
+    const other = entryOf(
+      { ...place, shown },
+      otherKey,
+      stateBefore(otherRecord),
+      stateAfter(otherRecord),
+      otherRecord,
+    );
     const [from, to] = last.moved.side === "from" ? [requested, other] : [other, requested];
     return { kind: "move", requested, from, to, entries: [requested, other] };
   }
   if (last.operation === "move" && last.typeBefore === undefined) {
-    throw unavailable(clientPath, "its last change is a move recorded by an earlier version of toolhost, without the move's other path, so it cannot be moved back");
+    throw unavailable(
+      clientPath,
+      "its last change is a move recorded by an earlier version of toolhost, without the move's other path, so it cannot be moved back",
+    );
   }
   if (last.manifest !== undefined && last.change !== undefined) {
     const manifest = await history.manifest(last.manifest);
     const own = manifest?.entries.find((e) => e.root === key.root && e.relative === key.relative);
     if (manifest === undefined || own === undefined) {
-      throw unavailable(clientPath, "its last change touched several files, and the history no longer holds the list of them (pruned as the store's oldest)");
+      throw unavailable(
+        clientPath,
+        "its last change touched several files, and the history no longer holds the list of them (pruned as the store's oldest)",
+      );
     }
     const others = manifest.entries.filter((e) => e !== own);
     requireInScope(sandbox, clientPath, others);
@@ -65,7 +102,14 @@ export async function undoneChange(history: FileHistory, sandbox: Sandbox, clien
       }
       const place = { root: e.root, relative: e.relative, shown: shownTo(sandbox, e) ?? absoluteOf(e) };
       const otherKey = await history.keyAt(e);
-      await newestOf(history, clientPath, place, otherKey, last.change, `its last change also changed "${place.shown}", whose record of it is no longer in the history`);
+      await newestOf(
+        history,
+        clientPath,
+        place,
+        otherKey,
+        last.change,
+        `its last change also changed "${place.shown}", whose record of it is no longer in the history`,
+      );
       entries.push(entryOf(place, otherKey, e.before, e.after, {}));
     }
     return { kind: "group", requested: entries.find((e) => e.key === key)!, entries };
@@ -87,7 +131,14 @@ function requireInScope(sandbox: Sandbox, clientPath: string, places: readonly F
 }
 
 /** newestOf is another path's record of `change`, which must be that path's newest. */
-async function newestOf(history: FileHistory, clientPath: string, place: Place, key: FileKey, change: string, gone: string): Promise<ChangeRecord> {
+async function newestOf(
+  history: FileHistory,
+  clientPath: string,
+  place: Place,
+  key: FileKey,
+  change: string,
+  gone: string,
+): Promise<ChangeRecord> {
   const records = await history.recordsOf(key);
   const record = records.filter((r) => r.change === change).at(-1);
   if (record === undefined) throw unavailable(clientPath, gone);
@@ -102,8 +153,22 @@ async function newestOf(history: FileHistory, clientPath: string, place: Place, 
   return record;
 }
 
-function entryOf(place: Place, key: FileKey, before: PathState, after: PathState, record: Pick<ChangeRecord, "entriesBefore" | "entriesAfter">): UndoEntry {
-  return { root: place.root, relative: place.relative, shown: place.shown, key, before, after, record: { entriesBefore: record.entriesBefore, entriesAfter: record.entriesAfter } };
+function entryOf(
+  place: Place,
+  key: FileKey,
+  before: PathState,
+  after: PathState,
+  record: Pick<ChangeRecord, "entriesBefore" | "entriesAfter">,
+): UndoEntry {
+  return {
+    root: place.root,
+    relative: place.relative,
+    shown: place.shown,
+    key,
+    before,
+    after,
+    record: { entriesBefore: record.entriesBefore, entriesAfter: record.entriesAfter },
+  };
 }
 
 /**
@@ -112,27 +177,49 @@ function entryOf(place: Place, key: FileKey, before: PathState, after: PathState
  * over max_file_bytes or pruned, a link, a folder that had entries in it. `comesBack` is the
  * entry a move took away, which the undo moves back rather than restores.
  */
-export async function requireRestorable(history: FileHistory, clientPath: string, entry: UndoEntry, comesBack: boolean, goesBack: boolean): Promise<void> {
+export async function requireRestorable(
+  history: FileHistory,
+  clientPath: string,
+  entry: UndoEntry,
+  comesBack: boolean,
+  goesBack: boolean,
+): Promise<void> {
   const { before, after } = entry;
-  const about = entry.shown === clientPath ? `"${clientPath}"` : `"${entry.shown}" (which its last change also changed)`;
+  const about =
+    entry.shown === clientPath ? `"${clientPath}"` : `"${entry.shown}" (which its last change also changed)`;
   if (!comesBack) {
     if (before.type === "file" && (before.sha256 === "" || !(await history.stored(before.sha256)))) {
       const size = before.sha256 === "" ? "of unknown content" : `of ${before.size} bytes`;
-      throw unavailable(clientPath, `the file ${about} held before its last change (${size}) is not in the history (over history.max_file_bytes, ${history.config.maxFileBytes} bytes, or pruned as the store's oldest), so undoing would lose what is there now without putting that back`);
+      throw unavailable(
+        clientPath,
+        `the file ${about} held before its last change (${size}) is not in the history (over history.max_file_bytes, ${history.config.maxFileBytes} bytes, or pruned as the store's oldest), so undoing would lose what is there now without putting that back`,
+      );
     }
     if (before.type === "directory" && (entry.record.entriesBefore ?? 0) > 0) {
-      throw unavailable(clientPath, `its last change removed the folder ${about} with ${entry.record.entriesBefore} entries in it, and undo puts back only empty folders`);
+      throw unavailable(
+        clientPath,
+        `its last change removed the folder ${about} with ${entry.record.entriesBefore} entries in it, and undo puts back only empty folders`,
+      );
     }
     if (before.type === "symlink" || before.type === "other") {
-      throw unavailable(clientPath, `${about} held ${describeState(before)} before its last change, which undo does not make`);
+      throw unavailable(
+        clientPath,
+        `${about} held ${describeState(before)} before its last change, which undo does not make`,
+      );
     }
   }
   if (!goesBack) {
     if (after.type === "directory" && (entry.record.entriesAfter ?? 0) > 0) {
-      throw unavailable(clientPath, `its last change made the folder ${about} with ${entry.record.entriesAfter} entries in it, and undo removes only empty folders; RemoveDirectory removes it`);
+      throw unavailable(
+        clientPath,
+        `its last change made the folder ${about} with ${entry.record.entriesAfter} entries in it, and undo removes only empty folders; RemoveDirectory removes it`,
+      );
     }
     if (after.type === "symlink" || after.type === "other") {
-      throw unavailable(clientPath, `its last change left ${describeState(after)} at ${about}, which undo would remove and cannot put back`);
+      throw unavailable(
+        clientPath,
+        `its last change left ${describeState(after)} at ${about}, which undo would remove and cannot put back`,
+      );
     }
   }
 }
@@ -148,7 +235,8 @@ export function unavailable(clientPath: string, why: string): ToolhostError {
 
 /** changedSince is PRECONDITION_FAILED for an undo whose path no longer holds what the change left. */
 export function changedSince(clientPath: string, entry: UndoEntry, now: string): ToolhostError {
-  const about = entry.shown === clientPath ? `"${clientPath}"` : `"${entry.shown}", which its last change also changed,`;
+  const about =
+    entry.shown === clientPath ? `"${clientPath}"` : `"${entry.shown}", which its last change also changed,`;
   // The path's own last change is the newest this history has of it: whatever changed the path
   // since was not recorded here (typically a replica with a history of its own).
   const why =

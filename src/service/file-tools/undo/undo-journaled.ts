@@ -27,8 +27,18 @@ export interface UndoJournalBody extends JournalBody {
 export function parseJournal(value: unknown): UndoJournalBody | undefined {
   const body = value as Partial<UndoJournalBody> | null;
   if (typeof body !== "object" || body === null || body.version !== 1) return undefined;
-  const ok = typeof body.clientPath === "string" && typeof body.caller === "string" && typeof body.change === "string" && typeof body.done === "number";
-  return ok && Array.isArray(body.steps) && Array.isArray(body.records) && Array.isArray(body.pins) && typeof body.requested?.root === "string" ? (body as UndoJournalBody) : undefined;
+  const ok =
+    typeof body.clientPath === "string" &&
+    typeof body.caller === "string" &&
+    typeof body.change === "string" &&
+    typeof body.done === "number";
+  return ok &&
+    Array.isArray(body.steps) &&
+    Array.isArray(body.records) &&
+    Array.isArray(body.pins) &&
+    typeof body.requested?.root === "string"
+    ? (body as UndoJournalBody)
+    : undefined;
 }
 
 /**
@@ -38,16 +48,30 @@ export function parseJournal(value: unknown): UndoJournalBody | undefined {
  * undo took away stays in the history; the error goes on to the caller. The journal is the
  * caller's to end.
  */
-export async function completeUndo(ctx: StepContext, journal: OpenJournal<UndoJournalBody>, from: number): Promise<void> {
+export async function completeUndo(
+  ctx: StepContext,
+  journal: OpenJournal<UndoJournalBody>,
+  from: number,
+): Promise<void> {
   const body = journal.body;
   let inEffect = from;
   try {
-    await runSteps(ctx, body.steps, async (done) => {
-      inEffect = done;
-      await journal.write({ ...journal.body, done });
-    }, from);
+    await runSteps(
+      ctx,
+      body.steps,
+      async (done) => {
+        inEffect = done;
+        await journal.write({ ...journal.body, done });
+      },
+      from,
+    );
   } catch (err) {
-    if (inEffect > 0) await writeRecords(ctx.history, ctx.sandbox, requestedLast(body, partialRecords(body.steps.slice(0, inEffect), body.caller, body.change)));
+    if (inEffect > 0)
+      await writeRecords(
+        ctx.history,
+        ctx.sandbox,
+        requestedLast(body, partialRecords(body.steps.slice(0, inEffect), body.caller, body.change)),
+      );
     throw err;
   }
   await writeRecords(ctx.history, ctx.sandbox, requestedLast(body, body.records));
@@ -58,7 +82,8 @@ export async function completeUndo(ctx: StepContext, journal: OpenJournal<UndoJo
  * that one, once written, for the undo's being recorded whole (recoverUndos).
  */
 function requestedLast(body: UndoJournalBody, records: readonly PlannedRecord[]): PlannedRecord[] {
-  const isRequested = (r: PlannedRecord) => r.place.root === body.requested.root && r.place.relative === body.requested.relative;
+  const isRequested = (r: PlannedRecord) =>
+    r.place.root === body.requested.root && r.place.relative === body.requested.relative;
   return [...records.filter((r) => !isRequested(r)), ...records.filter(isRequested)];
 }
 
@@ -77,12 +102,21 @@ export interface RecoveredUndo {
  * done steps are taken back; either way its records are written. Run at start-up and before
  * each undo. Never throws.
  */
-export async function recoverUndos(history: FileHistory, sandbox: Sandbox, maxPathDepth: number): Promise<RecoveredUndo[]> {
-  const inScope = (body: UndoJournalBody) => [body.requested, ...body.steps.flatMap((s) => placesOf(s).map((p) => p.place))].every((p) => writableTo(sandbox, p));
-  const pending = await history.journals.pending((value) => {
-    const body = parseJournal(value);
-    return body !== undefined && inScope(body) ? body : undefined;
-  }).catch(() => []);
+export async function recoverUndos(
+  history: FileHistory,
+  sandbox: Sandbox,
+  maxPathDepth: number,
+): Promise<RecoveredUndo[]> {
+  const inScope = (body: UndoJournalBody) =>
+    [body.requested, ...body.steps.flatMap((s) => placesOf(s).map((p) => p.place))].every((p) =>
+      writableTo(sandbox, p),
+    );
+  const pending = await history.journals
+    .pending((value) => {
+      const body = parseJournal(value);
+      return body !== undefined && inScope(body) ? body : undefined;
+    })
+    .catch(() => []);
   const out: RecoveredUndo[] = [];
   for (const journal of pending) {
     const body = journal.body;
@@ -99,7 +133,8 @@ export async function recoverUndos(history: FileHistory, sandbox: Sandbox, maxPa
       const from = next !== undefined && (await inEffect(ctx, next)) ? body.done + 1 : body.done;
       await completeUndo(ctx, journal, from).then(
         () => out.push({ clientPath: body.clientPath, outcome: "completed" }),
-        (err: unknown) => out.push({ clientPath: body.clientPath, outcome: "stopped", message: (err as Error).message }),
+        (err: unknown) =>
+          out.push({ clientPath: body.clientPath, outcome: "stopped", message: (err as Error).message }),
       );
     } catch (err) {
       out.push({ clientPath: body.clientPath, outcome: "failed", message: (err as Error).message });
@@ -114,7 +149,9 @@ export async function recoverUndos(history: FileHistory, sandbox: Sandbox, maxPa
 /** inEffect tells whether every path a step changes holds what the step leaves there. */
 async function inEffect(ctx: StepContext, step: UndoStep): Promise<boolean> {
   for (const { place, to } of placesOf(step)) {
-    const now = await ctx.history.capture(ctx.sandbox, absoluteOf(place), { entry: true, hashUnstored: true }).catch(() => undefined);
+    const now = await ctx.history
+      .capture(ctx.sandbox, absoluteOf(place), { entry: true, hashUnstored: true })
+      .catch(() => undefined);
     if (now === undefined || !holds(now, to)) return false;
   }
   return true;

@@ -31,13 +31,30 @@ export function undoRecords(change: UndoneChange, found: (e: UndoEntry) => PathS
     const { from, to } = change;
     // The entry now leaves `to` (which gets back what it held) and arrives at `from` again.
     return [
-      { place: to.key, record: recordOf("restore", caller, found(to), to.before, { change: id, moved: { side: "from", root: from.root, relative: from.relative, path: from.shown } }) },
-      { place: from.key, record: recordOf("restore", caller, found(from), found(to), { change: id, moved: { side: "to", root: to.root, relative: to.relative, path: to.shown } }) },
+      {
+        place: to.key,
+        record: recordOf("restore", caller, found(to), to.before, {
+          change: id,
+          moved: { side: "from", root: from.root, relative: from.relative, path: from.shown },
+        }),
+      },
+      {
+        place: from.key,
+        record: recordOf("restore", caller, found(from), found(to), {
+          change: id,
+          moved: { side: "to", root: to.root, relative: to.relative, path: to.shown },
+        }),
+      },
     ];
   }
   return change.entries.map((e) => ({
     place: e.key,
-    record: recordOf("restore", caller, found(e), e.before, { change: id, manifest, entriesBefore: e.record.entriesAfter, entriesAfter: e.record.entriesBefore }),
+    record: recordOf("restore", caller, found(e), e.before, {
+      change: id,
+      manifest,
+      entriesBefore: e.record.entriesAfter,
+      entriesAfter: e.record.entriesBefore,
+    }),
   }));
 }
 
@@ -51,10 +68,16 @@ export function partialRecords(steps: readonly UndoStep[], caller: string, chang
   for (const step of steps) {
     for (const { place, from, to } of placesOf(step)) {
       const id = absoluteOf(place);
-      touched.set(id, { place: { root: place.root, relative: place.relative }, from: touched.get(id)?.from ?? from, to });
+      touched.set(id, {
+        place: { root: place.root, relative: place.relative },
+        from: touched.get(id)?.from ?? from,
+        to,
+      });
     }
   }
-  return [...touched.values()].filter((t) => !(holds(t.from, t.to) && holds(t.to, t.from))).map((t) => ({ place: t.place, record: recordOf("restore", caller, t.from, t.to, { change }) }));
+  return [...touched.values()]
+    .filter((t) => !(holds(t.from, t.to) && holds(t.to, t.from)))
+    .map((t) => ({ place: t.place, record: recordOf("restore", caller, t.from, t.to, { change }) }));
 }
 
 /**
@@ -62,7 +85,11 @@ export function partialRecords(steps: readonly UndoStep[], caller: string, chang
  * there (its identity and mode), not the one it was made in place of. Never throws: the undo is
  * done, and a line that cannot be written is dropped as every change's is.
  */
-export async function writeRecords(history: FileHistory, sandbox: Sandbox, records: readonly PlannedRecord[]): Promise<void> {
+export async function writeRecords(
+  history: FileHistory,
+  sandbox: Sandbox,
+  records: readonly PlannedRecord[],
+): Promise<void> {
   for (const { place, record } of records) {
     let written = record;
     if (record.typeAfter === "directory") {

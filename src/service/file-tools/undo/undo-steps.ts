@@ -38,7 +38,13 @@ export interface StepContext {
  * the undo's checks) goes, the entry at `to` moves back to `from`, and `to` gets back what the
  * move replaced there (`toBefore`).
  */
-export function moveBackSteps(from: Place, to: Place, fromNow: PathState, moved: PathState, toBefore: PathState): UndoStep[] {
+export function moveBackSteps(
+  from: Place,
+  to: Place,
+  fromNow: PathState,
+  moved: PathState,
+  toBefore: PathState,
+): UndoStep[] {
   return [
     { kind: "transition", place: from, from: fromNow, to: nothingThere },
     { kind: "move", from: to, to: from, moved },
@@ -48,7 +54,9 @@ export function moveBackSteps(from: Place, to: Place, fromNow: PathState, moved:
 
 /** inverse is the step that takes back what `step` did. */
 export function inverse(step: UndoStep): UndoStep {
-  return step.kind === "move" ? { kind: "move", from: step.to, to: step.from, moved: step.moved } : { kind: "transition", place: step.place, from: step.to, to: step.from };
+  return step.kind === "move"
+    ? { kind: "move", from: step.to, to: step.from, moved: step.moved }
+    : { kind: "transition", place: step.place, from: step.to, to: step.from };
 }
 
 /** placesOf are the places a step changes, each with what it finds there and what it leaves. */
@@ -63,7 +71,13 @@ export function placesOf(step: UndoStep): { place: Place; from: PathState; to: P
 /** runStep makes one step, guarded by what it expects to find (see transition). */
 export async function runStep(ctx: StepContext, step: UndoStep): Promise<void> {
   if (step.kind === "transition") return transition(ctx, step.place, step.from, step.to);
-  await moveFile(ctx.sandbox, { from: absoluteOf(step.from), to: absoluteOf(step.to), overwrite: false, ifSha256: step.moved.type === "file" ? step.moved.sha256 : undefined, createParents: false }).catch((err: unknown) => {
+  await moveFile(ctx.sandbox, {
+    from: absoluteOf(step.from),
+    to: absoluteOf(step.to),
+    overwrite: false,
+    ifSha256: step.moved.type === "file" ? step.moved.sha256 : undefined,
+    createParents: false,
+  }).catch((err: unknown) => {
     throw asChangedMeanwhile(ctx, step.from, step.moved, err);
   });
 }
@@ -82,12 +96,23 @@ async function transition(ctx: StepContext, place: Place, from: PathState, to: P
   if (from.type === "none" && to.type === "none") return;
   const contentOf = async (state: PathState): Promise<Buffer> => {
     const content = await ctx.history.content(state.sha256);
-    if (content === undefined) throw new ToolhostError("UNDO_UNAVAILABLE", `Cannot undo the last change of "${ctx.clientPath}": the content to put back at "${place.shown}" was pruned from the history meanwhile.`, { path: ctx.clientPath });
+    if (content === undefined)
+      throw new ToolhostError(
+        "UNDO_UNAVAILABLE",
+        `Cannot undo the last change of "${ctx.clientPath}": the content to put back at "${place.shown}" was pruned from the history meanwhile.`,
+        { path: ctx.clientPath },
+      );
     return content;
   };
   try {
     if (from.type === "file" && to.type === "file") {
-      await writeFile(sandbox, { path: target, content: { data: await contentOf(to) }, ifSha256: from.sha256, createParents: false, maxPathDepth });
+      await writeFile(sandbox, {
+        path: target,
+        content: { data: await contentOf(to) },
+        ifSha256: from.sha256,
+        createParents: false,
+        maxPathDepth,
+      });
       return;
     }
     if (from.type === "file") {
@@ -97,7 +122,14 @@ async function transition(ctx: StepContext, place: Place, from: PathState, to: P
       await removeDirectory(sandbox, { path: target, serverMaxEntries: 1 });
     }
     if (to.type === "file") {
-      await writeFile(sandbox, { path: target, content: { data: await contentOf(to) }, mustNotExist: true, createParents: false, maxPathDepth, mode: to.mode });
+      await writeFile(sandbox, {
+        path: target,
+        content: { data: await contentOf(to) },
+        mustNotExist: true,
+        createParents: false,
+        maxPathDepth,
+        mode: to.mode,
+      });
     } else if (to.type === "directory") {
       const { created } = await makeDirectory(sandbox, { path: target, mode: to.mode });
       if (!created) throw changedMeanwhile(ctx, place, from);
@@ -112,7 +144,12 @@ async function transition(ctx: StepContext, place: Place, from: PathState, to: P
  * are taken back, latest first. A step that cannot be taken back is not hidden: the error then
  * names each path left as the undo changed it (`left`), and the caller records what it did.
  */
-export async function runSteps(ctx: StepContext, steps: readonly UndoStep[], done: (count: number) => Promise<void>, from = 0): Promise<void> {
+export async function runSteps(
+  ctx: StepContext,
+  steps: readonly UndoStep[],
+  done: (count: number) => Promise<void>,
+  from = 0,
+): Promise<void> {
   for (let i = from; i < steps.length; i++) {
     try {
       await runStep(ctx, steps[i]!);
@@ -130,7 +167,14 @@ export async function takeBack(ctx: StepContext, done: readonly UndoStep[]): Pro
   const left: UndoStep[] = [];
   for (let i = done.length - 1; i >= 0; i--) {
     // Once one step stays, the steps before it stay too: they set up what it changed.
-    if (left.length > 0 || !(await runStep(ctx, inverse(done[i]!)).then(() => true, () => false))) left.unshift(done[i]!);
+    if (
+      left.length > 0 ||
+      !(await runStep(ctx, inverse(done[i]!)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      left.unshift(done[i]!);
   }
   return left;
 }
@@ -140,7 +184,9 @@ export async function takeBack(ctx: StepContext, done: readonly UndoStep[]): Pro
  * message names those paths and what they hold, so the caller knows the tree is not as before.
  */
 function notPutBack(ctx: StepContext, cause: unknown, left: readonly UndoStep[]): ToolhostError {
-  const paths = [...new Set(left.flatMap((s) => placesOf(s).map((p) => `"${p.place.shown}" (now ${describeState(p.to)})`)))];
+  const paths = [
+    ...new Set(left.flatMap((s) => placesOf(s).map((p) => `"${p.place.shown}" (now ${describeState(p.to)})`))),
+  ];
   const why = isToolhostError(cause) ? cause.message : String(cause);
   return new ToolhostError(
     "PRECONDITION_FAILED",
@@ -170,7 +216,12 @@ function asChangedMeanwhile(ctx: StepContext, place: Place, expected: PathState,
       { path: ctx.clientPath },
     );
   }
-  if (isToolhostError(err, "PRECONDITION_FAILED") || isToolhostError(err, "ALREADY_EXISTS") || isToolhostError(err, "NOT_FOUND") || isToolhostError(err, "FILE_CHANGED")) {
+  if (
+    isToolhostError(err, "PRECONDITION_FAILED") ||
+    isToolhostError(err, "ALREADY_EXISTS") ||
+    isToolhostError(err, "NOT_FOUND") ||
+    isToolhostError(err, "FILE_CHANGED")
+  ) {
     return isToolhostError(err) && err.message.startsWith("Cannot undo") ? err : changedMeanwhile(ctx, place, expected);
   }
   return err;
