@@ -9,10 +9,12 @@ import { runSkillsValidate } from "./skills/load/validate-folders.js";
 import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
 import { startServer } from "./app/start-server.js";
+import { mcpTokenVariable, startMcp } from "./app/start-mcp.js";
 import { compileEarly, heapRoomBytes, keepHeapRoom } from "./serve-v8-flags.js";
 
 const usage = `Usage:
   toolhost serve [flags]             serve FileTools and SkillCatalog over gRPC (see serve --help)
+  toolhost mcp [flags]               serve the same tools over MCP on stdin/stdout (see mcp --help)
   toolhost skills validate DIR...    check skill folders (or folders of them); exit 1 on errors
   toolhost token create --id NAME    print a new bearer token and its tokens-file entry
   toolhost --version`;
@@ -25,6 +27,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "serve") {
     return serve(rest);
+  }
+  if (command === "mcp") {
+    return mcp(rest);
   }
   if (command === "skills" && rest[0] === "validate") {
     if (rest.length < 2) {
@@ -99,6 +104,48 @@ async function serve(argv: readonly string[]): Promise<number> {
       process.once("SIGTERM", () => stop("SIGTERM"));
       process.once("SIGINT", () => stop("SIGINT"));
     });
+    return 0;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`toolhost: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+const mcpUsage = `Usage: toolhost mcp [flags]
+
+Serves the Tools service's tools over the Model Context Protocol on stdin/stdout, for an agent
+that starts toolhost as its subprocess; logs go to stderr. The flags are those of
+toolhost serve (see serve --help), without the listeners (--listen, --http-listen,
+--metrics-listen). With a tokens file, calls carry the bearer token in ${mcpTokenVariable}.`;
+
+/** mcp runs `toolhost mcp` until the client closes stdin (or SIGTERM / SIGINT). */
+async function mcp(argv: readonly string[]): Promise<number> {
+  try {
+    const flags = parseServeFlags(argv);
+    if (flags.help) {
+      process.stdout.write(`${mcpUsage}\n`);
+      return 0;
+    }
+    for (const [flag, value] of [["--listen", flags.listen], ["--http-listen", flags.httpListen], ["--metrics-listen", flags.metricsListen]] as const) {
+      if (value !== undefined) throw new ConfigError(`toolhost mcp serves on stdin/stdout and listens on nothing; drop ${flag} (it is a flag of toolhost serve)`);
+    }
+    const config = await loadConfig(flags, process.env, process.cwd());
+    // stdout carries the protocol: every log line goes to stderr.
+    const logger = createLogger(config.log.level, process.stderr);
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
+    const running = await startMcp(config, logger, process.env, { stdin: process.stdin, stdout: process.stdout }, pkg.version);
+    logger.info({ transport: "stdio", roots: config.roots.map((r) => r.path), skills: config.skills.map((s) => s.path), read_only: config.readOnly, auth: config.auth?.tokensFile === undefined ? "none" : "bearer-token" }, "serving MCP");
+    const stop = (signal: string) => {
+      logger.info({ signal }, "stopping");
+      void running.close();
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+    await running.stopped;
+    logger.info("stopped");
     return 0;
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
+import { Tier, type ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { Dialect } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { strictSchemaOf, type JsonSchemaObject } from "./strict-schema.js";
 
@@ -45,7 +45,28 @@ export interface McpTool {
   title: string;
   description: string;
   inputSchema: { type: "object"; [key: string]: unknown };
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean };
+  annotations: McpToolAnnotations;
+}
+
+/** McpToolAnnotations are the MCP hints a client shows or uses to ask before a call. */
+export interface McpToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/**
+ * mcpAnnotationsOf derives a tool's MCP hints from its tier: a read (and every skill) changes
+ * nothing; a write replaces whole files, the same again to the same effect; an edit changes a
+ * file in place, so a second one may change it again (as an undo takes back one more change);
+ * a delete removes, once. No tool reaches beyond the server's roots, so none is open-world.
+ */
+export function mcpAnnotationsOf(tool: ToolDescriptor): McpToolAnnotations {
+  const tier = tool.tier === Tier.UNSPECIFIED ? Tier.READ : tool.tier;
+  const readOnly = tier === Tier.READ && !tool.writes;
+  const idempotent = tier !== Tier.EDIT && !tool.method.endsWith("/UndoLastChange");
+  return { readOnlyHint: readOnly, destructiveHint: !readOnly, idempotentHint: idempotent, openWorldHint: false };
 }
 
 /**
@@ -103,7 +124,7 @@ export function mcpTools(tools: readonly ToolDescriptor[]): { tools: McpTool[] }
       title: t.name,
       description: t.description,
       inputSchema: parametersOf(t),
-      annotations: { readOnlyHint: t.readOnly, destructiveHint: t.writes },
+      annotations: mcpAnnotationsOf(t),
     })),
   };
 }

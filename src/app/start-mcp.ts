@@ -1,0 +1,98 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Logger } from "pino";
+import type { Config } from "../config/config.js";
+import { ConfigError } from "../config/config-error.js";
+import { startHashWorker } from "../files/read/off-thread-hash.js";
+import { createMcpServer, type McpCallEnded } from "../mcp/create-mcp-server.js";
+import { createCallLogger } from "../transport/call-logger.js";
+import { recordedNote } from "../transport/recorded-note.js";
+import { buildServices } from "./build-services.js";
+
+/** mcpTokenVariable names the environment variable `toolhost mcp` takes its bearer token from. */
+export const mcpTokenVariable = "TOOLHOST_TOKEN";
+
+/**
+ * envelopeBytes is what an MCP message may hold beyond its largest gRPC request: the JSON-RPC
+ * envelope and the tool's name around the arguments.
+ */
+const envelopeBytes = 64 * 1024;
+
+/** McpStdio is the stdio pair the MCP server speaks on. */
+export interface McpStdio {
+  readonly stdin: NodeJS.ReadableStream & { once(event: "end", listener: () => void): unknown };
+  readonly stdout: NodeJS.WritableStream;
+}
+
+/** RunningMcp is a started `toolhost mcp`: it ends when the client closes stdin, or on close(). */
+export interface RunningMcp {
+  /** Resolves once the server has stopped (stdin ended, or close() was called). */
+  readonly stopped: Promise<void>;
+  /** Stops serving and lets go of the history, the auth file watch and the skill catalog. */
+  close(): Promise<void>;
+}
+
+/**
+ * startMcp serves the guarded Tools service (buildServices, as `serve` builds it) over MCP on
+ * stdin/stdout. Over stdio the caller is the process's user: with a tokens file, the bearer
+ * token in TOOLHOST_TOKEN (refused at start-up when unset, rather than every call after); else
+ * anonymous, as `serve` without auth. Each request's log line goes to the logger, which must not
+ * write to stdout.
+ */
+export async function startMcp(config: Config, logger: Logger, env: NodeJS.ProcessEnv, stdio: McpStdio, version: string): Promise<RunningMcp> {
+  const authorization = authorizationOf(config, env);
+  const { tools, security, skillCatalog, history } = await buildServices(config, logger);
+  const logCall = createCallLogger(logger);
+  const shutdown = new AbortController();
+  startHashWorker();
+  const server = createMcpServer({
+    tools,
+    caller: { authorization },
+    version,
+    contentBytes: config.limits.toolContentBytes,
+    shutdownSignal: shutdown.signal,
+    onCallEnd: (ended: McpCallEnded) =>
+      logCall({
+        method: ended.method,
+        peer: "stdio",
+        code: ended.code,
+        durationMs: ended.durationMs,
+        bytesIn: ended.bytesIn,
+        bytesOut: ended.bytesOut,
+        requestId: ended.requestId,
+        error: ended.error,
+        ...recordedNote(ended.values),
+      }),
+  });
+  const transport = new StdioServerTransport(stdio.stdin as NodeJS.ReadStream, stdio.stdout as NodeJS.WriteStream, { maxBufferSize: config.limits.maxReceiveMessageBytes + envelopeBytes });
+  let resolveStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      shutdown.abort(new Error("toolhost mcp is stopping"));
+      await server.close();
+      await history?.drain().catch(() => undefined);
+      security.close();
+      await skillCatalog.close();
+      resolveStopped();
+    })());
+  // The client ends the session by closing the server's stdin (the MCP stdio transport's shutdown).
+  stdio.stdin.once("end", () => void close());
+  await server.connect(transport);
+  return { stopped, close };
+}
+
+/** authorizationOf is the header every call of this process carries, per the config's auth. */
+function authorizationOf(config: Config, env: NodeJS.ProcessEnv): string | undefined {
+  if (config.auth?.tokensFile === undefined) {
+    if (config.tls?.clientCa !== undefined) {
+      throw new ConfigError("toolhost mcp cannot authenticate with a client certificate over stdio; configure a tokens file and set TOOLHOST_TOKEN, or drop --tls-client-ca");
+    }
+    return undefined;
+  }
+  const token = env[mcpTokenVariable];
+  if (token === undefined || token === "") {
+    throw new ConfigError(`a tokens file is configured, so toolhost mcp needs a bearer token: set ${mcpTokenVariable} to one (see toolhost token create)`);
+  }
+  return `Bearer ${token}`;
+}
