@@ -76,8 +76,11 @@ export async function startMcp(config: Config, logger: Logger, env: NodeJS.Proce
       await skillCatalog.close();
       resolveStopped();
     })());
-  // The client ends the session by closing the server's stdin (the MCP stdio transport's shutdown).
+  // The client ends the session by closing the server's stdin (the MCP stdio transport's
+  // shutdown); the transport ends it when a message is over the bound of its read buffer.
   stdio.stdin.once("end", () => void close());
+  server.onclose = () => void close();
+  server.onerror = (err) => logger.warn({ err: err.message }, "MCP session error");
   await server.connect(transport);
   return { stopped, close };
 }

@@ -232,3 +232,18 @@ async function runCli(args: readonly string[], env: Record<string, string>): Pro
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   return { code, stdout, stderr };
 }
+
+describe("toolhost mcp bounds what it reads from stdin", () => {
+  it("ends the session on a message over max_receive_message_bytes and its envelope, writing nothing", async () => {
+    const configFile = path.join(base, "small-messages.yaml");
+    await writeFile(configFile, "limits:\n  max_receive_message_bytes: 65536\n");
+    const session = await startMcp(["--config", configFile, "--root", root, "--no-history"]);
+    const before = await snapshot(base);
+    // 65536 + the 64 KiB envelope allowance is the read buffer's bound; this message is over it.
+    const text = "x".repeat(200 * 1024);
+    await assert.rejects(session.client.callTool({ name: "file_write", arguments: { path: "huge.txt", text } }), /Connection closed/);
+    assert.deepEqual(await snapshot(base), before);
+    assert.match(session.stderr(), /MCP session error/);
+    await session.client.close();
+  });
+});
