@@ -129,15 +129,37 @@ async function mcp(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${mcpUsage}\n`);
       return 0;
     }
-    for (const [flag, value] of [["--listen", flags.listen], ["--http-listen", flags.httpListen], ["--metrics-listen", flags.metricsListen]] as const) {
-      if (value !== undefined) throw new ConfigError(`toolhost mcp serves on stdin/stdout and listens on nothing; drop ${flag} (it is a flag of toolhost serve)`);
+    for (const [flag, value] of [
+      ["--listen", flags.listen],
+      ["--http-listen", flags.httpListen],
+      ["--metrics-listen", flags.metricsListen],
+    ] as const) {
+      if (value !== undefined)
+        throw new ConfigError(
+          `toolhost mcp serves on stdin/stdout and listens on nothing; drop ${flag} (it is a flag of toolhost serve)`,
+        );
     }
     const config = await loadConfig(flags, process.env, process.cwd());
     // stdout carries the protocol: every log line goes to stderr.
     const logger = createLogger(config.log.level, process.stderr);
     const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
-    const running = await startMcp(config, logger, process.env, { stdin: process.stdin, stdout: process.stdout }, pkg.version);
-    logger.info({ transport: "stdio", roots: config.roots.map((r) => r.path), skills: config.skills.map((s) => s.path), read_only: config.readOnly, auth: config.auth?.tokensFile === undefined ? "none" : "bearer-token" }, "serving MCP");
+    const running = await startMcp(
+      config,
+      logger,
+      process.env,
+      { stdin: process.stdin, stdout: process.stdout },
+      pkg.version,
+    );
+    logger.info(
+      {
+        transport: "stdio",
+        roots: config.roots.map((r) => r.path),
+        skills: config.skills.map((s) => s.path),
+        read_only: config.readOnly,
+        auth: config.auth?.tokensFile === undefined ? "none" : "bearer-token",
+      },
+      "serving MCP",
+    );
     const stop = (signal: string) => {
       logger.info({ signal }, "stopping");
       void running.close();

@@ -38,7 +38,13 @@ export interface RunningMcp {
  * anonymous, as `serve` without auth. Each request's log line goes to the logger, which must not
  * write to stdout.
  */
-export async function startMcp(config: Config, logger: Logger, env: NodeJS.ProcessEnv, stdio: McpStdio, version: string): Promise<RunningMcp> {
+export async function startMcp(
+  config: Config,
+  logger: Logger,
+  env: NodeJS.ProcessEnv,
+  stdio: McpStdio,
+  version: string,
+): Promise<RunningMcp> {
   const authorization = authorizationOf(config, env);
   const { tools, security, skillCatalog, history } = await buildServices(config, logger);
   const logCall = createCallLogger(logger);
@@ -63,7 +69,9 @@ export async function startMcp(config: Config, logger: Logger, env: NodeJS.Proce
         ...recordedNote(ended.values),
       }),
   });
-  const transport = new StdioServerTransport(stdio.stdin as NodeJS.ReadStream, stdio.stdout as NodeJS.WriteStream, { maxBufferSize: config.limits.maxReceiveMessageBytes + envelopeBytes });
+  const transport = new StdioServerTransport(stdio.stdin as NodeJS.ReadStream, stdio.stdout as NodeJS.WriteStream, {
+    maxBufferSize: config.limits.maxReceiveMessageBytes + envelopeBytes,
+  });
   let resolveStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let closing: Promise<void> | undefined;
@@ -89,13 +97,17 @@ export async function startMcp(config: Config, logger: Logger, env: NodeJS.Proce
 function authorizationOf(config: Config, env: NodeJS.ProcessEnv): string | undefined {
   if (config.auth?.tokensFile === undefined) {
     if (config.tls?.clientCa !== undefined) {
-      throw new ConfigError("toolhost mcp cannot authenticate with a client certificate over stdio; configure a tokens file and set TOOLHOST_TOKEN, or drop --tls-client-ca");
+      throw new ConfigError(
+        "toolhost mcp cannot authenticate with a client certificate over stdio; configure a tokens file and set TOOLHOST_TOKEN, or drop --tls-client-ca",
+      );
     }
     return undefined;
   }
   const token = env[mcpTokenVariable];
   if (token === undefined || token === "") {
-    throw new ConfigError(`a tokens file is configured, so toolhost mcp needs a bearer token: set ${mcpTokenVariable} to one (see toolhost token create)`);
+    throw new ConfigError(
+      `a tokens file is configured, so toolhost mcp needs a bearer token: set ${mcpTokenVariable} to one (see toolhost token create)`,
+    );
   }
   return `Bearer ${token}`;
 }

@@ -2,7 +2,11 @@ import { create, type DescMethod } from "@bufbuild/protobuf";
 import { ConnectError, type ContextValues, type ServiceImpl } from "@connectrpc/connect";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { CallToolRequestSchema as ToolsCallToolRequestSchema, ListToolsRequestSchema as ToolsListToolsRequestSchema, Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
+import {
+  CallToolRequestSchema as ToolsCallToolRequestSchema,
+  ListToolsRequestSchema as ToolsListToolsRequestSchema,
+  Tools,
+} from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { errorResult } from "../tools/error-result.js";
 import { mcpTools } from "../tools/render-dialect.js";
 import { mcpCallContext, type McpCaller } from "./mcp-call-context.js";
@@ -45,8 +49,16 @@ export interface McpServerOptions {
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server({ name: "toolhost", version: options.version }, { capabilities: { tools: {} } });
-  const contextFor = (method: DescMethod, signal: AbortSignal) => mcpCallContext(Tools, method, options.caller, signal, options.shutdownSignal);
-  const ended = (method: DescMethod, started: bigint, requestId: string, values: ContextValues, bytes: { in: number; out: number }, error?: ConnectError) =>
+  const contextFor = (method: DescMethod, signal: AbortSignal) =>
+    mcpCallContext(Tools, method, options.caller, signal, options.shutdownSignal);
+  const ended = (
+    method: DescMethod,
+    started: bigint,
+    requestId: string,
+    values: ContextValues,
+    bytes: { in: number; out: number },
+    error?: ConnectError,
+  ) =>
     options.onCallEnd({
       method: `/${Tools.typeName}/${method.name}`,
       code: error?.code ?? 0,
@@ -82,16 +94,34 @@ export function createMcpServer(options: McpServerOptions): Server {
     const args = JSON.stringify(request.params.arguments ?? {});
     const bytesIn = Buffer.byteLength(args);
     try {
-      const response = await options.tools.callTool(create(ToolsCallToolRequestSchema, { name: request.params.name, arguments: args }), context);
-      const result = mcpToolResult({ content: response.content ?? "", structured: response.structured, isError: response.isError ?? false, reason: response.reason ?? "" });
-      ended(method, started, String(extra.requestId), context.values, { in: bytesIn, out: Buffer.byteLength(response.content ?? "") });
+      const response = await options.tools.callTool(
+        create(ToolsCallToolRequestSchema, { name: request.params.name, arguments: args }),
+        context,
+      );
+      const result = mcpToolResult({
+        content: response.content ?? "",
+        structured: response.structured,
+        isError: response.isError ?? false,
+        reason: response.reason ?? "",
+      });
+      ended(method, started, String(extra.requestId), context.values, {
+        in: bytesIn,
+        out: Buffer.byteLength(response.content ?? ""),
+      });
       return result;
     } catch (err) {
       // Refused before the tool ran (a token, a tier, a quota): a failed tool result, as CallTool
       // itself answers a refusal, so that the model sees why.
       const error = ConnectError.from(err);
       const refused = errorResult(error, options.contentBytes);
-      ended(method, started, String(extra.requestId), context.values, { in: bytesIn, out: Buffer.byteLength(refused.content) }, error);
+      ended(
+        method,
+        started,
+        String(extra.requestId),
+        context.values,
+        { in: bytesIn, out: Buffer.byteLength(refused.content) },
+        error,
+      );
       return mcpToolResult(refused);
     }
   });

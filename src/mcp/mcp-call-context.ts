@@ -13,7 +13,13 @@ export interface McpCaller {
  * caller's authorization header, the request's cancellation (notifications/cancelled) and the
  * server's shutdown as its signals.
  */
-export function mcpCallContext(service: DescService, method: DescMethod, caller: McpCaller, requestSignal: AbortSignal, shutdownSignal: AbortSignal): ReturnType<typeof createHandlerContext> {
+export function mcpCallContext(
+  service: DescService,
+  method: DescMethod,
+  caller: McpCaller,
+  requestSignal: AbortSignal,
+  shutdownSignal: AbortSignal,
+): ReturnType<typeof createHandlerContext> {
   return createHandlerContext({
     service,
     method,

@@ -93,9 +93,24 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
       assert.ok(tool.description && tool.description.length > 0, `${name} has a description`);
     }
     assert.ok(byName.get("file_read")!.inputSchema.properties?.["path"], "file_read takes a path");
-    assert.deepEqual(byName.get("file_read")!.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    assert.deepEqual(byName.get("file_write")!.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
-    assert.deepEqual(byName.get("file_edit")!.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    assert.deepEqual(byName.get("file_read")!.annotations, {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    assert.deepEqual(byName.get("file_write")!.annotations, {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    assert.deepEqual(byName.get("file_edit")!.annotations, {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
     for (const tool of tools) assert.equal(tool.annotations?.openWorldHint, false, `${tool.name} is not open-world`);
   });
 
@@ -107,7 +122,10 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
   });
 
   it("writes a file, reads it back, and records the change in the history", async () => {
-    const written = await session.client.callTool({ name: "file_write", arguments: { path: "new.txt", text: "hello\n" } });
+    const written = await session.client.callTool({
+      name: "file_write",
+      arguments: { path: "new.txt", text: "hello\n" },
+    });
     assert.equal(written.isError, undefined, textOf(written));
     assert.equal(await readFile(path.join(root, "new.txt"), "utf8"), "hello\n");
     const read = await session.client.callTool({ name: "file_read", arguments: { path: "new.txt" } });
@@ -120,7 +138,10 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
 
   it("refuses a path outside the root as an isError result with PATH_TRAVERSAL, changing nothing", async () => {
     const before = await snapshot(base);
-    const result = await session.client.callTool({ name: "file_write", arguments: { path: "../outside.txt", text: "changed\n" } });
+    const result = await session.client.callTool({
+      name: "file_write",
+      arguments: { path: "../outside.txt", text: "changed\n" },
+    });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /^PATH_TRAVERSAL: /);
     assert.equal((result.structuredContent as { reason?: string }).reason, "PATH_TRAVERSAL");
@@ -142,7 +163,15 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     const calls = lines.filter((l) => l["method"] === "/toolhost.tools.v1.Tools/CallTool");
-    assert.ok(calls.some((l) => l["tool"] === "skill/file-read" && l["tool_reason"] === "" && l["caller"] === "anonymous" && l["peer"] === "stdio"));
+    assert.ok(
+      calls.some(
+        (l) =>
+          l["tool"] === "skill/file-read" &&
+          l["tool_reason"] === "" &&
+          l["caller"] === "anonymous" &&
+          l["peer"] === "stdio",
+      ),
+    );
     assert.ok(calls.some((l) => l["tool_reason"] === "PATH_TRAVERSAL"));
   });
 });
@@ -154,7 +183,9 @@ describe("toolhost mcp over stdio with a tokens file", () => {
   before(async () => {
     tokensFile = path.join(base, "tokens.yaml");
     await writeTokensFile(tokensFile, [{ id: "mcp-reader", token: readerToken, scope: { tier: "read" } }]);
-    session = await startMcp(["--root", root, "--no-history", "--tokens-file", tokensFile], { TOOLHOST_TOKEN: readerToken });
+    session = await startMcp(["--root", root, "--no-history", "--tokens-file", tokensFile], {
+      TOOLHOST_TOKEN: readerToken,
+    });
   });
   after(async () => {
     await session.client.close();
@@ -169,11 +200,17 @@ describe("toolhost mcp over stdio with a tokens file", () => {
   it("offers a read-tier token no tool above its tier, and answers a write as CallTool does", async () => {
     const { tools } = await session.client.listTools();
     assert.ok(tools.some((t) => t.name === "file_read"));
-    assert.deepEqual(tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name), []);
+    assert.deepEqual(
+      tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name),
+      [],
+    );
     const before = await snapshot(base);
     // CallTool looks the name up among the caller's own tools, so a tool beyond the scope's tier
     // is not there to call: TOOL_NOT_FOUND, the answer gRPC's CallTool gives the same caller.
-    const result = await session.client.callTool({ name: "file_write", arguments: { path: "denied.txt", text: "no\n" } });
+    const result = await session.client.callTool({
+      name: "file_write",
+      arguments: { path: "denied.txt", text: "no\n" },
+    });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /^TOOL_NOT_FOUND: /);
     assert.deepEqual(await snapshot(base), before);
@@ -184,8 +221,12 @@ describe("toolhost mcp with a tokens file and a token it does not know", () => {
   let session: McpSession;
   before(async () => {
     const tokensFile = path.join(base, "tokens-unknown.yaml");
-    await writeTokensFile(tokensFile, [{ id: "someone", token: "th_mcp-someone-0123456789abcdef", scope: { tier: "delete" } }]);
-    session = await startMcp(["--root", root, "--no-history", "--tokens-file", tokensFile], { TOOLHOST_TOKEN: "th_mcp-unknown-0123456789abcdef" });
+    await writeTokensFile(tokensFile, [
+      { id: "someone", token: "th_mcp-someone-0123456789abcdef", scope: { tier: "delete" } },
+    ]);
+    session = await startMcp(["--root", root, "--no-history", "--tokens-file", tokensFile], {
+      TOOLHOST_TOKEN: "th_mcp-unknown-0123456789abcdef",
+    });
   });
   after(async () => {
     await session.client.close();
@@ -193,7 +234,10 @@ describe("toolhost mcp with a tokens file and a token it does not know", () => {
 
   it("refuses each call as an isError result with UNAUTHENTICATED, changing nothing", async () => {
     const before = await snapshot(base);
-    const result = await session.client.callTool({ name: "file_write", arguments: { path: "intruder.txt", text: "x\n" } });
+    const result = await session.client.callTool({
+      name: "file_write",
+      arguments: { path: "intruder.txt", text: "x\n" },
+    });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /^UNAUTHENTICATED: Unknown or revoked bearer token/);
     assert.equal((result.structuredContent as { reason?: string }).reason, "UNAUTHENTICATED");
@@ -212,7 +256,10 @@ describe("toolhost mcp start-up refusals", () => {
     const { code, stderr, stdout } = await runCli(["mcp", "--root", root, "--tokens-file", tokensFile], {});
     assert.equal(code, 2);
     assert.equal(stdout, "");
-    assert.match(stderr, /^toolhost: a tokens file is configured, so toolhost mcp needs a bearer token: set TOOLHOST_TOKEN/);
+    assert.match(
+      stderr,
+      /^toolhost: a tokens file is configured, so toolhost mcp needs a bearer token: set TOOLHOST_TOKEN/,
+    );
   });
 
   it("exits 2 on a listener flag, which only serve takes", async () => {
@@ -223,8 +270,14 @@ describe("toolhost mcp start-up refusals", () => {
 });
 
 /** runCli runs the CLI to its exit with stdin closed, and gives back its code and output. */
-async function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], { env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+async function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], {
+    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -241,7 +294,10 @@ describe("toolhost mcp bounds what it reads from stdin", () => {
     const before = await snapshot(base);
     // 65536 + the 64 KiB envelope allowance is the read buffer's bound; this message is over it.
     const text = "x".repeat(200 * 1024);
-    await assert.rejects(session.client.callTool({ name: "file_write", arguments: { path: "huge.txt", text } }), /Connection closed/);
+    await assert.rejects(
+      session.client.callTool({ name: "file_write", arguments: { path: "huge.txt", text } }),
+      /Connection closed/,
+    );
     assert.deepEqual(await snapshot(base), before);
     assert.match(session.stderr(), /MCP session error/);
     await session.client.close();
