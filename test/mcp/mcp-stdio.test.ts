@@ -217,6 +217,49 @@ describe("toolhost mcp over stdio with a tokens file", () => {
   });
 });
 
+describe("toolhost mcp refuses what a token's tier does not reach as OUT_OF_SCOPE", () => {
+  const tokens = { writer: "th_mcp-writer-0123456789abcdef", editor: "th_mcp-editor-0123456789abcdef" };
+  let tokensFile: string;
+  let undoHistory: string;
+  before(async () => {
+    tokensFile = path.join(base, "tokens-tiers.yaml");
+    undoHistory = path.join(base, "history-tiers");
+    await writeTokensFile(tokensFile, [
+      { id: "mcp-writer", token: tokens.writer, scope: { tier: "write" } },
+      { id: "mcp-editor", token: tokens.editor, scope: { tier: "edit" } },
+    ]);
+  });
+
+  it("a write-tier token undoing an edit is an isError OUT_OF_SCOPE result, and nothing changes", async () => {
+    const editor = await startMcp(["--root", root, "--history-dir", undoHistory, "--tokens-file", tokensFile], {
+      TOOLHOST_TOKEN: tokens.editor,
+    });
+    const written = await editor.client.callTool({
+      name: "file_write",
+      arguments: { path: "tiers.txt", text: "one\n" },
+    });
+    assert.equal(written.isError, undefined, textOf(written));
+    const edited = await editor.client.callTool({
+      name: "file_edit",
+      arguments: { path: "tiers.txt", edits: [{ append: { text: "two\n" } }] },
+    });
+    assert.equal(edited.isError, undefined, textOf(edited));
+    await editor.client.close();
+
+    const writer = await startMcp(["--root", root, "--history-dir", undoHistory, "--tokens-file", tokensFile], {
+      TOOLHOST_TOKEN: tokens.writer,
+    });
+    const before = await snapshot(base);
+    const undone = await writer.client.callTool({ name: "file_undo", arguments: { path: "tiers.txt" } });
+    await writer.client.close();
+    assert.equal(undone.isError, true);
+    assert.match(textOf(undone), /^OUT_OF_SCOPE: .*needs tier edit, and the scope of "mcp-writer" allows up to write/);
+    assert.equal((undone.structuredContent as { reason?: string }).reason, "OUT_OF_SCOPE");
+    assert.deepEqual(await snapshot(base), before);
+    assert.equal(await readFile(path.join(root, "tiers.txt"), "utf8"), "one\ntwo\n");
+  });
+});
+
 describe("toolhost mcp with a tokens file and a token it does not know", () => {
   let session: McpSession;
   before(async () => {
