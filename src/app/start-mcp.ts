@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
 import type { Config } from "../config/config.js";
@@ -7,6 +8,7 @@ import { createMcpServer, type McpCallEnded } from "../mcp/create-mcp-server.js"
 import { createCallLogger } from "../transport/call-logger.js";
 import { recordedNote } from "../transport/recorded-note.js";
 import { buildServices } from "./build-services.js";
+import { drainWithin } from "./drain-history.js";
 
 /** mcpTokenVariable names the environment variable `toolhost mcp` takes its bearer token from. */
 export const mcpTokenVariable = "TOOLHOST_TOKEN";
@@ -19,8 +21,8 @@ const envelopeBytes = 64 * 1024;
 
 /** McpStdio is the stdio pair the MCP server speaks on. */
 export interface McpStdio {
-  readonly stdin: NodeJS.ReadableStream & { once(event: "end", listener: () => void): unknown };
-  readonly stdout: NodeJS.WritableStream;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
 }
 
 /** RunningMcp is a started `toolhost mcp`: it ends when the client closes stdin, or on close(). */
@@ -69,7 +71,7 @@ export async function startMcp(
         ...recordedNote(ended.values),
       }),
   });
-  const transport = new StdioServerTransport(stdio.stdin as NodeJS.ReadStream, stdio.stdout as NodeJS.WriteStream, {
+  const transport = new StdioServerTransport(stdio.stdin, stdio.stdout, {
     maxBufferSize: config.limits.maxReceiveMessageBytes + envelopeBytes,
   });
   let resolveStopped: () => void = () => undefined;
@@ -79,7 +81,9 @@ export async function startMcp(
     (closing ??= (async () => {
       shutdown.abort(new Error("toolhost mcp is stopping"));
       await server.close();
-      await history?.drain().catch(() => undefined);
+      // The history lines answered before syncing are synced, within the grace period: a hung
+      // history folder must not hold the exit.
+      if (history !== undefined) await drainWithin(history, config.shutdownGraceMs);
       security.close();
       await skillCatalog.close();
       resolveStopped();

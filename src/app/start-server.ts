@@ -1,7 +1,7 @@
 import { logVerbosity, setLogger, setLogVerbosity } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { FileHistory } from "../files/history/file-history.js";
 import { buildServices } from "./build-services.js";
+import { drainWithin } from "./drain-history.js";
 import type { Config } from "../config/config.js";
 import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { repliesLeft } from "../files/write/after-reply.js";
@@ -113,16 +113,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await skillCatalog.close();
     },
   };
-}
-
-/** drainWithin waits for the history's pending lines (FileHistory.drain), at most `ms`. */
-async function drainWithin(history: FileHistory, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    history.drain().catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-  ]);
-  clearTimeout(timer);
 }
 
 /**
