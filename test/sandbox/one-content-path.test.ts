@@ -40,6 +40,9 @@ const allowed: Record<string, string> = {
   "files/search/held-directory.ts": "directories (O_DIRECTORY) a search holds",
   "files/search/walk/sync-walk.ts": "folders (O_PATH|O_DIRECTORY) the walk holds",
   "files/write/sweep-temp-files.ts": "directories (O_DIRECTORY) the start-up sweep walks",
+  "files/write/remove-staging-folder.ts": "directories (O_DIRECTORY) of a staging folder the sweep removes",
+  "files/write/sweep-staging-journal.ts":
+    "the parent directories (O_DIRECTORY) of the staging folders the journal records",
   "files/write/fs-ops.ts": "directories, and temporary files created O_WRONLY|O_CREAT|O_EXCL",
   "files/write/file-lock.ts":
     "the server's own lock files: created O_EXCL, and read for their owner record (256 bytes of a 1-link file, never sent to a caller)",

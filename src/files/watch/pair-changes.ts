@@ -1,4 +1,4 @@
-import type { Seen } from "./watch-types.js";
+import type { Seen, TreeChange } from "./watch-types.js";
 
 export type { Seen } from "./watch-types.js";
 
@@ -104,4 +104,16 @@ function orderRenames<P>(renamedFrom: ReadonlyMap<EntryDiff<P>, EntryDiff<P>>): 
     }
   }
   return out;
+}
+
+/** sameInode tells whether `b` is the inode `a` names. */
+export function sameInode(a: { readonly ino: number; readonly dev: number }, b: Seen | undefined): boolean {
+  return b !== undefined && a.ino === b.ino && a.dev === b.dev;
+}
+
+/** treeChangeOf is a paired change as the tree reports it: paths below the watched folder. */
+export function treeChangeOf(change: PairedChange<{ readonly rel: string }>): TreeChange {
+  if (change.type === "renamed")
+    return { type: "renamed", rel: change.place.rel, oldRel: change.from.rel, entry: change.entry };
+  return { type: change.type, rel: change.place.rel, entry: change.entry };
 }

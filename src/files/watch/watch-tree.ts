@@ -4,11 +4,11 @@ import { checkFolder, type CheckContext, type Place } from "./check-folder.js";
 import type { FairTurns } from "./fair-turns.js";
 import { listInSlices } from "./list-in-slices.js";
 import { QuietWindow } from "./quiet-window.js";
-import { pairChanges, type EntryDiff, type PairedChange, type Seen } from "./pair-changes.js";
+import { pairChanges, sameInode, treeChangeOf, type EntryDiff } from "./pair-changes.js";
 import type { StreamBudget } from "./watch-budget.js";
 import type { TreeChange } from "./watch-types.js";
 import { closeFolder, joinReal, openFolder, placeWatch, type WatchRoot } from "./held-folder.js";
-import { WatchedFolder, type Dirty } from "./watched-folder.js";
+import { type Dirty, type ScanJob, WatchedFolder } from "./watched-folder.js";
 
 export type { TreeChange } from "./watch-types.js";
 
@@ -35,14 +35,6 @@ export interface WatchTreeOptions {
   readonly onChange: (change: TreeChange) => void;
   /** The watch is over: the watched folder (or file) is gone, or `error`. Called once. */
   readonly onEnd: (error?: unknown) => void;
-}
-
-interface ScanJob {
-  readonly parent: WatchedFolder | undefined;
-  readonly name: string;
-  readonly expect: Seen | undefined;
-  /** Send each entry found as created (a snapshot, or a folder that appeared after READY). */
-  readonly emit: boolean;
 }
 
 /**
@@ -251,7 +243,7 @@ export class WatchTree {
       if (await checkFolder(folder, taken.get(folder)!, this.#checking, diffs)) continue;
       if (folder === top) return this.#topGone(folders, taken);
       unverified.push(folder);
-      restore(folder, taken.get(folder)!);
+      folder.restore(taken.get(folder)!);
     }
     if (!this.#ended) this.#apply(diffs, unverified);
   }
@@ -291,7 +283,7 @@ export class WatchTree {
       if (record !== undefined && sameInode(record, change.entry)) moves.push({ record, to: change.place });
       else fresh.push(change.place);
     }
-    for (const { record } of moves) detach(record);
+    for (const { record } of moves) record.detach();
     // A record whose name now holds something else (or nothing) is closed, with everything below
     // it; entries reported inside it (an rm -r) were removed with it.
     const inside: TreeChange[] = [];
@@ -313,7 +305,7 @@ export class WatchTree {
       }
     }
     for (const folder of unverified)
-      if (!folder.closed) (moves.some((m) => isWithin(folder, m.record)) ? this.#dirty : this.#stale).add(folder);
+      if (!folder.closed) (moves.some((m) => folder.isWithin(m.record)) ? this.#dirty : this.#stale).add(folder);
     for (const change of inside) this.#o.onChange(change);
     for (const change of changes) this.#o.onChange(treeChangeOf(change));
     if (recursive) {
@@ -335,7 +327,7 @@ export class WatchTree {
   }
 
   #closeTree(record: WatchedFolder): void {
-    detach(record);
+    record.detach();
     const stack = [record];
     while (stack.length > 0) {
       const folder = stack.pop()!;
@@ -354,29 +346,4 @@ export class WatchTree {
     this.#o.budget.give("folders");
     this.#o.budget.give("entries", folder.entries.size);
   }
-}
-
-function sameInode(a: { readonly ino: number; readonly dev: number }, b: Seen | undefined): boolean {
-  return b !== undefined && a.ino === b.ino && a.dev === b.dev;
-}
-
-function detach(record: WatchedFolder): void {
-  if (record.parent?.children.get(record.name) === record) record.parent.children.delete(record.name);
-}
-
-/** restore puts a folder's names back after a failed check, for its next batch. */
-function restore(folder: WatchedFolder, dirty: Dirty): void {
-  if (dirty === "all") folder.dirty = "all";
-  else for (const [name, changed] of dirty) folder.mark(name, changed);
-}
-
-function isWithin(folder: WatchedFolder, ancestor: WatchedFolder): boolean {
-  for (let f: WatchedFolder | undefined = folder; f !== undefined; f = f.parent) if (f === ancestor) return true;
-  return false;
-}
-
-function treeChangeOf(change: PairedChange<Place>): TreeChange {
-  if (change.type === "renamed")
-    return { type: "renamed", rel: change.place.rel, oldRel: change.from.rel, entry: change.entry };
-  return { type: change.type, rel: change.place.rel, entry: change.entry };
 }

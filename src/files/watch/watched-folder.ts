@@ -13,6 +13,15 @@ export const maxDirtyNames = 256;
  * what is known of its entries. Its place is its name in its parent's record, so renaming a
  * folder inside the tree moves the record and everything below it at once.
  */
+/** ScanJob is a folder to list: found in `parent` under `name`, expected to be `expect`. */
+export interface ScanJob {
+  readonly parent: WatchedFolder | undefined;
+  readonly name: string;
+  readonly expect: Seen | undefined;
+  /** Send each entry found as created (a snapshot, or a folder that appeared after READY). */
+  readonly emit: boolean;
+}
+
 export class WatchedFolder {
   readonly entries = new Map<string, Seen>();
   readonly children = new Map<string, WatchedFolder>();
@@ -57,6 +66,23 @@ export class WatchedFolder {
       return;
     }
     this.dirty.set(name, changed || this.dirty.get(name) === true);
+  }
+
+  /** restore puts names back after a failed check, for the folder's next batch. */
+  restore(dirty: Dirty): void {
+    if (dirty === "all") this.dirty = "all";
+    else for (const [name, changed] of dirty) this.mark(name, changed);
+  }
+
+  /** detach takes the folder out of its parent's children (a move or removal records it elsewhere). */
+  detach(): void {
+    if (this.parent?.children.get(this.name) === this) this.parent.children.delete(this.name);
+  }
+
+  /** isWithin tells whether this folder is `ancestor` or lies below it. */
+  isWithin(ancestor: WatchedFolder): boolean {
+    for (let f: WatchedFolder | undefined = this; f !== undefined; f = f.parent) if (f === ancestor) return true;
+    return false;
   }
 
   /** isDirty tells whether the folder has names to check. */
