@@ -7,7 +7,7 @@ import type { Sandbox } from "../sandbox/sandbox.js";
 import { compileGlob } from "./glob/compile-glob.js";
 import { throwIfAborted } from "./read/abortable.js";
 import { tempFilePrefix } from "./write/temp-files.js";
-import { describeEntry } from "./list/describe-entry.js";
+import { describeEntry, describeEntryName } from "./list/describe-entry.js";
 import type { DirectoryEntryValue, ListPage, ListRequest } from "./list/list-types.js";
 import { decodePageToken, encodePageToken, type ListQuery } from "./list/page-token.js";
 
@@ -55,7 +55,8 @@ export function entryBytes(relativePath: string, name: string): number {
  *
  * Every directory is read through a descriptor the sandbox verified, and sub-directories are
  * opened relative to their parent's descriptor, so a directory swapped for a link to outside
- * mid-walk is never listed or described.
+ * mid-walk is never listed or described. `request.namesOnly` skips each entry's own lstat
+ * (describeEntryName).
  */
 export async function listDirectory(
   sandbox: Sandbox,
@@ -81,7 +82,8 @@ export async function listDirectory(
     maxExamined: options.maxExamined ?? maxExaminedPerPage,
     maxBytes: options.maxPageBytes ?? maxPageBytes,
   };
-  const walker = new PageWalker(sandbox, query, matcher, bounds, signal);
+  const describe = request.namesOnly === true ? describeEntryName : describeEntry;
+  const walker = new PageWalker(sandbox, query, matcher, bounds, describe, signal);
   const top = await openDirectory(sandbox.roots, resolved.realPath, clientPath);
   await walker.walk(top, clientPath, [], after?.split("/"));
   return {
@@ -110,6 +112,7 @@ class PageWalker {
     private readonly query: ListQuery,
     private readonly matcher: ((relative: string) => boolean) | undefined,
     private readonly bounds: { readonly pageSize: number; readonly maxExamined: number; readonly maxBytes: number },
+    private readonly describe: typeof describeEntry,
     private readonly signal: AbortSignal | undefined,
   ) {}
 
@@ -166,7 +169,7 @@ class PageWalker {
             this.nextToken = this.entries.at(-1)!.path;
             return;
           }
-          const entry = await describeEntry(this.sandbox, dir.path, dirent, relativePath);
+          const entry = await this.describe(this.sandbox, dir.path, dirent, relativePath);
           if (entry !== undefined) {
             this.entries.push(entry);
             this.#bytes += bytes;

@@ -37,6 +37,9 @@ export function renderResult(
       return { content: `${note}${JSON.stringify(structured, null, 2)}`, structured };
     }
     case "toolhost.files.v1.ListDirectoryResponse": {
+      if (request["namesOnly"] === true || request["names_only"] === true) {
+        return { content: namesListing(path, r), structured };
+      }
       const linked = ((r["entries"] ?? []) as Record<string, unknown>[])
         .filter((e) => e["hardLinked"] === true)
         .map((e) => String(e["path"]));
@@ -57,6 +60,20 @@ export function renderResult(
     default:
       return { content: JSON.stringify(structured, null, 2), structured };
   }
+}
+
+/**
+ * namesListing is a names-only listing as a model reads it best: one path per line, a
+ * directory's with a trailing "/", then how to get the next page when there is one.
+ */
+function namesListing(path: string, r: Record<string, unknown>): string {
+  const entries = (r["entries"] ?? []) as Record<string, unknown>[];
+  const lines = entries.map((e) => `${String(e["path"])}${e["type"] === "FILE_TYPE_DIRECTORY" ? "/" : ""}`);
+  const where = path === "" ? "the workspace" : path;
+  const head = `${entries.length} ${entries.length === 1 ? "entry" : "entries"} in ${where}:`;
+  const token = typeof r["nextPageToken"] === "string" ? r["nextPageToken"] : "";
+  const more = token === "" ? "" : `\nMore entries follow: call again with page_token "${token}".`;
+  return `${head}\n${lines.join("\n")}${more}`;
 }
 
 /** listedNames is how many hard-linked entries of a listing the note names; the JSON has them all. */

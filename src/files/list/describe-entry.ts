@@ -6,6 +6,7 @@ import { statLinkTarget } from "../../sandbox/stat-link-target.js";
 import { entryMetadata } from "../entry-metadata.js";
 import { fileKindOf } from "../file-kind.js";
 import type { DirectoryEntryValue } from "./list-types.js";
+import type { FileKind } from "../file-kind.js";
 
 /**
  * describeEntry builds the DirectoryEntryValue of one entry of a verified directory, held as
@@ -30,4 +31,31 @@ export async function describeEntry(
   const entry = { path: relativePath, name: dirent.name, symlink: own.isSymbolicLink() };
   const stats = own.isSymbolicLink() ? ((await statLinkTarget(sandbox.roots, full)) ?? own) : own;
   return { ...entry, type: fileKindOf(stats), ...entryMetadata(stats, sandbox.allowHardLinks) };
+}
+
+/**
+ * describeEntryName is describeEntry without the entry's own lstat, for a names-only listing:
+ * the kind comes from the directory entry itself, and size, mode, time and the hard-link count
+ * are not looked up (0, 0, undefined, false). A symlink is still judged on a handle to its
+ * target, so its kind is its target's only when that is inside the roots.
+ */
+export async function describeEntryName(
+  sandbox: Sandbox,
+  dirPath: string,
+  dirent: Dirent,
+  relativePath: string,
+): Promise<DirectoryEntryValue> {
+  const entry = { path: relativePath, name: dirent.name, size: 0, mode: 0, modified: undefined, hardLinked: false };
+  if (!dirent.isSymbolicLink()) {
+    return { ...entry, symlink: false, type: direntKindOf(dirent) };
+  }
+  const target = await statLinkTarget(sandbox.roots, childPath(dirPath, dirent.name));
+  return { ...entry, symlink: true, type: target === undefined ? "symlink" : fileKindOf(target) };
+}
+
+/** direntKindOf is fileKindOf for a directory entry that is not a symlink. */
+function direntKindOf(dirent: Dirent): FileKind {
+  if (dirent.isFile()) return "file";
+  if (dirent.isDirectory()) return "directory";
+  return "other";
 }

@@ -11,6 +11,8 @@ export interface ListRequest {
   /** 0 or unset: defaultPageSize; larger than maxPageSize: maxPageSize. */
   pageSize?: number;
   pageToken?: string;
+  /** Path, name, type and symlink only: no per-entry lstat (describeEntryName). */
+  namesOnly?: boolean;
 }
 
 /** DirectoryEntryValue is one entry of a listing. */

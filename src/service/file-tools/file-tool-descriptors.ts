@@ -70,6 +70,8 @@ const fieldDescriptions: Record<string, string> = {
   "ListDirectoryRequest.includeHidden": "Include entries whose name starts with a dot.",
   "ListDirectoryRequest.pageSize": "Entries per page; omit for the default.",
   "ListDirectoryRequest.pageToken": "nextPageToken of the previous page, to continue a listing.",
+  "ListDirectoryRequest.namesOnly":
+    "Only each entry's path and type, one per line (directories end in /), without sizes or times: faster.",
   "ApplyPatchRequest.patch":
     'The patch: "*** Begin Patch", then sections "*** Add File: path" (lines starting with +), "*** Delete File: path", or "*** Update File: path" (optionally "*** Move to: new path") with "@@ context" hunks of " " context, "-" removed and "+" added lines, then "*** End Patch".',
   "ApplyPatchRequest.dryRun": "Check the patch and return each file's diff without changing anything.",
@@ -221,7 +223,7 @@ export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
     "ListDirectory",
     ListDirectoryRequestSchema,
     Tier.READ,
-    "List a directory's entries (name, type, size, modification time), optionally recursively and filtered by a glob, a page at a time. Never changes anything.",
+    "List a directory's entries (name, type, size, modification time, or names only), optionally recursively and filtered by a glob, a page at a time. Never changes anything.",
   ),
   descriptor(
     "skill/file-roots",

@@ -21,6 +21,7 @@ export function listDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof Fi
         includeHidden: request.includeHidden,
         pageSize: request.pageSize,
         pageToken: request.pageToken,
+        namesOnly: request.namesOnly,
       },
       context.signal,
       { maxPageBytes: Math.min(maxPageBytes, deps.limits.maxChunkSize) },

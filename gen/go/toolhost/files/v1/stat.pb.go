@@ -274,7 +274,12 @@ type ListDirectoryRequest struct {
 	// At most this many entries per page; 0 uses the server default (1000), the maximum is 10000.
 	PageSize uint32 `protobuf:"varint,5,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// The `next_page_token` of the previous page; empty for the first page.
-	PageToken     string `protobuf:"bytes,6,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,6,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Report only each entry's path, name, type and symlink flag, without looking up its size,
+	// mode, modification time or link count (those are then 0, 0, unset and false): the cheap
+	// listing a model's "what is in this folder" asks for. A symlink's type is still its target's
+	// when the target is inside the roots. Content reads refuse hard-linked files as always.
+	NamesOnly     bool `protobuf:"varint,7,opt,name=names_only,json=namesOnly,proto3" json:"names_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -349,6 +354,13 @@ func (x *ListDirectoryRequest) GetPageToken() string {
 		return x.PageToken
 	}
 	return ""
+}
+
+func (x *ListDirectoryRequest) GetNamesOnly() bool {
+	if x != nil {
+		return x.NamesOnly
+	}
+	return false
 }
 
 // ListDirectoryResponse is one page of entries, sorted by path.
@@ -536,7 +548,7 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"\x06binary\x18\a \x01(\bR\x06binary\x12\x18\n" +
 	"\asymlink\x18\b \x01(\bR\asymlink\x12\x1f\n" +
 	"\vhard_linked\x18\t \x01(\bR\n" +
-	"hardLinked\"\xbf\x01\n" +
+	"hardLinked\"\xde\x01\n" +
 	"\x14ListDirectoryRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x1c\n" +
 	"\trecursive\x18\x02 \x01(\bR\trecursive\x12\x12\n" +
@@ -544,7 +556,9 @@ const file_toolhost_files_v1_stat_proto_rawDesc = "" +
 	"\x0einclude_hidden\x18\x04 \x01(\bR\rincludeHidden\x12\x1b\n" +
 	"\tpage_size\x18\x05 \x01(\rR\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x06 \x01(\tR\tpageToken\"|\n" +
+	"page_token\x18\x06 \x01(\tR\tpageToken\x12\x1d\n" +
+	"\n" +
+	"names_only\x18\a \x01(\bR\tnamesOnly\"|\n" +
 	"\x15ListDirectoryResponse\x12;\n" +
 	"\aentries\x18\x01 \x03(\v2!.toolhost.files.v1.DirectoryEntryR\aentries\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x84\x02\n" +

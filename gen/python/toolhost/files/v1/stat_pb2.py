@@ -15,23 +15,23 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/stat.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"7\n\x0fStatFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x16\n\x0einclude_sha256\x18\x02 \x01(\x08\"\xdb\x01\n\x10StatFileResponse\x12\x0c\n\x04path\x18\x01 \x01(\t\x12)\n\x04type\x18\x02 \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12\x0c\n\x04size\x18\x03 \x01(\x04\x12\x0c\n\x04mode\x18\x04 \x01(\r\x12,\n\x08modified\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06sha256\x18\x06 \x01(\t\x12\x0e\n\x06\x62inary\x18\x07 \x01(\x08\x12\x0f\n\x07symlink\x18\x08 \x01(\x08\x12\x13\n\x0bhard_linked\x18\t \x01(\x08\"\x84\x01\n\x14ListDirectoryRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x11\n\trecursive\x18\x02 \x01(\x08\x12\x0c\n\x04glob\x18\x03 \x01(\t\x12\x16\n\x0einclude_hidden\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\x05 \x01(\r\x12\x12\n\npage_token\x18\x06 \x01(\t\"d\n\x15ListDirectoryResponse\x12\x32\n\x07\x65ntries\x18\x01 \x03(\x0b\x32!.toolhost.files.v1.DirectoryEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xc7\x01\n\x0e\x44irectoryEntry\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12)\n\x04type\x18\x03 \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12\x0c\n\x04size\x18\x04 \x01(\x04\x12\x0c\n\x04mode\x18\x05 \x01(\r\x12,\n\x08modified\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07symlink\x18\x07 \x01(\x08\x12\x13\n\x0bhard_linked\x18\x08 \x01(\x08*~\n\x08\x46ileType\x12\x19\n\x15\x46ILE_TYPE_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x46ILE_TYPE_FILE\x10\x01\x12\x17\n\x13\x46ILE_TYPE_DIRECTORY\x10\x02\x12\x15\n\x11\x46ILE_TYPE_SYMLINK\x10\x03\x12\x13\n\x0f\x46ILE_TYPE_OTHER\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolhost/files/v1/stat.proto\x12\x11toolhost.files.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"7\n\x0fStatFileRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x16\n\x0einclude_sha256\x18\x02 \x01(\x08\"\xdb\x01\n\x10StatFileResponse\x12\x0c\n\x04path\x18\x01 \x01(\t\x12)\n\x04type\x18\x02 \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12\x0c\n\x04size\x18\x03 \x01(\x04\x12\x0c\n\x04mode\x18\x04 \x01(\r\x12,\n\x08modified\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06sha256\x18\x06 \x01(\t\x12\x0e\n\x06\x62inary\x18\x07 \x01(\x08\x12\x0f\n\x07symlink\x18\x08 \x01(\x08\x12\x13\n\x0bhard_linked\x18\t \x01(\x08\"\x98\x01\n\x14ListDirectoryRequest\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x11\n\trecursive\x18\x02 \x01(\x08\x12\x0c\n\x04glob\x18\x03 \x01(\t\x12\x16\n\x0einclude_hidden\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\x05 \x01(\r\x12\x12\n\npage_token\x18\x06 \x01(\t\x12\x12\n\nnames_only\x18\x07 \x01(\x08\"d\n\x15ListDirectoryResponse\x12\x32\n\x07\x65ntries\x18\x01 \x03(\x0b\x32!.toolhost.files.v1.DirectoryEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xc7\x01\n\x0e\x44irectoryEntry\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12)\n\x04type\x18\x03 \x01(\x0e\x32\x1b.toolhost.files.v1.FileType\x12\x0c\n\x04size\x18\x04 \x01(\x04\x12\x0c\n\x04mode\x18\x05 \x01(\r\x12,\n\x08modified\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07symlink\x18\x07 \x01(\x08\x12\x13\n\x0bhard_linked\x18\x08 \x01(\x08*~\n\x08\x46ileType\x12\x19\n\x15\x46ILE_TYPE_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x46ILE_TYPE_FILE\x10\x01\x12\x17\n\x13\x46ILE_TYPE_DIRECTORY\x10\x02\x12\x15\n\x11\x46ILE_TYPE_SYMLINK\x10\x03\x12\x13\n\x0f\x46ILE_TYPE_OTHER\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolhost.files.v1.stat_pb2', _globals)
 if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
-  _globals['_FILETYPE']._serialized_start=802
-  _globals['_FILETYPE']._serialized_end=928
+  _globals['_FILETYPE']._serialized_start=822
+  _globals['_FILETYPE']._serialized_end=948
   _globals['_STATFILEREQUEST']._serialized_start=84
   _globals['_STATFILEREQUEST']._serialized_end=139
   _globals['_STATFILERESPONSE']._serialized_start=142
   _globals['_STATFILERESPONSE']._serialized_end=361
   _globals['_LISTDIRECTORYREQUEST']._serialized_start=364
-  _globals['_LISTDIRECTORYREQUEST']._serialized_end=496
-  _globals['_LISTDIRECTORYRESPONSE']._serialized_start=498
-  _globals['_LISTDIRECTORYRESPONSE']._serialized_end=598
-  _globals['_DIRECTORYENTRY']._serialized_start=601
-  _globals['_DIRECTORYENTRY']._serialized_end=800
+  _globals['_LISTDIRECTORYREQUEST']._serialized_end=516
+  _globals['_LISTDIRECTORYRESPONSE']._serialized_start=518
+  _globals['_LISTDIRECTORYRESPONSE']._serialized_end=618
+  _globals['_DIRECTORYENTRY']._serialized_start=621
+  _globals['_DIRECTORYENTRY']._serialized_end=820
 # @@protoc_insertion_point(module_scope)

@@ -143,6 +143,7 @@ class ListDirectoryRequest(google.protobuf.message.Message):
     INCLUDE_HIDDEN_FIELD_NUMBER: builtins.int
     PAGE_SIZE_FIELD_NUMBER: builtins.int
     PAGE_TOKEN_FIELD_NUMBER: builtins.int
+    NAMES_ONLY_FIELD_NUMBER: builtins.int
     path: builtins.str
     """The directory: relative to the first root, or absolute inside some root. Empty lists the
     first root.
@@ -157,6 +158,12 @@ class ListDirectoryRequest(google.protobuf.message.Message):
     """At most this many entries per page; 0 uses the server default (1000), the maximum is 10000."""
     page_token: builtins.str
     """The `next_page_token` of the previous page; empty for the first page."""
+    names_only: builtins.bool
+    """Report only each entry's path, name, type and symlink flag, without looking up its size,
+    mode, modification time or link count (those are then 0, 0, unset and false): the cheap
+    listing a model's "what is in this folder" asks for. A symlink's type is still its target's
+    when the target is inside the roots. Content reads refuse hard-linked files as always.
+    """
     def __init__(
         self,
         *,
@@ -166,8 +173,9 @@ class ListDirectoryRequest(google.protobuf.message.Message):
         include_hidden: builtins.bool = ...,
         page_size: builtins.int = ...,
         page_token: builtins.str = ...,
+        names_only: builtins.bool = ...,
     ) -> None: ...
-    def ClearField(self, field_name: typing.Literal["glob", b"glob", "include_hidden", b"include_hidden", "page_size", b"page_size", "page_token", b"page_token", "path", b"path", "recursive", b"recursive"]) -> None: ...
+    def ClearField(self, field_name: typing.Literal["glob", b"glob", "include_hidden", b"include_hidden", "names_only", b"names_only", "page_size", b"page_size", "page_token", b"page_token", "path", b"path", "recursive", b"recursive"]) -> None: ...
 
 global___ListDirectoryRequest = ListDirectoryRequest
 
