@@ -15,6 +15,7 @@ fi
 npx buf generate
 npx buf generate --template buf.gen.rpc.yaml
 npx buf generate --template buf.gen.health.yaml
+npx buf generate --template buf.gen.reflection.yaml
 
 # Python comes from an old protoc on purpose: grpcio-tools 1.62 (protoc 25, protobuf 4.25 gencode)
 # writes code without a runtime version check, so the package runs on protobuf 4.21.6 up to 7.x
