@@ -97,7 +97,7 @@ for entry in "${go_tools[@]}"; do
 done
 mv "$stamp.tmp" "$stamp"
 
-# systemd-analyze checks the systemd unit of docs/deployment.md (test/clients/server-package.test.ts).
+# systemd-analyze checks the systemd unit of docs/deployment.md (test/clients/server-package.stress.test.ts).
 if ! command -v systemd-analyze >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing systemd-analyze (apt-get install systemd)"

@@ -12,7 +12,8 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
-import { spawnServer } from "../support/spawn-server.js";
+import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
+import { waitFor } from "../support/wait-for.js";
 import { tsxLoader } from "../support/tsx-loader.js";
 
 const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
@@ -36,65 +37,54 @@ describe("toolhost serve", () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "toolhost-cli-"));
     await writeFile(join(dir, "hello.txt"), "hello\n");
+    await writeFile(join(dir, "big.bin"), Buffer.alloc(8 * 1024 * 1024, 7));
   });
 
-  it("serves on the given port, answers, and exits 0 on SIGTERM", async () => {
-    const server = await spawnServer(["--root", dir]);
-    const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
-    const { tools } = await client.listTools({});
-    assert.deepEqual(
-      tools.slice(0, 4).map((t) => t.name),
-      ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"],
-    );
-    const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as {
-      roots: string[];
-      skills: string[];
-      v8: unknown;
-    };
-    assert.deepEqual(listening.roots, [dir]);
-    assert.match(listening.skills[0]!, /examples\/skills$/);
-    assert.deepEqual(listening.v8, { compile_early: true, heap_room_mib: 96 });
-    assert.equal(await server.stop(), 0);
-  });
+  // One server for the cases that only call it, in order; the last one stops it with SIGTERM.
+  describe("one server, with --http-listen", () => {
+    let server: SpawnedServer;
+    before(async () => {
+      server = await spawnServer(["--root", dir, "--http-listen", "127.0.0.1:0"]);
+    });
+    after(async () => {
+      await server?.stop();
+    });
 
-  it("logs one JSON line per RPC without payloads", async () => {
-    const server = await spawnServer(["--root", dir]);
-    const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
-    await client.listTools({}, { headers: { "x-request-id": "req-42", authorization: "Bearer secret-token" } });
-    await server.stop();
-    const line = server.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r["msg"] === "rpc");
-    assert.ok(line, "no rpc line");
-    assert.equal(line["method"], "/toolhost.files.v1.FileTools/ListTools");
-    assert.equal(line["code"], "OK");
-    assert.equal(line["request_id"], "req-42");
-    assert.equal(typeof line["duration_ms"], "number");
-    assert.equal(line["bytes_in"], 0);
-    assert.ok((line["bytes_out"] as number) > 1000);
-    assert.match(String(line["peer"]), /127\.0\.0\.1/);
-    assert.doesNotMatch(server.lines.join("\n"), /secret-token|skill\/file-read/);
-  });
+    it("serves on the given port and answers", async () => {
+      const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
+      const { tools } = await client.listTools({});
+      assert.deepEqual(
+        tools.slice(0, 4).map((t) => t.name),
+        ["skill/file-read", "skill/file-write", "skill/file-edit", "skill/file-delete"],
+      );
+      const listening = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!) as {
+        roots: string[];
+        skills: string[];
+        v8: unknown;
+      };
+      assert.deepEqual(listening.roots, [dir]);
+      assert.match(listening.skills[0]!, /examples\/skills$/);
+      assert.deepEqual(listening.v8, { compile_early: true, heap_room_mib: 96 });
+    });
 
-  it("lets an in-flight stream finish when SIGTERM arrives", async () => {
-    const big = join(dir, "big.bin");
-    await writeFile(big, Buffer.alloc(8 * 1024 * 1024, 7));
-    const server = await spawnServer(["--root", dir]);
-    const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
-    let received = 0;
-    let stopped: Promise<number | null> | undefined;
-    for await (const res of client.readFile({ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 64 * 1024 })) {
-      if (res.part.case === "data") {
-        received += res.part.value.byteLength;
-        stopped ??= server.stop();
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-    }
-    assert.equal(received, 8 * 1024 * 1024);
-    assert.equal(await stopped, 0);
-  });
+    it("logs one JSON line per RPC without payloads", async () => {
+      const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
+      await client.listTools({}, { headers: { "x-request-id": "req-42", authorization: "Bearer secret-token" } });
+      const line = await waitFor("the call's rpc line", () =>
+        server.lines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .find((r) => r["msg"] === "rpc" && r["request_id"] === "req-42"),
+      );
+      assert.equal(line["method"], "/toolhost.files.v1.FileTools/ListTools");
+      assert.equal(line["code"], "OK");
+      assert.equal(typeof line["duration_ms"], "number");
+      assert.equal(line["bytes_in"], 0);
+      assert.ok((line["bytes_out"] as number) > 1000);
+      assert.match(String(line["peer"]), /127\.0\.0\.1/);
+      assert.doesNotMatch(server.lines.join("\n"), /secret-token|skill\/file-read/);
+    });
 
-  it("serves Connect JSON over HTTP/1.1 on --http-listen, uncompressed", async () => {
-    const server = await spawnServer(["--root", dir, "--http-listen", "127.0.0.1:0"]);
-    try {
+    it("serves Connect JSON over HTTP/1.1 on --http-listen, uncompressed", async () => {
       const res = await fetch(`http://${server.httpAddress}/toolhost.files.v1.FileTools/ListTools`, {
         method: "POST",
         headers: { "content-type": "application/json", "accept-encoding": "gzip, br" },
@@ -105,14 +95,9 @@ describe("toolhost serve", () => {
       const body = (await res.json()) as { tools: { name: string; readOnly?: boolean }[] };
       assert.ok(body.tools.length >= 4, `${body.tools.length} tools`);
       assert.equal(body.tools[0]?.readOnly, true);
-    } finally {
-      await server.stop();
-    }
-  });
+    });
 
-  it("refuses HTTP requests addressed to a name that is not loopback (DNS rebinding)", async () => {
-    const server = await spawnServer(["--root", dir, "--http-listen", "127.0.0.1:0"]);
-    try {
+    it("refuses HTTP requests addressed to a name that is not loopback (DNS rebinding)", async () => {
       const port = server.httpAddress!.split(":").pop();
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const req = httpRequest(
@@ -138,12 +123,30 @@ describe("toolhost serve", () => {
         body: JSON.stringify({ path: "hello.txt" }),
       });
       assert.equal(ok.status, 200);
-    } finally {
-      await server.stop();
-    }
+    });
+
+    it("lets an in-flight stream finish when SIGTERM arrives, and exits 0", async () => {
+      const client = createClient(FileTools, createGrpcTransport({ baseUrl: `http://${server.address}` }));
+      let received = 0;
+      let stopped: Promise<number | null> | undefined;
+      for await (const res of client.readFile({ path: "big.bin", mode: ReadMode.BYTES, chunkSize: 64 * 1024 })) {
+        if (res.part.case === "data") {
+          received += res.part.value.byteLength;
+          if (stopped === undefined) {
+            // SIGTERM after the first chunk; the rest is read only once the server drains, so
+            // the stream (8 MiB, far past the flow-control windows) is in flight meanwhile.
+            stopped = server.stop();
+            await waitFor("the server to drain", () => server.lines.some((l) => l.includes('"draining"')));
+          }
+        }
+      }
+      assert.equal(received, 8 * 1024 * 1024);
+      assert.equal(await stopped, 0);
+    });
   });
 
-  describe("refuses to start, with one line and exit code 2", () => {
+  // Each case is a CLI process of its own; two at a time.
+  describe("refuses to start, with one line and exit code 2", { concurrency: 2 }, () => {
     let busy: ReturnType<typeof createServer>;
     let busyPort: number;
     before(async () => {

@@ -1,4 +1,4 @@
-// Review (edit5), consequence of edit-shutdown-history.test.ts: a history-log lock file left by a
+// Review (edit5), consequence of edit-shutdown-history.stress.test.ts: a history-log lock file left by a
 // server that exited (graceful shutdown before the deferred fsync+release ran) in another pid
 // namespace (a restarted container: its pid says nothing, only age counts, staleMs 15 s) holds up
 // the answer of the next edit of that file by lockTimings.waitMs (10 s), and its history line is

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -11,8 +11,6 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "../../gen/ts/grpc/health/v1/health_pb.js";
 import { runCommand } from "../support/run-command.js";
-// @ts-expect-error -- a plain .mjs build script without type declarations
-import { staleReason } from "../../scripts/dist-freshness.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -118,27 +116,3 @@ async function verifySystemdUnit(toolhost: string, dir: string): Promise<void> {
   const verify = await runCommand("systemd-analyze", ["verify", file]);
   assert.equal(verify.stderr.trim(), "", "systemd-analyze verify warned about the unit in docs/deployment.md");
 }
-
-describe("npm start's build check (scripts/dist-freshness.mjs)", () => {
-  it("rebuilds only when dist/ is missing or a source is newer than it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "toolhost-freshness-"));
-    try {
-      await mkdir(join(dir, "src"), { recursive: true });
-      await writeFile(join(dir, "src/cli.ts"), "");
-      assert.equal(staleReason(dir), "dist/ has not been built");
-      await mkdir(join(dir, "dist/src"), { recursive: true });
-      await writeFile(join(dir, "dist/src/cli.js"), "");
-      await writeFile(join(dir, "dist/cli.js"), "");
-      const past = new Date(Date.now() - 60_000);
-      await utimes(join(dir, "src/cli.ts"), past, past);
-      await utimes(join(dir, "src"), past, past);
-      assert.equal(staleReason(dir), undefined);
-      await writeFile(join(dir, "src/cli.ts"), "changed");
-      const future = new Date(Date.now() + 60_000);
-      await utimes(join(dir, "src/cli.ts"), future, future);
-      assert.equal(staleReason(dir), "src changed since the last build");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-});
