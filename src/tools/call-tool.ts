@@ -10,7 +10,7 @@ import { capContent } from "./cap-content.js";
 import { collectStream } from "./collect-stream.js";
 import { dropNullFields } from "./drop-null-fields.js";
 import { listModelTools } from "./list-model-tools.js";
-import { renderRead } from "./render-read.js";
+import { readMethodNames, renderRead } from "./render-read.js";
 import { renderResult } from "./render-result.js";
 import { errorResult } from "./error-result.js";
 import { toolTarget, type ToolTarget } from "./tool-target.js";
@@ -25,8 +25,6 @@ export interface ToolCall {
   readonly sessionId: string;
   readonly maxContentBytes: number;
 }
-
-const readMethods = new Set(["ReadFile", "ReadSkillResource"]);
 
 /**
  * callTool carries out a model's tool call through the same ServiceImpl method as the RPC
@@ -139,7 +137,7 @@ async function runStream(
       watchMs ?? deps.maxCollectMs,
       watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }),
     );
-    if (readMethods.has(target.method.name)) {
+    if (readMethodNames.has(target.method.name)) {
       const read = renderRead(
         collected.messages,
         args as { path?: string; offset?: number },

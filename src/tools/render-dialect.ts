@@ -1,6 +1,7 @@
 import { Tier, type ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { Dialect } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { strictSchemaOf, type JsonSchemaObject } from "./strict-schema.js";
+import { toolOutputSchemaOf, type ToolOutputSchema } from "./tool-output-schema.js";
 
 /** emptyObjectSchema is the input schema of a tool that takes no arguments (a skill). */
 const emptyObjectSchema = { type: "object", properties: {}, additionalProperties: false };
@@ -45,6 +46,8 @@ export interface McpTool {
   title: string;
   description: string;
   inputSchema: { type: "object"; [key: string]: unknown };
+  /** The JSON Schema of the tool's structuredContent when it runs (not of a refusal's). */
+  outputSchema?: ToolOutputSchema;
   annotations: McpToolAnnotations;
 }
 
@@ -119,13 +122,17 @@ export function anthropicTools(tools: readonly ToolDescriptor[]): AnthropicTool[
 /** mcpTools renders tools as an MCP `tools/list` result. */
 export function mcpTools(tools: readonly ToolDescriptor[]): { tools: McpTool[] } {
   return {
-    tools: tools.map((t) => ({
-      name: t.functionName,
-      title: t.name,
-      description: t.description,
-      inputSchema: parametersOf(t),
-      annotations: mcpAnnotationsOf(t),
-    })),
+    tools: tools.map((t) => {
+      const outputSchema = toolOutputSchemaOf(t);
+      return {
+        name: t.functionName,
+        title: t.name,
+        description: t.description,
+        inputSchema: parametersOf(t),
+        ...(outputSchema === undefined ? {} : { outputSchema }),
+        annotations: mcpAnnotationsOf(t),
+      };
+    }),
   };
 }
 

@@ -2,6 +2,26 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { capContent } from "./cap-content.js";
 
+/** readMethodNames are the streamed methods whose tool result is a read (renderRead), not their messages. */
+export const readMethodNames: ReadonlySet<string> = new Set(["ReadFile", "ReadSkillResource"]);
+
+/**
+ * readResultSchema is the JSON Schema of a read's structured result: the path as asked, eof, the
+ * content's SHA-256 (when the whole file was read), and its text, or its bytes as base64.
+ */
+export const readResultSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string" },
+    eof: { type: "boolean" },
+    sha256: { type: "string" },
+    text: { type: "string" },
+    data: { type: "string", contentEncoding: "base64" },
+  },
+  required: ["path", "eof", "sha256"],
+  additionalProperties: false,
+} as const;
+
 /** ReadPartLike is one message of a ReadFile or ReadSkillResource stream. */
 interface ReadPartLike extends Message {
   part: { case: "info" | "text" | "data" | "summary" | undefined; value?: unknown };

@@ -14,16 +14,24 @@ export interface ToolTarget {
 const services: readonly DescService[] = [FileTools, SkillCatalog];
 
 /**
+ * toolMethodOf is the method a descriptor's `method` ("/pkg.Service/Method") names among the
+ * services CallTool may dispatch to, or undefined.
+ */
+export function toolMethodOf(methodPath: string): DescMethod | undefined {
+  const match = /^\/([^/]+)\/([^/]+)$/.exec(methodPath);
+  if (match === null) return undefined;
+  return services.find((s) => s.typeName === match[1])?.methods.find((m) => m.name === match[2]);
+}
+
+/**
  * toolTarget finds the ServiceImpl method a descriptor's `method` ("/pkg.Service/Method") names,
  * among the services CallTool may dispatch to; undefined for a method it cannot run (client
  * streams such as UploadFile take no JSON arguments and are not tools).
  */
 export function toolTarget(deps: ToolsDeps, methodPath: string): ToolTarget | undefined {
-  const match = /^\/([^/]+)\/([^/]+)$/.exec(methodPath);
-  if (match === null) return undefined;
-  const service = services.find((s) => s.typeName === match[1]);
-  const method = service?.methods.find((m) => m.name === match[2]);
-  if (service === undefined || method === undefined) return undefined;
+  const method = toolMethodOf(methodPath);
+  if (method === undefined) return undefined;
+  const service = method.parent;
   if (method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming") return undefined;
   const impl = (service === FileTools ? deps.fileTools : deps.skillCatalog) as unknown as Record<
     string,

@@ -5,6 +5,7 @@ import {
   type WatchFilesResponse,
 } from "../../gen/ts/toolhost/files/v1/watch_pb.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
+import { outputJsonSchemaOf } from "../service/json-schema-of.js";
 import type { SettleOptions } from "./collect-stream.js";
 
 /**
@@ -43,6 +44,14 @@ export function untilChanges(request: { initialSnapshot?: boolean }): SettleOpti
     return { settleAfter: (m) => (m as WatchFilesResponse).type === WatchEventType.SNAPSHOT_DONE, settleMs: 0 };
   return { settleAfter: (m) => (m as WatchFilesResponse).type !== WatchEventType.READY, settleMs: watchSettleMs };
 }
+
+/** watchResultSchema is the JSON Schema of renderWatch's structured result. */
+export const watchResultSchema = {
+  type: "object",
+  properties: { events: { type: "array", items: outputJsonSchemaOf(WatchFilesResponseSchema) } },
+  required: ["events"],
+  additionalProperties: false,
+} as const;
 
 /**
  * renderWatch is what a model sees of a watch: the changes, one per line (a hard-linked file's

@@ -45,6 +45,12 @@ function textOf(result: unknown): string {
   return (first as { text: string }).text;
 }
 
+/** errorReasonOf is a refused call's ErrorInfo reason, from its `_meta["toolhost/error"]`. */
+function errorReasonOf(result: unknown): string | undefined {
+  const error = (result as CallToolResult)._meta?.["toolhost/error"] as { reason?: string } | undefined;
+  return error?.reason;
+}
+
 /** snapshot lists every entry under `dir` with its content, to prove nothing changed. */
 async function snapshot(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -144,7 +150,7 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
     });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /^PATH_TRAVERSAL: /);
-    assert.equal((result.structuredContent as { reason?: string }).reason, "PATH_TRAVERSAL");
+    assert.equal(errorReasonOf(result), "PATH_TRAVERSAL");
     assert.deepEqual(await snapshot(base), before);
     assert.equal(await readFile(path.join(base, "outside.txt"), "utf8"), "outside\n");
   });
@@ -153,7 +159,7 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
     const result = await session.client.callTool({ name: "no_such_tool", arguments: {} });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /^TOOL_NOT_FOUND: /);
-    assert.equal((result.structuredContent as { reason?: string }).reason, "TOOL_NOT_FOUND");
+    assert.equal(errorReasonOf(result), "TOOL_NOT_FOUND");
   });
 
   it("writes each call's log line to stderr, naming the tool and its reason", () => {
@@ -254,7 +260,7 @@ describe("toolhost mcp refuses what a token's tier does not reach as OUT_OF_SCOP
     await writer.client.close();
     assert.equal(undone.isError, true);
     assert.match(textOf(undone), /^OUT_OF_SCOPE: .*needs tier edit, and the scope of "mcp-writer" allows up to write/);
-    assert.equal((undone.structuredContent as { reason?: string }).reason, "OUT_OF_SCOPE");
+    assert.equal(errorReasonOf(undone), "OUT_OF_SCOPE");
     assert.deepEqual(await snapshot(base), before);
     assert.equal(await readFile(path.join(root, "tiers.txt"), "utf8"), "one\ntwo\n");
   });
@@ -283,7 +289,7 @@ describe("toolhost mcp with a tokens file and a token it does not know", () => {
     });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /^UNAUTHENTICATED: Unknown or revoked bearer token/);
-    assert.equal((result.structuredContent as { reason?: string }).reason, "UNAUTHENTICATED");
+    assert.equal(errorReasonOf(result), "UNAUTHENTICATED");
     assert.deepEqual(await snapshot(base), before);
   });
 
