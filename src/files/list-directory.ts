@@ -169,7 +169,7 @@ class PageWalker {
             this.nextToken = this.entries.at(-1)!.path;
             return;
           }
-          const entry = await this.describe(this.sandbox, dir.path, dirent, relativePath);
+          const entry = await this.describe(this.sandbox, dir, dirent, relativePath);
           if (entry !== undefined) {
             this.entries.push(entry);
             this.#bytes += bytes;

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { errnoCode, fsError } from "./fs-error.js";
 import { childPath, O_PATH } from "./path-handle.js";
+import { crossesMountPoint } from "./mount-points.js";
 import { rootContaining } from "./root-containing.js";
 import type { SandboxRoot } from "./sandbox.js";
 import { changedError, notDirectoryError, replacedError } from "./sandbox-errors.js";
@@ -16,6 +17,12 @@ import { deletedEntry, handleRealPath, procFdPath } from "./verify-handle.js";
 export interface OpenedDirectory {
   readonly path: string;
   readonly realPath: string;
+  /**
+   * The directory is on its root's own local filesystem, with no mount point on the way: its
+   * entries' metadata may be looked up on the calling thread (sync-io-policy.ts), except an entry
+   * that is itself a mount point (isMountPoint).
+   */
+  readonly local: boolean;
   close(): Promise<void>;
 }
 
@@ -67,8 +74,10 @@ async function openVerifiedDirectory(
   try {
     const location = await handleRealPath(handle.fd);
     if (location === deletedEntry) throw replacedError(clientPath);
-    if (location === undefined || rootContaining(roots, location) === undefined) throw changedError(clientPath);
-    return { path: procFdPath(handle.fd), realPath: location, close: () => handle.close() };
+    const root = location === undefined ? undefined : rootContaining(roots, location);
+    if (location === undefined || root === undefined) throw changedError(clientPath);
+    const local = root.localDevice !== undefined && !crossesMountPoint(root.path, location);
+    return { path: procFdPath(handle.fd), realPath: location, local, close: () => handle.close() };
   } catch (err) {
     await handle.close();
     throw err;

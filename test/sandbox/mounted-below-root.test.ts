@@ -12,6 +12,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
 import { openTargetDirectory } from "../../src/files/write/target-directory.js";
+import { listDirectory } from "../../src/files/list-directory.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 import { parseMountInfo, reloadMountPoints } from "../../src/sandbox/mount-points.js";
 import { walkLinks } from "../../src/sandbox/resolve-in-roots.js";
@@ -82,6 +83,39 @@ describe("a filesystem mounted below a local root (stand-in for NFS/FUSE: a hung
     }
     // The mount point itself is not lstat'ed on the event loop either: its inode is the mounted
     // filesystem's root (on NFS, a GETATTR to the server).
+    assert.deepEqual(
+      seen.filter((s) => s.dev !== rootDevice),
+      [],
+    );
+  });
+});
+
+describe("a listing of a local root with a filesystem mounted below it", () => {
+  it("makes no synchronous lstat of the mount point or of anything on it", async (t) => {
+    if (!mounted) return t.skip("cannot mount tmpfs here");
+    fs.writeFileSync(path.join(root, "local.txt"), "on the root's own filesystem");
+    const sandbox = await createSandbox([{ path: root, readOnly: false }]);
+    const rootDevice = lstatSync(root).dev;
+    const seen: Array<{ file: string; dev: number }> = [];
+    const original = fs.lstatSync;
+    (fs as { lstatSync: unknown }).lstatSync = (file: fs.PathLike, options?: fs.StatSyncOptions) => {
+      const stats = original(file, options as never) as fs.Stats;
+      seen.push({ file: String(file), dev: stats.dev });
+      return stats;
+    };
+    syncBuiltinESMExports();
+    let listed: string[];
+    try {
+      listed = (await listDirectory(sandbox, { path: "", recursive: true })).entries.map((e) => e.path);
+    } finally {
+      (fs as { lstatSync: unknown }).lstatSync = original;
+      syncBuiltinESMExports();
+    }
+    assert.ok(listed.includes("mounted/deeper"), listed.join(","));
+    assert.ok(
+      seen.some((s) => s.file.endsWith("/local.txt")),
+      "entries on the root's own filesystem are looked up in place",
+    );
     assert.deepEqual(
       seen.filter((s) => s.dev !== rootDevice),
       [],

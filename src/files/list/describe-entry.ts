@@ -1,5 +1,8 @@
 import type { Dirent } from "node:fs";
+import { lstatSync, type Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
+import { isMountPoint } from "../../sandbox/mount-points.js";
+import type { OpenedDirectory } from "../../sandbox/open-directory.js";
 import { childPath } from "../../sandbox/path-handle.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { statLinkTarget } from "../../sandbox/stat-link-target.js";
@@ -10,8 +13,8 @@ import type { FileKind } from "../file-kind.js";
 
 /**
  * describeEntry builds the DirectoryEntryValue of one entry of a verified directory, held as
- * `dirPath` (/proc/self/fd/N): the entry is looked at relative to that descriptor, never by a
- * re-joined name. A symlink is followed only when its real target lies inside the roots (its
+ * `dir.path` (/proc/self/fd/N): the entry is looked at relative to that descriptor, never by a
+ * re-joined name; on the calling thread when the directory is local (lstatOf). A symlink is followed only when its real target lies inside the roots (its
  * target's type, size, mode and time are then reported, with symlink true), judged on a handle to
  * the target (statLinkTarget); a link leading outside, or nowhere, is reported as a "symlink"
  * with its own mode and time, and nothing about its target. A file with other hard links has its
@@ -19,12 +22,12 @@ import type { FileKind } from "../file-kind.js";
  */
 export async function describeEntry(
   sandbox: Sandbox,
-  dirPath: string,
+  dir: OpenedDirectory,
   dirent: Dirent,
   relativePath: string,
 ): Promise<DirectoryEntryValue | undefined> {
-  const full = childPath(dirPath, dirent.name);
-  const own = await lstat(full).catch(() => undefined);
+  const full = childPath(dir.path, dirent.name);
+  const own = await lstatOf(dir, dirent.name, full);
   if (own === undefined) {
     return undefined; // removed while listing
   }
@@ -41,7 +44,7 @@ export async function describeEntry(
  */
 export async function describeEntryName(
   sandbox: Sandbox,
-  dirPath: string,
+  dir: OpenedDirectory,
   dirent: Dirent,
   relativePath: string,
 ): Promise<DirectoryEntryValue> {
@@ -49,7 +52,7 @@ export async function describeEntryName(
   if (!dirent.isSymbolicLink()) {
     return { ...entry, symlink: false, type: direntKindOf(dirent) };
   }
-  const target = await statLinkTarget(sandbox.roots, childPath(dirPath, dirent.name));
+  const target = await statLinkTarget(sandbox.roots, childPath(dir.path, dirent.name));
   return { ...entry, symlink: true, type: target === undefined ? "symlink" : fileKindOf(target) };
 }
 
@@ -58,4 +61,21 @@ function direntKindOf(dirent: Dirent): FileKind {
   if (dirent.isFile()) return "file";
   if (dirent.isDirectory()) return "directory";
   return "other";
+}
+
+/**
+ * lstatOf is the lstat of the entry `name` of `dir` (as `full`), undefined when it is gone. In a
+ * local directory it is made on the calling thread (sync-io-policy.ts: a dentry-cache lookup
+ * costs less than a thread-pool round trip), unless the entry is a mount point, whose lookup
+ * enters another filesystem.
+ */
+async function lstatOf(dir: OpenedDirectory, name: string, full: string): Promise<Stats | undefined> {
+  if (dir.local && !isMountPoint(`${dir.realPath === "/" ? "" : dir.realPath}/${name}`)) {
+    try {
+      return lstatSync(full);
+    } catch {
+      return undefined;
+    }
+  }
+  return await lstat(full).catch(() => undefined);
 }
