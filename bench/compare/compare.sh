@@ -18,6 +18,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${ROUNDS:-5}
 works=${WORK:-"read1m read256k upload stat list"}
+# WORK=small: the small calls of an agent's traffic, one at a time ("1") and 16 at once ("16"):
+# StatFile, a 4 KiB ReadFile, a 4 KiB WriteFile (each of 16 callers overwriting its own file),
+# ListDirectory of 1,000 files (stat of each) and the same names_only.
+[ "$works" = small ] && works="stat1 stat read4k1 read4k16 write4k1 write4k16 dir1k1 dir1k16 names1k1"
 source bench/lib/workspace.sh # $work, pids, cleanup on exit
 
 (cd bench/go && go build -mod=readonly -o "$work/bin/" ./refserver ./readbench ./uploadbench)
@@ -26,6 +30,10 @@ mkdir -p "$work/root" "$work/skills"
 head -c $((256 * 1024 * 1024)) /dev/urandom >"$work/root/big.bin"
 head -c 4096 /dev/urandom | base64 >"$work/root/small.txt"
 head -c $((64 * 1024 * 1024)) "$work/root/big.bin" >"$work/root/64m.bin"
+head -c 3072 /dev/urandom | base64 -w 0 | head -c 4096 >"$work/root/4k.txt"
+mkdir -p "$work/root/dir1k" "$work/root/w"
+for i in $(seq -w 1 1000); do echo "$i" >"$work/root/dir1k/f$i.txt"; done
+write4k=$(node -e 'console.log(JSON.stringify({path: "w/{{.WorkerID}}.txt", text: "x".repeat(4095) + "\n"}))')
 
 free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
 wait_port() {
@@ -62,9 +70,22 @@ for s in $readers; do
   hwm0[$s]=$(hwm_kib "${pid[$s]}")
 done
 
+ghz_rps() { # addr method data n concurrency -> requests per second
+  .tools/bin/ghz --insecure --protoset "$protoset" --call "toolhost.files.v1.FileTools.$2" \
+    -d "$3" -n "$4" -c "$5" --connections 1 -O json "$1" 2>/dev/null |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s);if(Object.keys(r.errorDistribution??{}).length)process.exit(1);console.log(r.rps.toFixed(0))})'
+}
 run_one() { # server work -> prints "server work value unit"
   local s=$1 w=$2 a=${addr[$1]}
   case $w in
+    stat1) ghz_rps "$a" StatFile '{"path":"small.txt"}' 2000 1 ;;
+    read4k1) ghz_rps "$a" ReadFile '{"path":"4k.txt"}' 2000 1 ;;
+    read4k16) ghz_rps "$a" ReadFile '{"path":"4k.txt"}' 5000 16 ;;
+    write4k1) ghz_rps "$a" WriteFile "$write4k" 1000 1 ;;
+    write4k16) ghz_rps "$a" WriteFile "$write4k" 2000 16 ;;
+    dir1k1) ghz_rps "$a" ListDirectory '{"path":"dir1k"}' 200 1 ;;
+    dir1k16) ghz_rps "$a" ListDirectory '{"path":"dir1k"}' 400 16 ;;
+    names1k1) ghz_rps "$a" ListDirectory '{"path":"dir1k","namesOnly":true}' 200 1 ;;
     read1m) "$work/bin/readbench" -addr "$a" -chunk 1048576 -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/\1/p' ;;
     read256k) "$work/bin/readbench" -addr "$a" -chunk 262144 -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/\1/p' ;;
     upload) "$work/bin/uploadbench" -addr "$a" -path "up-$s.bin" -rounds 1 | sed -n 's/.*MB\/s=\(.*\)/\1/p' ;;
@@ -76,7 +97,12 @@ run_one() { # server work -> prints "server work value unit"
             node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).rps.toFixed(0)))' ;;
   esac
 }
-ops() { case $1 in stat | list) echo 5000 ;; *) echo 1 ;; esac; }
+ops() {
+  case $1 in
+    stat | list | read4k16) echo 5000 ;; stat1 | read4k1 | write4k16) echo 2000 ;; write4k1) echo 1000 ;;
+    dir1k1 | names1k1) echo 200 ;; dir1k16) echo 400 ;; *) echo 1 ;;
+  esac
+}
 
 hz=$(getconf CLK_TCK)
 for round in $(seq 1 "$rounds"); do

@@ -30,7 +30,7 @@ for (const [server, work, value, ticks, ops] of rows) {
   entry.cpu.push(Number(ticks) / Number(hz) / Number(ops));
   by.set(key, entry);
 }
-const unary = (work) => work === "stat" || work === "list";
+const unary = (work) => !/^(read1m|read256k|upload)$/.test(work);
 const unit = (work) => (unary(work) ? "req/s" : "MB/s");
 /** perRound is the median of the per-round ratios of `e` to `ref`, as text ("" without a reference). */
 const perRound = (e, ref) =>

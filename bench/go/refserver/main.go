@@ -1,8 +1,10 @@
 // Command refserver is the reference the comparison benchmark (bench/compare) measures toolhost
 // against: a grpc-go server on the same generated code doing the same work for ReadFile (bytes
 // mode: open, fstat, info, chunks, sha256 of every chunk, summary), UploadFile (temp file in the
-// target's folder, sha256, fsync, rename) and StatFile (lstat, open, fstat, first 8 KiB for a
-// binary verdict). It has no sandbox, limits or logging: it is a ceiling, not a product.
+// target's folder, sha256, fsync, rename), StatFile (lstat, open, fstat, first 8 KiB for a
+// binary verdict), WriteFile (O_EXCL temp in the target's folder, write, fsync, rename, folder
+// fsync, sha256 of old and new content) and ListDirectory (one level, sorted; an lstat of every
+// entry unless names_only). It has no sandbox, limits or logging: it is a ceiling, not a product.
 package main
 
 import (
@@ -17,6 +19,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
 
 	filesv1 "github.com/toolhost/toolhost/gen/go/toolhost/files/v1"
 	"google.golang.org/grpc"
@@ -132,6 +137,87 @@ func (s *server) StatFile(ctx context.Context, req *filesv1.StatFileRequest) (*f
 	n, _ := io.ReadFull(f, head)
 	resp.Binary = bytes.IndexByte(head[:n], 0) >= 0
 	return resp, nil
+}
+
+func (s *server) WriteFile(ctx context.Context, req *filesv1.WriteFileRequest) (*filesv1.WriteFileResponse, error) {
+	target := filepath.Join(s.root, req.GetPath())
+	content := req.GetData()
+	if req.GetData() == nil {
+		content = []byte(req.GetText())
+	}
+	previous := ""
+	if old, err := os.ReadFile(target); err == nil {
+		sum := sha256.Sum256(old)
+		previous = hex.EncodeToString(sum[:])
+	}
+	dir := filepath.Dir(target)
+	tmpName := filepath.Join(dir, ".tmp-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	tmp, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmpName)
+	if _, err := tmp.Write(content); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmpName, target); err != nil {
+		return nil, err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(content)
+	return &filesv1.WriteFileResponse{Created: previous == "", Size: uint64(len(content)), Sha256: hex.EncodeToString(sum[:]), PreviousSha256: previous}, nil
+}
+
+func (s *server) ListDirectory(ctx context.Context, req *filesv1.ListDirectoryRequest) (*filesv1.ListDirectoryResponse, error) {
+	dir := filepath.Join(s.root, req.GetPath())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, status.Error(codes.NotFound, err.Error())
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	resp := &filesv1.ListDirectoryResponse{Entries: make([]*filesv1.DirectoryEntry, 0, len(entries))}
+	for _, e := range entries {
+		entry := &filesv1.DirectoryEntry{Path: e.Name(), Name: e.Name(), Type: typeOf(e.Type()), Symlink: e.Type()&os.ModeSymlink != 0}
+		if !req.GetNamesOnly() {
+			info, err := os.Lstat(filepath.Join(dir, e.Name()))
+			if err != nil {
+				continue
+			}
+			entry.Size = uint64(info.Size())
+			entry.Mode = uint32(info.Mode().Perm())
+			entry.Modified = timestamppb.New(info.ModTime())
+		}
+		resp.Entries = append(resp.Entries, entry)
+	}
+	return resp, nil
+}
+
+func typeOf(mode os.FileMode) filesv1.FileType {
+	switch {
+	case mode.IsRegular():
+		return filesv1.FileType_FILE_TYPE_FILE
+	case mode.IsDir():
+		return filesv1.FileType_FILE_TYPE_DIRECTORY
+	case mode&os.ModeSymlink != 0:
+		return filesv1.FileType_FILE_TYPE_SYMLINK
+	default:
+		return filesv1.FileType_FILE_TYPE_OTHER
+	}
 }
 
 func main() {
