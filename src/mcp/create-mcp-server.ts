@@ -103,6 +103,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         structured: response.structured,
         isError: response.isError ?? false,
         reason: response.reason ?? "",
+        method: response.method ?? "",
+        truncated: response.truncated ?? false,
       });
       ended(method, started, String(extra.requestId), context.values, {
         in: bytesIn,

@@ -1,5 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { imageMimeTypeOf, imageSignatureBytes } from "../files/read/image-mime-type.js";
 
 /** McpToolResultInput is what a CallToolResponse (or a refusal turned into a result) carries. */
 export interface McpToolResultInput {
@@ -8,7 +9,17 @@ export interface McpToolResultInput {
   readonly isError: boolean;
   /** The ErrorInfo reason when isError. */
   readonly reason: string;
+  /** The method that ran the tool ("/toolhost.files.v1.FileTools/ReadFile"), "" when none did. */
+  readonly method?: string;
+  /** Whether the content was cut at the content cap. */
+  readonly truncated?: boolean;
 }
+
+/** bytesReadMethods are the methods whose bytes-mode read may answer an image. */
+const bytesReadMethods = new Set([
+  "/toolhost.files.v1.FileTools/ReadFile",
+  "/toolhost.skills.v1.SkillCatalog/ReadSkillResource",
+]);
 
 /** errorMetaKey is the `_meta` key of a refused or failed call's {code, reason, message, metadata}. */
 export const errorMetaKey = "toolhost/error";
@@ -30,10 +41,31 @@ export function mcpToolResult(result: McpToolResultInput): CallToolResult {
       isError: true,
     };
   }
+  const image = imageOf(result);
   return {
-    content: [{ type: "text", text: result.content }],
+    content: image === undefined ? [{ type: "text", text: result.content }] : image,
     ...(result.structured === undefined ? {} : { structuredContent: result.structured }),
   };
+}
+
+/**
+ * imageOf is a whole PNG, JPEG, GIF or WebP read in bytes mode as MCP content: the image itself
+ * (a client shows it to the model, which reads no base64) and a line naming it. Undefined for
+ * any other result, and for an image cut at the content cap: a part of one shows nothing, so
+ * that stays the base64 text with its notice.
+ */
+function imageOf(result: McpToolResultInput): CallToolResult["content"] | undefined {
+  if (!bytesReadMethods.has(result.method ?? "") || result.truncated === true) return undefined;
+  const data = result.structured?.["data"];
+  if (typeof data !== "string" || result.structured?.["eof"] !== true) return undefined;
+  // Base64 turns each 3 bytes into 4 characters: 16 characters hold the first 12 bytes.
+  const mimeType = imageMimeTypeOf(Buffer.from(data.slice(0, (imageSignatureBytes / 3) * 4), "base64"));
+  if (mimeType === undefined) return undefined;
+  const path = String(result.structured?.["path"] ?? "");
+  return [
+    { type: "image", data, mimeType },
+    { type: "text", text: `${path}: ${Buffer.byteLength(data, "base64")} bytes, ${mimeType}.` },
+  ];
 }
 
 /** errorMessageOf is a failed result's message: the structured one, else the content as it is. */
