@@ -67,7 +67,7 @@ async function serve(argv: readonly string[]): Promise<number> {
     const config = await loadConfig(flags, process.env, process.cwd());
     const logger = createLogger(config.log.level);
     try {
-      server = await startServer(config, logger);
+      server = await startServer(config, logger, packageVersion());
     } catch (err) {
       throw startupError(err, config.listen, config.httpListen);
     }
@@ -82,6 +82,7 @@ async function serve(argv: readonly string[]): Promise<number> {
         grpc: server.grpcAddress,
         http: server.httpAddress,
         metrics: server.metricsAddress,
+        mcp: server.mcpAddress,
         roots: config.roots.map((r) => r.path),
         read_only_roots: config.roots.filter((r) => r.readOnly || config.readOnly).map((r) => r.path),
         skills: config.skills.map((s) => s.path),
@@ -119,7 +120,7 @@ const mcpUsage = `Usage: toolhost mcp [flags]
 Serves the Tools service's tools over the Model Context Protocol on stdin/stdout, for an agent
 that starts toolhost as its subprocess; logs go to stderr. The flags are those of
 toolhost serve (see serve --help), without the listeners (--listen, --http-listen,
---metrics-listen). With a tokens file, calls carry the bearer token in ${mcpTokenVariable}.`;
+--metrics-listen, --mcp-listen). With a tokens file, calls carry the bearer token in ${mcpTokenVariable}.`;
 
 /** mcp runs `toolhost mcp` until the client closes stdin (or SIGTERM / SIGINT). */
 async function mcp(argv: readonly string[]): Promise<number> {
@@ -133,6 +134,7 @@ async function mcp(argv: readonly string[]): Promise<number> {
       ["--listen", flags.listen],
       ["--http-listen", flags.httpListen],
       ["--metrics-listen", flags.metricsListen],
+      ["--mcp-listen", flags.mcpListen],
     ] as const) {
       if (value !== undefined)
         throw new ConfigError(
@@ -142,13 +144,12 @@ async function mcp(argv: readonly string[]): Promise<number> {
     const config = await loadConfig(flags, process.env, process.cwd());
     // stdout carries the protocol: every log line goes to stderr.
     const logger = createLogger(config.log.level, process.stderr);
-    const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
     const running = await startMcp(
       config,
       logger,
       process.env,
       { stdin: process.stdin, stdout: process.stdout },
-      pkg.version,
+      packageVersion(),
     );
     logger.info(
       {
@@ -176,6 +177,11 @@ async function mcp(argv: readonly string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+/** packageVersion is toolhost's version, from its package.json. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
 function startupError(err: unknown, listen: string, httpListen: string | undefined): unknown {

@@ -15,6 +15,7 @@ import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js"
 import { createServerMetrics } from "../transport/observability/server-metrics.js";
 import { hostedMethodPaths } from "../transport/hosted-methods.js";
 import { startMetricsListener, type MetricsListener } from "../transport/observability/metrics-listener.js";
+import { startMcpHttpHost, type McpHttpHost } from "../transport/mcp-http/mcp-http-host.js";
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
 export interface RunningServer {
@@ -28,19 +29,22 @@ export interface RunningServer {
   readonly tls: boolean;
   /** The metrics listener's host:port, when one was asked for. */
   readonly metricsAddress: string | undefined;
+  /** The MCP Streamable HTTP listener's host:port, when one was asked for. */
+  readonly mcpAddress: string | undefined;
   /** Stops accepting calls, lets in-flight calls finish up to the grace period, then ends. */
   close(graceMs?: number): Promise<void>;
 }
 
 /**
  * startServer builds the services from a Config and hosts them: on grpc-js always, on
- * connect-node when http_listen is set. Every start-up input is checked first, before anything
+ * connect-node when http_listen is set, over MCP Streamable HTTP when mcp_listen is (announcing
+ * `version` as the MCP server's). Every start-up input is checked first, before anything
  * is touched (a ConfigError stops start-up); stale temporary files of crashed writes are removed
  * before the first call is accepted.
  */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger, version = "0.0.0"): Promise<RunningServer> {
   routeGrpcJsLog(logger);
-  const { services, security, skillCatalog, history } = await buildServices(config, logger);
+  const { services, tools, security, skillCatalog, history } = await buildServices(config, logger);
   const logCall = createCallLogger(logger);
   const metrics =
     config.metricsListen === undefined
@@ -53,6 +57,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   startHashWorker();
   let http: HttpHost | undefined;
   let metricsListener: MetricsListener | undefined;
+  let mcp: McpHttpHost | undefined;
   const onTlsFailure = tlsFailureLog(logger);
   const grpcSecurity = {
     credentials: security.tls === undefined ? undefined : grpcServerCredentials(security.tls),
@@ -86,12 +91,22 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         onTlsFailure,
       );
     }
+    if (config.mcpListen !== undefined) {
+      mcp = await startMcpHttpHost({
+        listen: config.mcpListen,
+        tools,
+        version,
+        limits: config.limits,
+        onCallEnd,
+        onCallStart,
+      });
+    }
     if (metrics !== undefined && config.metricsListen !== undefined) {
       metricsListener = await startMetricsListener(config.metricsListen, metrics.registry);
     }
   } catch (err) {
     security.close();
-    await Promise.all([grpc.close(0), http?.close(0)]);
+    await Promise.all([grpc.close(0), http?.close(0), mcp?.close(0)]);
     await skillCatalog.close();
     throw err;
   }
@@ -101,9 +116,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     authMethods: security.authenticator.methodNames,
     tls: security.tls !== undefined,
     metricsAddress: metricsListener?.address,
+    mcpAddress: mcp?.address,
     close: async (graceMs = config.shutdownGraceMs) => {
       const started = Date.now();
-      await Promise.all([grpc.close(graceMs), http?.close(graceMs)]);
+      await Promise.all([grpc.close(graceMs), http?.close(graceMs), mcp?.close(graceMs)]);
       // The calls are over; the history lines they answered before syncing are synced and their
       // locks let go (within what is left of the grace period: a hung history folder must not
       // hold the exit).

@@ -13,6 +13,7 @@ export interface ConfigLayer {
   listen?: string;
   httpListen?: string;
   metricsListen?: string;
+  mcpListen?: string;
   roots?: { path: string; readOnly: boolean }[];
   skills?: { path: string; namespace: string | undefined }[];
   readOnly?: boolean;
@@ -75,6 +76,7 @@ const topKeys = [
   "listen",
   "http_listen",
   "metrics_listen",
+  "mcp_listen",
   "roots",
   "skills",
   "read_only",
@@ -143,6 +145,7 @@ export function configLayerFromYaml(raw: unknown, baseDir: string, file: string)
   if (top["listen"] !== undefined) layer.listen = str(top["listen"], at("listen"));
   if (top["http_listen"] !== undefined) layer.httpListen = str(top["http_listen"], at("http_listen"));
   if (top["metrics_listen"] !== undefined) layer.metricsListen = str(top["metrics_listen"], at("metrics_listen"));
+  if (top["mcp_listen"] !== undefined) layer.mcpListen = str(top["mcp_listen"], at("mcp_listen"));
   if (top["read_only"] !== undefined) layer.readOnly = bool(top["read_only"], at("read_only"));
   if (top["insecure"] !== undefined) layer.insecure = bool(top["insecure"], at("insecure"));
   if (top["shutdown_grace_ms"] !== undefined)

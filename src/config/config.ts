@@ -9,6 +9,8 @@ export interface Config {
   readonly httpListen: string | undefined;
   /** host:port of the optional Prometheus endpoint (GET /metrics); undefined when off. */
   readonly metricsListen?: string | undefined;
+  /** host:port of the optional MCP Streamable HTTP listener (POST /mcp); undefined when off. */
+  readonly mcpListen?: string | undefined;
   /** File roots; a relative client path resolves against the first. Absolute, real paths. */
   readonly roots: readonly RootConfig[];
   /** Skill roots, scanned for SKILL.md folders. Absolute paths. */

@@ -30,6 +30,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     listen: flags.listen,
     httpListen: flags.httpListen,
     metricsListen: flags.metricsListen,
+    mcpListen: flags.mcpListen,
     roots: flags.roots.length > 0 ? flags.roots.map((p) => ({ path: resolve(cwd, p), readOnly: false })) : undefined,
     skills: flags.skills.length > 0 ? flags.skills.map((s) => skillFlag(s, cwd)) : undefined,
     readOnly: flags.readOnly,
@@ -52,9 +53,10 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
   const listen = pick("listen") ?? "127.0.0.1:50051";
   const httpListen = pick("httpListen");
   const metricsListen = pick("metricsListen");
+  const mcpListen = pick("mcpListen");
   const insecure = pick("insecure") ?? false;
   const { tls, auth } = securityConfig(file, flags, cwd);
-  for (const address of [listen, httpListen, metricsListen].filter((a): a is string => a !== undefined)) {
+  for (const address of [listen, httpListen, metricsListen, mcpListen].filter((a): a is string => a !== undefined)) {
     checkListen(address, insecure || listenerIsGuarded(tls, auth));
   }
   const roots = pick("roots") ?? [{ path: cwd, readOnly: false }];
@@ -74,6 +76,7 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     listen,
     httpListen,
     metricsListen,
+    mcpListen,
     roots: Object.freeze(roots.map((r) => Object.freeze({ ...r }))),
     skills: Object.freeze(skills.map((s) => Object.freeze({ ...s }))),
     readOnly: pick("readOnly") ?? false,

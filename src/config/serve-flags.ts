@@ -7,6 +7,7 @@ export interface ServeFlags {
   readonly listen?: string;
   readonly httpListen?: string;
   readonly metricsListen?: string;
+  readonly mcpListen?: string;
   readonly roots: readonly string[];
   readonly skills: readonly string[];
   readonly readOnly?: boolean;
@@ -32,6 +33,7 @@ Flags (each overrides the config file and environment):
   --listen HOST:PORT     gRPC listener (default 127.0.0.1:50051; env TOOLHOST_LISTEN)
   --http-listen HOST:PORT  also serve Connect, gRPC-Web and JSON over HTTP/1.1 (default off)
   --metrics-listen HOST:PORT  serve Prometheus metrics at GET /metrics (default off)
+  --mcp-listen HOST:PORT  also serve the tools over MCP Streamable HTTP at /mcp (default off)
   --root DIR             allowed root, repeatable; relative paths resolve against the first
                          (default: the current directory)
   --skills [NS=]DIR      skill root, repeatable; NS qualifies bare skill names
@@ -71,6 +73,7 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
         listen: { type: "string" },
         "http-listen": { type: "string" },
         "metrics-listen": { type: "string" },
+        "mcp-listen": { type: "string" },
         root: { type: "string", multiple: true },
         skills: { type: "string", multiple: true },
         "read-only": { type: "boolean" },
@@ -98,6 +101,7 @@ export function parseServeFlags(argv: readonly string[]): ServeFlags {
       listen: values.listen,
       httpListen: values["http-listen"],
       metricsListen: values["metrics-listen"],
+      mcpListen: values["mcp-listen"],
       roots: values.root ?? [],
       skills: values.skills ?? [],
       readOnly: values["read-only"],

@@ -39,6 +39,8 @@ export interface McpServerOptions {
   readonly contentBytes: number;
   /** Aborted when the server stops: in-flight calls see it as their shutdown signal. */
   readonly shutdownSignal: AbortSignal;
+  /** Called as a request reaches the Tools service, with its full method path (for metrics). */
+  readonly onCallStart?: ((method: string) => void) | undefined;
   readonly onCallEnd: (ended: McpCallEnded) => void;
 }
 
@@ -49,8 +51,10 @@ export interface McpServerOptions {
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server({ name: "toolhost", version: options.version }, { capabilities: { tools: {} } });
-  const contextFor = (method: DescMethod, signal: AbortSignal) =>
-    mcpCallContext(Tools, method, options.caller, signal, options.shutdownSignal);
+  const contextFor = (method: DescMethod, signal: AbortSignal) => {
+    options.onCallStart?.(`/${Tools.typeName}/${method.name}`);
+    return mcpCallContext(Tools, method, options.caller, signal, options.shutdownSignal);
+  };
   const ended = (
     method: DescMethod,
     started: bigint,

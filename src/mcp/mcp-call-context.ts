@@ -1,10 +1,15 @@
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { createHandlerContext } from "@connectrpc/connect";
+import { type ContextValues, createHandlerContext } from "@connectrpc/connect";
 
 /** McpCaller is who an MCP session's calls come from: the authorization header they carry. */
 export interface McpCaller {
   /** "Bearer <token>", or undefined for an anonymous caller (a server without auth). */
   readonly authorization: string | undefined;
+  /**
+   * The context values each call starts with, when the transport knows more of the caller than
+   * its header (over HTTPS, the verified client certificate's identity); default none.
+   */
+  readonly contextValues?: (() => ContextValues) | undefined;
 }
 
 /**
@@ -27,6 +32,7 @@ export function mcpCallContext(
     requestMethod: "POST",
     url: `mcp:/${service.typeName}/${method.name}`,
     requestHeader: caller.authorization === undefined ? {} : { authorization: caller.authorization },
+    ...(caller.contextValues === undefined ? {} : { contextValues: caller.contextValues() }),
     requestSignal,
     shutdownSignal,
   });

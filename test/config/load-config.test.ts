@@ -149,7 +149,7 @@ shutdown_grace_ms: 500
     const file = await configFile("listen: 127.0.0.1:6000\nrots: [work]\n");
     await refused(
       ["--config", file],
-      /^unknown key "rots" in .*config-.*\.yaml; known keys: listen, http_listen, metrics_listen, roots, skills/,
+      /^unknown key "rots" in .*config-.*\.yaml; known keys: listen, http_listen, metrics_listen, mcp_listen, roots, skills/,
     );
   });
 
