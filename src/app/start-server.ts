@@ -99,6 +99,9 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
         limits: config.limits,
         onCallEnd,
         onCallStart,
+        tls: security.tls,
+        authenticator: security.authenticator,
+        onTlsFailure,
       });
     }
     if (metrics !== undefined && config.metricsListen !== undefined) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -8,6 +9,7 @@ import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { OAuthProtectedResourceMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import type { Config } from "../../src/config/config.js";
@@ -15,7 +17,9 @@ import { ConfigError } from "../../src/config/config-error.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { parseServeFlags } from "../../src/config/serve-flags.js";
 import { createLogger } from "../../src/transport/create-logger.js";
+import { httpsFetch } from "../support/https-fetch.js";
 import { readPaged } from "../support/mcp-paged-read.js";
+import { makeTlsFixtures, type TlsFixtures, writeTokensFile } from "../support/tls-fixtures.js";
 import { historyAt, localConfig } from "../support/test-config.js";
 
 // `toolhost serve --mcp-listen` as an agent reaches it: a real listener on a real loopback port,
@@ -28,7 +32,11 @@ interface McpHttpServer {
   readonly logLines: () => Record<string, unknown>[];
 }
 
-async function startMcpHttp(roots: readonly string[], change: Partial<Config> = {}): Promise<McpHttpServer> {
+async function startMcpHttp(
+  roots: readonly string[],
+  change: Partial<Config> = {},
+  scheme: "http" | "https" = "http",
+): Promise<McpHttpServer> {
   const log = new PassThrough();
   let text = "";
   log.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
@@ -39,7 +47,7 @@ async function startMcpHttp(roots: readonly string[], change: Partial<Config> = 
   );
   return {
     server,
-    url: new URL(`http://${server.mcpAddress}/mcp`),
+    url: new URL(`${scheme}://${server.mcpAddress}/mcp`),
     logLines: () =>
       text
         .split("\n")
@@ -48,9 +56,15 @@ async function startMcpHttp(roots: readonly string[], change: Partial<Config> = 
   };
 }
 
-async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
+async function connect(
+  url: URL,
+  headers: Record<string, string> = {},
+  fetch?: ReturnType<typeof httpsFetch>,
+): Promise<Client> {
   const client = new Client({ name: "toolhost-test", version: "0.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...(fetch === undefined ? {} : { fetch }) }),
+  );
   return client;
 }
 
@@ -283,5 +297,189 @@ describe("mcp_listen in the config", () => {
         err.message ===
           "refusing to listen on 0.0.0.0:7003 without TLS and authentication: toolhost would hand its roots to anyone who can reach it; add --tls-cert/--tls-key and --tokens-file (or tls.client_ca), listen on 127.0.0.1, or pass --insecure if a proxy in front authenticates callers",
     );
+  });
+});
+
+const tokens = {
+  writer: "th_mcp-http-writer-0123456789abcdef",
+  reader: "th_mcp-http-reader-0123456789abcdef",
+};
+
+describe("toolhost serve --mcp-listen with a tokens file", () => {
+  let mcp: McpHttpServer;
+  before(async () => {
+    const tokensFile = path.join(base, "tokens-http.yaml");
+    await writeTokensFile(tokensFile, [
+      { id: "mcp-writer", token: tokens.writer, scope: { tier: "delete" } },
+      { id: "mcp-reader", token: tokens.reader, scope: { tier: "read" } },
+    ]);
+    mcp = await startMcpHttp([root], { auth: { tokensFile } });
+  });
+  after(async () => {
+    await mcp.server.close(500);
+  });
+
+  const challengeOf = () =>
+    `Bearer resource_metadata="http://127.0.0.1:${mcp.url.port}/.well-known/oauth-protected-resource"`;
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "0" } },
+  });
+
+  it("refuses a request without a token with 401 and the resource_metadata challenge", async () => {
+    const answer = await rawRequest(mcp.url, { method: "POST", headers: jsonRpcHeaders, body: initialize });
+    assert.equal(answer.status, 401);
+    assert.equal(answer.headers["www-authenticate"], challengeOf());
+    assert.match(
+      JSON.parse(answer.body).error.message,
+      /^UNAUTHENTICATED: No credentials: send the header "authorization: Bearer <token>"\.$/,
+    );
+    await assert.rejects(connect(mcp.url), /UNAUTHENTICATED: No credentials/);
+    const refusals = mcp.logLines().filter((l) => l["method"] === "/mcp" && l["code"] === "UNAUTHENTICATED");
+    assert.ok(refusals.length >= 1, JSON.stringify(mcp.logLines()));
+  });
+
+  it("serves the RFC 9728 metadata the challenge names, and its /mcp form, without a token", async () => {
+    for (const at of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+      const answer = await rawRequest(new URL(at, mcp.url), { method: "GET" });
+      assert.equal(answer.status, 200, at);
+      assert.equal(answer.headers["content-type"], "application/json");
+      const doc = OAuthProtectedResourceMetadataSchema.parse(JSON.parse(answer.body));
+      assert.deepEqual(doc, {
+        resource: `http://127.0.0.1:${mcp.url.port}/mcp`,
+        bearer_methods_supported: ["header"],
+        scopes_supported: ["read", "write", "edit", "delete"],
+        resource_name: "toolhost",
+      });
+      assert.equal("authorization_servers" in doc, false, "tokens come from toolhost token create, not OAuth");
+    }
+  });
+
+  it("refuses a wrong token with 401, invalid_token, and the reason", async () => {
+    const answer = await rawRequest(mcp.url, {
+      method: "POST",
+      headers: { ...jsonRpcHeaders, authorization: "Bearer th_mcp-http-nobody-0123456789abcdef" },
+      body: initialize,
+    });
+    assert.equal(answer.status, 401);
+    assert.equal(answer.headers["www-authenticate"], `${challengeOf()}, error="invalid_token"`);
+    assert.match(JSON.parse(answer.body).error.message, /^UNAUTHENTICATED: Unknown or revoked bearer token/);
+    await assert.rejects(
+      connect(mcp.url, { authorization: "Bearer th_mcp-http-nobody-0123456789abcdef" }),
+      /UNAUTHENTICATED: Unknown or revoked bearer token/,
+    );
+  });
+
+  it("serves a valid token's calls as its caller", async () => {
+    const client = await connect(mcp.url, { authorization: `Bearer ${tokens.writer}` });
+    try {
+      const written = await client.callTool({
+        name: "file_write",
+        arguments: { path: "by-token.txt", text: "token\n" },
+      });
+      assert.equal(written.isError, undefined, textOf(written));
+      const read = await client.callTool({ name: "file_read", arguments: { path: "by-token.txt" } });
+      assert.equal(textOf(read), "     1\ttoken\n");
+    } finally {
+      await client.close();
+    }
+    const calls = mcp.logLines().filter((l) => l["method"] === "/toolhost.tools.v1.Tools/CallTool");
+    assert.ok(calls.some((l) => l["caller"] === "mcp-writer" && l["tool"] === "skill/file-write"));
+  });
+
+  it("answers a read-tier token's write as an isError result, changing nothing", async () => {
+    const client = await connect(mcp.url, { authorization: `Bearer ${tokens.reader}` });
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(
+        tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name),
+        [],
+      );
+      const before = await snapshot(base);
+      // A tool beyond the scope's tier is not among the caller's tools: TOOL_NOT_FOUND, as CallTool answers.
+      const result = await client.callTool({ name: "file_write", arguments: { path: "denied.txt", text: "no\n" } });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /^TOOL_NOT_FOUND: /);
+      assert.deepEqual(await snapshot(base), before);
+      const read = await client.callTool({ name: "file_read", arguments: { path: "notes.txt" } });
+      assert.equal(textOf(read), "     1\tfirst\n     2\tsecond\n");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("toolhost serve --mcp-listen over TLS", () => {
+  let tls: TlsFixtures;
+  let mcp: McpHttpServer;
+  before(async () => {
+    tls = await makeTlsFixtures();
+    const tokensFile = path.join(base, "tokens-tls.yaml");
+    await writeTokensFile(
+      tokensFile,
+      [{ id: "mcp-tls-writer", token: tokens.writer, scope: { tier: "delete" } }],
+      [{ id: "mcp-agent", identity: "spiffe://toolhost.test/agent", scope: { tier: "read" } }],
+    );
+    mcp = await startMcpHttp(
+      [root],
+      {
+        auth: { tokensFile },
+        tls: { cert: tls.serverCert, key: tls.serverKey, clientCa: tls.caCert, requireClientCert: false },
+      },
+      "https",
+    );
+  });
+  after(async () => {
+    await mcp.server.close(500);
+  });
+
+  it("serves a token's calls over HTTPS with the test CA, and names https in the challenge", async () => {
+    const fetch = httpsFetch({ ca: readFileSync(tls.caCert) });
+    const client = await connect(mcp.url, { authorization: `Bearer ${tokens.writer}` }, fetch);
+    try {
+      const read = await client.callTool({ name: "file_read", arguments: { path: "notes.txt" } });
+      assert.equal(textOf(read), "     1\tfirst\n     2\tsecond\n");
+    } finally {
+      await client.close();
+    }
+    const refused = await fetch(mcp.url, { method: "POST", headers: jsonRpcHeaders, body: "{}" });
+    assert.equal(refused.status, 401);
+    assert.equal(
+      refused.headers.get("www-authenticate"),
+      `Bearer resource_metadata="https://127.0.0.1:${mcp.url.port}/.well-known/oauth-protected-resource"`,
+    );
+    const metadata = await fetch(new URL("/.well-known/oauth-protected-resource", mcp.url));
+    assert.equal(((await metadata.json()) as { resource: string }).resource, `https://127.0.0.1:${mcp.url.port}/mcp`);
+  });
+
+  it("takes a client certificate's identity as the caller (mTLS), with its scope", async () => {
+    const fetch = httpsFetch({
+      ca: readFileSync(tls.caCert),
+      cert: readFileSync(tls.clientCert),
+      key: readFileSync(tls.clientKey),
+    });
+    const client = await connect(mcp.url, {}, fetch);
+    try {
+      const read = await client.callTool({ name: "file_read", arguments: { path: "notes.txt" } });
+      assert.equal(read.isError, undefined, textOf(read));
+      const before = await snapshot(base);
+      const write = await client.callTool({ name: "file_write", arguments: { path: "cert.txt", text: "no\n" } });
+      assert.equal(write.isError, true);
+      assert.match(textOf(write), /^TOOL_NOT_FOUND: /);
+      assert.deepEqual(await snapshot(base), before);
+    } finally {
+      await client.close();
+    }
+    const calls = mcp.logLines().filter((l) => l["method"] === "/toolhost.tools.v1.Tools/CallTool");
+    assert.ok(
+      calls.some((l) => l["caller"] === "mcp-agent"),
+      JSON.stringify(calls),
+    );
+  });
+
+  it("refuses a plaintext request on the TLS port", async () => {
+    await assert.rejects(rawRequest(new URL(`http://${mcp.server.mcpAddress}/mcp`), { method: "POST", body: "{}" }));
   });
 });

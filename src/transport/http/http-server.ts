@@ -1,11 +1,9 @@
 import { setMaxListeners } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
 import { peerValues } from "../peer-identity.js";
-import { pinPeerCertificate } from "../tls/pin-peer-certificate.js";
-import { peerOf, type TlsFailure } from "../tls/tls-failure-log.js";
-import type { Socket } from "node:net";
+import type { TlsFailure } from "../tls/tls-failure-log.js";
+import { httpsServer } from "../tls/https-server.js";
 import type { TlsFiles } from "../tls/tls-files.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { httpAuthGate } from "./http-auth-gate.js";
@@ -98,7 +96,7 @@ export async function startHttpHost(
   const gated = httpAuthGate(authenticator, refused, admitted);
   const serve = checkRequestTarget(isLoopbackHost(host) ? guardLoopbackHost(gated) : gated);
   const server: Server =
-    tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve, onTlsFailure);
+    tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve, "http", onTlsFailure);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -119,33 +117,4 @@ export async function startHttpHost(
         server.closeIdleConnections();
       }),
   };
-}
-
-/**
- * httpsServer is the TLS form of the HTTP listener: client certificates are requested when a
- * client CA is set, and a rotated certificate replaces the secure context of new connections.
- */
-function httpsServer(
-  tls: TlsFiles,
-  timeouts: object,
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-  onTlsFailure?: (failure: TlsFailure) => void,
-): Server {
-  const server = createHttpsServer(
-    {
-      ...timeouts,
-      ...tls.contextOptions,
-      requestCert: tls.names.clientCa !== undefined,
-      rejectUnauthorized: tls.names.requireClientCert,
-    },
-    handler,
-  );
-  // Each connection's client certificate is read once, and renegotiation refused (tls/pin-peer-certificate.ts).
-  server.on("secureConnection", pinPeerCertificate);
-  server.on("tlsClientError", (err: NodeJS.ErrnoException, socket: Socket) =>
-    onTlsFailure?.({ listener: "http", peer: peerOf(socket), code: err.code ?? "unknown" }),
-  );
-  const stop = tls.onChange(() => server.setSecureContext(tls.contextOptions));
-  server.once("close", stop);
-  return server as unknown as Server;
 }

@@ -1,15 +1,26 @@
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { ConnectError, ServiceImpl } from "@connectrpc/connect";
 import type { Tools } from "../../../gen/ts/toolhost/tools/v1/tools_pb.js";
-import { anonymousPrincipal } from "../../auth/principal.js";
+import type { Authenticator } from "../../auth/authenticator.js";
 import type { Limits } from "../../config/config.js";
 import { isLoopbackHost } from "../../config/is-loopback-host.js";
+import { ToolhostError } from "../../errors/toolhost-error.js";
+import { toConnectError } from "../../service/error-mapping.js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { ReceiveBudget } from "../http/receive-budget.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";
 import { splitHostPort } from "../split-host-port.js";
+import { httpsServer } from "../tls/https-server.js";
+import type { TlsFailure } from "../tls/tls-failure-log.js";
+import type { TlsFiles } from "../tls/tls-files.js";
+import { mcpBearerGate } from "./mcp-bearer-gate.js";
+import {
+  metadataPathsFor,
+  protectedResourceMetadata,
+  protectedResourceMetadataPath,
+} from "./protected-resource-metadata.js";
 import { guardLoopbackOrigin } from "./loopback-origin-guard.js";
 import { answerJsonRpcError } from "./mcp-http-answer.js";
 import { serveMcpPost } from "./mcp-post-handler.js";
@@ -30,7 +41,7 @@ const envelopeBytes = 64 * 1024;
  */
 export const maxMcpRequests = 256;
 
-/** retryAfterSeconds is the hint given to a request refused for want of a slot or of buffer. */
+/** retryAfterSeconds is the hint given to a request refused (429) for want of a slot or of buffer. */
 const retryAfterSeconds = 1;
 
 /** McpHttpOptions are what the MCP listener serves and how it reports each call. */
@@ -42,6 +53,11 @@ export interface McpHttpOptions {
   readonly limits: Limits;
   readonly onCallEnd: (record: CallRecord) => void;
   readonly onCallStart?: ((method: string) => void) | undefined;
+  /** The listeners' TLS; undefined serves plaintext. */
+  readonly tls?: TlsFiles | undefined;
+  /** Who may call; undefined (or one that authenticates no one) admits the anonymous caller. */
+  readonly authenticator?: Authenticator | undefined;
+  readonly onTlsFailure?: ((failure: TlsFailure) => void) | undefined;
 }
 
 /** McpHttpHost is the running MCP Streamable HTTP listener. */
@@ -54,7 +70,9 @@ export interface McpHttpHost {
  * startMcpHttpHost serves the Tools service over MCP's Streamable HTTP transport at POST /mcp,
  * statelessly (mcp-post-handler.ts); GET and DELETE, which only a server with sessions serves,
  * answer 405 as the SDK's stateless examples do. A loopback listener refuses a Host or Origin
- * that is not loopback (DNS rebinding). Request bodies are bounded by
+ * that is not loopback (DNS rebinding). With authentication, a request to /mcp without valid
+ * credentials is refused with 401 and a challenge naming the RFC 9728 metadata, served at
+ * /.well-known/oauth-protected-resource (and its /mcp form) without credentials. Request bodies are bounded by
  * limits.max_receive_message_bytes plus the JSON-RPC envelope each, and together by the receive
  * budget of the HTTP listener (limits.max_receive_buffer_bytes, per caller and in total); at most
  * maxMcpRequests are served at once.
@@ -66,25 +84,34 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
   const slots = new McpRequestSlots(maxMcpRequests);
   const budget = new ReceiveBudget(limits);
   const maxBodyBytes = limits.maxReceiveMessageBytes + envelopeBytes;
-  const refused = (req: IncomingMessage, code: Code, message: string, caller?: string) =>
+  const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
     options.onCallEnd({
       method: mcpPath,
       peer: req.socket.remoteAddress ?? "mcp-http",
-      code,
+      code: error.code,
       durationMs: 0,
       bytesIn: 0,
       bytesOut: 0,
       requestId: "",
-      error: new ConnectError(message, code),
+      error,
       caller,
     });
 
   const post = (req: IncomingMessage, res: ServerResponse, caller: string) => {
+    const busy = (message: string, metadata: Record<string, string>) => {
+      const error = toConnectError(new ToolhostError("QUOTA_EXCEEDED", message, metadata));
+      refused(req, error, caller);
+      answerJsonRpcError(res, 429, `QUOTA_EXCEEDED: ${error.rawMessage}`, {
+        close: true,
+        headers: { "retry-after": String(retryAfterSeconds) },
+      });
+    };
     const release = slots.take();
     if (release === undefined) {
-      const message = `toolhost: the MCP listener is serving as many requests as it takes at once (${maxMcpRequests}); retry in about ${retryAfterSeconds} s.`;
-      refused(req, Code.Unavailable, message, caller);
-      answerJsonRpcError(res, 503, message, { close: true, headers: { "retry-after": String(retryAfterSeconds) } });
+      busy(
+        `The MCP listener is serving as many requests as it takes at once (${maxMcpRequests}); retry in about ${retryAfterSeconds} s.`,
+        { limit: String(maxMcpRequests), retry_after_ms: String(retryAfterSeconds * 1000) },
+      );
       return;
     }
     const declared = Number(req.headers["content-length"]);
@@ -94,12 +121,13 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
     );
     if (!claim.granted) {
       release();
-      const message =
+      const limit = claim.full === "caller" ? limits.maxReceiveBufferBytesPerCaller : limits.maxReceiveBufferBytes;
+      busy(
         claim.full === "caller"
-          ? `toolhost: "${caller}" is already sending as many request bytes as limits.max_receive_buffer_bytes_per_caller (${limits.maxReceiveBufferBytesPerCaller}) allows one caller; retry in about ${retryAfterSeconds} s, or send smaller requests.`
-          : `toolhost: the server is receiving as many request bytes as limits.max_receive_buffer_bytes (${limits.maxReceiveBufferBytes}) allows; retry in about ${retryAfterSeconds} s, or send smaller requests.`;
-      refused(req, Code.ResourceExhausted, message, caller);
-      answerJsonRpcError(res, 429, message, { close: true, headers: { "retry-after": String(retryAfterSeconds) } });
+          ? `"${caller}" is already sending as many request bytes as limits.max_receive_buffer_bytes_per_caller (${limit}) allows one caller; retry in about ${retryAfterSeconds} s, or send smaller requests.`
+          : `The server is receiving as many request bytes as limits.max_receive_buffer_bytes (${limit}) allows; retry in about ${retryAfterSeconds} s, or send smaller requests.`,
+        { limit: String(limit), retry_after_ms: String(retryAfterSeconds * 1000) },
+      );
       return;
     }
     res.once("close", () => {
@@ -123,6 +151,23 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
     });
   };
 
+  const scheme = options.tls === undefined ? "http" : "https";
+  const authenticates = options.authenticator?.enabled === true;
+  const metadataPaths = new Set(metadataPathsFor(mcpPath));
+  const gated = mcpBearerGate(
+    options.authenticator,
+    (req) => `${scheme}://${req.headers.host}${protectedResourceMetadataPath}`,
+    (req, error) => refused(req, error),
+    (req, res, caller) => {
+      if (req.method !== "POST") {
+        // Stateless: there is no session to open an event stream on (GET) or to end (DELETE).
+        answerJsonRpcError(res, 405, "Method not allowed.", { close: true, headers: { allow: "POST" } });
+        return;
+      }
+      post(req, res, caller);
+    },
+  );
+
   const route = (req: IncomingMessage, res: ServerResponse) => {
     const host = req.headers.host;
     const target = req.url ?? "";
@@ -133,18 +178,17 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
       return;
     }
     const path = new URL(target, `http://${host}`).pathname;
+    if (authenticates && metadataPaths.has(path)) {
+      serveMetadata(req, res, `${scheme}://${host}${mcpPath}`);
+      return;
+    }
     if (path !== mcpPath) {
       answerJsonRpcError(res, 404, `toolhost: nothing is served at ${path}; the MCP endpoint is ${mcpPath}.`, {
         close: true,
       });
       return;
     }
-    if (req.method !== "POST") {
-      // Stateless: there is no session to open an event stream on (GET) or to end (DELETE).
-      answerJsonRpcError(res, 405, "Method not allowed.", { close: true, headers: { allow: "POST" } });
-      return;
-    }
-    post(req, res, anonymousPrincipal.id);
+    gated(req, res);
   };
 
   const [host, port] = splitHostPort(options.listen);
@@ -155,7 +199,10 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
     headersTimeout: Math.min(60_000, limits.receiveMessageTimeoutMs),
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
   };
-  const server: Server = createServer(timeouts, serve);
+  const server: Server =
+    options.tls === undefined
+      ? createServer(timeouts, serve)
+      : httpsServer(options.tls, timeouts, serve, "mcp", options.onTlsFailure);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -176,4 +223,19 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
         server.closeIdleConnections();
       }),
   };
+}
+
+/** serveMetadata answers GET (or HEAD) of the protected resource metadata of `resource`. */
+function serveMetadata(req: IncomingMessage, res: ServerResponse, resource: string): void {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    answerJsonRpcError(res, 405, "Method not allowed.", { close: true, headers: { allow: "GET, HEAD" } });
+    return;
+  }
+  const body = Buffer.from(JSON.stringify(protectedResourceMetadata(resource)));
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": body.byteLength,
+    "cache-control": "max-age=3600",
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
 }

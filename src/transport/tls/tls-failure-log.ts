@@ -6,7 +6,7 @@ const windowMs = 10_000;
 
 /** TlsFailure is one failed TLS handshake: the listener, the peer and the error's code. */
 export interface TlsFailure {
-  readonly listener: "grpc" | "http";
+  readonly listener: "grpc" | "http" | "mcp";
   readonly peer: string;
   readonly code: string;
 }
