@@ -101,6 +101,7 @@ describe("start-up inputs", () => {
 listen: 127.0.0.1:0
 http_listen: 127.0.0.1:0
 metrics_listen: 127.0.0.1:0
+mcp_listen: 127.0.0.1:0
 roots: [{ path: ${at("work")}, read_only: false }]
 skills: [{ path: ${at("skills")}, namespace: team }]
 read_only: false

@@ -175,7 +175,7 @@ describe("toolhost serve --mcp-listen, anonymous (no tokens file)", () => {
     });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /^PATH_TRAVERSAL: /);
-    assert.equal((result.structuredContent as { reason?: string }).reason, "PATH_TRAVERSAL");
+    assert.equal((result._meta?.["toolhost/error"] as { reason?: string } | undefined)?.reason, "PATH_TRAVERSAL");
     assert.deepEqual(await snapshot(base), before);
   });
 
