@@ -11,6 +11,7 @@ import { createCallLogger } from "../transport/call-logger.js";
 import { tlsFailureLog } from "../transport/tls/tls-failure-log.js";
 import { startGrpcHost } from "../transport/grpc-server.js";
 import { startHttpHost, type HttpHost } from "../transport/http/http-server.js";
+import { startNodeHttp2Host } from "../transport/node-http2/node-http2-host.js";
 import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js";
 import { createServerMetrics } from "../transport/observability/server-metrics.js";
 import { hostedMethodPaths } from "../transport/hosted-methods.js";
@@ -36,9 +37,10 @@ export interface RunningServer {
 }
 
 /**
- * startServer builds the services from a Config and hosts them: on grpc-js always, on
- * connect-node when http_listen is set, over MCP Streamable HTTP when mcp_listen is (announcing
- * `version` as the MCP server's). Every start-up input is checked first, before anything
+ * startServer builds the services from a Config and hosts them: on grpc-js (or, with
+ * config.grpcHost node-http2, on toolhost's own node:http2 host) always, on connect-node when
+ * http_listen is set, over MCP Streamable HTTP when mcp_listen is (announcing `version` as the
+ * MCP server's). Every start-up input is checked first, before anything
  * is touched (a ConfigError stops start-up); stale temporary files of crashed writes are removed
  * before the first call is accepted.
  */
@@ -65,14 +67,17 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
     onTlsFailure,
   };
   // A change's after-answer work (afterReply) runs once a stream's trailers have left.
-  const grpc = await startGrpcHost(
-    config.listen,
-    services,
-    config.limits,
-    onCallEnd,
-    grpcSecurity,
-    onCallStart,
-    repliesLeft,
+  const grpc = await (config.grpcHost === "node-http2"
+    ? startNodeHttp2Host(
+        config.listen,
+        services,
+        config.limits,
+        onCallEnd,
+        { tls: security.tls, authenticator: security.authenticator, onTlsFailure },
+        onCallStart,
+        repliesLeft,
+      )
+    : startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft)
   ).catch(async (err: unknown) => {
     security.close();
     await skillCatalog.close();

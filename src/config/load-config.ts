@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { ConfigError } from "./config-error.js";
 import { readConfigFile, type ConfigLayer } from "./config-file.js";
-import { withDerivedLimits, type Config, type Limits, type LogLevel } from "./config.js";
+import { withDerivedLimits, type Config, type GrpcHostKind, type Limits, type LogLevel } from "./config.js";
 import { bundledSkillsRoot } from "./package-root.js";
 import type { ServeFlags } from "./serve-flags.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
@@ -72,8 +72,10 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     );
   }
   const skills = pick("skills") ?? [{ path: bundledSkillsRoot(), namespace: "examples" }];
+  const grpcHost = grpcHostFrom(env["TOOLHOST_GRPC_HOST"]);
   return Object.freeze({
     listen,
+    ...(grpcHost !== undefined && { grpcHost }),
     httpListen,
     metricsListen,
     mcpListen,
@@ -138,4 +140,11 @@ function checkListen(address: string, allowed: boolean): void {
       `refusing to listen on ${address} without TLS and authentication: toolhost would hand its roots to anyone who can reach it; add --tls-cert/--tls-key and --tokens-file (or tls.client_ca), listen on 127.0.0.1, or pass --insecure if a proxy in front authenticates callers`,
     );
   }
+}
+
+/** grpcHostFrom reads $TOOLHOST_GRPC_HOST: unset or empty is the default host. */
+function grpcHostFrom(value: string | undefined): GrpcHostKind | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (value === "grpc-js" || value === "node-http2") return value;
+  throw new ConfigError(`TOOLHOST_GRPC_HOST is "${value}"; set it to grpc-js (the default) or node-http2, or unset it`);
 }

@@ -30,10 +30,11 @@ export interface GrpcHostSeams {
   readonly findHttp2Servers?: (server: Server) => readonly Http2Server[] | undefined;
 }
 
-/** GrpcHost is a listening grpc-js server. */
+/** GrpcHost is a listening gRPC server: grpc-js here, or node:http2 (node-http2/node-http2-host.ts). */
 export interface GrpcHost {
   readonly address: string;
-  readonly health: HealthImplementation;
+  /** Sets the grpc.health.v1 status of one service ("" for the server). */
+  readonly health: { setStatus(service: string, status: "SERVING" | "NOT_SERVING"): void };
   /** Stops accepting calls, waits up to graceMs for in-flight ones, then cancels the rest. */
   close(graceMs: number): Promise<void>;
 }

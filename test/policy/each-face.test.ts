@@ -18,7 +18,8 @@ import { waitFor } from "../support/wait-for.js";
 
 // One suite, every face: each policy of the one layer (authentication, tier and root scope,
 // quotas, message bounds, the call's log line) is checked with the same expectations over gRPC
-// (grpc-js), gRPC-Web and Connect JSON (connect-node), so a face that skips one fails here.
+// (grpc-js), gRPC over toolhost's own node:http2 host, gRPC-Web and Connect JSON (connect-node), so
+// a face that skips one fails here.
 
 const tokens = {
   reader: "th_face-reader-0123456789abcdef",
@@ -29,8 +30,8 @@ const tokens = {
 };
 const maxMessageBytes = 64 * 1024;
 
-type Face = "grpc" | "grpc-web" | "connect-json";
-const faces: readonly Face[] = ["grpc", "grpc-web", "connect-json"];
+type Face = "grpc" | "grpc-node-http2" | "grpc-web" | "connect-json";
+const faces: readonly Face[] = ["grpc", "grpc-node-http2", "grpc-web", "connect-json"];
 
 /** Gaps this suite found that are not mended yet, by face and policy: reported as todo, not failed. */
 const knownGaps: Partial<Record<Face, Record<string, string>>> = {};
@@ -42,6 +43,8 @@ function gap(face: Face, policy: string): { todo?: string } {
 }
 
 let server: RunningServer;
+/** The same roots and tokens, its gRPC listener on the node:http2 host. */
+let h2Server: RunningServer;
 let rootA: string;
 let rootB: string;
 const logLines: Record<string, unknown>[] = [];
@@ -53,6 +56,7 @@ function transportFor(face: Face, token: string | undefined): Transport {
   };
   const options = { interceptors: [bearer] };
   if (face === "grpc") return createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, ...options });
+  if (face === "grpc-node-http2") return createGrpcTransport({ baseUrl: `http://${h2Server.grpcAddress}`, ...options });
   const baseUrl = `http://${server.httpAddress}`;
   return face === "grpc-web"
     ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", ...options })
@@ -97,21 +101,20 @@ before(async () => {
       done();
     },
   });
-  server = await startServer(
-    localConfig([rootA, rootB], {
-      httpListen: "127.0.0.1:0",
-      auth: { tokensFile },
-      limits: {
-        ...defaultLimits,
-        maxReceiveMessageBytes: maxMessageBytes,
-        maxReceiveBufferBytesPerCaller: 2 * maxMessageBytes,
-      },
-      log: { level: "info" },
-    }),
-    createLogger("info", log),
-  );
+  const config = localConfig([rootA, rootB], {
+    httpListen: "127.0.0.1:0",
+    auth: { tokensFile },
+    limits: {
+      ...defaultLimits,
+      maxReceiveMessageBytes: maxMessageBytes,
+      maxReceiveBufferBytesPerCaller: 2 * maxMessageBytes,
+    },
+    log: { level: "info" },
+  });
+  server = await startServer({ ...config, grpcHost: "grpc-js" }, createLogger("info", log));
+  h2Server = await startServer({ ...config, httpListen: undefined, grpcHost: "node-http2" }, createLogger("info", log));
 });
-after(() => server.close(200));
+after(() => Promise.all([server.close(200), h2Server.close(200)]));
 
 for (const face of faces) {
   describe(`policies on ${face}`, () => {
@@ -194,7 +197,10 @@ for (const face of faces) {
     });
 
     it("refuses a request over its caller's receive budget share with QUOTA_EXCEEDED", {
-      skip: face === "grpc" ? "the gRPC listener bounds receive buffers per connection" : undefined,
+      skip:
+        face.startsWith("grpc-node") || face === "grpc"
+          ? "the gRPC listener bounds receive buffers per connection"
+          : undefined,
     }, async () => {
       // Two bodies announced and never sent hold the caller's whole share (2 × the message limit).
       const held: Socket[] = [];

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
-import { ConnectError, createClient, createRouterTransport, type ServiceImpl } from "@connectrpc/connect";
+import { ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "../../gen/ts/grpc/health/v1/health_pb.js";
 import { ServerReflection } from "../../gen/ts/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionAlpha } from "../../gen/ts/grpc/reflection/v1alpha/reflection_pb.js";

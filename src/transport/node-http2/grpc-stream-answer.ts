@@ -1,0 +1,112 @@
+import { constants, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { UniversalServerResponse } from "@connectrpc/connect/protocol";
+import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+
+/** drainCapBytes bounds what is read and thrown away of a request body its answer did not wait for. */
+const drainCapBytes = 64 * 1024 * 1024;
+
+/**
+ * writeGrpcAnswer writes connect's answer to an HTTP/2 stream: the head after the first body
+ * chunk (so the handler can still set headers), each chunk waiting for 'drain' when the stream's
+ * buffer is full, then the trailers (grpc-status). It resolves with the bytes of DATA written.
+ * A client gone mid-answer is reported to the body's producer (the handler) as ABORTED.
+ */
+export async function writeGrpcAnswer(
+  stream: ServerHttp2Stream,
+  answer: UniversalServerResponse,
+  extraHeaders: OutgoingHttpHeaders,
+): Promise<number> {
+  const it = answer.body?.[Symbol.asyncIterator]();
+  let written = 0;
+  try {
+    let chunk = it === undefined ? undefined : await it.next();
+    if (stream.destroyed || stream.closed) throw gone();
+    stream.respond(
+      { ":status": answer.status, ...nodeHeaders(answer.header), ...extraHeaders },
+      { waitForTrailers: true },
+    );
+    for (; chunk !== undefined && chunk.done !== true; chunk = await it!.next()) {
+      if (stream.destroyed || stream.closed) {
+        const error = gone();
+        await it?.throw?.(error).catch(() => undefined);
+        throw error;
+      }
+      written += chunk.value.byteLength;
+      if (!stream.write(chunk.value)) await drained(stream);
+    }
+    const trailers = nodeHeaders(answer.trailer);
+    await new Promise<void>((resolve) => {
+      stream.once("wantTrailers", () => {
+        if (!stream.destroyed) stream.sendTrailers(trailers);
+        resolve();
+      });
+      stream.once("close", resolve);
+      stream.end();
+    });
+  } finally {
+    await it?.return?.().catch(() => undefined);
+  }
+  return written;
+}
+
+/**
+ * refuseGrpcStream answers a stream toolhost refuses before any handler runs (authentication,
+ * an unknown method) trailers-only, with the error's code, message and details
+ * (grpc-status-details-bin), then resets it with NO_ERROR, which asks the client to stop sending
+ * its request (RFC 9113 8.1).
+ */
+export function refuseGrpcStream(stream: ServerHttp2Stream, error: ConnectError, headers: OutgoingHttpHeaders): void {
+  if (stream.closed || stream.destroyed) return;
+  stream.respond(
+    {
+      ":status": 200,
+      "content-type": "application/grpc+proto",
+      ...headers,
+      ...nodeHeaders(setTrailerStatus(new Headers(), error)),
+    },
+    { endStream: true },
+  );
+  stream.close(constants.NGHTTP2_NO_ERROR);
+}
+
+/**
+ * drainUnread reads and discards what the client still sends of a request whose answer is out
+ * (a handler that failed before reading it all), so that the stream ends and is given back; past
+ * drainCapBytes it is reset with NO_ERROR instead.
+ */
+export function drainUnread(stream: ServerHttp2Stream): void {
+  if (stream.readableEnded || stream.destroyed) return;
+  let drained = 0;
+  stream.on("data", (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > drainCapBytes && !stream.closed) stream.close(constants.NGHTTP2_NO_ERROR);
+  });
+  stream.resume();
+}
+
+function gone(): ConnectError {
+  return new ConnectError("the client closed the stream", Code.Aborted);
+}
+
+/** drained waits until `stream` has room again or is closed. */
+function drained(stream: ServerHttp2Stream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.once("drain", done);
+    stream.once("close", done);
+  });
+}
+
+/** nodeHeaders is a Fetch Headers object as Node's outgoing headers. */
+function nodeHeaders(headers: Headers | undefined): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  headers?.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}

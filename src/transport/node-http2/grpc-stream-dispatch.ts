@@ -1,0 +1,225 @@
+import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import type { Socket } from "node:net";
+import {
+  Code,
+  ConnectError,
+  createConnectRouter,
+  createContextKey,
+  type ContextValues,
+  type Interceptor,
+} from "@connectrpc/connect";
+import { compressionGzip } from "@connectrpc/connect-node";
+import type { UniversalHandler } from "@connectrpc/connect/protocol";
+import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { toConnectError } from "../../service/error-mapping.js";
+import { oversizeRequestError } from "../grpc-js/explain-oversize-requests.js";
+import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import { checkRequestHead } from "../grpc-js/request-head-check.js";
+import { refuseHead } from "../grpc-js/refuse-stream.js";
+import type { HostedService } from "../grpc-server.js";
+import { peerIdentityKey, peerValues } from "../peer-identity.js";
+import { recordedNote } from "../recorded-note.js";
+import { requestIdFrom } from "../request-id.js";
+import { drainUnread, refuseGrpcStream, writeGrpcAnswer } from "./grpc-stream-answer.js";
+import { grpcRequestBody } from "./grpc-request-body.js";
+import type { GrpcStreamLimits, StreamAccount } from "./grpc-stream-limits.js";
+
+/** GrpcDispatchOptions configure how the node:http2 host serves its streams. */
+export interface GrpcDispatchOptions {
+  /** Every service the host answers, health and reflection included. */
+  readonly services: readonly HostedService[];
+  readonly maxReceiveMessageBytes: number;
+  readonly shutdownSignal: AbortSignal;
+  readonly streamLimits: GrpcStreamLimits;
+  /** Checks the caller from the headers before anything of the body is read; health stays open. */
+  readonly authenticator?: Authenticator | undefined;
+  readonly onCallEnd: (record: CallRecord) => void;
+  readonly onCallStart?: ((method: string) => void) | undefined;
+  /** Called as each admitted stream closes (its response, trailers included, has left). */
+  readonly onStreamClosed?: (() => void) | undefined;
+}
+
+/** CallState is what the router's interceptor learns of a call for its record. */
+interface CallState {
+  error?: ConnectError;
+}
+
+const callStateKey = createContextKey<CallState | undefined>(undefined, { description: "toolhost node:http2 call" });
+
+const { NGHTTP2_NO_ERROR } = constants;
+
+/**
+ * grpcStreamDispatch serves each HTTP/2 stream of the node:http2 host with connect-node's router
+ * through its public universal API, the gRPC protocol only: the stream is counted against its
+ * connection's limits (or refused), its head checked (request-head-check.ts, as on grpc-js), its
+ * method found (router.handlers), its caller authenticated from the headers (refused trailers-only
+ * before any body byte is taken in), and then the universal request is built from the stream
+ * with a body read through the limits (grpc-request-body.ts) and the answer written back
+ * (grpc-stream-answer.ts). Each call ends in one CallRecord, the same shape the grpc-js host
+ * writes, so logs and metrics do not tell the hosts apart.
+ *
+ * Request compression: gzip is read (connect-node's); responses are not compressed, as on the
+ * grpc-js host (compressMinBytes is out of reach).
+ */
+export function grpcStreamDispatch(
+  options: GrpcDispatchOptions,
+): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
+  const limit = options.maxReceiveMessageBytes;
+  const recordErrors: Interceptor = (next) => async (req) => {
+    const state = req.contextValues.get(callStateKey);
+    try {
+      const res = await next(req);
+      if (!res.stream || state === undefined) return res;
+      const body = res.message;
+      async function* observed() {
+        try {
+          yield* body;
+        } catch (err) {
+          state!.error = ConnectError.from(err);
+          throw err;
+        }
+      }
+      return { ...res, message: observed() };
+    } catch (err) {
+      if (state !== undefined) state.error = ConnectError.from(err);
+      throw err;
+    }
+  };
+  const router = createConnectRouter({
+    grpc: true,
+    grpcWeb: false,
+    connect: false,
+    acceptCompression: [compressionGzip],
+    compressMinBytes: Number.MAX_SAFE_INTEGER,
+    readMaxBytes: limit,
+    shutdownSignal: options.shutdownSignal,
+    interceptors: [recordErrors],
+  });
+  for (const { service, impl } of options.services) router.service(service, impl);
+  const paths = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
+  const { authenticator, onCallEnd, onCallStart, onStreamClosed, streamLimits } = options;
+  const authenticates = authenticator !== undefined && authenticator.enabled;
+
+  return (stream, headers) => {
+    stream.on("error", ignore);
+    const path = String(headers[":path"] ?? "");
+    const head = checkRequestHead(headers);
+    const account = streamLimits.admit(stream, path, "compressed" in head && head.compressed);
+    if (account === undefined) return;
+    stream.once("close", () => {
+      account.close();
+      onStreamClosed?.();
+    });
+    if ("httpStatus" in head) {
+      refuseHead(stream, head);
+      return;
+    }
+    const requestId = requestIdFrom(headers["x-request-id"]);
+    const handler = paths.get(path);
+    if (handler === undefined) {
+      refuseGrpcStream(
+        stream,
+        new ConnectError(`The server does not implement the method ${path}`, Code.Unimplemented),
+        { "x-request-id": requestId },
+      );
+      return;
+    }
+    const startedAt = process.hrtime.bigint();
+    const socket = stream.session?.socket as Socket | undefined;
+    const values = peerValues(socket);
+    const record = (code: number, error: Error | undefined, bytesOut: number, note?: ReturnType<typeof recordedNote>) =>
+      onCallEnd({
+        method: path,
+        peer: peerOf(socket),
+        code,
+        durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
+        bytesIn: account.received,
+        bytesOut,
+        requestId,
+        error,
+        ...note,
+      });
+    onCallStart?.(path);
+    if (authenticates && !path.startsWith("/grpc.health.v1.")) {
+      try {
+        authenticator.authenticate({
+          authorization: headers.authorization,
+          certificateIdentity: values.get(peerIdentityKey),
+        });
+      } catch (err) {
+        const error = toConnectError(err);
+        refuseGrpcStream(stream, error, { "x-request-id": requestId });
+        record(error.code, error, 0);
+        return;
+      }
+    }
+    const state: CallState = {};
+    values.set(callStateKey, state);
+    void serve(handler, stream, headers, path, values, requestId, account).then(
+      ({ code, error, bytesOut }) => record(code, state.error ?? error, bytesOut, recordedNote(values)),
+      (reason: unknown) => {
+        const error = ConnectError.from(reason);
+        record(error.code === Code.Aborted ? Code.Canceled : error.code, error, 0, recordedNote(values));
+      },
+    );
+  };
+
+  async function serve(
+    handler: UniversalHandler,
+    stream: ServerHttp2Stream,
+    headers: IncomingHttpHeaders,
+    path: string,
+    contextValues: ContextValues,
+    requestId: string,
+    account: StreamAccount,
+  ): Promise<{ code: number; error: ConnectError | undefined; bytesOut: number }> {
+    const abort = new AbortController();
+    stream.once("close", () =>
+      abort.abort(
+        stream.rstCode === undefined || stream.rstCode === NGHTTP2_NO_ERROR
+          ? undefined
+          : new ConnectError(`the client reset the stream (HTTP/2 error code ${stream.rstCode})`, Code.Canceled),
+      ),
+    );
+    const tooLarge = (size: number) => toConnectError(oversizeRequestError(path, size, limit));
+    const answer = await handler({
+      httpVersion: "2.0",
+      method: "POST",
+      // The authority is not the client's: the path is one of the router's own (looked up above),
+      // and no handler reads the host, so a malformed :authority cannot make this URL throw.
+      url: `http://localhost${path}`,
+      header: webHeaders(headers),
+      body: grpcRequestBody(stream, account, limit, tooLarge),
+      signal: abort.signal,
+      contextValues,
+    });
+    const bytesOut = await writeGrpcAnswer(stream, answer, { "x-request-id": requestId });
+    drainUnread(stream);
+    if (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR) {
+      return { code: Code.Canceled, error: undefined, bytesOut };
+    }
+    const error = answer.trailer === undefined ? undefined : findTrailerError(answer.trailer);
+    return { code: error?.code ?? 0, error, bytesOut };
+  }
+}
+
+function ignore(): void {}
+
+/** webHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as Fetch Headers. */
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(":") || value === undefined) continue;
+    if (Array.isArray(value)) for (const one of value) out.append(name, one);
+    else out.set(name, String(value));
+  }
+  return out;
+}
+
+/** peerOf names the client end of a connection as grpc-js does: "host:port", "[v6]:port". */
+function peerOf(socket: Socket | undefined): string {
+  if (socket?.remoteAddress === undefined) return "unknown";
+  const host = socket.remoteFamily === "IPv6" ? `[${socket.remoteAddress}]` : socket.remoteAddress;
+  return `${host}:${socket.remotePort}`;
+}
