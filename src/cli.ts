@@ -9,7 +9,7 @@ import { runSkillsValidate } from "./skills/load/validate-folders.js";
 import { runTokenCommand } from "./token-command.js";
 import { createLogger } from "./transport/create-logger.js";
 import { startServer } from "./app/start-server.js";
-import { mcpTokenVariable, startMcp } from "./app/start-mcp.js";
+import { mcpTokenVariable } from "./app/mcp-token-variable.js";
 import { compileEarly, heapRoomBytes, keepHeapRoom } from "./serve-v8-flags.js";
 
 const usage = `Usage:
@@ -144,6 +144,8 @@ async function mcp(argv: readonly string[]): Promise<number> {
     const config = await loadConfig(flags, process.env, process.cwd());
     // stdout carries the protocol: every log line goes to stderr.
     const logger = createLogger(config.log.level, process.stderr);
+    // Loaded only for this command: `serve` without --mcp-listen never loads the MCP SDK.
+    const { startMcp } = await import("./app/start-mcp.js");
     const running = await startMcp(
       config,
       logger,

@@ -9,9 +9,7 @@ import { createCallLogger } from "../transport/call-logger.js";
 import { recordedNote } from "../transport/recorded-note.js";
 import { buildServices } from "./build-services.js";
 import { drainWithin } from "./drain-history.js";
-
-/** mcpTokenVariable names the environment variable `toolhost mcp` takes its bearer token from. */
-export const mcpTokenVariable = "TOOLHOST_TOKEN";
+import { mcpTokenVariable } from "./mcp-token-variable.js";
 
 /**
  * envelopeBytes is what an MCP message may hold beyond its largest gRPC request: the JSON-RPC

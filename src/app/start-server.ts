@@ -16,7 +16,7 @@ import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js"
 import { createServerMetrics } from "../transport/observability/server-metrics.js";
 import { hostedMethodPaths } from "../transport/hosted-methods.js";
 import { startMetricsListener, type MetricsListener } from "../transport/observability/metrics-listener.js";
-import { startMcpHttpHost, type McpHttpHost } from "../transport/mcp-http/mcp-http-host.js";
+import type { McpHttpHost } from "../transport/mcp-http/mcp-http-host.js";
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
 export interface RunningServer {
@@ -97,6 +97,8 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
       );
     }
     if (config.mcpListen !== undefined) {
+      // Loaded only when asked for: the MCP SDK and its schemas are ~25 MiB of a server's RSS.
+      const { startMcpHttpHost } = await import("../transport/mcp-http/mcp-http-host.js");
       mcp = await startMcpHttpHost({
         listen: config.mcpListen,
         tools,

@@ -1,0 +1,2 @@
+/** mcpTokenVariable names the environment variable `toolhost mcp` takes its bearer token from. */
+export const mcpTokenVariable = "TOOLHOST_TOKEN";
