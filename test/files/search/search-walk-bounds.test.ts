@@ -5,7 +5,7 @@ import { searchFiles, stagedBatches } from "../../../src/files/search/search-fil
 import { maxWalkDepth, walkDescriptorBound } from "../../../src/files/search/walk/walk-protocol.js";
 import { maxWalkers, walkerPoolState, walkThreads } from "../../../src/files/search/walk/walker-pool.js";
 import { waitFor } from "../../support/wait-for.js";
-import { runSearch, searchRoot, testLimits } from "./search-fixture.js";
+import { pausedLimits, runSearch, searchRoot, testLimits } from "./search-fixture.js";
 
 const openFds = async (): Promise<number> => (await readdir("/proc/self/fd")).length;
 const threads = async (): Promise<number> => (await readdir("/proc/self/task")).length;
@@ -45,13 +45,15 @@ describe("searchFiles: the walk's bounds", () => {
   it(`runs at most ${maxWalkers} walk threads however many searches are paused, and the others wait their turn`, {
     timeout: 120_000,
   }, async () => {
+    // pausedLimits: each walk runs one batch ahead, so a tree of a few hundred folders pauses it.
+    const folderCount = 400;
     const files: Record<string, string> = {};
-    for (let i = 0; i < 1500; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
+    for (let i = 0; i < folderCount; i++) files[`f${String(i).padStart(4, "0")}/x.txt`] = "needle\n";
     const { sandbox } = await searchRoot(files);
     await runSearch(sandbox, { pattern: "warm-up" });
     const baseline = await threads();
     const searches = Array.from({ length: maxWalkers + 10 }, () =>
-      searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits),
+      searchFiles(sandbox, { path: "", pattern: "needle" }, pausedLimits),
     );
     try {
       const firsts = searches.map((s) => s.next()); // each search starts, then nobody pulls
@@ -74,7 +76,7 @@ describe("searchFiles: the walk's bounds", () => {
       // One more search, cancelled at once: it settles promptly, whether it was still waiting for
       // a walk thread (rejected) or had already been given one a paused search gave up.
       const controller = new AbortController();
-      const late = searchFiles(sandbox, { path: "", pattern: "needle" }, testLimits, controller.signal);
+      const late = searchFiles(sandbox, { path: "", pattern: "needle" }, pausedLimits, controller.signal);
       const waiting = late.next();
       controller.abort();
       // A hang here is the test's failure (its timeout): the cancelled search must settle.
@@ -96,7 +98,7 @@ describe("searchFiles: the walk's bounds", () => {
       );
       assert.deepEqual(
         counts,
-        searches.map(() => 1500),
+        searches.map(() => folderCount),
       );
     } finally {
       await Promise.all(searches.map((search) => search.return(undefined).catch(() => undefined)));

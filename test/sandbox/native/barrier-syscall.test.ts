@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { fsAt } from "../../../src/sandbox/native/fs-at.js";
 
-// Review (native2): neither race test (test/files/search/search-hard-link-unlink-race.test.ts,
-// test/sandbox/deleted-hard-link-race.test.ts) fails with the barrier removed (tried: folder_barrier
+// Review (native2): neither race test (test/files/search/search-hard-link-unlink-race.stress.test.ts,
+// test/sandbox/deleted-hard-link-race.stress.test.ts) fails with the barrier removed (tried: folder_barrier
 // and waitForFolderChanges made no-ops, 2 runs each, all green), so a barrier that silently does
 // nothing (getdents on an O_PATH descriptor is EBADF, on a file ENOTDIR; both return at once)
 // would go unnoticed. This pins the mechanism under strace.

@@ -57,4 +57,12 @@ export class ReadAttempts {
   assertNoLeak(): void {
     assert.deepEqual(this.leaks, [], `reads of the outside file (refusals: ${JSON.stringify([...this.reasons])})`);
   }
+
+  /** assertRaced fails unless some read met the in-root link and was refused for it: the race raced. */
+  assertRaced(): void {
+    assert.ok(
+      (this.reasons.get("PATH_TRAVERSAL") ?? 0) > 0,
+      `no read met the link (refusals: ${JSON.stringify([...this.reasons])})`,
+    );
+  }
 }

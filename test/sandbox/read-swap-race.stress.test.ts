@@ -18,7 +18,9 @@ import { tempDir } from "./sandbox-fixture.js";
 // a symlink to a directory outside the roots whose entries have the same names. Inside, d/x is
 // a 6-byte file of mode 0644; outside, x is a FIFO of mode 0640 with a writer waiting on it, so
 // any outside metadata that comes back shows, and any open() of it wakes the writer.
-const raceMs = 2000;
+// Bounded by work, not time: calls per race, and replaces by the rename loop.
+const callsPerRace = 4000;
+const replaces = 20_000;
 
 interface RaceFixture {
   readonly root: string;
@@ -41,7 +43,7 @@ async function raceFixture(): Promise<RaceFixture> {
   return { root: sandbox.roots[0]!.path, outside, sandbox };
 }
 
-/** race calls `call` in a loop for raceMs while d and d-link are exchanged; returns the results and errors. */
+/** race calls `call` callsPerRace times while d and d-link are exchanged; returns the results and errors. */
 async function race<T>(
   f: RaceFixture,
   call: () => Promise<T>,
@@ -49,10 +51,9 @@ async function race<T>(
   const loop = await startExchangeLoop(path.join(f.root, "d"), path.join(f.root, "d-link"), 10);
   const results: T[] = [];
   const errors: Error[] = [];
-  const end = Date.now() + raceMs;
   let swaps = 0;
   try {
-    for (let i = 0; i < 200_000 && Date.now() < end; i++) {
+    for (let i = 0; i < callsPerRace; i++) {
       try {
         results.push(await call());
       } catch (err) {
@@ -185,16 +186,17 @@ describe("a file replaced by rename while it is opened", () => {
     await writeFile(path.join(root, "f.txt"), "first");
     const sandbox = await createSandbox([{ path: root, readOnly: false }]);
     const script =
-      "import os,sys,time\nend=time.monotonic()+float(sys.argv[2])\ni=0\nprint('ready',flush=True)\nwhile time.monotonic()<end:\n  t=sys.argv[1]+'.tmp'\n  open(t,'w').write(str(i)); os.replace(t,sys.argv[1]); i+=1\n";
-    const child = spawn("python3", ["-c", script, path.join(root, "f.txt"), String(raceMs / 1000)], {
+      "import sys\nimport os\nprint('ready',flush=True)\nfor i in range(int(sys.argv[2])):\n  t=sys.argv[1]+'.tmp'\n  open(t,'w').write(str(i)); os.replace(t,sys.argv[1])\n";
+    const child = spawn("python3", ["-c", script, path.join(root, "f.txt"), String(replaces)], {
       stdio: ["ignore", "pipe", "inherit"],
     });
-    const exited = once(child, "exit");
+    let running = true;
+    const exited = once(child, "exit").then(() => (running = false));
     await once(child.stdout, "data");
     const errors: Error[] = [];
     let reads = 0;
-    const end = Date.now() + raceMs;
-    for (let i = 0; i < 200_000 && Date.now() < end; i++) {
+    // Reads while the loop replaces (it stops after its replaces; the bound on i is a hang guard).
+    for (let i = 0; i < 200_000 && running; i++) {
       try {
         const file = await sandbox.openContent("f.txt");
         await file.handle.close();
