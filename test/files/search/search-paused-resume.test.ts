@@ -15,7 +15,7 @@ import { seededRandom } from "../../support/seeded-random.js";
 import { waitFor } from "../../support/wait-for.js";
 import { collectRun, insideRoot, pausedLimits, runSearch, searchRoot, type SearchRun } from "./search-fixture.js";
 
-/** A tree of 32 batches' worth of files at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
+/** A tree of 24 batches' worth of files at several depths, names in mixed case and punctuation, ignore rules and hidden entries. */
 function mixedTree(): Record<string, string> {
   const random = seededRandom(10);
   const folders = ["a", "B", "c-1", "d_2", "e.x", "Zed", "a b"];
@@ -24,7 +24,7 @@ function mixedTree(): Record<string, string> {
     "c-1/.ignore": "skip-*\n",
     ".hidden/x.txt": "needle\n",
   };
-  for (let i = 0; i < 32 * walkBatchFiles; i++) {
+  for (let i = 0; i < 24 * walkBatchFiles; i++) {
     const depth = Math.floor(random() * 5);
     const dirs = Array.from({ length: depth }, () => folders[Math.floor(random() * folders.length)]!);
     const prefix = i % 97 === 0 ? "skip-" : "";
