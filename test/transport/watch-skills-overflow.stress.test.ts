@@ -22,7 +22,9 @@ const overflowMessage =
 // A WatchSkills client that stops reading while the skills keep changing is ended by the server
 // with RESOURCE_EXHAUSTED TOO_LARGE as soon as its backlog passes max_watch_pending_events: the
 // call ends (and is logged) while the client still reads nothing, and when the client reads on,
-// it gets the events sent before the end, then the error. The same on both listeners.
+// it gets the events sent before the end, then the error. The same on both listeners. A flood
+// (up to 12 rounds of 600 changes), hence the stress tier; the default tier checks the backlog's
+// bound on the handler itself (test/skills/watch-skills-backlog.test.ts).
 describe("WatchSkills, a client that falls behind", { timeout: 240_000 }, () => {
   let dir: string;
   let skills: string;
