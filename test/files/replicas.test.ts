@@ -54,9 +54,9 @@ describe("two server processes on one root", () => {
     await Promise.all([a.stop(), b.stop()]);
   });
 
-  it("2 x 200 concurrent EditFile appends through both servers: every acknowledged line is there exactly once", async () => {
+  it("2 x 100 concurrent EditFile appends through both servers: every acknowledged line is there exactly once", async () => {
     await writeFile(path.join(root, "log.txt"), "");
-    const lines = Array.from({ length: 400 }, (_, i) => `line ${i} from ${i % 2 === 0 ? "a" : "b"}`);
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i} from ${i % 2 === 0 ? "a" : "b"}`);
     const results = await Promise.all(
       lines.map((line, i) =>
         outcome(
@@ -80,8 +80,8 @@ describe("two server processes on one root", () => {
       "a failed append must not be applied",
     );
     assert.ok(
-      acknowledged.length >= 390,
-      `only ${acknowledged.length} of 400 appends succeeded: ${[...new Set(results)].join(", ")}`,
+      acknowledged.length >= 195,
+      `only ${acknowledged.length} of 200 appends succeeded: ${[...new Set(results)].join(", ")}`,
     );
     assert.deepEqual(await reservedEntries(root), [], "no lock or temporary file left behind");
   });
