@@ -69,7 +69,7 @@ async function serve(argv: readonly string[]): Promise<number> {
     try {
       server = await startServer(config, logger, packageVersion());
     } catch (err) {
-      throw startupError(err, config.listen, config.httpListen);
+      throw startupError(err, config.listen, [config.httpListen, config.mcpListen]);
     }
     if (config.insecure) {
       logger.warn(
@@ -186,16 +186,15 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
-function startupError(err: unknown, listen: string, httpListen: string | undefined): unknown {
+function startupError(err: unknown, listen: string, others: readonly (string | undefined)[]): unknown {
   // A start-up input refused (checkStartUpInputs, the TLS or tokens file) says so itself; its
   // message may name an errno such as EACCES that is not about listening.
   if (err instanceof ConfigError) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (/EADDRINUSE|address already in use|No address added/i.test(message)) {
-    const which =
-      /EADDRINUSE/.test(message) && httpListen !== undefined && message.includes(httpListen.split(":").pop() ?? "")
-        ? httpListen
-        : listen;
+    // The HTTP/1.1 listeners (--http-listen, --mcp-listen) fail with EADDRINUSE naming their port.
+    const other = others.find((a) => a !== undefined && message.includes(`:${a.split(":").pop() ?? ""}`));
+    const which = /EADDRINUSE/.test(message) && other !== undefined ? other : listen;
     return new ConfigError(
       `cannot listen on ${which}: the port is in use; stop the other process or choose another --listen`,
     );
