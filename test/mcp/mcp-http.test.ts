@@ -483,3 +483,25 @@ describe("toolhost serve --mcp-listen over TLS", () => {
     await assert.rejects(rawRequest(new URL(`http://${mcp.server.mcpAddress}/mcp`), { method: "POST", body: "{}" }));
   });
 });
+
+describe("toolhost serve --mcp-listen with --metrics-listen, and stopping", () => {
+  it("counts MCP calls in the same metrics as gRPC, and stops listening on close", async () => {
+    const mcp = await startMcpHttp([root], { metricsListen: "127.0.0.1:0" });
+    const client = await connect(mcp.url);
+    try {
+      const read = await client.callTool({ name: "file_read", arguments: { path: "notes.txt" } });
+      assert.equal(read.isError, undefined, textOf(read));
+    } finally {
+      await client.close();
+    }
+    const metrics = await rawRequest(new URL(`http://${mcp.server.metricsAddress}/metrics`), { method: "GET" });
+    assert.match(
+      metrics.body,
+      /toolhost_rpc_calls_total\{method="\/toolhost\.tools\.v1\.Tools\/CallTool",code="OK",reason=""\} 1/,
+    );
+    assert.match(metrics.body, /toolhost_tool_calls_total\{tool="skill\/file-read",reason=""\} 1/);
+    assert.match(metrics.body, /toolhost_rpc_active_streams\{method="\/toolhost\.tools\.v1\.Tools\/CallTool"\} 0/);
+    await mcp.server.close(500);
+    await assert.rejects(rawRequest(mcp.url, { method: "POST", headers: jsonRpcHeaders, body: "{}" }), /ECONNREFUSED/);
+  });
+});
