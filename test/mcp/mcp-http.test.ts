@@ -19,6 +19,7 @@ import { parseServeFlags } from "../../src/config/serve-flags.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import { httpsFetch } from "../support/https-fetch.js";
 import { readPaged } from "../support/mcp-paged-read.js";
+import { waitFor } from "../support/wait-for.js";
 import { makeTlsFixtures, type TlsFixtures, writeTokensFile } from "../support/tls-fixtures.js";
 import { historyAt, localConfig } from "../support/test-config.js";
 
@@ -503,5 +504,36 @@ describe("toolhost serve --mcp-listen with --metrics-listen, and stopping", () =
     assert.match(metrics.body, /toolhost_rpc_active_streams\{method="\/toolhost\.tools\.v1\.Tools\/CallTool"\} 0/);
     await mcp.server.close(500);
     await assert.rejects(rawRequest(mcp.url, { method: "POST", headers: jsonRpcHeaders, body: "{}" }), /ECONNREFUSED/);
+  });
+});
+
+describe("toolhost serve --mcp-listen when the client goes away", () => {
+  it("ends a call still running when its HTTP request is closed", async () => {
+    const mcp = await startMcpHttp([root], {
+      metricsListen: "127.0.0.1:0",
+      limits: { ...localConfig([]).limits, toolCollectMs: 600_000 },
+    });
+    const active = async () =>
+      /toolhost_rpc_active_streams\{method="\/toolhost\.tools\.v1\.Tools\/CallTool"\} (\d+)/.exec(
+        (await rawRequest(new URL(`http://${mcp.server.metricsAddress}/metrics`), { method: "GET" })).body,
+      )?.[1];
+    try {
+      const client = await connect(mcp.url);
+      // file_watch waits for a change that never comes; only the closed request can end it.
+      const settled = client.callTool({ name: "file_watch", arguments: { path: ".", timeoutMs: 600_000 } }).then(
+        () => "answered",
+        () => "rejected",
+      );
+      await waitFor("the watch to be running", async () => (await active()) === "1");
+      await client.close();
+      assert.equal(await settled, "rejected");
+      const ended = await waitFor("the watch's call record", () =>
+        mcp.logLines().find((l) => l["method"] === "/toolhost.tools.v1.Tools/CallTool"),
+      );
+      assert.equal(ended["code"], "CANCELLED", JSON.stringify(ended));
+      assert.equal(await active(), "0");
+    } finally {
+      await mcp.server.close(500);
+    }
   });
 });
