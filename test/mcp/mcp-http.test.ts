@@ -537,3 +537,36 @@ describe("toolhost serve --mcp-listen when the client goes away", () => {
     }
   });
 });
+
+describe("toolhost serve --mcp-listen beyond loopback (--insecure, behind a proxy)", () => {
+  it("names the endpoint by the request's Host, and refuses a Host that is not name[:port]", async () => {
+    const tokensFile = path.join(base, "tokens-proxy.yaml");
+    await writeTokensFile(tokensFile, [{ id: "proxied", token: tokens.writer }]);
+    const server = await startServer(
+      localConfig([root], { mcpListen: "0.0.0.0:0", insecure: true, auth: { tokensFile } }),
+      createLogger("silent"),
+    );
+    try {
+      const url = new URL(`http://127.0.0.1:${server.mcpAddress?.split(":").pop()}/mcp`);
+      const refused = await rawRequest(url, {
+        method: "POST",
+        headers: { ...jsonRpcHeaders, host: "toolhost.example:8443" },
+        body: "{}",
+      });
+      assert.equal(refused.status, 401);
+      assert.equal(
+        refused.headers["www-authenticate"],
+        'Bearer resource_metadata="http://toolhost.example:8443/.well-known/oauth-protected-resource"',
+      );
+      const quoted = await rawRequest(url, {
+        method: "POST",
+        headers: { ...jsonRpcHeaders, host: 'evil"x' },
+        body: "{}",
+      });
+      assert.equal(quoted.status, 400);
+      assert.match(JSON.parse(quoted.body).error.message, /needs a Host header \(name\[:port\]\)/);
+    } finally {
+      await server.close(500);
+    }
+  });
+});

@@ -41,6 +41,9 @@ const envelopeBytes = 64 * 1024;
  */
 export const maxMcpRequests = 256;
 
+/** hostForm is a Host header the listener answers: a DNS name, an IPv4 or a bracketed IPv6 address, and a port. */
+const hostForm = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
 /** retryAfterSeconds is the hint given to a request refused (429) for want of a slot or of buffer. */
 const retryAfterSeconds = 1;
 
@@ -171,10 +174,22 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
   const route = (req: IncomingMessage, res: ServerResponse) => {
     const host = req.headers.host;
     const target = req.url ?? "";
-    if (host === undefined || host === "" || !target.startsWith("/") || !URL.canParse(target, `http://${host}`)) {
-      answerJsonRpcError(res, 400, "toolhost: the request needs a Host header and a path (/mcp) that form a URL.", {
-        close: true,
-      });
+    // The Host names the endpoint in the metadata and the 401 challenge: a name or an address
+    // with an optional port, nothing that could break out of the challenge's quotes.
+    if (
+      host === undefined ||
+      !hostForm.test(host) ||
+      !target.startsWith("/") ||
+      !URL.canParse(target, `http://${host}`)
+    ) {
+      answerJsonRpcError(
+        res,
+        400,
+        "toolhost: the request needs a Host header (name[:port]) and a path (/mcp) that form a URL.",
+        {
+          close: true,
+        },
+      );
       return;
     }
     const path = new URL(target, `http://${host}`).pathname;
