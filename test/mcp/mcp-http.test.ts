@@ -570,3 +570,48 @@ describe("toolhost serve --mcp-listen beyond loopback (--insecure, behind a prox
     }
   });
 });
+
+describe("toolhost serve --mcp-listen shares the receive budget", () => {
+  it("refuses a request over its caller's share with 429 QUOTA_EXCEEDED while another holds it", async () => {
+    const mcp = await startMcpHttp([root], {
+      metricsListen: "127.0.0.1:0",
+      limits: {
+        ...localConfig([]).limits,
+        toolCollectMs: 600_000,
+        maxReceiveBufferBytes: 4096,
+        maxReceiveBufferBytesPerCaller: 200,
+      },
+    });
+    const client = await connect(mcp.url);
+    try {
+      // The watch's request holds its body's bytes of the caller's share until it is answered.
+      const watching = client
+        .callTool({ name: "file_watch", arguments: { path: ".", timeoutMs: 600_000 } })
+        .catch(() => undefined);
+      await waitFor("the watch to be running", async () =>
+        /toolhost_rpc_active_streams\{method="\/toolhost\.tools\.v1\.Tools\/CallTool"\} 1/.test(
+          (await rawRequest(new URL(`http://${mcp.server.metricsAddress}/metrics`), { method: "GET" })).body,
+        ),
+      );
+      const before = await snapshot(base);
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "file_write", arguments: { path: "over-share.txt", text: "no\n" } },
+      });
+      const answer = await rawRequest(mcp.url, { method: "POST", headers: jsonRpcHeaders, body });
+      assert.equal(answer.status, 429);
+      assert.equal(answer.headers["retry-after"], "1");
+      assert.match(
+        JSON.parse(answer.body).error.message,
+        /^QUOTA_EXCEEDED: "anonymous" is already sending as many request bytes as limits\.max_receive_buffer_bytes_per_caller \(200\) allows one caller/,
+      );
+      assert.deepEqual(await snapshot(base), before);
+      await client.close();
+      await watching;
+    } finally {
+      await mcp.server.close(500);
+    }
+  });
+});
