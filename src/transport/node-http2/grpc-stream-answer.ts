@@ -9,7 +9,8 @@ const drainCapBytes = 64 * 1024 * 1024;
 /**
  * writeGrpcAnswer writes connect's answer to an HTTP/2 stream: the head after the first body
  * chunk (so the handler can still set headers), each chunk waiting for 'drain' when the stream's
- * buffer is full, then the trailers (grpc-status). It resolves with the bytes of DATA written.
+ * buffer is full, then the trailers (grpc-status); an answer without messages goes trailers-only.
+ * It resolves with the bytes of DATA written.
  * A client gone mid-answer is reported to the body's producer (the handler) as ABORTED.
  */
 export async function writeGrpcAnswer(
@@ -22,6 +23,16 @@ export async function writeGrpcAnswer(
   try {
     let chunk = it === undefined ? undefined : await it.next();
     if (stream.destroyed || stream.closed) throw gone();
+    if (chunk === undefined || chunk.done === true) {
+      // No message: trailers-only, as grpc-js answers a failed call; a client still sending
+      // (the handler failed before reading its whole request) is then asked to stop (NO_ERROR).
+      stream.respond(
+        { ":status": answer.status, ...nodeHeaders(answer.header), ...extraHeaders, ...nodeHeaders(answer.trailer) },
+        { endStream: true },
+      );
+      if (!stream.readableEnded) stream.close(constants.NGHTTP2_NO_ERROR);
+      return 0;
+    }
     stream.respond(
       { ":status": answer.status, ...nodeHeaders(answer.header), ...extraHeaders },
       { waitForTrailers: true },

@@ -21,6 +21,7 @@ import type { HostedService } from "../grpc-server.js";
 import { peerIdentityKey, peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
 import { requestIdFrom } from "../request-id.js";
+import { compressionDeflate } from "./deflate-compression.js";
 import { drainUnread, refuseGrpcStream, writeGrpcAnswer } from "./grpc-stream-answer.js";
 import { grpcRequestBody } from "./grpc-request-body.js";
 import type { GrpcStreamLimits, StreamAccount } from "./grpc-stream-limits.js";
@@ -59,8 +60,8 @@ const { NGHTTP2_NO_ERROR } = constants;
  * (grpc-stream-answer.ts). Each call ends in one CallRecord, the same shape the grpc-js host
  * writes, so logs and metrics do not tell the hosts apart.
  *
- * Request compression: gzip is read (connect-node's); responses are not compressed, as on the
- * grpc-js host (compressMinBytes is out of reach).
+ * Request compression: gzip (connect-node's) and deflate are read, as on grpc-js; responses are
+ * not compressed (compressMinBytes is out of reach), as on the grpc-js host.
  */
 export function grpcStreamDispatch(
   options: GrpcDispatchOptions,
@@ -90,7 +91,7 @@ export function grpcStreamDispatch(
     grpc: true,
     grpcWeb: false,
     connect: false,
-    acceptCompression: [compressionGzip],
+    acceptCompression: [compressionGzip, compressionDeflate],
     compressMinBytes: Number.MAX_SAFE_INTEGER,
     readMaxBytes: limit,
     shutdownSignal: options.shutdownSignal,
@@ -126,12 +127,14 @@ export function grpcStreamDispatch(
       return;
     }
     const startedAt = process.hrtime.bigint();
+    // Read now: once the session is gone its socket cannot be asked (ERR_HTTP2_SOCKET_UNBOUND).
     const socket = stream.session?.socket as Socket | undefined;
     const values = peerValues(socket);
+    const peer = peerOf(socket);
     const record = (code: number, error: Error | undefined, bytesOut: number, note?: ReturnType<typeof recordedNote>) =>
       onCallEnd({
         method: path,
-        peer: peerOf(socket),
+        peer,
         code,
         durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
         bytesIn: account.received,
@@ -206,11 +209,15 @@ export function grpcStreamDispatch(
 
 function ignore(): void {}
 
-/** webHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as Fetch Headers. */
+/**
+ * webHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as Fetch Headers.
+ * The content type, checked to be gRPC protobuf (checkRequestHead, parameters allowed), is passed
+ * on bare: connect's gRPC handler refuses parameters on it.
+ */
 function webHeaders(headers: IncomingHttpHeaders): Headers {
-  const out = new Headers();
+  const out = new Headers({ "content-type": "application/grpc+proto" });
   for (const [name, value] of Object.entries(headers)) {
-    if (name.startsWith(":") || value === undefined) continue;
+    if (name.startsWith(":") || name === "content-type" || value === undefined) continue;
     if (Array.isArray(value)) for (const one of value) out.append(name, one);
     else out.set(name, String(value));
   }
