@@ -10,7 +10,7 @@ const drainCapBytes = 64 * 1024 * 1024;
  * writeGrpcAnswer writes connect's answer to an HTTP/2 stream: the head after the first body
  * chunk (so the handler can still set headers), each chunk waiting for 'drain' when the stream's
  * buffer is full, then the trailers (grpc-status); an answer without messages goes trailers-only.
- * It resolves with the bytes of DATA written.
+ * It resolves with the message bytes written.
  * A client gone mid-answer is reported to the body's producer (the handler) as ABORTED.
  */
 export async function writeGrpcAnswer(
@@ -43,7 +43,8 @@ export async function writeGrpcAnswer(
         await it?.throw?.(error).catch(() => undefined);
         throw error;
       }
-      written += chunk.value.byteLength;
+      // connect yields one enveloped message per chunk; its 5-byte prefix is not counted, as on grpc-js.
+      written += chunk.value.byteLength - 5;
       if (!stream.write(chunk.value)) await drained(stream);
     }
     const trailers = nodeHeaders(answer.trailer);

@@ -137,7 +137,7 @@ export function grpcStreamDispatch(
         peer,
         code,
         durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
-        bytesIn: account.received,
+        bytesIn: account.messageBytes,
         bytesOut,
         requestId,
         error,

@@ -116,6 +116,11 @@ export class StreamAccount {
     limits.total.streams += 1;
   }
 
+  /** The request's message bytes, without their 5-byte prefixes, as the grpc-js host counts them. */
+  get messageBytes(): number {
+    return Math.max(0, this.received - 5 * this.tracker.messages);
+  }
+
   /** Whether the receive clock must run while the host waits for more of the body. */
   get expecting(): boolean {
     return this.single || this.tracker.inMessage || this.tracker.messages === 0;
