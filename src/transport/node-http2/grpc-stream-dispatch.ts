@@ -15,7 +15,10 @@ import type { Authenticator } from "../../auth/authenticator.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import { oversizeRequestError } from "../grpc-js/explain-oversize-requests.js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import { BoundedWriter } from "../grpc-js/bounded-writer.js";
 import { checkRequestHead } from "../grpc-js/request-head-check.js";
+import { ConnectionBudgets, SendBudget } from "../grpc-js/send-budget.js";
+import type { sendLimits } from "../grpc-js/transport-limits.js";
 import { refuseHead } from "../grpc-js/refuse-stream.js";
 import type { HostedService } from "../grpc-server.js";
 import { peerIdentityKey, peerValues } from "../peer-identity.js";
@@ -31,19 +34,31 @@ export interface GrpcDispatchOptions {
   /** Every service the host answers, health and reflection included. */
   readonly services: readonly HostedService[];
   readonly maxReceiveMessageBytes: number;
+  /** The send bounds (grpc-js/transport-limits.ts sendLimits), kept as on the grpc-js host. */
+  readonly send: ReturnType<typeof sendLimits>;
   readonly shutdownSignal: AbortSignal;
   readonly streamLimits: GrpcStreamLimits;
   /** Checks the caller from the headers before anything of the body is read; health stays open. */
   readonly authenticator?: Authenticator | undefined;
+  /**
+   * Whether an answered call of a method path is recorded (onCallStart, onCallEnd): the toolhost
+   * services' are, health and reflection not, as on grpc-js, so probes write no log lines.
+   * A call refused by authentication is recorded whatever its method.
+   */
+  readonly recorded: (path: string) => boolean;
   readonly onCallEnd: (record: CallRecord) => void;
   readonly onCallStart?: ((method: string) => void) | undefined;
   /** Called as each admitted stream closes (its response, trailers included, has left). */
   readonly onStreamClosed?: (() => void) | undefined;
 }
 
-/** CallState is what the router's interceptor learns of a call for its record. */
+/** CallState is what the router's interceptor shares with the stream's writer and record. */
 interface CallState {
   error?: ConnectError;
+  /** Keeps the call's unflushed response bytes within its, its connection's and the process's budgets. */
+  readonly writer: BoundedWriter;
+  /** Aborted when the handler ends its streamed call itself (grpc-stream-answer.ts). */
+  readonly release: AbortController;
 }
 
 const callStateKey = createContextKey<CallState | undefined>(undefined, { description: "toolhost node:http2 call" });
@@ -67,21 +82,49 @@ export function grpcStreamDispatch(
   options: GrpcDispatchOptions,
 ): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
   const limit = options.maxReceiveMessageBytes;
-  const recordErrors: Interceptor = (next) => async (req) => {
+  // A server stream reserves room for its next message before the handler makes it, so that a
+  // client that does not read stops the handler from reading more of a file (bounded-writer.ts).
+  const interceptor: Interceptor = (next) => async (req) => {
     const state = req.contextValues.get(callStateKey);
     try {
+      // A server stream's one request is read here, before the handler runs, so that the room
+      // each message reserves can follow the request (a ReadFile's chunk_size).
+      let estimate: number | undefined;
+      if (req.stream && req.method.methodKind === "server_streaming") {
+        const first = await req.message[Symbol.asyncIterator]().next();
+        estimate = options.send.estimateMessage(req.method, first.done === true ? undefined : first.value);
+        req = { ...req, message: first.done === true ? noMessages() : oneMessage(first.value) };
+      }
       const res = await next(req);
       if (!res.stream || state === undefined) return res;
       const body = res.message;
-      async function* observed() {
+      // A handler that ends its call (a ConnectError other than a cancel as the abort reason,
+      // WatchSkills fallen behind) ends it at once, even if the client stopped reading.
+      const onAbort = () => {
+        const reason: unknown = req.signal.reason;
+        if (reason instanceof ConnectError && reason.code !== Code.Canceled && reason.code !== Code.Aborted) {
+          state.release.abort();
+        }
+      };
+      req.signal.addEventListener("abort", onAbort, { once: true });
+      async function* bounded() {
+        const it = body[Symbol.asyncIterator]();
         try {
-          yield* body;
+          for (;;) {
+            if (estimate !== undefined) await state!.writer.reserve(estimate);
+            const next = await it.next();
+            if (next.done === true) return;
+            yield next.value;
+          }
         } catch (err) {
           state!.error = ConnectError.from(err);
           throw err;
+        } finally {
+          req.signal.removeEventListener("abort", onAbort);
+          await it.return?.();
         }
       }
-      return { ...res, message: observed() };
+      return { ...res, message: bounded() };
     } catch (err) {
       if (state !== undefined) state.error = ConnectError.from(err);
       throw err;
@@ -95,11 +138,13 @@ export function grpcStreamDispatch(
     compressMinBytes: Number.MAX_SAFE_INTEGER,
     readMaxBytes: limit,
     shutdownSignal: options.shutdownSignal,
-    interceptors: [recordErrors],
+    interceptors: [interceptor],
   });
   for (const { service, impl } of options.services) router.service(service, impl);
   const paths = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
   const { authenticator, onCallEnd, onCallStart, onStreamClosed, streamLimits } = options;
+  const connectionBudgets = new ConnectionBudgets(options.send.maxPendingBytesPerConnection);
+  const totalBudget = new SendBudget(options.send.maxPendingBytesTotal);
   const authenticates = authenticator !== undefined && authenticator.enabled;
 
   return (stream, headers) => {
@@ -143,7 +188,6 @@ export function grpcStreamDispatch(
         error,
         ...note,
       });
-    onCallStart?.(path);
     if (authenticates && !path.startsWith("/grpc.health.v1.")) {
       try {
         authenticator.authenticate({
@@ -153,17 +197,40 @@ export function grpcStreamDispatch(
       } catch (err) {
         const error = toConnectError(err);
         refuseGrpcStream(stream, error, { "x-request-id": requestId });
+        onCallStart?.(path);
         record(error.code, error, 0);
         return;
       }
     }
-    const state: CallState = {};
+    const recorded = options.recorded(path);
+    if (recorded) onCallStart?.(path);
+    const closed = new AbortController();
+    stream.once("close", () => closed.abort());
+    const release = new AbortController();
+    const connectionBudget = connectionBudgets.acquire(peer);
+    const state: CallState = {
+      writer: new BoundedWriter(
+        stream,
+        options.send.maxPendingBytes,
+        AbortSignal.any([closed.signal, release.signal]),
+        [connectionBudget, totalBudget],
+      ),
+      release,
+    };
     values.set(callStateKey, state);
-    void serve(handler, stream, headers, path, values, requestId, account).then(
-      ({ code, error, bytesOut }) => record(code, state.error ?? error, bytesOut, recordedNote(values)),
+    const done = () => {
+      state.writer.release();
+      connectionBudgets.release(peer);
+    };
+    void serve(handler, stream, headers, path, values, requestId, account, state).then(
+      ({ code, error, bytesOut }) => {
+        done();
+        if (recorded) record(code, state.error ?? error, bytesOut, recordedNote(values));
+      },
       (reason: unknown) => {
+        done();
         const error = ConnectError.from(reason);
-        record(error.code === Code.Aborted ? Code.Canceled : error.code, error, 0, recordedNote(values));
+        if (recorded) record(error.code === Code.Aborted ? Code.Canceled : error.code, error, 0, recordedNote(values));
       },
     );
   };
@@ -176,6 +243,7 @@ export function grpcStreamDispatch(
     contextValues: ContextValues,
     requestId: string,
     account: StreamAccount,
+    state: CallState,
   ): Promise<{ code: number; error: ConnectError | undefined; bytesOut: number }> {
     const abort = new AbortController();
     stream.once("close", () =>
@@ -197,7 +265,13 @@ export function grpcStreamDispatch(
       signal: abort.signal,
       contextValues,
     });
-    const bytesOut = await writeGrpcAnswer(stream, answer, { "x-request-id": requestId });
+    const bytesOut = await writeGrpcAnswer(
+      stream,
+      answer,
+      { "x-request-id": requestId },
+      state.writer,
+      state.release.signal,
+    );
     drainUnread(stream);
     if (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR) {
       return { code: Code.Canceled, error: undefined, bytesOut };
@@ -208,6 +282,12 @@ export function grpcStreamDispatch(
 }
 
 function ignore(): void {}
+
+async function* oneMessage<T>(message: T): AsyncGenerator<T> {
+  yield message;
+}
+
+async function* noMessages<T>(): AsyncGenerator<T> {}
 
 /**
  * webHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as Fetch Headers.

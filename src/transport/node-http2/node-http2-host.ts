@@ -14,7 +14,7 @@ import { ConfigError } from "../../config/config-error.js";
 import { file_google_rpc_error_details } from "../../../gen/ts/google/rpc/error_details_pb.js";
 import { Health, file_health_v1_health } from "../../../gen/ts/grpc/health/v1/health_pb.js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
-import { streamGuardOptions } from "../grpc-js/transport-limits.js";
+import { sendLimits, streamGuardOptions } from "../grpc-js/transport-limits.js";
 import type { GrpcHost, HostedService } from "../grpc-server.js";
 import { splitHostPort } from "../split-host-port.js";
 import { pinPeerCertificate } from "../tls/pin-peer-certificate.js";
@@ -77,9 +77,14 @@ export async function startNodeHttp2Host(
       [...services.map((s) => s.service.file), file_google_rpc_error_details, file_health_v1_health],
     ),
   ];
+  const recorded = new Set(
+    services.flatMap(({ service }) => service.methods.map((m) => `/${service.typeName}/${m.name}`)),
+  );
   const dispatch = grpcStreamDispatch({
+    recorded: (path) => recorded.has(path),
     services: served,
     maxReceiveMessageBytes: limits.maxReceiveMessageBytes,
+    send: sendLimits(limits),
     shutdownSignal: shutdown.signal,
     streamLimits: new GrpcStreamLimits(streamGuardOptions(limits, services)),
     authenticator: security.authenticator,
