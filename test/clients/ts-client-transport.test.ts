@@ -255,10 +255,11 @@ describe("@toolhost/client's gRPC transport", { timeout: 60_000 }, () => {
     const late = await (async () => {
       for await (const _ of files.readFile(
         { path: "two-mib.bin", mode: ReadMode.BYTES, chunkSize: 16 * 1024 },
-        { timeoutMs: 150 },
+        // Long enough for the first message even on a loaded machine, short of the whole read.
+        { timeoutMs: 1500 },
       )) {
         taken++;
-        await new Promise((r) => setTimeout(r, 20)); // 129 messages at 20 ms: far past 150 ms
+        await new Promise((r) => setTimeout(r, 20)); // 129 messages at 20 ms: past 1.5 s
       }
     })().catch((e: unknown) => e);
     assert.ok(late instanceof ConnectError, String(late));

@@ -37,6 +37,10 @@ interface ServerEntry {
   command?: unknown;
   args?: unknown;
   env?: unknown;
+  /** A Streamable HTTP entry (Claude Code's "type": "http"): its URL and headers. */
+  type?: unknown;
+  url?: unknown;
+  headers?: unknown;
 }
 
 /** fencedBlocks are the doc's code blocks of one language, with their line. */
@@ -106,16 +110,18 @@ describe("docs/mcp.md agent configuration", () => {
     }));
     return [...json, ...toml];
   };
+  const stdioEntries = () => entries().filter(({ entry }) => entry.type === undefined);
 
   it("has the Claude Code, Codex and Cursor snippets, each parsing as its format", () => {
     for (const file of [".mcp.json", "config.toml", ".cursor/mcp.json"]) assert.ok(doc.includes(`${file}\``), file);
-    assert.equal(fencedBlocks(doc, "json").length, 2, "Claude Code's and Cursor's JSON");
+    assert.equal(fencedBlocks(doc, "json").length, 3, "Claude Code's and Cursor's JSON, and Claude Code's over HTTP");
     assert.equal(fencedBlocks(doc, "toml").length, 1, "Codex's TOML");
     for (const { where, entry } of entries()) assert.ok(entry, `${where} configures a "toolhost" server`);
   });
 
   it("starts toolhost mcp with flags its parser takes, a root, no listener, the token from env", () => {
-    for (const { where, entry } of entries()) {
+    assert.equal(stdioEntries().length, 3);
+    for (const { where, entry } of stdioEntries()) {
       assert.equal(entry.command, "toolhost", where);
       assert.ok(Array.isArray(entry.args) && entry.args.every((a) => typeof a === "string"), where);
       const [command, ...flags] = entry.args as string[];
@@ -129,6 +135,18 @@ describe("docs/mcp.md agent configuration", () => {
       );
       assert.deepEqual(Object.keys((entry.env ?? {}) as object), ["TOOLHOST_TOKEN"], where);
     }
+  });
+});
+
+describe("docs/mcp.md over Streamable HTTP", () => {
+  it("points an HTTP client at /mcp with a bearer token header", () => {
+    const http = fencedBlocks(doc, "json")
+      .map(({ text }) => (JSON.parse(text) as { mcpServers: Record<string, ServerEntry> }).mcpServers["toolhost"]!)
+      .filter((entry) => entry.type !== undefined);
+    assert.equal(http.length, 1);
+    assert.equal(http[0]!.type, "http");
+    assert.match(String(http[0]!.url), /^https?:\/\/[^/]+\/mcp$/);
+    assert.match(String((http[0]!.headers as Record<string, unknown>)["Authorization"]), /^Bearer /);
   });
 });
 
