@@ -200,6 +200,9 @@ describe("toolhost serve --mcp-listen, anonymous (no tokens file)", () => {
         id: null,
       });
     }
+    // Without authentication there is no protected resource to describe.
+    const metadata = await rawRequest(new URL("/.well-known/oauth-protected-resource", mcp.url), { method: "GET" });
+    assert.equal(metadata.status, 404);
     const elsewhere = await rawRequest(new URL("/other", mcp.url), { method: "POST", headers: jsonRpcHeaders });
     assert.equal(elsewhere.status, 404);
     assert.match(JSON.parse(elsewhere.body).error.message, /nothing is served at \/other; the MCP endpoint is \/mcp/);

@@ -316,6 +316,15 @@ describe("toolhost mcp start-up refusals", () => {
     assert.equal(code, 2);
     assert.match(stderr, /drop --listen/);
   });
+
+  it("exits 2 on --mcp-listen, the Streamable HTTP listener of serve", async () => {
+    const { code, stderr } = await runCli(["mcp", "--root", root, "--mcp-listen", "127.0.0.1:0"], {});
+    assert.equal(code, 2);
+    assert.equal(
+      stderr,
+      "toolhost: toolhost mcp serves on stdin/stdout and listens on nothing; drop --mcp-listen (it is a flag of toolhost serve)\n",
+    );
+  });
 });
 
 /** runCli runs the CLI to its exit with stdin closed, and gives back its code and output. */
