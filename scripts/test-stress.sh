@@ -9,4 +9,4 @@ if [ "${#files[@]}" -eq 0 ]; then
   echo "test:stress: no *.stress.test.ts files" >&2
   exit 0
 fi
-exec node --import tsx --test --test-concurrency=2 "${files[@]}" "$@"
+exec node --import tsx --test --test-concurrency=2 "$@" "${files[@]}"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the default tier: every node:test file under test/ except the interop tests (npm run
 # test:interop) and the stress tier (*.stress.test.ts, npm run test:stress). Node 20's --test
-# takes no globs, so the files are listed here.
+# takes no globs, so the files are listed here. Arguments are options of node --test, put before
+# the files (npm run test:unit -- --test-reporter=spec).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t files < <(find test -name '*.test.ts' -not -name '*.stress.test.ts' -not -path 'test/interop/*' -not -path 'test/fixtures/*' | sort)
-exec node --import tsx --test --test-concurrency=2 "${files[@]}" "$@"
+exec node --import tsx --test --test-concurrency=2 "$@" "${files[@]}"
