@@ -39,6 +39,8 @@ interface Waiter {
   fail?: (error: Error) => void;
   /** Set when the worker stopped with this hash in progress: its state is gone with the worker. */
   lost?: ToolhostError;
+  /** Set by discard: the entry goes once the worker has answered the updates posted before. */
+  discarded?: boolean;
 }
 
 let worker: Worker | undefined;
@@ -98,6 +100,7 @@ function hashWorker(): Worker {
       const waiter = waiters.get(m.id);
       if (m.op === "updated") {
         waiter?.updated.shift()?.();
+        if (waiter?.discarded === true && waiter.updated.length === 0) waiters.delete(m.id);
       } else if (m.op === "digest") {
         waiters.delete(m.id);
         waiter?.digest?.(m.hex ?? "");
@@ -214,10 +217,18 @@ export class OffThreadSha256 {
     });
   }
 
-  /** discard forgets an unfinished hash (a cancelled stream). */
+  /**
+   * discard forgets an unfinished hash (a cancelled stream). The worker still answers the
+   * updates posted before the drop, and each answer settles its update's promise: the chunk's
+   * memory and the room it holds in hashingGate are let go then. (Forgetting the entry at once
+   * left those promises unsettled, and every cancelled large read kept up to two chunks of
+   * hashingGate's 16 MiB for good, until every large read of the process waited for ever.)
+   */
   discard(): void {
-    if (this.remote !== undefined) {
-      waiters.delete(this.id);
+    const waiter = this.remote;
+    if (waiter !== undefined) {
+      waiter.discarded = true;
+      if (waiter.updated.length === 0) waiters.delete(this.id);
       worker?.postMessage({ op: "drop", id: this.id });
     }
   }
