@@ -14,7 +14,7 @@ const drainCapBytes = 64 * 1024 * 1024;
  * writeGrpcAnswer writes connect's answer to an HTTP/2 stream: the head after the first body
  * chunk (so the handler can still set headers), each chunk through `writer` (its bytes counted
  * against the send budgets until flushed, bounded-writer.ts), then the trailers (grpc-status); an answer without messages goes trailers-only.
- * It resolves with the message bytes written. Once `released` (the handler ended its streamed
+ * It resolves with the message bytes written. Once `released()` (the handler ended its streamed
  * call itself), nothing waits for the client any more: the last messages, up to endOfStreamBytes,
  * and the trailers are queued and the answer is over, as on the HTTP listener
  * (http-response-writer.ts releaseResponse).
@@ -25,7 +25,7 @@ export async function writeGrpcAnswer(
   answer: UniversalServerResponse,
   extraHeaders: OutgoingHttpHeaders,
   writer: BoundedWriter,
-  released: AbortSignal,
+  released: () => boolean,
 ): Promise<number> {
   let room = endOfStreamBytes;
   const it = answer.body?.[Symbol.asyncIterator]();
@@ -56,7 +56,7 @@ export async function writeGrpcAnswer(
       // connect yields one enveloped message per chunk; its 5-byte prefix is not counted, as on grpc-js.
       written += chunk.value.byteLength - 5;
       const bytes = Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength);
-      if (!released.aborted) {
+      if (!released()) {
         await writer.write(bytes);
       } else if ((room -= bytes.byteLength) >= 0) {
         // Queued behind what the client has not read, without waiting: it gets every message
@@ -75,7 +75,7 @@ export async function writeGrpcAnswer(
     });
     // A released answer's trailers wait behind DATA the client may never read: the call is over
     // for the server now, and the trailers go when the client reads on.
-    if (!released.aborted) await sent;
+    if (!released()) await sent;
   } finally {
     await it?.return?.().catch(() => undefined);
   }
