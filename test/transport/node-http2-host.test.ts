@@ -1,6 +1,7 @@
 // The node:http2 gRPC host (TOOLHOST_GRPC_HOST=node-http2) end to end: grpcurl through its
 // reflection over TLS, health open without a token, client certificates (mTLS), a truncated
-// upload refused with nothing written, the per-connection stream limit, and a graceful close.
+// upload refused with nothing written, the per-connection stream limit, the idle timeout, and a
+// graceful close.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, realpath, writeFile } from "node:fs/promises";
@@ -164,6 +165,30 @@ describe("the node:http2 gRPC host's stream limits (raw HTTP/2)", () => {
       assert.equal(raw.frames.filter((f) => f.type === h2.GOAWAY).length, 0);
     } finally {
       raw.close();
+    }
+  });
+});
+
+describe("the node:http2 gRPC host's idle connections", () => {
+  it("closes a connection that has had no open stream for the idle timeout, with GOAWAY", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "toolhost-node-http2-idle-")));
+    await writeFile(join(root, "a.txt"), "a");
+    const server = await startServer(
+      localConfig([root], { grpcHost: "node-http2", limits: { ...defaultLimits, idleConnectionTimeoutMs: 200 } }),
+      createLogger("silent"),
+    );
+    const c = await RawGrpcConnection.open(server.grpcAddress);
+    try {
+      const goaway = new Promise<number>((resolve) => c.session.once("goaway", (code: number) => resolve(code)));
+      const r = await c.call(
+        "/toolhost.files.v1.FileTools/StatFile",
+        frame(toBinary(StatFileRequestSchema, create(StatFileRequestSchema, { path: "a.txt" }))),
+      );
+      assert.equal(r.grpcStatus, 0, r.grpcMessage);
+      assert.equal(await goaway, 0, "GOAWAY NO_ERROR");
+    } finally {
+      c.close();
+      await server.close(200);
     }
   });
 });
