@@ -34,6 +34,8 @@ export interface BuiltServices {
   readonly tools: ServiceImpl<typeof Tools>;
   readonly security: Security;
   readonly skillCatalog: ReturnType<typeof createSkillCatalogService>;
+  /** The guarded SkillCatalog ServiceImpl, for a face that calls its RPCs itself (MCP's skills). */
+  readonly guardedSkillCatalog: ServiceImpl<typeof SkillCatalog>;
   readonly history: FileHistory | undefined;
 }
 
@@ -96,15 +98,16 @@ export async function buildServices(config: Config, logger: Logger): Promise<Bui
     authorize: authorizeTool,
   });
   const guardedTools = guardService(Tools, tools, gate);
+  const guardedSkillCatalog = guardService(SkillCatalog, skillCatalog, gate);
   const services: HostedService[] = [
     { service: FileTools, impl: guardService(FileTools, fileTools, gate) as unknown as ServiceImpl<DescService> },
     {
       service: SkillCatalog,
-      impl: guardService(SkillCatalog, skillCatalog, gate) as unknown as ServiceImpl<DescService>,
+      impl: guardedSkillCatalog as unknown as ServiceImpl<DescService>,
     },
     { service: Tools, impl: guardedTools as unknown as ServiceImpl<DescService> },
   ];
-  return { services, tools: guardedTools, security, skillCatalog, history };
+  return { services, tools: guardedTools, security, skillCatalog, guardedSkillCatalog, history };
 }
 
 /**

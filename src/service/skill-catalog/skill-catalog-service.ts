@@ -44,7 +44,22 @@ export type SkillCatalogService = ServiceImpl<typeof SkillCatalog> & {
   close(): Promise<void>;
   /** How many skills the catalog holds now, and how many folders failed to load. */
   counts(): { skills: number; errors: number };
+  /**
+   * The SKILL.md of a catalog skill as it is now: its text and the SHA-256 (hex) and size of
+   * its bytes. Not an RPC and not guarded: a face calls it only for a name a guarded call of
+   * the same request was just admitted for (the MCP face's skills/get and resources/read).
+   */
+  readSkillSource(name: string): Promise<SkillSource>;
+  /** Calls `listener` after every reload that changed the catalog; returns the unsubscribe. */
+  onCatalogChange(listener: () => void): () => void;
 };
+
+/** SkillSource is a SKILL.md read whole: text, lowercase hex SHA-256 of its bytes, and size. */
+export interface SkillSource {
+  readonly text: string;
+  readonly digest: string;
+  readonly size: number;
+}
 
 /**
  * createSkillCatalogService builds the SkillCatalog ServiceImpl that both transports host. It
@@ -95,5 +110,11 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
     listSkillErrors: listSkillErrorsHandler(ctx),
   });
   const counts = () => ({ skills: catalog.index.skills().length, errors: catalog.index.errors().length });
-  return Object.assign(impl, { ready, close: () => catalog.close(), counts });
+  const readSkillSource = async (name: string): Promise<SkillSource> => {
+    await ready;
+    const { read } = await catalog.index.readSource(name);
+    return { text: read.text, digest: read.digest, size: read.size };
+  };
+  const onCatalogChange = (listener: () => void) => catalog.index.subscribe(() => listener());
+  return Object.assign(impl, { ready, close: () => catalog.close(), counts, readSkillSource, onCatalogChange });
 }

@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { diffCatalogs, type CatalogEvent, type CatalogState } from "./diff-catalogs.js";
 import { parseSkill } from "../parse/parse-skill.js";
-import { isSkillFileFailure, readSkillFile } from "../load/read-skill-file.js";
+import { isSkillFileFailure, readSkillFile, type SkillFileText } from "../load/read-skill-file.js";
 import { scanSkillRoots, type SkillRoot } from "../load/scan-skill-roots.js";
 import type { LoadedSkill, ParsedSkill, SkillLoadError } from "../skill-types.js";
 
@@ -97,20 +97,7 @@ export class SkillCatalogIndex {
    * always serves the file as it is now, even between a change and the reload it triggers.
    */
   async readFull(name: string): Promise<{ skill: LoadedSkill; parsed: ParsedSkill }> {
-    const skill = this.get(name);
-    const read = await readSkillFile(skill.skillFile, this.options.maxSkillFileBytes, skill.root, {
-      allowHardLinks: this.options.allowHardLinks,
-    });
-    if (isSkillFileFailure(read)) {
-      if (read.failure === "missing") {
-        throw new ToolhostError(
-          "SKILL_NOT_FOUND",
-          `skill "${name}" not found: its SKILL.md was removed (${skill.skillFile}).`,
-          { name },
-        );
-      }
-      throw invalidSkill(name, skill.skillFile, read.message);
-    }
+    const { skill, read } = await this.readSource(name);
     const result = parseSkill(read.text, { namespace: skill.rootNamespace, folderName: basename(skill.folder) });
     const problem = result.problems.find((p) => p.severity === "error");
     if (result.skill === undefined || problem !== undefined) {
@@ -133,6 +120,29 @@ export class SkillCatalogIndex {
       },
       parsed: result.skill,
     };
+  }
+
+  /**
+   * readSource reads a skill's SKILL.md again, as it is now, and returns its text with the
+   * SHA-256 and size of its bytes; it throws as `get` does, and SKILL_NOT_FOUND or INVALID_SKILL
+   * when the file has gone or can no longer be read.
+   */
+  async readSource(name: string): Promise<{ skill: LoadedSkill; read: SkillFileText }> {
+    const skill = this.get(name);
+    const read = await readSkillFile(skill.skillFile, this.options.maxSkillFileBytes, skill.root, {
+      allowHardLinks: this.options.allowHardLinks,
+    });
+    if (isSkillFileFailure(read)) {
+      if (read.failure === "missing") {
+        throw new ToolhostError(
+          "SKILL_NOT_FOUND",
+          `skill "${name}" not found: its SKILL.md was removed (${skill.skillFile}).`,
+          { name },
+        );
+      }
+      throw invalidSkill(name, skill.skillFile, read.message);
+    }
+    return { skill, read };
   }
 
   /** subscribe registers a listener for reload changes; the returned function unsubscribes. */
