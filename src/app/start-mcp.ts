@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "pino";
@@ -46,7 +47,9 @@ export async function startMcp(
   version: string,
 ): Promise<RunningMcp> {
   const authorization = authorizationOf(config, env);
-  const { tools, security, skillCatalog, history } = await buildServices(config, logger);
+  const { tools, security, skillCatalog, guardedSkillCatalog, history } = await buildServices(config, logger);
+  // Over stdio the process serves one MCP session: its skill activations are one session's.
+  const stdioSession = `mcp-stdio-${randomUUID()}`;
   const logCall = createCallLogger(logger);
   const shutdown = new AbortController();
   startHashWorker();
@@ -68,6 +71,7 @@ export async function startMcp(
         error: ended.error,
         ...recordedNote(ended.values),
       }),
+    skills: { catalog: guardedSkillCatalog, source: skillCatalog, activationSession: () => stdioSession },
   });
   const transport = new StdioServerTransport(stdio.stdin, stdio.stdout, {
     maxBufferSize: config.limits.maxReceiveMessageBytes + envelopeBytes,

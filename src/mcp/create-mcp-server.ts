@@ -11,6 +11,7 @@ import { errorResult } from "../tools/error-result.js";
 import { mcpTools } from "../tools/render-dialect.js";
 import { mcpCallContext, type McpCaller } from "./mcp-call-context.js";
 import { mcpToolResult } from "./mcp-tool-result.js";
+import { registerSkills, type McpSkillsOptions } from "./skills/register-skills.js";
 
 /** McpCallEnded is what one MCP request that reached the Tools service reports when it ends. */
 export interface McpCallEnded {
@@ -42,6 +43,8 @@ export interface McpServerOptions {
   /** Called as a request reaches the Tools service, with its full method path (for metrics). */
   readonly onCallStart?: ((method: string) => void) | undefined;
   readonly onCallEnd: (ended: McpCallEnded) => void;
+  /** The skill catalog, served as the MCP Skills extension; absent: tools only. */
+  readonly skills?: McpSkillsOptions;
 }
 
 /**
@@ -131,5 +134,6 @@ export function createMcpServer(options: McpServerOptions): Server {
       return mcpToolResult(refused);
     }
   });
+  if (options.skills !== undefined) registerSkills(server, options.skills, options.caller, options.shutdownSignal);
   return server;
 }

@@ -1,0 +1,20 @@
+import type { SkillCalls } from "./skill-calls.js";
+
+/** McpSkillsContext is what every MCP Skills handler works with. */
+export interface McpSkillsContext {
+  readonly calls: SkillCalls;
+  /** "private" when callers authenticate (what a listing shows depends on the caller's scope). */
+  readonly cacheScope: "public" | "private";
+  /** How many catalog skills one skills/list page covers (fewer entries when some are left out). */
+  readonly pageSize: number;
+  /** The freshness hint of skills/list and skills/get results. */
+  readonly ttlMs: number;
+  /** The activation session of a request, from its transport's session id; undefined: none. */
+  readonly activationSession: (transportSessionId: string | undefined) => string | undefined;
+}
+
+/** SkillRequestExtra is the part of the SDK's RequestHandlerExtra the handlers use. */
+export interface SkillRequestExtra {
+  readonly signal: AbortSignal;
+  readonly sessionId?: string | undefined;
+}
