@@ -1,6 +1,7 @@
 import type { McpSkillsContext, SkillRequestExtra } from "./mcp-skills-context.js";
 import { skillEntry, skillFiles, type SkillEntry } from "./skill-entry.js";
-import { reasonOf } from "./skill-errors.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { reasonOf, SkillRequestError } from "./skill-errors.js";
 import { maxCursorBytes, paramText } from "./skill-requests.js";
 
 /**
@@ -34,8 +35,12 @@ export async function listSkillsResult(
   };
 }
 
-/** goneSince tells a skill (or one of its files) that changed between the page and its entry. */
+/**
+ * goneSince tells a skill that changed between the page and its entry: gone, broken, a file
+ * removed, or grown over a limit.
+ */
 function goneSince(err: unknown): boolean {
+  if (err instanceof SkillRequestError) return err.code === ErrorCode.InvalidParams;
   const reason = reasonOf(err);
   return reason === "SKILL_NOT_FOUND" || reason === "INVALID_SKILL" || reason === "NOT_FOUND";
 }

@@ -35,7 +35,7 @@ export interface McpSkillsOptions {
   /** The SkillCatalog ServiceImpl behind the policy layer (guardService), as `serve` hosts it. */
   readonly catalog: ServiceImpl<typeof SkillCatalog>;
   /** The catalog's SKILL.md reader and change hook (not RPCs; see SkillCatalogService). */
-  readonly source: Pick<SkillCatalogService, "readSkillSource" | "onCatalogChange">;
+  readonly source: Pick<SkillCatalogService, "readSkillSource" | "slotFileDigests" | "onCatalogChange">;
   /**
    * The activation session of a request, from its transport's session id (stdio: the process's
    * one session; Streamable HTTP: the Mcp-Session-Id); undefined: the read activates nothing.
@@ -68,6 +68,7 @@ export function registerSkills(
     calls: new SkillCalls({
       catalog: options.catalog,
       readSkillSource: options.source.readSkillSource,
+      slotFileDigests: options.source.slotFileDigests,
       caller,
       shutdownSignal,
     }),

@@ -10,6 +10,7 @@ import {
 import { ReadMode } from "../../../gen/ts/toolhost/files/v1/read_pb.js";
 import { createSha256 } from "../../files/content-hash.js";
 import type { SkillSource } from "../../service/skill-catalog/skill-catalog-service.js";
+import type { SlotFileDigest } from "../../service/skill-catalog/slot-file-digests.js";
 import { mcpCallContext, type McpCaller } from "../mcp-call-context.js";
 
 /** SkillPage is one page of the skills a caller may see. */
@@ -38,6 +39,8 @@ export interface SkillCallsDeps {
   readonly catalog: ServiceImpl<typeof SkillCatalog>;
   /** The catalog's SKILL.md reader: called only for a name a guarded call just admitted. */
   readonly readSkillSource: (name: string) => Promise<SkillSource>;
+  /** The catalog's slot file hasher: called only for a name a guarded call just admitted. */
+  readonly slotFileDigests: (name: string, signal: AbortSignal) => Promise<SlotFileDigest[]>;
   readonly caller: McpCaller;
   readonly shutdownSignal: AbortSignal;
 }
@@ -83,6 +86,14 @@ export class SkillCalls {
   /** skillSource is the SKILL.md of a skill slotFiles admitted in this request. */
   skillSource(name: string): Promise<SkillSource> {
     return this.deps.readSkillSource(name);
+  }
+
+  /**
+   * slotDigests hashes every slot file of a skill slotFiles admitted in this request, one
+   * sandbox per slot (a guarded ReadSkillResource per file would open one per file).
+   */
+  slotDigests(name: string, signal: AbortSignal): Promise<SlotFileDigest[]> {
+    return this.deps.slotFileDigests(name, signal);
   }
 
   /**

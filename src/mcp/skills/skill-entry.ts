@@ -64,16 +64,21 @@ export function slotFileUri(skill: SkillName, file: Pick<SlotFile, "slot" | "pat
 
 /**
  * skillEntry builds a skill's entry: its verbatim frontmatter and every file it serves, SKILL.md
- * first, each with the SHA-256 and size of the bytes read now (a slot file streamed through the
- * guarded ReadSkillResource and hashed as it arrives).
+ * first, each with the SHA-256 and size of the bytes read now (the slot files listed and hashed
+ * again through their slots' sandboxes). A skill that grew over a limit since `files` was read
+ * is refused as one over it.
  */
 export async function skillEntry(calls: SkillCalls, files: SkillFiles, signal: AbortSignal): Promise<SkillEntry> {
   const { skill, source } = files;
   const uri = skillFileUriOf(skill.namespace, skill.shortName);
-  const resources: SkillResourceEntry[] = [{ uri, digest: `sha256:${source.digest}`, size: source.size }];
-  for (const file of files.slotFiles) {
-    const read = await calls.readSlotFile(skill.name, file.slot, file.path, false, signal);
-    resources.push({ uri: slotFileUri(skill, file), digest: `sha256:${read.sha256}`, size: read.size });
-  }
+  const digests = await calls.slotDigests(skill.name, signal);
+  refuseOverLimit({
+    ...files,
+    overLimit: overLimit({ files: digests.length + 1, bytes: digests.reduce((sum, d) => sum + d.size, source.size) }),
+  });
+  const resources: SkillResourceEntry[] = [
+    { uri, digest: `sha256:${source.digest}`, size: source.size },
+    ...digests.map((d) => ({ uri: slotFileUri(skill, d), digest: `sha256:${d.sha256}`, size: d.size })),
+  ];
   return { uri, frontmatter: frontmatterObject(source.text) ?? {}, resources };
 }

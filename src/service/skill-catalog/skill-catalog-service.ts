@@ -10,6 +10,7 @@ import { listSkillResourcesHandler } from "./list-skill-resources.js";
 import { listSkillsHandler } from "./list-skills.js";
 import { readSkillResourceHandler } from "./read-skill-resource.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
+import { slotFileDigests, type SlotFileDigest } from "./slot-file-digests.js";
 import { validateSkillHandler } from "./validate-skill.js";
 import { watchSkillsHandler } from "./watch-skills.js";
 
@@ -50,6 +51,11 @@ export type SkillCatalogService = ServiceImpl<typeof SkillCatalog> & {
    * the same request was just admitted for (the MCP face's skills/get and resources/read).
    */
   readSkillSource(name: string): Promise<SkillSource>;
+  /**
+   * The slot files of a catalog skill as they are now, each hashed through its slot's sandbox.
+   * Not an RPC and not guarded, like readSkillSource.
+   */
+  slotFileDigests(name: string, signal: AbortSignal): Promise<SlotFileDigest[]>;
   /** Calls `listener` after every reload that changed the catalog; returns the unsubscribe. */
   onCatalogChange(listener: () => void): () => void;
 };
@@ -116,5 +122,12 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
     return { text: read.text, digest: read.digest, size: read.size };
   };
   const onCatalogChange = (listener: () => void) => catalog.index.subscribe(() => listener());
-  return Object.assign(impl, { ready, close: () => catalog.close(), counts, readSkillSource, onCatalogChange });
+  return Object.assign(impl, {
+    ready,
+    close: () => catalog.close(),
+    counts,
+    readSkillSource,
+    slotFileDigests: (name: string, signal: AbortSignal) => slotFileDigests(ctx, name, signal),
+    onCatalogChange,
+  });
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { cp, mkdir, mkdtemp, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -101,6 +101,12 @@ before(async () => {
   await mkdir(path.join(huge, "assets"), { recursive: true });
   await writeFile(path.join(huge, "SKILL.md"), "---\nname: huge\ndescription: Too many files to serve.\n---\nBig.\n");
   for (let i = 0; i < 512; i++) await writeFile(path.join(huge, "assets", `f${i}.txt`), "x");
+  // A skill over the 16 MiB limit: one sparse asset of 16 MiB, beside its SKILL.md.
+  const heavy = path.join(root, "heavy");
+  await mkdir(path.join(heavy, "assets"), { recursive: true });
+  await writeFile(path.join(heavy, "SKILL.md"), "---\nname: heavy\ndescription: Too large to serve.\n---\nBig.\n");
+  await writeFile(path.join(heavy, "assets", "big.bin"), "");
+  await truncate(path.join(heavy, "assets", "big.bin"), 16 * 1024 * 1024);
   catalog = createSkillCatalogService({
     skillRoots: [{ path: root, namespace: "demo" }],
     limits: defaultLimits,
@@ -147,8 +153,8 @@ describe("MCP Skills: capabilities and listing", () => {
       cursor = page["nextCursor"] as string | undefined;
       pages++;
     } while (cursor !== undefined && pages < 10);
-    // One catalog skill per page: brand-guidelines, huge (left out), webapp-testing.
-    assert.equal(pages, 3);
+    // One catalog skill per page: brand-guidelines, heavy and huge (left out), webapp-testing.
+    assert.equal(pages, 4);
     assert.deepEqual(uris, ["skill://demo/brand-guidelines/SKILL.md", "skill://demo/webapp-testing/SKILL.md"]);
   });
 
@@ -334,6 +340,13 @@ describe("MCP Skills: what is not served is -32602 and changes nothing", () => {
     await refusedWith(readResource("skill://demo/huge/SKILL.md"), limit);
     await refusedWith(readResource("skill://demo/huge/assets/f1.txt"), limit);
     await refusedWith(call("resources/directory/read", { uri: "skill://demo/huge" }), limit);
+  });
+
+  it("a skill over the 16 MiB limit, by get and read", async () => {
+    const limit =
+      /not served over MCP: its files hold 16777\d+ bytes, over the MCP Skills limit of 16777216 bytes \(16 MiB\) per skill\.$/;
+    await refusedWith(call("skills/get", { uri: "skill://demo/heavy/SKILL.md" }), limit);
+    await refusedWith(readResource("skill://demo/heavy/assets/big.bin"), limit);
   });
 
   it("left the skill root as it was", async () => {
