@@ -134,6 +134,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       return mcpToolResult(refused);
     }
   });
-  if (options.skills !== undefined) registerSkills(server, options.skills, options.caller, options.shutdownSignal);
+  if (options.skills !== undefined)
+    registerSkills(server, options.skills, options.caller, options.shutdownSignal, options.onCallEnd);
   return server;
 }

@@ -24,8 +24,8 @@ export async function getSkillResult(
   if (!isSkillFile(parsed)) {
     throw invalidParams(`${uri} is not a skill's SKILL.md: skills/get takes skill://<namespace>/<name>/SKILL.md.`);
   }
-  const files = await skillFiles(ctx.calls, skillNameOf(parsed), extra.signal);
+  const files = await skillFiles(ctx.calls, skillNameOf(parsed), extra);
   refuseOverLimit(files);
-  const skill = await skillEntry(ctx.calls, files, extra.signal);
+  const skill = await skillEntry(ctx.calls, files, extra);
   return { skill, ttlMs: ctx.ttlMs, cacheScope: ctx.cacheScope, resultType: "complete" };
 }

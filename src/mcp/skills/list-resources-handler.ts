@@ -16,11 +16,11 @@ export const resourcesPageSize = 100;
  */
 export async function listResourcesResult(ctx: McpSkillsContext, cursor: string | undefined, extra: SkillRequestExtra) {
   const token = cursor === undefined ? "" : cursor.slice(0, maxCursorBytes + 1);
-  const page = await ctx.calls.listSkills(token, resourcesPageSize, extra.signal);
+  const page = await ctx.calls.listSkills(token, resourcesPageSize, extra);
   const resources = [];
   for (const skill of page.skills) {
     try {
-      const files = await skillFiles(ctx.calls, skill, extra.signal);
+      const files = await skillFiles(ctx.calls, skill, extra);
       if (files.overLimit !== undefined) continue;
       const description = frontmatterObject(files.source.text)?.["description"];
       resources.push({

@@ -16,12 +16,12 @@ export async function listSkillsResult(
   extra: SkillRequestExtra,
 ) {
   const cursor = paramText(params, "cursor", false, maxCursorBytes) ?? "";
-  const page = await ctx.calls.listSkills(cursor, ctx.pageSize, extra.signal);
+  const page = await ctx.calls.listSkills(cursor, ctx.pageSize, extra);
   const skills: SkillEntry[] = [];
   for (const skill of page.skills) {
     try {
-      const files = await skillFiles(ctx.calls, skill, extra.signal);
-      if (files.overLimit === undefined) skills.push(await skillEntry(ctx.calls, files, extra.signal));
+      const files = await skillFiles(ctx.calls, skill, extra);
+      if (files.overLimit === undefined) skills.push(await skillEntry(ctx.calls, files, extra));
     } catch (err) {
       if (!goneSince(err)) throw err;
     }

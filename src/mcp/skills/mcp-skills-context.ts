@@ -1,4 +1,4 @@
-import type { SkillCalls } from "./skill-calls.js";
+import type { CallScope, SkillCalls } from "./skill-calls.js";
 
 /** McpSkillsContext is what every MCP Skills handler works with. */
 export interface McpSkillsContext {
@@ -13,8 +13,7 @@ export interface McpSkillsContext {
   readonly activationSession: (transportSessionId: string | undefined) => string | undefined;
 }
 
-/** SkillRequestExtra is the part of the SDK's RequestHandlerExtra the handlers use. */
-export interface SkillRequestExtra {
-  readonly signal: AbortSignal;
+/** SkillRequestExtra is the part of the SDK's RequestHandlerExtra the handlers use, as a CallScope. */
+export interface SkillRequestExtra extends CallScope {
   readonly sessionId?: string | undefined;
 }

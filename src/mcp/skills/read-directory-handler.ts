@@ -45,7 +45,7 @@ export async function readDirectoryResult(
         : `No directory is served at ${uri}: a skill serves its scripts/, references/ and assets/ folders.`,
     );
   }
-  const files = await skillFiles(ctx.calls, skill, extra.signal);
+  const files = await skillFiles(ctx.calls, skill, extra);
   refuseOverLimit(files);
   const at = (path: readonly string[]) => skillUriOf(skill.namespace, skill.shortName, path);
   if (first === undefined) {

@@ -31,14 +31,14 @@ export async function readResourceResult(ctx: McpSkillsContext, uri: string, ext
       `No skill file is served at ${uri}: a skill serves its SKILL.md and the files of its scripts/, references/ and assets/ folders.`,
     );
   }
-  const files = await skillFiles(ctx.calls, skill, extra.signal);
+  const files = await skillFiles(ctx.calls, skill, extra);
   refuseOverLimit(files);
   if (isSkillFile(parsed)) {
     const session = ctx.activationSession(extra.sessionId);
-    if (session !== undefined) await ctx.calls.activate(skill.name, session, extra.signal);
+    if (session !== undefined) await ctx.calls.activate(skill.name, session, extra);
     return { contents: [{ uri, mimeType: "text/markdown", text: files.source.text }] };
   }
-  const read = await ctx.calls.readSlotFile(skill.name, first, rest.join("/"), true, extra.signal);
+  const read = await ctx.calls.readSlotFile(skill.name, first, rest.join("/"), true, extra);
   const text = textOf(read.bytes);
   const mimeType = mimeTypeOf(rest[rest.length - 1] ?? "", text !== undefined);
   return {

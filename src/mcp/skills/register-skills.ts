@@ -1,13 +1,13 @@
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ContextValues, createContextValues, type ServiceImpl } from "@connectrpc/connect";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { SkillCatalogService } from "../../service/skill-catalog/skill-catalog-service.js";
 import type { McpCaller } from "../mcp-call-context.js";
 import { getSkillResult } from "./get-skill-handler.js";
 import { listResourcesResult } from "./list-resources-handler.js";
 import { listSkillsResult } from "./list-skills-handler.js";
-import type { McpSkillsContext } from "./mcp-skills-context.js";
+import type { McpSkillsContext, SkillRequestExtra } from "./mcp-skills-context.js";
 import { readDirectoryResult } from "./read-directory-handler.js";
 import { readResourceResult } from "./read-resource-handler.js";
 import { SkillCalls } from "./skill-calls.js";
@@ -47,6 +47,23 @@ export interface McpSkillsOptions {
 }
 
 /**
+ * SkillRequestEnded is what one skills request reports when it ends, for its log line: the MCP
+ * method, the gRPC code of its outcome (0 when it answered), and the context values of its first
+ * SkillCatalog call (the admitted caller). The shape of create-mcp-server's McpCallEnded.
+ */
+export interface SkillRequestEnded {
+  readonly method: string;
+  readonly code: number;
+  readonly error: ConnectError | undefined;
+  readonly durationMs: number;
+  readonly bytesIn: number;
+  /** The bytes of the file content answered (resources/read); 0 for the other methods. */
+  readonly bytesOut: number;
+  readonly requestId: string;
+  readonly values: ContextValues;
+}
+
+/**
  * registerSkills serves the skill catalog on an MCP server as the MCP Skills extension
  * (io.modelcontextprotocol/skills, with directoryRead): skills/list, skills/get, and skill files
  * as resources (resources/list, resources/read, resources/directory/read) under skill:// URIs.
@@ -59,6 +76,7 @@ export function registerSkills(
   options: McpSkillsOptions,
   caller: McpCaller,
   shutdownSignal: AbortSignal,
+  onRequestEnd?: (ended: SkillRequestEnded) => void,
 ): void {
   server.registerCapabilities({
     resources: { listChanged: true },
@@ -77,34 +95,102 @@ export function registerSkills(
     ttlMs: skillsTtlMs,
     activationSession: options.activationSession ?? ((id) => id),
   };
-  server.setRequestHandler(SkillsListRequestSchema, (request, extra) =>
-    listSkillsResult(ctx, request.params, extra).catch((err: unknown) => {
-      throw mcpSkillError(err, "skills/list");
-    }),
+  const serve = servedWith(onRequestEnd);
+  server.setRequestHandler(
+    SkillsListRequestSchema,
+    serve(
+      "skills/list",
+      () => "skills/list",
+      (request, extra) => listSkillsResult(ctx, request.params, extra),
+    ),
   );
-  server.setRequestHandler(SkillsGetRequestSchema, (request, extra) =>
-    getSkillResult(ctx, request.params, extra).catch((err: unknown) => {
-      throw mcpSkillError(err, String(request.params?.["uri"] ?? "skills/get"));
-    }),
+  server.setRequestHandler(
+    SkillsGetRequestSchema,
+    serve("skills/get", uriParam, (request, extra) => getSkillResult(ctx, request.params, extra)),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
-    listResourcesResult(ctx, request.params?.cursor, extra).catch((err: unknown) => {
-      throw mcpSkillError(err, "resources/list");
-    }),
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    serve(
+      "resources/list",
+      () => "resources/list",
+      (request, extra) => listResourcesResult(ctx, request.params?.cursor, extra),
+    ),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    readResourceResult(ctx, request.params.uri, extra).catch((err: unknown) => {
-      throw mcpSkillError(err, request.params.uri);
-    }),
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    serve("resources/read", uriParam, (request, extra) => readResourceResult(ctx, request.params.uri, extra)),
   );
-  server.setRequestHandler(ResourcesDirectoryReadRequestSchema, (request, extra) =>
-    readDirectoryResult(ctx, request.params, extra).catch((err: unknown) => {
-      throw mcpSkillError(err, String(request.params?.["uri"] ?? "resources/directory/read"));
-    }),
+  server.setRequestHandler(
+    ResourcesDirectoryReadRequestSchema,
+    serve("resources/directory/read", uriParam, (request, extra) => readDirectoryResult(ctx, request.params, extra)),
   );
   const unsubscribe = options.source.onCatalogChange(() => {
     if (server.transport === undefined) return;
     server.sendResourceListChanged().catch(() => undefined);
   });
   shutdownSignal.addEventListener("abort", unsubscribe, { once: true });
+}
+
+/** uriParam is a request's params.uri as the client sent it, for error messages. */
+function uriParam(params: unknown): string {
+  return String((params as { uri?: unknown } | undefined)?.uri ?? "");
+}
+
+/** SdkExtra is the part of the SDK's RequestHandlerExtra a skills request uses. */
+interface SdkExtra {
+  readonly signal: AbortSignal;
+  readonly sessionId?: string | undefined;
+  readonly requestId: string | number;
+}
+
+/**
+ * servedWith wraps a skills handler: it runs it with the request's CallScope, maps what it
+ * fails with to its JSON-RPC error (mcpSkillError) and reports the request's end.
+ */
+function servedWith(onRequestEnd: ((ended: SkillRequestEnded) => void) | undefined) {
+  return <Q extends { params?: unknown }, R>(
+    method: string,
+    what: (params: unknown) => string,
+    run: (request: Q, extra: SkillRequestExtra) => Promise<R>,
+  ) =>
+    async (request: Q, extra: SdkExtra): Promise<R> => {
+      const started = process.hrtime.bigint();
+      const admitted: { values?: ContextValues } = {};
+      const scope: SkillRequestExtra = { signal: extra.signal, sessionId: extra.sessionId, admitted };
+      const end = (bytesOut: number, error?: ConnectError) =>
+        onRequestEnd?.({
+          method,
+          code: error?.code ?? 0,
+          error,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          bytesIn: 0,
+          bytesOut,
+          requestId: String(extra.requestId),
+          values: admitted.values ?? createContextValues(),
+        });
+      try {
+        const result = await run(request, scope);
+        end(contentBytes(result));
+        return result;
+      } catch (err) {
+        const refused = mcpSkillError(err, what(request.params));
+        end(0, err instanceof ConnectError ? err : new ConnectError(refused.message, grpcCodeOf(refused.code)));
+        throw refused;
+      }
+    };
+}
+
+/** contentBytes is the length of the text and blobs of a resources/read result; 0 for others. */
+function contentBytes(result: unknown): number {
+  const contents = (result as { contents?: { text?: string; blob?: string }[] }).contents;
+  return (contents ?? []).reduce((sum, c) => sum + (c.text?.length ?? 0) + (c.blob?.length ?? 0), 0);
+}
+
+/** grpcCodeOf is the gRPC code a JSON-RPC error of this face is logged with. */
+function grpcCodeOf(code: number): Code {
+  return code === ErrorCode.InvalidParams
+    ? Code.InvalidArgument
+    : code === ErrorCode.InvalidRequest
+      ? Code.PermissionDenied
+      : Code.Internal;
 }

@@ -1,5 +1,5 @@
 import { create, type DescMethod } from "@bufbuild/protobuf";
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { ContextValues, ServiceImpl } from "@connectrpc/connect";
 import {
   ActivateSkillRequestSchema,
   ListSkillResourcesRequestSchema,
@@ -33,6 +33,15 @@ export interface SlotFileContent {
   readonly sha256: string;
 }
 
+/**
+ * CallScope is the MCP request a call is made for: its signal, and where the first call's
+ * context values (the admitted caller) are kept for the request's log line.
+ */
+export interface CallScope {
+  readonly signal: AbortSignal;
+  readonly admitted?: { values?: ContextValues };
+}
+
 /** SkillCallsDeps are the guarded SkillCatalog, the catalog's SKILL.md reader, and the caller. */
 export interface SkillCallsDeps {
   /** The SkillCatalog ServiceImpl behind the policy layer (guardService), as `serve` hosts it. */
@@ -54,8 +63,8 @@ export class SkillCalls {
   constructor(private readonly deps: SkillCallsDeps) {}
 
   /** listSkills is one page of ListSkills: the skills the caller's scope shows. */
-  async listSkills(pageToken: string, pageSize: number, signal: AbortSignal): Promise<SkillPage> {
-    const response = await this.withContext(SkillCatalog.method.listSkills, signal, (context) =>
+  async listSkills(pageToken: string, pageSize: number, scope: CallScope): Promise<SkillPage> {
+    const response = await this.withContext(SkillCatalog.method.listSkills, scope, (context) =>
       this.deps.catalog.listSkills(create(ListSkillsRequestSchema, { pageToken, pageSize }), context),
     );
     return {
@@ -72,8 +81,8 @@ export class SkillCalls {
    * slotFiles is ListSkillResources: the admission of a request about one skill (its namespace
    * in the caller's scope, the skill in the catalog) and its slot files as they are now.
    */
-  async slotFiles(name: string, signal: AbortSignal): Promise<SlotFile[]> {
-    const response = await this.withContext(SkillCatalog.method.listSkillResources, signal, (context) =>
+  async slotFiles(name: string, scope: CallScope): Promise<SlotFile[]> {
+    const response = await this.withContext(SkillCatalog.method.listSkillResources, scope, (context) =>
       this.deps.catalog.listSkillResources(create(ListSkillResourcesRequestSchema, { name }), context),
     );
     return (response.resources ?? []).map((r) => ({
@@ -92,8 +101,8 @@ export class SkillCalls {
    * slotDigests hashes every slot file of a skill slotFiles admitted in this request, one
    * sandbox per slot (a guarded ReadSkillResource per file would open one per file).
    */
-  slotDigests(name: string, signal: AbortSignal): Promise<SlotFileDigest[]> {
-    return this.deps.slotFileDigests(name, signal);
+  slotDigests(name: string, scope: CallScope): Promise<SlotFileDigest[]> {
+    return this.deps.slotFileDigests(name, scope.signal);
   }
 
   /**
@@ -106,9 +115,9 @@ export class SkillCalls {
     slot: string,
     path: string,
     keep: boolean,
-    signal: AbortSignal,
+    scope: CallScope,
   ): Promise<SlotFileContent> {
-    return this.withContext(SkillCatalog.method.readSkillResource, signal, async (context) => {
+    return this.withContext(SkillCatalog.method.readSkillResource, scope, async (context) => {
       const parts = this.deps.catalog.readSkillResource(
         create(ReadSkillResourceRequestSchema, { name, slot, path, mode: ReadMode.BYTES }),
         context,
@@ -130,8 +139,8 @@ export class SkillCalls {
   }
 
   /** activate is ActivateSkill for the MCP session: the skill active in that session's catalog view. */
-  async activate(name: string, sessionId: string, signal: AbortSignal): Promise<void> {
-    await this.withContext(SkillCatalog.method.activateSkill, signal, (context) =>
+  async activate(name: string, sessionId: string, scope: CallScope): Promise<void> {
+    await this.withContext(SkillCatalog.method.activateSkill, scope, (context) =>
       this.deps.catalog.activateSkill(create(ActivateSkillRequestSchema, { name, sessionId }), context),
     );
   }
@@ -143,10 +152,11 @@ export class SkillCalls {
    */
   private async withContext<T>(
     method: DescMethod,
-    signal: AbortSignal,
+    scope: CallScope,
     run: (context: ReturnType<typeof mcpCallContext>) => T | Promise<T>,
   ): Promise<T> {
-    const context = mcpCallContext(SkillCatalog, method, this.deps.caller, signal, this.deps.shutdownSignal);
+    const context = mcpCallContext(SkillCatalog, method, this.deps.caller, scope.signal, this.deps.shutdownSignal);
+    if (scope.admitted !== undefined) scope.admitted.values ??= context.values;
     try {
       return await run(context);
     } finally {

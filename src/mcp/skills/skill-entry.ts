@@ -1,7 +1,7 @@
 import type { SkillSource } from "../../service/skill-catalog/skill-catalog-service.js";
 import { frontmatterObject } from "../../skills/parse/frontmatter-object.js";
 import type { StructuredMap } from "../../skills/skill-types.js";
-import type { SkillCalls, SlotFile } from "./skill-calls.js";
+import type { CallScope, SkillCalls, SlotFile } from "./skill-calls.js";
 import { invalidParams } from "./skill-errors.js";
 import { overLimit } from "./skill-limits.js";
 import { skillFileUriOf, skillUriOf } from "./skill-uri.js";
@@ -41,8 +41,8 @@ export interface SkillFiles {
  * tier, quota, and the skill's existence) and then reads its SKILL.md, so what follows knows
  * every file the skill has, with sizes, and whether it is within the extension's limits.
  */
-export async function skillFiles(calls: SkillCalls, skill: SkillName, signal: AbortSignal): Promise<SkillFiles> {
-  const slotFiles = await calls.slotFiles(skill.name, signal);
+export async function skillFiles(calls: SkillCalls, skill: SkillName, scope: CallScope): Promise<SkillFiles> {
+  const slotFiles = await calls.slotFiles(skill.name, scope);
   const source = await calls.skillSource(skill.name);
   const bytes = slotFiles.reduce((sum, f) => sum + f.size, source.size);
   return { skill, source, slotFiles, overLimit: overLimit({ files: slotFiles.length + 1, bytes }) };
@@ -68,10 +68,10 @@ export function slotFileUri(skill: SkillName, file: Pick<SlotFile, "slot" | "pat
  * again through their slots' sandboxes). A skill that grew over a limit since `files` was read
  * is refused as one over it.
  */
-export async function skillEntry(calls: SkillCalls, files: SkillFiles, signal: AbortSignal): Promise<SkillEntry> {
+export async function skillEntry(calls: SkillCalls, files: SkillFiles, scope: CallScope): Promise<SkillEntry> {
   const { skill, source } = files;
   const uri = skillFileUriOf(skill.namespace, skill.shortName);
-  const digests = await calls.slotDigests(skill.name, signal);
+  const digests = await calls.slotDigests(skill.name, scope);
   refuseOverLimit({
     ...files,
     overLimit: overLimit({ files: digests.length + 1, bytes: digests.reduce((sum, d) => sum + d.size, source.size) }),

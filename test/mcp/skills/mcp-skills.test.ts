@@ -14,7 +14,7 @@ import { create } from "@bufbuild/protobuf";
 import { createHandlerContext } from "@connectrpc/connect";
 import { ListSkillsRequestSchema, SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { defaultLimits } from "../../../src/config/config.js";
-import { registerSkills, skillsExtension } from "../../../src/mcp/skills/register-skills.js";
+import { registerSkills, skillsExtension, type SkillRequestEnded } from "../../../src/mcp/skills/register-skills.js";
 import {
   createSkillCatalogService,
   type SkillCatalogService,
@@ -39,6 +39,8 @@ let catalog: SkillCatalogService;
 let client: Client;
 let server: Server;
 const shutdown = new AbortController();
+/** What each skills request reported when it ended, for its log line. */
+const ends: SkillRequestEnded[] = [];
 /** Every answer and error message the client got, to check that none names a server path. */
 const seen: string[] = [];
 
@@ -119,6 +121,7 @@ before(async () => {
     { catalog, source: catalog, activationSession: () => "mcp-session-1", pageSize: 1 },
     { authorization: undefined },
     shutdown.signal,
+    (end) => ends.push(end),
   );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -290,6 +293,16 @@ describe("MCP Skills: what is not served is -32602 and changes nothing", () => {
       /^MCP error -32602: No skill file is served at skill:\/\/demo\/no-such-skill\/SKILL\.md \(SKILL_NOT_FOUND\)\.$/,
     );
     await refusedWith(readResource("skill://other/webapp-testing/SKILL.md"), /\(SKILL_NOT_FOUND\)/);
+  });
+
+  it("reports each request's end for its log line, with the gRPC code of its outcome", async () => {
+    const from = ends.length;
+    await refusedWith(call("skills/get", { uri: "skill://demo/gone/SKILL.md" }), /SKILL_NOT_FOUND/);
+    await readResource("skill://demo/webapp-testing/scripts/with_server.py");
+    const [refused, read] = ends.slice(from);
+    assert.deepEqual([refused?.method, refused?.code, refused?.bytesOut], ["skills/get", 5, 0]);
+    assert.deepEqual([read?.method, read?.code], ["resources/read", 0]);
+    assert.equal(read?.bytesOut, (await readFile(path.join(fixtures, "webapp-testing/scripts/with_server.py"))).length);
   });
 
   it("a URI that is not a SKILL.md, a file that is not there, a file outside the slots", async () => {
