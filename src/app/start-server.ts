@@ -46,7 +46,7 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, logger: Logger, version = "0.0.0"): Promise<RunningServer> {
   routeGrpcJsLog(logger);
-  const { services, tools, security, skillCatalog, history } = await buildServices(config, logger);
+  const { services, tools, security, skillCatalog, guardedSkillCatalog, history } = await buildServices(config, logger);
   const logCall = createCallLogger(logger);
   const metrics =
     config.metricsListen === undefined
@@ -102,6 +102,7 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
       mcp = await startMcpHttpHost({
         listen: config.mcpListen,
         tools,
+        skills: { catalog: guardedSkillCatalog, source: skillCatalog },
         version,
         limits: config.limits,
         onCallEnd,

@@ -44,6 +44,11 @@ export interface McpSkillsOptions {
   readonly activationSession?: (transportSessionId: string | undefined) => string | undefined;
   /** Catalog skills per skills/list page; default defaultSkillsPageSize. */
   readonly pageSize?: number;
+  /**
+   * Send notifications/resources/list_changed on catalog changes (default true). False for a
+   * server that lives for one stateless HTTP request, which has no stream to send them on.
+   */
+  readonly notifyChanges?: boolean;
 }
 
 /**
@@ -124,6 +129,7 @@ export function registerSkills(
     ResourcesDirectoryReadRequestSchema,
     serve("resources/directory/read", uriParam, (request, extra) => readDirectoryResult(ctx, request.params, extra)),
   );
+  if (options.notifyChanges === false) return;
   const unsubscribe = options.source.onCatalogChange(() => {
     if (server.transport === undefined) return;
     server.sendResourceListChanged().catch(() => undefined);

@@ -23,7 +23,7 @@ import {
 } from "./protected-resource-metadata.js";
 import { guardLoopbackOrigin } from "./loopback-origin-guard.js";
 import { answerJsonRpcError } from "./mcp-http-answer.js";
-import { serveMcpPost } from "./mcp-post-handler.js";
+import { type McpPostOptions, serveMcpPost } from "./mcp-post-handler.js";
 import { McpRequestSlots } from "./mcp-request-slots.js";
 
 /** mcpPath is the one MCP endpoint of the listener. */
@@ -52,6 +52,8 @@ export interface McpHttpOptions {
   readonly listen: string;
   /** The guarded Tools ServiceImpl, as the gRPC listener hosts it. */
   readonly tools: ServiceImpl<typeof Tools>;
+  /** The skill catalog, served as the MCP Skills extension on every request; absent: tools only. */
+  readonly skills?: McpPostOptions["skills"];
   readonly version: string;
   readonly limits: Limits;
   readonly onCallEnd: (record: CallRecord) => void;
@@ -145,6 +147,7 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
       shutdownSignal: shutdown.signal,
       onCallStart: options.onCallStart,
       onCallEnd: options.onCallEnd,
+      skills: options.skills,
     }).catch((err: unknown) => {
       if (!res.headersSent) {
         answerJsonRpcError(res, 500, `toolhost: the MCP request failed: ${(err as Error).message}`, { close: true });

@@ -3,6 +3,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Tools } from "../../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createMcpServer, type McpCallEnded } from "../../mcp/create-mcp-server.js";
+import type { McpSkillsOptions } from "../../mcp/skills/register-skills.js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
@@ -19,6 +20,8 @@ export interface McpPostOptions {
   readonly shutdownSignal: AbortSignal;
   readonly onCallStart?: ((method: string) => void) | undefined;
   readonly onCallEnd: (record: CallRecord) => void;
+  /** The skill catalog, served as the MCP Skills extension; absent: tools only. */
+  readonly skills?: Omit<McpSkillsOptions, "activationSession" | "notifyChanges"> | undefined;
 }
 
 /**
@@ -50,6 +53,10 @@ export async function serveMcpPost(req: IncomingMessage, res: ServerResponse, op
         error: ended.error,
         ...recordedNote(ended.values),
       }),
+    // Stateless: a skill read activates in the session the client names in Mcp-Session-Id, if any.
+    ...(options.skills === undefined
+      ? {}
+      : { skills: { ...options.skills, activationSession: () => sessionHeader(req), notifyChanges: false } }),
   });
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -62,4 +69,10 @@ export async function serveMcpPost(req: IncomingMessage, res: ServerResponse, op
   });
   await server.connect(transport);
   await transport.handleRequest(req, res);
+}
+
+/** sessionHeader is the request's Mcp-Session-Id, when it has one (one value, not empty). */
+function sessionHeader(req: IncomingMessage): string | undefined {
+  const value = req.headers["mcp-session-id"];
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
