@@ -75,14 +75,16 @@ export function parseSkillUri(uri: string): SkillUri {
     throw new SkillUriError(`${shown} names no skill: use skill://<namespace>/<name>/SKILL.md.`);
   }
   const segments = raw.map((segment) => decodeSegment(segment, shown));
-  const [namespace, shortName, ...path] = segments as [string, string, ...string[]];
+  const [namespace, given, ...path] = segments as [string, string, ...string[]];
+  // Compared in NFC, the form the catalog serves names in (a decomposed "é" is the same name).
+  const shortName = given.normalize("NFC");
   if (!namePartPattern.test(namespace)) {
     throw new SkillUriError(`${shown}: "${namespace}" is not a skill namespace (letters, digits, "_" and "-").`);
   }
   if (!shortNamePattern.test(shortName)) {
     throw new SkillUriError(`${shown}: "${shortName}" is not a skill name (letters, digits, "_" and "-").`);
   }
-  return { namespace, shortName: shortName.normalize("NFC"), path };
+  return { namespace, shortName, path };
 }
 
 /** isSkillFile tells whether a parsed URI names its skill's SKILL.md. */

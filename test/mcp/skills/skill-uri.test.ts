@@ -36,6 +36,13 @@ describe("skill URIs", () => {
     assert.equal(skillUriOf("ns", "skill", ["assets", "a b.md"]), "skill://ns/skill/assets/a%20b.md");
   });
 
+  it("round-trips a Unicode short name, compared in NFC", () => {
+    const uri = skillFileUriOf("edge", "навык");
+    assert.equal(uri, "skill://edge/%D0%BD%D0%B0%D0%B2%D1%8B%D0%BA/SKILL.md");
+    assert.equal(parseSkillUri(uri).shortName, "навык");
+    assert.equal(parseSkillUri("skill://edge/cafe\u0301/SKILL.md").shortName, "caf\u00e9");
+  });
+
   const refused: ReadonlyArray<readonly [string, RegExp]> = [
     ["file:///etc/passwd", /is not a skill URI/],
     ["SKILL://ns/skill/SKILL.md", /is not a skill URI/],
