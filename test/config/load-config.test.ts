@@ -145,6 +145,19 @@ shutdown_grace_ms: 500
     );
   });
 
+  it("reads the gRPC host from TOOLHOST_GRPC_HOST: grpc-js by default, node-http2, nothing else", async () => {
+    assert.equal((await loadConfig(parseServeFlags([]), {}, dir)).grpcHost, undefined);
+    assert.equal((await loadConfig(parseServeFlags([]), { TOOLHOST_GRPC_HOST: "" }, dir)).grpcHost, undefined);
+    assert.equal(
+      (await loadConfig(parseServeFlags([]), { TOOLHOST_GRPC_HOST: "node-http2" }, dir)).grpcHost,
+      "node-http2",
+    );
+    assert.equal((await loadConfig(parseServeFlags([]), { TOOLHOST_GRPC_HOST: "grpc-js" }, dir)).grpcHost, "grpc-js");
+    await refused([], /^TOOLHOST_GRPC_HOST is "h2"; set it to grpc-js \(the default\) or node-http2, or unset it$/, {
+      TOOLHOST_GRPC_HOST: "h2",
+    });
+  });
+
   it("refuses an unknown key and names the known ones", async () => {
     const file = await configFile("listen: 127.0.0.1:6000\nrots: [work]\n");
     await refused(
