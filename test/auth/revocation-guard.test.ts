@@ -22,6 +22,7 @@ import { TokenStore } from "../../src/auth/token-store.js";
 import { methodTiers } from "../../src/service/method-tiers.js";
 import { guardService } from "../../src/transport/guard-service.js";
 import type { CallGate } from "../../src/transport/authenticate-call.js";
+import { waitFor } from "../support/wait-for.js";
 
 const sha = (token: string) => createHash("sha256").update(token).digest("hex");
 const entry = (id: string) =>
@@ -161,9 +162,7 @@ describe("guardService ends every call of a revoked credential", () => {
       .validity as CredentialValidity;
     // Admission builds the scope's sandbox first (a few file system calls): wait until every
     // handler runs, that is, watches its credential.
-    const deadline = Date.now() + 10_000;
-    while (gone.watching + kept.watching < 2 * calls.length && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor("every handler to watch its credential", () => gone.watching + kept.watching >= 2 * calls.length);
     assert.equal(gone.watching, calls.length, "each call of 'gone' watches its credential");
     assert.ok(
       calls.every((c) => !c.gone.settled() && !c.kept.settled()),

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "../support/wait-for.js";
 
 // `npm start` execs the server (package.json: "start": "exec node dist/cli.js serve"), so the
 // SIGTERM an orchestrator or a terminal sends npm reaches the server, which drains and exits;
@@ -53,9 +54,8 @@ describe("npm start", { timeout: 300_000 }, () => {
       const exited = once(npm, "exit");
       npm.kill("SIGTERM");
       await exited;
-      // The server drains (shutdown_grace_ms) and exits; wait for that, bounded as a hang guard.
-      for (let i = 0; i < 300 && serverPids(root).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
-      assert.deepEqual(serverPids(root), [], "the server outlived npm start");
+      // The server drains (shutdown_grace_ms) and exits; waitFor's deadline is only a hang guard.
+      await waitFor("the server to exit after npm start (it outlived npm start)", () => serverPids(root).length === 0);
     } finally {
       for (const pid of serverPids(root)) process.kill(pid, "SIGKILL");
       if (npm.exitCode === null && npm.signalCode === null) npm.kill("SIGKILL");
