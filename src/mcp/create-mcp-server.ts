@@ -48,6 +48,13 @@ export interface McpServerOptions {
 }
 
 /**
+ * callDone ends a call's HandlerContext once the call has: connect's context listens on the
+ * request's and the server's shutdown signal until it is aborted, so each context left open kept
+ * a listener (and the context) on the shutdown signal for the server's life.
+ */
+const callDone = new Error("the MCP request is done");
+
+/**
  * createMcpServer builds the MCP server (the SDK's low-level Server) whose tools/list and
  * tools/call are the Tools service's ListTools and CallTool, called through the same guarded
  * ServiceImpl as gRPC: authentication, tiers, scopes, quotas and history apply unchanged.
@@ -91,6 +98,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       ended(method, started, String(extra.requestId), context.values, { in: 0, out: 0 }, error);
       const refused = errorResult(error, options.contentBytes);
       throw new McpError(ErrorCode.InvalidRequest, `${refused.reason}: ${error.rawMessage}`, refused.structured);
+    } finally {
+      context.abort(callDone);
     }
   });
 
@@ -132,6 +141,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         error,
       );
       return mcpToolResult(refused);
+    } finally {
+      context.abort(callDone);
     }
   });
   if (options.skills !== undefined)

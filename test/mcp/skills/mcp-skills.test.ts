@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { getEventListeners } from "node:events";
 import { cp, mkdir, mkdtemp, readdir, readFile, realpath, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -381,6 +382,10 @@ describe("MCP Skills: changes", () => {
     await changed;
     const got = (await call("skills/get", { uri: "skill://demo/added-skill/SKILL.md" }))["skill"] as Entry;
     assert.deepEqual(got.frontmatter, { name: "added-skill", description: "Added while serving." });
+  });
+
+  it("leaves only its change subscription's listener on the shutdown signal", () => {
+    assert.equal(getEventListeners(shutdown.signal, "abort").length, 1);
   });
 
   it("no answer or error names the skill root's absolute path", async () => {
