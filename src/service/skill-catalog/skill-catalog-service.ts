@@ -10,6 +10,7 @@ import { listSkillResourcesHandler } from "./list-skill-resources.js";
 import { listSkillsHandler } from "./list-skills.js";
 import { readSkillResourceHandler } from "./read-skill-resource.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
+import { DigestCache } from "./digest-cache.js";
 import { slotFileDigests, type SlotFileDigest } from "./slot-file-digests.js";
 import { validateSkillHandler } from "./validate-skill.js";
 import { watchSkillsHandler } from "./watch-skills.js";
@@ -116,6 +117,7 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
     listSkillErrors: listSkillErrorsHandler(ctx),
   });
   const counts = () => ({ skills: catalog.index.skills().length, errors: catalog.index.errors().length });
+  const digests = new DigestCache();
   const readSkillSource = async (name: string): Promise<SkillSource> => {
     await ready;
     const { read } = await catalog.index.readSource(name);
@@ -127,7 +129,7 @@ export function createSkillCatalogService(deps: SkillCatalogDeps): SkillCatalogS
     close: () => catalog.close(),
     counts,
     readSkillSource,
-    slotFileDigests: (name: string, signal: AbortSignal) => slotFileDigests(ctx, name, signal),
+    slotFileDigests: (name: string, signal: AbortSignal) => slotFileDigests(ctx, name, signal, digests),
     onCatalogChange,
   });
 }

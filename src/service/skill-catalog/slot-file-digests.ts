@@ -3,6 +3,7 @@ import { releaseChunk } from "../../files/read/chunk-buffers.js";
 import { readRange } from "../../files/read/read-range.js";
 import { listResourceSlots } from "../../skills/load/list-resource-slots.js";
 import type { SkillCatalogContext } from "./skill-catalog-context.js";
+import type { DigestCache } from "./digest-cache.js";
 import { openSlotSandbox } from "./slot-sandbox.js";
 
 /** SlotFileDigest is one slot file as hashed now: path relative to its slot, size and SHA-256 (hex). */
@@ -19,13 +20,15 @@ const hashChunkSize = 1024 * 1024;
 /**
  * slotFileDigests lists a catalog skill's slot files now (as ListSkillResources does) and hashes
  * each through its slot's sandbox (openSlotSandbox, as ReadSkillResource reads them), one
- * sandbox per slot rather than one per file; the size is that of the bytes hashed. It checks no
- * scope: a face calls it only for a skill a guarded call of the same request admitted.
+ * sandbox per slot rather than one per file; the size is that of the bytes hashed. A file whose
+ * state (inode, size, times) the cache knows is opened and verified but not read again. It
+ * checks no scope: a face calls it only for a skill a guarded call of the same request admitted.
  */
 export async function slotFileDigests(
   ctx: SkillCatalogContext,
   name: string,
   signal: AbortSignal,
+  cache?: DigestCache,
 ): Promise<SlotFileDigest[]> {
   await ctx.catalog.ready;
   const skill = ctx.catalog.index.get(name);
@@ -37,6 +40,11 @@ export async function slotFileDigests(
     for (const file of slot.files) {
       const opened = await sandbox.openContent(file.path);
       try {
+        const known = cache?.get(opened.stats);
+        if (known !== undefined) {
+          digests.push({ slot: slot.name, path: file.path, size: opened.stats.size, sha256: known });
+          continue;
+        }
         const hash = createSha256();
         let size = 0;
         for await (const chunk of readRange(opened.handle, 0, undefined, hashChunkSize, signal)) {
@@ -44,7 +52,10 @@ export async function slotFileDigests(
           size += chunk.byteLength;
           releaseChunk(chunk);
         }
-        digests.push({ slot: slot.name, path: file.path, size, sha256: hash.digest("hex") });
+        const sha256 = hash.digest("hex");
+        // Remembered only when the bytes hashed are the size the opened file had.
+        if (size === opened.stats.size) cache?.remember(opened.stats, sha256);
+        digests.push({ slot: slot.name, path: file.path, size, sha256 });
       } finally {
         await opened.handle.close();
       }
