@@ -18,9 +18,14 @@ let server: Server;
 let address = "";
 const shutdown = new AbortController();
 
-/** slow waits up to 3 s, or until the call's signal ends it. */
+/**
+ * slow waits up to 3 s, or until the call's signal ends it, and then fails as a handler does with
+ * its signal's reason: a handler that returned instead could answer OK at the deadline, ahead of
+ * grpc-js's own DEADLINE_EXCEEDED, on a loaded machine.
+ */
 async function slow(signal: AbortSignal): Promise<void> {
   await sleep(3000, undefined, { signal }).catch(() => undefined);
+  signal.throwIfAborted();
 }
 
 before(async () => {
