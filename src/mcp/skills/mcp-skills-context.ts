@@ -3,7 +3,7 @@ import type { CallScope, SkillCalls } from "./skill-calls.js";
 /** McpSkillsContext is what every MCP Skills handler works with. */
 export interface McpSkillsContext {
   readonly calls: SkillCalls;
-  /** "private" when callers authenticate (what a listing shows depends on the caller's scope). */
+  /** "private" when the caller may authenticate (what a listing shows depends on its scope). */
   readonly cacheScope: "public" | "private";
   /** How many catalog skills one skills/list page covers (fewer entries when some are left out). */
   readonly pageSize: number;

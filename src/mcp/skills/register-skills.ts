@@ -95,7 +95,9 @@ export function registerSkills(
       caller,
       shutdownSignal,
     }),
-    cacheScope: caller.authorization === undefined ? "public" : "private",
+    // What a listing shows depends on the caller's scope once callers authenticate (a token, or
+    // over HTTPS a client certificate): such answers are not to be shared.
+    cacheScope: caller.authorization === undefined && caller.contextValues === undefined ? "public" : "private",
     pageSize: options.pageSize ?? defaultSkillsPageSize,
     ttlMs: skillsTtlMs,
     activationSession: options.activationSession ?? ((id) => id),
