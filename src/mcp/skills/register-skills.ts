@@ -1,6 +1,11 @@
 import { Code, ConnectError, type ContextValues, createContextValues, type ServiceImpl } from "@connectrpc/connect";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ErrorCode, ListResourcesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { SkillCatalog } from "../../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { SkillCatalogService } from "../../service/skill-catalog/skill-catalog-service.js";
 import type { McpCaller } from "../mcp-call-context.js";
@@ -29,6 +34,21 @@ export const defaultSkillsPageSize = 50;
 
 /** skillsTtlMs is the freshness hint of skills/list and skills/get: changes are also notified. */
 export const skillsTtlMs = 30_000;
+
+/** skillTemplates are the URI templates of skill files, for resources/templates/list. */
+const skillTemplates = [
+  {
+    uriTemplate: "skill://{namespace}/{name}/SKILL.md",
+    name: "skill",
+    description: "A skill's SKILL.md; skills/list and skills/get give its entry with every file's digest.",
+    mimeType: "text/markdown",
+  },
+  {
+    uriTemplate: "skill://{namespace}/{name}/{slot}/{+path}",
+    name: "skill-file",
+    description: "A file of a skill's scripts, references or assets folder.",
+  },
+];
 
 /** McpSkillsOptions are what the MCP face needs to serve the skill catalog. */
 export interface McpSkillsOptions {
@@ -131,6 +151,7 @@ export function registerSkills(
     ResourcesDirectoryReadRequestSchema,
     serve("resources/directory/read", uriParam, (request, extra) => readDirectoryResult(ctx, request.params, extra)),
   );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: skillTemplates }));
   if (options.notifyChanges === false) return;
   const unsubscribe = options.source.onCatalogChange(() => {
     if (server.transport === undefined) return;

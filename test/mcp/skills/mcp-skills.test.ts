@@ -206,6 +206,16 @@ describe("MCP Skills: capabilities and listing", () => {
   });
 });
 
+describe("MCP Skills: resource templates", () => {
+  it("names the SKILL.md and slot file templates", async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.deepEqual(
+      resourceTemplates.map((t) => t.uriTemplate),
+      ["skill://{namespace}/{name}/SKILL.md", "skill://{namespace}/{name}/{slot}/{+path}"],
+    );
+  });
+});
+
 describe("MCP Skills: reading", () => {
   it("reads SKILL.md as text/markdown, the file's bytes, and activates it in the session", async () => {
     const context = createHandlerContext({
