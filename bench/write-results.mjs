@@ -63,12 +63,16 @@ export function renderTable({ run, rows }) {
     run.rounds === undefined ? undefined : `${run.rounds} rounds`,
     run.load === undefined ? undefined : `load average ${run.load} at the start`,
   ].filter((f) => f !== undefined);
+  // Padded as the formatter (biome) lays tables out, so a written file is already formatted.
+  const texts = rows.map((row) => columns.map((c) => cell(row[c])));
+  const widths = columns.map((c, i) => Math.max(3, cell(c).length, ...texts.map((t) => t[i].length)));
+  const line = (cells) => `| ${cells.map((text, i) => text.padEnd(widths[i])).join(" | ")} |`;
   return [
     `Run: ${facts.join(", ")}.${run.note === undefined ? "" : ` ${run.note}`}`,
     "",
-    `| ${columns.map(cell).join(" | ")} |`,
-    `|${columns.map(() => "---").join("|")}|`,
-    ...rows.map((row) => `| ${columns.map((c) => cell(row[c])).join(" | ")} |`),
+    line(columns.map(cell)),
+    line(widths.map((w) => "-".repeat(w))),
+    ...texts.map(line),
   ].join("\n");
 }
 

@@ -54,12 +54,12 @@ describe("bench results (bench/lib/results.mjs, bench/write-results.mjs)", () =>
     const alpha = written.slice(written.indexOf("<!-- results:alpha -->"), written.indexOf("<!-- /results:alpha -->"));
     assert.match(
       alpha,
-      /^<!-- results:alpha -->\nRun: \d{4}-\d\d-\d\d \d\d:\d\d UTC, commit [0-9a-f]+(\+dirty)?, `node demo`, 5 rounds, load average [\d.]+ at the start\. quiet machine\.\n\n\| work \| ratio \| extra \|\n\|---\|---\|---\|\n\| read \| 1\.50x \| {2}\|\n\| write \\\| fsync \| 0\.90x \| 7 \|\n$/,
+      /^<!-- results:alpha -->\nRun: \d{4}-\d\d-\d\d \d\d:\d\d UTC, commit [0-9a-f]+(\+dirty)?, `node demo`, 5 rounds, load average [\d.]+ at the start\. quiet machine\.\n\n\| work {11}\| ratio \| extra \|\n\| -{14} \| -{5} \| -{5} \|\n\| read {11}\| 1\.50x \| {7}\|\n\| write \\\| fsync \| 0\.90x \| 7 {5}\|\n$/,
     );
     assert.match(written, /<!-- results:kept -->\nlast known\n<!-- \/results:kept -->/);
     assert.match(
       written,
-      /\n## beta\n\n<!-- results:beta -->\nRun: [^\n]*\n\n\| n \|\n\|---\|\n\| 1 \|\n<!-- \/results:beta -->\n\n## gamma\n/,
+      /\n## beta\n\n<!-- results:beta -->\nRun: [^\n]*\n\n\| n {3}\|\n\| --- \|\n\| 1 {3}\|\n<!-- \/results:beta -->\n\n## gamma\n/,
     );
     assert.equal(writeTables(written, tables), written, "writing the same run again changes nothing");
     await writeFile(path.join(out, "RESULTS.md"), doc);
