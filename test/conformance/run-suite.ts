@@ -23,18 +23,33 @@ export interface SuiteRun {
 }
 
 /**
- * runSuite runs the suite with a config (`--conf`), an optional known-failing file and the command
- * under test (run by this Node with tsx), from the repository root.
+ * runSuite runs the suite with a config (`--conf`), an optional known-failing file, optional
+ * known-flaky patterns (cases allowed, not required, to fail; still run and reported) and the
+ * command under test (run by this Node with tsx), from the repository root.
  */
 export async function runSuite(
   mode: "client" | "server",
   conf: string,
   knownFailing: string | undefined,
   underTest: string,
+  knownFlaky: readonly string[] = [],
 ): Promise<SuiteRun> {
   assert.ok(existsSync(runner), "connectconformance is missing; run scripts/install-tools.sh");
   const known = knownFailing === undefined ? [] : ["--known-failing", `@${knownFailing}`];
-  const args = ["--mode", mode, "--conf", conf, ...known, "--", process.execPath, "--import", "tsx", underTest];
+  const flaky = knownFlaky.flatMap((pattern) => ["--known-flaky", pattern]);
+  const args = [
+    "--mode",
+    mode,
+    "--conf",
+    conf,
+    ...known,
+    ...flaky,
+    "--",
+    process.execPath,
+    "--import",
+    "tsx",
+    underTest,
+  ];
   const run = await runCommand(runner, args, { cwd: repo, timeoutMs: 900_000, allowFailure: true });
   const output = `${run.stdout}\n${run.stderr}`;
   const total = /Total cases: (\d+)/.exec(output);
