@@ -1,4 +1,5 @@
 import type { CallScope, SkillCalls } from "./skill-calls.js";
+import type { SkillReadBudget } from "./skill-read-budget.js";
 
 /** McpSkillsContext is what every MCP Skills handler works with. */
 export interface McpSkillsContext {
@@ -11,6 +12,8 @@ export interface McpSkillsContext {
   readonly ttlMs: number;
   /** The activation session of a request, from its transport's session id; undefined: none. */
   readonly activationSession: (transportSessionId: string | undefined) => string | undefined;
+  /** The bound on the file bytes this server's resources/read results hold; undefined: none. */
+  readonly readBudget?: SkillReadBudget | undefined;
 }
 
 /** SkillRequestExtra is the part of the SDK's RequestHandlerExtra the handlers use, as a CallScope. */

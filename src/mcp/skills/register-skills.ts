@@ -16,6 +16,7 @@ import type { McpSkillsContext, SkillRequestExtra } from "./mcp-skills-context.j
 import { readDirectoryResult } from "./read-directory-handler.js";
 import { readResourceResult } from "./read-resource-handler.js";
 import { SkillCalls } from "./skill-calls.js";
+import { SkillReadBudget } from "./skill-read-budget.js";
 import { mcpSkillError } from "./skill-errors.js";
 import {
   ResourcesDirectoryReadRequestSchema,
@@ -62,6 +63,11 @@ export interface McpSkillsOptions {
    * Default: the transport's session id.
    */
   readonly activationSession?: (transportSessionId: string | undefined) => string | undefined;
+  /**
+   * The most file bytes the server's resources/read results may hold in all (SkillReadBudget);
+   * undefined: no bound beyond the per-skill limits. For a server that lives for one request.
+   */
+  readonly maxReadBytes?: number;
   /** Catalog skills per skills/list page; default defaultSkillsPageSize. */
   readonly pageSize?: number;
   /**
@@ -121,6 +127,7 @@ export function registerSkills(
     pageSize: options.pageSize ?? defaultSkillsPageSize,
     ttlMs: skillsTtlMs,
     activationSession: options.activationSession ?? ((id) => id),
+    readBudget: options.maxReadBytes === undefined ? undefined : new SkillReadBudget(options.maxReadBytes),
   };
   const serve = servedWith(onRequestEnd);
   server.setRequestHandler(

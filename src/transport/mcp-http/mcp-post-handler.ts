@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Tools } from "../../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createMcpServer, type McpCallEnded } from "../../mcp/create-mcp-server.js";
 import type { McpSkillsOptions } from "../../mcp/skills/register-skills.js";
+import { maxSkillTotalBytes } from "../../mcp/skills/skill-limits.js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
@@ -21,7 +22,7 @@ export interface McpPostOptions {
   readonly onCallStart?: ((method: string) => void) | undefined;
   readonly onCallEnd: (record: CallRecord) => void;
   /** The skill catalog, served as the MCP Skills extension; absent: tools only. */
-  readonly skills?: Omit<McpSkillsOptions, "activationSession" | "notifyChanges"> | undefined;
+  readonly skills?: Omit<McpSkillsOptions, "activationSession" | "notifyChanges" | "maxReadBytes"> | undefined;
 }
 
 /**
@@ -56,7 +57,15 @@ export async function serveMcpPost(req: IncomingMessage, res: ServerResponse, op
     // Stateless: a skill read activates in the session the client names in Mcp-Session-Id, if any.
     ...(options.skills === undefined
       ? {}
-      : { skills: { ...options.skills, activationSession: () => sessionHeader(req), notifyChanges: false } }),
+      : {
+          skills: {
+            ...options.skills,
+            activationSession: () => sessionHeader(req),
+            notifyChanges: false,
+            // A batch's results are held and answered together: at most one skill's bytes in all.
+            maxReadBytes: maxSkillTotalBytes,
+          },
+        }),
   });
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
