@@ -43,12 +43,22 @@ export function mimeTypeOf(name: string, isText: boolean): string {
   return knownMimeType(name) ?? (isText ? "text/plain" : "application/octet-stream");
 }
 
-/** textOf is the bytes as text when they are valid UTF-8 without NUL, else undefined (a blob). */
+/**
+ * textOf is the bytes as text when they are valid UTF-8 without NUL or another C0 control but
+ * tab, line feed, form feed and carriage return, else undefined (a blob). JSON escapes each such
+ * control as six bytes ("\u0001"), so a file of them answered as text would be six times its
+ * size on the wire, where a base64 blob is four thirds.
+ */
 export function textOf(bytes: Uint8Array): string | undefined {
-  if (bytes.includes(0)) return undefined;
+  if (bytes.some(isEscapedControl)) return undefined;
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }
+}
+
+/** isEscapedControl tells a C0 control byte other than \t, \n, \f and \r. */
+function isEscapedControl(byte: number): boolean {
+  return byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d;
 }
