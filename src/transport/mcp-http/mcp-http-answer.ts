@@ -10,9 +10,10 @@ export function answerJsonRpcError(
   res: ServerResponse,
   status: number,
   message: string,
-  options: { readonly close: boolean; readonly headers?: OutgoingHttpHeaders },
+  options: { readonly close: boolean; readonly headers?: OutgoingHttpHeaders; readonly code?: number },
 ): void {
-  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  const code = options.code ?? -32000;
+  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
   res.writeHead(status, {
     ...options.headers,
     "content-type": "application/json",

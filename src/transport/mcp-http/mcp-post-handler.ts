@@ -8,6 +8,7 @@ import { maxSkillTotalBytes } from "../../mcp/skills/skill-limits.js";
 import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
 import { peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
+import { readMcpMessage } from "./mcp-request-body.js";
 
 /** McpPostOptions are what serving one POST /mcp needs. */
 export interface McpPostOptions {
@@ -31,9 +32,12 @@ export interface McpPostOptions {
  * answering JSON rather than an event stream. Nothing outlives the request, so any replica can
  * serve any request and none needs sticky routing. The caller is the request's authorization
  * header and, over TLS, its verified client certificate. When the response closes (answered, or
- * the client went away) the server is closed, which aborts a call still running.
+ * the client went away) the server is closed, which aborts a call still running. The body is one
+ * JSON-RPC message, read within maxBodyBytes (readMcpMessage: no batches).
  */
 export async function serveMcpPost(req: IncomingMessage, res: ServerResponse, options: McpPostOptions): Promise<void> {
+  const message = await readMcpMessage(req, res, options.maxBodyBytes);
+  if (message === undefined) return;
   const peer = req.socket.remoteAddress ?? "mcp-http";
   const server = createMcpServer({
     tools: options.tools,
@@ -77,7 +81,7 @@ export async function serveMcpPost(req: IncomingMessage, res: ServerResponse, op
     void server.close();
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, message);
 }
 
 /** sessionHeader is the request's Mcp-Session-Id, when it has one (one value, not empty). */

@@ -7,8 +7,9 @@ import { startServer, type RunningServer } from "../../../src/app/start-server.j
 import { createLogger } from "../../../src/transport/create-logger.js";
 import { localConfig } from "../../support/test-config.js";
 
-// A JSON-RPC batch on the Streamable HTTP listener is answered as one JSON text once every read
-// in it is done: one request's resources/read results hold at most one skill's bytes (16 MiB).
+// The SDK answers a JSON-RPC batch as one JSON text once every call in it is done, so a batch of
+// large skill reads would hold all their bytes at once: the listener refuses batches (MCP has had
+// none since 2025-06-18), and one request's resources/read results hold at most 16 MiB.
 
 const fixtures = path.resolve(import.meta.dirname, "../../fixtures/mcp-skills");
 const bigBytes = 9 * 1024 * 1024;
@@ -17,13 +18,13 @@ const uri = "skill://demo/webapp-testing/assets/big.bin";
 let server: RunningServer;
 let big: string;
 
-async function post(body: unknown): Promise<unknown> {
+async function post(body: unknown, status = 200): Promise<unknown> {
   const answer = await fetch(`http://${server.mcpAddress}/mcp`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify(body),
   });
-  assert.equal(answer.status, 200);
+  assert.equal(answer.status, status);
   return answer.json();
 }
 
@@ -49,27 +50,28 @@ after(async () => {
 });
 
 describe("MCP Skills reads in one Streamable HTTP request", () => {
-  it("answers a batch's reads up to one skill's bytes and refuses the rest with QUOTA_EXCEEDED", async () => {
-    const answers = (await post([read(1), read(2)])) as {
-      result?: { contents: { blob: string }[] };
-      error?: unknown;
-    }[];
-    assert.equal(answers.length, 2);
-    const served = answers.filter((a) => a.result !== undefined);
-    const refused = answers.filter((a) => a.error !== undefined);
-    assert.equal(served.length, 1);
-    assert.equal(Buffer.from(served[0]!.result!.contents[0]!.blob, "base64").byteLength, bigBytes);
-    assert.deepEqual(
-      refused.map((a) => a.error),
-      [
-        {
-          code: -32600,
-          message: `QUOTA_EXCEEDED: reading ${uri} would take this request's results over 16777216 bytes of skill files; read it in a request of its own (one JSON-RPC message per POST).`,
-          data: { reason: "QUOTA_EXCEEDED" },
-        },
-      ],
-    );
+  it("refuses a batch with 400 and -32600 before running any of it", async () => {
+    const answer = await post([read(1), read(2)], 400);
+    assert.deepEqual(answer, {
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: JSON-RPC batches are not part of MCP (since 2025-06-18); send each message in a POST of its own.",
+      },
+      id: null,
+    });
     assert.equal((await readFile(big)).byteLength, bigBytes, "the file is unchanged");
+  });
+
+  it("refuses a body that is not JSON with 400 and -32700", async () => {
+    const answer = await fetch(`http://${server.mcpAddress}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{not json",
+    });
+    assert.equal(answer.status, 400);
+    assert.equal(((await answer.json()) as { error: { code: number } }).error.code, -32700);
   });
 
   it("serves the same read in a request of its own", async () => {
