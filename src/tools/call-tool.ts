@@ -1,4 +1,4 @@
-import { create, fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { create, fromJson, toBinary, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import {
   ActivateSkillRequestSchema,
@@ -130,14 +130,18 @@ async function runStream(
   });
   try {
     const stream = target.invoke(request, inner) as AsyncIterable<unknown>;
+    const isRead = readMethodNames.has(target.method.name);
     const collected = await collectStream(
       target.method.output,
       stream,
       cap + 64 * 1024,
       watchMs ?? deps.maxCollectMs,
       watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }),
+      // A read's result is its text or bytes cut at the cap (renderRead), not its messages: their
+      // encoded size (about the content's bytes) bounds it without turning each into JSON.
+      isRead ? (message) => toBinary(target.method.output, message).byteLength : undefined,
     );
-    if (readMethodNames.has(target.method.name)) {
+    if (isRead) {
       const read = renderRead(
         collected.messages,
         args as { path?: string; offset?: number },

@@ -1,5 +1,8 @@
 import { create, toJson, type DescMessage, type JsonObject, type Message } from "@bufbuild/protobuf";
 
+/** MessageSize is how many bytes a collected message counts for against the budget. */
+export type MessageSize = (message: Message) => number;
+
 /** CollectedStream is what was gathered from a server stream before it ended or a bound hit. */
 export interface CollectedStream {
   readonly messages: Message[];
@@ -14,8 +17,8 @@ export interface SettleOptions {
 }
 
 /**
- * collectStream reads a handler's server stream into messages until it ends, until their JSON
- * passes `maxBytes`, or until `maxMs` pass (a watch never ends by itself), or, with `settle`, a
+ * collectStream reads a handler's server stream into messages until it ends, until their size
+ * passes `maxBytes` (`sizeOf`, by default each message's proto JSON length), or until `maxMs` pass (a watch never ends by itself), or, with `settle`, a
  * moment after the message waited for (a watch's first change, and the ones right behind it).
  * Stopping early returns from the generator, so the handler's finally blocks run and its files
  * close.
@@ -26,6 +29,7 @@ export async function collectStream(
   maxBytes: number,
   maxMs: number,
   settle?: SettleOptions,
+  sizeOf: MessageSize = (message) => JSON.stringify(toJson(output, message) as JsonObject).length,
 ): Promise<CollectedStream> {
   const messages: Message[] = [];
   let bytes = 0;
@@ -49,7 +53,7 @@ export async function collectStream(
         settled = true;
         deadline = Math.min(deadline, Date.now() + settle.settleMs);
       }
-      bytes += JSON.stringify(toJson(output, message) as JsonObject).length;
+      bytes += sizeOf(message);
       if (bytes > maxBytes) return { messages, cutBy: "bytes" };
     }
   } finally {

@@ -73,19 +73,75 @@ export function renderRead(
     };
   }
   const first = Number(request.offset ?? 0);
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  const numbered =
-    lines.map((line, i) => `${String(first + i + 1).padStart(6)}\t${line}`).join("\n") + (lines.length > 0 ? "\n" : "");
-  const capped = capContent(numbered, maxBytes);
+  const numbered = numberLines(text, first, maxBytes);
   structured["text"] = text;
-  const cut = capped.truncated || stoppedEarly || (summary !== undefined && summary.eof === false);
+  const cut = numbered.truncated || stoppedEarly || (summary !== undefined && summary.eof === false);
   if (!cut) {
-    return { content: lines.length === 0 ? `${path} is empty.` : capped.text, structured, truncated: false };
+    return { content: numbered.lines === 0 ? `${path} is empty.` : numbered.text, structured, truncated: false };
   }
-  const shown = capped.text.split("\n").filter((l) => l !== "").length;
-  const next = first + shown;
+  const next = first + numbered.lines;
   const notice = `[Output cut after line ${next}. To read on, call ${functionName} with {"path": ${JSON.stringify(path)}, "offset": ${next}}.]`;
-  structured["text"] = text.split("\n").slice(0, shown).join("\n");
-  return { content: `${capped.text}${notice}`, structured, truncated: true };
+  structured["text"] = firstLines(text, numbered.lines);
+  return { content: `${numbered.text}${notice}`, structured, truncated: true };
+}
+
+/** NumberedLines is a text's lines numbered and cut to a byte budget: how many are shown, whether any were left out. */
+interface NumberedLines {
+  readonly text: string;
+  readonly lines: number;
+  readonly truncated: boolean;
+}
+
+/**
+ * numberLines is capContent of `text`'s lines numbered from `first` + 1, made a line at a time
+ * and only as far as `maxBytes` reaches: whole lines while they fit, else (a first line alone
+ * over the budget) that line's numbered text cut at a character boundary, counted as shown.
+ * A page of a large read numbers only the lines it shows, not all those collected.
+ */
+function numberLines(text: string, first: number, maxBytes: number): NumberedLines {
+  // A whole text under the budget (each line's bytes, its number column at most as wide as the
+  // last one's, a tab, a newline) is numbered without counting each line's bytes.
+  const lines = lineCount(text) + 1;
+  const column = Math.max(6, String(first + lines).length) + 2;
+  const fits = Buffer.byteLength(text, "utf8") + column * lines <= maxBytes;
+  const parts: string[] = [];
+  let bytes = 0;
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf("\n", start);
+    const line = text.slice(start, end === -1 ? text.length : end);
+    const number = String(first + parts.length + 1);
+    const numbered = `${number.length < 6 ? pads[6 - number.length] : ""}${number}\t${line}\n`;
+    if (!fits) {
+      bytes += Buffer.byteLength(numbered, "utf8");
+      if (bytes > maxBytes) {
+        if (parts.length > 0) return { text: parts.join(""), lines: parts.length, truncated: true };
+        const { text: cut } = capContent(numbered, maxBytes);
+        return { text: cut, lines: cut === "" ? 0 : 1, truncated: true };
+      }
+    }
+    parts.push(numbered);
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return { text: parts.join(""), lines: parts.length, truncated: false };
+}
+
+/** pads[n] is n spaces: a line number right-aligned in six columns, as padStart(6) would. */
+const pads = ["", " ", "  ", "   ", "    ", "     "];
+
+function lineCount(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return count;
+}
+
+/** firstLines is `text` up to the line break that ends its `count`th line (the whole text when it has fewer). */
+function firstLines(text: string, count: number): string {
+  let end = -1;
+  for (let i = 0; i < count; i++) {
+    end = text.indexOf("\n", end + 1);
+    if (end === -1) return text;
+  }
+  return text.slice(0, Math.max(end, 0));
 }
