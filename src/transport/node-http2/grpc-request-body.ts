@@ -18,7 +18,7 @@ export async function* grpcRequestBody(
   account: StreamAccount,
   limit: number,
   tooLarge: (size: number) => Error,
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<Buffer> {
   const limits = account.limits;
   const chunks = stream.iterator({ destroyOnReturn: false })[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const head = Buffer.alloc(envelopeHeaderBytes);

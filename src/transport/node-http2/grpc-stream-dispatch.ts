@@ -1,16 +1,6 @@
-import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import type { Socket } from "node:net";
-import {
-  Code,
-  ConnectError,
-  createConnectRouter,
-  createContextKey,
-  type ContextValues,
-  type Interceptor,
-} from "@connectrpc/connect";
-import { compressionGzip } from "@connectrpc/connect-node";
-import type { UniversalHandler } from "@connectrpc/connect/protocol";
-import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import { oversizeRequestError } from "../grpc-js/explain-oversize-requests.js";
@@ -24,10 +14,11 @@ import type { HostedService } from "../grpc-server.js";
 import { peerIdentityKey, peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
 import { requestIdFrom } from "../request-id.js";
-import { compressionDeflate } from "./deflate-compression.js";
-import { drainUnread, refuseGrpcStream, writeGrpcAnswer } from "./grpc-stream-answer.js";
+import { type CallIo, hostedMethodsByPath, serveGrpcCall } from "./grpc-method-call.js";
 import { grpcRequestBody } from "./grpc-request-body.js";
-import type { GrpcStreamLimits, StreamAccount } from "./grpc-stream-limits.js";
+import { grpcRequestMessages } from "./grpc-request-messages.js";
+import { refuseGrpcStream } from "./grpc-stream-answer.js";
+import type { GrpcStreamLimits } from "./grpc-stream-limits.js";
 
 /** GrpcDispatchOptions configure how the node:http2 host serves its streams. */
 export interface GrpcDispatchOptions {
@@ -52,20 +43,15 @@ export interface GrpcDispatchOptions {
   readonly onStreamClosed?: (() => void) | undefined;
 }
 
-/** CallState is what the router's interceptor shares with the stream's writer and record. */
+/** CallState is what one call's writer and its release share. */
 interface CallState {
-  error?: ConnectError;
   /** Keeps the call's unflushed response bytes within its, its connection's and the process's budgets. */
   readonly writer: BoundedWriter;
-  /** Set when the handler ended its streamed call itself (grpc-stream-answer.ts). */
+  /** Set when the handler ended its streamed call itself (WatchSkills fallen behind). */
   released: boolean;
   /** Stops the writer's waits: aborted when the stream closes or the answer is released. */
   readonly stop: AbortController;
 }
-
-const callStateKey = createContextKey<CallState | undefined>(undefined, { description: "toolhost node:http2 call" });
-
-const { NGHTTP2_NO_ERROR } = constants;
 
 /**
  * streamClosed is the abort reason of a stream that closed without a reset (its call is over):
@@ -75,83 +61,23 @@ const { NGHTTP2_NO_ERROR } = constants;
 const streamClosed = new ConnectError("the stream closed", Code.Canceled);
 
 /**
- * grpcStreamDispatch serves each HTTP/2 stream of the node:http2 host with connect-node's router
- * through its public universal API, the gRPC protocol only: the stream is counted against its
+ * grpcStreamDispatch serves each HTTP/2 stream of the node:http2 host with toolhost's own gRPC
+ * framing (grpc-method-call.ts), no connect router: the stream is counted against its
  * connection's limits (or refused), its head checked (request-head-check.ts, as on grpc-js), its
- * method found (router.handlers), its caller authenticated from the headers (refused trailers-only
- * before any body byte is taken in), and then the universal request is built from the stream
- * with a body read through the limits (grpc-request-body.ts) and the answer written back
- * (grpc-stream-answer.ts). Each call ends in one CallRecord, the same shape the grpc-js host
- * writes, so logs and metrics do not tell the hosts apart.
+ * method found, its caller authenticated from the headers (refused trailers-only before any body
+ * byte is taken in), and then its body read through the limits (grpc-request-body.ts), cut into
+ * messages (grpc-request-messages.ts) and handed to the ServiceImpl. Each call ends in one
+ * CallRecord, the same shape the grpc-js host writes, so logs and metrics do not tell the hosts
+ * apart.
  *
- * Request compression: gzip (connect-node's) and deflate are read, as on grpc-js; responses are
- * not compressed (compressMinBytes is out of reach), as on the grpc-js host.
+ * Request compression: gzip and deflate are read, as on grpc-js; responses are not compressed,
+ * as on the grpc-js host.
  */
 export function grpcStreamDispatch(
   options: GrpcDispatchOptions,
 ): (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void {
   const limit = options.maxReceiveMessageBytes;
-  // A server stream reserves room for its next message before the handler makes it, so that a
-  // client that does not read stops the handler from reading more of a file (bounded-writer.ts).
-  const interceptor: Interceptor = (next) => async (req) => {
-    const state = req.contextValues.get(callStateKey);
-    try {
-      // A server stream's one request is read here, before the handler runs, so that the room
-      // each message reserves can follow the request (a ReadFile's chunk_size).
-      let estimate: number | undefined;
-      if (req.stream && req.method.methodKind === "server_streaming") {
-        const first = await req.message[Symbol.asyncIterator]().next();
-        estimate = options.send.estimateMessage(req.method, first.done === true ? undefined : first.value);
-        req = { ...req, message: first.done === true ? noMessages() : oneMessage(first.value) };
-      }
-      const res = await next(req);
-      if (!res.stream || state === undefined) return res;
-      const body = res.message;
-      // A handler that ends its call (a ConnectError other than a cancel as the abort reason,
-      // WatchSkills fallen behind) ends it at once, even if the client stopped reading.
-      const onAbort = () => {
-        const reason: unknown = req.signal.reason;
-        if (reason instanceof ConnectError && reason.code !== Code.Canceled && reason.code !== Code.Aborted) {
-          state.released = true;
-          state.stop.abort(streamClosed);
-        }
-      };
-      req.signal.addEventListener("abort", onAbort, { once: true });
-      async function* bounded() {
-        const it = body[Symbol.asyncIterator]();
-        try {
-          for (;;) {
-            if (estimate !== undefined) await state!.writer.reserve(estimate);
-            const next = await it.next();
-            if (next.done === true) return;
-            yield next.value;
-          }
-        } catch (err) {
-          state!.error = ConnectError.from(err);
-          throw err;
-        } finally {
-          req.signal.removeEventListener("abort", onAbort);
-          await it.return?.();
-        }
-      }
-      return { ...res, message: bounded() };
-    } catch (err) {
-      if (state !== undefined) state.error = ConnectError.from(err);
-      throw err;
-    }
-  };
-  const router = createConnectRouter({
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
-    acceptCompression: [compressionGzip, compressionDeflate],
-    compressMinBytes: Number.MAX_SAFE_INTEGER,
-    readMaxBytes: limit,
-    shutdownSignal: options.shutdownSignal,
-    interceptors: [interceptor],
-  });
-  for (const { service, impl } of options.services) router.service(service, impl);
-  const paths = new Map<string, UniversalHandler>(router.handlers.map((handler) => [handler.requestPath, handler]));
+  const methods = hostedMethodsByPath(options.services);
   const { authenticator, onCallEnd, onCallStart, onStreamClosed, streamLimits } = options;
   const connectionBudgets = new ConnectionBudgets(options.send.maxPendingBytesPerConnection);
   const totalBudget = new SendBudget(options.send.maxPendingBytesTotal);
@@ -172,8 +98,8 @@ export function grpcStreamDispatch(
       return;
     }
     const requestId = requestIdFrom(headers["x-request-id"]);
-    const handler = paths.get(path);
-    if (handler === undefined) {
+    const hosted = methods.get(path);
+    if (hosted === undefined) {
       refuseGrpcStream(
         stream,
         new ConnectError(`The server does not implement the method ${path}`, Code.Unimplemented),
@@ -222,15 +148,46 @@ export function grpcStreamDispatch(
       released: false,
       stop,
     };
-    values.set(callStateKey, state);
     const done = () => {
       state.writer.release();
       connectionBudgets.release(peer);
     };
-    void serve(handler, stream, headers, path, values, requestId, account, state).then(
+    // A handler that ends its call (a ConnectError other than a cancel as its context's abort
+    // reason: WatchSkills fallen behind) ends it at once, even if the client stopped reading.
+    const onAbort = (event: Event) => {
+      const reason: unknown = (event.target as AbortSignal).reason;
+      if (reason instanceof ConnectError && reason.code !== Code.Canceled && reason.code !== Code.Aborted) {
+        state.released = true;
+        stop.abort(streamClosed);
+      }
+    };
+    const tooLarge = (size: number) => toConnectError(oversizeRequestError(path, size, limit));
+    const encoding = headers["grpc-encoding"];
+    const io: CallIo = {
+      requests: grpcRequestMessages(
+        grpcRequestBody(stream, account, limit, tooLarge),
+        hosted.method.input,
+        typeof encoding === "string" ? encoding : undefined,
+        limit,
+      ),
+      writer: state.writer,
+      released: () => state.released,
+      onContext: (context) => context.signal.addEventListener("abort", onAbort, { once: true }),
+      estimate: (request) => options.send.estimateMessage(hosted.method, request),
+    };
+    void serveGrpcCall(
+      hosted,
+      stream,
+      headers,
+      path,
+      values,
+      { "x-request-id": requestId },
+      options.shutdownSignal,
+      io,
+    ).then(
       ({ code, error, bytesOut }) => {
         done();
-        if (recorded) record(code, state.error ?? error, bytesOut, recordedNote(values));
+        if (recorded) record(code, error, bytesOut, recordedNote(values));
       },
       (reason: unknown) => {
         done();
@@ -239,75 +196,9 @@ export function grpcStreamDispatch(
       },
     );
   };
-
-  async function serve(
-    handler: UniversalHandler,
-    stream: ServerHttp2Stream,
-    headers: IncomingHttpHeaders,
-    path: string,
-    contextValues: ContextValues,
-    requestId: string,
-    account: StreamAccount,
-    state: CallState,
-  ): Promise<{ code: number; error: ConnectError | undefined; bytesOut: number }> {
-    const abort = new AbortController();
-    stream.once("close", () =>
-      abort.abort(
-        stream.rstCode === undefined || stream.rstCode === NGHTTP2_NO_ERROR
-          ? streamClosed
-          : new ConnectError(`the client reset the stream (HTTP/2 error code ${stream.rstCode})`, Code.Canceled),
-      ),
-    );
-    const tooLarge = (size: number) => toConnectError(oversizeRequestError(path, size, limit));
-    const answer = await handler({
-      httpVersion: "2.0",
-      method: "POST",
-      // The authority is not the client's: the path is one of the router's own (looked up above),
-      // and no handler reads the host, so a malformed :authority cannot make this URL throw.
-      url: `http://localhost${path}`,
-      header: webHeaders(headers),
-      body: grpcRequestBody(stream, account, limit, tooLarge),
-      signal: abort.signal,
-      contextValues,
-    });
-    const bytesOut = await writeGrpcAnswer(
-      stream,
-      answer,
-      { "x-request-id": requestId },
-      state.writer,
-      () => state.released,
-    );
-    drainUnread(stream);
-    if (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR) {
-      return { code: Code.Canceled, error: undefined, bytesOut };
-    }
-    const error = answer.trailer === undefined ? undefined : findTrailerError(answer.trailer);
-    return { code: error?.code ?? 0, error, bytesOut };
-  }
 }
 
 function ignore(): void {}
-
-async function* oneMessage<T>(message: T): AsyncGenerator<T> {
-  yield message;
-}
-
-async function* noMessages<T>(): AsyncGenerator<T> {}
-
-/**
- * webHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as Fetch Headers.
- * The content type, checked to be gRPC protobuf (checkRequestHead, parameters allowed), is passed
- * on bare: connect's gRPC handler refuses parameters on it.
- */
-function webHeaders(headers: IncomingHttpHeaders): Headers {
-  const out = new Headers({ "content-type": "application/grpc+proto" });
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.startsWith(":") || name === "content-type" || value === undefined) continue;
-    if (Array.isArray(value)) for (const one of value) out.append(name, one);
-    else out.set(name, String(value));
-  }
-  return out;
-}
 
 /** peerOf names the client end of a connection as grpc-js does: "host:port", "[v6]:port". */
 function peerOf(socket: Socket | undefined): string {

@@ -1,0 +1,275 @@
+import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import { Code, ConnectError, createHandlerContext, type ContextValues, type HandlerContext } from "@connectrpc/connect";
+import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+import type { BoundedWriter } from "../grpc-js/bounded-writer.js";
+import { frameMessage } from "../grpc-js/frame-message.js";
+import { acceptedEncodings } from "../grpc-js/request-head-check.js";
+import type { HostedService } from "../grpc-server.js";
+import { drainUnread } from "./grpc-stream-answer.js";
+
+/** HostedMethod is one method the host answers: its descriptors and the ServiceImpl's function. */
+export interface HostedMethod {
+  readonly service: DescService;
+  readonly method: DescMethod;
+  readonly impl: (input: unknown, context: HandlerContext) => unknown;
+}
+
+/** hostedMethodsByPath maps each "/package.Service/Method" path of the services to its method. */
+export function hostedMethodsByPath(services: readonly HostedService[]): Map<string, HostedMethod> {
+  const out = new Map<string, HostedMethod>();
+  for (const { service, impl } of services) {
+    for (const method of service.methods) {
+      const fn = (impl as unknown as Record<string, HostedMethod["impl"] | undefined>)[method.localName];
+      if (typeof fn !== "function") continue;
+      out.set(`/${service.typeName}/${method.name}`, {
+        service,
+        method,
+        impl: (input, ctx) => fn.call(impl, input, ctx),
+      });
+    }
+  }
+  return out;
+}
+
+/** CallIo is what one call reads and writes through: its request messages and its send budgets. */
+export interface CallIo {
+  readonly requests: AsyncIterable<unknown>;
+  readonly writer: BoundedWriter;
+  /** Set when the handler ended its streamed call itself; nothing waits for the client then. */
+  released(): boolean;
+  /** Called with the handler's context once it is made, for the release check. */
+  onContext(context: HandlerContext): void;
+  /** The room a server stream reserves before each message, from its request. */
+  estimate(request: unknown): number | undefined;
+}
+
+/** CallOutcome is how a call ended, for its CallRecord. */
+export interface CallOutcome {
+  readonly code: number;
+  readonly error: ConnectError | undefined;
+  readonly bytesOut: number;
+}
+
+/** endOfStreamBytes is how much a released answer may still write without waiting: its end of stream. */
+const endOfStreamBytes = 64 * 1024;
+
+/** maxTimeoutMs bounds grpc-timeout (connect's gRPC handler has no bound by default either). */
+const maxTimeoutMs = 2 ** 31 - 1;
+
+const { NGHTTP2_NO_ERROR } = constants;
+
+/** callEnded is the abort reason of every call's context once its answer is out (one object). */
+const callEnded = Object.freeze(new ConnectError("The call ended.", Code.Canceled));
+
+/**
+ * serveGrpcCall runs one gRPC call of `hosted` on an admitted, authenticated stream with
+ * toolhost's own framing, not connect's router: the request messages come decoded (io.requests,
+ * grpc-request-messages.ts), the ServiceImpl method is called with a HandlerContext from
+ * connect's public createHandlerContext, and each reply is framed by frameMessage (the
+ * message-codec.ts fast paths: a frozen reply encoded once, file chunks framed in their headroom)
+ * and written through the send budgets. The answer ends with trailers (grpc-status,
+ * grpc-message, grpc-status-details-bin with the error's details), trailers-only when no message
+ * went out. A client gone mid-answer ends the call ABORTED.
+ */
+export async function serveGrpcCall(
+  hosted: HostedMethod,
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  path: string,
+  contextValues: ContextValues,
+  extraHeaders: OutgoingHttpHeaders,
+  shutdownSignal: AbortSignal,
+  io: CallIo,
+): Promise<CallOutcome> {
+  const { method } = hosted;
+  const request = new AbortController();
+  const onClose = () =>
+    request.abort(
+      stream.rstCode === undefined || stream.rstCode === NGHTTP2_NO_ERROR
+        ? callEnded
+        : new ConnectError(`the client reset the stream (HTTP/2 error code ${stream.rstCode})`, Code.Canceled),
+    );
+  stream.once("close", onClose);
+  const timeout = parseTimeout(headerValue(headers["grpc-timeout"]), maxTimeoutMs);
+  const context = createHandlerContext({
+    service: hosted.service,
+    method,
+    protocolName: "grpc",
+    requestMethod: "POST",
+    url: `http://localhost${path}`,
+    timeoutMs: timeout.timeoutMs,
+    shutdownSignal,
+    requestSignal: request.signal,
+    requestHeader: webHeaders(headers),
+    contextValues,
+  });
+  io.onContext(context);
+  const answer = new Answer(stream, context, extraHeaders, io);
+  let error: ConnectError | undefined;
+  try {
+    if (timeout.error !== undefined) throw timeout.error;
+    switch (method.methodKind) {
+      case "unary":
+        await answer.message(await hosted.impl(await onlyMessage(io.requests), context));
+        break;
+      case "client_streaming":
+        await answer.message(await hosted.impl(io.requests, context));
+        break;
+      case "server_streaming": {
+        const input = await onlyMessage(io.requests);
+        await answer.messages(hosted.impl(input, context) as AsyncIterable<unknown>, io.estimate(input));
+        break;
+      }
+      case "bidi_streaming":
+        await answer.messages(hosted.impl(io.requests, context) as AsyncIterable<unknown>, undefined);
+        break;
+    }
+  } catch (err) {
+    error = ConnectError.from(err);
+  } finally {
+    stream.off("close", onClose);
+    context.abort(callEnded);
+  }
+  await answer.end(error);
+  drainUnread(stream);
+  if (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR) {
+    return { code: Code.Canceled, error: undefined, bytesOut: answer.bytesOut };
+  }
+  return { code: error?.code ?? 0, error, bytesOut: answer.bytesOut };
+}
+
+/** Answer writes one call's response: its head with the first message, the messages, its trailers. */
+class Answer {
+  bytesOut = 0;
+  #headSent = false;
+  #room = endOfStreamBytes;
+
+  constructor(
+    private readonly stream: ServerHttp2Stream,
+    private readonly context: HandlerContext,
+    private readonly extraHeaders: OutgoingHttpHeaders,
+    private readonly io: CallIo,
+  ) {}
+
+  /** message writes the one reply of a unary or client-streaming call. */
+  async message(value: unknown): Promise<void> {
+    const { frame, chunk } = frameMessage(this.context.method.output, value);
+    await this.#write(frame, chunk);
+  }
+
+  /** messages writes a server stream, reserving `estimate` bytes before asking for each message. */
+  async messages(replies: AsyncIterable<unknown>, estimate: number | undefined): Promise<void> {
+    const it = replies[Symbol.asyncIterator]();
+    const output = this.context.method.output;
+    try {
+      for (;;) {
+        if (estimate !== undefined && !this.io.released()) await this.io.writer.reserve(estimate);
+        const next = await it.next();
+        if (next.done === true) return;
+        const { frame, chunk } = frameMessage(output, next.value);
+        await this.#write(frame, chunk);
+      }
+    } finally {
+      await it.return?.();
+    }
+  }
+
+  /** end sends the status: trailers after the messages, or trailers-only when none went out. */
+  async end(error: ConnectError | undefined): Promise<void> {
+    const stream = this.stream;
+    if (stream.destroyed || stream.closed) return;
+    const trailer = new Headers(this.context.responseTrailer);
+    error?.metadata.forEach((value, key) => {
+      if (!key.startsWith("grpc-")) trailer.set(key, value);
+    });
+    const trailers = nodeHeaders(setTrailerStatus(trailer, error));
+    if (!this.#headSent) {
+      // No message: trailers-only, as grpc-js answers a failed call; a client still sending
+      // (the handler failed before reading its whole request) is then asked to stop (NO_ERROR).
+      stream.respond({ ...this.#head(), ...trailers }, { endStream: true });
+      if (!stream.readableEnded) stream.close(NGHTTP2_NO_ERROR);
+      return;
+    }
+    const sent = new Promise<void>((resolve) => {
+      stream.once("wantTrailers", () => {
+        if (!stream.destroyed) stream.sendTrailers(trailers);
+        resolve();
+      });
+      stream.once("close", resolve);
+      stream.end();
+    });
+    // A released answer's trailers wait behind DATA the client may never read: the call is over
+    // for the server now, and the trailers go when the client reads on.
+    if (!this.io.released()) await sent;
+  }
+
+  async #write(frame: Buffer, chunk: Uint8Array | undefined): Promise<void> {
+    const stream = this.stream;
+    if (stream.destroyed || stream.closed) throw new ConnectError("the client closed the stream", Code.Aborted);
+    if (!this.#headSent) {
+      this.#headSent = true;
+      stream.respond(this.#head(), { waitForTrailers: true });
+    }
+    this.bytesOut += frame.byteLength - 5;
+    if (!this.io.released()) {
+      await this.io.writer.write(frame, chunk);
+    } else if ((this.#room -= frame.byteLength) >= 0) {
+      // Queued behind what the client has not read, without waiting: it gets every message
+      // sent before the handler ended the call, then the status.
+      stream.write(frame);
+    }
+  }
+
+  #head(): OutgoingHttpHeaders {
+    return {
+      ":status": 200,
+      "content-type": "application/grpc+proto",
+      "grpc-accept-encoding": acceptedEncodings,
+      ...nodeHeaders(this.context.responseHeader),
+      ...this.extraHeaders,
+    };
+  }
+}
+
+/** onlyMessage is the one request message of a unary or server-streaming call. */
+async function onlyMessage(requests: AsyncIterable<unknown>): Promise<unknown> {
+  let first: unknown;
+  let count = 0;
+  for await (const message of requests) {
+    if (++count > 1) {
+      throw new ConnectError(
+        "The call sent more than one request message; this method takes exactly one. Send one message, then half-close.",
+        Code.InvalidArgument,
+      );
+    }
+    first = message;
+  }
+  // grpc-request-body.ts has already failed a body without a message (account.end).
+  return first;
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+/** webHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as Fetch Headers. */
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(":") || value === undefined) continue;
+    if (Array.isArray(value)) for (const one of value) out.append(name, one);
+    else out.set(name, String(value));
+  }
+  return out;
+}
+
+/** nodeHeaders is a Fetch Headers object as Node's outgoing headers. */
+function nodeHeaders(headers: Headers | undefined): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  headers?.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
