@@ -101,7 +101,7 @@ export async function serveGrpcCall(
     timeoutMs: timeout.timeoutMs,
     shutdownSignal,
     requestSignal: request.signal,
-    requestHeader: webHeaders(headers),
+    requestHeader: requestHeaders(headers),
     contextValues,
   });
   io.onContext(context);
@@ -154,7 +154,15 @@ class Answer {
 
   /** message writes the one reply of a unary or client-streaming call. */
   async message(value: unknown): Promise<void> {
+    const frozen = Object.isFrozen(value) ? frozenFrames.get(value as object) : undefined;
+    if (frozen !== undefined) {
+      await this.#write(frozen, undefined);
+      return;
+    }
     const { frame, chunk } = frameMessage(this.context.method.output, value);
+    // A frozen reply cannot change (ListTools answers the same one every call), nor its frame;
+    // the stream only reads what it is given.
+    if (chunk === undefined && Object.isFrozen(value)) frozenFrames.set(value as object, frame);
     await this.#write(frame, chunk);
   }
 
@@ -179,11 +187,7 @@ class Answer {
   async end(error: ConnectError | undefined): Promise<void> {
     const stream = this.stream;
     if (stream.destroyed || stream.closed) return;
-    const trailer = new Headers(this.context.responseTrailer);
-    error?.metadata.forEach((value, key) => {
-      if (!key.startsWith("grpc-")) trailer.set(key, value);
-    });
-    const trailers = nodeHeaders(setTrailerStatus(trailer, error));
+    const trailers = error === undefined && isEmpty(this.context.responseTrailer) ? okTrailers : this.#trailers(error);
     if (!this.#headSent) {
       // No message: trailers-only, as grpc-js answers a failed call; a client still sending
       // (the handler failed before reading its whole request) is then asked to stop (NO_ERROR).
@@ -202,6 +206,14 @@ class Answer {
     // A released answer's trailers wait behind DATA the client may never read: the call is over
     // for the server now, and the trailers go when the client reads on.
     if (!this.io.released()) await sent;
+  }
+
+  #trailers(error: ConnectError | undefined): OutgoingHttpHeaders {
+    const trailer = new Headers(this.context.responseTrailer);
+    error?.metadata.forEach((value, key) => {
+      if (!key.startsWith("grpc-")) trailer.set(key, value);
+    });
+    return nodeHeaders(setTrailerStatus(trailer, error));
   }
 
   async #write(frame: Buffer, chunk: Uint8Array | undefined): Promise<void> {
@@ -232,6 +244,16 @@ class Answer {
   }
 }
 
+/** frozenFrames are the frames of frozen replies, made once. */
+const frozenFrames = new WeakMap<object, Buffer>();
+
+/** okTrailers end a call that succeeded and set no trailers of its own. */
+const okTrailers: OutgoingHttpHeaders = Object.freeze({ "grpc-status": "0" });
+
+function isEmpty(headers: Headers): boolean {
+  return headers.keys().next().done === true;
+}
+
 /** onlyMessage is the one request message of a unary or server-streaming call. */
 async function onlyMessage(requests: AsyncIterable<unknown>): Promise<unknown> {
   let first: unknown;
@@ -254,13 +276,17 @@ function headerValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : value;
 }
 
-/** webHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as Fetch Headers. */
-function webHeaders(headers: IncomingHttpHeaders): Headers {
-  const out = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
+/**
+ * requestHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as the init
+ * createHandlerContext copies into its Headers (one copy, not two).
+ */
+function requestHeaders(headers: IncomingHttpHeaders): [string, string][] {
+  const out: [string, string][] = [];
+  for (const name in headers) {
+    const value = headers[name];
     if (name.startsWith(":") || value === undefined) continue;
-    if (Array.isArray(value)) for (const one of value) out.append(name, one);
-    else out.set(name, String(value));
+    if (Array.isArray(value)) for (const one of value) out.push([name, one]);
+    else out.push([name, String(value)]);
   }
   return out;
 }
