@@ -83,14 +83,6 @@ export async function serveGrpcCall(
   io: CallIo,
 ): Promise<CallOutcome> {
   const { method } = hosted;
-  const request = new AbortController();
-  const onClose = () =>
-    request.abort(
-      stream.rstCode === undefined || stream.rstCode === NGHTTP2_NO_ERROR
-        ? callEnded
-        : new ConnectError(`the client reset the stream (HTTP/2 error code ${stream.rstCode})`, Code.Canceled),
-    );
-  stream.once("close", onClose);
   const timeout = parseTimeout(headerValue(headers["grpc-timeout"]), maxTimeoutMs);
   const context = createHandlerContext({
     service: hosted.service,
@@ -100,10 +92,17 @@ export async function serveGrpcCall(
     url: `http://localhost${path}`,
     timeoutMs: timeout.timeoutMs,
     shutdownSignal,
-    requestSignal: request.signal,
     requestHeader: requestHeaders(headers),
     contextValues,
   });
+  // The stream's close aborts the context itself: no request signal of its own to link.
+  const onClose = () =>
+    context.abort(
+      stream.rstCode === undefined || stream.rstCode === NGHTTP2_NO_ERROR
+        ? callEnded
+        : new ConnectError(`the client reset the stream (HTTP/2 error code ${stream.rstCode})`, Code.Canceled),
+    );
+  stream.once("close", onClose);
   io.onContext(context);
   const answer = new Answer(stream, context, extraHeaders, io);
   let error: ConnectError | undefined;
