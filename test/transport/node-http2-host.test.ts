@@ -9,12 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { gzipSync } from "node:zlib";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "../../gen/ts/grpc/health/v1/health_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import { StatFileRequestSchema } from "../../gen/ts/toolhost/files/v1/stat_pb.js";
+import { StatFileRequestSchema, StatFileResponseSchema } from "../../gen/ts/toolhost/files/v1/stat_pb.js";
 import { UploadFileRequestSchema } from "../../gen/ts/toolhost/files/v1/write_pb.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { defaultLimits } from "../../src/config/config.js";
@@ -143,6 +144,37 @@ describe("the node:http2 gRPC host's stream limits (raw HTTP/2)", () => {
       const r = await c.call("/toolhost.files.v1.FileTools/UploadFile", Buffer.concat([header, data.subarray(0, 600)]));
       assert.equal(r.grpcStatus, 3);
       assert.match(r.grpcMessage ?? "", /^The request stream ended inside a message/);
+    } finally {
+      c.close();
+    }
+    assert.deepEqual(await readdir(root), ["a.txt"]);
+  });
+
+  it("reads a gzip-compressed request message (flag 1, grpc-encoding gzip)", async () => {
+    const message = gzipSync(toBinary(StatFileRequestSchema, create(StatFileRequestSchema, { path: "a.txt" })));
+    const body = frame(message);
+    body[0] = 1;
+    const c = await RawGrpcConnection.open(server.grpcAddress);
+    try {
+      const stream = c.start("/toolhost.files.v1.FileTools/StatFile", { headers: { "grpc-encoding": "gzip" } });
+      stream.end(body);
+      const r = await collect(stream);
+      assert.equal(r.grpcStatus, 0, r.grpcMessage);
+      assert.equal(r.messages.length, 1);
+      assert.equal(fromBinary(StatFileResponseSchema, r.messages[0]!).size, 1n);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("refuses a unary call that sends two request messages with INVALID_ARGUMENT", async () => {
+    const request = frame(toBinary(StatFileRequestSchema, create(StatFileRequestSchema, { path: "a.txt" })));
+    const c = await RawGrpcConnection.open(server.grpcAddress);
+    try {
+      const r = await c.call("/toolhost.files.v1.FileTools/StatFile", Buffer.concat([request, request]));
+      assert.equal(r.grpcStatus, 3);
+      assert.match(r.grpcMessage ?? "", /^The call sent more than one request message/);
+      assert.equal(r.messages.length, 0);
     } finally {
       c.close();
     }
