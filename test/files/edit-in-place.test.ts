@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { editFile } from "../../src/files/edit/edit-file.js";
 import { ChangeRecording } from "../../src/files/history/change-recording.js";
 import { FileHistory } from "../../src/files/history/file-history.js";
+import { repliesLeft } from "../../src/files/write/after-reply.js";
 import { nodeFsOps, type AtomicFsOps } from "../../src/files/write/fs-ops.js";
 import { StagedDescriptor } from "../../src/files/write/staged-descriptor.js";
 import { tempFilePrefix } from "../../src/files/write/temp-files.js";
@@ -66,6 +67,10 @@ const awaitedKinds = new Set(["Timeout", "Immediate", "FSREQCALLBACK", "FSREQPRO
  * and request of that scope has finished, not after a fixed wait.
  */
 async function pooledRequests(fn: () => Promise<unknown>): Promise<Record<string, number>> {
+  // Work an earlier edit left for after its reply runs now, off the shared fallback timer: were
+  // that timer still due, this edit's own deferred close would run from it, outside the scope.
+  repliesLeft();
+  await new Promise((resolve) => setImmediate(resolve));
   const counts: Record<string, number> = {};
   const scope = new Set<number>();
   const running = new Map<number, string>(); // The scope's awaited resources not yet destroyed.
@@ -127,7 +132,10 @@ describe("an edit of a small file in a local folder", () => {
     const counts = await pooledRequests(() => editRecorded(store, sandbox, "e.txt", "alpha-marker", "omega-marker"));
     // The new content's fsync, the folder's fsync, the history line's fsync, the close of the
     // replaced file (held open across the rename); nothing opened as a FileHandle. It was 17.
-    assert.deepEqual(counts, { FSREQCALLBACK: 4 });
+    // The close runs from afterReply's timer, shared by every change: on a loaded machine one set
+    // before this scope may still be due and run it, uncounted, so 3 is as right as 4.
+    assert.deepEqual(Object.keys(counts), ["FSREQCALLBACK"]);
+    assert.ok(counts["FSREQCALLBACK"]! >= 3 && counts["FSREQCALLBACK"]! <= 4, JSON.stringify(counts));
     assert.equal(await readFile(path.join(root, "e.txt"), "utf8"), fourKb.replace("alpha-marker", "omega-marker"));
     const changes = await store.list(
       await store.keyFor({ root: { path: root }, realPath: path.join(root, "e.txt") }),

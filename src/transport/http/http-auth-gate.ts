@@ -26,7 +26,7 @@ export function httpAuthGate(
   handler: AdmittedHandler,
 ): NodeHandler {
   if (authenticator === undefined || !authenticator.enabled) {
-    return (req, res) => handler(req, res, anonymousPrincipal.id);
+    return (req, res) => admit(req, res, anonymousPrincipal.id, handler);
   }
   return (req, res) => {
     const authorization = req.headers.authorization;
@@ -44,6 +44,17 @@ export function httpAuthGate(
       writeRefusal(req, res, error, { close: true });
       return;
     }
-    handler(req, res, caller);
+    admit(req, res, caller, handler);
   };
+}
+
+/**
+ * admit hands an authenticated request on, first sending `100 Continue` when its client waits for
+ * one (`Expect: 100-continue`; the server routes those through its 'checkContinue' event, so that
+ * Node does not send it before the gate ran): a refused client gets its final answer instead, and
+ * never starts sending a body that would not be read.
+ */
+function admit(req: IncomingMessage, res: ServerResponse, caller: string, handler: AdmittedHandler): void {
+  if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
+  handler(req, res, caller);
 }

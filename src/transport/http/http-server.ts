@@ -97,6 +97,8 @@ export async function startHttpHost(
   const serve = checkRequestTarget(isLoopbackHost(host) ? guardLoopbackHost(gated) : gated);
   const server: Server =
     tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve, "http", onTlsFailure);
+  // `Expect: 100-continue` requests take the same path; the gate sends 100 once it admits one.
+  server.on("checkContinue", serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
