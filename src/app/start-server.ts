@@ -12,7 +12,7 @@ import { tlsFailureLog } from "../transport/tls/tls-failure-log.js";
 import { startGrpcHost } from "../transport/grpc-server.js";
 import { startHttpHost, type HttpHost } from "../transport/http/http-server.js";
 import { startNodeHttp2Host } from "../transport/node-http2/node-http2-host.js";
-import type { CallRecord } from "../transport/grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../transport/call-record.js";
 import { createServerMetrics } from "../transport/observability/server-metrics.js";
 import { hostedMethodPaths } from "../transport/hosted-methods.js";
 import { startMetricsListener, type MetricsListener } from "../transport/observability/metrics-listener.js";

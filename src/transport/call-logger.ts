@@ -1,6 +1,6 @@
 import { status as grpcStatus } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "./call-record.js";
 import { errorReasonOf } from "./observability/error-reason-of.js";
 
 const codeNames = new Map<number, string>(

@@ -1,8 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
-import { BoundedWriter } from "../../src/transport/grpc-js/bounded-writer.js";
-import { SendBudget } from "../../src/transport/grpc-js/send-budget.js";
+import { BoundedWriter } from "../../src/transport/grpc/bounded-writer.js";
+import { SendBudget } from "../../src/transport/grpc/send-budget.js";
 
 /** A socket stand-in whose writes are flushed only when the test says so. */
 function stalledSink(): { sink: Writable; flush(): void } {

@@ -17,7 +17,7 @@ import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { ToolhostError } from "../../src/errors/toolhost-error.js";
 import { withErrorMapping } from "../../src/service/with-error-mapping.js";
-import type { CallRecord } from "../../src/transport/grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../../src/transport/call-record.js";
 import { startGrpcHost, type GrpcHost } from "../../src/transport/grpc-server.js";
 import { echoService } from "./echo-service.js";
 

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { GrpcFrameTracker } from "../../src/transport/grpc-js/grpc-frame-tracker.js";
+import { GrpcFrameTracker } from "../../src/transport/grpc/grpc-frame-tracker.js";
 import { frame } from "../support/raw-grpc.js";
 
 describe("GrpcFrameTracker", () => {

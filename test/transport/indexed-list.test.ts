@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { IndexedList } from "../../src/transport/grpc-js/indexed-list.js";
+import { IndexedList } from "../../src/transport/indexed-list.js";
 
 interface Item {
   readonly id: number;

@@ -2,7 +2,7 @@ import { ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import { certificateIdentity } from "../peer-identity.js";
-import type { CallRecord } from "./grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import { statusFromError } from "./status-from-error.js";
 import { requestIdFrom } from "../request-id.js";
 

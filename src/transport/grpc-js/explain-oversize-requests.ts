@@ -1,29 +1,12 @@
 import type { Http2Server, IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
-import type { CallRecord } from "./grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
+import { oversizeRequestError } from "../oversize-request-error.js";
 import { statusFromError } from "./status-from-error.js";
 import { requestIdFrom } from "../request-id.js";
 
 const grpcJsMessage = /^Received message larger than max \((\d+) vs\.? (\d+)\)/;
-
-/**
- * oversizeRequestError is the error a request message over the receive limit gets: TOO_LARGE,
- * with the sizes, and what to do instead.
- */
-export function oversizeRequestError(method: string, size: number | undefined, limit: number): ToolhostError {
-  const what = size === undefined ? "The request message is" : `The request message is ${size} bytes,`;
-  return new ToolhostError(
-    "TOO_LARGE",
-    `${what} over this server's limit of ${limit} bytes per message (limits.max_receive_message_bytes) for ${method}; ${
-      method.endsWith("/UploadFile")
-        ? "send the data in smaller chunks"
-        : "send large content with UploadFile, in chunks"
-    }.`,
-    { ...(size === undefined ? {} : { size: String(size) }), limit: String(limit) },
-  );
-}
 
 /**
  * explainOversizeRequests makes a request message over the receive limit fail like every other

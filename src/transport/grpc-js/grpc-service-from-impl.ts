@@ -13,32 +13,17 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { encodeMessage } from "../message-codec.js";
-import { BoundedWriter } from "./bounded-writer.js";
-import { ConnectionBudgets, SendBudget } from "./send-budget.js";
+import { BoundedWriter } from "../grpc/bounded-writer.js";
+import { ConnectionBudgets, SendBudget } from "../grpc/send-budget.js";
 import { coalesceFrames, corkUntilIdle } from "./coalesce-writes.js";
-import { frameMessage, unframe } from "./frame-message.js";
+import { frameMessage, unframe } from "../grpc/frame-message.js";
 import { framesPassThrough } from "./preframed-interceptor.js";
 import { createCallContext, type CallContext, type SurfaceCall } from "./call-context.js";
-import { decodeRequest, requestStream } from "./request-stream.js";
+import { requestStream } from "./request-stream.js";
+import { decodeRequest } from "../grpc/decode-request.js";
 import { asConnectError, statusFromError } from "./status-from-error.js";
 import { recordedNote } from "../recorded-note.js";
-
-/** CallRecord is what the adapter reports when a call ends, for the one log line per RPC. */
-export interface CallRecord {
-  readonly method: string;
-  readonly peer: string;
-  readonly code: number;
-  readonly durationMs: number;
-  readonly bytesIn: number;
-  readonly bytesOut: number;
-  readonly requestId: string;
-  readonly error: Error | undefined;
-  /** The authenticated caller's id, when the call got that far. */
-  readonly caller?: string | undefined;
-  /** CallTool: the tool that ran, and the reason its result failed with (call-note.ts). */
-  readonly tool?: string | undefined;
-  readonly toolReason?: string | undefined;
-}
+import type { CallRecord } from "../call-record.js";
 
 /** AdapterOptions tune the grpc-js adapter. */
 export interface AdapterOptions {

@@ -1,5 +1,5 @@
 import type { ServerInterceptingCall, ServerInterceptingCallInterface, ServerInterceptor } from "@grpc/grpc-js";
-import { unframe } from "./frame-message.js";
+import { unframe } from "../grpc/frame-message.js";
 
 /** PreframingCall is the part of grpc-js's BaseServerInterceptingCall this module replaces. */
 interface PreframingCall {

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Metadata } from "@grpc/grpc-js";
-import { decodeMessage } from "../message-codec.js";
+import { decodeRequest } from "../grpc/decode-request.js";
 import type { CallContext } from "./call-context.js";
 
 /**
@@ -59,21 +59,6 @@ export function requestStream<Desc extends DescMessage>(
       }
     },
   };
-}
-
-/** decodeRequest parses one request message, answering INVALID_ARGUMENT for bad bytes. */
-export function decodeRequest<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
-  try {
-    return decodeMessage(schema, bytes);
-  } catch (err) {
-    throw new ConnectError(
-      `The request is not a valid ${schema.typeName} message.`,
-      Code.InvalidArgument,
-      undefined,
-      undefined,
-      err,
-    );
-  }
 }
 
 function cancelled(cause: unknown): ConnectError {

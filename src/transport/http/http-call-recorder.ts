@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import { releaseResponse } from "./http-response-writer.js";
 import { requestIdOf } from "./http-request-id.js";
 import { type RecordedNote, recordedNote } from "../recorded-note.js";

@@ -3,7 +3,7 @@ import { Code, ConnectError, type ContextValues, createConnectRouter, type Inter
 import { universalRequestFromNodeRequest } from "@connectrpc/connect-node";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { toConnectError } from "../../service/error-mapping.js";
-import { oversizeRequestError } from "../grpc-js/explain-oversize-requests.js";
+import { oversizeRequestError } from "../oversize-request-error.js";
 import type { HostedService } from "../grpc-server.js";
 import { writeRefusal } from "./http-refusal.js";
 import { framingOf, limitEnvelopes, readWholeBody } from "./http-request-body.js";

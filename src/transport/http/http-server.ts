@@ -9,7 +9,7 @@ import type { Authenticator } from "../../auth/authenticator.js";
 import { httpAuthGate } from "./http-auth-gate.js";
 import type { AddressInfo } from "node:net";
 import type { Limits } from "../../config/config.js";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import type { HostedService } from "../grpc-server.js";
 import { isLoopbackHost } from "../../config/is-loopback-host.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";

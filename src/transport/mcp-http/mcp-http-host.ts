@@ -8,7 +8,7 @@ import type { Limits } from "../../config/config.js";
 import { isLoopbackHost } from "../../config/is-loopback-host.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import { ReceiveBudget } from "../http/receive-budget.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";
 import { splitHostPort } from "../split-host-port.js";

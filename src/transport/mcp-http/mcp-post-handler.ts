@@ -5,7 +5,7 @@ import type { Tools } from "../../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { createMcpServer, type McpCallEnded } from "../../mcp/create-mcp-server.js";
 import type { McpSkillsOptions } from "../../mcp/skills/register-skills.js";
 import { maxSkillTotalBytes } from "../../mcp/skills/skill-limits.js";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import { peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
 import { readMcpMessage } from "./mcp-request-body.js";

@@ -2,9 +2,9 @@ import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Ser
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createHandlerContext, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import type { BoundedWriter } from "../grpc-js/bounded-writer.js";
-import { frameMessage } from "../grpc-js/frame-message.js";
-import { acceptedEncodings } from "../grpc-js/request-head-check.js";
+import type { BoundedWriter } from "../grpc/bounded-writer.js";
+import { frameMessage } from "../grpc/frame-message.js";
+import { acceptedEncodings } from "../grpc/request-head-check.js";
 import type { HostedService } from "../grpc-server.js";
 import { drainUnread } from "./grpc-stream-answer.js";
 

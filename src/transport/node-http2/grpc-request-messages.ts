@@ -2,7 +2,7 @@ import { promisify } from "node:util";
 import { gunzip, inflate } from "node:zlib";
 import type { DescMessage, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { decodeRequest } from "../grpc-js/request-stream.js";
+import { decodeRequest } from "../grpc/decode-request.js";
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);

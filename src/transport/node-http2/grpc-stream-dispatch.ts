@@ -3,13 +3,13 @@ import type { Socket } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toConnectError } from "../../service/error-mapping.js";
-import { oversizeRequestError } from "../grpc-js/explain-oversize-requests.js";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
-import { BoundedWriter } from "../grpc-js/bounded-writer.js";
-import { checkRequestHead } from "../grpc-js/request-head-check.js";
-import { ConnectionBudgets, SendBudget } from "../grpc-js/send-budget.js";
-import type { sendLimits } from "../grpc-js/transport-limits.js";
-import { refuseHead } from "../grpc-js/refuse-stream.js";
+import { oversizeRequestError } from "../oversize-request-error.js";
+import type { CallRecord } from "../call-record.js";
+import { BoundedWriter } from "../grpc/bounded-writer.js";
+import { checkRequestHead } from "../grpc/request-head-check.js";
+import { ConnectionBudgets, SendBudget } from "../grpc/send-budget.js";
+import type { sendLimits } from "../grpc/transport-limits.js";
+import { refuseHead } from "../grpc/refuse-stream.js";
 import type { HostedService } from "../grpc-server.js";
 import { peerIdentityKey, peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
@@ -25,7 +25,7 @@ export interface GrpcDispatchOptions {
   /** Every service the host answers, health and reflection included. */
   readonly services: readonly HostedService[];
   readonly maxReceiveMessageBytes: number;
-  /** The send bounds (grpc-js/transport-limits.ts sendLimits), kept as on the grpc-js host. */
+  /** The send bounds (grpc/transport-limits.ts sendLimits), kept as on the grpc-js host. */
   readonly send: ReturnType<typeof sendLimits>;
   readonly shutdownSignal: AbortSignal;
   readonly streamLimits: GrpcStreamLimits;

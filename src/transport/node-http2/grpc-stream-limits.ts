@@ -1,7 +1,7 @@
 import { constants, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
-import { GrpcFrameTracker } from "../grpc-js/grpc-frame-tracker.js";
-import { IndexedList } from "../grpc-js/indexed-list.js";
-import type { StreamGuardOptions } from "../grpc-js/stream-guard.js";
+import { GrpcFrameTracker } from "../grpc/grpc-frame-tracker.js";
+import { IndexedList } from "../indexed-list.js";
+import type { StreamGuardOptions } from "../grpc/stream-guard-options.js";
 
 const { NGHTTP2_CANCEL, NGHTTP2_ENHANCE_YOUR_CALM } = constants;
 

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import { errorReasonOf } from "./error-reason-of.js";
 import { errorCatalog } from "../../errors/error-catalog.js";
 

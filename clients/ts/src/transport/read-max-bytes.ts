@@ -2,7 +2,7 @@
  * defaultReadMaxBytes is the largest message a client accepts unless told otherwise: 32 MiB. That
  * is well above the largest message toolhost sends with its default limits (4 MiB: read chunks of
  * at most limits.max_chunk_size, 3 MiB, plus their framing; every other reply is kept under 4 MiB,
- * see maxSendMessageBytes in src/transport/grpc-js/transport-limits.ts) and far below what a
+ * see maxSendMessageBytes in src/transport/grpc/transport-limits.ts) and far below what a
  * process can hold. A server configured for larger chunks needs a client with a larger limit.
  */
 export const defaultReadMaxBytes = 32 * 1024 * 1024;

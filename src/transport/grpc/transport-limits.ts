@@ -1,7 +1,7 @@
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { carriesBytesChunks } from "../message-codec.js";
 import type { Limits } from "../../config/config.js";
-import type { StreamGuardOptions } from "./stream-guard.js";
+import type { StreamGuardOptions } from "./stream-guard-options.js";
 
 /** healthSingleRequestPaths are the grpc.health.v1 methods that take one request message. */
 const healthSingleRequestPaths = ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"];
