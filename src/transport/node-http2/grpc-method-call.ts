@@ -1,12 +1,13 @@
 import { constants, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, createHandlerContext, type ContextValues, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import type { BoundedWriter } from "../grpc/bounded-writer.js";
 import { frameMessage } from "../grpc/frame-message.js";
 import { acceptedEncodings } from "../grpc/request-head-check.js";
 import type { HostedService } from "../grpc-server.js";
 import { drainUnread } from "./grpc-stream-answer.js";
+import { type AbortWatcher, StreamHandlerContext } from "./stream-handler-context.js";
 
 /** HostedMethod is one method the host answers: its descriptors and the ServiceImpl's function. */
 export interface HostedMethod {
@@ -33,13 +34,14 @@ export function hostedMethodsByPath(services: readonly HostedService[]): Map<str
 }
 
 /** CallIo is what one call reads and writes through: its request messages and its send budgets. */
-export interface CallIo {
-  readonly requests: AsyncIterable<unknown>;
+export interface CallIo extends AbortWatcher {
+  /** The request messages of a client- or bidi-streaming call. */
+  requests(): AsyncIterable<unknown>;
+  /** The one request message of a unary or server-streaming call. */
+  onlyRequest(): Promise<unknown>;
   readonly writer: BoundedWriter;
   /** Set when the handler ended its streamed call itself; nothing waits for the client then. */
   released(): boolean;
-  /** Called with the handler's context once it is made, for the release check. */
-  onContext(context: HandlerContext): void;
   /** The room a server stream reserves before each message, from its request. */
   estimate(request: unknown): number | undefined;
 }
@@ -59,14 +61,11 @@ const maxTimeoutMs = 2 ** 31 - 1;
 
 const { NGHTTP2_NO_ERROR } = constants;
 
-/** callEnded is the abort reason of every call's context once its answer is out (one object). */
-const callEnded = Object.freeze(new ConnectError("The call ended.", Code.Canceled));
-
 /**
  * serveGrpcCall runs one gRPC call of `hosted` on an admitted, authenticated stream with
- * toolhost's own framing, not connect's router: the request messages come decoded (io.requests,
- * grpc-request-messages.ts), the ServiceImpl method is called with a HandlerContext from
- * connect's public createHandlerContext, and each reply is framed by frameMessage (the
+ * toolhost's own framing, not connect's router: the request messages come decoded (io), the
+ * ServiceImpl method is called with a StreamHandlerContext (stream-handler-context.ts: signal and
+ * headers made only when a handler uses them), and each reply is framed by frameMessage (the
  * message-codec.ts fast paths: a frozen reply encoded once, file chunks framed in their headroom)
  * and written through the send budgets. The answer ends with trailers (grpc-status,
  * grpc-message, grpc-status-details-bin with the error's details), trailers-only when no message
@@ -84,51 +83,41 @@ export async function serveGrpcCall(
 ): Promise<CallOutcome> {
   const { method } = hosted;
   const timeout = parseTimeout(headerValue(headers["grpc-timeout"]), maxTimeoutMs);
-  const context = createHandlerContext({
-    service: hosted.service,
+  const context = new StreamHandlerContext(
+    hosted.service,
     method,
-    protocolName: "grpc",
-    requestMethod: "POST",
-    url: `http://localhost${path}`,
-    timeoutMs: timeout.timeoutMs,
-    shutdownSignal,
-    requestHeader: requestHeaders(headers),
     contextValues,
-  });
-  // The stream's close aborts the context itself: no request signal of its own to link.
-  const onClose = () =>
-    context.abort(
-      stream.rstCode === undefined || stream.rstCode === NGHTTP2_NO_ERROR
-        ? callEnded
-        : new ConnectError(`the client reset the stream (HTTP/2 error code ${stream.rstCode})`, Code.Canceled),
-    );
-  stream.once("close", onClose);
-  io.onContext(context);
+    stream,
+    headers,
+    path,
+    timeout.timeoutMs,
+    shutdownSignal,
+    io,
+  );
   const answer = new Answer(stream, context, extraHeaders, io);
   let error: ConnectError | undefined;
   try {
     if (timeout.error !== undefined) throw timeout.error;
     switch (method.methodKind) {
       case "unary":
-        await answer.message(await hosted.impl(await onlyMessage(io.requests), context));
+        await answer.message(await hosted.impl(await io.onlyRequest(), context));
         break;
       case "client_streaming":
-        await answer.message(await hosted.impl(io.requests, context));
+        await answer.message(await hosted.impl(io.requests(), context));
         break;
       case "server_streaming": {
-        const input = await onlyMessage(io.requests);
+        const input = await io.onlyRequest();
         await answer.messages(hosted.impl(input, context) as AsyncIterable<unknown>, io.estimate(input));
         break;
       }
       case "bidi_streaming":
-        await answer.messages(hosted.impl(io.requests, context) as AsyncIterable<unknown>, undefined);
+        await answer.messages(hosted.impl(io.requests(), context) as AsyncIterable<unknown>, undefined);
         break;
     }
   } catch (err) {
     error = ConnectError.from(err);
   } finally {
-    stream.off("close", onClose);
-    context.abort(callEnded);
+    context.end();
   }
   await answer.end(error);
   drainUnread(stream);
@@ -146,7 +135,7 @@ class Answer {
 
   constructor(
     private readonly stream: ServerHttp2Stream,
-    private readonly context: HandlerContext,
+    private readonly context: StreamHandlerContext,
     private readonly extraHeaders: OutgoingHttpHeaders,
     private readonly io: CallIo,
   ) {}
@@ -186,7 +175,8 @@ class Answer {
   async end(error: ConnectError | undefined): Promise<void> {
     const stream = this.stream;
     if (stream.destroyed || stream.closed) return;
-    const trailers = error === undefined && isEmpty(this.context.responseTrailer) ? okTrailers : this.#trailers(error);
+    const set = this.context.responseTrailerIfSet;
+    const trailers = error === undefined && (set === undefined || isEmpty(set)) ? okTrailers : this.#trailers(error);
     if (!this.#headSent) {
       // No message: trailers-only, as grpc-js answers a failed call; a client still sending
       // (the handler failed before reading its whole request) is then asked to stop (NO_ERROR).
@@ -208,7 +198,7 @@ class Answer {
   }
 
   #trailers(error: ConnectError | undefined): OutgoingHttpHeaders {
-    const trailer = new Headers(this.context.responseTrailer);
+    const trailer = new Headers(this.context.responseTrailerIfSet);
     error?.metadata.forEach((value, key) => {
       if (!key.startsWith("grpc-")) trailer.set(key, value);
     });
@@ -233,11 +223,12 @@ class Answer {
   }
 
   #head(): OutgoingHttpHeaders {
+    const set = this.context.responseHeaderIfSet;
     return {
       ":status": 200,
       "content-type": "application/grpc+proto",
       "grpc-accept-encoding": acceptedEncodings,
-      ...nodeHeaders(this.context.responseHeader),
+      ...(set === undefined ? undefined : nodeHeaders(set)),
       ...this.extraHeaders,
     };
   }
@@ -253,41 +244,9 @@ function isEmpty(headers: Headers): boolean {
   return headers.keys().next().done === true;
 }
 
-/** onlyMessage is the one request message of a unary or server-streaming call. */
-async function onlyMessage(requests: AsyncIterable<unknown>): Promise<unknown> {
-  let first: unknown;
-  let count = 0;
-  for await (const message of requests) {
-    if (++count > 1) {
-      throw new ConnectError(
-        "The call sent more than one request message; this method takes exactly one. Send one message, then half-close.",
-        Code.InvalidArgument,
-      );
-    }
-    first = message;
-  }
-  // grpc-request-body.ts has already failed a body without a message (account.end).
-  return first;
-}
-
 function headerValue(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? (value[0] ?? null) : value;
-}
-
-/**
- * requestHeaders are a stream's request headers without the HTTP/2 pseudo-headers, as the init
- * createHandlerContext copies into its Headers (one copy, not two).
- */
-function requestHeaders(headers: IncomingHttpHeaders): [string, string][] {
-  const out: [string, string][] = [];
-  for (const name in headers) {
-    const value = headers[name];
-    if (name.startsWith(":") || value === undefined) continue;
-    if (Array.isArray(value)) for (const one of value) out.push([name, one]);
-    else out.push([name, String(value)]);
-  }
-  return out;
 }
 
 /** nodeHeaders is a Fetch Headers object as Node's outgoing headers. */

@@ -69,7 +69,12 @@ export async function* grpcRequestMessages<Desc extends DescMessage>(
 }
 
 /** unpack is a message's protobuf bytes: as sent, or decompressed within `limit` bytes. */
-async function unpack(flags: number, bytes: Buffer, encoding: string | undefined, limit: number): Promise<Buffer> {
+export async function unpack(
+  flags: number,
+  bytes: Buffer,
+  encoding: string | undefined,
+  limit: number,
+): Promise<Buffer> {
   if ((flags & 1) === 0 || bytes.byteLength === 0) return bytes;
   try {
     return encoding === "gzip"

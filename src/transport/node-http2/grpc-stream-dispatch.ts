@@ -3,9 +3,7 @@ import type { Socket } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toConnectError } from "../../service/error-mapping.js";
-import { oversizeRequestError } from "../oversize-request-error.js";
 import type { CallRecord } from "../call-record.js";
-import { BoundedWriter } from "../grpc/bounded-writer.js";
 import { checkRequestHead } from "../grpc/request-head-check.js";
 import { ConnectionBudgets, SendBudget } from "../grpc/send-budget.js";
 import type { sendLimits } from "../grpc/transport-limits.js";
@@ -14,11 +12,10 @@ import type { HostedService } from "../grpc-server.js";
 import { peerIdentityKey, peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
 import { requestIdFrom } from "../request-id.js";
-import { type CallIo, hostedMethodsByPath, serveGrpcCall } from "./grpc-method-call.js";
-import { grpcRequestBody } from "./grpc-request-body.js";
-import { grpcRequestMessages } from "./grpc-request-messages.js";
+import { hostedMethodsByPath, serveGrpcCall } from "./grpc-method-call.js";
 import { refuseGrpcStream } from "./grpc-stream-answer.js";
 import type { GrpcStreamLimits } from "./grpc-stream-limits.js";
+import { StreamCallIo } from "./stream-call-io.js";
 
 /** GrpcDispatchOptions configure how the node:http2 host serves its streams. */
 export interface GrpcDispatchOptions {
@@ -42,23 +39,6 @@ export interface GrpcDispatchOptions {
   /** Called as each admitted stream closes (its response, trailers included, has left). */
   readonly onStreamClosed?: (() => void) | undefined;
 }
-
-/** CallState is what one call's writer and its release share. */
-interface CallState {
-  /** Keeps the call's unflushed response bytes within its, its connection's and the process's budgets. */
-  readonly writer: BoundedWriter;
-  /** Set when the handler ended its streamed call itself (WatchSkills fallen behind). */
-  released: boolean;
-  /** Stops the writer's waits: aborted when the stream closes or the answer is released. */
-  readonly stop: AbortController;
-}
-
-/**
- * streamClosed is the abort reason of a stream that closed without a reset (its call is over):
- * one object, since an abort without a reason makes a DOMException, stack and all, per call
- * (2.7% of the host's CPU under ghz StatFile).
- */
-const streamClosed = new ConnectError("the stream closed", Code.Canceled);
 
 /**
  * grpcStreamDispatch serves each HTTP/2 stream of the node:http2 host with toolhost's own gRPC
@@ -89,8 +69,10 @@ export function grpcStreamDispatch(
     const head = checkRequestHead(headers);
     const account = streamLimits.admit(stream, path, "compressed" in head && head.compressed);
     if (account === undefined) return;
+    let io: StreamCallIo | undefined;
     stream.once("close", () => {
       account.close();
+      io?.streamClosed();
       onStreamClosed?.();
     });
     if ("httpStatus" in head) {
@@ -140,40 +122,22 @@ export function grpcStreamDispatch(
     }
     const recorded = options.recorded(path);
     if (recorded) onCallStart?.(path);
-    const stop = new AbortController();
-    stream.once("close", () => stop.abort(streamClosed));
     const connectionBudget = connectionBudgets.acquire(peer);
-    const state: CallState = {
-      writer: new BoundedWriter(stream, options.send.maxPendingBytes, stop.signal, [connectionBudget, totalBudget]),
-      released: false,
-      stop,
-    };
-    const done = () => {
-      state.writer.release();
-      connectionBudgets.release(peer);
-    };
-    // A handler that ends its call (a ConnectError other than a cancel as its context's abort
-    // reason: WatchSkills fallen behind) ends it at once, even if the client stopped reading.
-    const onAbort = (event: Event) => {
-      const reason: unknown = (event.target as AbortSignal).reason;
-      if (reason instanceof ConnectError && reason.code !== Code.Canceled && reason.code !== Code.Aborted) {
-        state.released = true;
-        stop.abort(streamClosed);
-      }
-    };
-    const tooLarge = (size: number) => toConnectError(oversizeRequestError(path, size, limit));
     const encoding = headers["grpc-encoding"];
-    const io: CallIo = {
-      requests: grpcRequestMessages(
-        grpcRequestBody(stream, account, limit, tooLarge),
-        hosted.method.input,
-        typeof encoding === "string" ? encoding : undefined,
-        limit,
-      ),
-      writer: state.writer,
-      released: () => state.released,
-      onContext: (context) => context.signal.addEventListener("abort", onAbort, { once: true }),
-      estimate: (request) => options.send.estimateMessage(hosted.method, request),
+    io = new StreamCallIo(
+      stream,
+      hosted,
+      path,
+      account,
+      limit,
+      typeof encoding === "string" ? encoding : undefined,
+      options.send,
+      [connectionBudget, totalBudget],
+    );
+    const writer = io.writer;
+    const done = () => {
+      writer.release();
+      connectionBudgets.release(peer);
     };
     void serveGrpcCall(
       hosted,
