@@ -1,4 +1,4 @@
-import { create, fromJson, toBinary, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import {
   ActivateSkillRequestSchema,
@@ -11,6 +11,7 @@ import { collectStream } from "./collect-stream.js";
 import { dropNullFields } from "./drop-null-fields.js";
 import { listModelTools } from "./list-model-tools.js";
 import { readMethodNames, renderRead } from "./render-read.js";
+import { readPartBytes } from "./read-part-bytes.js";
 import { renderResult } from "./render-result.js";
 import { errorResult } from "./error-result.js";
 import { toolTarget, type ToolTarget } from "./tool-target.js";
@@ -103,6 +104,12 @@ async function runMethod(
   return runStream(deps, target, request, args, tool, context, cap, watch?.timeoutMs);
 }
 
+/**
+ * streamDone is the reason a streamed tool's handler context ends with: one Error made once, as
+ * an abort without a reason makes a DOMException (and its stack) per call.
+ */
+const streamDone = new Error("the tool call has collected its result");
+
 async function runStream(
   deps: ToolsDeps,
   target: ToolTarget,
@@ -138,8 +145,8 @@ async function runStream(
       watchMs ?? deps.maxCollectMs,
       watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }),
       // A read's result is its text or bytes cut at the cap (renderRead), not its messages: their
-      // encoded size (about the content's bytes) bounds it without turning each into JSON.
-      isRead ? (message) => toBinary(target.method.output, message).byteLength : undefined,
+      // content's bytes bound it without turning each into JSON.
+      isRead ? (message) => readPartBytes(target.method.output, message) : undefined,
     );
     if (isRead) {
       const read = renderRead(
@@ -184,7 +191,7 @@ async function runStream(
     };
   } finally {
     context.signal.removeEventListener("abort", onAbort);
-    inner.abort();
+    inner.abort(streamDone);
   }
 }
 

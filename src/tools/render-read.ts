@@ -103,7 +103,10 @@ function numberLines(text: string, first: number, maxBytes: number): NumberedLin
   // last one's, a tab, a newline) is numbered without counting each line's bytes.
   const lines = lineCount(text) + 1;
   const column = Math.max(6, String(first + lines).length) + 2;
-  const fits = Buffer.byteLength(text, "utf8") + column * lines <= maxBytes;
+  const textBytes = Buffer.byteLength(text, "utf8");
+  const fits = textBytes + column * lines <= maxBytes;
+  // In an ASCII text (as many bytes as characters) a numbered line's length is its byte count.
+  const ascii = textBytes === text.length;
   const parts: string[] = [];
   let bytes = 0;
   let start = 0;
@@ -113,7 +116,7 @@ function numberLines(text: string, first: number, maxBytes: number): NumberedLin
     const number = String(first + parts.length + 1);
     const numbered = `${number.length < 6 ? pads[6 - number.length] : ""}${number}\t${line}\n`;
     if (!fits) {
-      bytes += Buffer.byteLength(numbered, "utf8");
+      bytes += ascii ? numbered.length : Buffer.byteLength(numbered, "utf8");
       if (bytes > maxBytes) {
         if (parts.length > 0) return { text: parts.join(""), lines: parts.length, truncated: true };
         const { text: cut } = capContent(numbered, maxBytes);

@@ -119,6 +119,29 @@ describe("ReadFile text mode", () => {
       });
     }
 
+    it("finds every line range whatever the chunk size, lines within a chunk or across several", async () => {
+      // Lines of 0 to 11 bytes: chunks of 3 and 7 bytes end inside lines, hold several, or none.
+      const all = Array.from({ length: 24 }, (_, i) => "x".repeat((i * 5) % 12));
+      const text = `${all.join("\n")}\n`;
+      const { root, sandbox } = await readRoot();
+      await writeFile(path.join(root, "ranges.txt"), text);
+      for (const chunkSize of [1, 3, 7, 64]) {
+        for (const offset of [0, 1, 5, 11, 23, 24]) {
+          for (const limit of [undefined, 0, 1, 4, 30]) {
+            const read = await collect(
+              sandbox,
+              { path: "ranges.txt", mode: "text", offset, limit, chunkSize },
+              limitsWith({ minChunkSize: 1 }),
+            );
+            const want = all.slice(offset, limit === undefined ? undefined : offset + limit);
+            const label = `chunk ${chunkSize}, offset ${offset}, limit ${String(limit)}`;
+            assert.equal(read.text, want.map((line) => `${line}\n`).join(""), label);
+            assert.equal(read.summary.nextOffset, offset + want.length, label);
+          }
+        }
+      }
+    });
+
     it("counts CRLF lines by their LF and keeps the CR", async () => {
       const { root, sandbox } = await readRoot();
       await writeFile(path.join(root, "crlf.txt"), "a\r\nb\r\nc\r\n");

@@ -1,5 +1,6 @@
 import type { ReadHandle } from "../../sandbox/sandbox.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
+import { countNewlines } from "./count-newlines.js";
 import { readRange } from "./read-range.js";
 
 /**
@@ -40,6 +41,16 @@ export async function locateLines(
   let position = from;
   let lastByte: number | undefined;
   for await (const chunk of readRange(handle, from, size, chunkSize, signal)) {
+    // A chunk that ends before the line looked for is counted whole (countNewlines), not a line
+    // at a time: a page deep into a large file passes every line before it.
+    const looking = start === undefined ? offset : stopAt;
+    const newlines = looking === undefined ? 0 : countNewlines(chunk);
+    if (looking !== undefined && line + newlines < looking) {
+      line += newlines;
+      position += chunk.length;
+      lastByte = chunk[chunk.length - 1];
+      continue;
+    }
     for (let i = chunk.indexOf(newline); i !== -1; i = chunk.indexOf(newline, i + 1)) {
       line++;
       const after = position + i + 1;
