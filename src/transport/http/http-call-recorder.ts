@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { CallRecord } from "../call-record.js";
 import { releaseResponse } from "./http-response-writer.js";
-import { requestIdOf } from "./http-request-id.js";
+import { requestIdOf } from "../policy/request-id-of.js";
 import { type RecordedNote, recordedNote } from "../recorded-note.js";
 
 /** HttpCallHooks receive the start and the end of each call on the HTTP listener. */

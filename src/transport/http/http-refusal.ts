@@ -8,7 +8,7 @@ import {
   errorToJsonBytes,
 } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc-web";
-import { requestIdOf } from "./http-request-id.js";
+import { requestIdOf } from "../policy/request-id-of.js";
 
 /** RefusalOptions say how the connection is left and what else the answer carries. */
 export interface RefusalOptions {

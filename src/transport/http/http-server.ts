@@ -6,7 +6,9 @@ import type { TlsFailure } from "../tls/tls-failure-log.js";
 import { httpsServer } from "../tls/https-server.js";
 import type { TlsFiles } from "../tls/tls-files.js";
 import type { Authenticator } from "../../auth/authenticator.js";
-import { httpAuthGate } from "./http-auth-gate.js";
+import { requestAuthGate } from "../policy/request-auth-gate.js";
+import { recordRefusedCall } from "../policy/refused-call.js";
+import { writeRefusal } from "./http-refusal.js";
 import type { AddressInfo } from "node:net";
 import type { Limits } from "../../config/config.js";
 import type { CallRecord } from "../call-record.js";
@@ -19,7 +21,7 @@ import { connectHandler } from "./http-connect-handler.js";
 import { splitHostPort } from "../split-host-port.js";
 import { drainUnreadBodies } from "./http-drain-unread-body.js";
 import { checkRequestTarget } from "./http-request-target.js";
-import { requestIdOf } from "./http-request-id.js";
+import { requestIdOf } from "../policy/request-id-of.js";
 
 /** HttpHost is the optional Connect / gRPC-Web / JSON listener. */
 export interface HttpHost {
@@ -69,17 +71,16 @@ export async function startHttpHost(
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
   };
   const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
-    onCallEnd({
-      method: (req.url ?? "").split("?", 1)[0]!,
-      peer: req.socket.remoteAddress ?? "http",
-      code: error.code,
-      durationMs: 0,
-      bytesIn: 0,
-      bytesOut: 0,
-      requestId: requestIdOf(req),
-      error,
-      caller,
-    });
+    recordRefusedCall(
+      { onCallStart, onCallEnd },
+      {
+        method: (req.url ?? "").split("?", 1)[0]!,
+        peer: req.socket.remoteAddress ?? "http",
+        requestId: requestIdOf(req),
+        error,
+        caller,
+      },
+    );
   // Authentication first: a request that is not authenticated claims no receive buffer, and its
   // connection is closed with its body unread. An admitted one claims from its caller's share and
   // the total; one refused there has its body drained, keeping the connection.
@@ -93,7 +94,14 @@ export async function startHttpHost(
       recorder.wrap(handler),
     ),
   );
-  const gated = httpAuthGate(authenticator, refused, admitted);
+  const gated = requestAuthGate(
+    authenticator,
+    (req, res, error) => {
+      refused(req, error);
+      writeRefusal(req, res, error, { close: true });
+    },
+    admitted,
+  );
   const serve = checkRequestTarget(isLoopbackHost(host) ? guardLoopbackHost(gated) : gated);
   const server: Server =
     tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve, "http", onTlsFailure);

@@ -15,7 +15,10 @@ import { splitHostPort } from "../split-host-port.js";
 import { httpsServer } from "../tls/https-server.js";
 import type { TlsFailure } from "../tls/tls-failure-log.js";
 import type { TlsFiles } from "../tls/tls-files.js";
-import { mcpBearerGate } from "./mcp-bearer-gate.js";
+import { answerMcpUnauthenticated } from "./mcp-unauthenticated-answer.js";
+import { requestAuthGate } from "../policy/request-auth-gate.js";
+import { recordRefusedCall } from "../policy/refused-call.js";
+import { requestIdOf } from "../policy/request-id-of.js";
 import {
   metadataPathsFor,
   protectedResourceMetadata,
@@ -90,14 +93,10 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
   const budget = new ReceiveBudget(limits);
   const maxBodyBytes = limits.maxReceiveMessageBytes + envelopeBytes;
   const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
-    options.onCallEnd({
+    recordRefusedCall(options, {
       method: mcpPath,
       peer: req.socket.remoteAddress ?? "mcp-http",
-      code: error.code,
-      durationMs: 0,
-      bytesIn: 0,
-      bytesOut: 0,
-      requestId: "",
+      requestId: requestIdOf(req),
       error,
       caller,
     });
@@ -160,10 +159,12 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
   const scheme = options.tls === undefined ? "http" : "https";
   const authenticates = options.authenticator?.enabled === true;
   const metadataPaths = new Set(metadataPathsFor(mcpPath));
-  const gated = mcpBearerGate(
+  const gated = requestAuthGate(
     options.authenticator,
-    (req) => `${scheme}://${req.headers.host}${protectedResourceMetadataPath}`,
-    (req, error) => refused(req, error),
+    (req, res, error) => {
+      refused(req, error);
+      answerMcpUnauthenticated(req, res, error, `${scheme}://${req.headers.host}${protectedResourceMetadataPath}`);
+    },
     (req, res, caller) => {
       if (req.method !== "POST") {
         // Stateless: there is no session to open an event stream on (GET) or to end (DELETE).
@@ -221,6 +222,8 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
     options.tls === undefined
       ? createServer(timeouts, serve)
       : httpsServer(options.tls, timeouts, serve, "mcp", options.onTlsFailure);
+  // `Expect: 100-continue` requests take the same path; the auth gate sends 100 once it admits one.
+  server.on("checkContinue", serve);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
