@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ReceiveBudget } from "../../src/transport/http/receive-budget.js";
+import { ReceiveBudget } from "../../src/transport/policy/receive-budget.js";
 
 describe("the HTTP listener's receive budget", () => {
   const limits = { maxReceiveBufferBytes: 1000, maxReceiveBufferBytesPerCaller: 300 };

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
-import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
-import { ReceiveBudget } from "./receive-budget.js";
+import { ReceiveBudget } from "../policy/receive-budget.js";
+import { claimRequestBody, receiveRetryAfterMs } from "../policy/request-body-claim.js";
 import { writeRefusal } from "./http-refusal.js";
 
 /** HttpHandler is a node:http request listener. */
@@ -10,9 +10,6 @@ export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** CallerHandler is a node:http request listener for a request whose caller is authenticated. */
 export type CallerHandler = (req: IncomingMessage, res: ServerResponse, caller: string) => void;
-
-/** retryAfterMs is the hint given to a request refused for want of receive buffer. */
-const retryAfterMs = 1000;
 
 /**
  * boundHttpBodies keeps the request bodies the HTTP listener holds at once under
@@ -40,52 +37,18 @@ export function boundHttpBodies(
 ): CallerHandler {
   const budget = new ReceiveBudget(limits);
   return (req, res, caller) => {
-    const claim = budget.claim(caller, bodyClaim(req, limits.maxReceiveMessageBytes));
+    const claim = claimRequestBody(budget, limits, caller, req, limits.maxReceiveMessageBytes);
     if (!claim.granted) {
-      const error = toConnectError(
-        claim.full === "caller"
-          ? callerFull(caller, limits.maxReceiveBufferBytesPerCaller)
-          : serverFull(limits.maxReceiveBufferBytes),
-      );
+      const error = toConnectError(claim.refusal);
       onRefused(req, error, res, caller);
       // The body is read and discarded after the answer (http-drain-unread-body.ts), keeping the connection.
       writeRefusal(req, res, error, {
         close: false,
-        headers: { "retry-after": String(Math.ceil(retryAfterMs / 1000)) },
+        headers: { "retry-after": String(Math.ceil(receiveRetryAfterMs / 1000)) },
       });
       return;
     }
     res.once("close", claim.release);
     handler(req, res);
   };
-}
-
-/** callerFull is the refusal of a request whose own caller holds its whole share. */
-function callerFull(caller: string, limit: number): ToolhostError {
-  return new ToolhostError(
-    "QUOTA_EXCEEDED",
-    `"${caller}" is already sending as many request bytes as limits.max_receive_buffer_bytes_per_caller (${limit}) allows one caller; retry in about ${retryAfterMs} ms, once one of its requests has arrived, or send smaller requests.`,
-    { id: caller, limit: String(limit), retry_after_ms: String(retryAfterMs) },
-  );
-}
-
-/** serverFull is the refusal of a request that does not fit beside all callers' requests. */
-function serverFull(limit: number): ToolhostError {
-  return new ToolhostError(
-    "QUOTA_EXCEEDED",
-    `The server is receiving as many request bytes as limits.max_receive_buffer_bytes (${limit}) allows; retry in about ${retryAfterMs} ms, or send smaller requests.`,
-    { limit: String(limit), retry_after_ms: String(retryAfterMs) },
-  );
-}
-
-/** bodyClaim is what a request may hold of the budget: its declared length, else the receive limit. */
-function bodyClaim(req: IncomingMessage, maxMessageBytes: number): number {
-  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") {
-    return 0;
-  }
-  const declared = req.headers["content-length"];
-  if (declared !== undefined && /^\d{1,16}$/.test(declared)) {
-    return Math.min(Number(declared), maxMessageBytes);
-  }
-  return maxMessageBytes;
 }

@@ -19,6 +19,8 @@ import { createHttpCallRecorder } from "./http-call-recorder.js";
 import { boundHttpBodies } from "./http-body-budget.js";
 import { connectHandler } from "./http-connect-handler.js";
 import { splitHostPort } from "../split-host-port.js";
+import { receiveTimeouts } from "../policy/receive-timeouts.js";
+import { closeHttpListener } from "../policy/close-http-listener.js";
 import { drainUnreadBodies } from "./http-drain-unread-body.js";
 import { checkRequestTarget } from "./http-request-target.js";
 import { requestIdOf } from "../policy/request-id-of.js";
@@ -64,12 +66,8 @@ export async function startHttpHost(
   // names callers use are not known here, and such a listener needs TLS and authentication (a
   // browser holds no token) or --insecure behind a proxy.
   // A request (a unary one in full, or a streamed one's body) must arrive within the receive
-  // timeout, as on the gRPC listener; Node checks every connectionsCheckingInterval.
-  const timeouts = {
-    requestTimeout: limits.receiveMessageTimeoutMs,
-    headersTimeout: Math.min(60_000, limits.receiveMessageTimeoutMs),
-    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
-  };
+  // timeout, as on the gRPC listener.
+  const timeouts = receiveTimeouts(limits);
   const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
     recordRefusedCall(
       { onCallStart, onCallEnd },
@@ -114,17 +112,6 @@ export async function startHttpHost(
   const bound = (server.address() as AddressInfo).port;
   return {
     address: `${host}:${bound}`,
-    close: (graceMs) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          shutdown.abort();
-          server.closeAllConnections();
-        }, graceMs);
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
+    close: (graceMs) => closeHttpListener(server, shutdown, graceMs),
   };
 }

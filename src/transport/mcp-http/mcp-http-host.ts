@@ -9,9 +9,12 @@ import { isLoopbackHost } from "../../config/is-loopback-host.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { toConnectError } from "../../service/error-mapping.js";
 import type { CallRecord } from "../call-record.js";
-import { ReceiveBudget } from "../http/receive-budget.js";
+import { ReceiveBudget } from "../policy/receive-budget.js";
+import { claimRequestBody } from "../policy/request-body-claim.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";
 import { splitHostPort } from "../split-host-port.js";
+import { receiveTimeouts } from "../policy/receive-timeouts.js";
+import { closeHttpListener } from "../policy/close-http-listener.js";
 import { httpsServer } from "../tls/https-server.js";
 import type { TlsFailure } from "../tls/tls-failure-log.js";
 import type { TlsFiles } from "../tls/tls-files.js";
@@ -102,8 +105,8 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
     });
 
   const post = (req: IncomingMessage, res: ServerResponse, caller: string) => {
-    const busy = (message: string, metadata: Record<string, string>) => {
-      const error = toConnectError(new ToolhostError("QUOTA_EXCEEDED", message, metadata));
+    const busy = (refusal: ToolhostError) => {
+      const error = toConnectError(refusal);
       refused(req, error, caller);
       answerJsonRpcError(res, 429, `QUOTA_EXCEEDED: ${error.rawMessage}`, {
         close: true,
@@ -113,25 +116,18 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
     const release = slots.take();
     if (release === undefined) {
       busy(
-        `The MCP listener is serving as many requests as it takes at once (${maxMcpRequests}); retry in about ${retryAfterSeconds} s.`,
-        { limit: String(maxMcpRequests), retry_after_ms: String(retryAfterSeconds * 1000) },
+        new ToolhostError(
+          "QUOTA_EXCEEDED",
+          `The MCP listener is serving as many requests as it takes at once (${maxMcpRequests}); retry in about ${retryAfterSeconds} s.`,
+          { limit: String(maxMcpRequests), retry_after_ms: String(retryAfterSeconds * 1000) },
+        ),
       );
       return;
     }
-    const declared = Number(req.headers["content-length"]);
-    const claim = budget.claim(
-      caller,
-      Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, maxBodyBytes) : maxBodyBytes,
-    );
+    const claim = claimRequestBody(budget, limits, caller, req, maxBodyBytes);
     if (!claim.granted) {
       release();
-      const limit = claim.full === "caller" ? limits.maxReceiveBufferBytesPerCaller : limits.maxReceiveBufferBytes;
-      busy(
-        claim.full === "caller"
-          ? `"${caller}" is already sending as many request bytes as limits.max_receive_buffer_bytes_per_caller (${limit}) allows one caller; retry in about ${retryAfterSeconds} s, or send smaller requests.`
-          : `The server is receiving as many request bytes as limits.max_receive_buffer_bytes (${limit}) allows; retry in about ${retryAfterSeconds} s, or send smaller requests.`,
-        { limit: String(limit), retry_after_ms: String(retryAfterSeconds * 1000) },
-      );
+      busy(claim.refusal);
       return;
     }
     res.once("close", () => {
@@ -213,11 +209,7 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
   const [host, port] = splitHostPort(options.listen);
   const serve = isLoopbackHost(host) ? guardLoopbackHost(guardLoopbackOrigin(route)) : route;
   // A request must arrive within the receive timeout, as on the other listeners.
-  const timeouts = {
-    requestTimeout: limits.receiveMessageTimeoutMs,
-    headersTimeout: Math.min(60_000, limits.receiveMessageTimeoutMs),
-    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(limits.receiveMessageTimeoutMs / 4))),
-  };
+  const timeouts = receiveTimeouts(limits);
   const server: Server =
     options.tls === undefined
       ? createServer(timeouts, serve)
@@ -231,18 +223,7 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
   const bound = (server.address() as AddressInfo).port;
   return {
     address: `${host.includes(":") ? `[${host}]` : host}:${bound}`,
-    close: (graceMs) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          shutdown.abort(new Error("toolhost is stopping"));
-          server.closeAllConnections();
-        }, graceMs);
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }),
+    close: (graceMs) => closeHttpListener(server, shutdown, graceMs, new Error("toolhost is stopping")),
   };
 }
 

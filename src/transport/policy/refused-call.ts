@@ -1,5 +1,5 @@
 import type { ConnectError } from "@connectrpc/connect";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 
 /** CallHooks receive the start and the end of each call a listener serves or refuses. */
 export interface CallHooks {
