@@ -1,4 +1,4 @@
-// The HTTP listener reads a one-message call's body itself (http-request-body.ts) and refuses one
+// The HTTP listener reads a one-message call's body itself (policy/request-body.ts) and refuses one
 // over limits.max_receive_message_bytes as TOO_LARGE in the caller's protocol, whether its size
 // is declared, announced by its envelope, or only seen as the body grows (no content-length).
 import assert from "node:assert/strict";

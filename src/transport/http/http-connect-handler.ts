@@ -6,7 +6,7 @@ import { toConnectError } from "../../service/error-mapping.js";
 import { oversizeRequestError } from "../oversize-request-error.js";
 import type { HostedService } from "../grpc-server.js";
 import { writeRefusal } from "./http-refusal.js";
-import { framingOf, limitEnvelopes, readWholeBody } from "./http-request-body.js";
+import { framingOf, limitEnvelopes, readWholeBody } from "../policy/request-body.js";
 import { writeUniversalResponse } from "./http-response-writer.js";
 
 /** ConnectHandlerOptions configure the connect router the HTTP listener serves. */

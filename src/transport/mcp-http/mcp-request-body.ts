@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readWholeBody } from "../http/http-request-body.js";
+import { readWholeBody } from "../policy/request-body.js";
 import { answerJsonRpcError } from "./mcp-http-answer.js";
 
 /**

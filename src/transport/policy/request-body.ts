@@ -1,7 +1,5 @@
 import type { IncomingMessage } from "node:http";
-
-/** envelopeHeaderBytes is the size of a gRPC-Web / Connect streaming envelope's head: flags, length. */
-const envelopeHeaderBytes = 5;
+import { EnvelopeScanner, envelopeHeaderBytes } from "./envelope-scanner.js";
 
 /** Framing is how a request body carries its messages: bare, in envelopes, or enveloped in base64. */
 export type Framing = "bare" | "envelope" | "base64-envelope";
@@ -72,27 +70,10 @@ export async function* limitEnvelopes(
   framing: Framing,
   tooLarge: (size: number) => Error,
 ): AsyncGenerator<Uint8Array> {
-  const head = Buffer.alloc(envelopeHeaderBytes);
-  let headFilled = 0;
-  let bodyLeft = 0;
+  const scanner = framing === "envelope" ? new EnvelopeScanner(limit) : undefined;
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    for (let at = 0; framing === "envelope" && at < chunk.byteLength; ) {
-      if (bodyLeft > 0) {
-        const step = Math.min(bodyLeft, chunk.byteLength - at);
-        bodyLeft -= step;
-        at += step;
-        continue;
-      }
-      const step = Math.min(envelopeHeaderBytes - headFilled, chunk.byteLength - at);
-      chunk.copy(head, headFilled, at, at + step);
-      headFilled += step;
-      at += step;
-      if (headFilled === envelopeHeaderBytes) {
-        headFilled = 0;
-        bodyLeft = head.readUInt32BE(1);
-        if (bodyLeft > limit) throw tooLarge(bodyLeft);
-      }
-    }
+    const over = scanner?.push(chunk);
+    if (over !== undefined) throw tooLarge(over);
     yield chunk;
   }
 }
