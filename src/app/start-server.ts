@@ -37,8 +37,8 @@ export interface RunningServer {
 }
 
 /**
- * startServer builds the services from a Config and hosts them: on grpc-js (or, with
- * config.grpcHost node-http2, on toolhost's own node:http2 host) always, on connect-node when
+ * startServer builds the services from a Config and hosts them: on toolhost's own node:http2
+ * gRPC host (or, with config.grpcHost grpc-js, on grpc-js) always, on connect-node when
  * http_listen is set, over MCP Streamable HTTP when mcp_listen is (announcing `version` as the
  * MCP server's). Every start-up input is checked first, before anything
  * is touched (a ConfigError stops start-up); stale temporary files of crashed writes are removed
@@ -67,8 +67,9 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
     onTlsFailure,
   };
   // A change's after-answer work (afterReply) runs once a stream's trailers have left.
-  const grpc = await (config.grpcHost === "node-http2"
-    ? startNodeHttp2Host(
+  const grpc = await (config.grpcHost === "grpc-js"
+    ? startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft)
+    : startNodeHttp2Host(
         config.listen,
         services,
         config.limits,
@@ -77,7 +78,6 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
         onCallStart,
         repliesLeft,
       )
-    : startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft)
   ).catch(async (err: unknown) => {
     security.close();
     await skillCatalog.close();

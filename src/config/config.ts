@@ -6,8 +6,9 @@ export interface Config {
   /** host:port of the gRPC listener. */
   readonly listen: string;
   /**
-   * What hosts the gRPC listener ($TOOLHOST_GRPC_HOST): grpc-js (the default), or toolhost's own
-   * node:http2 server with connect-node's router (src/transport/node-http2/).
+   * What hosts the gRPC listener: toolhost's own node:http2 server (src/transport/node-http2/,
+   * the default, docs/adr/0004-server-host.md), or grpc-js, kept only for the tests that compare
+   * the two until its host goes.
    */
   readonly grpcHost?: GrpcHostKind | undefined;
   /** host:port of the optional Connect / gRPC-Web / JSON listener; undefined when off. */

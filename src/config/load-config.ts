@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { ConfigError } from "./config-error.js";
 import { readConfigFile, type ConfigLayer } from "./config-file.js";
-import { withDerivedLimits, type Config, type GrpcHostKind, type Limits, type LogLevel } from "./config.js";
+import { withDerivedLimits, type Config, type Limits, type LogLevel } from "./config.js";
 import { bundledSkillsRoot } from "./package-root.js";
 import type { ServeFlags } from "./serve-flags.js";
 import { isLoopbackHost } from "./is-loopback-host.js";
@@ -72,10 +72,9 @@ export async function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd:
     );
   }
   const skills = pick("skills") ?? [{ path: bundledSkillsRoot(), namespace: "examples" }];
-  const grpcHost = grpcHostFrom(env["TOOLHOST_GRPC_HOST"]);
+  checkGrpcHost(env["TOOLHOST_GRPC_HOST"]);
   return Object.freeze({
     listen,
-    ...(grpcHost !== undefined && { grpcHost }),
     httpListen,
     metricsListen,
     mcpListen,
@@ -142,9 +141,15 @@ function checkListen(address: string, allowed: boolean): void {
   }
 }
 
-/** grpcHostFrom reads $TOOLHOST_GRPC_HOST: unset or empty is the default host. */
-function grpcHostFrom(value: string | undefined): GrpcHostKind | undefined {
-  if (value === undefined || value === "") return undefined;
-  if (value === "grpc-js" || value === "node-http2") return value;
-  throw new ConfigError(`TOOLHOST_GRPC_HOST is "${value}"; set it to grpc-js (the default) or node-http2, or unset it`);
+/**
+ * checkGrpcHost reads $TOOLHOST_GRPC_HOST, which chose the gRPC listener's host while there were
+ * two: node:http2 is now the only one (docs/adr/0004-server-host.md), so unset, empty and
+ * node-http2 are accepted and anything else (grpc-js included) stops start-up rather than be
+ * ignored.
+ */
+function checkGrpcHost(value: string | undefined): void {
+  if (value === undefined || value === "" || value === "node-http2") return;
+  throw new ConfigError(
+    `TOOLHOST_GRPC_HOST is "${value}"; the gRPC listener is hosted on node:http2 only now (docs/adr/0004-server-host.md): unset it`,
+  );
 }

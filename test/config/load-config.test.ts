@@ -145,17 +145,19 @@ shutdown_grace_ms: 500
     );
   });
 
-  it("reads the gRPC host from TOOLHOST_GRPC_HOST: grpc-js by default, node-http2, nothing else", async () => {
-    assert.equal((await loadConfig(parseServeFlags([]), {}, dir)).grpcHost, undefined);
-    assert.equal((await loadConfig(parseServeFlags([]), { TOOLHOST_GRPC_HOST: "" }, dir)).grpcHost, undefined);
-    assert.equal(
-      (await loadConfig(parseServeFlags([]), { TOOLHOST_GRPC_HOST: "node-http2" }, dir)).grpcHost,
-      "node-http2",
-    );
-    assert.equal((await loadConfig(parseServeFlags([]), { TOOLHOST_GRPC_HOST: "grpc-js" }, dir)).grpcHost, "grpc-js");
-    await refused([], /^TOOLHOST_GRPC_HOST is "h2"; set it to grpc-js \(the default\) or node-http2, or unset it$/, {
-      TOOLHOST_GRPC_HOST: "h2",
-    });
+  it("accepts TOOLHOST_GRPC_HOST only unset, empty or node-http2, the one gRPC host", async () => {
+    for (const env of [{}, { TOOLHOST_GRPC_HOST: "" }, { TOOLHOST_GRPC_HOST: "node-http2" }]) {
+      assert.equal((await loadConfig(parseServeFlags([]), env, dir)).grpcHost, undefined);
+    }
+    for (const value of ["grpc-js", "h2"]) {
+      await refused(
+        [],
+        new RegExp(
+          `^TOOLHOST_GRPC_HOST is "${value}"; the gRPC listener is hosted on node:http2 only now \\(docs/adr/0004-server-host\\.md\\): unset it$`,
+        ),
+        { TOOLHOST_GRPC_HOST: value },
+      );
+    }
   });
 
   it("refuses an unknown key and names the known ones", async () => {

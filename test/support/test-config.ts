@@ -21,8 +21,6 @@ export function localConfig(roots: readonly string[], change: Partial<Config> = 
     log: { level: "silent" },
     shutdownGraceMs: 500,
     sandbox: { allowHardLinks: false },
-    // TOOLHOST_GRPC_HOST=node-http2 runs a test file's servers on the node:http2 host.
-    ...(process.env["TOOLHOST_GRPC_HOST"] === "node-http2" && { grpcHost: "node-http2" as const }),
     ...change,
   };
 }

@@ -75,8 +75,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           },
     sandbox: { allowHardLinks: options.allowHardLinks ?? false },
     auth: options.tokensFile === undefined ? undefined : { tokensFile: options.tokensFile },
-    // TOOLHOST_GRPC_HOST=node-http2 runs a test file's servers on the node:http2 host.
-    ...(process.env["TOOLHOST_GRPC_HOST"] === "node-http2" && { grpcHost: "node-http2" as const }),
   };
   const server = await startServer(config, createLogger(process.env["TOOLHOST_TEST_LOG"] === "1" ? "info" : "silent"));
   const transport = createGrpcTransport({ baseUrl: `http://${server.grpcAddress}` });
