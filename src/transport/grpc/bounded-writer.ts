@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { SendBudget } from "./send-budget.js";
+import { SendBudget, type StopSignal } from "./send-budget.js";
 import { releaseChunk } from "../../files/read/chunk-buffers.js";
 
 /**
@@ -29,7 +29,7 @@ export class BoundedWriter {
   constructor(
     private readonly call: Writable,
     maxPendingBytes: number,
-    private readonly signal: AbortSignal,
+    private readonly signal: StopSignal,
     private readonly shared: readonly SendBudget[] = [],
   ) {
     this.own = new SendBudget(maxPendingBytes);

@@ -32,7 +32,7 @@ export class SendBudget {
   }
 
   /** changed resolves at the next give(), or at once when the signal aborts. */
-  changed(signal: AbortSignal): Promise<void> {
+  changed(signal: StopSignal): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         this.waiters.delete(done);
@@ -70,4 +70,15 @@ export class ConnectionBudgets {
       this.budgets.delete(peer);
     }
   }
+}
+
+/**
+ * StopSignal is what the send budgets and BoundedWriter read of the signal that stops their
+ * waits: an AbortSignal, or a stand-in that makes one only when something waits
+ * (node-http2/stream-stop.ts).
+ */
+export interface StopSignal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }

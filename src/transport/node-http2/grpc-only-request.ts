@@ -34,53 +34,76 @@ export function readOnlyRequest<Desc extends DescMessage>(
   schema: Desc,
   bounds: OnlyRequestBounds,
 ): Promise<MessageShape<Desc>> {
-  const { account, limit } = bounds;
-  const limits = account.limits;
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    /** The whole first message's size, prefix included, once its prefix is in. */
-    let wanted = -1;
-    const finish = (error: Error | undefined) => {
-      limits.stopWaiting(account);
-      stream.off("data", onData);
-      stream.off("end", onEnd);
-      stream.off("close", onClose);
-      if (error === undefined) {
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
-        return;
-      }
-      stream.pause();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      limits.stopWaiting(account);
-      const problem = account.push(chunk);
-      if (problem !== undefined) return finish(new ConnectError(problem.message, problem.code));
-      chunks.push(chunk);
-      received += chunk.byteLength;
-      if (wanted < 0 && received >= envelopeHeaderBytes) {
-        const size = (chunks.length === 1 ? chunk : Buffer.concat(chunks, received)).readUInt32BE(1);
-        if (size > limit) return finish(bounds.tooLarge(size));
-        wanted = envelopeHeaderBytes + size;
-      }
-      if (wanted >= 0 && received > wanted) return finish(moreThanOne());
-      limits.wait(account);
-    };
-    const onEnd = () => {
-      const problem = account.end();
-      finish(problem === undefined ? undefined : new ConnectError(problem.message, problem.code));
-    };
-    const onClose = () => finish(new ConnectError("the client closed the stream", Code.Aborted));
-    limits.wait(account);
-    stream.on("data", onData);
-    stream.once("end", onEnd);
-    stream.once("close", onClose);
+    const reader = new OnlyRequestReader(stream, bounds, resolve, reject);
+    bounds.account.limits.wait(bounds.account);
+    // Left in place once settled (the reader ignores what follows): removing them costs more
+    // than the calls they get, a 'close' and, after a failure, the chunks drainUnread throws away.
+    stream.on("data", (chunk: Buffer) => reader.data(chunk));
+    stream.once("end", () => reader.end());
+    stream.once("close", () => reader.close());
   }).then((body) => {
     const bytes = body.subarray(envelopeHeaderBytes);
     if ((body[0]! & 1) === 0 || bytes.byteLength === 0) return decodeRequest(schema, bytes);
-    return unpack(body[0]!, bytes, bounds.encoding, limit).then((plain) => decodeRequest(schema, plain));
+    return unpack(body[0]!, bytes, bounds.encoding, bounds.limit).then((plain) => decodeRequest(schema, plain));
   });
+}
+
+/** OnlyRequestReader collects one stream's body for readOnlyRequest, until it settles. */
+class OnlyRequestReader {
+  readonly #chunks: Buffer[] = [];
+  #received = 0;
+  /** The whole first message's size, prefix included, once its prefix is in. */
+  #wanted = -1;
+  #settled = false;
+
+  constructor(
+    private readonly stream: ServerHttp2Stream,
+    private readonly bounds: OnlyRequestBounds,
+    private readonly resolve: (body: Buffer) => void,
+    private readonly reject: (error: Error) => void,
+  ) {}
+
+  data(chunk: Buffer): void {
+    if (this.#settled) return;
+    const { account } = this.bounds;
+    account.limits.stopWaiting(account);
+    const problem = account.push(chunk);
+    if (problem !== undefined) return this.#fail(new ConnectError(problem.message, problem.code));
+    const chunks = this.#chunks;
+    chunks.push(chunk);
+    this.#received += chunk.byteLength;
+    if (this.#wanted < 0 && this.#received >= envelopeHeaderBytes) {
+      const size = (chunks.length === 1 ? chunk : Buffer.concat(chunks, this.#received)).readUInt32BE(1);
+      if (size > this.bounds.limit) return this.#fail(this.bounds.tooLarge(size));
+      this.#wanted = envelopeHeaderBytes + size;
+    }
+    if (this.#wanted >= 0 && this.#received > this.#wanted) return this.#fail(moreThanOne());
+    account.limits.wait(account);
+  }
+
+  end(): void {
+    if (this.#settled) return;
+    const { account } = this.bounds;
+    const problem = account.end();
+    if (problem !== undefined) return this.#fail(new ConnectError(problem.message, problem.code));
+    this.#settled = true;
+    account.limits.stopWaiting(account);
+    const chunks = this.#chunks;
+    this.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#received));
+  }
+
+  close(): void {
+    if (!this.#settled) this.#fail(new ConnectError("the client closed the stream", Code.Aborted));
+  }
+
+  #fail(error: Error): void {
+    this.#settled = true;
+    const { account } = this.bounds;
+    account.limits.stopWaiting(account);
+    this.stream.pause();
+    this.reject(error);
+  }
 }
 
 function moreThanOne(): ConnectError {

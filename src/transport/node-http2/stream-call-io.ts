@@ -10,6 +10,7 @@ import { type OnlyRequestBounds, readOnlyRequest } from "./grpc-only-request.js"
 import { grpcRequestBody } from "./grpc-request-body.js";
 import { grpcRequestMessages } from "./grpc-request-messages.js";
 import type { StreamAccount } from "./grpc-stream-limits.js";
+import { StreamStop } from "./stream-stop.js";
 
 /**
  * streamClosed is the abort reason of a call's writer once its stream closed or its answer was
@@ -34,7 +35,7 @@ export class StreamCallIo implements CallIo, OnlyRequestBounds {
   readonly #path: string;
   readonly #send: ReturnType<typeof sendLimits>;
   /** Stops the writer's waits: aborted when the stream closes or the answer is released. */
-  readonly #stop = new AbortController();
+  readonly #stop = new StreamStop();
   #released = false;
 
   constructor(
@@ -51,7 +52,7 @@ export class StreamCallIo implements CallIo, OnlyRequestBounds {
     this.#hosted = hosted;
     this.#path = path;
     this.#send = send;
-    this.writer = new BoundedWriter(stream, send.maxPendingBytes, this.#stop.signal, budgets);
+    this.writer = new BoundedWriter(stream, send.maxPendingBytes, this.#stop, budgets);
   }
 
   requests(): AsyncIterable<unknown> {
