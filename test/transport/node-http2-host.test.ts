@@ -16,7 +16,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "../../gen/ts/grpc/health/v1/health_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { StatFileRequestSchema, StatFileResponseSchema } from "../../gen/ts/toolhost/files/v1/stat_pb.js";
-import { UploadFileRequestSchema } from "../../gen/ts/toolhost/files/v1/write_pb.js";
+import { UploadFileRequestSchema, WriteFileRequestSchema } from "../../gen/ts/toolhost/files/v1/write_pb.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { createLogger } from "../../src/transport/create-logger.js";
@@ -180,6 +180,37 @@ describe("the node:http2 gRPC host's stream limits (raw HTTP/2)", () => {
     }
     assert.deepEqual(await readdir(root), ["a.txt"]);
   });
+
+  // A unary request is read whole (grpc-only-request.ts): the same refusals as a streamed body.
+  const writeMade = () =>
+    frame(
+      toBinary(
+        WriteFileRequestSchema,
+        create(WriteFileRequestSchema, { path: "made.txt", content: { case: "text", value: "made\n" } }),
+      ),
+    );
+  for (const [name, body, message] of [
+    ["cut inside its message", () => writeMade().subarray(0, 9), /^The request stream ended inside a message: 9 bytes/],
+    ["with no message", () => Buffer.alloc(0), /^The request message is missing: the stream half-closed before/],
+    [
+      "with bytes of a second message after its one",
+      () => Buffer.concat([writeMade(), writeMade().subarray(0, 3)]),
+      /^The call sent more than one request message; this method takes exactly one/,
+    ],
+  ] as const) {
+    it(`refuses a unary request ${name} with INVALID_ARGUMENT, and writes nothing`, async () => {
+      const c = await RawGrpcConnection.open(server.grpcAddress);
+      try {
+        const r = await c.call("/toolhost.files.v1.FileTools/WriteFile", body());
+        assert.equal(r.grpcStatus, 3);
+        assert.match(r.grpcMessage ?? "", message);
+        assert.equal(r.messages.length, 0);
+      } finally {
+        c.close();
+      }
+      assert.deepEqual(await readdir(root), ["a.txt"]);
+    });
+  }
 
   it("refuses the stream over the per-connection limit alone, with REFUSED_STREAM", async () => {
     const raw = await RawH2Socket.open(server.grpcAddress);

@@ -6,10 +6,10 @@ import type { StreamAccount } from "./grpc-stream-limits.js";
 const envelopeHeaderBytes = 5;
 
 /**
- * grpcRequestBody is a stream's request body as connect's router reads it, through the stream's
- * limits (grpc-stream-limits.ts): each chunk is accounted before it is passed on; a message
- * announcing more than `limit` bytes fails with `tooLarge(size)` before its bytes are taken in;
- * the end is checked, so a body cut inside a message fails (INVALID_ARGUMENT) instead of ending
+ * grpcRequestBody is the request body of a client- or bidi-streaming call (a single-message one
+ * is read by grpc-only-request.ts), through the stream's limits (grpc-stream-limits.ts): each
+ * chunk is accounted before it is passed on; a message announcing more than `limit` bytes fails
+ * with `tooLarge(size)` before its bytes are taken in; the end is checked, so a body cut inside a message fails (INVALID_ARGUMENT) instead of ending
  * cleanly. The receive clock runs only while this waits for the client. Left early (the handler
  * failed), the stream stays open so its answer can still be written.
  */

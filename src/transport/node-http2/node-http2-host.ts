@@ -44,7 +44,7 @@ const timings: Omit<SessionTimings, "idleMs"> = { pingEveryMs: 60_000, pingTimeo
  * startNodeHttp2Host serves the services over gRPC on toolhost's own node:http2 server (public
  * API only), with grpc.health.v1 (open without a token) and server reflection v1 and v1alpha, as
  * the grpc-js host (grpc-server.ts) does; TOOLHOST_GRPC_HOST=node-http2 selects it. Its streams
- * go to connect-node's router (grpc-stream-dispatch.ts) under the same limits as on grpc-js:
+ * are served with its own gRPC framing (grpc-stream-dispatch.ts) under the same limits as on grpc-js:
  * streams per connection, receive timeout and buffers, the truncated-message check
  * (grpc-stream-limits.ts), 8 MiB stream and 32 MiB connection windows, session memory, an idle
  * timeout and keepalive pings (session-watch.ts). SETTINGS_MAX_CONCURRENT_STREAMS is not sent:
