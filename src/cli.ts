@@ -141,6 +141,9 @@ async function mcp(argv: readonly string[]): Promise<number> {
           `toolhost mcp serves on stdin/stdout and listens on nothing; drop ${flag} (it is a flag of toolhost serve)`,
         );
     }
+    // The same V8 flags as serve (docs/adr/0006-v8-flags.md): an agent's calls come one at a time too.
+    const compiledEarly = compileEarly();
+    const heapRoom = keepHeapRoom();
     const config = await loadConfig(flags, process.env, process.cwd());
     // stdout carries the protocol: every log line goes to stderr.
     const logger = createLogger(config.log.level, process.stderr);
@@ -160,6 +163,7 @@ async function mcp(argv: readonly string[]): Promise<number> {
         skills: config.skills.map((s) => s.path),
         read_only: config.readOnly,
         auth: config.auth?.tokensFile === undefined ? "none" : "bearer-token",
+        v8: { compile_early: compiledEarly, heap_room_mib: heapRoom ? heapRoomBytes / (1024 * 1024) : null },
       },
       "serving MCP",
     );

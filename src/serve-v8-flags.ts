@@ -1,6 +1,6 @@
-// The V8 flags `toolhost serve` sets for its process. They are the application's choice, not the
-// library's: only cli.ts imports this file, so code that embeds src/app/ (tests, another host)
-// runs on the V8 settings its own entry point chose. Why they are set from here, not as
+// The V8 flags `toolhost serve` and `toolhost mcp` set for their process. They are the
+// application's choice, not the library's: only cli.ts imports this file, so code that embeds
+// src/app/ (tests, another host) runs on the V8 settings its own entry point chose. Why they are set from here, not as
 // NODE_OPTIONS, and the measurement behind each: docs/adr/0006-v8-flags.md.
 import { constants, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";

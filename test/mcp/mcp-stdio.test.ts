@@ -162,6 +162,16 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
     assert.equal(errorReasonOf(result), "TOOL_NOT_FOUND");
   });
 
+  it("starts with the V8 flags of toolhost serve, named in its serving MCP line", () => {
+    const serving = session
+      .stderr()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l["msg"] === "serving MCP");
+    assert.deepEqual(serving?.["v8"], { compile_early: true, heap_room_mib: 96 });
+  });
+
   it("writes each call's log line to stderr, naming the tool and its reason", () => {
     const lines = session
       .stderr()
