@@ -1,5 +1,5 @@
 import { create, fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
 import {
   ActivateSkillRequestSchema,
   ActivateSkillResponseSchema,
@@ -105,7 +105,7 @@ async function runMethod(
 }
 
 /**
- * streamDone is the reason a streamed tool's handler context ends with: one Error made once, as
+ * streamDone is the reason a streamed tool's handler signal ends with: one Error made once, as
  * an abort without a reason makes a DOMException (and its stack) per call.
  */
 const streamDone = new Error("the tool call has collected its result");
@@ -125,16 +125,21 @@ async function runStream(
   const stop = new AbortController();
   const onAbort = () => stop.abort(context.signal.reason);
   context.signal.addEventListener("abort", onAbort, { once: true });
-  const inner = createHandlerContext({
+  // The caller's context with the stream's method and that signal, made as a plain object:
+  // createHandlerContext would link two more signals and make three Headers per call.
+  const inner: HandlerContext = {
     service: target.method.parent,
     method: target.method,
+    signal: stop.signal,
+    timeoutMs: context.timeoutMs,
     protocolName: context.protocolName,
     requestMethod: context.requestMethod,
     url: context.url,
     requestHeader: context.requestHeader,
-    contextValues: context.values,
-    requestSignal: stop.signal,
-  });
+    responseHeader: new Headers(),
+    responseTrailer: new Headers(),
+    values: context.values,
+  };
   try {
     const stream = target.invoke(request, inner) as AsyncIterable<unknown>;
     const isRead = readMethodNames.has(target.method.name);
@@ -146,7 +151,7 @@ async function runStream(
       watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }),
       // A read's result is its text or bytes cut at the cap (renderRead), not its messages: their
       // content's bytes bound it without turning each into JSON.
-      isRead ? (message) => readPartBytes(target.method.output, message) : undefined,
+      isRead ? readPartBytes : undefined,
     );
     if (isRead) {
       const read = renderRead(
@@ -191,7 +196,7 @@ async function runStream(
     };
   } finally {
     context.signal.removeEventListener("abort", onAbort);
-    inner.abort(streamDone);
+    stop.abort(streamDone);
   }
 }
 
