@@ -6,6 +6,7 @@ import type { Config } from "../config/config.js";
 import { ConfigError } from "../config/config-error.js";
 import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { createMcpServer, type McpCallEnded } from "../mcp/create-mcp-server.js";
+import { createCallSinks } from "../transport/observability/call-sinks.js";
 import { createCallLogger } from "../transport/call-logger.js";
 import { recordedNote } from "../transport/recorded-note.js";
 import { buildServices } from "./build-services.js";
@@ -50,7 +51,7 @@ export async function startMcp(
   const { tools, security, skillCatalog, guardedSkillCatalog, history } = await buildServices(config, logger);
   // Over stdio the process serves one MCP session: its skill activations are one session's.
   const stdioSession = `mcp-stdio-${randomUUID()}`;
-  const logCall = createCallLogger(logger);
+  const { onCallEnd } = createCallSinks(createCallLogger(logger), undefined);
   const shutdown = new AbortController();
   startHashWorker();
   const server = createMcpServer({
@@ -60,7 +61,7 @@ export async function startMcp(
     contentBytes: config.limits.toolContentBytes,
     shutdownSignal: shutdown.signal,
     onCallEnd: (ended: McpCallEnded) =>
-      logCall({
+      onCallEnd({
         method: ended.method,
         peer: "stdio",
         code: ended.code,

@@ -7,6 +7,7 @@ import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { repliesLeft } from "../files/write/after-reply.js";
 import { authInterceptor } from "../transport/grpc-js/auth-interceptor.js";
 import { grpcServerCredentials } from "../transport/tls/grpc-credentials.js";
+import { createCallSinks } from "../transport/observability/call-sinks.js";
 import { createCallLogger } from "../transport/call-logger.js";
 import { tlsFailureLog } from "../transport/tls/tls-failure-log.js";
 import { startGrpcHost } from "../transport/grpc-server.js";
@@ -52,9 +53,7 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
     config.metricsListen === undefined
       ? undefined
       : createServerMetrics(() => skillCatalog.counts(), hostedMethodPaths(services.map((s) => s.service)));
-  const onCallEnd =
-    metrics === undefined ? logCall : (record: CallRecord) => (metrics.callEnded(record), logCall(record));
-  const onCallStart = metrics?.callStarted;
+  const { onCallStart, onCallEnd } = createCallSinks(logCall, metrics);
   // Up front, so the worker's thread and descriptors are there from the first call on.
   startHashWorker();
   let http: HttpHost | undefined;

@@ -7,6 +7,8 @@ import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { trace } from "@opentelemetry/api";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { defaultLimits } from "../../src/config/config.js";
@@ -48,6 +50,8 @@ let h2Server: RunningServer;
 let rootA: string;
 let rootB: string;
 const logLines: Record<string, unknown>[] = [];
+/** Every span the servers end, through the global tracer provider an application would register. */
+const spans = new InMemorySpanExporter();
 
 function transportFor(face: Face, token: string | undefined): Transport {
   const bearer: Interceptor = (next) => (req) => {
@@ -80,6 +84,7 @@ function files(face: Face, token?: string): Client<typeof FileTools> {
 }
 
 before(async () => {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
   const base = await mkdtemp(path.join(tmpdir(), "toolhost-faces-"));
   rootA = path.join(base, "a");
   rootB = path.join(base, "b");
@@ -114,7 +119,10 @@ before(async () => {
   server = await startServer({ ...config, grpcHost: "grpc-js" }, createLogger("info", log));
   h2Server = await startServer({ ...config, httpListen: undefined, grpcHost: "node-http2" }, createLogger("info", log));
 });
-after(() => Promise.all([server.close(200), h2Server.close(200)]));
+after(async () => {
+  await Promise.all([server.close(200), h2Server.close(200)]);
+  trace.disable();
+});
 
 for (const face of faces) {
   describe(`policies on ${face}`, () => {
@@ -230,6 +238,32 @@ for (const face of faces) {
       await waitFor("the call's log line", () => logLines.filter(isIt).length > before);
       assert.equal(logLines.filter(isIt).length, before + 1, "one line per call");
       assert.equal(logLines.filter(isIt).at(-1)?.["code"], "NOT_FOUND");
+    });
+
+    it("traces each call, and each refusal, as one server span with its method, caller and reason", async () => {
+      const spanOf = (caller: string | undefined, reason: string) => () =>
+        spans
+          .getFinishedSpans()
+          .filter(
+            (span) =>
+              span.name === "toolhost.files.v1.FileTools/StatFile" &&
+              span.attributes["toolhost.caller"] === caller &&
+              span.attributes["toolhost.reason"] === reason,
+          ).length;
+      const answered = spanOf("writer", "NOT_FOUND");
+      const refusedSpans = spanOf(undefined, "UNAUTHENTICATED");
+      const [answeredBefore, refusedBefore] = [answered(), refusedSpans()];
+      assert.equal(
+        (await refusalOf(files(face, tokens.writer).statFile({ path: `trace-${face}.txt` }))).reason,
+        "NOT_FOUND",
+      );
+      assert.equal((await refusalOf(files(face).statFile({ path: "a.txt" }))).reason, "UNAUTHENTICATED");
+      await waitFor("the calls' spans", () => answered() > answeredBefore && refusedSpans() > refusedBefore);
+      assert.equal(answered(), answeredBefore + 1, "one span per call");
+      assert.equal(refusedSpans(), refusedBefore + 1, "one span per refusal");
+      const span = spans.getFinishedSpans().findLast((s) => s.attributes["toolhost.caller"] === "writer");
+      assert.equal(span?.attributes["rpc.method"], "/toolhost.files.v1.FileTools/StatFile");
+      assert.equal(span?.attributes["rpc.grpc.status_code"], 5);
     });
   });
 }
