@@ -19,9 +19,10 @@ import { writeTokensFile } from "../support/tls-fixtures.js";
 import { waitFor } from "../support/wait-for.js";
 
 // One suite, every face: each policy of the one layer (authentication, tier and root scope,
-// quotas, message bounds, the call's log line) is checked with the same expectations over gRPC
-// (grpc-js), gRPC over toolhost's own node:http2 host, gRPC-Web and Connect JSON (connect-node), so
-// a face that skips one fails here.
+// quotas, message bounds, the call's log line and span) is checked with the same expectations over
+// gRPC (grpc-js), gRPC over toolhost's own node:http2 host, gRPC-Web and Connect JSON
+// (connect-node), and, for the policies that apply to it, over MCP's Streamable HTTP, so a face
+// that skips one fails here.
 
 const tokens = {
   reader: "th_face-reader-0123456789abcdef",
@@ -115,9 +116,13 @@ before(async () => {
       maxReceiveBufferBytesPerCaller: 2 * maxMessageBytes,
     },
     log: { level: "info" },
+    mcpListen: "127.0.0.1:0",
   });
   server = await startServer({ ...config, grpcHost: "grpc-js" }, createLogger("info", log));
-  h2Server = await startServer({ ...config, httpListen: undefined, grpcHost: "node-http2" }, createLogger("info", log));
+  h2Server = await startServer(
+    { ...config, httpListen: undefined, mcpListen: undefined, grpcHost: "node-http2" },
+    createLogger("info", log),
+  );
 });
 after(async () => {
   await Promise.all([server.close(200), h2Server.close(200)]);
@@ -267,3 +272,139 @@ for (const face of faces) {
     });
   });
 }
+
+/** McpAnswer is a POST /mcp answer: its HTTP status and JSON-RPC body. */
+interface McpAnswer {
+  readonly status: number;
+  readonly body: {
+    readonly error?: { readonly code: number; readonly message: string };
+    readonly result?: { readonly isError?: boolean; readonly content: readonly { readonly text?: string }[] };
+  };
+}
+
+/** callMcpTool posts one stateless tools/call to the MCP listener, as `token`'s caller. */
+async function callMcpTool(token: string | undefined, name: string, args: Record<string, unknown>): Promise<McpAnswer> {
+  const answer = await fetch(`http://${server.mcpAddress}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
+  return { status: answer.status, body: (await answer.json()) as McpAnswer["body"] };
+}
+
+/** toolText is a tools/call result's first text. */
+function toolText(answer: McpAnswer): string {
+  return answer.body.result?.content[0]?.text ?? JSON.stringify(answer.body);
+}
+
+/** announceMcpBody opens a POST /mcp declaring `length` body bytes and sends none of them. */
+async function announceMcpBody(token: string, length: number): Promise<Socket> {
+  const [host, port] = server.mcpAddress!.split(":");
+  const socket = connect(Number(port), host);
+  socket.on("error", () => undefined);
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\n\r\n`,
+  );
+  return socket;
+}
+
+describe("policies on mcp-http", () => {
+  it("refuses a call without a token, or with an unknown one, with 401 UNAUTHENTICATED", async () => {
+    for (const token of [undefined, "th_unknown-0123456789abcdef0123"]) {
+      const refused = await callMcpTool(token, "file_read", { path: "a.txt" });
+      assert.equal(refused.status, 401, token ?? "no token");
+      assert.match(refused.body.error?.message ?? "", /^UNAUTHENTICATED: /);
+    }
+  });
+
+  it("serves a valid token's call as its caller", async () => {
+    const read = await callMcpTool(tokens.reader, "file_read", { path: path.join(rootA, "a.txt") });
+    assert.equal(read.status, 200);
+    assert.equal(read.body.result?.isError, undefined, toolText(read));
+    assert.match(toolText(read), /in a/);
+  });
+
+  it("refuses a write to a read-tier caller (no such tool in its tier), and writes nothing", async () => {
+    const refused = await callMcpTool(tokens.reader, "file_write", { path: path.join(rootA, "w-mcp.txt"), text: "x" });
+    assert.equal(refused.body.result?.isError, true);
+    assert.match(toolText(refused), /^TOOL_NOT_FOUND: /);
+    assert.deepEqual(
+      (await readdir(rootA)).filter((name) => name.startsWith("w-")),
+      [],
+    );
+  });
+
+  it("refuses a path in a root outside the caller's scope", async () => {
+    const refused = await callMcpTool(tokens.narrow, "file_read", { path: path.join(rootB, "b.txt") });
+    assert.equal(refused.body.result?.isError, true);
+    assert.match(toolText(refused), /^(OUT_OF_SCOPE|PATH_TRAVERSAL): /);
+  });
+
+  it("refuses a request over max_receive_message_bytes and its envelope with 413, and writes nothing", async () => {
+    const refused = await callMcpTool(tokens.writer, "file_write", {
+      path: path.join(rootA, "big-mcp.txt"),
+      text: "x".repeat(2 * maxMessageBytes + 64 * 1024),
+    });
+    assert.equal(refused.status, 413);
+    assert.match(refused.body.error?.message ?? "", /limits\.max_receive_message_bytes/);
+    assert.deepEqual(
+      (await readdir(rootA)).filter((name) => name.startsWith("big-")),
+      [],
+    );
+  });
+
+  it("refuses a request over its caller's receive budget share with 429 QUOTA_EXCEEDED", async () => {
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 2; i++) held.push(await announceMcpBody(tokens.sender, maxMessageBytes));
+      const refused = await waitFor("the announced bodies to hold the caller's share", async () => {
+        const answer = await callMcpTool(tokens.sender, "file_stat", { path: path.join(rootA, "a.txt") });
+        return answer.status === 429 ? answer : undefined;
+      });
+      assert.match(refused.body.error?.message ?? "", /^QUOTA_EXCEEDED: .*max_receive_buffer_bytes_per_caller/);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+
+  it("logs and traces each call once, with its method, caller and tool reason", async () => {
+    const isIt = (l: Record<string, unknown>) =>
+      l["method"] === "/toolhost.tools.v1.Tools/CallTool" &&
+      l["caller"] === "writer" &&
+      l["tool_reason"] === "NOT_FOUND";
+    const spanCount = () =>
+      spans
+        .getFinishedSpans()
+        .filter(
+          (span) =>
+            span.name === "toolhost.tools.v1.Tools/CallTool" &&
+            span.attributes["toolhost.caller"] === "writer" &&
+            span.attributes["toolhost.tool_reason"] === "NOT_FOUND",
+        ).length;
+    const [linesBefore, spansBefore] = [logLines.filter(isIt).length, spanCount()];
+    const missing = await callMcpTool(tokens.writer, "file_stat", { path: path.join(rootA, "log-mcp.txt") });
+    assert.match(toolText(missing), /^NOT_FOUND: /);
+    await waitFor(
+      "the call's log line and span",
+      () => logLines.filter(isIt).length > linesBefore && spanCount() > spansBefore,
+    );
+    assert.equal(logLines.filter(isIt).length, linesBefore + 1, "one line per call");
+    assert.equal(spanCount(), spansBefore + 1, "one span per call");
+  });
+
+  it("logs and traces an authentication refusal", async () => {
+    const refusedSpans = () =>
+      spans
+        .getFinishedSpans()
+        .filter((span) => span.name === "mcp" && span.attributes["toolhost.reason"] === "UNAUTHENTICATED").length;
+    const before = refusedSpans();
+    assert.equal((await callMcpTool(undefined, "file_stat", { path: "a.txt" })).status, 401);
+    await waitFor("the refusal's span", () => refusedSpans() > before);
+    assert.equal(refusedSpans(), before + 1);
+  });
+});
