@@ -3,20 +3,17 @@ import type { Logger } from "pino";
 import { buildServices } from "./build-services.js";
 import { drainWithin } from "./drain-history.js";
 import type { Config } from "../config/config.js";
-import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { repliesLeft } from "../files/write/after-reply.js";
 import { authInterceptor } from "../transport/grpc-js/auth-interceptor.js";
 import { grpcServerCredentials } from "../transport/tls/grpc-credentials.js";
 import { createCallSinks } from "../transport/observability/call-sinks.js";
 import { createCallLogger } from "../transport/call-logger.js";
 import { tlsFailureLog } from "../transport/tls/tls-failure-log.js";
-import { startGrpcHost } from "../transport/grpc-server.js";
 import { startHttpHost, type HttpHost } from "../transport/http/http-server.js";
 import { startNodeHttp2Host } from "../transport/node-http2/node-http2-host.js";
 import type { CallRecord } from "../transport/call-record.js";
-import { createServerMetrics } from "../transport/observability/server-metrics.js";
 import { hostedMethodPaths } from "../transport/hosted-methods.js";
-import { startMetricsListener, type MetricsListener } from "../transport/observability/metrics-listener.js";
+import type { MetricsListener } from "../transport/observability/metrics-listener.js";
 import type { McpHttpHost } from "../transport/mcp-http/mcp-http-host.js";
 
 /** RunningServer is a started toolhost: its bound addresses and a graceful stop. */
@@ -49,13 +46,17 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
   routeGrpcJsLog(logger);
   const { services, tools, security, skillCatalog, guardedSkillCatalog, history } = await buildServices(config, logger);
   const logCall = createCallLogger(logger);
+  // What only some configurations use is loaded only for them: an idle server's RSS is mostly
+  // its module graph (docs/adr/0008-idle-footprint.md). prom-client for --metrics-listen,
+  // grpc-js's Server with reflection and health (protobufjs) for the grpc-js host.
   const metrics =
     config.metricsListen === undefined
       ? undefined
-      : createServerMetrics(() => skillCatalog.counts(), hostedMethodPaths(services.map((s) => s.service)));
+      : (await import("../transport/observability/server-metrics.js")).createServerMetrics(
+          () => skillCatalog.counts(),
+          hostedMethodPaths(services.map((s) => s.service)),
+        );
   const { onCallStart, onCallEnd } = createCallSinks(logCall, metrics);
-  // Up front, so the worker's thread and descriptors are there from the first call on.
-  startHashWorker();
   let http: HttpHost | undefined;
   let metricsListener: MetricsListener | undefined;
   let mcp: McpHttpHost | undefined;
@@ -67,7 +68,9 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
   };
   // A change's after-answer work (afterReply) runs once a stream's trailers have left.
   const grpc = await (config.grpcHost === "grpc-js"
-    ? startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft)
+    ? import("../transport/grpc-server.js").then(({ startGrpcHost }) =>
+        startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft),
+      )
     : startNodeHttp2Host(
         config.listen,
         services,
@@ -112,6 +115,7 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
       });
     }
     if (metrics !== undefined && config.metricsListen !== undefined) {
+      const { startMetricsListener } = await import("../transport/observability/metrics-listener.js");
       metricsListener = await startMetricsListener(config.metricsListen, metrics.registry);
     }
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { Health } from "../../gen/ts/grpc/health/v1/health_pb.js";
-import { reflectionMethodPaths } from "./reflection.js";
+import { reflectionMethodPaths } from "./reflection-method-paths.js";
 
 /**
  * hostedMethodPaths is every "/package.Service/Method" path the server answers: the toolhost

@@ -5,12 +5,6 @@ import { ReflectionService } from "@grpc/reflection";
 import type { Server } from "@grpc/grpc-js";
 import { file_health_v1_health } from "../../gen/ts/grpc/health/v1/health_pb.js";
 
-/** reflectionMethodPaths are the method paths addReflection serves (its v1 and v1alpha services). */
-export const reflectionMethodPaths: readonly string[] = [
-  "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
-  "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
-];
-
 /**
  * addReflection serves grpc.reflection v1 and v1alpha for the given proto files (and the health
  * service), so that `grpcurl list`, `describe` and calls work without .proto files.

@@ -13,7 +13,7 @@ import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { SkillCatalog } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import { Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { hostedMethodPaths } from "../../src/transport/hosted-methods.js";
-import { reflectionMethodPaths } from "../../src/transport/reflection.js";
+import { reflectionMethodPaths } from "../../src/transport/reflection-method-paths.js";
 import { createServerMetrics, unknownMethod } from "../../src/transport/observability/server-metrics.js";
 import { RawGrpcConnection } from "../support/raw-grpc.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";

@@ -1,4 +1,4 @@
-import type { StopSignal } from "../grpc-js/send-budget.js";
+import type { StopSignal } from "../grpc/send-budget.js";
 
 /**
  * StreamStop is the signal that stops a call's send waits (BoundedWriter, the send budgets) once

@@ -1,4 +1,4 @@
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import type { CallHooks } from "../policy/refused-call.js";
 import { createCallTracer } from "./call-tracing.js";
 import type { ServerMetrics } from "./server-metrics.js";

@@ -1,5 +1,5 @@
 import { type Attributes, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
-import type { CallRecord } from "../grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../call-record.js";
 import { errorReasonOf } from "./error-reason-of.js";
 
 /** Codes that are the server's fault: a span of a call ending with one is an error span (OTel's gRPC rule). */
