@@ -19,6 +19,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { WatchEventType } from "../gen/ts/toolhost/files/v1/watch_pb.js";
+import { openResults } from "./lib/results.mjs";
 import { quantile, serveCheckout, type CheckoutServer } from "./lib/serve-checkout.js";
 
 const writes = Number(process.argv[2] ?? 500);
@@ -103,8 +104,23 @@ const p = (t: Target) => {
     max: call.at(-1) ?? NaN,
   };
 };
+const results = openResults("watch-latency", {
+  command: `node --import tsx bench/watch-latency.ts ${writes} ${rounds}`,
+  rounds,
+  note: `${writes} writes per server; TOOLHOST_GRPC_HOST=${process.env["TOOLHOST_GRPC_HOST"] ?? "grpc-js"}`,
+});
+const cellMs = (v: number): string => `${v.toFixed(2)} ms`;
 for (const t of targets) {
   const q = p(t);
+  results.row("watch-latency", {
+    server: t.server.name,
+    "reply -> event p50": cellMs(q.r50),
+    "reply -> event p99": cellMs(q.r99),
+    "call -> event p50": cellMs(q.c50),
+    "call -> event p99": cellMs(q.c99),
+    missed: t.missed,
+    target: "p50 <= 5 ms, p99 <= 20 ms",
+  });
   console.log(
     `${t.server.name.padEnd(8)} ${ms(q.r50)}    ${ms(q.r99)}   ${ms(q.c50)}  ${ms(q.c99)}  ${ms(q.max)}  ${t.missed}`,
   );

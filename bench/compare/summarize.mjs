@@ -58,3 +58,45 @@ for (const [server, kib, mbps] of fanout)
   );
 for (const [server, kib] of hwm)
   console.log(`peak RSS growth over the run, ${server}: +${(kib / 1024).toFixed(0)} MiB`);
+
+// WORK=small (issue 31's small calls): one row per work in bench/out/compare-small.jsonl, for
+// bench/write-results.mjs. The ratio is of times (grpc-go's req/s over toolhost's), as the
+// issue's targets are: 1.5 is toolhost taking 1.5x grpc-go's time per call.
+const small = {
+  stat1: ["StatFile, one at a time", "<= 1.5"],
+  stat: ["StatFile, 16 concurrent", "<= 2.0"],
+  read4k1: ["ReadFile 4 KiB, one at a time", "<= 1.5"],
+  read4k16: ["ReadFile 4 KiB, 16 concurrent", "<= 2.0"],
+  write4k1: ["WriteFile 4 KiB (fsyncs, rename), one at a time", "<= 1.3"],
+  write4k16: ["WriteFile 4 KiB, 16 concurrent", "<= 1.3"],
+  dir1k1: ["ListDirectory 1,000 entries, one at a time", "<= 1.5; <= 10 ms per list"],
+  dir1k16: ["ListDirectory 1,000 entries, 16 concurrent", "<= 2.0"],
+  names1k1: ["ListDirectory 1,000 names_only, one at a time", ""],
+};
+const smallRows = [...by.values()].filter((e) => e.server === "toolhost" && e.work in small);
+if (smallRows.length > 0) {
+  const { openResults } = await import("../lib/results.mjs");
+  const results = openResults("compare-small", {
+    command: `WORK=${process.env.WORK ?? "small"} ROUNDS=${process.env.ROUNDS ?? 5} TOOLHOST_GRPC_HOST=${process.env.TOOLHOST_GRPC_HOST ?? "grpc-js"} npm run bench:compare`,
+    rounds: smallRows[0].values.length,
+  });
+  const ms = (rps) => `${(1000 / rps).toFixed(2)} ms`;
+  for (const e of smallRows) {
+    const ref = by.get(`${e.work} grpc-go`);
+    const concurrency = e.work === "stat" || e.work.endsWith("16") ? 16 : 1;
+    const perCall = (v) => (concurrency === 1 ? `, ${ms(v)}` : "");
+    const row = {
+      work: small[e.work][0],
+      "grpc-go": ref ? `${median(ref.values).toFixed(0)} req/s${perCall(median(ref.values))}` : "",
+      toolhost: `${median(e.values).toFixed(0)} req/s${perCall(median(e.values))}`,
+      "toolhost / grpc-go, time (per round)": ref
+        ? `${(median(ref.values) / median(e.values)).toFixed(2)} (${median(e.values.map((v, i) => ref.values[i] / v)).toFixed(2)})`
+        : "",
+      "toolhost CPU per call": `${(median(e.cpu) * 1e6).toFixed(0)} µs`,
+      "grpc-go CPU per call": ref ? `${(median(ref.cpu) * 1e6).toFixed(0)} µs` : "",
+      target: small[e.work][1],
+    };
+    results.row("compare-small", row);
+  }
+  console.log(`wrote ${results.file}`);
+}
