@@ -169,14 +169,16 @@ class PageWalker {
             this.nextToken = this.entries.at(-1)!.path;
             return;
           }
-          const entry = await this.describe(this.sandbox, dir, dirent, relativePath);
+          const described = this.describe(this.sandbox, dir, dirent, relativePath);
+          const entry = described instanceof Promise ? await described : described;
           if (entry !== undefined) {
             this.entries.push(entry);
             this.#bytes += bytes;
           }
         }
         this.#lastExamined = relativePath;
-        await this.descend(dirent, dir, clientDir, relative, undefined);
+        if (this.query.recursive && dirent.isDirectory())
+          await this.descend(dirent, dir, clientDir, relative, undefined);
         if (this.nextToken !== undefined) return;
       }
     } finally {

@@ -14,26 +14,65 @@ import type { FileKind } from "../file-kind.js";
 /**
  * describeEntry builds the DirectoryEntryValue of one entry of a verified directory, held as
  * `dir.path` (/proc/self/fd/N): the entry is looked at relative to that descriptor, never by a
- * re-joined name; on the calling thread when the directory is local (lstatOf). A symlink is followed only when its real target lies inside the roots (its
+ * re-joined name; on the calling thread when the directory is local (lstatHere). A symlink is followed only when its real target lies inside the roots (its
  * target's type, size, mode and time are then reported, with symlink true), judged on a handle to
  * the target (statLinkTarget); a link leading outside, or nowhere, is reported as a "symlink"
  * with its own mode and time, and nothing about its target. A file with other hard links has its
  * size, mode and time withheld (entryMetadata).
  */
-export async function describeEntry(
+export function describeEntry(
   sandbox: Sandbox,
   dir: OpenedDirectory,
   dirent: Dirent,
   relativePath: string,
-): Promise<DirectoryEntryValue | undefined> {
+): EntryDescription {
   const full = childPath(dir.path, dirent.name);
-  const own = await lstatOf(dir, dirent.name, full);
+  const own = lstatHere(dir, dirent.name, full);
+  if (own === elsewhere) {
+    return lstat(full).then(
+      (stats) => describeStats(sandbox, full, dirent.name, relativePath, stats),
+      () => undefined,
+    );
+  }
+  return describeStats(sandbox, full, dirent.name, relativePath, own);
+}
+
+/**
+ * EntryDescription is an entry's value, or undefined when it was removed while listing; a promise
+ * only where it needed the thread pool (a symlink's target, an entry of a remote folder or a mount
+ * point), so that the usual entry of a local folder costs no promise and no microtask.
+ */
+export type EntryDescription = DirectoryEntryValue | undefined | Promise<DirectoryEntryValue | undefined>;
+
+function describeStats(
+  sandbox: Sandbox,
+  full: string,
+  name: string,
+  relativePath: string,
+  own: Stats | undefined,
+): EntryDescription {
   if (own === undefined) {
     return undefined; // removed while listing
   }
-  const entry = { path: relativePath, name: dirent.name, symlink: own.isSymbolicLink() };
-  const stats = own.isSymbolicLink() ? ((await statLinkTarget(sandbox.roots, full)) ?? own) : own;
-  return { ...entry, type: fileKindOf(stats), ...entryMetadata(stats, sandbox.allowHardLinks) };
+  if (!own.isSymbolicLink()) {
+    return {
+      path: relativePath,
+      name,
+      symlink: false,
+      type: fileKindOf(own),
+      ...entryMetadata(own, sandbox.allowHardLinks),
+    };
+  }
+  return statLinkTarget(sandbox.roots, full).then((target) => {
+    const stats = target ?? own;
+    return {
+      path: relativePath,
+      name,
+      symlink: true,
+      type: fileKindOf(stats),
+      ...entryMetadata(stats, sandbox.allowHardLinks),
+    };
+  });
 }
 
 /**
@@ -42,18 +81,21 @@ export async function describeEntry(
  * are not looked up (0, 0, undefined, false). A symlink is still judged on a handle to its
  * target, so its kind is its target's only when that is inside the roots.
  */
-export async function describeEntryName(
+export function describeEntryName(
   sandbox: Sandbox,
   dir: OpenedDirectory,
   dirent: Dirent,
   relativePath: string,
-): Promise<DirectoryEntryValue> {
+): EntryDescription {
   const entry = { path: relativePath, name: dirent.name, size: 0, mode: 0, modified: undefined, hardLinked: false };
   if (!dirent.isSymbolicLink()) {
     return { ...entry, symlink: false, type: direntKindOf(dirent) };
   }
-  const target = await statLinkTarget(sandbox.roots, childPath(dir.path, dirent.name));
-  return { ...entry, symlink: true, type: target === undefined ? "symlink" : fileKindOf(target) };
+  return statLinkTarget(sandbox.roots, childPath(dir.path, dirent.name)).then((target) => ({
+    ...entry,
+    symlink: true,
+    type: target === undefined ? "symlink" : fileKindOf(target),
+  }));
 }
 
 /** direntKindOf is fileKindOf for a directory entry that is not a symlink. */
@@ -63,19 +105,22 @@ function direntKindOf(dirent: Dirent): FileKind {
   return "other";
 }
 
+/** elsewhere is lstatHere's answer for an entry whose lstat goes to the thread pool. */
+const elsewhere = Symbol("elsewhere");
+
 /**
- * lstatOf is the lstat of the entry `name` of `dir` (as `full`), undefined when it is gone. In a
- * local directory it is made on the calling thread (sync-io-policy.ts: a dentry-cache lookup
- * costs less than a thread-pool round trip), unless the entry is a mount point, whose lookup
- * enters another filesystem.
+ * lstatHere is the lstat of the entry `name` of `dir` (as `full`) made on the calling thread,
+ * undefined when it is gone, or `elsewhere` when it must not be: only in a local directory
+ * (sync-io-policy.ts: a dentry-cache lookup costs less than a thread-pool round trip), and not
+ * for a mount point, whose lookup enters another filesystem.
  */
-async function lstatOf(dir: OpenedDirectory, name: string, full: string): Promise<Stats | undefined> {
-  if (dir.local && !isMountPoint(`${dir.realPath === "/" ? "" : dir.realPath}/${name}`)) {
-    try {
-      return lstatSync(full);
-    } catch {
-      return undefined;
-    }
+function lstatHere(dir: OpenedDirectory, name: string, full: string): Stats | undefined | typeof elsewhere {
+  if (!dir.local || isMountPoint(`${dir.realPath === "/" ? "" : dir.realPath}/${name}`)) {
+    return elsewhere;
   }
-  return await lstat(full).catch(() => undefined);
+  try {
+    return lstatSync(full);
+  } catch {
+    return undefined;
+  }
 }
