@@ -9,4 +9,6 @@ if [ "${#files[@]}" -eq 0 ]; then
   echo "test:stress: no *.stress.test.ts files" >&2
   exit 0
 fi
+# The tests run the compiled CLI (test/support/built-cli.ts): build it once, before they start.
+node scripts/build-if-stale.mjs
 exec node --import tsx --test --test-concurrency=2 "$@" "${files[@]}"

@@ -6,4 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t files < <(find test -name '*.test.ts' -not -name '*.stress.test.ts' -not -path 'test/interop/*' -not -path 'test/fixtures/*' | sort)
+# The tests run the compiled CLI (test/support/built-cli.ts): build it once, before they start.
+node scripts/build-if-stale.mjs
 exec node --import tsx --test --test-concurrency=2 "$@" "${files[@]}"

@@ -2,18 +2,15 @@
 // server's start (the TLS and tokens files, the roots), as cli.ts does. Each refusal is a
 // ConfigError that cli.ts prints as one line and exits 2 with; the spawned cases in
 // config-refusals and serve-security prove that mapping once, these prove each message without
-// a child process per case (a tsx child takes seconds on a busy machine).
+// a child process per case (a child takes a second or more on a busy machine).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { startServer } from "../../src/app/start-server.js";
 import { ConfigError } from "../../src/config/config-error.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { parseServeFlags } from "../../src/config/serve-flags.js";
-import { tsxLoader } from "../support/tsx-loader.js";
-
-const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+import { builtCli } from "../support/built-cli.js";
 
 /** serveRefusal resolves to the message of the ConfigError that stops `serve ARGS` from starting; it fails if the server starts. */
 export async function serveRefusal(args: readonly string[], cwd: string): Promise<string> {
@@ -29,12 +26,12 @@ export async function serveRefusal(args: readonly string[], cwd: string): Promis
   throw new Error(`serve ${args.join(" ")} started`);
 }
 
-/** runCli runs the toolhost command line in a child process (through tsx) and collects its output. */
+/** runCli runs the toolhost command line in a child process (the compiled CLI) and collects its output. */
 export async function runCli(
   args: readonly string[],
   cwd: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], {
+  const child = spawn(process.execPath, [builtCli, ...args], {
     cwd,
     stdio: ["ignore", "pipe", "pipe"],
   });

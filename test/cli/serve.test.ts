@@ -7,20 +7,17 @@ import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
 import { spawnServer, type SpawnedServer } from "../support/spawn-server.js";
 import { waitFor } from "../support/wait-for.js";
-import { tsxLoader } from "../support/tsx-loader.js";
-
-const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+import { builtCli } from "../support/built-cli.js";
 
 /** runCli runs the CLI to completion and returns its exit code and output. */
 async function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], {
+  const child = spawn(process.execPath, [builtCli, ...args], {
     cwd,
     stdio: ["ignore", "pipe", "pipe"],
   });

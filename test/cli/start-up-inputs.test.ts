@@ -11,11 +11,9 @@ import { chmod, mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { tsxLoader } from "../support/tsx-loader.js";
+import { builtCli } from "../support/built-cli.js";
 import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/tls-fixtures.js";
 
-const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 const hangGuardMs = 60_000;
 
 interface Outcome {
@@ -26,7 +24,7 @@ interface Outcome {
 }
 
 async function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", "--listen", "127.0.0.1:0", ...args], {
+  const child = spawn(process.execPath, [builtCli, "serve", "--listen", "127.0.0.1:0", ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

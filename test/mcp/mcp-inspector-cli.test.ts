@@ -5,13 +5,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { before, describe, it } from "node:test";
 import { runCommand } from "../support/run-command.js";
-import { tsxLoader } from "../support/tsx-loader.js";
+import { builtCli } from "../support/built-cli.js";
 
 // toolhost mcp as the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli, the project's own
 // tool for poking at a server) sees it: tools/list and tools/call through a third-party client,
 // its JSON output parsed.
 
-const cli = path.resolve(import.meta.dirname, "../../src/cli.ts");
 const pixel = path.resolve(import.meta.dirname, "../fixtures/images/pixel.png");
 const inspectorMain = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector-cli/build/index.js");
 
@@ -32,7 +31,7 @@ before(async () => {
 async function inspect(method: readonly string[]): Promise<Record<string, unknown>> {
   const { stdout } = await runCommand(
     process.execPath,
-    [inspectorMain, process.execPath, ...method, "--", "--import", tsxLoader, cli, "mcp", "--root", root],
+    [inspectorMain, process.execPath, ...method, "--", builtCli, "mcp", "--root", root],
     { cwd: path.dirname(inspectorMain), timeoutMs: 60_000 },
   );
   return JSON.parse(stdout) as Record<string, unknown>;

@@ -8,13 +8,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { writeTokensFile } from "../support/tls-fixtures.js";
-import { tsxLoader } from "../support/tsx-loader.js";
+import { builtCli } from "../support/built-cli.js";
 
 // `toolhost mcp` as an agent runs it: a real child process on stdio, driven by the MCP SDK's
 // own Client and StdioClientTransport, so the protocol, the framing and the policy layer are
 // the ones a coding agent meets.
-
-const cli = path.resolve(import.meta.dirname, "../../src/cli.ts");
 
 /** McpSession is a connected SDK client and the child's stderr so far (its log lines). */
 interface McpSession {
@@ -25,7 +23,7 @@ interface McpSession {
 async function startMcp(args: readonly string[], env: Record<string, string> = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", tsxLoader, cli, "mcp", ...args],
+    args: [builtCli, "mcp", ...args],
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
     stderr: "pipe",
   });
@@ -342,7 +340,7 @@ async function runCli(
   args: readonly string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, ...args], {
+  const child = spawn(process.execPath, [builtCli, ...args], {
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -4,17 +4,15 @@ import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { ProblemSeverity } from "../../gen/ts/toolhost/skills/v1/skill_pb.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
-import { tsxLoader } from "../support/tsx-loader.js";
+import { builtCli } from "../support/built-cli.js";
 
 // The reference validator's own cases (skills-ref, test/fixtures/skills-ref/README.md), each run
 // through ValidateSkill and `toolhost skills validate`: toolhost must give the reference's verdict
 // (valid or not) and name the field the reference complains about.
 
 const fixtures = resolve("test/fixtures/skills-ref");
-const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
 interface RefCase {
   readonly id: string;
@@ -64,7 +62,7 @@ describe("the Agent Skills reference validator's cases", async () => {
     // One run of the real command over every case, as a user would run it on a checkout.
     const child = spawn(
       process.execPath,
-      ["--import", tsxLoader, cli, "skills", "validate", "--namespace", "ref", ...cases.map(pathOf)],
+      [builtCli, "skills", "validate", "--namespace", "ref", ...cases.map(pathOf)],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";

@@ -1,9 +1,6 @@
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { tsxLoader } from "./tsx-loader.js";
-
-const cli = path.resolve(import.meta.dirname, "../../src/cli.ts");
+import { builtCli } from "./built-cli.js";
 
 /** McpStdioSession is an SDK client connected to a `toolhost mcp` child, and its stderr so far. */
 export interface McpStdioSession {
@@ -12,7 +9,7 @@ export interface McpStdioSession {
 }
 
 /**
- * startMcpStdio runs `toolhost mcp ARGS` from the sources as a child process and connects the
+ * startMcpStdio runs `toolhost mcp ARGS` (the compiled CLI) as a child process and connects the
  * MCP SDK's own Client to it over stdio, as a coding agent does.
  */
 export async function startMcpStdio(
@@ -21,7 +18,7 @@ export async function startMcpStdio(
 ): Promise<McpStdioSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", tsxLoader, cli, "mcp", ...args],
+    args: [builtCli, "mcp", ...args],
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
     stderr: "pipe",
   });

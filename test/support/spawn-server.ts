@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { tsxLoader } from "./tsx-loader.js";
-
-const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+import { builtCli } from "./built-cli.js";
 
 /** SpawnedServer is a toolhost CLI running as a child process. */
 export interface SpawnedServer {
@@ -22,7 +19,7 @@ export interface SpawnedServer {
 }
 
 /**
- * spawnServer runs `toolhost serve ARGS` in a child process (through tsx, so no build is needed)
+ * spawnServer runs `toolhost serve ARGS` in a child process (the compiled CLI, built if stale)
  * and resolves once it logs "listening". `--listen 127.0.0.1:0` is added unless ARGS has --listen.
  */
 export async function spawnServer(
@@ -30,7 +27,7 @@ export async function spawnServer(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<SpawnedServer> {
   const fullArgs = args.includes("--listen") ? [...args] : [...args, "--listen", "127.0.0.1:0"];
-  const child = spawn(process.execPath, ["--import", tsxLoader, cli, "serve", ...fullArgs], {
+  const child = spawn(process.execPath, [builtCli, "serve", ...fullArgs], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -9,13 +9,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { McpError, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import { writeTokensFile } from "../../support/tls-fixtures.js";
-import { tsxLoader } from "../../support/tsx-loader.js";
+import { builtCli } from "../../support/built-cli.js";
 
 // The MCP Skills extension as an agent meets it: `toolhost mcp` in a child process over stdio,
 // with a tokens file whose token's scope covers one of two skill namespaces, so the guarded
 // SkillCatalog's policy is the one that decides.
 
-const cli = path.resolve(import.meta.dirname, "../../../src/cli.ts");
 const fixtures = path.resolve(import.meta.dirname, "../../fixtures/mcp-skills");
 const token = "th_mcp-skills-reader-0123456789abcdef";
 const anyResult = z.looseObject({});
@@ -55,9 +54,7 @@ before(async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
-      "--import",
-      tsxLoader,
-      cli,
+      builtCli,
       "mcp",
       "--root",
       root,
