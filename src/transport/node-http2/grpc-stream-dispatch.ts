@@ -1,5 +1,4 @@
-import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import type { Socket } from "node:net";
+import type { IncomingHttpHeaders, ServerHttp2Session, ServerHttp2Stream } from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toConnectError } from "../../service/error-mapping.js";
@@ -9,12 +8,12 @@ import { ConnectionBudgets, SendBudget } from "../grpc/send-budget.js";
 import type { sendLimits } from "../grpc/transport-limits.js";
 import { refuseHead } from "../grpc/refuse-stream.js";
 import type { HostedService } from "../grpc-server.js";
-import { peerIdentityKey, peerValues } from "../peer-identity.js";
 import { recordedNote } from "../recorded-note.js";
 import { requestIdFrom } from "../request-id.js";
 import { hostedMethodsByPath, serveGrpcCall } from "./grpc-method-call.js";
 import { refuseGrpcStream } from "./grpc-stream-answer.js";
 import type { GrpcStreamLimits } from "./grpc-stream-limits.js";
+import { callValues, sessionPeer } from "./session-peer.js";
 import { StreamCallIo } from "./stream-call-io.js";
 
 /** GrpcDispatchOptions configure how the node:http2 host serves its streams. */
@@ -90,10 +89,9 @@ export function grpcStreamDispatch(
       return;
     }
     const startedAt = process.hrtime.bigint();
-    // Read now: once the session is gone its socket cannot be asked (ERR_HTTP2_SOCKET_UNBOUND).
-    const socket = stream.session?.socket as Socket | undefined;
-    const values = peerValues(socket);
-    const peer = peerOf(socket);
+    const client = sessionPeer(stream.session as ServerHttp2Session | undefined);
+    const values = callValues(client);
+    const peer = client.peer;
     const record = (code: number, error: Error | undefined, bytesOut: number, note?: ReturnType<typeof recordedNote>) =>
       onCallEnd({
         method: path,
@@ -110,7 +108,7 @@ export function grpcStreamDispatch(
       try {
         authenticator.authenticate({
           authorization: headers.authorization,
-          certificateIdentity: values.get(peerIdentityKey),
+          certificateIdentity: client.identity,
         });
       } catch (err) {
         const error = toConnectError(err);
@@ -163,10 +161,3 @@ export function grpcStreamDispatch(
 }
 
 function ignore(): void {}
-
-/** peerOf names the client end of a connection as grpc-js does: "host:port", "[v6]:port". */
-function peerOf(socket: Socket | undefined): string {
-  if (socket?.remoteAddress === undefined) return "unknown";
-  const host = socket.remoteFamily === "IPv6" ? `[${socket.remoteAddress}]` : socket.remoteAddress;
-  return `${host}:${socket.remotePort}`;
-}
