@@ -87,15 +87,17 @@ export function describeEntryName(
   dirent: Dirent,
   relativePath: string,
 ): EntryDescription {
-  const entry = { path: relativePath, name: dirent.name, size: 0, mode: 0, modified: undefined, hardLinked: false };
   if (!dirent.isSymbolicLink()) {
-    return { ...entry, symlink: false, type: direntKindOf(dirent) };
+    return nameOnly(relativePath, dirent.name, false, direntKindOf(dirent));
   }
-  return statLinkTarget(sandbox.roots, childPath(dir.path, dirent.name)).then((target) => ({
-    ...entry,
-    symlink: true,
-    type: target === undefined ? "symlink" : fileKindOf(target),
-  }));
+  return statLinkTarget(sandbox.roots, childPath(dir.path, dirent.name)).then((target) =>
+    nameOnly(relativePath, dirent.name, true, target === undefined ? "symlink" : fileKindOf(target)),
+  );
+}
+
+/** nameOnly is a names-only entry: one object literal, no spread (1,000 of them per page). */
+function nameOnly(path: string, name: string, symlink: boolean, type: FileKind): DirectoryEntryValue {
+  return { path, name, symlink, type, size: 0, mode: 0, modified: undefined, hardLinked: false };
 }
 
 /** direntKindOf is fileKindOf for a directory entry that is not a symlink. */
