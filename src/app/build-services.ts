@@ -22,7 +22,7 @@ import { methodTiers } from "../service/method-tiers.js";
 import { createSkillCatalogService } from "../service/skill-catalog/skill-catalog-service.js";
 import { recoverUndos } from "../service/file-tools/undo/undo-journaled.js";
 import { createToolsService } from "../tools/tools-service.js";
-import type { HostedService } from "../transport/grpc-server.js";
+import type { HostedService } from "../transport/hosted-service.js";
 import { guardService } from "../transport/guard-service.js";
 import { openSecurity, type Security } from "../transport/open-security.js";
 

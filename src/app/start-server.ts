@@ -1,11 +1,8 @@
-import { logVerbosity, setLogger, setLogVerbosity } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { buildServices } from "./build-services.js";
 import { drainWithin } from "./drain-history.js";
 import type { Config } from "../config/config.js";
 import { repliesLeft } from "../files/write/after-reply.js";
-import { authInterceptor } from "../transport/grpc-js/auth-interceptor.js";
-import { grpcServerCredentials } from "../transport/tls/grpc-credentials.js";
 import { createCallSinks } from "../transport/observability/call-sinks.js";
 import { createCallLogger } from "../transport/call-logger.js";
 import { tlsFailureLog } from "../transport/tls/tls-failure-log.js";
@@ -36,19 +33,17 @@ export interface RunningServer {
 
 /**
  * startServer builds the services from a Config and hosts them: on toolhost's own node:http2
- * gRPC host (or, with config.grpcHost grpc-js, on grpc-js) always, on connect-node when
+ * gRPC host always, on connect-node when
  * http_listen is set, over MCP Streamable HTTP when mcp_listen is (announcing `version` as the
  * MCP server's). Every start-up input is checked first, before anything
  * is touched (a ConfigError stops start-up); stale temporary files of crashed writes are removed
  * before the first call is accepted.
  */
 export async function startServer(config: Config, logger: Logger, version = "0.0.0"): Promise<RunningServer> {
-  routeGrpcJsLog(logger);
   const { services, tools, security, skillCatalog, guardedSkillCatalog, history } = await buildServices(config, logger);
   const logCall = createCallLogger(logger);
   // What only some configurations use is loaded only for them: an idle server's RSS is mostly
-  // its module graph (docs/adr/0008-idle-footprint.md). prom-client for --metrics-listen,
-  // grpc-js's Server with reflection and health (protobufjs) for the grpc-js host.
+  // its module graph (docs/adr/0008-idle-footprint.md): prom-client only for --metrics-listen.
   const metrics =
     config.metricsListen === undefined
       ? undefined
@@ -61,25 +56,15 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
   let metricsListener: MetricsListener | undefined;
   let mcp: McpHttpHost | undefined;
   const onTlsFailure = tlsFailureLog(logger);
-  const grpcSecurity = {
-    credentials: security.tls === undefined ? undefined : grpcServerCredentials(security.tls),
-    interceptors: [authInterceptor(security.authenticator, onCallEnd)],
-    onTlsFailure,
-  };
   // A change's after-answer work (afterReply) runs once a stream's trailers have left.
-  const grpc = await (config.grpcHost === "grpc-js"
-    ? import("../transport/grpc-server.js").then(({ startGrpcHost }) =>
-        startGrpcHost(config.listen, services, config.limits, onCallEnd, grpcSecurity, onCallStart, repliesLeft),
-      )
-    : startNodeHttp2Host(
-        config.listen,
-        services,
-        config.limits,
-        onCallEnd,
-        { tls: security.tls, authenticator: security.authenticator, onTlsFailure },
-        onCallStart,
-        repliesLeft,
-      )
+  const grpc = await startNodeHttp2Host(
+    config.listen,
+    services,
+    config.limits,
+    onCallEnd,
+    { tls: security.tls, authenticator: security.authenticator, onTlsFailure },
+    onCallStart,
+    repliesLeft,
   ).catch(async (err: unknown) => {
     security.close();
     await skillCatalog.close();
@@ -143,16 +128,4 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
       await skillCatalog.close();
     },
   };
-}
-
-/**
- * routeGrpcJsLog sends grpc-js's own diagnostics (written to stderr by default) into the JSON log
- * at debug level: what matters of them (a port in use, say) is reported by toolhost itself, and a
- * stray plain-text line breaks both the JSON stream and the one-line start-up error.
- */
-function routeGrpcJsLog(logger: Logger): void {
-  setLogVerbosity(logVerbosity.ERROR);
-  setLogger({
-    error: (...args: unknown[]) => logger.debug({ source: "grpc-js" }, args.map(String).join(" ")),
-  } as Console);
 }

@@ -5,12 +5,6 @@
 export interface Config {
   /** host:port of the gRPC listener. */
   readonly listen: string;
-  /**
-   * What hosts the gRPC listener: toolhost's own node:http2 server (src/transport/node-http2/,
-   * the default, docs/adr/0004-server-host.md), or grpc-js, kept only for the tests that compare
-   * the two until its host goes.
-   */
-  readonly grpcHost?: GrpcHostKind | undefined;
   /** host:port of the optional Connect / gRPC-Web / JSON listener; undefined when off. */
   readonly httpListen: string | undefined;
   /** host:port of the optional Prometheus endpoint (GET /metrics); undefined when off. */
@@ -42,9 +36,6 @@ export interface Config {
   /** Who may call; undefined (or no tokens file and no client CA) authenticates no one. */
   readonly auth?: AuthConfig | undefined;
 }
-
-/** GrpcHostKind names a gRPC listener's host. */
-export type GrpcHostKind = "grpc-js" | "node-http2";
 
 /** SandboxConfig is how strictly the sandbox treats what it finds inside the roots. */
 export interface SandboxConfig {

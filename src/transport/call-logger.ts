@@ -1,15 +1,12 @@
-import { status as grpcStatus } from "@grpc/grpc-js";
+import { Code } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import type { CallRecord } from "./call-record.js";
 import { errorReasonOf } from "./observability/error-reason-of.js";
+import { grpcStatusNames } from "./grpc-status-names.js";
 
-const codeNames = new Map<number, string>(
-  Object.entries(grpcStatus)
-    .filter((entry): entry is [string, number] => typeof entry[1] === "number")
-    .map(([name, code]) => [code, name]),
-);
+const codeNames = new Map<number, string>(grpcStatusNames.map((name, code) => [code, name]));
 
-const serverFaults = new Set<number>([grpcStatus.INTERNAL, grpcStatus.UNKNOWN, grpcStatus.DATA_LOSS]);
+const serverFaults = new Set<number>([Code.Internal, Code.Unknown, Code.DataLoss]);
 
 /**
  * createCallLogger returns the sink for one JSON line per RPC: method, peer, status code,

@@ -1,6 +1,5 @@
 import type { PeerCertificate, TLSSocket } from "node:tls";
 import { createContextKey, createContextValues, type ContextValues } from "@connectrpc/connect";
-import { ContextValueMap } from "./context-value-map.js";
 
 /**
  * peerIdentityKey is the HandlerContext value holding the identity of the client certificate the
@@ -33,9 +32,4 @@ export function peerValues(socket: unknown): ContextValues {
     values.set(peerIdentityKey, certificateIdentity(tls.getPeerCertificate()));
   }
   return values;
-}
-
-/** peerValuesFromCertificate is peerValues for a transport that hands over the verified certificate. */
-export function peerValuesFromCertificate(cert: PeerCertificate | undefined): ContextValues {
-  return new ContextValueMap().set(peerIdentityKey, certificateIdentity(cert));
 }

@@ -147,7 +147,7 @@ shutdown_grace_ms: 500
 
   it("accepts TOOLHOST_GRPC_HOST only unset, empty or node-http2, the one gRPC host", async () => {
     for (const env of [{}, { TOOLHOST_GRPC_HOST: "" }, { TOOLHOST_GRPC_HOST: "node-http2" }]) {
-      assert.equal((await loadConfig(parseServeFlags([]), env, dir)).grpcHost, undefined);
+      assert.equal((await loadConfig(parseServeFlags([]), env, dir)).listen, "127.0.0.1:50051");
     }
     for (const value of ["grpc-js", "h2"]) {
       await refused(

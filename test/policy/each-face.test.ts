@@ -20,9 +20,8 @@ import { waitFor } from "../support/wait-for.js";
 
 // One suite, every face: each policy of the one layer (authentication, tier and root scope,
 // quotas, message bounds, the call's log line and span) is checked with the same expectations over
-// gRPC (grpc-js), gRPC over toolhost's own node:http2 host, gRPC-Web and Connect JSON
-// (connect-node), and, for the policies that apply to it, over MCP's Streamable HTTP, so a face
-// that skips one fails here.
+// gRPC (toolhost's own node:http2 host), gRPC-Web and Connect JSON (connect-node), and, for the
+// policies that apply to it, over MCP's Streamable HTTP, so a face that skips one fails here.
 
 const tokens = {
   reader: "th_face-reader-0123456789abcdef",
@@ -33,8 +32,8 @@ const tokens = {
 };
 const maxMessageBytes = 64 * 1024;
 
-type Face = "grpc" | "grpc-node-http2" | "grpc-web" | "connect-json";
-const faces: readonly Face[] = ["grpc", "grpc-node-http2", "grpc-web", "connect-json"];
+type Face = "grpc" | "grpc-web" | "connect-json";
+const faces: readonly Face[] = ["grpc", "grpc-web", "connect-json"];
 
 /** Gaps this suite found that are not mended yet, by face and policy: reported as todo, not failed. */
 const knownGaps: Partial<Record<Face, Record<string, string>>> = {};
@@ -46,8 +45,6 @@ function gap(face: Face, policy: string): { todo?: string } {
 }
 
 let server: RunningServer;
-/** The same roots and tokens, its gRPC listener on the node:http2 host. */
-let h2Server: RunningServer;
 let rootA: string;
 let rootB: string;
 const logLines: Record<string, unknown>[] = [];
@@ -61,7 +58,6 @@ function transportFor(face: Face, token: string | undefined): Transport {
   };
   const options = { interceptors: [bearer] };
   if (face === "grpc") return createGrpcTransport({ baseUrl: `http://${server.grpcAddress}`, ...options });
-  if (face === "grpc-node-http2") return createGrpcTransport({ baseUrl: `http://${h2Server.grpcAddress}`, ...options });
   const baseUrl = `http://${server.httpAddress}`;
   return face === "grpc-web"
     ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", ...options })
@@ -118,14 +114,10 @@ before(async () => {
     log: { level: "info" },
     mcpListen: "127.0.0.1:0",
   });
-  server = await startServer({ ...config, grpcHost: "grpc-js" }, createLogger("info", log));
-  h2Server = await startServer(
-    { ...config, httpListen: undefined, mcpListen: undefined, grpcHost: "node-http2" },
-    createLogger("info", log),
-  );
+  server = await startServer(config, createLogger("info", log));
 });
 after(async () => {
-  await Promise.all([server.close(200), h2Server.close(200)]);
+  await server.close(200);
   trace.disable();
 });
 
@@ -210,10 +202,7 @@ for (const face of faces) {
     });
 
     it("refuses a request over its caller's receive budget share with QUOTA_EXCEEDED", {
-      skip:
-        face.startsWith("grpc-node") || face === "grpc"
-          ? "the gRPC listener bounds receive buffers per connection"
-          : undefined,
+      skip: face === "grpc" ? "the gRPC listener bounds receive buffers per connection" : undefined,
     }, async () => {
       // Two bodies announced and never sent hold the caller's whole share (2 × the message limit).
       const held: Socket[] = [];

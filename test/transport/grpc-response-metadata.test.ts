@@ -1,4 +1,4 @@
-// The grpc-js adapter sends the response headers and trailers a handler sets on its Connect
+// The gRPC host sends the response headers and trailers a handler sets on its Connect
 // HandlerContext: headers with the response headers (unary and server-stream calls), trailers
 // with the status, on success and on error, as the HTTP listener does.
 import { after, before, describe, it } from "node:test";
@@ -14,7 +14,8 @@ import {
 } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { defaultLimits } from "../../src/config/config.js";
-import { startGrpcHost, type GrpcHost } from "../../src/transport/grpc-server.js";
+import type { GrpcHost } from "../../src/transport/grpc-host.js";
+import { startNodeHttp2Host } from "../../src/transport/node-http2/node-http2-host.js";
 import { echoService } from "./echo-service.js";
 
 type Str = { value: string };
@@ -52,13 +53,13 @@ async function* two(): AsyncIterable<Str> {
   yield { value: "b" };
 }
 
-describe("grpc-js adapter: handler-set response headers and trailers", () => {
+describe("gRPC host: handler-set response headers and trailers", () => {
   let host: GrpcHost;
   let client: EchoClient;
 
   before(async () => {
     const service = echoService as DescService;
-    host = await startGrpcHost(
+    host = await startNodeHttp2Host(
       "127.0.0.1:0",
       [{ service, impl: impl as unknown as ServiceImpl<DescService> }],
       defaultLimits,

@@ -48,7 +48,6 @@ describe("the node:http2 gRPC host over TLS", () => {
     );
     server = await startServer(
       localConfig([root], {
-        grpcHost: "node-http2",
         tls: { cert: tls.serverCert, key: tls.serverKey, clientCa: tls.caCert, requireClientCert: false },
         auth: { tokensFile },
       }),
@@ -120,7 +119,7 @@ describe("the node:http2 gRPC host's stream limits (raw HTTP/2)", () => {
     root = await realpath(await mkdtemp(join(tmpdir(), "toolhost-node-http2-raw-")));
     await writeFile(join(root, "a.txt"), "a");
     server = await startServer(
-      localConfig([root], { grpcHost: "node-http2", limits: { ...defaultLimits, maxConcurrentStreams: 2 } }),
+      localConfig([root], { limits: { ...defaultLimits, maxConcurrentStreams: 2 } }),
       createLogger("silent"),
     );
   });
@@ -237,7 +236,7 @@ describe("the node:http2 gRPC host's idle connections", () => {
     const root = await realpath(await mkdtemp(join(tmpdir(), "toolhost-node-http2-idle-")));
     await writeFile(join(root, "a.txt"), "a");
     const server = await startServer(
-      localConfig([root], { grpcHost: "node-http2", limits: { ...defaultLimits, idleConnectionTimeoutMs: 200 } }),
+      localConfig([root], { limits: { ...defaultLimits, idleConnectionTimeoutMs: 200 } }),
       createLogger("silent"),
     );
     const c = await RawGrpcConnection.open(server.grpcAddress);
@@ -260,7 +259,7 @@ describe("the node:http2 gRPC host's graceful close", () => {
   it("lets a call in flight finish within the grace period, then refuses new connections", async () => {
     const root = await realpath(await mkdtemp(join(tmpdir(), "toolhost-node-http2-close-")));
     await writeFile(join(root, "a.txt"), "a");
-    const server = await startServer(localConfig([root], { grpcHost: "node-http2" }), createLogger("silent"));
+    const server = await startServer(localConfig([root]), createLogger("silent"));
     const c = await RawGrpcConnection.open(server.grpcAddress);
     try {
       // The stream is open (headers sent, no body yet) when close begins; its answer still comes.

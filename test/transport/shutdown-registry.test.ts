@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ShutdownRegistry, type ShutdownMember } from "../../src/transport/grpc-js/shutdown-registry.js";
+import { ShutdownRegistry, type ShutdownMember } from "../../src/transport/shutdown-registry.js";
 
 /** member makes a ShutdownMember that records the reason it was aborted with. */
 function member(): ShutdownMember & { reasons: unknown[] } {

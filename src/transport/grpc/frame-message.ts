@@ -49,15 +49,6 @@ export function frameMessage(schema: DescMessage, value: unknown): FramedMessage
   return { frame, chunk: undefined };
 }
 
-/**
- * unframe is the grpc-js responseSerialize of a method whose messages frameMessage builds: the
- * message without its prefix, a view and no copy. It is what grpc-js sends (behind a prefix of
- * its own) wherever sendPreframed (preframed-interceptor.ts) is not in place.
- */
-export function unframe(frame: Buffer): Buffer {
-  return frame.subarray(grpcPrefixBytes);
-}
-
 function writePrefix(frame: Buffer, length: number): void {
   frame[0] = 0; // not compressed
   frame.writeUInt32BE(length, 1);

@@ -36,7 +36,7 @@ export function streamGuardOptions(
 export const maxMessageOverhead = 64 * 1024;
 
 /**
- * sendLimits are the send-side bounds of the grpc-js adapter: per call (two default chunks, at
+ * sendLimits are the gRPC host's send-side bounds: per call (two default chunks, at
  * least 1 MiB), per connection and per process, and the largest message a read stream builds.
  */
 export function sendLimits(limits: Limits): {

@@ -4,7 +4,7 @@ import { universalRequestFromNodeRequest } from "@connectrpc/connect-node";
 import type { UniversalHandler } from "@connectrpc/connect/protocol";
 import { toConnectError } from "../../service/error-mapping.js";
 import { oversizeRequestError } from "../oversize-request-error.js";
-import type { HostedService } from "../grpc-server.js";
+import type { HostedService } from "../hosted-service.js";
 import { writeRefusal } from "./http-refusal.js";
 import { framingOf, limitEnvelopes, readWholeBody } from "../policy/request-body.js";
 import { writeUniversalResponse } from "./http-response-writer.js";

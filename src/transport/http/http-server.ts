@@ -12,7 +12,7 @@ import { writeRefusal } from "./http-refusal.js";
 import type { AddressInfo } from "node:net";
 import type { Limits } from "../../config/config.js";
 import type { CallRecord } from "../call-record.js";
-import type { HostedService } from "../grpc-server.js";
+import type { HostedService } from "../hosted-service.js";
 import { isLoopbackHost } from "../../config/is-loopback-host.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";
 import { createHttpCallRecorder } from "./http-call-recorder.js";

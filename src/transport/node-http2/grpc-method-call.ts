@@ -5,7 +5,7 @@ import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grp
 import type { BoundedWriter } from "../grpc/bounded-writer.js";
 import { frameMessage } from "../grpc/frame-message.js";
 import { acceptedEncodings } from "../grpc/request-head-check.js";
-import type { HostedService } from "../grpc-server.js";
+import type { HostedService } from "../hosted-service.js";
 import { drainUnread } from "./grpc-stream-answer.js";
 import { type AbortWatcher, StreamHandlerContext } from "./stream-handler-context.js";
 

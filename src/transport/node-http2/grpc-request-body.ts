@@ -1,5 +1,5 @@
-import type { ServerHttp2Stream } from "node:http2";
-import { ConnectError } from "@connectrpc/connect";
+import { constants, type ServerHttp2Stream } from "node:http2";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { StreamAccount } from "./grpc-stream-limits.js";
 
 /** envelopeHeaderBytes is a gRPC message prefix: one flag byte and a four-byte length. */
@@ -57,4 +57,28 @@ export async function* grpcRequestBody(
   }
   const problem = account.end();
   if (problem !== undefined) throw new ConnectError(problem.message, problem.code);
+  if (!account.single && (await resetAfterEnd(stream))) {
+    throw new ConnectError(
+      "The client cancelled the stream before half-closing it; nothing was committed.",
+      Code.Canceled,
+    );
+  }
+}
+
+/** endTurns is how many event-loop turns a stream's end waits for a reset that came with it. */
+const endTurns = 3;
+
+/**
+ * resetAfterEnd tells whether a stream whose body ended was reset right after: a Node.js HTTP/2
+ * client cancels with END_STREAM followed at once by RST_STREAM, and the end reaches the body
+ * first. Taken as a half-close, a cancelled upload would be committed; a client that half-closes
+ * and cancels later did finish sending. Only streamed requests wait (a single-request method's
+ * answer is not a commit of what the client sent so far).
+ */
+async function resetAfterEnd(stream: ServerHttp2Stream): Promise<boolean> {
+  for (let turn = 0; turn < endTurns; turn++) {
+    if (stream.aborted || (stream.rstCode !== undefined && stream.rstCode !== constants.NGHTTP2_NO_ERROR)) return true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return stream.aborted || (stream.rstCode !== undefined && stream.rstCode !== constants.NGHTTP2_NO_ERROR);
 }

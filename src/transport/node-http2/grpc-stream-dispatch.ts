@@ -7,7 +7,7 @@ import { checkRequestHead } from "../grpc/request-head-check.js";
 import { ConnectionBudgets, SendBudget } from "../grpc/send-budget.js";
 import type { sendLimits } from "../grpc/transport-limits.js";
 import { refuseHead } from "../grpc/refuse-stream.js";
-import type { HostedService } from "../grpc-server.js";
+import type { HostedService } from "../hosted-service.js";
 import { recordedNote } from "../recorded-note.js";
 import { requestIdFrom } from "../request-id.js";
 import { hostedMethodsByPath, serveGrpcCall } from "./grpc-method-call.js";

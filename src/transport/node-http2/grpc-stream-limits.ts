@@ -22,7 +22,7 @@ const internal = 13;
 
 /**
  * GrpcStreamLimits keeps, for the node:http2 host, the bounds the grpc-js host's stream guard
- * (grpc-js/stream-guard.ts) keeps, from the public 'stream' event and the body the host reads
+ * kept, from the public 'stream' event and the body the host reads
  * itself, with no emit wrapping:
  * - a connection's streams over `maxStreamsPerConnection` are refused one by one with
  *   RST_STREAM REFUSED_STREAM (admit), never the connection;
@@ -34,7 +34,7 @@ const internal = 13;
  * - a half-close inside a message, or before the one message a single-request method takes, and
  *   a message flagged compressed on a call that declares no encoding, are RequestProblems: the
  *   body fails with them, so a truncated upload is never committed.
- * Timeouts are found by one sweep over the streams waiting (as stream-guard.ts does).
+ * Timeouts are found by one sweep over the streams waiting, not a timer each.
  */
 export class GrpcStreamLimits {
   readonly total: StreamCounts = { streams: 0, receiveBytes: 0 };

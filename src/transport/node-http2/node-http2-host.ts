@@ -15,7 +15,8 @@ import { file_google_rpc_error_details } from "../../../gen/ts/google/rpc/error_
 import { Health, file_health_v1_health } from "../../../gen/ts/grpc/health/v1/health_pb.js";
 import type { CallRecord } from "../call-record.js";
 import { sendLimits, streamGuardOptions } from "../grpc/transport-limits.js";
-import type { GrpcHost, HostedService } from "../grpc-server.js";
+import type { GrpcHost } from "../grpc-host.js";
+import type { HostedService } from "../hosted-service.js";
 import { splitHostPort } from "../split-host-port.js";
 import { pinPeerCertificate } from "../tls/pin-peer-certificate.js";
 import { peerOf, type TlsFailure } from "../tls/tls-failure-log.js";
@@ -33,7 +34,7 @@ export interface NodeHttp2Security {
   readonly onTlsFailure?: ((failure: TlsFailure) => void) | undefined;
 }
 
-/** streamWindowBytes and sessionWindowBytes are the receive windows the grpc-js host widens to too (grpc-server.ts). */
+/** streamWindowBytes and sessionWindowBytes are the receive windows (the grpc-js host's, measured in docs/adr/0004-server-host.md). */
 const streamWindowBytes = 8 * 1024 * 1024;
 const sessionWindowBytes = 32 * 1024 * 1024;
 
@@ -43,8 +44,8 @@ const timings: Omit<SessionTimings, "idleMs"> = { pingEveryMs: 60_000, pingTimeo
 /**
  * startNodeHttp2Host serves the services over gRPC on toolhost's own node:http2 server (public
  * API only), with grpc.health.v1 (open without a token) and server reflection v1 and v1alpha, as
- * the grpc-js host (grpc-server.ts) does; TOOLHOST_GRPC_HOST=node-http2 selects it. Its streams
- * are served with its own gRPC framing (grpc-stream-dispatch.ts) under the same limits as on grpc-js:
+ * the grpc-js host did; it is the one gRPC host (docs/adr/0004-server-host.md). Its streams
+ * are served with its own gRPC framing (grpc-stream-dispatch.ts) under these limits:
  * streams per connection, receive timeout and buffers, the truncated-message check
  * (grpc-stream-limits.ts), 8 MiB stream and 32 MiB connection windows, session memory, an idle
  * timeout and keepalive pings (session-watch.ts). SETTINGS_MAX_CONCURRENT_STREAMS is not sent:

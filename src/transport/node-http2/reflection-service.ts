@@ -15,7 +15,7 @@ import {
   ServerReflectionResponseSchema as AlphaResponseSchema,
   file_grpc_reflection_v1alpha_reflection,
 } from "../../../gen/ts/grpc/reflection/v1alpha/reflection_pb.js";
-import type { HostedService } from "../grpc-server.js";
+import type { HostedService } from "../hosted-service.js";
 
 const notFound = 5;
 const unimplemented = 12;

@@ -1,7 +1,7 @@
 import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues, type HandlerContext } from "@connectrpc/connect";
-import { shutdownRegistryOf, type ShutdownMember } from "../grpc-js/shutdown-registry.js";
+import { shutdownRegistryOf, type ShutdownMember } from "../shutdown-registry.js";
 
 const { NGHTTP2_NO_ERROR } = constants;
 

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { status as grpcStatus } from "@grpc/grpc-js";
+import { grpcStatusNames } from "../grpc-status-names.js";
 import type { CallRecord } from "../call-record.js";
 import { errorReasonOf } from "./error-reason-of.js";
 import { errorCatalog } from "../../errors/error-catalog.js";
@@ -19,11 +19,7 @@ export interface ServerMetrics {
   callEnded(record: CallRecord): void;
 }
 
-const codeNames = new Map<number, string>(
-  Object.entries(grpcStatus)
-    .filter((entry): entry is [string, number] => typeof entry[1] === "number")
-    .map(([name, code]) => [code, name]),
-);
+const codeNames = new Map<number, string>(grpcStatusNames.map((name, code) => [code, name]));
 
 /** unknownMethod is the one method label of every call to a path the server does not host. */
 export const unknownMethod = "unknown";

@@ -1,7 +1,8 @@
 // The server under test for connectrpc's conformance suite (connectconformance --mode server):
 // the suite's ConformanceService on toolhost's own hosts, started through the functions
 // src/app/start-server.ts uses, with their interceptors, limits and TLS handling:
-//   gRPC      startGrpcHost (grpc-js, HTTP/2, h2c or TLS), the auth interceptor in its chain;
+//   gRPC      startNodeHttp2Host (toolhost's own node:http2 host, HTTP/2, h2c or TLS), its
+//             stream limits, receive bounds, head checks and authentication from the headers;
 //   gRPC-Web  startHttpHost (connect-node on node:http / node:https, HTTP/1.1), the auth gate,
 //   Connect   body budgets, call records, oversize explanations and loopback Host check in front.
 // No caller authenticates (no tokens, no client-certificate identities: every caller is the
@@ -20,10 +21,9 @@ import { Authenticator } from "../../../src/auth/authenticator.js";
 import { defaultLimits, type Limits, type LogLevel } from "../../../src/config/config.js";
 import { createCallLogger } from "../../../src/transport/call-logger.js";
 import { createLogger } from "../../../src/transport/create-logger.js";
-import { authInterceptor } from "../../../src/transport/grpc-js/auth-interceptor.js";
-import { startGrpcHost, type HostedService } from "../../../src/transport/grpc-server.js";
+import type { HostedService } from "../../../src/transport/hosted-service.js";
+import { startNodeHttp2Host } from "../../../src/transport/node-http2/node-http2-host.js";
 import { startHttpHost } from "../../../src/transport/http/http-server.js";
-import { grpcServerCredentials } from "../../../src/transport/tls/grpc-credentials.js";
 import { TlsFiles } from "../../../src/transport/tls/tls-files.js";
 import { HTTPVersion, Protocol } from "../gen/connectrpc/conformance/v1/config_pb.js";
 import {
@@ -77,11 +77,7 @@ let close: (graceMs: number) => Promise<void>;
 if (req.protocol === Protocol.GRPC) {
   if (req.httpVersion !== HTTPVersion.HTTP_VERSION_2)
     throw new Error(`the gRPC listener speaks HTTP/2 only, not ${HTTPVersion[req.httpVersion]}`);
-  const credentials = tls === undefined ? undefined : grpcServerCredentials(tls);
-  const host = await startGrpcHost("127.0.0.1:0", services, limits, onCallEnd, {
-    credentials,
-    interceptors: [authInterceptor(authenticator, onCallEnd)],
-  });
+  const host = await startNodeHttp2Host("127.0.0.1:0", services, limits, onCallEnd, { tls, authenticator });
   ({ address, close } = host);
 } else if (req.protocol === Protocol.GRPC_WEB || req.protocol === Protocol.CONNECT) {
   if (req.httpVersion !== HTTPVersion.HTTP_VERSION_1)

@@ -1,8 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { EventEmitter, once } from "node:events";
-import type { Http2Server } from "node:http2";
-import { guardStreams } from "../../src/transport/grpc-js/stream-guard.js";
+import type { ServerHttp2Stream } from "node:http2";
+import { GrpcStreamLimits } from "../../src/transport/node-http2/grpc-stream-limits.js";
 
 /**
  * FakeStream stands in for a ServerHttp2Stream whose close() has a synchronous side effect on
@@ -24,10 +24,9 @@ class FakeStream extends EventEmitter {
   }
 }
 
-describe("stream guard's timeout sweep", () => {
-  it("cancels every stalled stream even when closing one disarms others synchronously", async () => {
-    const http2Server = new EventEmitter();
-    guardStreams([http2Server as unknown as Http2Server], {
+describe("the node:http2 host's receive-timeout sweep", () => {
+  it("cancels every stalled stream even when closing one closes others synchronously", async () => {
+    const limits = new GrpcStreamLimits({
       maxStreamsPerConnection: 100,
       maxReceiveBufferBytesPerConnection: 1 << 20,
       maxReceiveBufferBytes: 1 << 20,
@@ -37,10 +36,14 @@ describe("stream guard's timeout sweep", () => {
     const session = {};
     const streams = Array.from({ length: 6 }, () => new FakeStream(session));
     for (const s of streams) {
-      http2Server.emit("stream", s, { ":method": "POST", ":path": "/a.B/C", "content-type": "application/grpc" });
-      s.emit("data", Buffer.from([0, 0, 0, 1, 0])); // a message begun, never finished
+      const account = limits.admit(s as unknown as ServerHttp2Stream, "/a.B/C", false);
+      assert.ok(account);
+      // As the host does: a closed stream gives its counts back and leaves the sweep.
+      s.once("close", () => account.close());
+      assert.equal(account.push(Buffer.from([0, 0, 0, 1, 0])), undefined); // a message begun, never finished
+      limits.wait(account);
     }
-    // The first stream the sweep closes closes the two first ones as well (all still armed).
+    // The first stream the sweep closes closes the two first ones as well (all still waiting).
     let cascaded = false;
     for (const s of streams.slice(2)) {
       s.onClosing = () => {
@@ -52,7 +55,7 @@ describe("stream guard's timeout sweep", () => {
     }
     const crashed = once(process, "uncaughtException").then(([e]) => e as Error);
     const allClosed = Promise.all(streams.map((s) => (s.closed ? undefined : once(s, "close"))));
-    // The guard's sweep timer is unref'd: keep the loop alive while it runs.
+    // The sweep timer is unref'd: keep the loop alive while it runs.
     const keepAlive = setInterval(() => undefined, 1000);
     const first = await Promise.race([allClosed.then(() => undefined), crashed]).finally(() =>
       clearInterval(keepAlive),
@@ -63,5 +66,6 @@ describe("stream guard's timeout sweep", () => {
       [8, 8, 8, 8, 8, 8],
       "CANCEL",
     );
+    assert.deepEqual(limits.total, { streams: 0, receiveBytes: 0 }, "every stream's counts given back");
   });
 });

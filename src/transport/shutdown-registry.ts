@@ -1,4 +1,4 @@
-import { IndexedList, type IndexedMember } from "../indexed-list.js";
+import { IndexedList, type IndexedMember } from "./indexed-list.js";
 
 /** ShutdownMember is a live call that a server's shutdown must abort (listIndex: -1 when it is not one). */
 export interface ShutdownMember extends IndexedMember {
