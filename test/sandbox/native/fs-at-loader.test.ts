@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,11 +20,12 @@ const compiler = spawnSync("cc", ["--version"]).status === 0 && existsSync("/usr
 const skip = process.platform === "linux" && compiler ? false : "needs Linux, cc and node_api.h to build the addon";
 
 /**
- * checkout lays out a copy of the loader (src/sandbox/native/fs-at.ts), the addon's source and
- * its build script as a checkout holds them, under a fresh folder, and builds the addon there
- * with the copied scripts/build-native.mjs; returns the copy's root.
+ * buildCheckout lays out a copy of the loader (src/sandbox/native/fs-at.ts), the addon's source and its
+ * build script as a checkout holds them, under a fresh folder, and builds the addon there with
+ * the copied scripts/build-native.mjs; returns the copy's root. Built once for the file: each
+ * case changes a copy of it (checkout).
  */
-function checkout(): string {
+function buildCheckout(): string {
   const root = path.join(mkdtempSync(path.join(tmpdir(), "fs-at-loader-")), "toolhost");
   for (const file of ["src/sandbox/native/fs-at.ts", "native/fs-at/fs-at.c", "scripts/build-native.mjs"]) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -24,6 +34,16 @@ function checkout(): string {
   writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
   const build = spawnSync(process.execPath, [path.join(root, "scripts", "build-native.mjs")], { encoding: "utf8" });
   assert.ok(existsSync(path.join(root, "build", "native", "fs-at.node")), `not built: ${build.stderr}`);
+  return root;
+}
+
+let template: string | undefined;
+
+/** checkout is a fresh copy, under a folder of its own, of the checkout with the built addon. */
+function checkout(): string {
+  template ??= buildCheckout();
+  const root = path.join(mkdtempSync(path.join(tmpdir(), "fs-at-loader-")), "toolhost");
+  cpSync(template, root, { recursive: true });
   return root;
 }
 
