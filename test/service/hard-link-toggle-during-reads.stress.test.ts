@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { builtCli } from "../support/built-cli.js";
 import { scratchDir } from "../files/write-fixtures.js";
 import { outcome } from "./content-methods.js";
 
@@ -25,7 +26,7 @@ const outsideText = "OUTSIDE SECRET line\n".repeat(50);
 async function serve(root: string, native: boolean): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/cli.ts", "serve", "--listen", "127.0.0.1:0", "--root", root, "--no-history"],
+    [builtCli, "serve", "--listen", "127.0.0.1:0", "--root", root, "--no-history"],
     {
       cwd: repo,
       env: { ...process.env, TOOLHOST_NATIVE: native ? "1" : "0" },
