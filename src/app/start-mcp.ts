@@ -8,7 +8,7 @@ import { startHashWorker } from "../files/read/off-thread-hash.js";
 import { createMcpServer, type McpCallEnded } from "../mcp/create-mcp-server.js";
 import { createCallSinks } from "../transport/observability/call-sinks.js";
 import { createCallLogger } from "../transport/call-logger.js";
-import { recordedNote } from "../transport/recorded-note.js";
+import { mcpCallRecord } from "../transport/mcp-call-record.js";
 import { buildServices } from "./build-services.js";
 import { drainWithin } from "./drain-history.js";
 import { mcpTokenVariable } from "./mcp-token-variable.js";
@@ -60,18 +60,7 @@ export async function startMcp(
     version,
     contentBytes: config.limits.toolContentBytes,
     shutdownSignal: shutdown.signal,
-    onCallEnd: (ended: McpCallEnded) =>
-      onCallEnd({
-        method: ended.method,
-        peer: "stdio",
-        code: ended.code,
-        durationMs: ended.durationMs,
-        bytesIn: ended.bytesIn,
-        bytesOut: ended.bytesOut,
-        requestId: ended.requestId,
-        error: ended.error,
-        ...recordedNote(ended.values),
-      }),
+    onCallEnd: (ended: McpCallEnded) => onCallEnd(mcpCallRecord(ended, "stdio")),
     skills: { catalog: guardedSkillCatalog, source: skillCatalog, activationSession: () => stdioSession },
   });
   const transport = new StdioServerTransport(stdio.stdin, stdio.stdout, {

@@ -1,15 +1,13 @@
 import { setMaxListeners } from "node:events";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { ConnectError } from "@connectrpc/connect";
 import { peerValues } from "../peer-identity.js";
 import type { TlsFailure } from "../tls/tls-failure-log.js";
-import { httpsServer } from "../tls/https-server.js";
 import type { TlsFiles } from "../tls/tls-files.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { requestAuthGate } from "../policy/request-auth-gate.js";
 import { recordRefusedCall } from "../policy/refused-call.js";
 import { writeRefusal } from "./http-refusal.js";
-import type { AddressInfo } from "node:net";
 import type { Limits } from "../../config/config.js";
 import type { CallRecord } from "../call-record.js";
 import type { HostedService } from "../hosted-service.js";
@@ -19,8 +17,7 @@ import { createHttpCallRecorder } from "./http-call-recorder.js";
 import { boundHttpBodies } from "./http-body-budget.js";
 import { connectHandler } from "./http-connect-handler.js";
 import { splitHostPort } from "../split-host-port.js";
-import { receiveTimeouts } from "../policy/receive-timeouts.js";
-import { closeHttpListener } from "../policy/close-http-listener.js";
+import { openHttpListener } from "../policy/http-listener.js";
 import { drainUnreadBodies } from "./http-drain-unread-body.js";
 import { checkRequestTarget } from "./http-request-target.js";
 import { requestIdOf } from "../policy/request-id-of.js";
@@ -61,13 +58,10 @@ export async function startHttpHost(
     contextValues: (req) => peerValues(req.socket),
     onRefusedCall: recorder.refusedCall,
   });
-  const [host, port] = splitHostPort(listen);
+  const [host] = splitHostPort(listen);
   // Only a loopback listener can tell a rebound browser request by its Host; beyond loopback the
   // names callers use are not known here, and such a listener needs TLS and authentication (a
   // browser holds no token) or --insecure behind a proxy.
-  // A request (a unary one in full, or a streamed one's body) must arrive within the receive
-  // timeout, as on the gRPC listener.
-  const timeouts = receiveTimeouts(limits);
   const refused = (req: IncomingMessage, error: ConnectError, caller?: string) =>
     recordRefusedCall(
       { onCallStart, onCallEnd },
@@ -101,17 +95,11 @@ export async function startHttpHost(
     admitted,
   );
   const serve = checkRequestTarget(isLoopbackHost(host) ? guardLoopbackHost(gated) : gated);
-  const server: Server =
-    tls === undefined ? createServer(timeouts, serve) : httpsServer(tls, timeouts, serve, "http", onTlsFailure);
-  // `Expect: 100-continue` requests take the same path; the gate sends 100 once it admits one.
-  server.on("checkContinue", serve);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  const bound = (server.address() as AddressInfo).port;
+  // A request (a unary one in full, or a streamed one's body) must arrive within the receive
+  // timeout, as on the gRPC listener; `Expect: 100-continue` requests take the same path.
+  const listener = await openHttpListener({ listen, limits, tls, name: "http", onTlsFailure }, serve);
   return {
-    address: `${host}:${bound}`,
-    close: (graceMs) => closeHttpListener(server, shutdown, graceMs),
+    address: listener.address,
+    close: (graceMs) => listener.close(shutdown, graceMs),
   };
 }

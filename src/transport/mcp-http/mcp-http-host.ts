@@ -1,6 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ConnectError, ServiceImpl } from "@connectrpc/connect";
 import type { Tools } from "../../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import type { Authenticator } from "../../auth/authenticator.js";
@@ -13,9 +12,7 @@ import { ReceiveBudget } from "../policy/receive-budget.js";
 import { claimRequestBody } from "../policy/request-body-claim.js";
 import { guardLoopbackHost } from "../loopback-host-guard.js";
 import { splitHostPort } from "../split-host-port.js";
-import { receiveTimeouts } from "../policy/receive-timeouts.js";
-import { closeHttpListener } from "../policy/close-http-listener.js";
-import { httpsServer } from "../tls/https-server.js";
+import { openHttpListener } from "../policy/http-listener.js";
 import type { TlsFailure } from "../tls/tls-failure-log.js";
 import type { TlsFiles } from "../tls/tls-files.js";
 import { answerMcpUnauthenticated } from "./mcp-unauthenticated-answer.js";
@@ -206,24 +203,15 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
     gated(req, res);
   };
 
-  const [host, port] = splitHostPort(options.listen);
+  const [host] = splitHostPort(options.listen);
   const serve = isLoopbackHost(host) ? guardLoopbackHost(guardLoopbackOrigin(route)) : route;
-  // A request must arrive within the receive timeout, as on the other listeners.
-  const timeouts = receiveTimeouts(limits);
-  const server: Server =
-    options.tls === undefined
-      ? createServer(timeouts, serve)
-      : httpsServer(options.tls, timeouts, serve, "mcp", options.onTlsFailure);
-  // `Expect: 100-continue` requests take the same path; the auth gate sends 100 once it admits one.
-  server.on("checkContinue", serve);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  const bound = (server.address() as AddressInfo).port;
+  const listener = await openHttpListener(
+    { listen: options.listen, limits, tls: options.tls, name: "mcp", onTlsFailure: options.onTlsFailure },
+    serve,
+  );
   return {
-    address: `${host.includes(":") ? `[${host}]` : host}:${bound}`,
-    close: (graceMs) => closeHttpListener(server, shutdown, graceMs, new Error("toolhost is stopping")),
+    address: listener.address,
+    close: (graceMs) => listener.close(shutdown, graceMs, new Error("toolhost is stopping")),
   };
 }
 

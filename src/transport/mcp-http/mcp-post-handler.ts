@@ -7,7 +7,7 @@ import type { McpSkillsOptions } from "../../mcp/skills/register-skills.js";
 import { maxSkillTotalBytes } from "../../mcp/skills/skill-limits.js";
 import type { CallRecord } from "../call-record.js";
 import { peerValues } from "../peer-identity.js";
-import { recordedNote } from "../recorded-note.js";
+import { mcpCallRecord } from "../mcp-call-record.js";
 import { readMcpMessage } from "./mcp-request-body.js";
 
 /** McpPostOptions are what serving one POST /mcp needs. */
@@ -46,18 +46,7 @@ export async function serveMcpPost(req: IncomingMessage, res: ServerResponse, op
     contentBytes: options.contentBytes,
     shutdownSignal: options.shutdownSignal,
     onCallStart: options.onCallStart,
-    onCallEnd: (ended: McpCallEnded) =>
-      options.onCallEnd({
-        method: ended.method,
-        peer,
-        code: ended.code,
-        durationMs: ended.durationMs,
-        bytesIn: ended.bytesIn,
-        bytesOut: ended.bytesOut,
-        requestId: ended.requestId,
-        error: ended.error,
-        ...recordedNote(ended.values),
-      }),
+    onCallEnd: (ended: McpCallEnded) => options.onCallEnd(mcpCallRecord(ended, peer)),
     // Stateless: a skill read activates in the session the client names in Mcp-Session-Id, if any.
     ...(options.skills === undefined
       ? {}
