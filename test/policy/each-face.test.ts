@@ -396,4 +396,20 @@ describe("policies on mcp-http", () => {
     await waitFor("the refusal's span", () => refusedSpans() > before);
     assert.equal(refusedSpans(), before + 1);
   });
+
+  it("refuses a target that is no path with 400, as the HTTP listener does, running nothing", async () => {
+    const [host, port] = server.mcpAddress!.split(":");
+    for (const target of ["//localhost/mcp", "http://[/mcp"]) {
+      const socket = connect(Number(port), host);
+      socket.on("error", () => undefined);
+      let reply = "";
+      socket.on("data", (chunk: Buffer) => (reply += chunk.toString("latin1")));
+      const closed = new Promise((resolve) => socket.once("close", resolve));
+      socket.write(
+        `POST ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${tokens.writer}\r\nContent-Length: 0\r\n\r\n`,
+      );
+      await closed;
+      assert.match(reply, /^HTTP\/1\.1 400 /, `${target}: ${reply}`);
+    }
+  });
 });

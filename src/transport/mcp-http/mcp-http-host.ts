@@ -19,6 +19,7 @@ import { answerMcpUnauthenticated } from "./mcp-unauthenticated-answer.js";
 import { requestAuthGate } from "../policy/request-auth-gate.js";
 import { recordRefusedCall } from "../policy/refused-call.js";
 import { requestIdOf } from "../policy/request-id-of.js";
+import { requestPath } from "../policy/request-path.js";
 import {
   metadataPathsFor,
   protectedResourceMetadata,
@@ -169,27 +170,19 @@ export async function startMcpHttpHost(options: McpHttpOptions): Promise<McpHttp
   );
 
   const route = (req: IncomingMessage, res: ServerResponse) => {
-    const host = req.headers.host;
-    const target = req.url ?? "";
     // The Host names the endpoint in the metadata and the 401 challenge: a name or an address
     // with an optional port, nothing that could break out of the challenge's quotes.
-    if (
-      host === undefined ||
-      !hostForm.test(host) ||
-      !target.startsWith("/") ||
-      !URL.canParse(target, `http://${host}`)
-    ) {
+    const path = requestPath(req, hostForm);
+    if (path === undefined) {
       answerJsonRpcError(
         res,
         400,
         "toolhost: the request needs a Host header (name[:port]) and a path (/mcp) that form a URL.",
-        {
-          close: true,
-        },
+        { close: true },
       );
       return;
     }
-    const path = new URL(target, `http://${host}`).pathname;
+    const host = req.headers.host ?? "";
     if (authenticates && metadataPaths.has(path)) {
       serveMetadata(req, res, `${scheme}://${host}${mcpPath}`);
       return;
