@@ -1,5 +1,5 @@
 import type { McpCallEnded } from "../mcp/create-mcp-server.js";
-import type { CallRecord } from "./grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "./call-record.js";
 import { recordedNote } from "./recorded-note.js";
 
 /**

@@ -4,7 +4,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { ToolhostError } from "../../src/errors/toolhost-error.js";
 import { toConnectError } from "../../src/service/error-mapping.js";
-import type { CallRecord } from "../../src/transport/grpc-js/grpc-service-from-impl.js";
+import type { CallRecord } from "../../src/transport/call-record.js";
 import { createCallSinks } from "../../src/transport/observability/call-sinks.js";
 import { createCallTracer } from "../../src/transport/observability/call-tracing.js";
 import { createServerMetrics } from "../../src/transport/observability/server-metrics.js";
