@@ -18,6 +18,7 @@ import { sendLimits, streamGuardOptions } from "../grpc/transport-limits.js";
 import type { GrpcHost } from "../grpc-host.js";
 import type { HostedService } from "../hosted-service.js";
 import { splitHostPort } from "../split-host-port.js";
+import { guardNotInForce } from "./guards-in-force.js";
 import { pinPeerCertificate } from "../tls/pin-peer-certificate.js";
 import { peerOf, type TlsFailure } from "../tls/tls-failure-log.js";
 import type { TlsFiles } from "../tls/tls-files.js";
@@ -127,12 +128,10 @@ export async function startNodeHttp2Host(
     const stop = tls.onChange(() => (server as Http2SecureServer).setSecureContext(tls.contextOptions));
     server.once("close", stop);
   }
-  // Fail closed: without its 'session' and 'stream' listeners the listener would serve without
-  // its windows, idle timeout, stream limits and receive bounds.
-  if (server.listenerCount("stream") !== 1 || server.listenerCount("session") < 1) {
-    throw new ConfigError(
-      `cannot guard the gRPC listener on ${listen}: its stream and session limits are not in place`,
-    );
+  // Fail closed: a guard not in force stops start-up (exit 2) before the port is bound.
+  const missing = guardNotInForce(server, tls !== undefined);
+  if (missing !== undefined) {
+    throw new ConfigError(`cannot guard the gRPC listener on ${listen}: ${missing} is not in place`);
   }
   const [host, port] = splitHostPort(listen);
   await new Promise<void>((resolve, reject) => {
