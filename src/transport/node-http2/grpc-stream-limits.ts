@@ -63,10 +63,14 @@ export class GrpcStreamLimits {
     return new StreamAccount(this, stream, counts, this.options.singleRequest(path), compressed);
   }
 
-  /** wait starts a stream's receive clock (a no-op when it is running). */
+  /**
+   * wait starts a stream's receive clock (a no-op when it is running) with what is left of its
+   * message's time: the clock is paused, not reset, between chunks of one message, so a message
+   * sent a byte at a time still times out.
+   */
   wait(account: StreamAccount): void {
     if (account.listIndex >= 0) return;
-    account.deadline = performance.now() + this.options.receiveMessageTimeoutMs;
+    account.deadline = performance.now() + account.leftMs;
     this.waiting.add(account);
     if (this.#sweep === undefined) {
       this.#sweep = setInterval(() => this.#sweepWaiting(), this.#sweepMs);
@@ -74,9 +78,11 @@ export class GrpcStreamLimits {
     }
   }
 
-  /** stopWaiting stops a stream's receive clock. */
+  /** stopWaiting stops a stream's receive clock, keeping what is left of its message's time. */
   stopWaiting(account: StreamAccount): void {
-    if (account.listIndex >= 0) this.waiting.remove(account);
+    if (account.listIndex < 0) return;
+    account.leftMs = Math.max(0, account.deadline - performance.now());
+    this.waiting.remove(account);
   }
 
   #sweepWaiting(): void {
@@ -102,6 +108,11 @@ export class StreamAccount {
   received = 0;
   charged = 0;
   deadline = 0;
+  /**
+   * What is left of the receive timeout of the message coming in (a single-request method's:
+   * of the whole request, until its half-close), while the clock is stopped.
+   */
+  leftMs: number;
   listIndex = -1;
   #closed = false;
 
@@ -114,6 +125,7 @@ export class StreamAccount {
   ) {
     counts.streams += 1;
     limits.total.streams += 1;
+    this.leftMs = limits.options.receiveMessageTimeoutMs;
   }
 
   /** The request's message bytes, without their 5-byte prefixes, as the grpc-js host counts them. */
@@ -129,7 +141,10 @@ export class StreamAccount {
   /** push accounts for one chunk of the body; a problem when it must not be passed on. */
   push(data: Buffer): RequestProblem | undefined {
     this.received += data.length;
+    const whole = this.tracker.messages;
     this.tracker.push(data);
+    // A streamed request's next message has its own time, from its first byte.
+    if (!this.single && this.tracker.messages > whole) this.leftMs = this.limits.options.receiveMessageTimeoutMs;
     this.#charge(this.single ? this.received : this.tracker.partialBytes);
     const { options, total } = this.limits;
     if (
