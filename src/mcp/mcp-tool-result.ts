@@ -15,8 +15,8 @@ export interface McpToolResultInput {
   readonly truncated?: boolean;
 }
 
-/** bytesReadMethods are the methods whose bytes-mode read may answer an image. */
-const bytesReadMethods = new Set([
+/** readMethods are the methods that read: a bytes-mode read may answer an image. */
+const readMethods = new Set([
   "/toolhost.files.v1.FileTools/ReadFile",
   "/toolhost.skills.v1.SkillCatalog/ReadSkillResource",
 ]);
@@ -31,7 +31,9 @@ export const errorMetaKey = "toolhost/error";
  * ("PATH_TRAVERSAL: ...") so that a client can tell refusals apart without parsing JSON.
  * A refusal's structured error goes in `_meta`, not structuredContent: clients (the SDK's
  * Client among them) check any structuredContent against the tool's outputSchema, which
- * describes what the tool answers when it runs.
+ * describes what the tool answers when it runs. A text read's structuredContent leaves out the
+ * text: its text content carries the same lines, numbered, and a 1 MiB page sent twice cost
+ * the server a second encoding of it.
  */
 export function mcpToolResult(result: McpToolResultInput): CallToolResult {
   if (result.isError) {
@@ -44,8 +46,15 @@ export function mcpToolResult(result: McpToolResultInput): CallToolResult {
   const image = imageOf(result);
   return {
     content: image === undefined ? [{ type: "text", text: result.content }] : image,
-    ...(result.structured === undefined ? {} : { structuredContent: result.structured }),
+    ...(result.structured === undefined ? {} : { structuredContent: structuredContentOf(result, result.structured) }),
   };
+}
+
+/** structuredContentOf is a result's structured result as MCP structuredContent: a read's without its text. */
+function structuredContentOf(result: McpToolResultInput, structured: JsonObject): JsonObject {
+  if (!readMethods.has(result.method ?? "") || !("text" in structured)) return structured;
+  const { text: _text, ...rest } = structured;
+  return rest;
 }
 
 /**
@@ -55,7 +64,7 @@ export function mcpToolResult(result: McpToolResultInput): CallToolResult {
  * that stays the base64 text with its notice.
  */
 function imageOf(result: McpToolResultInput): CallToolResult["content"] | undefined {
-  if (!bytesReadMethods.has(result.method ?? "") || result.truncated === true) return undefined;
+  if (!readMethods.has(result.method ?? "") || result.truncated === true) return undefined;
   const data = result.structured?.["data"];
   if (typeof data !== "string" || result.structured?.["eof"] !== true) return undefined;
   // Base64 turns each 3 bytes into 4 characters: 16 characters hold the first 12 bytes.

@@ -6,16 +6,16 @@ import { capContent } from "./cap-content.js";
 export const readMethodNames: ReadonlySet<string> = new Set(["ReadFile", "ReadSkillResource"]);
 
 /**
- * readResultSchema is the JSON Schema of a read's structured result: the path as asked, eof, the
- * content's SHA-256 (when the whole file was read), and its text, or its bytes as base64.
+ * mcpReadResultSchema is the JSON Schema of a read's MCP structuredContent: the path as asked,
+ * eof, the content's SHA-256 (when the whole file was read), and for bytes its base64 `data`.
+ * A text read's lines are in its text content only (mcpToolResult leaves `text` out).
  */
-export const readResultSchema = {
+export const mcpReadResultSchema = {
   type: "object",
   properties: {
     path: { type: "string" },
     eof: { type: "boolean" },
     sha256: { type: "string" },
-    text: { type: "string" },
     data: { type: "string", contentEncoding: "base64" },
   },
   required: ["path", "eof", "sha256"],

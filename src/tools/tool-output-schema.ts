@@ -1,7 +1,7 @@
 import { ActivateSkillResponseSchema } from "../../gen/ts/toolhost/skills/v1/skill_catalog_pb.js";
 import type { ToolDescriptor } from "../../gen/ts/toolhost/tools/v1/tool_descriptor_pb.js";
 import { outputJsonSchemaOf } from "../service/json-schema-of.js";
-import { readMethodNames, readResultSchema } from "./render-read.js";
+import { mcpReadResultSchema, readMethodNames } from "./render-read.js";
 import { toolMethodOf } from "./tool-target.js";
 import { watchResultSchema } from "./watch-for-changes.js";
 
@@ -9,11 +9,11 @@ import { watchResultSchema } from "./watch-for-changes.js";
 export type ToolOutputSchema = { type: "object"; [key: string]: unknown };
 
 /**
- * toolOutputSchemaOf is the JSON Schema of the structured result CallTool answers for a tool
- * that ran (a refusal has the error's shape instead), following what callTool builds: a skill
- * and a unary method answer their response message as proto JSON, a read its renderRead
- * result, a watch its events, any other stream its messages. Undefined for a method CallTool
- * cannot run, whose every call is a refusal.
+ * toolOutputSchemaOf is the JSON Schema of the structuredContent MCP's tools/call answers for a
+ * tool that ran (a refusal has none), following what callTool builds: a skill and a unary
+ * method answer their response message as proto JSON, a read its renderRead result without the
+ * text its text content carries, a watch its events, any other stream its messages. Undefined
+ * for a method CallTool cannot run, whose every call is a refusal.
  */
 export function toolOutputSchemaOf(tool: ToolDescriptor): ToolOutputSchema | undefined {
   if (tool.source === "agent_skill") return objectSchema(outputJsonSchemaOf(ActivateSkillResponseSchema));
@@ -23,7 +23,7 @@ export function toolOutputSchemaOf(tool: ToolDescriptor): ToolOutputSchema | und
     case "unary":
       return objectSchema(outputJsonSchemaOf(method.output));
     case "server_streaming":
-      if (readMethodNames.has(method.name)) return readResultSchema as unknown as ToolOutputSchema;
+      if (readMethodNames.has(method.name)) return mcpReadResultSchema as unknown as ToolOutputSchema;
       if (method.name === "WatchFiles") return watchResultSchema as unknown as ToolOutputSchema;
       return {
         type: "object",

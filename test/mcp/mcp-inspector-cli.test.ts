@@ -58,7 +58,11 @@ describe("toolhost mcp through @modelcontextprotocol/inspector-cli", () => {
       "path=notes.txt",
     ]);
     assert.deepEqual(result["content"], [{ type: "text", text: "     1\tfirst\n     2\tsecond\n" }]);
-    assert.equal((result["structuredContent"] as { text?: string }).text, "first\nsecond\n");
+    // The lines are in the text content only: structuredContent names the file and its state.
+    const structured = result["structuredContent"] as Record<string, unknown>;
+    assert.deepEqual(Object.keys(structured).sort(), ["eof", "path", "sha256"]);
+    assert.equal(structured["path"], "notes.txt");
+    assert.equal(structured["eof"], true);
   });
 
   it("reads an image as image content", async () => {

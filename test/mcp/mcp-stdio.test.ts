@@ -118,11 +118,15 @@ describe("toolhost mcp over stdio, anonymous (no tokens file)", () => {
     for (const tool of tools) assert.equal(tool.annotations?.openWorldHint, false, `${tool.name} is not open-world`);
   });
 
-  it("reads a file as numbered lines, with the structured result", async () => {
+  it("reads a file as numbered lines, its structured result without the text", async () => {
     const result = await session.client.callTool({ name: "file_read", arguments: { path: "notes.txt" } });
     assert.equal(result.isError, undefined);
     assert.equal(textOf(result), "     1\tfirst\n     2\tsecond\n");
-    assert.equal((result.structuredContent as { text?: string }).text, "first\nsecond\n");
+    // The lines are in the text content only: structuredContent names the file and its state.
+    const structured = result.structuredContent as Record<string, unknown>;
+    assert.deepEqual(Object.keys(structured).sort(), ["eof", "path", "sha256"]);
+    assert.equal(structured["path"], "notes.txt");
+    assert.equal(structured["eof"], true);
   });
 
   it("writes a file, reads it back, and records the change in the history", async () => {
