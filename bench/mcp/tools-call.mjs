@@ -67,10 +67,11 @@ const reads = {
     let offset = 0;
     for (;;) {
       const result = await servers.toolhost.callTool({ name: "file_read", arguments: { path: name, offset } });
-      textOf(result);
-      const { text, eof } = result.structuredContent;
-      offset += lines(text.endsWith("\n") || text === "" ? text : `${text}\n`);
-      if (eof) return offset;
+      // A cut page ends with a notice naming the offset to read on from; the last is all lines.
+      const text = textOf(result);
+      const next = /"offset": (\d+)\}\.\]$/.exec(text);
+      if (next === null) return offset + lines(text);
+      offset = Number(next[1]);
     }
   },
 };
