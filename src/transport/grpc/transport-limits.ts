@@ -70,18 +70,3 @@ function estimateMessage(limits: Limits, method: DescMethod, request: unknown): 
   const wanted = typeof hint === "number" && hint > 0 ? hint : limits.chunkSize;
   return Math.min(limits.maxChunkSize, Math.max(limits.minChunkSize, wanted)) + maxMessageOverhead;
 }
-
-/**
- * maxSendMessageBytes is grpc.max_send_message_length: the largest message the server can build,
- * so that no reply built within its own bounds fails at the send after `info` (or a commit).
- * Read chunks are at most max_chunk_size, ActivateSkill carries a SKILL.md body and its steps
- * (at most twice max_skill_file_bytes), and every other reply is kept under the 4 MiB that gRPC
- * clients accept by default (ListSkills pages by bytes, for one).
- */
-export function maxSendMessageBytes(limits: Limits): number {
-  return Math.max(
-    4 * 1024 * 1024,
-    limits.maxChunkSize + maxMessageOverhead,
-    2 * limits.maxSkillFileBytes + maxMessageOverhead,
-  );
-}
