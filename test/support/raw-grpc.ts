@@ -184,8 +184,8 @@ export class RawH2Socket {
     return this.socket.destroyed || this.socket.readableEnded;
   }
 
-  /** request opens a stream with a gRPC POST to path and returns its id. */
-  request(path: string, options: { endStream?: boolean } = {}): number {
+  /** request opens a stream with a gRPC POST to path (with further `headers`) and returns its id. */
+  request(path: string, options: { endStream?: boolean; headers?: Record<string, string> } = {}): number {
     const id = this.nextStreamId;
     this.nextStreamId += 2;
     const block = Buffer.concat(
@@ -196,6 +196,7 @@ export class RawH2Socket {
         ":authority": "localhost",
         "content-type": "application/grpc",
         te: "trailers",
+        ...options.headers,
       }).map(([name, value]) => Buffer.concat([Buffer.from([0]), hpackString(name), hpackString(value)])),
     );
     this.send(h2.HEADERS, h2.END_HEADERS | (options.endStream ? h2.END_STREAM : 0), id, block);
@@ -205,6 +206,13 @@ export class RawH2Socket {
   /** data sends one DATA frame (at most 16 KiB) on a stream. */
   data(streamId: number, payload: Buffer, endStream = false): void {
     this.send(h2.DATA, endStream ? h2.END_STREAM : 0, streamId, payload);
+  }
+
+  /** reset sends RST_STREAM with an HTTP/2 error code on a stream (no END_STREAM before it). */
+  reset(streamId: number, code: number): void {
+    const payload = Buffer.alloc(4);
+    payload.writeUInt32BE(code);
+    this.send(h2.RST_STREAM, 0, streamId, payload);
   }
 
   /** waitFor resolves with the first frame (seen so far or later) that matches, or rejects after timeoutMs. */

@@ -84,6 +84,9 @@ class OnlyRequestReader {
 
   end(): void {
     if (this.#settled) return;
+    // A reset stream ends too (node:http2 pushes the end as it closes): only a half-close is
+    // the end of the request, so a reset before it runs nothing, whatever arrived.
+    if (this.stream.aborted) return this.#fail(resetBeforeHalfClose(this.stream.rstCode));
     const { account } = this.bounds;
     const problem = account.end();
     if (problem !== undefined) return this.#fail(new ConnectError(problem.message, problem.code));
@@ -104,6 +107,13 @@ class OnlyRequestReader {
     this.stream.pause();
     this.reject(error);
   }
+}
+
+function resetBeforeHalfClose(code: number | undefined): ConnectError {
+  return new ConnectError(
+    `the client reset the stream (HTTP/2 error code ${code}) before half-closing its request; nothing was run`,
+    Code.Canceled,
+  );
 }
 
 function moreThanOne(): ConnectError {
