@@ -4,7 +4,11 @@ import type { Limits } from "../../config/config.js";
 import type { StreamGuardOptions } from "./stream-guard-options.js";
 
 /** healthSingleRequestPaths are the grpc.health.v1 methods that take one request message. */
-const healthSingleRequestPaths = ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"];
+const healthSingleRequestPaths = [
+  "/grpc.health.v1.Health/Check",
+  "/grpc.health.v1.Health/List",
+  "/grpc.health.v1.Health/Watch",
+];
 
 /**
  * streamGuardOptions derives the stream guard's bounds from the configured limits, and the set of
