@@ -1,7 +1,7 @@
 // The receive timeout bounds a request message from its first byte (a single-request method's:
 // from the stream's start to its half-close), however its bytes are spread: a client that sends
 // one byte at a time, each well within the timeout, is still cancelled once the message's time
-// is up, as on the grpc-js host (grpc-js/stream-guard.ts), and nothing is written.
+// is up, as the grpc-js host did, and nothing is written.
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import type { ClientHttp2Stream } from "node:http2";
