@@ -37,9 +37,13 @@ export async function runSuite(
   assert.ok(existsSync(runner), "connectconformance is missing; run scripts/install-tools.sh");
   const known = knownFailing === undefined ? [] : ["--known-failing", `@${knownFailing}`];
   const flaky = knownFlaky.flatMap((pattern) => ["--known-flaky", pattern]);
+  // Bounded parallelism (the runner's defaults are 8 RPCs and 4 servers at once): on a loaded
+  // 2-core machine the defaults starve the process under test and the suite times out.
+  const bounded = mode === "server" ? ["-p", "2", "--max-servers", "1"] : ["-p", "2"];
   const args = [
     "--mode",
     mode,
+    ...bounded,
     "--conf",
     conf,
     ...known,
