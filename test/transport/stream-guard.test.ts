@@ -115,8 +115,11 @@ describe("stream guard (raw HTTP/2)", () => {
         s.write(Buffer.concat([prefix, Buffer.alloc(1024)]));
         return s;
       });
+      // Listened for before anything is awaited: under load the health call below can outlast
+      // the receive timeout, and a 'close' emitted before its listener was never seen (a hang).
+      const closed = Promise.all(streams.map((s) => new Promise((resolve) => s.once("close", resolve))));
       assert.equal(await healthy(server.address), true);
-      await Promise.all(streams.map((s) => new Promise((resolve) => s.once("close", resolve))));
+      await closed;
       const took = Date.now() - started;
       assert.ok(took >= 350 && took < 5000, `closed after ${took} ms`);
       assert.deepEqual(
