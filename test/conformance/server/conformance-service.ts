@@ -43,11 +43,12 @@ function headerList(headers: Headers): Header[] {
 }
 
 function requestInfo(ctx: HandlerContext, requests: Any[]): ConformancePayload_RequestInfo {
+  // Fractional when grpc-timeout came in a sub-millisecond unit (as connect-node's is); int64 here.
   const timeoutMs = ctx.timeoutMs();
   return create(ConformancePayload_RequestInfoSchema, {
     requestHeaders: headerList(ctx.requestHeader),
     requests,
-    ...(timeoutMs === undefined ? {} : { timeoutMs: BigInt(timeoutMs) }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs: BigInt(Math.round(timeoutMs)) }),
   });
 }
 
