@@ -1,7 +1,7 @@
 // The node:http2 gRPC host (TOOLHOST_GRPC_HOST=node-http2) end to end: grpcurl through its
 // reflection over TLS, health open without a token, client certificates (mTLS), a truncated
-// upload refused with nothing written, the per-connection stream limit, the idle timeout, and a
-// graceful close.
+// upload refused with nothing written, the per-connection stream limit, the idle timeout, a
+// graceful close, and a failed call's handler-set headers kept out of a trailers-only answer.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, realpath, writeFile } from "node:fs/promises";
@@ -11,7 +11,10 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { gzipSync } from "node:zlib";
-import { createClient } from "@connectrpc/connect";
+import type { IncomingHttpHeaders } from "node:http2";
+import type { DescService } from "@bufbuild/protobuf";
+import { StringValueSchema } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, createClient, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "../../gen/ts/grpc/health/v1/health_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
@@ -20,9 +23,12 @@ import { UploadFileRequestSchema, WriteFileRequestSchema } from "../../gen/ts/to
 import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { createLogger } from "../../src/transport/create-logger.js";
+import type { GrpcHost } from "../../src/transport/grpc-host.js";
+import { startNodeHttp2Host } from "../../src/transport/node-http2/node-http2-host.js";
 import { describeFailure, runChild } from "../interop/run-child.js";
 import { RawGrpcConnection, RawH2Socket, collect, frame, h2 } from "../support/raw-grpc.js";
 import { localConfig } from "../support/test-config.js";
+import { echoService } from "./echo-service.js";
 import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/tls-fixtures.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
@@ -277,5 +283,64 @@ describe("the node:http2 gRPC host's graceful close", () => {
     } finally {
       c.close();
     }
+  });
+});
+
+describe("the node:http2 gRPC host's answer to a call that sends no message", () => {
+  // ServerStream fails with no message; the request's value says whether it first sets a header.
+  const impl = {
+    // biome-ignore lint/correctness/useYield: the call fails before its first message on purpose
+    async *serverStream(req: { value: string }, ctx: HandlerContext) {
+      if (req.value === "with-header") ctx.responseHeader.set("x-custom-header", "h1");
+      throw new ConnectError("refused on purpose", Code.FailedPrecondition);
+    },
+  };
+  const serverStream = "/toolhost.testing.v1.Echo/ServerStream";
+  let host: GrpcHost;
+  before(async () => {
+    const service = echoService as DescService;
+    host = await startNodeHttp2Host(
+      "127.0.0.1:0",
+      [{ service, impl: impl as unknown as ServiceImpl<DescService> }],
+      defaultLimits,
+      () => undefined,
+    );
+  });
+  after(() => host.close(100));
+
+  /** answer is a ServerStream call's response HEADERS (and whether they ended it) and trailers. */
+  async function answer(value: string) {
+    const c = await RawGrpcConnection.open(host.address);
+    try {
+      const stream = c.start(serverStream);
+      let ended = false;
+      let headers: IncomingHttpHeaders = {};
+      stream.on("response", (h, flags: number) => {
+        headers = h;
+        ended = (flags & h2.END_STREAM) !== 0;
+      });
+      stream.end(frame(toBinary(StringValueSchema, create(StringValueSchema, { value }))));
+      const r = await collect(stream);
+      return { headers, ended, r };
+    } finally {
+      c.close();
+    }
+  }
+
+  it("sends the response headers its handler set in their own HEADERS frame, then the trailers", async () => {
+    const { headers, ended, r } = await answer("with-header");
+    assert.equal(ended, false, "answered trailers-only");
+    assert.equal(headers["x-custom-header"], "h1");
+    assert.equal(headers["grpc-status"], undefined);
+    assert.equal(r.grpcStatus, 9, "FAILED_PRECONDITION in the trailers");
+    assert.equal(r.grpcMessage, "refused on purpose");
+    assert.equal(r.messages.length, 0);
+  });
+
+  it("answers trailers-only when its handler set no header", async () => {
+    const { headers, ended, r } = await answer("plain");
+    assert.equal(ended, true, "not trailers-only");
+    assert.equal(headers["grpc-status"], "9");
+    assert.equal(r.grpcMessage, "refused on purpose");
   });
 });

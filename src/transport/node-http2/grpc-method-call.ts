@@ -69,7 +69,7 @@ const { NGHTTP2_NO_ERROR } = constants;
  * message-codec.ts fast paths: a frozen reply encoded once, file chunks framed in their headroom)
  * and written through the send budgets. The answer ends with trailers (grpc-status,
  * grpc-message, grpc-status-details-bin with the error's details), trailers-only when no message
- * went out. A client gone mid-answer ends the call ABORTED.
+ * went out and the handler set no response header. A client gone mid-answer ends the call ABORTED.
  */
 export async function serveGrpcCall(
   hosted: HostedMethod,
@@ -177,12 +177,20 @@ class Answer {
     if (stream.destroyed || stream.closed) return;
     const set = this.context.responseTrailerIfSet;
     const trailers = error === undefined && (set === undefined || isEmpty(set)) ? okTrailers : this.#trailers(error);
-    if (!this.#headSent) {
+    const headerSet = this.context.responseHeaderIfSet;
+    if (!this.#headSent && (headerSet === undefined || isEmpty(headerSet))) {
       // No message: trailers-only, as grpc-js answers a failed call; a client still sending
       // (the handler failed before reading its whole request) is then asked to stop (NO_ERROR).
       stream.respond({ ...this.#head(), ...trailers }, { endStream: true });
       if (!stream.readableEnded) stream.close(NGHTTP2_NO_ERROR);
       return;
+    }
+    if (!this.#headSent) {
+      // No message, but response headers the handler set: their own HEADERS frame, then the
+      // trailers, as grpc-go answers. Clients (grpc-go's among them) read a trailers-only
+      // answer's metadata as trailers alone, so merged in, the handler's headers were lost.
+      this.#headSent = true;
+      stream.respond(this.#head(), { waitForTrailers: true });
     }
     const sent = new Promise<void>((resolve) => {
       stream.once("wantTrailers", () => {
