@@ -38,8 +38,9 @@ export async function runSuite(
   const known = knownFailing === undefined ? [] : ["--known-failing", `@${knownFailing}`];
   const flaky = knownFlaky.flatMap((pattern) => ["--known-flaky", pattern]);
   // Bounded parallelism (the runner's defaults are 8 RPCs and 4 servers at once): on a loaded
-  // 2-core machine the defaults starve the process under test and the suite times out.
-  const bounded = mode === "server" ? ["-p", "2", "--max-servers", "1"] : ["-p", "2"];
+  // 2-core machine the defaults starve the process under test and the suite times out. The
+  // runner refuses -p in client mode; --max-servers bounds its reference servers there.
+  const bounded = mode === "server" ? ["-p", "2", "--max-servers", "1"] : ["--max-servers", "1"];
   const args = [
     "--mode",
     mode,
