@@ -1,4 +1,15 @@
-import ignore, { type Ignore } from "ignore";
+import { createRequire } from "node:module";
+import type ignoreModule from "ignore";
+import type { Ignore } from "ignore";
+
+// `ignore` is required at the first ignore file a search applies, not at start-up: an idle
+// server does not need it (ADR 0008).
+const require = createRequire(import.meta.url);
+let ignoreFactory: typeof ignoreModule | undefined;
+function ignore(): Ignore {
+  ignoreFactory ??= require("ignore") as typeof ignoreModule;
+  return ignoreFactory();
+}
 
 /** ignoreFileNames are the files whose rules a search respects, in each folder it enters. */
 export const ignoreFileNames = [".gitignore", ".ignore"] as const;

@@ -1,5 +1,15 @@
-import regexpTree from "regexp-tree";
+import { createRequire } from "node:module";
+import type regexpTree from "regexp-tree";
 import type { AstNode } from "regexp-tree/ast";
+
+// regexp-tree is required at the first regular-expression search, not at start-up: an idle
+// server does not need its parser (ADR 0008).
+const require = createRequire(import.meta.url);
+let parser: typeof regexpTree | undefined;
+function regexpParser(): typeof regexpTree {
+  parser ??= require("regexp-tree") as typeof regexpTree;
+  return parser;
+}
 
 /** maxRequiredTexts is the most required texts a file is tested for. */
 const maxRequiredTexts = 4;
@@ -21,7 +31,7 @@ export function requiredTexts(source: string, flags: string): string[] {
   if (flags.includes("i")) return [];
   let body: AstNode;
   try {
-    body = regexpTree.parse(`/${source}/${flags}`).body as AstNode;
+    body = regexpParser().parse(`/${source}/${flags}`).body as AstNode;
   } catch {
     return []; // syntax the parser does not know: no prefilter, the full match decides
   }
