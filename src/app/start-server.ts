@@ -6,7 +6,7 @@ import { repliesLeft } from "../files/write/after-reply.js";
 import { createCallSinks } from "../transport/observability/call-sinks.js";
 import { createCallLogger } from "../transport/call-logger.js";
 import { tlsFailureLog } from "../transport/tls/tls-failure-log.js";
-import { startHttpHost, type HttpHost } from "../transport/http/http-server.js";
+import type { HttpHost } from "../transport/http/http-server.js";
 import { startNodeHttp2Host } from "../transport/node-http2/node-http2-host.js";
 import type { CallRecord } from "../transport/call-record.js";
 import { hostedMethodPaths } from "../transport/hosted-methods.js";
@@ -72,6 +72,8 @@ export async function startServer(config: Config, logger: Logger, version = "0.0
   });
   try {
     if (config.httpListen !== undefined) {
+      // Loaded only when asked for: connect-node and its router are not on the default path.
+      const { startHttpHost } = await import("../transport/http/http-server.js");
       http = await startHttpHost(
         config.httpListen,
         services,
