@@ -68,8 +68,8 @@ export function authenticateCall(
 }
 
 /**
- * headerOf reads one request header: through the grpc-js context's headerValue when it has one
- * (no Headers copy of the metadata per call, see call-context.ts), else from requestHeader.
+ * headerOf reads one request header: through the context's headerValue when it has one
+ * (node-http2/stream-handler-context.ts: no Headers copy per call), else from requestHeader.
  */
 function headerOf(context: HandlerContext, name: string): string | null {
   const direct = (context as Partial<{ headerValue(name: string): string | null }>).headerValue;

@@ -14,8 +14,8 @@ type AnyImpl = (input: unknown, context: HandlerContext) => unknown;
 /**
  * guardService wraps every method of a ServiceImpl so that each call is admitted by
  * authenticateCall before the handler runs and gives its quota slot back when it ends (a stream
- * when its last message is sent or it fails). Both listeners host the guarded ServiceImpl, so
- * the rules are the same on grpc-js and connect-node.
+ * when its last message is sent or it fails). Every listener hosts the guarded ServiceImpl, so
+ * the rules are the same on the node:http2 gRPC host, connect-node and MCP.
  *
  * An admitted call runs with a RevocableContext (revocable-context.ts) when its caller's
  * credential can be revoked: when it is (its entry leaves the auth file, or it expires) the
@@ -130,8 +130,8 @@ export function guardService<S extends DescService>(service: S, impl: ServiceImp
 
 /**
  * stopTransport aborts the transport's own context of a revoked stream, when it has an abort
- * (the grpc-js adapter's GrpcHandlerContext; connect's HandlerContextController): the grpc-js
- * adapter waits on that signal for room to write, so a client that stopped reading no longer
+ * (the node:http2 host's StreamHandlerContext; connect's HandlerContextController): the gRPC
+ * host waits on that signal for room to write, so a client that stopped reading no longer
  * holds the stream open; it stops, and the stream ends with the revocation (RevocableContext).
  */
 function stopTransport(ctx: HandlerContext, reason: unknown): void {

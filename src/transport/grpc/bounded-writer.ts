@@ -3,7 +3,7 @@ import { SendBudget, type StopSignal } from "./send-budget.js";
 import { releaseChunk } from "../../files/read/chunk-buffers.js";
 
 /**
- * BoundedWriter writes a server stream's messages to a grpc-js call while keeping the bytes
+ * BoundedWriter writes a server stream's messages to its HTTP/2 stream while keeping the bytes
  * accepted but not yet flushed to the socket within three budgets: the call's own
  * (`maxPendingBytes`, or two messages if larger), its connection's and the process's.
  *
@@ -96,7 +96,7 @@ export class BoundedWriter {
 
   /**
    * release returns an unused reservation and the bytes of writes whose callback has not fired,
-   * at the end of the call: grpc-js never calls back a write that failed on a reset stream.
+   * at the end of the call: a write that failed on a reset stream may never be called back.
    */
   release(): void {
     this.settle(0);

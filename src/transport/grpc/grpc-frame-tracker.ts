@@ -3,11 +3,10 @@
  * arrives, without keeping the bytes: how many messages arrived whole, and how many bytes of the
  * current message have arrived while it is still incomplete.
  *
- * grpc-js keeps this state in its private decoder and, at the end of the stream, silently drops a
- * trailing partial message, so a stream cut short inside its last message looks complete to a
- * handler. Tracking the framing beside grpc-js lets the guard tell the two apart. The flags of
- * each prefix are kept too: grpc-js reads a message flagged compressed as plain when the call
- * declares no encoding.
+ * A stream cut short inside its last message must not look complete to a handler: tracking the
+ * framing lets the host's stream limits (node-http2/grpc-stream-limits.ts) tell the two apart.
+ * The flags of each prefix are kept too, so a message flagged compressed on a call that declares
+ * no encoding is refused rather than read as plain.
  */
 export class GrpcFrameTracker {
   /** Messages that arrived whole. */
