@@ -1,4 +1,5 @@
-import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from "diff";
+import type { StructuredPatch, StructuredPatchHunk } from "diff";
+import { jsdiff } from "./jsdiff.js";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import { throwIfAborted } from "../read/abortable.js";
@@ -17,7 +18,7 @@ export async function applyUnifiedDiff(
   signal?: AbortSignal,
 ): Promise<EditStep> {
   const patch = parseOneFilePatch(unifiedDiff, at);
-  const patched = applyPatch(text, patch);
+  const patched = jsdiff().applyPatch(text, patch);
   if (patched !== false) {
     return { text: patched, replacements: 0 };
   }
@@ -31,7 +32,7 @@ export async function applyUnifiedDiff(
     await yieldToLoop();
     throwIfAborted(signal);
     const mid = (good + bad) >> 1;
-    const next = applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, mid) });
+    const next = jsdiff().applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, mid) });
     if (next === false) {
       bad = mid;
     } else {
@@ -46,7 +47,7 @@ export async function applyUnifiedDiff(
 function parseOneFilePatch(unifiedDiff: string, at: EditPosition): StructuredPatch {
   let patches: StructuredPatch[];
   try {
-    patches = parsePatch(unifiedDiff);
+    patches = jsdiff().parsePatch(unifiedDiff);
   } catch (err) {
     throw badDiff(at, `it is not a well-formed unified diff (${(err as Error).message})`);
   }

@@ -1,4 +1,4 @@
-import { diffArrays } from "diff";
+import { jsdiff } from "./jsdiff.js";
 
 /** Eol is one line's ending: LF, CRLF, or none (a last line without a final newline). */
 export type Eol = "\n" | "\r\n" | "";
@@ -71,7 +71,7 @@ export const alignmentBounds = { maxEditLength: 10_000, timeoutMs: 200 } as cons
  * kept, and in each changed block the new lines replace the removed ones in order).
  */
 export function originsByDiff(oldTexts: readonly string[], newTexts: readonly string[]): LineOrigin[] {
-  const changes = diffArrays(oldTexts as string[], newTexts as string[], {
+  const changes = jsdiff().diffArrays(oldTexts as string[], newTexts as string[], {
     maxEditLength: alignmentBounds.maxEditLength,
     timeout: alignmentBounds.timeoutMs,
   });

@@ -1,4 +1,4 @@
-import { createTwoFilesPatch } from "diff";
+import { jsdiff } from "../edit/jsdiff.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { sha256Hex } from "../content-hash.js";
@@ -131,7 +131,7 @@ function boundedDiff(
   deadline: number,
 ): { diff: string; diffOmitted: boolean } {
   const linear = beforeText === "" || afterText === "";
-  const diff = createTwoFilesPatch(oldName, newName, beforeText, afterText, undefined, undefined, {
+  const diff = jsdiff().createTwoFilesPatch(oldName, newName, beforeText, afterText, undefined, undefined, {
     context: 3,
     ...(linear ? {} : { maxEditLength: diffBounds.maxEditLength }),
     timeout: Math.max(1, deadline - Date.now()),

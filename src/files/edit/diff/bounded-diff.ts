@@ -1,4 +1,4 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import { jsdiff } from "../jsdiff.js";
 import { oneHunkDiff } from "./one-hunk-diff.js";
 import { uniqueBlockDiff } from "./unique-block-diff.js";
 
@@ -47,10 +47,10 @@ export function boundedDiff(clientPath: string, before: string, after: string, b
   if (quick !== undefined) {
     return cut(quick, budget.maxBytes, false);
   }
-  const full = createTwoFilesPatch(`a/${clientPath}`, `b/${clientPath}`, before, after, undefined, undefined, {
+  const full = jsdiff().createTwoFilesPatch(`a/${clientPath}`, `b/${clientPath}`, before, after, undefined, undefined, {
     context: 3,
     stripTrailingCr: true,
-    headerOptions: FILE_HEADERS_ONLY,
+    headerOptions: jsdiff().FILE_HEADERS_ONLY,
     timeout: budget.timeoutMs,
     maxEditLength,
   });
