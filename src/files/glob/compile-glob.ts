@@ -1,6 +1,16 @@
+import { createRequire } from "node:module";
 import v8 from "node:v8";
-import picomatch from "picomatch";
+import type picomatchModule from "picomatch";
 import { ToolhostError } from "../../errors/toolhost-error.js";
+
+// picomatch is required at the first glob compiled, not at start-up: an idle server does not
+// need it (ADR 0008).
+const require = createRequire(import.meta.url);
+let loaded: typeof picomatchModule | undefined;
+function picomatch(): typeof picomatchModule {
+  loaded ??= require("picomatch") as typeof picomatchModule;
+  return loaded;
+}
 
 /** GlobOptions say how a compiled glob is applied. */
 export interface GlobOptions {
@@ -101,9 +111,9 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
 function compileRegex(body: string, pattern: string, field: string): RegExp {
   const wildcards = (body.match(/\*+/g) ?? []).length;
   if (wildcards <= 2 && !body.includes("{")) {
-    return picomatch.makeRe(body, { dot: true, noextglob: true, nonegate: true, maxLength: maxGlobLength });
+    return picomatch().makeRe(body, { dot: true, noextglob: true, nonegate: true, maxLength: maxGlobLength });
   }
-  const source = picomatch
+  const source = picomatch()
     .makeRe(body, { dot: true, noextglob: true, nonegate: true, maxLength: maxGlobLength })
     .source // The "." and ".." segment guards and the non-empty guard are lookaheads; a relative
     // path from a walk never has such segments nor empty ones, so they can go.
