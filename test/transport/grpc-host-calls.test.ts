@@ -5,7 +5,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect as connectHttp2 } from "node:http2";
-import type { DescService } from "@bufbuild/protobuf";
+import { create, type DescService, toBinary } from "@bufbuild/protobuf";
+import { StringValueSchema } from "@bufbuild/protobuf/wkt";
 import {
   Code,
   ConnectError,
@@ -23,6 +24,7 @@ import { withErrorMapping } from "../../src/service/with-error-mapping.js";
 import type { CallRecord } from "../../src/transport/call-record.js";
 import type { GrpcHost } from "../../src/transport/grpc-host.js";
 import { startNodeHttp2Host } from "../../src/transport/node-http2/node-http2-host.js";
+import { collect, frame, RawGrpcConnection } from "../support/raw-grpc.js";
 import { echoService } from "./echo-service.js";
 
 type Str = { value: string };
@@ -38,7 +40,14 @@ const seen = {
   produced: 0,
   signals: [] as AbortSignal[],
   clientStreamOutcome: "" as string,
+  /** Ends the pending "ignore-signal" calls (they do not look at their signal). */
+  release: [] as (() => void)[],
 };
+
+/** ignoreSignal waits until the test releases it (seen.release), its signal unheeded. */
+function ignoreSignal(): Promise<void> {
+  return new Promise<void>((resolve) => seen.release.push(resolve));
+}
 
 const chunk = "x".repeat(64 * 1024);
 
@@ -58,6 +67,9 @@ const impl = {
         seen.signals.push(ctx.signal);
         return { value: "late" };
       });
+    }
+    if (req.value === "ignore-signal") {
+      return ignoreSignal().then(() => ({ value: "too late" }));
     }
     if (req.value === "wait") {
       seen.signals.push(ctx.signal);
@@ -91,6 +103,12 @@ const impl = {
       await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
       return;
     }
+    if (req.value === "ignore-signal") {
+      yield { value: "first" };
+      await ignoreSignal();
+      yield { value: "too late" };
+      return;
+    }
     if (req.value === "fail-midway") {
       yield { value: "one" };
       throw new ToolhostError("TOO_LARGE", "File 'big.txt' is too large: 20 bytes, the limit is 10 bytes.", {
@@ -113,6 +131,15 @@ describe("the gRPC host serves a ServiceImpl", () => {
   let host: GrpcHost;
   let client: EchoClient;
   const records: CallRecord[] = [];
+  const recordWaiters: (() => void)[] = [];
+  /** recordOf waits for the CallRecord of the call with x-request-id `id`. */
+  async function recordOf(id: string): Promise<CallRecord> {
+    for (;;) {
+      const found = records.find((r) => r.requestId === id);
+      if (found !== undefined) return found;
+      await new Promise<void>((resolve) => recordWaiters.push(resolve));
+    }
+  }
 
   before(async () => {
     const service = echoService as DescService;
@@ -120,7 +147,10 @@ describe("the gRPC host serves a ServiceImpl", () => {
       "127.0.0.1:0",
       [{ service, impl: withErrorMapping(service, impl as unknown as ServiceImpl<DescService>) }],
       defaultLimits,
-      (r) => records.push(r),
+      (r) => {
+        records.push(r);
+        for (const wake of recordWaiters.splice(0)) wake();
+      },
     );
     client = createClient(service, createGrpcTransport({ baseUrl: `http://${host.address}` })) as unknown as EchoClient;
   });
@@ -220,6 +250,32 @@ describe("the gRPC host serves a ServiceImpl", () => {
     assert.equal(signal.aborted, true);
   });
 
+  for (const [kind, method, messagesBefore] of [
+    ["a unary call", "Unary", 0],
+    ["a server stream, after its first message,", "ServerStream", 1],
+  ] as const) {
+    it(`answers ${kind} whose handler ignores its signal DEADLINE_EXCEEDED at the deadline`, async () => {
+      // A raw client keeps no deadline of its own: the status it gets is the server's.
+      const raw = await RawGrpcConnection.open(host.address);
+      const id = `ignore-signal-${method}`;
+      try {
+        const stream = raw.start(`/toolhost.testing.v1.Echo/${method}`, {
+          headers: { "grpc-timeout": "100m", "x-request-id": id },
+        });
+        stream.end(frame(toBinary(StringValueSchema, create(StringValueSchema, { value: "ignore-signal" }))));
+        const result = await collect(stream);
+        assert.equal(result.grpcStatus, Code.DeadlineExceeded, JSON.stringify(result.trailers));
+        assert.match(result.grpcMessage ?? "", /deadline \(grpc-timeout\) passed before it ended; retry with a longer/);
+        assert.equal(result.messages.length, messagesBefore);
+        const record = await recordOf(id);
+        assert.equal(record.code, Code.DeadlineExceeded);
+      } finally {
+        for (const done of seen.release.splice(0)) done();
+        raw.close();
+      }
+    });
+  }
+
   it("gives a handler that first asks for its signal after the client cancelled an aborted one", async () => {
     const controller = new AbortController();
     const call = client.unary({ value: "look-late" }, { signal: controller.signal });
@@ -233,9 +289,7 @@ describe("the gRPC host serves a ServiceImpl", () => {
     assert.equal(ConnectError.from(signal.reason).code, Code.Canceled);
   });
 
-  it("gives a handler that first asks for its signal after its deadline an aborted one, as DEADLINE_EXCEEDED", {
-    todo: "the node:http2 host aborts with CANCELED when the client's reset at its own deadline arrives before the server's timer (grpc-method-call.ts onClose)",
-  }, async () => {
+  it("gives a handler that first asks for its signal after its deadline an aborted one, as DEADLINE_EXCEEDED", async () => {
     const err = await client.unary({ value: "look-late" }, { timeoutMs: 100 }).then(
       () => assert.fail("expected an error"),
       (e: unknown) => ConnectError.from(e),

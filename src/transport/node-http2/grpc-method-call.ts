@@ -98,33 +98,52 @@ export async function serveGrpcCall(
   let error: ConnectError | undefined;
   try {
     if (timeout.error !== undefined) throw timeout.error;
-    switch (method.methodKind) {
-      case "unary":
-        await answer.message(await hosted.impl(await io.onlyRequest(), context));
-        break;
-      case "client_streaming":
-        await answer.message(await hosted.impl(io.requests(), context));
-        break;
-      case "server_streaming": {
-        const input = await io.onlyRequest();
-        await answer.messages(hosted.impl(input, context) as AsyncIterable<unknown>, io.estimate(input));
-        break;
-      }
-      case "bidi_streaming":
-        await answer.messages(hosted.impl(io.requests(), context) as AsyncIterable<unknown>, undefined);
-        break;
+    const work = callMethod(hosted, context, answer, io);
+    if (context.deadline !== undefined) {
+      // At the deadline the answer ends DEADLINE_EXCEEDED, whether the handler heeds its signal
+      // or not; what it sends after is dropped (Answer.close) and its late outcome ignored.
+      work.catch(() => undefined);
+      await Promise.race([work, context.deadline]);
+    } else {
+      await work;
     }
   } catch (err) {
     error = ConnectError.from(err);
   } finally {
+    answer.close();
     context.end();
   }
   await answer.end(error);
   drainUnread(stream);
-  if (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR) {
+  if (stream.rstCode !== undefined && stream.rstCode !== NGHTTP2_NO_ERROR && error?.code !== Code.DeadlineExceeded) {
     return { code: Code.Canceled, error: undefined, bytesOut: answer.bytesOut };
   }
   return { code: error?.code ?? 0, error, bytesOut: answer.bytesOut };
+}
+
+/** callMethod runs the handler of one call and writes its replies through `answer`. */
+async function callMethod(
+  hosted: HostedMethod,
+  context: StreamHandlerContext,
+  answer: Answer,
+  io: CallIo,
+): Promise<void> {
+  switch (hosted.method.methodKind) {
+    case "unary":
+      await answer.message(await hosted.impl(await io.onlyRequest(), context));
+      break;
+    case "client_streaming":
+      await answer.message(await hosted.impl(io.requests(), context));
+      break;
+    case "server_streaming": {
+      const input = await io.onlyRequest();
+      await answer.messages(hosted.impl(input, context) as AsyncIterable<unknown>, io.estimate(input));
+      break;
+    }
+    case "bidi_streaming":
+      await answer.messages(hosted.impl(io.requests(), context) as AsyncIterable<unknown>, undefined);
+      break;
+  }
 }
 
 /** Answer writes one call's response: its head with the first message, the messages, its trailers. */
@@ -132,6 +151,7 @@ class Answer {
   bytesOut = 0;
   #headSent = false;
   #room = endOfStreamBytes;
+  #closed = false;
 
   constructor(
     private readonly stream: ServerHttp2Stream,
@@ -139,6 +159,11 @@ class Answer {
     private readonly extraHeaders: OutgoingHttpHeaders,
     private readonly io: CallIo,
   ) {}
+
+  /** close stops the handler's writes: the call's outcome is settled (at its deadline, a late reply is dropped). */
+  close(): void {
+    this.#closed = true;
+  }
 
   /** message writes the one reply of a unary or client-streaming call. */
   async message(value: unknown): Promise<void> {
@@ -215,6 +240,7 @@ class Answer {
 
   async #write(frame: Buffer, chunk: Uint8Array | undefined): Promise<void> {
     const stream = this.stream;
+    if (this.#closed) throw new ConnectError("the call ended before this message", Code.DeadlineExceeded);
     if (stream.destroyed || stream.closed) throw new ConnectError("the client closed the stream", Code.Aborted);
     if (!this.#headSent) {
       this.#headSent = true;

@@ -42,6 +42,12 @@ export class StreamHandlerContext implements HandlerContext, ShutdownMember {
   #aborted = false;
   #reason: unknown;
   #timer: NodeJS.Timeout | undefined;
+  #deadlinePassed: ((reason: ConnectError) => void) | undefined;
+  /**
+   * Rejects with the DEADLINE_EXCEEDED error when the call's grpc-timeout passes before it ended
+   * (undefined without one), so the host answers at the deadline whatever the handler does.
+   */
+  readonly deadline: Promise<never> | undefined;
   #requestHeader: Headers | undefined;
   #responseHeader: Headers | undefined;
   #responseTrailer: Headers | undefined;
@@ -66,6 +72,11 @@ export class StreamHandlerContext implements HandlerContext, ShutdownMember {
     this.#watcher = watcher;
     if (timeoutMs !== undefined) {
       this.#deadlineAt = Date.now() + timeoutMs;
+      this.deadline = new Promise<never>((_, reject) => {
+        this.#deadlinePassed = reject;
+      });
+      // Handled by serveGrpcCall's race; this keeps a deadline before the race from going unhandled.
+      this.deadline.catch(() => undefined);
       this.#timer = setTimeout(abortTimedOut, timeoutMs, this);
     }
   }
@@ -139,6 +150,13 @@ export class StreamHandlerContext implements HandlerContext, ShutdownMember {
     this.#watcher.onAbort(reason);
   }
 
+  /** timedOut aborts the call with `reason` as its deadline passes and rejects `deadline`. */
+  timedOut(reason: ConnectError): void {
+    if (this.#aborted) return;
+    this.abort(reason);
+    this.#deadlinePassed?.(reason);
+  }
+
   /** onShutdown aborts the call as its server shuts down (ShutdownRegistry). */
   onShutdown(reason: unknown): void {
     this.abort(reason);
@@ -175,5 +193,10 @@ export class StreamHandlerContext implements HandlerContext, ShutdownMember {
 }
 
 function abortTimedOut(context: StreamHandlerContext): void {
-  context.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded));
+  context.timedOut(
+    new ConnectError(
+      "The call's deadline (grpc-timeout) passed before it ended; retry with a longer deadline.",
+      Code.DeadlineExceeded,
+    ),
+  );
 }
