@@ -70,6 +70,8 @@ const { NGHTTP2_NO_ERROR } = constants;
  * and written through the send budgets. The answer ends with trailers (grpc-status,
  * grpc-message, grpc-status-details-bin with the error's details), trailers-only when no message
  * went out and the handler set no response header. A client gone mid-answer ends the call ABORTED.
+ * A call whose grpc-timeout passes is answered DEADLINE_EXCEEDED then, its handler heeding its
+ * signal or not; the handler runs on to its end, and what it sends after is dropped.
  */
 export async function serveGrpcCall(
   hosted: HostedMethod,

@@ -23,7 +23,8 @@ export interface AbortWatcher {
  * first use of `signal` only; a signal made later starts aborted if the stream closed, the server
  * shut down or the call ended before, so a handler sees the same either way. The deadline timer
  * runs from the start when the call has a grpc-timeout, signal or not: it releases the answer's
- * waits (through the AbortWatcher) as connect's context did. The request headers become a Headers
+ * waits (through the AbortWatcher) as connect's context did, and rejects `deadline`, on which
+ * serveGrpcCall ends the answer. The request headers become a Headers
  * on first use of `requestHeader` (headerValue reads one without it); the response headers and
  * trailers exist only once a handler asks for them.
  */
