@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, open, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -28,6 +28,12 @@ before(async () => {
   server = await spawnServer(["--root", root, "--skills", skills]);
   client = fileToolsClient(server.address);
   await client.statFile({ path: "big.bin" }); // the connection's socket is part of the baseline
+  // A whole read of large chunks starts the hashing thread (its descriptors are the server's
+  // from then on), so the baseline has them too.
+  await writeFile(path.join(root, "warm.bin"), Buffer.alloc(4 * 1024 * 1024, 7));
+  for await (const _ of client.readFile({ path: "warm.bin", mode: ReadMode.BYTES, chunkSize: 1024 * 1024 })) {
+    // drained
+  }
   baseline = await settledFds(server.pid);
 });
 
