@@ -4,6 +4,15 @@ import { toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobu
 const encodedAhead = new WeakMap<object, Uint8Array>();
 
 /**
+ * replyHeadroom is how many spare bytes in front of its bytes a reply sent by sendEncoded leaves
+ * for the transport (the 5-byte gRPC message prefix), so its frame is those very bytes.
+ */
+export const replyHeadroom = 5;
+
+/** withHeadroom are the encodings made ahead with replyHeadroom spare bytes in front. */
+const withHeadroom = new WeakSet<Uint8Array>();
+
+/**
  * encodeReplyAhead freezes a handler's reply and encodes it now, so that the gRPC transport
  * sends these bytes when the handler returns it (encodedReplyOf) instead of encoding it then.
  *
@@ -22,7 +31,24 @@ export function encodeReplyAhead<Desc extends DescMessage>(
   return reply;
 }
 
-/** encodedReplyOf is the bytes encodeReplyAhead made for this reply; undefined for any other. */
+/**
+ * sendEncoded freezes `reply` and has the gRPC transport send `bytes`, its encoding made by a
+ * hand-rolled writer (list-page-wire.ts), with replyHeadroom spare bytes in front of them. The
+ * reply itself may build its fields only when read (CallTool, MCP): the transport never reads them.
+ */
+export function sendEncoded<T extends object>(reply: T, bytes: Uint8Array): T {
+  Object.freeze(reply);
+  encodedAhead.set(reply, bytes);
+  withHeadroom.add(bytes);
+  return reply;
+}
+
+/** encodedReplyOf is the bytes encodeReplyAhead or sendEncoded made for this reply; undefined for any other. */
 export function encodedReplyOf(reply: unknown): Uint8Array | undefined {
   return typeof reply === "object" && reply !== null ? encodedAhead.get(reply) : undefined;
+}
+
+/** hasReplyHeadroom tells whether the transport may write replyHeadroom bytes in front of these. */
+export function hasReplyHeadroom(bytes: Uint8Array): boolean {
+  return withHeadroom.has(bytes);
 }

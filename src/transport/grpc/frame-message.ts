@@ -1,6 +1,7 @@
 import { ScalarType, type DescMessage } from "@bufbuild/protobuf";
 import { headroomOf } from "../../files/read/chunk-buffers.js";
 import { textPartBytes } from "../../files/read/text-part.js";
+import { encodedReplyOf, hasReplyHeadroom, replyHeadroom } from "../../service/reply-encoded-ahead.js";
 import { encodeMessage } from "../message-codec.js";
 
 /** grpcPrefixBytes is the size of the gRPC message prefix: a compressed flag and a uint32 length. */
@@ -21,10 +22,17 @@ export interface FramedMessage {
  * A bytes chunk read with headroom (chunk-buffers.ts) gets its protobuf field header and the
  * gRPC prefix written into the spare bytes in front of it, so the frame is a view of the very
  * buffer the file was read into: no copy at all on the read hot path. A text chunk read as valid
- * UTF-8 (text-part.ts) is framed the same way. Any other chunk is copied once behind its
+ * UTF-8 (text-part.ts) is framed the same way, and so is a reply encoded ahead with room in
+ * front (sendEncoded: a listing's page). Any other chunk is copied once behind its
  * headers; anything else is encoded and copied once behind a prefix, as grpc-js itself would.
  */
 export function frameMessage(schema: DescMessage, value: unknown): FramedMessage {
+  const ahead = encodedReplyOf(value);
+  if (ahead !== undefined && hasReplyHeadroom(ahead) && replyHeadroom === grpcPrefixBytes) {
+    const frame = Buffer.from(ahead.buffer, ahead.byteOffset - grpcPrefixBytes, grpcPrefixBytes + ahead.byteLength);
+    writePrefix(frame, ahead.byteLength);
+    return { frame, chunk: undefined };
+  }
   const chunk = bytesChunkOf(schema, value);
   if (chunk !== undefined) {
     const header = fieldHeader(chunk.fieldNumber, chunk.data.byteLength);
