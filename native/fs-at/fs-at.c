@@ -1014,6 +1014,37 @@ static napi_value OpenDirAt(napi_env env, napi_callback_info cb) {
   return make_int(env, fd < 0 ? -errno : fd);
 }
 
+// lstatAt(dirFd, name, out): fstatat of the entry `name` of the folder `dirFd` (O_PATH is enough),
+// the final link not followed: out[0..4] = st_mode, st_nlink, st_size, st_mtim's seconds and
+// nanoseconds; 0, or -errno (-EINVAL for a name that is not one entry). A listing describes each
+// entry this way: relative to the held descriptor, where lstat of /proc/self/fd/N/NAME walks
+// /proc first (about twice the time) and Node builds a Stats with four Dates per entry.
+static napi_value LstatAt(napi_env env, napi_callback_info cb) {
+  size_t argc = 3;
+  napi_value argv[3];
+  int32_t dirfd;
+  napi_typedarray_type type;
+  size_t out_len = 0;
+  void* out_data = NULL;
+  if (napi_get_cb_info(env, cb, &argc, argv, NULL, NULL) != napi_ok || argc < 3 || !int_arg(env, argv[0], &dirfd) || dirfd < 0 ||
+      napi_get_typedarray_info(env, argv[2], &type, &out_len, &out_data, NULL, NULL) != napi_ok || type != napi_float64_array ||
+      out_len < 5) {
+    napi_throw_type_error(env, NULL, "lstatAt(dirFd, name, out: Float64Array(5))");
+    return NULL;
+  }
+  char name[NAME_MAX + 2];
+  if (!name_arg(env, argv[1], name, sizeof name)) return make_int(env, -EINVAL);
+  struct stat st;
+  if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return make_int(env, -errno);
+  double* out = out_data;
+  out[0] = (double)st.st_mode;
+  out[1] = (double)st.st_nlink;
+  out[2] = (double)st.st_size;
+  out[3] = (double)st.st_mtim.tv_sec;
+  out[4] = (double)st.st_mtim.tv_nsec;
+  return make_int(env, 0);
+}
+
 // fdPath(fd): what /proc/self/fd/FD links to, or null.
 static napi_value FdPath(napi_env env, napi_callback_info cb) {
   size_t argc = 1;
@@ -1159,6 +1190,7 @@ static napi_value Init(napi_env env, napi_value exports) {
       {"findLines", NULL, FindLines, NULL, NULL, NULL, napi_enumerable, NULL},
       {"listDir", NULL, ListDir, NULL, NULL, NULL, napi_enumerable, NULL},
       {"openDirAt", NULL, OpenDirAt, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"lstatAt", NULL, LstatAt, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fdPath", NULL, FdPath, NULL, NULL, NULL, napi_enumerable, NULL},
       {"folderBarrier", NULL, FolderBarrier, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sameEntryAndFolder", NULL, SameEntryAndFolder, NULL, NULL, NULL, napi_enumerable, NULL},

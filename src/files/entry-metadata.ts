@@ -1,4 +1,4 @@
-import type { Stats } from "node:fs";
+import type { EntryStats } from "../sandbox/lstat-entry.js";
 
 /**
  * EntryMetadata is what a reply may say of an entry's size, mode and modification time: every
@@ -24,7 +24,7 @@ const withheld: EntryMetadata = Object.freeze({ size: 0, mode: 0, modified: unde
  * other name may be a file outside the roots (a 0600 secret, say), whose content every read
  * refuses, and its metadata would still tell that file's exact size, and when it changes.
  */
-export function entryMetadata(stats: Stats, allowHardLinks: boolean): EntryMetadata {
+export function entryMetadata(stats: EntryStats, allowHardLinks: boolean): EntryMetadata {
   const file = stats.isFile();
   if (file && stats.nlink > 1 && !allowHardLinks) return withheld;
   return { size: file ? stats.size : 0, mode: stats.mode & 0o7777, modified: stats.mtime, hardLinked: false };

@@ -16,6 +16,8 @@ import { deletedEntry, handleRealPath, procFdPath } from "./verify-handle.js";
  */
 export interface OpenedDirectory {
   readonly path: string;
+  /** The held descriptor (O_PATH) itself, for the *at() calls of the native addon. */
+  readonly fd: number;
   readonly realPath: string;
   /**
    * The directory is on its root's own local filesystem, with no mount point on the way: its
@@ -77,7 +79,7 @@ async function openVerifiedDirectory(
     const root = location === undefined ? undefined : rootContaining(roots, location);
     if (location === undefined || root === undefined) throw changedError(clientPath);
     const local = root.localDevice !== undefined && !crossesMountPoint(root.path, location);
-    return { path: procFdPath(handle.fd), realPath: location, local, close: () => handle.close() };
+    return { path: procFdPath(handle.fd), fd: handle.fd, realPath: location, local, close: () => handle.close() };
   } catch (err) {
     await handle.close();
     throw err;

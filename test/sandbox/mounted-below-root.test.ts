@@ -15,6 +15,7 @@ import { openTargetDirectory } from "../../src/files/write/target-directory.js";
 import { listDirectory } from "../../src/files/list-directory.js";
 import { createSandbox } from "../../src/sandbox/create-sandbox.js";
 import { parseMountInfo, reloadMountPoints } from "../../src/sandbox/mount-points.js";
+import { entryLookup } from "../../src/sandbox/lstat-entry.js";
 import { walkLinks } from "../../src/sandbox/resolve-in-roots.js";
 
 const root = mkdtempSync(path.join(os.tmpdir(), "review-e3-root-"));
@@ -104,12 +105,22 @@ describe("a listing of a local root with a filesystem mounted below it", () => {
       return stats;
     };
     syncBuiltinESMExports();
+    // With the native addon, an entry is looked up in place by fstatat on its folder's descriptor.
+    const lstatAt = entryLookup.lstatAt;
+    if (lstatAt !== undefined) {
+      entryLookup.lstatAt = (dirFd, name, out) => {
+        const code = lstatAt(dirFd, name, out);
+        if (code === 0) seen.push({ file: `/${name}`, dev: original(`/proc/self/fd/${dirFd}/${name}`).dev });
+        return code;
+      };
+    }
     let listed: string[];
     try {
       listed = (await listDirectory(sandbox, { path: "", recursive: true })).entries.map((e) => e.path);
     } finally {
       (fs as { lstatSync: unknown }).lstatSync = original;
       syncBuiltinESMExports();
+      entryLookup.lstatAt = lstatAt;
     }
     assert.ok(listed.includes("mounted/deeper"), listed.join(","));
     assert.ok(

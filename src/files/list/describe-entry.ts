@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
-import { lstatSync, type Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
+import { type EntryStats, lstatEntrySync } from "../../sandbox/lstat-entry.js";
 import { isMountPoint } from "../../sandbox/mount-points.js";
 import type { OpenedDirectory } from "../../sandbox/open-directory.js";
 import { childPath } from "../../sandbox/path-handle.js";
@@ -27,7 +27,7 @@ export function describeEntry(
   relativePath: string,
 ): EntryDescription {
   const full = childPath(dir.path, dirent.name);
-  const own = lstatHere(dir, dirent.name, full);
+  const own = lstatHere(dir, dirent.name);
   if (own === elsewhere) {
     return lstat(full).then(
       (stats) => describeStats(sandbox, full, dirent.name, relativePath, stats),
@@ -49,7 +49,7 @@ function describeStats(
   full: string,
   name: string,
   relativePath: string,
-  own: Stats | undefined,
+  own: EntryStats | undefined,
 ): EntryDescription {
   if (own === undefined) {
     return undefined; // removed while listing
@@ -111,18 +111,14 @@ function direntKindOf(dirent: Dirent): FileKind {
 const elsewhere = Symbol("elsewhere");
 
 /**
- * lstatHere is the lstat of the entry `name` of `dir` (as `full`) made on the calling thread,
- * undefined when it is gone, or `elsewhere` when it must not be: only in a local directory
- * (sync-io-policy.ts: a dentry-cache lookup costs less than a thread-pool round trip), and not
- * for a mount point, whose lookup enters another filesystem.
+ * lstatHere is the lstat of the entry `name` of `dir` made on the calling thread (lstatEntrySync:
+ * relative to its descriptor), undefined when it is gone, or `elsewhere` when it must not be:
+ * only in a local directory (sync-io-policy.ts: a dentry-cache lookup costs less than a
+ * thread-pool round trip), and not for a mount point, whose lookup enters another filesystem.
  */
-function lstatHere(dir: OpenedDirectory, name: string, full: string): Stats | undefined | typeof elsewhere {
+function lstatHere(dir: OpenedDirectory, name: string): EntryStats | undefined | typeof elsewhere {
   if (!dir.local || isMountPoint(`${dir.realPath === "/" ? "" : dir.realPath}/${name}`)) {
     return elsewhere;
   }
-  try {
-    return lstatSync(full);
-  } catch {
-    return undefined;
-  }
+  return lstatEntrySync(dir, name);
 }

@@ -65,6 +65,12 @@ export interface FsAt {
   listDir(dirFd: number): string | null;
   /** openDirAt opens the sub-folder `name` of `parentFd` read-only with O_DIRECTORY|O_NOFOLLOW (never a link): its descriptor, or -errno. */
   openDirAt(parentFd: number, name: string): number;
+  /**
+   * lstatAt fills `out` with the lstat of the entry `name` of the folder `dirFd` (fstatat, the
+   * final link not followed; O_PATH is enough): st_mode, st_nlink, st_size, mtime seconds and
+   * nanoseconds. 0, or -errno; -EINVAL for a name that is not one entry.
+   */
+  lstatAt(dirFd: number, name: string, out: Float64Array): number;
   /** fdPath is the kernel's path of a descriptor (/proc/self/fd/N's target), or null. */
   fdPath(fd: number): string | null;
   /**
@@ -122,6 +128,7 @@ const functions = [
   "findLines",
   "listDir",
   "openDirAt",
+  "lstatAt",
   "fdPath",
   "folderBarrier",
   "sameEntryAndFolder",
