@@ -6,6 +6,7 @@ import {
   chunkHeadroom,
   headroomOf,
   releaseChunk,
+  releaseChunkMemory,
   retainChunk,
   trimChunk,
 } from "../../src/files/read/chunk-buffers.js";
@@ -35,6 +36,25 @@ describe("chunk buffers", () => {
     const fourth = allocateChunk(size);
     const fifth = allocateChunk(size);
     assert.notEqual(fourth.buffer, fifth.buffer);
+  });
+
+  it("takes back a chunk's memory through any view into it, once, and no other memory", () => {
+    const size = 123_461; // a size no other test uses
+    const message = allocateChunk(size);
+    const field = message.subarray(4, 100); // e.g. a bytes field decoded from the message
+    releaseChunkMemory(field);
+    const again = allocateChunk(size);
+    assert.equal(again.buffer, message.buffer, "released memory is reused");
+    releaseChunkMemory(Buffer.alloc(size)); // not a chunk's: nothing happens
+    releaseChunkMemory(new Uint8Array(new SharedArrayBuffer(size)));
+    const other = allocateChunk(size);
+    assert.notEqual(other.buffer, again.buffer, "memory still held was handed out again");
+    releaseChunkMemory(again.subarray(1));
+    releaseChunkMemory(again.subarray(2)); // a second release changes nothing
+    const third = allocateChunk(size);
+    const fourth = allocateChunk(size);
+    assert.equal(third.buffer, again.buffer);
+    assert.notEqual(fourth.buffer, third.buffer);
   });
 });
 

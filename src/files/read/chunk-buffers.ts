@@ -14,6 +14,9 @@ interface ChunkSlot {
 /** slots maps each chunk view handed out to its backing memory; only these have headroom. */
 const slots = new WeakMap<Uint8Array, ChunkSlot>();
 
+/** memorySlots maps the shared memory of each chunk handed out to its slot (releaseChunkMemory). */
+const memorySlots = new WeakMap<ArrayBufferLike, ChunkSlot>();
+
 /**
  * freeBuffers keeps released buffers by size, at most maxFreeBytes in all, so that a long read
  * reuses its memory instead of mapping fresh pages for every chunk.
@@ -43,7 +46,9 @@ export function allocateChunk(length: number): Buffer {
   // Shared memory, so that a hash worker (off-thread-hash.ts) can read the chunk in place.
   const buffer = reused ?? Buffer.from(new SharedArrayBuffer(size));
   const view = buffer.subarray(chunkHeadroom);
-  slots.set(view, { buffer, holders: 1 });
+  const slot = { buffer, holders: 1 };
+  slots.set(view, slot);
+  memorySlots.set(buffer.buffer, slot);
   return view;
 }
 
@@ -89,16 +94,30 @@ export function retainChunk(view: Uint8Array): void {
  */
 export function releaseChunk(view: Uint8Array): void {
   const slot = slots.get(view);
-  if (slot === undefined || slot.holders <= 0) {
-    return;
+  if (slot !== undefined && release(slot)) {
+    slots.delete(view);
   }
-  if (--slot.holders > 0) {
-    return;
+}
+
+/**
+ * releaseChunkMemory is releaseChunk for any view into a chunk's memory (a bytes field decoded
+ * from a request message put together in a chunk): a no-op for other memory.
+ */
+export function releaseChunkMemory(view: Uint8Array): void {
+  const slot = memorySlots.get(view.buffer);
+  if (slot !== undefined) {
+    release(slot);
   }
-  slots.delete(view);
+}
+
+/** release drops one holder of `slot`, keeping its memory for reuse when none is left; whether it was the last. */
+function release(slot: ChunkSlot): boolean {
+  if (slot.holders <= 0 || --slot.holders > 0) {
+    return false;
+  }
   const size = slot.buffer.byteLength;
   if (freeBytes + size > maxFreeBytes) {
-    return;
+    return true;
   }
   let free = freeBuffers.get(size);
   if (free === undefined) {
@@ -107,4 +126,5 @@ export function releaseChunk(view: Uint8Array): void {
   }
   free.push(slot.buffer);
   freeBytes += size;
+  return true;
 }

@@ -61,9 +61,10 @@ const handedOver = new WeakSet<Uint8Array>();
 
 /**
  * handOver marks `chunk` as given up by its producer: nothing reads or reuses its memory once it
- * has been consumed, so an OffThreadSha256 may move (transfer) that memory to the hash worker
- * instead of copying it. UploadFile's request chunks are: each is a view of a buffer grpc-js
- * allocated for that one message.
+ * has been consumed, so its consumer may hash it in place and give its memory back for reuse
+ * (chunk-buffers.ts' releaseChunkMemory), or move (transfer) it to the hash worker, instead of
+ * copying it. UploadFile's request chunks are: each is a view of the memory the gRPC host put
+ * that one message together in.
  */
 export function handOver(chunk: Uint8Array): void {
   handedOver.add(chunk);

@@ -1,6 +1,6 @@
 import { maxSyncWriteBytes } from "../../sandbox/sync-io-policy.js";
 import { sha256Hex } from "../content-hash.js";
-import { allocateChunk, releaseChunk } from "../read/chunk-buffers.js";
+import { allocateChunk, releaseChunk, releaseChunkMemory } from "../read/chunk-buffers.js";
 import { isHandedOver, OffThreadSha256 } from "../read/off-thread-hash.js";
 import type { AtomicFsOps } from "./fs-ops.js";
 import type { StagedFile } from "./staged-descriptor.js";
@@ -41,8 +41,9 @@ interface Writing {
  *
  * Each chunk is written at its own offset as soon as it arrives, up to maxBytesWriting at once,
  * and hashed, in order, once its write is done. Chunks of 64 KiB and more are hashed on the hash
- * worker (off-thread-hash.ts): a chunk its producer handed over (handOver) is moved there without
- * a copy, any other is copied into shared memory first. Hashing on this thread was over half of
+ * worker (off-thread-hash.ts): a chunk its producer handed over (handOver) is read there in place
+ * when in shared memory, and given back for reuse after, or else moved there without a copy; any
+ * other is copied into shared memory first. Hashing on this thread was over half of
  * the event loop's busy time for an upload and kept grpc-js from taking in the next message.
  */
 export async function writeAll(
@@ -124,9 +125,14 @@ function hashChunk(hash: OffThreadSha256, chunk: Uint8Array, hashing: Array<Prom
     return;
   }
   if (isHandedOver(chunk)) {
-    const moved = hash.update(chunk, true);
-    if (moved !== undefined) {
-      hashing.push(moved);
+    // Given up by its producer: hashed in place if shared (then its memory goes back for reuse
+    // when it came from chunk-buffers.ts), else moved to the worker.
+    const shared = chunk.buffer instanceof SharedArrayBuffer;
+    const hashed = hash.update(chunk, !shared);
+    if (hashed === undefined) {
+      if (shared) releaseChunkMemory(chunk);
+    } else {
+      hashing.push(shared ? hashed.then(() => releaseChunkMemory(chunk)) : hashed);
     }
     return;
   }

@@ -77,8 +77,8 @@ async function* dataChunks(iterator: AsyncIterator<UploadFileRequest>): AsyncGen
       );
     }
     if (part.case === "data" && part.value.byteLength > 0) {
-      // Each chunk views a buffer grpc-js allocated for this one message, and nothing here reads
-      // it again: the upload may move it to the hash worker instead of copying it.
+      // Each chunk views the memory the host put this one message together in, and nothing here
+      // reads it again: the upload may hash it in place and reuse it, or move it to the worker.
       handOver(part.value);
       yield part.value;
     }
