@@ -5,6 +5,7 @@ import {
   allocateChunk,
   chunkHeadroom,
   headroomOf,
+  maxFreeBytes,
   releaseChunk,
   releaseChunkMemory,
   retainChunk,
@@ -86,5 +87,26 @@ describe("OffThreadSha256", () => {
     const local = new OffThreadSha256(false);
     assert.equal(local.update(shared), undefined, "offThread false hashes on this thread");
     assert.equal(await local.digest(), createHash("sha256").update(shared).digest("hex"));
+  });
+});
+
+describe("chunk pool", () => {
+  it("keeps a burst of released chunks up to maxFreeBytes and hands the same memory out again", () => {
+    const size = 1024 * 1024 + 7; // a size no other test uses
+    const count = Math.floor(maxFreeBytes / (size + chunkHeadroom));
+    assert.ok(count > 16, "the pool holds more than the 16 MiB that dropped bursts of 16 concurrent reads");
+    const first = Array.from({ length: count }, () => allocateChunk(size));
+    for (const chunk of first) releaseChunk(chunk);
+    const again = Array.from({ length: count }, () => allocateChunk(size));
+    const before = new Set(first.map((c) => c.buffer));
+    assert.equal(again.filter((c) => before.has(c.buffer)).length, count, "every released buffer is reused");
+    for (const chunk of again) releaseChunk(chunk);
+    // One more than the pool holds: that buffer is let go, not kept.
+    const over = Array.from({ length: count + 1 }, () => allocateChunk(size));
+    for (const chunk of over) releaseChunk(chunk);
+    const last = Array.from({ length: count + 1 }, () => allocateChunk(size));
+    const kept = new Set(over.map((c) => c.buffer));
+    assert.equal(last.filter((c) => kept.has(c.buffer)).length, count);
+    for (const chunk of last) releaseChunk(chunk);
   });
 });

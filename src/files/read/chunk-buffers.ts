@@ -20,9 +20,16 @@ const memorySlots = new WeakMap<ArrayBufferLike, ChunkSlot>();
 /**
  * freeBuffers keeps released buffers by size, at most maxFreeBytes in all, so that a long read
  * reuses its memory instead of mapping fresh pages for every chunk.
+ *
+ * The bound is as large as what concurrent reads hold at once (the process's read-ahead and
+ * hashing gates and a connection's send budget, read-memory-budget.ts): chunks come back in
+ * bursts (one socket write completes many DATA frames), and a smaller pool dropped the burst's
+ * excess only for the next reads to allocate afresh, leaving SharedArrayBuffers for the
+ * collector at every turn (16 concurrent 256 MiB reads: ArrayBuffers from 16 to ~96 MiB with 16,
+ * flat at ~48 with 32; issue 31).
  */
 const freeBuffers = new Map<number, Buffer[]>();
-const maxFreeBytes = 16 * 1024 * 1024;
+export const maxFreeBytes = 32 * 1024 * 1024;
 let freeBytes = 0;
 
 /**
