@@ -58,7 +58,8 @@ export function carriesBytesChunks(schema: DescMessage): boolean {
 
 const onlyOneofCache = new WeakMap<DescMessage, string | undefined>();
 
-function onlyOneofName(schema: DescMessage): string | undefined {
+/** onlyOneofName is the name of a message's one oneof when that oneof holds all its fields. */
+export function onlyOneofName(schema: DescMessage): string | undefined {
   if (!onlyOneofCache.has(schema)) {
     const [oneof] = schema.oneofs;
     const only = schema.oneofs.length === 1 && oneof !== undefined && oneof.fields.length === schema.fields.length;
@@ -81,13 +82,22 @@ function encodeBytesChunk(schema: DescMessage, value: unknown): Buffer | undefin
     return undefined;
   }
   const chunk = part.value;
-  const header: number[] = [];
-  writeVarint(header, (field.number << 3) | 2);
-  writeVarint(header, chunk.byteLength);
+  const header = lengthDelimitedHeader(field.number, chunk.byteLength);
   const out = Buffer.allocUnsafe(header.length + chunk.byteLength);
   out.set(header, 0);
   out.set(chunk, header.length);
   return out;
+}
+
+/**
+ * lengthDelimitedHeader is the protobuf header of a length-delimited field (bytes, string or a
+ * message): its tag with wire type 2, then the length, both as varints.
+ */
+export function lengthDelimitedHeader(fieldNumber: number, length: number): number[] {
+  const header: number[] = [];
+  writeVarint(header, (fieldNumber << 3) | 2);
+  writeVarint(header, length);
+  return header;
 }
 
 function writeVarint(out: number[], value: number): void {

@@ -7,33 +7,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { connect as connectHttp2 } from "node:http2";
 import { create, type DescService, toBinary } from "@bufbuild/protobuf";
 import { StringValueSchema } from "@bufbuild/protobuf/wkt";
-import {
-  Code,
-  ConnectError,
-  createClient,
-  type CallOptions,
-  type HandlerContext,
-  type ServiceImpl,
-} from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { Client as GrpcClient, credentials, status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { ErrorInfoSchema } from "../../gen/ts/google/rpc/error_details_pb.js";
-import { defaultLimits } from "../../src/config/config.js";
 import { ToolhostError } from "../../src/errors/toolhost-error.js";
 import { withErrorMapping } from "../../src/service/with-error-mapping.js";
 import type { CallRecord } from "../../src/transport/call-record.js";
 import type { GrpcHost } from "../../src/transport/grpc-host.js";
-import { startNodeHttp2Host } from "../../src/transport/node-http2/node-http2-host.js";
 import { collect, frame, RawGrpcConnection } from "../support/raw-grpc.js";
-import { echoService } from "./echo-service.js";
-
-type Str = { value: string };
-interface EchoClient {
-  unary(req: Str, options?: CallOptions): Promise<Str>;
-  clientStream(reqs: AsyncIterable<Str>, options?: CallOptions): Promise<Str>;
-  serverStream(req: Str, options?: CallOptions): AsyncIterable<Str>;
-  bidi(reqs: AsyncIterable<Str>, options?: CallOptions): AsyncIterable<Str>;
-}
+import { echoClient, startEchoHost, type EchoClient, type Str } from "../support/echo-host.js";
+import { echoService } from "../support/echo-service.js";
 
 /** What the handlers saw, for the assertions. */
 const seen = {
@@ -142,17 +125,11 @@ describe("the gRPC host serves a ServiceImpl", () => {
   }
 
   before(async () => {
-    const service = echoService as DescService;
-    host = await startNodeHttp2Host(
-      "127.0.0.1:0",
-      [{ service, impl: withErrorMapping(service, impl as unknown as ServiceImpl<DescService>) }],
-      defaultLimits,
-      (r) => {
-        records.push(r);
-        for (const wake of recordWaiters.splice(0)) wake();
-      },
-    );
-    client = createClient(service, createGrpcTransport({ baseUrl: `http://${host.address}` })) as unknown as EchoClient;
+    host = await startEchoHost(withErrorMapping(echoService, impl as unknown as ServiceImpl<DescService>), (r) => {
+      records.push(r);
+      for (const wake of recordWaiters.splice(0)) wake();
+    });
+    client = echoClient(host);
   });
   after(() => host.close(100));
 
@@ -365,17 +342,8 @@ describe("the gRPC host serves a ServiceImpl", () => {
 
 describe("the gRPC host's close", () => {
   it("aborts the signal of a call still running when the grace period is over", async () => {
-    const service = echoService as DescService;
-    const host = await startNodeHttp2Host(
-      "127.0.0.1:0",
-      [{ service, impl: withErrorMapping(service, impl as unknown as ServiceImpl<DescService>) }],
-      defaultLimits,
-      () => undefined,
-    );
-    const client = createClient(
-      service,
-      createGrpcTransport({ baseUrl: `http://${host.address}` }),
-    ) as unknown as EchoClient;
+    const host = await startEchoHost(withErrorMapping(echoService, impl as unknown as ServiceImpl<DescService>));
+    const client = echoClient(host);
     const before = seen.signals.length;
     const stream = client.serverStream({ value: "hang" })[Symbol.asyncIterator]();
     assert.equal((await stream.next()).value?.value, "first");

@@ -3,27 +3,9 @@
 // with the status, on success and on error, as the HTTP listener does.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { DescService } from "@bufbuild/protobuf";
-import {
-  Code,
-  ConnectError,
-  createClient,
-  type CallOptions,
-  type HandlerContext,
-  type ServiceImpl,
-} from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
-import { defaultLimits } from "../../src/config/config.js";
+import { Code, ConnectError, type CallOptions, type HandlerContext } from "@connectrpc/connect";
 import type { GrpcHost } from "../../src/transport/grpc-host.js";
-import { startNodeHttp2Host } from "../../src/transport/node-http2/node-http2-host.js";
-import { echoService } from "./echo-service.js";
-
-type Str = { value: string };
-interface EchoClient {
-  unary(req: Str, options?: CallOptions): Promise<Str>;
-  clientStream(reqs: AsyncIterable<Str>, options?: CallOptions): Promise<Str>;
-  serverStream(req: Str, options?: CallOptions): AsyncIterable<Str>;
-}
+import { echoClient, startEchoHost, type EchoClient, type Str } from "../support/echo-host.js";
 
 function setBoth(ctx: HandlerContext): void {
   ctx.responseHeader.append("x-custom-header", "h1");
@@ -58,14 +40,8 @@ describe("gRPC host: handler-set response headers and trailers", () => {
   let client: EchoClient;
 
   before(async () => {
-    const service = echoService as DescService;
-    host = await startNodeHttp2Host(
-      "127.0.0.1:0",
-      [{ service, impl: impl as unknown as ServiceImpl<DescService> }],
-      defaultLimits,
-      () => undefined,
-    );
-    client = createClient(service, createGrpcTransport({ baseUrl: `http://${host.address}` })) as unknown as EchoClient;
+    host = await startEchoHost(impl);
+    client = echoClient(host);
   });
   after(() => host.close(100));
 

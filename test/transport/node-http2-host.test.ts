@@ -12,9 +12,8 @@ import { fileURLToPath } from "node:url";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { gzipSync } from "node:zlib";
 import type { IncomingHttpHeaders } from "node:http2";
-import type { DescService } from "@bufbuild/protobuf";
 import { StringValueSchema } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, createClient, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type HandlerContext } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "../../gen/ts/grpc/health/v1/health_pb.js";
 import { FileTools } from "../../gen/ts/toolhost/files/v1/file_tools_pb.js";
@@ -24,11 +23,10 @@ import { startServer, type RunningServer } from "../../src/app/start-server.js";
 import { defaultLimits } from "../../src/config/config.js";
 import { createLogger } from "../../src/transport/create-logger.js";
 import type { GrpcHost } from "../../src/transport/grpc-host.js";
-import { startNodeHttp2Host } from "../../src/transport/node-http2/node-http2-host.js";
 import { describeFailure, runChild } from "../interop/run-child.js";
 import { RawGrpcConnection, RawH2Socket, collect, frame, h2 } from "../support/raw-grpc.js";
 import { localConfig } from "../support/test-config.js";
-import { echoService } from "./echo-service.js";
+import { startEchoHost } from "../support/echo-host.js";
 import { makeTlsFixtures, writeTokensFile, type TlsFixtures } from "../support/tls-fixtures.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
@@ -298,13 +296,7 @@ describe("the node:http2 gRPC host's answer to a call that sends no message", ()
   const serverStream = "/toolhost.testing.v1.Echo/ServerStream";
   let host: GrpcHost;
   before(async () => {
-    const service = echoService as DescService;
-    host = await startNodeHttp2Host(
-      "127.0.0.1:0",
-      [{ service, impl: impl as unknown as ServiceImpl<DescService> }],
-      defaultLimits,
-      () => undefined,
-    );
+    host = await startEchoHost(impl);
   });
   after(() => host.close(100));
 

@@ -6,13 +6,11 @@ import { after, before, describe, it } from "node:test";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { StringValueSchema } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { defaultLimits } from "../../src/config/config.js";
 import type { CallRecord } from "../../src/transport/call-record.js";
 import type { GrpcHost } from "../../src/transport/grpc-host.js";
-import type { HostedService } from "../../src/transport/hosted-service.js";
-import { startNodeHttp2Host } from "../../src/transport/node-http2/node-http2-host.js";
 import { RawH2Socket, frame } from "../support/raw-grpc.js";
-import { echoService } from "./echo-service.js";
+import { startEchoHost } from "../support/echo-host.js";
+import type { echoService } from "../support/echo-service.js";
 
 const unary = "/toolhost.testing.v1.Echo/Unary";
 
@@ -27,12 +25,7 @@ describe("a unary request reset before its half-close (node:http2 host)", () => 
         return create(StringValueSchema, { value: request.value });
       },
     } as unknown as ServiceImpl<typeof echoService>;
-    host = await startNodeHttp2Host(
-      "127.0.0.1:0",
-      [{ service: echoService, impl } as unknown as HostedService],
-      defaultLimits,
-      (record) => records.get(record.requestId)?.(record),
-    );
+    host = await startEchoHost(impl, (record) => records.get(record.requestId)?.(record));
   });
   after(() => host.close(100));
 

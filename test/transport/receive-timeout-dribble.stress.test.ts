@@ -34,6 +34,20 @@ function dribble(stream: ClientHttp2Stream, bytes: Buffer): Promise<number> {
   });
 }
 
+/**
+ * dribbleMessageUntilCancelled sends a message of `dribbled` bytes (prefix and body) a byte at a
+ * time and checks that the server cancelled the stream before the whole message went out.
+ */
+async function dribbleMessageUntilCancelled(stream: ClientHttp2Stream): Promise<void> {
+  const prefix = Buffer.alloc(5);
+  prefix.writeUInt32BE(dribbled, 1);
+  const closed = new Promise((resolve) => stream.once("close", resolve));
+  const sent = await dribble(stream, Buffer.concat([prefix, Buffer.alloc(dribbled, 0x20)]));
+  await closed;
+  assert.equal(stream.rstCode, 8, "CANCEL");
+  assert.ok(sent < dribbled + 5, `the whole message went out (${sent} bytes) before the stream was cancelled`);
+}
+
 describe("the receive timeout against a request sent a byte at a time", () => {
   let server: TestServer;
   before(async () => {
@@ -45,13 +59,7 @@ describe("the receive timeout against a request sent a byte at a time", () => {
     const c = await RawGrpcConnection.open(server.address);
     try {
       const s = c.start("/toolhost.files.v1.FileTools/WriteFile");
-      const prefix = Buffer.alloc(5);
-      prefix.writeUInt32BE(dribbled, 1);
-      const closed = new Promise((resolve) => s.once("close", resolve));
-      const sent = await dribble(s, Buffer.concat([prefix, Buffer.alloc(dribbled, 0x20)]));
-      await closed;
-      assert.equal(s.rstCode, 8, "CANCEL");
-      assert.ok(sent < dribbled + 5, `the whole message went out (${sent} bytes) before the stream was cancelled`);
+      await dribbleMessageUntilCancelled(s);
     } finally {
       c.close();
     }
@@ -70,13 +78,7 @@ describe("the receive timeout against a request sent a byte at a time", () => {
           ),
         ),
       );
-      const prefix = Buffer.alloc(5);
-      prefix.writeUInt32BE(dribbled, 1);
-      const closed = new Promise((resolve) => s.once("close", resolve));
-      const sent = await dribble(s, Buffer.concat([prefix, Buffer.alloc(dribbled, 0x20)]));
-      await closed;
-      assert.equal(s.rstCode, 8, "CANCEL");
-      assert.ok(sent < dribbled + 5, `the whole message went out (${sent} bytes) before the stream was cancelled`);
+      await dribbleMessageUntilCancelled(s);
     } finally {
       c.close();
     }

@@ -2,7 +2,7 @@ import { ScalarType, type DescMessage } from "@bufbuild/protobuf";
 import { headroomOf } from "../../files/read/chunk-buffers.js";
 import { textPartBytes } from "../../files/read/text-part.js";
 import { encodedReplyOf, hasReplyHeadroom, replyHeadroom } from "../../service/reply-encoded-ahead.js";
-import { encodeMessage } from "../message-codec.js";
+import { encodeMessage, lengthDelimitedHeader, onlyOneofName } from "../message-codec.js";
 
 /** grpcPrefixBytes is the size of the gRPC message prefix: a compressed flag and a uint32 length. */
 const grpcPrefixBytes = 5;
@@ -35,7 +35,7 @@ export function frameMessage(schema: DescMessage, value: unknown): FramedMessage
   }
   const chunk = bytesChunkOf(schema, value);
   if (chunk !== undefined) {
-    const header = fieldHeader(chunk.fieldNumber, chunk.data.byteLength);
+    const header = lengthDelimitedHeader(chunk.fieldNumber, chunk.data.byteLength);
     const front = grpcPrefixBytes + header.length;
     if (headroomOf(chunk.data) >= front) {
       const data = chunk.data;
@@ -62,20 +62,10 @@ function writePrefix(frame: Buffer, length: number): void {
   frame.writeUInt32BE(length, 1);
 }
 
-const onlyOneofCache = new WeakMap<DescMessage, string | null>();
-
 /** bytesChunkOf finds the bytes of a message that is nothing but a oneof set to a bytes field. */
 function bytesChunkOf(schema: DescMessage, value: unknown): { fieldNumber: number; data: Uint8Array } | undefined {
-  let oneofName = onlyOneofCache.get(schema);
+  const oneofName = onlyOneofName(schema);
   if (oneofName === undefined) {
-    const [oneof] = schema.oneofs;
-    oneofName =
-      schema.oneofs.length === 1 && oneof !== undefined && oneof.fields.length === schema.fields.length
-        ? oneof.localName
-        : null;
-    onlyOneofCache.set(schema, oneofName);
-  }
-  if (oneofName === null) {
     return undefined;
   }
   const part = (value as Record<string, { case?: string; value?: unknown } | undefined>)[oneofName];
@@ -96,20 +86,4 @@ function bytesChunkOf(schema: DescMessage, value: unknown): { fieldNumber: numbe
     return undefined;
   }
   return { fieldNumber: field.number, data: part.value };
-}
-
-function fieldHeader(fieldNumber: number, length: number): number[] {
-  const header: number[] = [];
-  writeVarint(header, (fieldNumber << 3) | 2);
-  writeVarint(header, length);
-  return header;
-}
-
-function writeVarint(out: number[], value: number): void {
-  let v = value;
-  while (v > 0x7f) {
-    out.push((v & 0x7f) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
 }
