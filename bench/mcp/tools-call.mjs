@@ -6,8 +6,8 @@
 // mcp-tools-call table (bench/lib/results.mjs).
 //
 // toolhost answers at most limits.tool_content_bytes of text per call (tools-call.sh sets the
-// 1 MiB maximum), so its 10 MB read is the read tool's paging: calls with the offset each page's
-// notice names until eof; one read is all its pages.
+// 1 MiB maximum), so its 10 MB read is the read tool's paging: calls with the offset and cursor
+// each page's notice names until eof; one read is all its pages.
 //
 // Usage: node bench/mcp/tools-call.mjs --mcp-server JS --dir DIR --config FILE --rounds N --big-rounds M
 import { readFileSync } from "node:fs";
@@ -65,13 +65,16 @@ const reads = {
   },
   async toolhost(name) {
     let offset = 0;
+    let cursor;
     for (;;) {
-      const result = await servers.toolhost.callTool({ name: "file_read", arguments: { path: name, offset } });
-      // A cut page ends with a notice naming the offset to read on from; the last is all lines.
+      const result = await servers.toolhost.callTool({ name: "file_read", arguments: { path: name, offset, cursor } });
+      // A cut page ends with a notice naming the offset (and cursor) to read on from, the cursor
+      // also in structuredContent; the last page is all lines.
       const text = textOf(result);
-      const next = /"offset": (\d+)\}\.\]$/.exec(text);
+      const next = /"offset": (\d+)(?:, "cursor": "[\w-]+")?\}\.\]$/.exec(text);
       if (next === null) return offset + lines(text);
       offset = Number(next[1]);
+      cursor = result.structuredContent?.nextCursor;
     }
   },
 };

@@ -116,6 +116,16 @@ export const errorCatalog = {
     code: "ABORTED",
     description: "The file was replaced or removed by another process while it was being opened; retry.",
   },
+  READ_CURSOR_INVALID: {
+    code: "INVALID_ARGUMENT",
+    description:
+      "A read tool's cursor was not made by this server process for this path and read (malformed, altered, from another process or replica); read on with offset alone.",
+  },
+  READ_CURSOR_STALE: {
+    code: "FAILED_PRECONDITION",
+    description:
+      "The file changed since the page a read tool's cursor came from; read it again without the cursor, from the line needed.",
+  },
   NO_SPACE: { code: "RESOURCE_EXHAUSTED", description: "The filesystem is full or over quota." },
   HASH_FAILED: {
     code: "INTERNAL",

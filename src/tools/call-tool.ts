@@ -10,6 +10,11 @@ import { capContent } from "./cap-content.js";
 import { collectStream } from "./collect-stream.js";
 import { dropNullFields } from "./drop-null-fields.js";
 import { listModelTools } from "./list-model-tools.js";
+import type { ReadFileRequest } from "../../gen/ts/toolhost/files/v1/read_pb.js";
+import type { TextPage } from "../files/read/text-page.js";
+import { readPageKey } from "../service/file-tools/read-page-key.js";
+import { ContextValuesWith } from "./context-values-with.js";
+import { readPageFor, takeReadCursor } from "./read-page.js";
 import { readMethodNames, renderRead } from "./render-read.js";
 import { readPartBytes } from "./read-part-bytes.js";
 import { renderResult } from "./render-result.js";
@@ -81,7 +86,13 @@ async function runMethod(
     );
   }
   const watch = target.method.name === "WatchFiles" ? takeWatchTimeout(args, deps.maxCollectMs) : undefined;
-  const request = parseRequest(target, watch?.request ?? args);
+  const read = target.method.name === "ReadFile" ? takeReadCursor(args) : undefined;
+  const request = parseRequest(target, watch?.request ?? read?.request ?? args);
+  // A file read is a page of a paged read: collected up to the cap, started at its cursor.
+  const page =
+    read === undefined
+      ? undefined
+      : readPageFor(request as ReadFileRequest, read.cursor, collectBytesOf(cap), tool.functionName);
   const withSession = request as unknown as { sessionId?: string };
   if (call.sessionId !== "" && withSession.sessionId === "") {
     // A model does not know the agent's session: the backend's session_id fills it in.
@@ -101,7 +112,12 @@ async function runMethod(
       truncated: capped.truncated,
     };
   }
-  return runStream(deps, target, request, args, tool, context, cap, watch?.timeoutMs);
+  return runStream(deps, target, request, args, tool, context, cap, watch?.timeoutMs, page);
+}
+
+/** collectBytesOf is how many bytes of a stream's content a call with content cap `cap` collects. */
+function collectBytesOf(cap: number): number {
+  return cap + 64 * 1024;
 }
 
 /**
@@ -119,6 +135,7 @@ async function runStream(
   context: HandlerContext,
   cap: number,
   watchMs: number | undefined,
+  page?: TextPage,
 ): Promise<ToolCallResult> {
   // The handler gets a signal of its own, so collecting less than the whole stream (a watch never
   // ends) stops its work and closes its files at once, not when the RPC ends.
@@ -138,7 +155,7 @@ async function runStream(
     requestHeader: context.requestHeader,
     responseHeader: new Headers(),
     responseTrailer: new Headers(),
-    values: context.values,
+    values: page === undefined ? context.values : new ContextValuesWith(context.values, readPageKey, page),
   };
   try {
     const stream = target.invoke(request, inner) as AsyncIterable<unknown>;
@@ -146,7 +163,7 @@ async function runStream(
     const collected = await collectStream(
       target.method.output,
       stream,
-      cap + 64 * 1024,
+      collectBytesOf(cap),
       watchMs ?? deps.maxCollectMs,
       watchMs === undefined ? undefined : untilChanges(request as { initialSnapshot?: boolean }),
       // A read's result is its text or bytes cut at the cap (renderRead), not its messages: their
@@ -156,10 +173,11 @@ async function runStream(
     if (isRead) {
       const read = renderRead(
         collected.messages,
-        args as { path?: string; offset?: number },
+        { path: typeof args["path"] === "string" ? args["path"] : "", offset: (request as { offset?: bigint }).offset },
         tool.functionName,
         cap,
         collected.cutBy !== undefined,
+        page,
       );
       return { ...read, isError: false, reason: "" };
     }

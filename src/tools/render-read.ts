@@ -1,13 +1,16 @@
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 import { ReadMode } from "../../gen/ts/toolhost/files/v1/read_pb.js";
+import type { TextPage } from "../files/read/text-page.js";
 import { capContent } from "./cap-content.js";
+import { mintReadCursor } from "./read-cursor.js";
 
 /** readMethodNames are the streamed methods whose tool result is a read (renderRead), not their messages. */
 export const readMethodNames: ReadonlySet<string> = new Set(["ReadFile", "ReadSkillResource"]);
 
 /**
  * mcpReadResultSchema is the JSON Schema of a read's MCP structuredContent: the path as asked,
- * eof, the content's SHA-256 (when the whole file was read), and for bytes its base64 `data`.
+ * eof, the SHA-256 of what the read sent (when it read to the end), for bytes its base64 `data`,
+ * and for a cut text page of a file the cursor that reads on (`nextCursor`).
  * A text read's lines are in its text content only (mcpToolResult leaves `text` out).
  */
 export const mcpReadResultSchema = {
@@ -17,6 +20,7 @@ export const mcpReadResultSchema = {
     eof: { type: "boolean" },
     sha256: { type: "string" },
     data: { type: "string", contentEncoding: "base64" },
+    nextCursor: { type: "string" },
   },
   required: ["path", "eof", "sha256"],
   additionalProperties: false,
@@ -38,7 +42,9 @@ export interface RenderedRead {
  * renderRead turns a collected read stream into numbered lines ("     7\tline", as `cat -n`
  * prints them, counting from the request's first line) for text, or a base64 block for bytes,
  * cut at `maxBytes` with a notice that says which call reads on. `stoppedEarly` is true when the
- * stream itself was cut before its summary.
+ * stream itself was cut before its summary. A cut page of a paged file read (`page`, which the
+ * reader told where it started) names the cursor of the next page, when the page ends with
+ * whole lines sent as the file's bytes (no U+FFFD, so the bytes shown are the bytes read).
  */
 export function renderRead(
   messages: readonly Message[],
@@ -46,6 +52,7 @@ export function renderRead(
   functionName: string,
   maxBytes: number,
   stoppedEarly: boolean,
+  page?: TextPage,
 ): RenderedRead {
   const parts = messages as ReadPartLike[];
   const text = parts
@@ -80,8 +87,24 @@ export function renderRead(
     return { content: numbered.lines === 0 ? `${path} is empty.` : numbered.text, structured, truncated: false };
   }
   const next = first + numbered.lines;
-  const notice = `[Output cut after line ${next}. To read on, call ${functionName} with {"path": ${JSON.stringify(path)}, "offset": ${next}}.]`;
-  structured["text"] = firstLines(text, numbered.lines);
+  const end = endOfLines(text, numbered.lines);
+  const shown = numbered.lines === 0 ? "" : end === -1 ? text : text.slice(0, end);
+  const started = page?.started;
+  const cursor =
+    started === undefined || end === -1 || numbered.lines === 0 || shown.includes("\uFFFD")
+      ? undefined
+      : mintReadCursor(
+          {
+            byte: started.byte + Buffer.byteLength(shown, "utf8") + 1,
+            line: started.line + numbered.lines,
+            identity: started.identity,
+          },
+          path,
+        );
+  const more = cursor === undefined ? "" : `, "cursor": "${cursor}"`;
+  const notice = `[Output cut after line ${next}. To read on, call ${functionName} with {"path": ${JSON.stringify(path)}, "offset": ${next}${more}}.]`;
+  structured["text"] = shown;
+  if (cursor !== undefined) structured["nextCursor"] = cursor;
   return { content: `${numbered.text}${notice}`, structured, truncated: true };
 }
 
@@ -139,12 +162,12 @@ function lineCount(text: string): number {
   return count;
 }
 
-/** firstLines is `text` up to the line break that ends its `count`th line (the whole text when it has fewer). */
-function firstLines(text: string, count: number): string {
+/** endOfLines is the index of the line break that ends `text`'s `count`th line: -1 when it has no such break. */
+function endOfLines(text: string, count: number): number {
   let end = -1;
   for (let i = 0; i < count; i++) {
     end = text.indexOf("\n", end + 1);
-    if (end === -1) return text;
+    if (end === -1) return -1;
   }
-  return text.slice(0, Math.max(end, 0));
+  return end;
 }

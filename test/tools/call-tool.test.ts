@@ -47,7 +47,7 @@ describe("CallTool: model-style calls through the same handlers", () => {
       args: '{"path":"notes.txt","offset":1,"limit":1}',
       isError: false,
       content:
-        /^ {5}2\tbeta\n\[Output cut after line 2\. To read on, call file_read with \{"path": "notes.txt", "offset": 2\}\.\]$/,
+        /^ {5}2\tbeta\n\[Output cut after line 2\. To read on, call file_read with \{"path": "notes.txt", "offset": 2, "cursor": "[A-Za-z0-9_-]{98}"\}\.\]$/,
     },
     {
       title: "missing file is a result, not a transport failure",
@@ -168,7 +168,7 @@ describe("CallTool: model-style calls through the same handlers", () => {
       assert.match(
         res.content,
         new RegExp(
-          `\\[Output cut after line ${shown}\\. To read on, call file_read with \\{"path": "big.txt", "offset": ${shown}\\}\\.\\]$`,
+          `\\[Output cut after line ${shown}\\. To read on, call file_read with \\{"path": "big.txt", "offset": ${shown}, "cursor": "[A-Za-z0-9_-]+"\\}\\.\\]$`,
         ),
       );
       const next = await server.tools.callTool({
@@ -176,6 +176,16 @@ describe("CallTool: model-style calls through the same handlers", () => {
         arguments: JSON.stringify({ path: "big.txt", offset: shown, limit: 1 }),
       });
       assert.match(next.content, new RegExp(`^\\s+${shown + 1}\\tline ${shown} x`));
+      // The cursor reads on from the same line, numbered as the offset would be.
+      const cursor = (res.structured as { nextCursor?: string }).nextCursor;
+      assert.equal(typeof cursor, "string");
+      assert.ok(res.content.includes(`"cursor": "${cursor}"`));
+      const byCursor = await server.tools.callTool({
+        name: "file_read",
+        arguments: JSON.stringify({ path: "big.txt", cursor, limit: 1 }),
+      });
+      assert.equal(byCursor.isError, false);
+      assert.match(byCursor.content, new RegExp(`^\\s+${shown + 1}\\tline ${shown} x`));
     } finally {
       await server.fileTools.deleteFile({ path: "big.txt" });
     }

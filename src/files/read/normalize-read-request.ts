@@ -1,6 +1,7 @@
 import type { Limits } from "../../config/config.js";
 import { ToolhostError } from "../../errors/toolhost-error.js";
 import type { ReadRequest } from "./read-types.js";
+import type { TextPage } from "./text-page.js";
 
 /**
  * NormalizedReadRequest is a ReadRequest with every number checked and defaulted.
@@ -14,6 +15,7 @@ export interface NormalizedReadRequest {
   readonly byteLimit: number | undefined;
   readonly chunkSize: number;
   readonly tailLines: number | undefined;
+  readonly page: TextPage | undefined;
 }
 
 /**
@@ -26,9 +28,22 @@ export function normalizeReadRequest(request: ReadRequest, limits: Limits): Norm
   if (request.mode !== "text" && request.mode !== "bytes") {
     throw new ToolhostError("INVALID_ARGUMENT", `Invalid mode: use "text" or "bytes".`, { field: "mode" });
   }
+  const page = request.page;
+  if (
+    page?.start !== undefined &&
+    (request.mode !== "text" || (request.tailLines ?? 0) !== 0 || request.offset !== page.start.line)
+  ) {
+    // The tool layer only starts a page at its cursor's line, in text mode, without a tail.
+    throw new ToolhostError(
+      "READ_CURSOR_INVALID",
+      `A cursor continues a text read at the line it names; send it with that offset (or none), without tail_lines or bytes mode.`,
+      { field: "cursor" },
+    );
+  }
   return {
     path: request.path,
     mode: request.mode,
+    page,
     offset: count(request.offset, "offset") ?? 0,
     limit: count(request.limit, "limit"),
     byteOffset: count(request.byteOffset, "byte_offset") ?? 0,

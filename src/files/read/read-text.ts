@@ -15,6 +15,7 @@ import { readHead, readRange } from "./read-range.js";
 import { readInfo } from "./read-info.js";
 import type { ReadPart } from "./read-types.js";
 import { StreamHash } from "./stream-hash.js";
+import { checkPageStart, identityOf } from "./text-page.js";
 import { utf8TextPart } from "./text-part.js";
 
 const utf8Bom = [0xef, 0xbb, 0xbf] as const;
@@ -36,6 +37,10 @@ const offThreadMinChunk = 64 * 1024;
  * The size limit applies to the raw bytes of what would be sent (the whole file, or the line
  * range), so a file over the limit can still be read a range at a time. The file is read as of
  * its size when it was opened; bytes appended later are not sent.
+ *
+ * A page of a tool's paging (request.page) with a start begins at that byte, once the start is
+ * checked against the file opened, instead of counting lines from the top. Either way the page
+ * is told where it started.
  */
 export async function* readText(
   file: ReadableFile,
@@ -44,11 +49,17 @@ export async function* readText(
   signal?: AbortSignal,
 ): AsyncGenerator<ReadPart, void, undefined> {
   const size = file.stats.size;
+  const page = request.page;
+  const pageStart = page?.start;
+  if (pageStart !== undefined) {
+    checkPageStart(pageStart, file.stats, request.path);
+  }
   // A whole file of at most one chunk is read once: its first bytes are the binary sample.
   const small =
     request.offset === 0 &&
     request.limit === undefined &&
     request.tailLines === undefined &&
+    pageStart === undefined &&
     size > 0 &&
     size <= request.chunkSize;
   const whole = small ? await readWhole(file.handle, size, signal) : undefined;
@@ -67,26 +78,41 @@ export async function* readText(
   const bom = utf8Bom.every((byte, i) => head[i] === byte);
   const from = bom ? utf8Bom.length : 0;
   const tail = request.tailLines;
-  const wholeFile = request.offset === 0 && request.limit === undefined && tail === undefined;
+  const wholeFile =
+    request.offset === 0 && request.limit === undefined && tail === undefined && pageStart === undefined;
   const span = wholeFile
     ? { start: from, end: size }
     : tail !== undefined
       ? await locateTail(file.handle, from, size, tail, request.chunkSize, limits.maxTextBytes, signal)
-      : await locateLines(
-          file.handle,
-          request.path,
-          from,
-          size,
-          request.offset,
-          request.limit,
-          request.chunkSize,
-          signal,
-        );
+      : pageStart !== undefined
+        ? await locateLines(
+            file.handle,
+            request.path,
+            Math.max(pageStart.byte, from),
+            size,
+            0,
+            request.limit,
+            request.chunkSize,
+            signal,
+          )
+        : await locateLines(
+            file.handle,
+            request.path,
+            from,
+            size,
+            request.offset,
+            request.limit,
+            request.chunkSize,
+            signal,
+          );
   const spanBytes = span.end - span.start;
   if ((wholeFile ? size : spanBytes) > limits.maxTextBytes) {
     throw tooLarge(request.path, wholeFile ? size : spanBytes, limits.maxTextBytes, wholeFile);
   }
 
+  if (page !== undefined && tail === undefined) {
+    page.started = { byte: span.start, line: request.offset, identity: identityOf(file.stats) };
+  }
   yield { case: "info", value: readInfo(file, request.path, "text", bom) };
 
   // A read of more than a few chunks hashes on the worker, overlapped with reading and sending.

@@ -1,3 +1,5 @@
+import type { TextPage } from "./text-page.js";
+
 /**
  * ReadRequest is what a read stream is asked for, in plain numbers (no protobuf types).
  *
@@ -14,6 +16,8 @@ export interface ReadRequest {
   chunkSize?: number;
   /** Text mode: only the last N lines (scanned backwards from the end); not with offset/limit. */
   tailLines?: number;
+  /** Text mode: a page of a tool's paging (text-page.ts), which may start at a known byte. */
+  page?: TextPage;
 }
 
 /** ReadInfo is the first part of every read stream: what is about to be sent. */

@@ -183,12 +183,20 @@ function withoutComposition(schema: Record<string, unknown>): Record<string, unk
  * fileToolDescriptors are the built-in file tools, in the order ListTools returns them.
  */
 export const fileToolDescriptors: readonly ToolDescriptor[] = Object.freeze([
+  // cursor is the tool's own argument (CallTool's paged read starts there; src/tools/read-page.ts).
   descriptor(
     "skill/file-read",
     "ReadFile",
     ReadFileRequestSchema,
     Tier.READ,
-    "Read a file from the workspace. Returns UTF-8 text by default (refusing binary files and files over the size limit), optionally a range of lines (offset, limit); bytes mode returns raw bytes of any file. Never changes anything.",
+    "Read a file from the workspace. Returns UTF-8 text by default (refusing binary files and files over the size limit), optionally a range of lines (offset, limit); bytes mode returns raw bytes of any file. A long text comes in pages: a cut page names the offset and cursor to read on with. Never changes anything.",
+    {
+      cursor: {
+        description:
+          "Text mode: the cursor a cut page's notice names (with its offset), to read on from where that page ended without counting the lines before it again. Omit it to start at offset.",
+        type: "string",
+      },
+    },
   ),
   descriptor(
     "skill/file-write",
