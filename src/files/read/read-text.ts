@@ -39,8 +39,9 @@ const offThreadMinChunk = 64 * 1024;
  * its size when it was opened; bytes appended later are not sent.
  *
  * A page of a tool's paging (request.page) with a start begins at that byte, once the start is
- * checked against the file opened, instead of counting lines from the top. Either way the page
- * is told where it started.
+ * checked against the file opened, instead of counting lines from the top; a page longer than
+ * its collector takes is not hashed (its summary is never read). Either way the page is told
+ * where it started.
  */
 export async function* readText(
   file: ReadableFile,
@@ -115,8 +116,12 @@ export async function* readText(
   }
   yield { case: "info", value: readInfo(file, request.path, "text", bom) };
 
-  // A read of more than a few chunks hashes on the worker, overlapped with reading and sending.
-  const hash = new StreamHash(spanBytes >= offThreadMinSpan && request.chunkSize >= offThreadMinChunk, request.path);
+  // A read of more than a few chunks hashes on the worker, overlapped with reading and sending;
+  // a page its collector cuts (its text is at least as many bytes as its span) is not hashed.
+  const hash =
+    page !== undefined && spanBytes > page.collectBytes
+      ? undefined
+      : new StreamHash(spanBytes >= offThreadMinSpan && request.chunkSize >= offThreadMinChunk, request.path);
   const decoder = new Utf8ChunkDecoder();
   let bytesSent = 0;
   let rawRead = 0;
@@ -132,10 +137,10 @@ export async function* readText(
     // after them go through the decoder too, or the held bytes would be sent late or never.
     if (!decoder.pending && isUtf8(bytes)) {
       // Valid: the bytes are sent as they are, never decoded (see utf8TextPart).
-      await hash.update(bytes);
+      await hash?.update(bytes);
       bytesSent += bytes.length;
       yield utf8TextPart(bytes);
-      await hash.settle();
+      await hash?.settle();
       return;
     }
     const decoded = decoder.decode(bytes, final);
@@ -146,7 +151,7 @@ export async function* readText(
     }
     for (const piece of cutTextChunks(decoded, request.chunkSize)) {
       if (piece.text.length > 0) {
-        await hash.update(piece.utf8);
+        await hash?.update(piece.utf8);
         bytesSent += piece.utf8.length;
         yield { case: "text", value: piece.text };
       }
@@ -184,7 +189,7 @@ export async function* readText(
     finished = true;
   } finally {
     if (!finished) {
-      hash.discard();
+      hash?.discard();
     }
   }
   const linesSent = newlines + (lastByte !== undefined && lastByte !== newline ? 1 : 0);
@@ -192,7 +197,7 @@ export async function* readText(
     case: "summary",
     value: {
       bytesSent,
-      sha256: await hash.digest(),
+      sha256: hash === undefined ? "" : await hash.digest(),
       eof: span.start + rawRead >= size || rawRead < spanBytes,
       linesSent,
       // A tail read does not count the lines before it, so it cannot say where it ends: 0.

@@ -37,7 +37,10 @@ export interface PagePosition {
 export interface TextPage {
   /** A verified cursor's position, or undefined: the page starts at the request's line offset, counted. */
   readonly start: PagePosition | undefined;
-  /** The bytes the page's collector takes at most. */
+  /**
+   * The bytes the page's collector takes at most. A span longer than that is cut before its
+   * summary, so its sha256 is never reported and is not computed.
+   */
   readonly collectBytes: number;
   /** Where the page started in the file that was opened: set by readText before the first text part. */
   started?: PagePosition;
