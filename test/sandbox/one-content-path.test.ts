@@ -38,6 +38,8 @@ const allowed: Record<string, string> = {
   "sandbox/mount-points.ts": "/proc/self/mountinfo, the kernel's mount table",
   "sandbox/native/fs-at.ts": "the native addon's own file and its build stamp",
   "files/search/held-directory.ts": "directories (O_DIRECTORY) a search holds",
+  "files/read/off-thread-hash.ts":
+    "nothing: the hash worker's source requires node:fs for read(2) of descriptors the content path opened (hashFileOffThread)",
   "files/search/walk/sync-walk.ts": "folders (O_PATH|O_DIRECTORY) the walk holds",
   "files/write/sweep-temp-files.ts": "directories (O_DIRECTORY) the start-up sweep walks",
   "files/write/remove-staging-folder.ts": "directories (O_DIRECTORY) of a staging folder the sweep removes",

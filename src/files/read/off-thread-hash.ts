@@ -10,6 +10,7 @@ import { ToolhostError } from "../../errors/toolhost-error.js";
 const workerSource = `
 const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
+const { read } = require("node:fs");
 const hashes = new Map();
 parentPort.on("message", (m) => {
   if (m.op === "update") {
@@ -29,13 +30,34 @@ parentPort.on("message", (m) => {
     parentPort.postMessage({ id: m.id, op: "digest", hex: hash.digest("hex") });
   } else if (m.op === "drop") {
     hashes.delete(m.id);
+  } else if (m.op === "file") {
+    hashFile(m);
   }
 });
+// hashFile hashes a descriptor the main thread opened and keeps open until the answer, reading
+// it through the thread pool a piece at a time, so this thread still answers updates between
+// pieces; it stops at the next piece once the main thread sets m.stop[0].
+function hashFile(m) {
+  const hash = createHash("sha256");
+  const buffer = Buffer.allocUnsafe(m.pieceBytes);
+  let position = 0;
+  const step = () => read(m.fd, buffer, 0, buffer.byteLength, position, (err, n) => {
+    if (err) return parentPort.postMessage({ id: m.id, op: "file", error: err.code ?? "EIO" });
+    if (Atomics.load(m.stop, 0) !== 0) return parentPort.postMessage({ id: m.id, op: "file" });
+    if (n === 0) return parentPort.postMessage({ id: m.id, op: "file", hex: hash.digest("hex") });
+    hash.update(n === buffer.byteLength ? buffer : buffer.subarray(0, n));
+    position += n;
+    step();
+  });
+  step();
+}
 `;
 
 interface Waiter {
   readonly updated: Array<() => void>;
   digest?: (hex: string) => void;
+  /** A file hash's answer (hashFileOffThread): its digest, none when stopped, or a read's error code. */
+  file?: (hex: string | undefined, error: string | undefined) => void;
   fail?: (error: Error) => void;
   /** Set when the worker stopped with this hash in progress: its state is gone with the worker. */
   lost?: ToolhostError;
@@ -93,7 +115,7 @@ function hashWorker(): Worker {
   if (worker === undefined) {
     const started = new Worker(workerSource, { eval: true });
     worker = started;
-    started.on("message", (m: { id: number; op: string; hex?: string }) => {
+    started.on("message", (m: { id: number; op: string; hex?: string; error?: string }) => {
       if (worker !== started) {
         return; // a lost worker's last answers: its hashes have failed already
       }
@@ -105,6 +127,9 @@ function hashWorker(): Worker {
       } else if (m.op === "digest") {
         waiters.delete(m.id);
         waiter?.digest?.(m.hex ?? "");
+      } else if (m.op === "file") {
+        waiters.delete(m.id);
+        waiter?.file?.(m.hex, m.error);
       }
     });
     // A worker that dies (an uncaught error, or terminated) loses every hash in progress: each
@@ -233,6 +258,43 @@ export class OffThreadSha256 {
       worker?.postMessage({ op: "drop", id: this.id });
     }
   }
+}
+
+/** filePieceBytes is how much of a file the hash worker reads at a time (hashFileOffThread). */
+const filePieceBytes = 1024 * 1024;
+
+/**
+ * hashFileOffThread is the lowercase hex SHA-256 of the file open as `fd`, from its start to its
+ * end, read and hashed by the hash worker, so that this thread makes no read, copy or message per
+ * piece; undefined when `signal` aborted first. The caller keeps `fd` open until the promise
+ * settles: the worker stops at its next piece once aborted, and answers only when no read of its
+ * own is under way. Rejects with HASH_FAILED when the worker stops (or cannot start), and with
+ * the read's error code (an Error with `code`) when a read fails.
+ */
+export function hashFileOffThread(fd: number, signal: AbortSignal): Promise<string | undefined> {
+  const target = tryWorker();
+  if (target === undefined) {
+    return Promise.reject(
+      new ToolhostError("HASH_FAILED", "The server's hashing thread could not start; nothing was changed.", {}),
+    );
+  }
+  const id = nextId++;
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const onAbort = () => Atomics.store(stop, 0, 1);
+  signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  return new Promise<string | undefined>((resolve, reject) => {
+    const waiter: Waiter = {
+      updated: [],
+      file: (hex, error) =>
+        error === undefined
+          ? resolve(hex)
+          : reject(Object.assign(new Error(`reading the file to hash failed: ${error}`), { code: error })),
+      fail: reject,
+    };
+    waiters.set(id, waiter);
+    post(target, { op: "file", id, fd, stop, pieceBytes: filePieceBytes });
+  }).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 /**
