@@ -100,3 +100,43 @@ if (smallRows.length > 0) {
   }
   console.log(`wrote ${results.file}`);
 }
+
+// The streamed works (ReadFile, UploadFile): one row each in bench/out/compare.jsonl, for
+// bench/write-results.mjs's compare table, with the "before" checkout's when BEFORE was set.
+const streamed = {
+  upload: ["UploadFile 256 MiB", ">= 0.9"],
+  read1m: ["ReadFile 256 MiB, 1 MiB chunks", ">= 1.0"],
+  read256k: ["ReadFile 256 MiB, 256 KiB chunks", ">= 1.0"],
+};
+const streamedRows = [...by.values()].filter((e) => e.server === "toolhost" && e.work in streamed);
+if (streamedRows.length > 0) {
+  const { openResults } = await import("../lib/results.mjs");
+  const results = openResults("compare", {
+    command: `WORK="${process.env.WORK ?? ""}" ROUNDS=${process.env.ROUNDS ?? 5}${process.env.BEFORE ? " BEFORE=<main>" : ""} npm run bench:compare`,
+    rounds: streamedRows[0].values.length,
+  });
+  const rate = (e) => `${median(e.values).toFixed(0)} MB/s, ${(median(e.cpu) * 1000).toFixed(0)} ms CPU`;
+  for (const e of streamedRows) {
+    const ref = by.get(`${e.work} grpc-go`);
+    const before = by.get(`${e.work} before`);
+    const row = {
+      work: streamed[e.work][0],
+      "grpc-go": ref ? rate(ref) : "",
+      toolhost: rate(e),
+      "toolhost / grpc-go (per round)": ref
+        ? `${(median(e.values) / median(ref.values)).toFixed(2)}x (${perRound(e, ref)}x)`
+        : "",
+      ...(before
+        ? {
+            before: rate(before),
+            "before / grpc-go (per round)": ref
+              ? `${(median(before.values) / median(ref.values)).toFixed(2)}x (${perRound(before, ref)}x)`
+              : "",
+          }
+        : {}),
+      target: streamed[e.work][1],
+    };
+    results.row("compare", row);
+  }
+  console.log(`wrote ${results.file}`);
+}
