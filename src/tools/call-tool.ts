@@ -47,8 +47,10 @@ export async function callTool(
     call.maxContentBytes === 0 ? deps.defaultContentBytes : Math.min(call.maxContentBytes, deps.maxContentBytes);
   let tool: ToolDescriptor | undefined; // Known once the name matched: a refusal after that names it too.
   try {
-    const { tools } = await listModelTools(deps, context, { includeSkills: true, skillNamespace: "" });
-    tool = tools.find((t) => t.functionName === call.name || t.name === call.name);
+    tool = await findBuiltInTool(deps, context, call.name);
+    // Only a name that is no file or catalog tool lists the skills (their tools come after those).
+    const tools = tool === undefined ? await allTools(deps, context) : [];
+    tool ??= tools.find((t) => t.functionName === call.name || t.name === call.name);
     if (tool === undefined) {
       throw new ToolhostError(
         "TOOL_NOT_FOUND",
@@ -67,6 +69,26 @@ export async function callTool(
     if (context.signal.aborted) throw err;
     return tool === undefined ? errorResult(err, cap) : { ...errorResult(err, cap), tool };
   }
+}
+
+/**
+ * findBuiltInTool is the file or catalog tool a call names, looked up as in the whole list
+ * (first match by function name or name): those tools come first in listModelTools's list and
+ * keep their names, so a match among them is the match in the whole list, and the skills need
+ * not be listed for it.
+ */
+async function findBuiltInTool(
+  deps: ToolsDeps,
+  context: HandlerContext,
+  name: string,
+): Promise<ToolDescriptor | undefined> {
+  const { tools } = await listModelTools(deps, context, { includeSkills: false, skillNamespace: "" });
+  return tools.find((t) => t.functionName === name || t.name === name);
+}
+
+/** allTools is every tool this caller may call, the skills' too. */
+async function allTools(deps: ToolsDeps, context: HandlerContext): Promise<ToolDescriptor[]> {
+  return (await listModelTools(deps, context, { includeSkills: true, skillNamespace: "" })).tools;
 }
 
 async function runMethod(
