@@ -133,22 +133,17 @@ class PageWalker {
       throw fsError(err, clientDir);
     }
     let resumeHere = resume;
+    // Each entry's relative path is the folder's, joined once, and its name: no array per entry.
+    const folder = prefix.length === 0 ? "" : `${prefix.join("/")}/`;
     try {
       for (const dirent of dirents) {
         throwIfAborted(this.signal);
-        const relative = [...prefix, dirent.name];
         if (resumeHere !== undefined) {
           const head = resumeHere[0]!;
           if (dirent.name < head) continue;
           if (dirent.name === head) {
             // Examined by an earlier page; its descendants, which come after it, may not be.
-            await this.descend(
-              dirent,
-              dir,
-              clientDir,
-              relative,
-              resumeHere.length > 1 ? resumeHere.slice(1) : undefined,
-            );
+            await this.descend(dirent, dir, clientDir, prefix, resumeHere.length > 1 ? resumeHere.slice(1) : undefined);
             resumeHere = undefined;
             continue;
           }
@@ -159,7 +154,7 @@ class PageWalker {
           this.nextToken = this.#lastExamined ?? this.entries.at(-1)?.path;
           return;
         }
-        const relativePath = relative.join("/");
+        const relativePath = folder + dirent.name;
         if (this.matcher === undefined || this.matcher(relativePath)) {
           const bytes = entryBytes(relativePath, dirent.name);
           const full =
@@ -177,8 +172,7 @@ class PageWalker {
           }
         }
         this.#lastExamined = relativePath;
-        if (this.query.recursive && dirent.isDirectory())
-          await this.descend(dirent, dir, clientDir, relative, undefined);
+        if (this.query.recursive && dirent.isDirectory()) await this.descend(dirent, dir, clientDir, prefix, undefined);
         if (this.nextToken !== undefined) return;
       }
     } finally {
@@ -190,7 +184,7 @@ class PageWalker {
     dirent: Dirent,
     parent: OpenedDirectory,
     clientDir: string,
-    relative: string[],
+    prefix: readonly string[],
     resume: readonly string[] | undefined,
   ): Promise<void> {
     if (!this.query.recursive || !dirent.isDirectory()) {
@@ -201,7 +195,7 @@ class PageWalker {
     // meanwhile) is listed but not entered: one such folder should not fail the whole listing.
     const child = await openChildDirectory(this.sandbox.roots, parent, dirent.name, clientChild).catch(() => undefined);
     if (child !== undefined) {
-      await this.walk(child, clientChild, relative, resume);
+      await this.walk(child, clientChild, [...prefix, dirent.name], resume);
     }
   }
 }

@@ -55,12 +55,17 @@ function describeStats(
     return undefined; // removed while listing
   }
   if (!own.isSymbolicLink()) {
+    // One object literal, no spread (1,000 of them per page).
+    const metadata = entryMetadata(own, sandbox.allowHardLinks);
     return {
       path: relativePath,
       name,
       symlink: false,
       type: fileKindOf(own),
-      ...entryMetadata(own, sandbox.allowHardLinks),
+      size: metadata.size,
+      mode: metadata.mode,
+      modified: metadata.modified,
+      hardLinked: metadata.hardLinked,
     };
   }
   return statLinkTarget(sandbox.roots, full).then((target) => {
