@@ -8,4 +8,7 @@ cd "$(dirname "$0")/.."
 mapfile -t files < <(find test -name '*.test.ts' -not -name '*.stress.test.ts' -not -path 'test/interop/*' -not -path 'test/fixtures/*' | sort)
 # The tests run the compiled CLI (test/support/built-cli.ts): build it once, before they start.
 node scripts/build-if-stale.mjs
-exec node --import tsx --test --test-concurrency=2 "$@" "${files[@]}"
+# Each test process loads the compiled sources just built instead of transpiling src/ through tsx
+# (scripts/built-sources.mjs); a file URL, so a test's child process started with its execArgv in
+# another folder finds it too.
+exec node --import tsx --import "file://$PWD/scripts/built-sources.mjs" --test --test-concurrency=2 "$@" "${files[@]}"
