@@ -116,6 +116,10 @@ const (
 	ErrorReason_ERROR_REASON_HASH_FAILED ErrorReason = 39
 	// FAILED_PRECONDITION: The last change is recorded but cannot be undone without losing content: what it replaced is not in the history (over max_file_bytes, pruned, a link), or what the undo would replace cannot be stored; nothing was changed.
 	ErrorReason_ERROR_REASON_UNDO_UNAVAILABLE ErrorReason = 40
+	// INVALID_ARGUMENT: A read tool's cursor was not made by this server process for this path and read (malformed, altered, from another process or replica); read on with offset alone.
+	ErrorReason_ERROR_REASON_READ_CURSOR_INVALID ErrorReason = 41
+	// FAILED_PRECONDITION: The file changed since the page a read tool's cursor came from; read it again without the cursor, from the line needed.
+	ErrorReason_ERROR_REASON_READ_CURSOR_STALE ErrorReason = 42
 )
 
 // Enum value maps for ErrorReason.
@@ -162,6 +166,8 @@ var (
 		38: "ERROR_REASON_FILE_CHANGED",
 		39: "ERROR_REASON_HASH_FAILED",
 		40: "ERROR_REASON_UNDO_UNAVAILABLE",
+		41: "ERROR_REASON_READ_CURSOR_INVALID",
+		42: "ERROR_REASON_READ_CURSOR_STALE",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":          0,
@@ -205,6 +211,8 @@ var (
 		"ERROR_REASON_FILE_CHANGED":         38,
 		"ERROR_REASON_HASH_FAILED":          39,
 		"ERROR_REASON_UNDO_UNAVAILABLE":     40,
+		"ERROR_REASON_READ_CURSOR_INVALID":  41,
+		"ERROR_REASON_READ_CURSOR_STALE":    42,
 	}
 )
 
@@ -239,8 +247,7 @@ var File_toolhost_errors_v1_error_reason_proto protoreflect.FileDescriptor
 
 const file_toolhost_errors_v1_error_reason_proto_rawDesc = "" +
 	"\n" +
-	"%toolhost/errors/v1/error_reason.proto\x12\x12toolhost.errors.v1*\xcd\n" +
-	"\n" +
+	"%toolhost/errors/v1/error_reason.proto\x12\x12toolhost.errors.v1*\x97\v\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17ERROR_REASON_EMPTY_PATH\x10\x01\x12\x1d\n" +
@@ -283,7 +290,9 @@ const file_toolhost_errors_v1_error_reason_proto_rawDesc = "" +
 	"\x1aERROR_REASON_PATCH_INVALID\x10%\x12\x1d\n" +
 	"\x19ERROR_REASON_FILE_CHANGED\x10&\x12\x1c\n" +
 	"\x18ERROR_REASON_HASH_FAILED\x10'\x12!\n" +
-	"\x1dERROR_REASON_UNDO_UNAVAILABLE\x10(B\xd5\x01\n" +
+	"\x1dERROR_REASON_UNDO_UNAVAILABLE\x10(\x12$\n" +
+	" ERROR_REASON_READ_CURSOR_INVALID\x10)\x12\"\n" +
+	"\x1eERROR_REASON_READ_CURSOR_STALE\x10*B\xd5\x01\n" +
 	"\x16com.toolhost.errors.v1B\x10ErrorReasonProtoP\x01Z?github.com/toolhost/toolhost/gen/go/toolhost/errors/v1;errorsv1\xa2\x02\x03TEX\xaa\x02\x12Toolhost.Errors.V1\xca\x02\x12Toolhost\\Errors\\V1\xe2\x02\x1eToolhost\\Errors\\V1\\GPBMetadata\xea\x02\x14Toolhost::Errors::V1b\x06proto3"
 
 var (

@@ -106,6 +106,10 @@ class _ErrorReasonEnumTypeWrapper(google.protobuf.internal.enum_type_wrapper._En
     """INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
     ERROR_REASON_UNDO_UNAVAILABLE: _ErrorReason.ValueType  # 40
     """FAILED_PRECONDITION: The last change is recorded but cannot be undone without losing content: what it replaced is not in the history (over max_file_bytes, pruned, a link), or what the undo would replace cannot be stored; nothing was changed."""
+    ERROR_REASON_READ_CURSOR_INVALID: _ErrorReason.ValueType  # 41
+    """INVALID_ARGUMENT: A read tool's cursor was not made by this server process for this path and read (malformed, altered, from another process or replica); read on with offset alone."""
+    ERROR_REASON_READ_CURSOR_STALE: _ErrorReason.ValueType  # 42
+    """FAILED_PRECONDITION: The file changed since the page a read tool's cursor came from; read it again without the cursor, from the line needed."""
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason lists the values of google.rpc.ErrorInfo.reason (domain "toolhost") in the style of
@@ -199,4 +203,8 @@ ERROR_REASON_HASH_FAILED: ErrorReason.ValueType  # 39
 """INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
 ERROR_REASON_UNDO_UNAVAILABLE: ErrorReason.ValueType  # 40
 """FAILED_PRECONDITION: The last change is recorded but cannot be undone without losing content: what it replaced is not in the history (over max_file_bytes, pruned, a link), or what the undo would replace cannot be stored; nothing was changed."""
+ERROR_REASON_READ_CURSOR_INVALID: ErrorReason.ValueType  # 41
+"""INVALID_ARGUMENT: A read tool's cursor was not made by this server process for this path and read (malformed, altered, from another process or replica); read on with offset alone."""
+ERROR_REASON_READ_CURSOR_STALE: ErrorReason.ValueType  # 42
+"""FAILED_PRECONDITION: The file changed since the page a read tool's cursor came from; read it again without the cursor, from the line needed."""
 global___ErrorReason = ErrorReason
