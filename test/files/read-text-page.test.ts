@@ -11,7 +11,7 @@ const text = `\uFEFF${Array.from({ length: 300 }, (_, i) => `line ${i}`).join("\
 const body = text.slice(1);
 
 describe("readText as a page", () => {
-  it("hashes a page its collector takes whole, not one it cuts, and says where it started", async () => {
+  it("hashes a page its collector takes whole, not one it cuts (nor reads it all), and says where it started", async () => {
     const { root, sandbox } = await readRoot();
     await writeFile(path.join(root, "p.txt"), text);
     const identity = identityOf(await stat(path.join(root, "p.txt")));
@@ -21,9 +21,15 @@ describe("readText as a page", () => {
     assert.deepEqual(whole.started, { byte: 3, line: 0, identity });
 
     const cut: TextPage = { start: undefined, collectBytes: Buffer.byteLength(body) - 1 };
+    // Read whole here (a collector would stop at its bound): only one byte past the bound is read.
     const uncut = await collect(sandbox, { path: "p.txt", mode: "text", offset: 0, page: cut });
     assert.equal(uncut.text, body);
     assert.equal(uncut.summary.sha256, "");
+    assert.equal(uncut.summary.eof, false);
+    const short: TextPage = { start: undefined, collectBytes: 99 };
+    const read = await collect(sandbox, { path: "p.txt", mode: "text", offset: 0, page: short });
+    assert.equal(read.text, body.slice(0, 100));
+    assert.equal(read.summary.eof, false);
     assert.deepEqual(cut.started, { byte: 3, line: 0, identity });
 
     // From line 100 counted, and from line 100's byte: the same text, the same start.

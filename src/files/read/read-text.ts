@@ -116,12 +116,14 @@ export async function* readText(
   }
   yield { case: "info", value: readInfo(file, request.path, "text", bom) };
 
-  // A read of more than a few chunks hashes on the worker, overlapped with reading and sending;
-  // a page its collector cuts (its text is at least as many bytes as its span) is not hashed.
-  const hash =
-    page !== undefined && spanBytes > page.collectBytes
-      ? undefined
-      : new StreamHash(spanBytes >= offThreadMinSpan && request.chunkSize >= offThreadMinChunk, request.path);
+  // A read of more than a few chunks hashes on the worker, overlapped with reading and sending.
+  // A page its collector cuts (its text is at least as many bytes as its span) is not hashed,
+  // and is read only one byte past what the collector takes: that byte's text cuts it.
+  const cutPage = page !== undefined && spanBytes > page.collectBytes;
+  const hash = cutPage
+    ? undefined
+    : new StreamHash(spanBytes >= offThreadMinSpan && request.chunkSize >= offThreadMinChunk, request.path);
+  const readEnd = cutPage ? span.start + page.collectBytes + 1 : span.end;
   const decoder = new Utf8ChunkDecoder();
   let bytesSent = 0;
   let rawRead = 0;
@@ -161,8 +163,8 @@ export async function* readText(
   try {
     const chunks =
       whole !== undefined
-        ? only(from === 0 ? whole : whole.subarray(from))
-        : readRange(file.handle, span.start, span.end, request.chunkSize, signal);
+        ? only(from === 0 && readEnd >= whole.length ? whole : whole.subarray(from, readEnd))
+        : readRange(file.handle, span.start, readEnd, request.chunkSize, signal);
     for await (const raw of chunks) {
       rawRead += raw.length;
       newlines += countNewlines(raw);
@@ -198,7 +200,7 @@ export async function* readText(
     value: {
       bytesSent,
       sha256: hash === undefined ? "" : await hash.digest(),
-      eof: span.start + rawRead >= size || rawRead < spanBytes,
+      eof: !cutPage && (span.start + rawRead >= size || rawRead < spanBytes),
       linesSent,
       // A tail read does not count the lines before it, so it cannot say where it ends: 0.
       nextOffset: tail !== undefined ? 0 : request.offset + linesSent,
