@@ -90,12 +90,13 @@ export function renderRead(
   const end = endOfLines(text, numbered.lines);
   const shown = numbered.lines === 0 ? "" : end === -1 ? text : text.slice(0, end);
   const started = page?.started;
+  // An ASCII text has no U+FFFD and as many bytes as characters.
   const cursor =
-    started === undefined || end === -1 || numbered.lines === 0 || shown.includes("\uFFFD")
+    started === undefined || end === -1 || numbered.lines === 0 || (!numbered.ascii && shown.includes("\uFFFD"))
       ? undefined
       : mintReadCursor(
           {
-            byte: started.byte + Buffer.byteLength(shown, "utf8") + 1,
+            byte: started.byte + (numbered.ascii ? shown.length : Buffer.byteLength(shown, "utf8")) + 1,
             line: started.line + numbered.lines,
             identity: started.identity,
           },
@@ -111,6 +112,8 @@ export function renderRead(
 /** NumberedLines is a text's lines numbered and cut to a byte budget: how many are shown, whether any were left out. */
 interface NumberedLines {
   readonly text: string;
+  /** The text numbered was ASCII: as many UTF-8 bytes as characters. */
+  readonly ascii: boolean;
   readonly lines: number;
   readonly truncated: boolean;
 }
@@ -141,16 +144,16 @@ function numberLines(text: string, first: number, maxBytes: number): NumberedLin
     if (!fits) {
       bytes += ascii ? numbered.length : Buffer.byteLength(numbered, "utf8");
       if (bytes > maxBytes) {
-        if (parts.length > 0) return { text: parts.join(""), lines: parts.length, truncated: true };
+        if (parts.length > 0) return { text: parts.join(""), ascii, lines: parts.length, truncated: true };
         const { text: cut } = capContent(numbered, maxBytes);
-        return { text: cut, lines: cut === "" ? 0 : 1, truncated: true };
+        return { text: cut, ascii, lines: cut === "" ? 0 : 1, truncated: true };
       }
     }
     parts.push(numbered);
     if (end === -1) break;
     start = end + 1;
   }
-  return { text: parts.join(""), lines: parts.length, truncated: false };
+  return { text: parts.join(""), ascii, lines: parts.length, truncated: false };
 }
 
 /** pads[n] is n spaces: a line number right-aligned in six columns, as padStart(6) would. */

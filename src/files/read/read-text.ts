@@ -167,7 +167,8 @@ export async function* readText(
         : readRange(file.handle, span.start, readEnd, request.chunkSize, signal);
     for await (const raw of chunks) {
       rawRead += raw.length;
-      newlines += countNewlines(raw);
+      // A cut page's summary (its line count) is never read: its lines are not counted.
+      if (!cutPage) newlines += countNewlines(raw);
       lastByte = raw[raw.length - 1];
       let chunk = carry === undefined ? raw : joinChunks(carry, raw);
       carry = undefined;

@@ -39,8 +39,8 @@ export interface TextPage {
   readonly start: PagePosition | undefined;
   /**
    * The bytes the page's collector takes at most. A span longer than that is cut before its
-   * summary, so its sha256 is never reported and is not computed, and it is read only one byte
-   * past that bound.
+   * summary, so its sha256 is never reported and is not computed (nor are its lines counted),
+   * and it is read only one byte past that bound.
    */
   readonly collectBytes: number;
   /** Where the page started in the file that was opened: set by readText before the first text part. */
