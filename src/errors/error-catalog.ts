@@ -114,7 +114,8 @@ export const errorCatalog = {
   },
   FILE_CHANGED: {
     code: "ABORTED",
-    description: "The file was replaced or removed by another process while it was being opened; retry.",
+    description:
+      "The file was replaced or removed by another process while it was being opened (or shrank while a read tool page was read); retry.",
   },
   READ_CURSOR_INVALID: {
     code: "INVALID_ARGUMENT",

@@ -195,6 +195,15 @@ export async function* readText(
       hash?.discard();
     }
   }
+  if (hash === undefined && rawRead < spanBytes) {
+    // Its collector would have cut the page, so it was not hashed; it ended early only because
+    // the file shrank, and a summary without the sha256 of what was sent would be wrong.
+    throw new ToolhostError(
+      "FILE_CHANGED",
+      `"${request.path}" shrank while it was being read (only ${rawRead} of the ${spanBytes} bytes to read were there); read it again.`,
+      { path: request.path },
+    );
+  }
   const linesSent = newlines + (lastByte !== undefined && lastByte !== newline ? 1 : 0);
   yield {
     case: "summary",

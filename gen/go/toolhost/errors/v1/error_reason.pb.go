@@ -110,7 +110,7 @@ const (
 	ErrorReason_ERROR_REASON_NOT_IN_HISTORY ErrorReason = 36
 	// INVALID_ARGUMENT: ApplyPatch text is not in the `*** Begin Patch` format; the message names the line.
 	ErrorReason_ERROR_REASON_PATCH_INVALID ErrorReason = 37
-	// ABORTED: The file was replaced or removed by another process while it was being opened; retry.
+	// ABORTED: The file was replaced or removed by another process while it was being opened (or shrank while a read tool page was read); retry.
 	ErrorReason_ERROR_REASON_FILE_CHANGED ErrorReason = 38
 	// INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call.
 	ErrorReason_ERROR_REASON_HASH_FAILED ErrorReason = 39

@@ -101,7 +101,7 @@ class _ErrorReasonEnumTypeWrapper(google.protobuf.internal.enum_type_wrapper._En
     ERROR_REASON_PATCH_INVALID: _ErrorReason.ValueType  # 37
     """INVALID_ARGUMENT: ApplyPatch text is not in the `*** Begin Patch` format; the message names the line."""
     ERROR_REASON_FILE_CHANGED: _ErrorReason.ValueType  # 38
-    """ABORTED: The file was replaced or removed by another process while it was being opened; retry."""
+    """ABORTED: The file was replaced or removed by another process while it was being opened (or shrank while a read tool page was read); retry."""
     ERROR_REASON_HASH_FAILED: _ErrorReason.ValueType  # 39
     """INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
     ERROR_REASON_UNDO_UNAVAILABLE: _ErrorReason.ValueType  # 40
@@ -198,7 +198,7 @@ ERROR_REASON_NOT_IN_HISTORY: ErrorReason.ValueType  # 36
 ERROR_REASON_PATCH_INVALID: ErrorReason.ValueType  # 37
 """INVALID_ARGUMENT: ApplyPatch text is not in the `*** Begin Patch` format; the message names the line."""
 ERROR_REASON_FILE_CHANGED: ErrorReason.ValueType  # 38
-"""ABORTED: The file was replaced or removed by another process while it was being opened; retry."""
+"""ABORTED: The file was replaced or removed by another process while it was being opened (or shrank while a read tool page was read); retry."""
 ERROR_REASON_HASH_FAILED: ErrorReason.ValueType  # 39
 """INTERNAL: The server's hashing thread stopped while it hashed the call's content (an upload, a write or a read); nothing was changed; retry the call."""
 ERROR_REASON_UNDO_UNAVAILABLE: ErrorReason.ValueType  # 40

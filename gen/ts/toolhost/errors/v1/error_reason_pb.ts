@@ -293,7 +293,7 @@ export enum ErrorReason {
   PATCH_INVALID = 37,
 
   /**
-   * ABORTED: The file was replaced or removed by another process while it was being opened; retry.
+   * ABORTED: The file was replaced or removed by another process while it was being opened (or shrank while a read tool page was read); retry.
    *
    * @generated from enum value: ERROR_REASON_FILE_CHANGED = 38;
    */
