@@ -55,7 +55,7 @@ export function openReadCursor(cursor: unknown, clientPath: string, functionName
   const payload = bytes.subarray(0, cursorBytes - macBytes);
   if (!timingSafeEqual(bytes.subarray(cursorBytes - macBytes), macOf(payload, clientPath))) {
     throw refuse(
-      "was not made by this server process for this path (altered, for another path, or from before a restart)",
+      "was not made by this server process for this path (altered, for another path, by another server process or replica, or before a restart)",
     );
   }
   const n = (i: number) => payload.readDoubleBE(1 + i * 8);

@@ -1,5 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { ReadMode, type ReadFileRequest } from "../../gen/ts/toolhost/files/v1/read_pb.js";
+import { abridge } from "../errors/abridge.js";
 import { ToolhostError } from "../errors/toolhost-error.js";
 import type { TextPage } from "../files/read/text-page.js";
 import { openReadCursor } from "./read-cursor.js";
@@ -34,8 +35,8 @@ export function readPageFor(
   const refuse = (why: string) =>
     new ToolhostError(
       "READ_CURSOR_INVALID",
-      `A cursor continues a text read at line ${start.line}; ${why}. Send the path and cursor (with offset ${start.line}, or none) to read on.`,
-      { field: "cursor", path: request.path },
+      `The cursor for "${abridge(request.path)}" continues a text read at line ${start.line}; ${why}. Send the path and cursor (with offset ${start.line}, or none) to read on.`,
+      { field: "cursor", path: abridge(request.path) },
     );
   if (request.mode === ReadMode.BYTES) throw refuse("bytes mode pages by byteOffset, not by a cursor");
   if (request.tailLines !== 0) throw refuse("tailLines reads from the end, not from a cursor");

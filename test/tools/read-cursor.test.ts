@@ -128,14 +128,14 @@ describe("file_read pages by cursor", () => {
           cursor: `${cursor.slice(0, 40)}${cursor[40] === "A" ? "B" : "A"}${cursor.slice(41)}`,
         }),
         invalid(
-          "was not made by this server process for this path (altered, for another path, or from before a restart)",
+          "was not made by this server process for this path (altered, for another path, by another server process or replica, or before a restart)",
         ),
       ],
       [
         "one for another path",
         () => ({ path: "copy.txt", cursor }),
         invalid(
-          "was not made by this server process for this path (altered, for another path, or from before a restart)",
+          "was not made by this server process for this path (altered, for another path, by another server process or replica, or before a restart)",
         ).replace('"big.txt"', '"copy.txt"'),
       ],
       ["a number", () => ({ path: "big.txt", cursor: 7 }), invalid("is not a string but number")],
@@ -167,7 +167,7 @@ describe("file_read pages by cursor", () => {
     it("one with arguments it does not go with", async () => {
       const line = Number(/"offset": (\d+)/.exec((await read({ path: "big.txt" })).content)![1]);
       const refused = (why: string) =>
-        `Error (READ_CURSOR_INVALID): A cursor continues a text read at line ${line}; ${why}. Send the path and cursor (with offset ${line}, or none) to read on.`;
+        `Error (READ_CURSOR_INVALID): The cursor for "big.txt" continues a text read at line ${line}; ${why}. Send the path and cursor (with offset ${line}, or none) to read on.`;
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ mode: "READ_MODE_BYTES" }, refused("bytes mode pages by byteOffset, not by a cursor")],
         [{ tailLines: 3 }, refused("tailLines reads from the end, not from a cursor")],

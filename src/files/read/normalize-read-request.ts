@@ -36,8 +36,8 @@ export function normalizeReadRequest(request: ReadRequest, limits: Limits): Norm
     // The tool layer only starts a page at its cursor's line, in text mode, without a tail.
     throw new ToolhostError(
       "READ_CURSOR_INVALID",
-      `A cursor continues a text read at the line it names; send it with that offset (or none), without tail_lines or bytes mode.`,
-      { field: "cursor" },
+      `The cursor for "${request.path}" continues a text read at the line it names; send it with that offset (or none), without tail_lines or bytes mode.`,
+      { field: "cursor", path: request.path },
     );
   }
   return {
