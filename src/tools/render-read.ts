@@ -9,7 +9,8 @@ export const readMethodNames: ReadonlySet<string> = new Set(["ReadFile", "ReadSk
 
 /**
  * mcpReadResultSchema is the JSON Schema of a read's MCP structuredContent: the path as asked,
- * eof, the SHA-256 of what the read sent (when it read to the end), for bytes its base64 `data`,
+ * eof, the SHA-256 of what the read sent (when the result holds all of it to the end; a cut
+ * result has eof false and no sha256), for bytes its base64 `data`,
  * and for a cut text page of a file the cursor that reads on (`nextCursor`).
  * A text read's lines are in its text content only (mcpToolResult leaves `text` out).
  */
@@ -73,6 +74,7 @@ export function renderRead(
       capped.truncated || stoppedEarly
         ? `\n[Cut: base64 of the first bytes only. Read on with ${functionName} and byteOffset.]`
         : "";
+    if (capped.truncated || stoppedEarly) cutShort(structured);
     return {
       content: `${path}: ${data.length} bytes (base64):\n${capped.text}${notice}`,
       structured,
@@ -105,8 +107,19 @@ export function renderRead(
   const more = cursor === undefined ? "" : `, "cursor": "${cursor}"`;
   const notice = `[Output cut after line ${next}. To read on, call ${functionName} with {"path": ${JSON.stringify(path)}, "offset": ${next}${more}}.]`;
   structured["text"] = shown;
+  cutShort(structured);
   if (cursor !== undefined) structured["nextCursor"] = cursor;
   return { content: `${numbered.text}${notice}`, structured, truncated: true };
+}
+
+/**
+ * cutShort marks a cut result as not the end: the stream under it may have reached the end of
+ * the file (its content fit the collector but not the cap, once numbered or in base64), but the
+ * result does not hold all of it, so it has no eof and no sha256 (of bytes it does not show).
+ */
+function cutShort(structured: JsonObject): void {
+  structured["eof"] = false;
+  structured["sha256"] = "";
 }
 
 /** NumberedLines is a text's lines numbered and cut to a byte budget: how many are shown, whether any were left out. */
