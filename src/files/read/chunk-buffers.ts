@@ -117,20 +117,43 @@ export function releaseChunkMemory(view: Uint8Array): void {
   }
 }
 
-/** release drops one holder of `slot`, keeping its memory for reuse when none is left; whether it was the last. */
+/**
+ * release drops one holder of `slot`, keeping its memory for reuse when none is left; whether it
+ * was the last. Room is made by dropping the free buffers of the sizes released longest ago
+ * (freeBuffers is kept in that order): an upload's messages come in whatever sizes its client
+ * chose, sizes a read never asks for, and such buffers kept for good filled the pool, so that
+ * every read after them mapped fresh memory for each chunk again.
+ */
 function release(slot: ChunkSlot): boolean {
   if (slot.holders <= 0 || --slot.holders > 0) {
     return false;
   }
   const size = slot.buffer.byteLength;
+  if (size > maxFreeBytes) {
+    return true;
+  }
+  for (const [other, buffers] of freeBuffers) {
+    if (freeBytes + size <= maxFreeBytes) {
+      break;
+    }
+    if (other === size) {
+      continue;
+    }
+    while (buffers.length > 0 && freeBytes + size > maxFreeBytes) {
+      buffers.pop();
+      freeBytes -= other;
+    }
+    if (buffers.length === 0) {
+      freeBuffers.delete(other);
+    }
+  }
   if (freeBytes + size > maxFreeBytes) {
     return true;
   }
-  let free = freeBuffers.get(size);
-  if (free === undefined) {
-    free = [];
-    freeBuffers.set(size, free);
-  }
+  const free = freeBuffers.get(size) ?? [];
+  // Last in freeBuffers' order: the size released most recently.
+  freeBuffers.delete(size);
+  freeBuffers.set(size, free);
   free.push(slot.buffer);
   freeBytes += size;
   return true;
