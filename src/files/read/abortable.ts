@@ -35,6 +35,7 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   }
 }
 
-function abortReason(signal: AbortSignal): unknown {
+/** abortReason is the error an aborted `signal` stops a wait with. */
+export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
 }

@@ -1,3 +1,5 @@
+import type { ReadShare } from "./read-buffer-budget.js";
+
 /**
  * chunkHeadroom is how many spare bytes every file chunk read by readRange carries in front of
  * its data, so that a transport can write its own headers there and send header and data as one
@@ -5,10 +7,20 @@
  */
 export const chunkHeadroom = 16;
 
-/** ChunkSlot is a chunk's backing memory (the whole buffer, headroom included) and its holders. */
+/**
+ * ChunkSlot is a chunk's backing memory (the whole buffer, headroom included), its holders, and
+ * the read share its bytes were taken from while that share still counts them.
+ */
 interface ChunkSlot {
   readonly buffer: Buffer;
   holders: number;
+  /** The share that counts this chunk's `length` bytes (read-buffer-budget.ts), until they are given back. */
+  share: ReadShare | undefined;
+  readonly length: number;
+  /** Set by claimChunk: a transport holds the chunk and releases it once it is on the socket. */
+  claimed: boolean;
+  /** Cleared when a holder let go without knowing the memory is free (a failed write). */
+  reusable: boolean;
 }
 
 /** slots maps each chunk view handed out to its backing memory; only these have headroom. */
@@ -40,7 +52,8 @@ let freeBytes = 0;
  * Fresh 1 MiB buffers for every chunk of a 256 MiB read cost tens of thousands of page faults
  * (each is a new mapping the kernel zero-fills); reused ones are already mapped.
  */
-export function allocateChunk(length: number): Buffer {
+export function allocateChunk(length: number, share?: ReadShare): Buffer {
+  // `share`: the read whose budget already counts these `length` bytes (readRange takes them).
   const size = chunkHeadroom + length;
   const free = freeBuffers.get(size);
   const reused = free?.pop();
@@ -53,10 +66,41 @@ export function allocateChunk(length: number): Buffer {
   // Shared memory, so that a hash worker (off-thread-hash.ts) can read the chunk in place.
   const buffer = reused ?? Buffer.from(new SharedArrayBuffer(size));
   const view = buffer.subarray(chunkHeadroom);
-  const slot = { buffer, holders: 1 };
+  const slot: ChunkSlot = { buffer, holders: 1, share, length, claimed: false, reusable: true };
   slots.set(view, slot);
   memorySlots.set(buffer.buffer, slot);
   return view;
+}
+
+/**
+ * claimChunk marks a chunk from allocateChunk as held by a transport that releases it once its
+ * bytes are on the socket (BoundedWriter): its bytes stay counted in its read's share until then.
+ */
+export function claimChunk(view: Uint8Array): void {
+  const slot = slots.get(view);
+  if (slot !== undefined) {
+    slot.claimed = true;
+  }
+}
+
+/**
+ * settleChunk is called by the read that yielded `view` once its consumer asks for more: a
+ * chunk no transport claimed is the consumer's to keep (a copy made, or bytes collected), so
+ * its bytes leave the read's share now; its memory is reused only if the consumer releases it.
+ */
+export function settleChunk(view: Uint8Array): void {
+  const slot = slots.get(view);
+  if (slot !== undefined && !slot.claimed) {
+    giveBack(slot);
+  }
+}
+
+function giveBack(slot: ChunkSlot): void {
+  const share = slot.share;
+  if (share !== undefined) {
+    slot.share = undefined;
+    share.give(slot.length);
+  }
 }
 
 /**
@@ -95,12 +139,18 @@ export function retainChunk(view: Uint8Array): void {
 }
 
 /**
- * releaseChunk drops one holder of a chunk; when none is left its memory goes back for reuse.
+ * releaseChunk drops one holder of a chunk; when none is left its bytes leave its read's share
+ * and its memory goes back for reuse (not with `reuse` false: a holder unsure the memory is free).
  * The consumer that got the chunk from readRange holds it (the transport releases it once the
  * bytes are on the socket); a chunk never released is simply garbage-collected.
  */
-export function releaseChunk(view: Uint8Array): void {
+export function releaseChunk(view: Uint8Array, reuse = true): void {
   const slot = slots.get(view);
+  if (slot !== undefined && !reuse && slot.holders > 0) {
+    // A write that failed may leave the memory referenced below the stream: count it as done,
+    // but never hand it out again.
+    slot.reusable = false;
+  }
   if (slot !== undefined && release(slot)) {
     slots.delete(view);
   }
@@ -127,6 +177,10 @@ export function releaseChunkMemory(view: Uint8Array): void {
 function release(slot: ChunkSlot): boolean {
   if (slot.holders <= 0 || --slot.holders > 0) {
     return false;
+  }
+  giveBack(slot);
+  if (!slot.reusable) {
+    return true;
   }
   const size = slot.buffer.byteLength;
   if (size > maxFreeBytes) {

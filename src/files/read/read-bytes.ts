@@ -5,7 +5,7 @@ import type { NormalizedReadRequest } from "./normalize-read-request.js";
 import { OffThreadSha256, readHashFailed } from "./off-thread-hash.js";
 import { readInfo } from "./read-info.js";
 import { readRange } from "./read-range.js";
-import { hashingGate } from "./read-memory-budget.js";
+import { hashingGate, readBufferBudget } from "./read-memory-budget.js";
 import type { ReadPart } from "./read-types.js";
 
 /** offThreadMinChunk is the chunk size from which hashing moves to a worker thread. */
@@ -16,7 +16,8 @@ const maxChunksHashing = 2;
 
 /**
  * readBytes streams any opened regular file as raw `data` chunks from byteOffset, at most
- * byteLimit bytes, in memory bounded by a few chunks (see readRange; the sha256 of chunks of
+ * byteLimit bytes, in memory bounded by a few chunks and by its share of readBufferBudget (see
+ * readRange; the sha256 of chunks of
  * 64 KiB and more is computed on a worker thread, at most maxChunksHashing chunks behind).
  *
  * Without a byte_limit it reads until the end of file, including bytes appended after the
@@ -44,8 +45,11 @@ export async function* readBytes(
   const hashing: Array<Promise<void>> = [];
   let bytesSent = 0;
   let finished = false;
+  // This read's part of the process's chunk memory (read-buffer-budget.ts): fair against every
+  // other read, whatever pace each one's client reads at.
+  const share = readBufferBudget.open();
   try {
-    for await (const chunk of readRange(file.handle, request.byteOffset, end, request.chunkSize, signal)) {
+    for await (const chunk of readRange(file.handle, request.byteOffset, end, request.chunkSize, signal, share)) {
       // Room in the hash worker's queue is shared by every read (read-memory-budget.ts); a chunk
       // hashed here on the event loop gives it back at once.
       const room = hash.offThread ? chunk.byteLength : 0;
@@ -81,6 +85,7 @@ export async function* readBytes(
     }
     finished = true;
   } finally {
+    share.close();
     if (!finished) {
       hash.discard();
     }

@@ -1,3 +1,5 @@
+import { ReadBufferBudget } from "./read-buffer-budget.js";
+
 /**
  * ByteGate is a process-wide count of bytes of one kind held by file reads, against a bound:
  * `tryTake` takes room only if it fits now, `take` waits for it, `give` returns it. An empty
@@ -53,3 +55,11 @@ export const readAheadGate = new ByteGate(16 * 1024 * 1024);
  * a longer queue does not hash faster, it only holds memory.
  */
 export const hashingGate = new ByteGate(16 * 1024 * 1024);
+
+/**
+ * readBufferBudget bounds the chunks streamed byte reads (readBytes) hold from before each is
+ * read until it is on the socket, across the process, each read to a fair share of it
+ * (read-buffer-budget.ts). As large as the chunk pool (chunk-buffers.ts), so that the chunks in
+ * use are the pool's own and a steady read allocates nothing.
+ */
+export const readBufferBudget = new ReadBufferBudget(32 * 1024 * 1024);

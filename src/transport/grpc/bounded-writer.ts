@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { SendBudget, type StopSignal } from "./send-budget.js";
-import { releaseChunk } from "../../files/read/chunk-buffers.js";
+import { claimChunk, releaseChunk } from "../../files/read/chunk-buffers.js";
 
 /**
  * BoundedWriter writes a server stream's messages to its HTTP/2 stream while keeping the bytes
@@ -23,6 +23,8 @@ export class BoundedWriter {
   /** Bytes written whose callback has not fired yet; returned by release() if it never does. */
   private unflushed = 0;
   private released = false;
+  /** File chunks written whose callback has not fired yet; let go by release() if it never does. */
+  private readonly unflushedChunks = new Set<Uint8Array>();
   /** own and shared, in one array made once rather than per message. */
   private readonly all: readonly SendBudget[];
 
@@ -59,7 +61,8 @@ export class BoundedWriter {
 
   /**
    * write queues one message, settling the reservation (if any) to its size. The file chunk the
-   * message carries, if any, is released for reuse once it is on the socket.
+   * message carries, if any, is claimed (chunk-buffers.ts) and released for reuse once it is on
+   * the socket; at release() one still unflushed is let go without reuse.
    */
   async write(message: Buffer, chunk?: Uint8Array): Promise<void> {
     if (this.reserved === 0) {
@@ -72,9 +75,15 @@ export class BoundedWriter {
     const size = message.byteLength;
     this.settle(size);
     this.unflushed += size;
+    if (chunk !== undefined) {
+      // Held here until the callback: its read's share counts it until it is on the socket.
+      claimChunk(chunk);
+      this.unflushedChunks.add(chunk);
+    }
     const accepted = this.call.write(message, (error?: Error | null) => {
-      if (chunk !== undefined && error == null) {
-        releaseChunk(chunk);
+      if (chunk !== undefined && this.unflushedChunks.delete(chunk)) {
+        // A failed write may leave the memory referenced below the stream: never reused then.
+        releaseChunk(chunk, error == null);
       }
       if (!this.released) {
         this.unflushed -= size;
@@ -104,6 +113,10 @@ export class BoundedWriter {
       this.released = true;
       this.giveAll(this.unflushed);
       this.unflushed = 0;
+      for (const chunk of this.unflushedChunks) {
+        releaseChunk(chunk, false);
+      }
+      this.unflushedChunks.clear();
     }
   }
 
