@@ -77,7 +77,7 @@ const smallRows = [...by.values()].filter((e) => e.server === "toolhost" && e.wo
 if (smallRows.length > 0) {
   const { openResults } = await import("../lib/results.mjs");
   const results = openResults("compare-small", {
-    command: `WORK=${process.env.WORK ?? "small"} ROUNDS=${process.env.ROUNDS ?? 5} TOOLHOST_GRPC_HOST=${process.env.TOOLHOST_GRPC_HOST ?? "grpc-js"} npm run bench:compare`,
+    command: `${process.env.BEFORE ? "BEFORE=... " : ""}WORK=${process.env.WORK ?? "small"} ROUNDS=${process.env.ROUNDS ?? 5} npm run bench:compare`,
     rounds: smallRows[0].values.length,
   });
   const ms = (rps) => `${(1000 / rps).toFixed(2)} ms`;
