@@ -15,7 +15,7 @@ import { readHead, readRange } from "./read-range.js";
 import { readInfo } from "./read-info.js";
 import type { ReadPart } from "./read-types.js";
 import { StreamHash } from "./stream-hash.js";
-import { checkPageStart, identityOf } from "./text-page.js";
+import { checkPageStart, identityOf, stalePageStart } from "./text-page.js";
 import { utf8TextPart } from "./text-part.js";
 
 const utf8Bom = [0xef, 0xbb, 0xbf] as const;
@@ -54,6 +54,13 @@ export async function* readText(
   const pageStart = page?.start;
   if (pageStart !== undefined) {
     checkPageStart(pageStart, file.stats, request.path);
+    // A cursor's start follows a line break. A rewrite with as many bytes in one timestamp tick
+    // keeps the identity, so the byte before the start is checked too: the page then never
+    // starts inside a line or a character.
+    if (pageStart.byte > 0) {
+      const before = await readRangeHead(file.handle, pageStart.byte - 1, signal);
+      if (before !== newline) throw stalePageStart(request.path);
+    }
   }
   // A whole file of at most one chunk is read once: its first bytes are the binary sample.
   const small =
@@ -253,6 +260,17 @@ function characterStart(bytes: Uint8Array, at: number): number {
     start--;
   }
   return start;
+}
+
+/** readRangeHead is the byte at `at` of an opened file (undefined past its end). */
+async function readRangeHead(
+  handle: ReadHandle,
+  at: number,
+  signal: AbortSignal | undefined,
+): Promise<number | undefined> {
+  const one = Buffer.alloc(1);
+  const { bytesRead } = await abortable(handle.read(one, 0, 1, at), signal);
+  return bytesRead === 1 ? one[0] : undefined;
 }
 
 /** readWhole reads a file of `size` bytes (at most one chunk) into one chunk buffer; shorter if it shrank. */

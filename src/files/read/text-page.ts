@@ -60,10 +60,15 @@ export function checkPageStart(start: PagePosition, stats: Stats, clientPath: st
     now.mtimeMs === start.identity.mtimeMs &&
     now.ctimeMs === start.identity.ctimeMs;
   if (!same || start.byte > now.size) {
-    throw new ToolhostError(
-      "READ_CURSOR_STALE",
-      `"${clientPath}" changed since the page this cursor came from (or is another file now), so the cursor's position may be wrong; read it again without the cursor, from the line you need (offset).`,
-      { path: clientPath },
-    );
+    throw stalePageStart(clientPath);
   }
+}
+
+/** stalePageStart refuses a cursor whose start no longer fits the file (checkPageStart, or no line break before it). */
+export function stalePageStart(clientPath: string): ToolhostError {
+  return new ToolhostError(
+    "READ_CURSOR_STALE",
+    `"${clientPath}" changed since the page this cursor came from (or is another file now), so the cursor's position may be wrong; read it again without the cursor, from the line you need (offset).`,
+    { path: clientPath },
+  );
 }
