@@ -35,7 +35,7 @@ describe("readText as a page of a file that shrinks while it is read", () => {
     assert.equal((failure as { reason?: string } | undefined)?.reason, "FILE_CHANGED");
     assert.equal(
       (failure as Error).message,
-      '"s.txt" shrank while it was being read (only 1000 of the 400000 bytes to read were there); read it again.',
+      '"s.txt" shrank while it was being read (only 1000 of the 102401 bytes to read were there); read it again.',
     );
   });
 });

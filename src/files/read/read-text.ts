@@ -202,12 +202,12 @@ export async function* readText(
       hash?.discard();
     }
   }
-  if (hash === undefined && rawRead < spanBytes) {
+  if (hash === undefined && rawRead < readEnd - span.start) {
     // Its collector would have cut the page, so it was not hashed; it ended early only because
     // the file shrank, and a summary without the sha256 of what was sent would be wrong.
     throw new ToolhostError(
       "FILE_CHANGED",
-      `"${request.path}" shrank while it was being read (only ${rawRead} of the ${spanBytes} bytes to read were there); read it again.`,
+      `"${request.path}" shrank while it was being read (only ${rawRead} of the ${readEnd - span.start} bytes to read were there); read it again.`,
       { path: request.path },
     );
   }
