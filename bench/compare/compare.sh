@@ -16,6 +16,8 @@
 # Everything listens on 127.0.0.1 only; every loop is bounded by ROUNDS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The load average as the run starts, for the summary (summarize.mjs writes it at the end).
+export COMPARE_LOAD_AT_START; COMPARE_LOAD_AT_START=$(cut -d " " -f 1 /proc/loadavg)
 rounds=${ROUNDS:-5}
 works=${WORK:-"read1m read256k upload stat list"}
 # WORK=small: the small calls of an agent's traffic, one at a time ("1") and 16 at once ("16"):

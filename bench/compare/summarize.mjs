@@ -114,6 +114,7 @@ if (streamedRows.length > 0) {
   const results = openResults("compare", {
     command: `WORK="${process.env.WORK ?? ""}" ROUNDS=${process.env.ROUNDS ?? 5}${process.env.BEFORE ? " BEFORE=<main>" : ""} npm run bench:compare`,
     rounds: streamedRows[0].values.length,
+    load: process.env.COMPARE_LOAD_AT_START,
   });
   const rate = (e) => `${median(e.values).toFixed(0)} MB/s, ${(median(e.cpu) * 1000).toFixed(0)} ms CPU`;
   for (const e of streamedRows) {

@@ -14,4 +14,7 @@ export interface Results {
   row(table: string, row: ResultsRow): void;
 }
 export function outDir(): string;
-export function openResults(bench: string, options?: { command?: string; rounds?: number; note?: string }): Results;
+export function openResults(
+  bench: string,
+  options?: { command?: string; rounds?: number; note?: string; load?: string },
+): Results;

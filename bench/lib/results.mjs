@@ -44,13 +44,22 @@ function loadAverage() {
 
 /**
  * openResults starts a run of `bench`: its summary file starts empty, and row() appends one row
- * of `table` (column -> value, in the order the table shows them).
+ * of `table` (column -> value, in the order the table shows them). `load` is the load average
+ * when the run started, for a summary written at its end (default: the load average now).
  */
-export function openResults(bench, { command, rounds, note } = {}) {
+export function openResults(bench, { command, rounds, note, load } = {}) {
   const file = path.join(outDir(), `${bench}.jsonl`);
   mkdirSync(path.dirname(file), { recursive: true });
   const date = new Date().toISOString();
-  const run = { id: `${bench}@${date}`, date, commit: currentCommit(), command, rounds, load: loadAverage(), note };
+  const run = {
+    id: `${bench}@${date}`,
+    date,
+    commit: currentCommit(),
+    command,
+    rounds,
+    load: load ?? loadAverage(),
+    note,
+  };
   writeFileSync(file, "");
   writeFileSync(`${file}.run`, JSON.stringify(run));
   return {
