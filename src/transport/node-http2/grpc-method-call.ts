@@ -6,6 +6,7 @@ import type { BoundedWriter } from "../grpc/bounded-writer.js";
 import { frameMessage } from "../grpc/frame-message.js";
 import { acceptedEncodings } from "../grpc/request-head-check.js";
 import type { HostedService } from "../hosted-service.js";
+import { encodedReplyOf } from "../../service/reply-encoded-ahead.js";
 import { drainUnread } from "./grpc-stream-answer.js";
 import { type AbortWatcher, StreamHandlerContext } from "./stream-handler-context.js";
 
@@ -176,8 +177,12 @@ class Answer {
     }
     const { frame, chunk } = frameMessage(this.context.method.output, value);
     // A frozen reply cannot change (ListTools answers the same one every call), nor its frame;
-    // the stream only reads what it is given.
-    if (chunk === undefined && Object.isFrozen(value)) frozenFrames.set(value as object, frame);
+    // the stream only reads what it is given. A reply encoded ahead (sendEncoded: every StatFile
+    // and ListDirectory answer, frozen too) is framed in place and never sent twice: kept here,
+    // each would be one more entry of the weak map for the collector.
+    if (chunk === undefined && Object.isFrozen(value) && encodedReplyOf(value) === undefined) {
+      frozenFrames.set(value as object, frame);
+    }
     await this.#write(frame, chunk);
   }
 
