@@ -3,7 +3,8 @@
 # generated code, measured with the same Go clients (bench/go/readbench, uploadbench) and ghz,
 # servers interleaved round by round in one run. Prints min/median/max per server and work, the
 # ratio of medians to grpc-go, server CPU per operation (utime+stime from /proc/PID/stat) and
-# the growth of each server's peak RSS (VmHWM) over the run.
+# the growth of each server's peak RSS (VmHWM) over the run, and each server's RSS growth during
+# 64 concurrent 64 MiB reads and during 16 concurrent 256 MiB reads (issue 31).
 #
 # A bare @grpc/grpc-js StatFile and ListTools server (bare-grpc-js.ts) joins the stat and list
 # rounds as "grpc-js" (the grpc-go server has no ListTools, so sits those out); a raw
@@ -67,6 +68,21 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
 declare -A hwm0
 readers="$servers node-h2"
+rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+# Issue 31's case first, from idle: 16 concurrent 256 MiB reads over one connection, 20 s after
+# every server started (before any other read), the growth of VmRSS over its idle RSS (printed
+# too), sampled every 50 ms.
+sleep 20
+for s in $readers; do
+  base=$(rss_kib "${pid[$s]}"); peak=$base
+  "$work/bin/readbench" -addr "${addr[$s]}" -path big.bin -parallel 16 -rounds 1 >"$work/fanout16-$s.txt" &
+  reader=$!
+  while kill -0 "$reader" 2>/dev/null; do
+    now=$(rss_kib "${pid[$s]}"); [ "$now" -gt "$peak" ] && peak=$now; sleep 0.05
+  done
+  wait "$reader"
+  echo "fanout16 $s $(( peak - base )) $(sed -n 's/.*MB\/s=\(.*\)/\1/p' "$work/fanout16-$s.txt") $base" >>"$work/fanout16.txt"
+done
 for s in $readers; do
   "$work/bin/readbench" -addr "${addr[$s]}" -rounds 1 >/dev/null # warm-up: page cache, JIT
   hwm0[$s]=$(hwm_kib "${pid[$s]}")
@@ -135,7 +151,6 @@ for s in $readers; do echo "hwm $s $(( $(hwm_kib "${pid[$s]}") - ${hwm0[$s]} ))"
 
 # Fan-out: 64 concurrent reads of a 64 MiB file over one connection; the growth of VmRSS over
 # the server's RSS just before, sampled every 50 ms.
-rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 for s in $readers; do
   base=$(rss_kib "${pid[$s]}"); peak=$base
   "$work/bin/readbench" -addr "${addr[$s]}" -path 64m.bin -parallel 64 -rounds 1 >"$work/fanout-$s.txt" &
@@ -146,4 +161,5 @@ for s in $readers; do
   wait "$reader"
   echo "fanout $s $(( peak - base )) $(sed -n 's/.*MB\/s=\(.*\)/\1/p' "$work/fanout-$s.txt")" >>"$work/results.txt"
 done
+cat "$work/fanout16.txt" >>"$work/results.txt"
 node bench/compare/summarize.mjs "$work/results.txt" "$hz"

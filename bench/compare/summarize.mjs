@@ -15,6 +15,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const by = new Map();
 const hwm = new Map();
 const fanout = [];
+const fanout16 = [];
 for (const [server, work, value, ticks, ops] of rows) {
   if (server === "hwm") {
     hwm.set(work, Number(value));
@@ -22,6 +23,10 @@ for (const [server, work, value, ticks, ops] of rows) {
   }
   if (server === "fanout") {
     fanout.push([work, Number(value), Number(ticks)]);
+    continue;
+  }
+  if (server === "fanout16") {
+    fanout16.push({ server: work, kib: Number(value), mbps: Number(ticks), baseKib: Number(ops) });
     continue;
   }
   const key = `${work} ${server}`;
@@ -58,6 +63,42 @@ for (const [server, kib, mbps] of fanout)
   );
 for (const [server, kib] of hwm)
   console.log(`peak RSS growth over the run, ${server}: +${(kib / 1024).toFixed(0)} MiB`);
+const mib = (kib) => (kib / 1024).toFixed(0);
+for (const f of fanout16)
+  console.log(
+    `16 concurrent 256 MiB reads over one connection, ${f.server}: idle RSS ${mib(f.baseKib)} MiB, +${mib(f.kib)} MiB, ${f.mbps.toFixed(0)} MB/s in all`,
+  );
+
+// Issue 31's read rows (one row per server) in bench/out/compare-read-memory.jsonl, for
+// bench/write-results.mjs: both read ratios to grpc-go and the RSS growth of both fan-outs.
+if (fanout16.length > 0) {
+  const { openResults } = await import("../lib/results.mjs");
+  const results = openResults("compare-read-memory", {
+    command: `WORK="${process.env.WORK ?? ""}" ROUNDS=${process.env.ROUNDS ?? 5}${process.env.BEFORE ? " BEFORE=<main>" : ""} npm run bench:compare`,
+    rounds: [...by.values()][0]?.values.length ?? 0,
+  });
+  const ratio = (work, server) => {
+    const e = by.get(`${work} ${server}`);
+    const ref = by.get(`${work} grpc-go`);
+    if (e === undefined) return "";
+    const text = `${median(e.values).toFixed(0)} MB/s`;
+    return ref && ref !== e
+      ? `${text}, ${(median(e.values) / median(ref.values)).toFixed(2)}x (${perRound(e, ref)}x)`
+      : text;
+  };
+  for (const f of fanout16) {
+    const wide = fanout.find(([server]) => server === f.server);
+    results.row("compare-read-memory", {
+      server: f.server,
+      "ReadFile 256 MiB, 1 MiB chunks (/ grpc-go, per round)": ratio("read1m", f.server),
+      "ReadFile 256 MiB, 256 KiB chunks (/ grpc-go, per round)": ratio("read256k", f.server),
+      "idle RSS (20 s after start)": `${mib(f.baseKib)} MiB`,
+      "16 x 256 MiB reads: RSS growth, MB/s": `+${mib(f.kib)} MiB, ${f.mbps.toFixed(0)} MB/s`,
+      "64 x 64 MiB reads: RSS growth": wide ? `+${mib(wide[1])} MiB` : "",
+    });
+  }
+  console.log(`wrote ${results.file}`);
+}
 
 // WORK=small (issue 31's small calls): one row per work in bench/out/compare-small.jsonl, for
 // bench/write-results.mjs. The ratio is of times (grpc-go's req/s over toolhost's), as the
