@@ -7,8 +7,7 @@ import { ListDirectoryResponseSchema } from "../../gen/ts/toolhost/files/v1/stat
 import type { DirectoryEntryValue, ListPage } from "../../src/files/list-directory.js";
 import { encodedReplyOf, hasReplyHeadroom, replyHeadroom, sendEncoded } from "../../src/service/reply-encoded-ahead.js";
 import { encodeListPage } from "../../src/service/file-tools/list-page-wire.js";
-import { fileTypeOf } from "../../src/service/file-tools/file-type-of.js";
-import { ListDirectoryReply } from "../../src/service/file-tools/list-directory.js";
+import { fileTypeOf } from "../../src/service/file-tools/stat-file.js";
 import { frameMessage } from "../../src/transport/grpc/frame-message.js";
 
 /** reference is the page encoded the way the handler did before: a message init through protobuf-es. */
@@ -62,11 +61,7 @@ describe("encodeListPage", () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 40 }), text, (entries, nextPageToken) => {
         const page = { entries, nextPageToken };
-        const want = reference(page);
-        assert.deepEqual(new Uint8Array(encodeListPage(page)), want);
-        // What CallTool reads of the reply: create() of it is the same message.
-        const reply = create(ListDirectoryResponseSchema, new ListDirectoryReply(page));
-        assert.deepEqual(toBinary(ListDirectoryResponseSchema, reply), want);
+        assert.deepEqual(new Uint8Array(encodeListPage(page)), reference(page));
       }),
       { seed: 31, numRuns: 2000 },
     );

@@ -7,7 +7,7 @@ import { type ListPage, listDirectory, maxPageBytes } from "../../files/list-dir
 import { sendEncoded } from "../reply-encoded-ahead.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 import { encodeListPage } from "./list-page-wire.js";
-import { fileTypeOf } from "./file-type-of.js";
+import { fileTypeOf } from "./stat-file.js";
 
 /**
  * listDirectoryHandler serves FileTools.ListDirectory: one page of entries, sorted by path, cut to
@@ -38,7 +38,7 @@ export function listDirectoryHandler(deps: FileToolsDeps): ServiceImpl<typeof Fi
 type EntryInit = MessageInitShape<typeof DirectoryEntrySchema>;
 
 /** ListDirectoryReply is a ListDirectoryResponse init whose entries are made on first read. */
-export class ListDirectoryReply {
+class ListDirectoryReply {
   readonly nextPageToken: string;
   readonly #page: ListPage;
   #entries: EntryInit[] | undefined;

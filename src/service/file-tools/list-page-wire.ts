@@ -1,7 +1,6 @@
 import type { DirectoryEntryValue, ListPage } from "../../files/list-directory.js";
 import { replyHeadroom } from "../reply-encoded-ahead.js";
-import { timestampLength, utf8Length, varintLength, writeString, writeTimestamp, writeVarint } from "../wire-writer.js";
-import { fileTypeOf } from "./file-type-of.js";
+import { fileTypeOf } from "./stat-file.js";
 
 /**
  * encodeListPage writes a page of a listing as the wire bytes of its ListDirectoryResponse, the
@@ -107,4 +106,78 @@ function writeEntry(
     buffer[at++] = 1;
   }
   return at;
+}
+
+/** The Timestamp of a time in ms, as timestampFromDate makes it: floored seconds, nanos >= 0. */
+function timestampLength(ms: number): number {
+  const seconds = Math.floor(ms / 1000);
+  const nanos = (ms - seconds * 1000) * 1_000_000;
+  return (seconds === 0 ? 0 : 1 + int64Length(seconds)) + (nanos === 0 ? 0 : 1 + varintLength(nanos));
+}
+
+function writeTimestamp(buffer: Buffer, start: number, ms: number): number {
+  let at = start;
+  const seconds = Math.floor(ms / 1000);
+  const nanos = (ms - seconds * 1000) * 1_000_000;
+  if (seconds !== 0) {
+    buffer[at++] = 0x08; // seconds = 1, int64
+    at = seconds > 0 ? writeVarint(buffer, at, seconds) : writeNegativeInt64(buffer, at, seconds);
+  }
+  if (nanos !== 0) {
+    buffer[at++] = 0x10; // nanos = 2
+    at = writeVarint(buffer, at, nanos);
+  }
+  return at;
+}
+
+/** varintLength is the size of a non-negative integer (at most 2^53) as a varint. */
+function varintLength(value: number): number {
+  let n = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) n++;
+  return n;
+}
+
+/** A negative int64 is its 64-bit two's complement: always ten bytes. */
+function int64Length(value: number): number {
+  return value < 0 ? 10 : varintLength(value);
+}
+
+function writeVarint(buffer: Buffer, start: number, value: number): number {
+  let at = start;
+  let v = value;
+  while (v >= 0x80) {
+    buffer[at++] = (v % 0x80) | 0x80;
+    v = Math.floor(v / 0x80);
+  }
+  buffer[at++] = v;
+  return at;
+}
+
+function writeNegativeInt64(buffer: Buffer, start: number, value: number): number {
+  let at = start;
+  let v = BigInt.asUintN(64, BigInt(value));
+  while (v >= 0x80n) {
+    buffer[at++] = Number(v & 0x7fn) | 0x80;
+    v >>= 7n;
+  }
+  buffer[at++] = Number(v);
+  return at;
+}
+
+/** utf8Length is Buffer.byteLength(s) (lone surrogates count as U+FFFD, as TextEncoder writes them). */
+function utf8Length(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, "utf8");
+  }
+  return s.length;
+}
+
+/** writeString writes `s`, `bytes` long in UTF-8; an ASCII name (bytes === length) by hand. */
+function writeString(buffer: Buffer, at: number, s: string, bytes: number): number {
+  if (bytes === s.length) {
+    for (let i = 0; i < bytes; i++) buffer[at + i] = s.charCodeAt(i);
+  } else {
+    buffer.write(s, at, bytes, "utf8");
+  }
+  return at + bytes;
 }

@@ -1,17 +1,12 @@
 import type { ServiceImpl } from "@connectrpc/connect";
-import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
-import type { FileType } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
-import { type PathStat, statPath } from "../../files/stat-path.js";
-import { sendEncoded } from "../reply-encoded-ahead.js";
-import { fileTypeOf } from "./file-type-of.js";
+import { FileType } from "../../../gen/ts/toolhost/files/v1/stat_pb.js";
+import type { FileKind } from "../../files/file-kind.js";
+import { statPath } from "../../files/stat-path.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
-import { encodeStatReply } from "./stat-reply-wire.js";
 
-/**
- * statFileHandler serves FileTools.StatFile. The gRPC transport sends the answer as
- * encodeStatReply wrote it; its size and time become message values only when read (CallTool).
- */
+/** statFileHandler serves FileTools.StatFile. */
 export function statFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileTools>["statFile"] {
   return async (request, context) => {
     // Without a hash the work is a few system calls and one read of at most 8 KiB: nothing to
@@ -22,37 +17,30 @@ export function statFileHandler(deps: FileToolsDeps): ServiceImpl<typeof FileToo
       { path: request.path, includeSha256: request.includeSha256 },
       signal,
     );
-    return sendEncoded(new StatFileReply(stat), encodeStatReply(stat));
+    return {
+      path: stat.path,
+      type: fileTypeOf(stat.type),
+      size: BigInt(stat.size),
+      mode: stat.mode,
+      modified: stat.modified === undefined ? undefined : timestampFromDate(stat.modified),
+      sha256: stat.sha256,
+      binary: stat.binary,
+      symlink: stat.symlink,
+      hardLinked: stat.hardLinked,
+    };
   };
 }
 
-/** StatFileReply is a StatFileResponse init over a PathStat. */
-export class StatFileReply {
-  readonly path: string;
-  readonly type: FileType;
-  readonly mode: number;
-  readonly sha256: string;
-  readonly binary: boolean;
-  readonly symlink: boolean;
-  readonly hardLinked: boolean;
-  readonly #stat: PathStat;
-
-  constructor(stat: PathStat) {
-    this.#stat = stat;
-    this.path = stat.path;
-    this.type = fileTypeOf(stat.type);
-    this.mode = stat.mode;
-    this.sha256 = stat.sha256;
-    this.binary = stat.binary;
-    this.symlink = stat.symlink;
-    this.hardLinked = stat.hardLinked;
-  }
-
-  get size(): bigint {
-    return BigInt(this.#stat.size);
-  }
-
-  get modified(): Timestamp | undefined {
-    return this.#stat.modified === undefined ? undefined : timestampFromDate(this.#stat.modified);
+/** fileTypeOf maps a domain FileKind to the proto FileType (also used by ListDirectory). */
+export function fileTypeOf(kind: FileKind): FileType {
+  switch (kind) {
+    case "file":
+      return FileType.FILE;
+    case "directory":
+      return FileType.DIRECTORY;
+    case "symlink":
+      return FileType.SYMLINK;
+    case "other":
+      return FileType.OTHER;
   }
 }

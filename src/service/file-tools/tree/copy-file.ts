@@ -5,7 +5,7 @@ import { CopyFileResponseSchema } from "../../../../gen/ts/toolhost/files/v1/tre
 import { copyFile } from "../../../files/tree/copy-file.js";
 import type { FileToolsDeps } from "../file-tools-deps.js";
 import { recordedChange } from "../recorded-change.js";
-import { fileTypeOf } from "../file-type-of.js";
+import { fileTypeOf } from "../stat-file.js";
 
 /**
  * copyFileHandler serves FileTools.CopyFile, recorded at the target (what it replaced, what it

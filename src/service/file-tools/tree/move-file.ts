@@ -5,7 +5,7 @@ import { MoveFileResponseSchema } from "../../../../gen/ts/toolhost/files/v1/tre
 import { moveFile } from "../../../files/tree/move-file.js";
 import type { FileToolsDeps } from "../file-tools-deps.js";
 import { recordedMove } from "../recorded-move.js";
-import { fileTypeOf } from "../file-type-of.js";
+import { fileTypeOf } from "../stat-file.js";
 
 /**
  * moveFileHandler serves FileTools.MoveFile. A move is one change of both paths, recorded at
