@@ -8,7 +8,7 @@ import { fileTypeOf } from "./stat-file.js";
  * checks it on random entries), into one buffer with replyHeadroom spare bytes in front for the
  * gRPC prefix. Field by field, in field-number order, defaults left out (proto3): no message
  * object, no reflection and no per-entry writer fork, which were most of a 1,000-entry
- * listing's CPU (the encode path of issue 31).
+ * listing's CPU (docs/adr/0009-hand-written-reply-encoders.md).
  */
 export function encodeListPage(page: ListPage): Uint8Array {
   const entries = page.entries;
