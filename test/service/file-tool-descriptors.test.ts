@@ -16,7 +16,7 @@ function schemaOf(name: string): Schema {
 }
 
 describe("file tool descriptors", () => {
-  it("describe ReadFile's request with the proto JSON names a client sends", () => {
+  it("describe ReadFile's request with the proto JSON names a client sends, and the tool's cursor", () => {
     const schema = schemaOf("skill/file-read");
     assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
     assert.deepEqual(Object.keys(schema.properties), [
@@ -28,7 +28,9 @@ describe("file tool descriptors", () => {
       "byteLimit",
       "chunkSize",
       "tailLines",
+      "cursor",
     ]);
+    assert.equal(schema.properties["cursor"]?.type, "string");
     assert.deepEqual(schema.properties["mode"]?.enum, ["READ_MODE_UNSPECIFIED", "READ_MODE_TEXT", "READ_MODE_BYTES"]);
     assert.match(schema.properties["path"]?.description ?? "", /relative to the workspace root/);
   });
