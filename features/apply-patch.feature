@@ -42,7 +42,8 @@ Feature: ApplyPatch applies a model's multi-file patch, all or nothing
       *** End Patch
       """
     Then the skill tool result should not be successful
-    And the skill tool error should mention "does not apply"
+    And the skill tool error reason should be "PATCH_FAILED"
+    And the skill tool error should mention 'Hunk 1 of "app.py" does not apply: its lines starting "this line is not there"'
     And nothing in the sandbox has changed
 
   Scenario: A dry run returns the diff and changes nothing
@@ -54,9 +55,14 @@ Feature: ApplyPatch applies a model's multi-file patch, all or nothing
       @@
       -bye
       +farewell
+      *** Add File: new.txt
+      +fresh
       *** End Patch
       """
     Then the skill tool result should be successful
+    And the patch is not applied
+    And the diff of "old.txt" contains "-bye\n+farewell"
+    And the diff of "new.txt" contains "+fresh"
     And nothing in the sandbox has changed
 
   Scenario: A patch that leaves the roots is refused whole
@@ -71,6 +77,7 @@ Feature: ApplyPatch applies a model's multi-file patch, all or nothing
       *** End Patch
       """
     Then the skill tool result should not be successful
+    And the skill tool error reason should be "PATH_TRAVERSAL"
     And the skill tool error should mention "traversal"
     And nothing in the sandbox has changed
 

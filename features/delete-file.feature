@@ -25,14 +25,20 @@ Feature: Skill file delete tool
   Scenario: DeleteFile rejects directory targets
     Given a skill file ops sandbox directory
     And a sandbox subdirectory "mydir"
+    And I remember the sandbox
     When I execute the "skill/file-delete" tool with path "mydir"
     Then the skill tool result should not be successful
-    And the skill tool error should mention "non-file"
+    And the call fails with FAILED_PRECONDITION and reason "NOT_A_REGULAR_FILE"
+    And the skill tool error should start with "Cannot delete non-file path 'mydir': it is a directory;"
+    And nothing in the sandbox has changed
 
   # ---- Path Traversal Guards ----
 
   Scenario: Path traversal in delete is rejected
     Given a skill file ops sandbox directory
+    And I remember the sandbox
     When I execute the "skill/file-delete" tool with path "../../etc/important"
     Then the skill tool result should not be successful
+    And the call fails with PERMISSION_DENIED and reason "PATH_TRAVERSAL"
     And the skill tool error should mention "traversal"
+    And nothing in the sandbox has changed

@@ -32,9 +32,12 @@ Feature: Skill file edit tool
   Scenario: EditFile with text not found raises error
     Given a skill file ops sandbox directory
     And a sandbox file "edit.txt" with content "foo bar"
+    And I remember the sandbox
     When I execute the "skill/file-edit" tool replacing "notfound" with "x" in "edit.txt"
     Then the skill tool result should not be successful
+    And the call fails with FAILED_PRECONDITION and reason "EDIT_TEXT_NOT_FOUND"
     And the skill tool error should mention "not found"
+    And nothing in the sandbox has changed
 
   Scenario: EditFile rejects missing file
     Given a skill file ops sandbox directory

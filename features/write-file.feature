@@ -45,16 +45,22 @@ Feature: Skill file write tool
 
   Scenario: Path traversal in write is rejected
     Given a skill file ops sandbox directory
+    And I remember the sandbox
     When I execute the "skill/file-write" tool with path "../escape.txt" and content "evil"
     Then the skill tool result should not be successful
+    And the call fails with PERMISSION_DENIED and reason "PATH_TRAVERSAL"
     And the skill tool error should mention "traversal"
     And the skill tool error should mention "../escape.txt"
+    And nothing in the sandbox has changed
 
   # ---- Newline normalization helpers ----
 
   Scenario: Newline normalization with invalid mode raises error
     Given a skill file ops sandbox directory
+    And I remember the sandbox
     When I write "skill/file-write" with path "bad.txt" content "test" and newline_mode "invalid"
     Then the skill tool result should not be successful
-    And the skill tool error should mention "Invalid newline mode"
+    And the call fails with INVALID_ARGUMENT and reason "INVALID_NEWLINE_MODE"
+    And the skill tool error should start with "Invalid newline mode '99' for 'bad.txt'"
     And the sandbox file "bad.txt" should not exist
+    And nothing in the sandbox has changed

@@ -132,6 +132,14 @@ Then("the skill tool error should mention {string}", function (this: ToolhostWor
   );
 });
 
+Then("the skill tool error should start with {string}", function (this: ToolhostWorld, words: string) {
+  assert.ok(this.error !== undefined, "expected a failure");
+  assert.ok(
+    this.error.rawMessage.startsWith(unescapeSeed(words)),
+    `"${this.error.rawMessage}" should start with "${words}"`,
+  );
+});
+
 Then("the skill output {string} should be {string}", function (this: ToolhostWorld, field: string, expected: string) {
   assert.equal(String(output(this, field)), unescapeSeed(expected));
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Given, Then, When } from "@cucumber/cucumber";
+import type { ApplyPatchResponse } from "../../gen/ts/toolhost/files/v1/patch_pb.js";
 import type { CallToolResponse } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import type { ToolhostWorld } from "../support/world.js";
 import { unescapeSeed } from "./common.steps.js";
@@ -54,6 +55,17 @@ When("I apply the patch:", async function (this: ToolhostWorld, patch: string) {
 
 When("I apply the patch as a dry run:", async function (this: ToolhostWorld, patch: string) {
   await this.call(() => this.fileTools.applyPatch({ patch, dryRun: true }));
+});
+
+Then("the patch is not applied", function (this: ToolhostWorld) {
+  assert.equal(this.error, undefined, this.error?.message);
+  assert.equal((this.result as ApplyPatchResponse).applied, false);
+});
+
+Then("the diff of {string} contains {string}", function (this: ToolhostWorld, path: string, text: string) {
+  const file = (this.result as ApplyPatchResponse).files.find((f) => f.path === path);
+  assert.ok(file, `the reply lists no file ${path}`);
+  assert.ok(file.diff.includes(unescapeSeed(text)), `${JSON.stringify(file.diff)} should contain ${text}`);
 });
 
 Then("the tool result is not an error", function (this: ToolhostWorld) {
