@@ -31,12 +31,14 @@ Feature: Skill file read tool
     And a binary file "image.png" in the sandbox
     When I execute the "skill/file-read" tool with path "image.png"
     Then the skill tool result should not be successful
+    And the call fails with FAILED_PRECONDITION and reason "BINARY_FILE"
     And the skill tool error should mention "Binary file detected"
 
   Scenario: ReadFile rejects missing file
     Given a skill file ops sandbox directory
     When I execute the "skill/file-read" tool with path "ghost.txt"
     Then the skill tool result should not be successful
+    And the call fails with NOT_FOUND and reason "NOT_FOUND"
     And the skill tool error should mention "not found"
 
   Scenario: ReadFile enforces content size limit
@@ -44,6 +46,7 @@ Feature: Skill file read tool
     And an oversized file "huge.txt" in the sandbox
     When I execute the "skill/file-read" tool with path "huge.txt"
     Then the skill tool result should not be successful
+    And the call fails with RESOURCE_EXHAUSTED and reason "TOO_LARGE"
     And the skill tool error should mention "too large"
 
   Scenario: ReadFile normalizes UTF-8 encoding
@@ -58,6 +61,7 @@ Feature: Skill file read tool
     And a sandbox subdirectory "mydir"
     When I execute the "skill/file-read" tool with path "mydir"
     Then the skill tool result should not be successful
+    And the call fails with FAILED_PRECONDITION and reason "NOT_A_REGULAR_FILE"
     And the skill tool error should mention "Not a regular file"
 
   # ---- Path Traversal Guards ----
@@ -66,6 +70,7 @@ Feature: Skill file read tool
     Given a skill file ops sandbox directory
     When I execute the "skill/file-read" tool with path "../../etc/passwd"
     Then the skill tool result should not be successful
+    And the call fails with PERMISSION_DENIED and reason "PATH_TRAVERSAL"
     And the skill tool error should mention "traversal"
     And the skill tool error should mention "../../etc/passwd"
 
@@ -75,6 +80,7 @@ Feature: Skill file read tool
     Given a skill file ops sandbox directory
     When I execute the "skill/file-read" tool with an empty path
     Then the skill tool result should not be successful
+    And the call fails with INVALID_ARGUMENT and reason "EMPTY_PATH"
     And the skill tool error should mention "must not be empty"
 
   # ---- Binary detection heuristic ----
