@@ -26,7 +26,8 @@ Feature: Callers beyond loopback are authenticated and kept to their scope
   Scenario: A read-tier token cannot write, even by calling WriteFile directly
     When "reader" writes "new.txt" with content "x"
     Then the call fails with PERMISSION_DENIED and reason "OUT_OF_SCOPE"
-    And the error mentions "needs tier write"
+    And the error mentions "WriteFile needs tier write.*allows up to read"
+    And the error's metadata "lacks" is "tier"
     And root "a" has no file "new.txt"
 
   Scenario: A read-only scope cannot delete

@@ -143,6 +143,10 @@ Then("the error mentions {string}", function (this: ToolhostWorld, words: string
   assert.match(this.error?.rawMessage ?? "", new RegExp(words));
 });
 
+Then("the error's metadata {string} is {string}", function (this: ToolhostWorld, key: string, value: string) {
+  assert.equal(this.error?.findDetails(ErrorInfoSchema)[0]?.metadata[key], value, this.error?.message);
+});
+
 Then("the error does not name root {string} beyond the path given", function (this: ToolhostWorld, root: string) {
   const dir = state(this).roots.get(root)!;
   const message = this.error?.rawMessage ?? "";

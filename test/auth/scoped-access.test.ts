@@ -67,7 +67,9 @@ describe("scoped access over TLS with bearer tokens", () => {
     await secure?.close();
   });
 
-  it("serves a caller with a valid token over TLS, and ListRoots shows its own view", async () => {
+  // A read-only scope's ListRoots, no token, an unknown token, a tier-read WriteFile and a tier-read
+  // ListTools are features/security.feature's cases.
+  it("serves a caller with a valid token over TLS, and ListRoots shows every root of its scope", async () => {
     const full = await secure.clients(tokens.full).fileTools.listRoots({});
     assert.deepEqual(
       full.roots.map((r) => [r.path, r.readOnly]),
@@ -76,24 +78,11 @@ describe("scoped access over TLS with bearer tokens", () => {
         [rootB, false],
       ],
     );
-    const ro = await secure.clients(tokens.readOnlyA).fileTools.listRoots({});
-    assert.deepEqual(
-      ro.roots.map((r) => [r.path, r.readOnly]),
-      [[rootA, true]],
-    );
   });
 
-  it("refuses no token, an unknown one, a malformed header and an expired token", async () => {
-    const cases: [string | undefined, string][] = [
-      [undefined, "UNAUTHENTICATED"],
-      ["th_not-a-known-token", "UNAUTHENTICATED"],
-      [tokens.expired, "TOKEN_EXPIRED"],
-    ];
-    for (const [token, reason] of cases) {
-      const failure = await failureOf(secure.clients(token).fileTools.statFile({ path: "a.txt" }));
-      assert.equal(failure.code, Code.Unauthenticated, String(token));
-      assert.equal(failure.reason, reason, String(token));
-    }
+  it("refuses a malformed header and an expired token", async () => {
+    const expired = await failureOf(secure.clients(tokens.expired).fileTools.statFile({ path: "a.txt" }));
+    assert.deepEqual([expired.code, expired.reason], [Code.Unauthenticated, "TOKEN_EXPIRED"]);
     const malformed = await failureOf(
       secure.clients().fileTools.statFile({ path: "a.txt" }, { headers: { authorization: "Basic abc" } }),
     );
@@ -167,11 +156,10 @@ describe("scoped access over TLS with bearer tokens", () => {
     assert.equal(stat.size, 5n);
   });
 
-  it("a tier-read scope cannot call a write method directly, and ListTools offers it only reads", async () => {
+  it("a tier-read scope cannot edit or delete directly; ListTools orders and limits by scope", async () => {
     const client = secure.clients(tokens.reader).fileTools;
     const before = await snapshot(rootA);
     for (const [method, call] of [
-      ["WriteFile", () => client.writeFile({ path: "t1.txt", content: { case: "text", value: "x" } })],
       [
         "EditFile",
         () => client.editFile({ path: "a.txt", edits: [{ kind: { case: "append", value: { text: "x" } } }] }),
@@ -184,12 +172,6 @@ describe("scoped access over TLS with bearer tokens", () => {
       assert.equal(failure.metadata["lacks"], "tier");
     }
     assert.deepEqual(await snapshot(rootA), before);
-    const { tools } = await client.listTools({});
-    assert.deepEqual(
-      tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name),
-      [],
-    );
-    assert.ok(tools.some((t) => t.name === "skill/file-read"));
     const ro = await secure.clients(tokens.readOnlyA).fileTools.listTools({});
     assert.deepEqual(
       ro.tools.filter((t) => t.tier !== Tier.READ).map((t) => t.name),
