@@ -91,19 +91,13 @@ describe("SkillCatalog over gRPC", () => {
     );
   });
 
-  it("filters by namespace and query and pages", async () => {
+  // Paging by name to the last page is features/skill-catalog.feature's "The catalog pages by name".
+  it("filters by namespace and query", async () => {
     assert.deepEqual(
       (await server.skillCatalog.listSkills({ query: "quality" })).skills.map((s) => s.name),
       ["team/review"],
     );
     assert.deepEqual((await server.skillCatalog.listSkills({ namespace: "other" })).skills, []);
-    const first = await server.skillCatalog.listSkills({ pageSize: 1 });
-    const second = await server.skillCatalog.listSkills({ pageSize: 1, pageToken: first.nextPageToken });
-    assert.deepEqual(
-      [...first.skills, ...second.skills].map((s) => s.name),
-      ["team/deploy", "team/review"],
-    );
-    assert.equal(second.nextPageToken, "");
   });
 
   it("activates with the exact body, steps, tools, structured metadata and license", async () => {
