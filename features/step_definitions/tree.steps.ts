@@ -104,6 +104,15 @@ When(
   },
 );
 
+/** ReadFilesResult is a ReadFiles stream gathered per file, and how its messages came. */
+interface ReadFilesResult {
+  readonly files: { content: string; error: string; parts: string[] }[];
+  /** The files' indexes in the order their messages came, each once per run of messages. */
+  readonly order: number[];
+  /** Messages whose path is not the path their file was asked by. */
+  readonly wrongPaths: string[];
+}
+
 When(
   "I execute the {string} tool reading files:",
   async function (this: ToolhostWorld, tool: string, table: DataTable) {
@@ -118,17 +127,38 @@ When(
       return request;
     });
     await this.call(async () => {
-      const out: { content: string; error: string }[] = files.map(() => ({ content: "", error: "" }));
+      const out: ReadFilesResult["files"] = files.map(() => ({ content: "", error: "", parts: [] }));
+      const order: number[] = [];
+      const wrongPaths: string[] = [];
       for await (const m of this.fileTools.readFiles({ files })) {
         const file = out[m.index]!;
+        if (order.at(-1) !== m.index) order.push(m.index);
+        if (m.path !== files[m.index]?.["path"]) wrongPaths.push(`${m.index}: ${m.path}`);
+        file.parts.push(m.part.case ?? "none");
         if (m.part.case === "text") file.content += m.part.value;
         if (m.part.case === "data") file.content += Buffer.from(m.part.value).toString("latin1");
-        if (m.part.case === "error") file.error = `${m.part.value.reason}: ${m.part.value.message}`;
+        if (m.part.case === "error")
+          file.error = `${m.part.value.reason} ${m.part.value.code}: ${m.part.value.message}`;
       }
-      return { files: out };
+      return { files: out, order, wrongPaths } satisfies ReadFilesResult;
     });
   },
 );
+
+Then("every file is answered in request order, each message naming its path", function (this: ToolhostWorld) {
+  assert.equal(this.error, undefined, this.error?.message);
+  const result = this.result as ReadFilesResult;
+  assert.deepEqual(
+    result.order,
+    result.files.map((_, i) => i),
+  );
+  assert.deepEqual(result.wrongPaths, []);
+});
+
+Then("file {int} of the result should stream {string}", function (this: ToolhostWorld, index: number, parts: string) {
+  assert.equal(this.error, undefined, this.error?.message);
+  assert.equal((this.result as ReadFilesResult).files[index]!.parts.join(", "), parts);
+});
 
 Then(
   "file {int} of the result should have content {string}",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { Code } from "@connectrpc/connect";
@@ -29,49 +29,8 @@ async function all<T>(stream: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe("ReadFiles", () => {
-  it("reads many files, each with its own mode, range or tail, each failure on its own", async () => {
-    const server = await startTestServer();
-    try {
-      await writeFile(path.join(server.root, "a.txt"), "one\ntwo\nthree\n");
-      await writeFile(path.join(server.root, "b.bin"), Buffer.from([0, 1, 2, 3, 4, 5]));
-      await mkdir(path.join(server.root, "dir"));
-      const messages = await all(
-        server.fileTools.readFiles({
-          files: [
-            { path: "a.txt" },
-            { path: "missing.txt" },
-            { path: "a.txt", offset: 1n, limit: 1n },
-            { path: "b.bin", mode: ReadMode.BYTES, byteOffset: 2n, byteLimit: 3n },
-            { path: "b.bin" },
-            { path: "a.txt", tailLines: 1 },
-            { path: "dir" },
-            { path: "../x" },
-            { path: "a.txt", mode: 7 as ReadMode },
-          ],
-        }),
-      );
-      const files = byFile(messages);
-      assert.deepEqual([...files.keys()], [0, 1, 2, 3, 4, 5, 6, 7, 8], "every file answered, in request order");
-      assert.deepEqual(files.get(0), { cases: ["info", "text", "summary"], content: "one\ntwo\nthree\n" });
-      assert.match(files.get(1)?.error ?? "", /^NOT_FOUND NOT_FOUND: .*missing\.txt/);
-      assert.equal(files.get(2)?.content, "two\n");
-      assert.equal(files.get(3)?.content, "\u0002\u0003\u0004");
-      assert.match(files.get(4)?.error ?? "", /^BINARY_FILE FAILED_PRECONDITION/);
-      assert.equal(files.get(5)?.content, "three\n");
-      assert.match(files.get(6)?.error ?? "", /^NOT_A_REGULAR_FILE/);
-      assert.match(files.get(7)?.error ?? "", /^PATH_TRAVERSAL PERMISSION_DENIED/);
-      assert.match(files.get(8)?.error ?? "", /^INVALID_ARGUMENT INVALID_ARGUMENT: Invalid mode/);
-      assert.ok(
-        messages.every(
-          (m) =>
-            m.path === ["a.txt", "missing.txt", "a.txt", "b.bin", "b.bin", "a.txt", "dir", "../x", "a.txt"][m.index],
-        ),
-      );
-    } finally {
-      await server.close();
-    }
-  });
-
+  // Each file with its own mode, range or tail, each failure on its own with its reason, in request
+  // order and naming its path, is features/read-files.feature's first scenario.
   it("streams each file in chunks, one file after another, never a whole file in one message", async () => {
     const server = await startTestServer();
     try {
