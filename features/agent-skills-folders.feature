@@ -301,7 +301,8 @@ Feature: Agent Skills Loader — folders, tool mapping and progressive disclosur
   @agent_skill_loader @error_handling @coverage
   Scenario: Activating a skill without naming it is refused
     When I activate an agent skill without naming it expecting an error
-    Then the agent skill load error should mention "name"
+    Then the call fails with INVALID_ARGUMENT and reason "INVALID_ARGUMENT"
+    And the agent skill load error should mention "name must not be empty"
 
   # Seed: "AgentSkillLoader constructor rejects None folder". The nearest a user meets is a
   # skill root whose folder is missing, reported by ListSkillErrors naming the folder.
@@ -324,7 +325,8 @@ Feature: Agent Skills Loader — folders, tool mapping and progressive disclosur
       Body text.
       """
     When I read an agent skill resource from a slot folder the skill does not have expecting an error
-    Then the agent skill load error should mention "folder"
+    Then the call fails with NOT_FOUND and reason "NOT_FOUND"
+    And the agent skill load error should mention 'skill "local/no-assets-skill" has no assets/ folder'
 
   # ---------------------------------------------------------------------------
   # Resource Binding Slots — read-only slots for discovered directories

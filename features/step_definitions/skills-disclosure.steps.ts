@@ -104,6 +104,8 @@ async function expectCallError(world: ToolhostWorld, call: () => Promise<unknown
   } catch (err) {
     const error = ConnectError.from(err);
     recordError(world, [error.rawMessage]);
+    // Kept where "the call fails with ... and reason ..." reads a failed call.
+    world.error = error;
     return error;
   }
   assert.fail("expected the call to fail");
