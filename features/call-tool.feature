@@ -36,11 +36,13 @@ Feature: CallTool carries out a model's tool calls
   Scenario: A missing field is refused with what to send
     When the model calls "file_write" with arguments "{\"text\":\"x\"}"
     Then the tool result is an error with reason "EMPTY_PATH"
+    And the tool content contains "must not be empty"
     And nothing in the sandbox has changed
 
   Scenario: An extra field is refused
     When the model calls "file_write" with arguments "{\"path\":\"a.txt\",\"text\":\"x\",\"color\":\"red\"}"
     Then the tool result is an error with reason "INVALID_ARGUMENT"
+    And the tool content contains "Bad arguments: "
     And the tool content contains "color"
     And nothing in the sandbox has changed
 

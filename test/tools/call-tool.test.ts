@@ -58,22 +58,6 @@ describe("CallTool: model-style calls through the same handlers", () => {
       content: /^Error \(NOT_FOUND\): .*missing\.txt/,
     },
     {
-      title: "missing required field",
-      name: "file_read",
-      args: "{}",
-      isError: true,
-      reason: "EMPTY_PATH",
-      content: /must not be empty/,
-    },
-    {
-      title: "extra field",
-      name: "file_read",
-      args: '{"path":"notes.txt","color":"red"}',
-      isError: true,
-      reason: "INVALID_ARGUMENT",
-      content: /Bad arguments: .*color/,
-    },
-    {
       title: "arguments an array",
       name: "file_read",
       args: "[1]",
