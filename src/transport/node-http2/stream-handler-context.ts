@@ -5,8 +5,16 @@ import { shutdownRegistryOf, type ShutdownMember } from "../shutdown-registry.js
 
 const { NGHTTP2_NO_ERROR } = constants;
 
-/** callEnded is the abort reason of every call's context once its answer is out (one object). */
-const callEnded = Object.freeze(new ConnectError("The call ended.", Code.Canceled));
+/**
+ * callEnded is the abort reason of every call's context once its answer is out (one object),
+ * made at its first use: a ConnectError makes a Headers, and the process's first Headers loads
+ * node's fetch implementation (undici), which an idle server does not need (ADR 0008).
+ */
+let callEndedReason: Readonly<ConnectError> | undefined;
+function callEnded(): Readonly<ConnectError> {
+  callEndedReason ??= Object.freeze(new ConnectError("The call ended.", Code.Canceled));
+  return callEndedReason;
+}
 
 /** AbortWatcher is told, once, when a call's context aborts, signal made or not. */
 export interface AbortWatcher {
@@ -165,7 +173,7 @@ export class StreamHandlerContext implements HandlerContext, ShutdownMember {
 
   /** end aborts the context of a call whose answer is out, with the shared reason callEnded. */
   end(): void {
-    this.abort(callEnded);
+    this.abort(callEnded());
   }
 
   /** #arm links a new signal to what aborts it: shutdown and the stream's close. */
@@ -187,7 +195,7 @@ export class StreamHandlerContext implements HandlerContext, ShutdownMember {
     const code = this.#stream.rstCode;
     this.abort(
       code === undefined || code === NGHTTP2_NO_ERROR
-        ? callEnded
+        ? callEnded()
         : new ConnectError(`the client reset the stream (HTTP/2 error code ${code})`, Code.Canceled),
     );
   }
