@@ -1,5 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { FileTools } from "../../../gen/ts/toolhost/files/v1/file_tools_pb.js";
+import { streamAtFirstCall, unaryAtFirstCall } from "../handler-at-first-call.js";
 import { withErrorMapping } from "../with-error-mapping.js";
 import type { FileToolsDeps } from "./file-tools-deps.js";
 import { listToolsHandler } from "./list-tools.js";
@@ -8,22 +9,17 @@ import { statFileHandler } from "./stat-file.js";
 import { listDirectoryHandler } from "./list-directory.js";
 import { writeFileHandler } from "./write-file.js";
 import { uploadFileHandler } from "./upload-file.js";
-import { editFileHandler } from "./edit-file.js";
 import { deleteFileHandler } from "./delete-file.js";
-import { applyPatchHandler } from "./apply-patch.js";
-import { listFileHistoryHandler, restoreFileHandler, undoLastChangeHandler } from "./file-history.js";
 import { listRootsHandler } from "./list-roots.js";
-import { moveFileHandler } from "./tree/move-file.js";
-import { copyFileHandler } from "./tree/copy-file.js";
-import { makeDirectoryHandler } from "./tree/make-directory.js";
-import { removeDirectoryHandler } from "./tree/remove-directory.js";
 import { readFilesHandler } from "./read-files.js";
-import { searchFilesHandler } from "./search-files.js";
 import { watchFilesHandler } from "./watch-files.js";
 import { WatchHub } from "../../files/watch/watch-hub.js";
 
 /**
- * createFileToolsService builds the FileTools ServiceImpl that both transports host.
+ * createFileToolsService builds the FileTools ServiceImpl that both transports host. The methods
+ * an agent calls least, whose code nothing else at start-up needs (edits and patches with
+ * jsdiff's callers, history and undo, the tree operations, search with its worker pools), are
+ * imported at their first call (ADR 0008).
  */
 export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof FileTools> {
   return withErrorMapping(FileTools, {
@@ -33,19 +29,21 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     listDirectory: listDirectoryHandler(deps),
     writeFile: writeFileHandler(deps),
     uploadFile: uploadFileHandler(deps),
-    editFile: editFileHandler(deps),
+    editFile: unaryAtFirstCall(async () => (await import("./edit-file.js")).editFileHandler(deps)),
     deleteFile: deleteFileHandler(deps),
-    listFileHistory: listFileHistoryHandler(deps),
-    restoreFile: restoreFileHandler(deps),
-    undoLastChange: undoLastChangeHandler(deps),
-    applyPatch: applyPatchHandler(deps),
+    listFileHistory: unaryAtFirstCall(async () => (await import("./file-history.js")).listFileHistoryHandler(deps)),
+    restoreFile: unaryAtFirstCall(async () => (await import("./file-history.js")).restoreFileHandler(deps)),
+    undoLastChange: unaryAtFirstCall(async () => (await import("./file-history.js")).undoLastChangeHandler(deps)),
+    applyPatch: unaryAtFirstCall(async () => (await import("./apply-patch.js")).applyPatchHandler(deps)),
     listRoots: listRootsHandler(deps),
-    moveFile: moveFileHandler(deps),
-    copyFile: copyFileHandler(deps),
-    makeDirectory: makeDirectoryHandler(deps),
-    removeDirectory: removeDirectoryHandler(deps),
+    moveFile: unaryAtFirstCall(async () => (await import("./tree/move-file.js")).moveFileHandler(deps)),
+    copyFile: unaryAtFirstCall(async () => (await import("./tree/copy-file.js")).copyFileHandler(deps)),
+    makeDirectory: unaryAtFirstCall(async () => (await import("./tree/make-directory.js")).makeDirectoryHandler(deps)),
+    removeDirectory: unaryAtFirstCall(async () =>
+      (await import("./tree/remove-directory.js")).removeDirectoryHandler(deps),
+    ),
     readFiles: readFilesHandler(deps),
-    searchFiles: searchFilesHandler(deps),
+    searchFiles: streamAtFirstCall(async () => (await import("./search-files.js")).searchFilesHandler(deps)),
     watchFiles: watchFilesHandler(deps, new WatchHub(deps.limits)),
   });
 }
