@@ -12,14 +12,12 @@ import { uploadFileHandler } from "./upload-file.js";
 import { deleteFileHandler } from "./delete-file.js";
 import { listRootsHandler } from "./list-roots.js";
 import { readFilesHandler } from "./read-files.js";
-import { watchFilesHandler } from "./watch-files.js";
-import { WatchHub } from "../../files/watch/watch-hub.js";
 
 /**
  * createFileToolsService builds the FileTools ServiceImpl that both transports host. The methods
  * an agent calls least, whose code nothing else at start-up needs (edits and patches with
- * jsdiff's callers, history and undo, the tree operations, search with its worker pools), are
- * imported at their first call (ADR 0008).
+ * jsdiff's callers, history and undo, the tree operations, search with its worker pools,
+ * watching with its one WatchHub), are imported at their first call (ADR 0008).
  */
 export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof FileTools> {
   return withErrorMapping(FileTools, {
@@ -44,6 +42,12 @@ export function createFileToolsService(deps: FileToolsDeps): ServiceImpl<typeof 
     ),
     readFiles: readFilesHandler(deps),
     searchFiles: streamAtFirstCall(async () => (await import("./search-files.js")).searchFilesHandler(deps)),
-    watchFiles: watchFilesHandler(deps, new WatchHub(deps.limits)),
+    watchFiles: streamAtFirstCall(async () => {
+      const [{ watchFilesHandler }, { WatchHub }] = await Promise.all([
+        import("./watch-files.js"),
+        import("../../files/watch/watch-hub.js"),
+      ]);
+      return watchFilesHandler(deps, new WatchHub(deps.limits));
+    }),
   });
 }
