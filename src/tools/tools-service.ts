@@ -3,14 +3,23 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { CallToolResponseSchema, ListToolsResponseSchema, Tools } from "../../gen/ts/toolhost/tools/v1/tools_pb.js";
 import { noteCall } from "../service/call-note.js";
 import { withErrorMapping } from "../service/with-error-mapping.js";
-import { callTool } from "./call-tool.js";
 import { listModelTools } from "./list-model-tools.js";
 import { renderDialect } from "./render-dialect.js";
 import type { ToolsDeps } from "./tools-deps.js";
 
+type CallToolModule = typeof import("./call-tool.js");
+let callToolLoaded: Promise<CallToolModule> | undefined;
+/** callToolModule imports call-tool.ts once; later calls await the settled promise only. */
+function callToolModule(): Promise<CallToolModule> {
+  callToolLoaded ??= import("./call-tool.js");
+  return callToolLoaded;
+}
+
 /**
  * createToolsService builds the toolhost.tools.v1.Tools ServiceImpl: one tool list across
  * FileTools and SkillCatalog, rendered for a model API, and CallTool onto the same handlers.
+ * CallTool's code (call-tool.ts and what renders a result) is imported at its first call: an
+ * idle server does not need it (ADR 0008).
  */
 export function createToolsService(deps: ToolsDeps): ServiceImpl<typeof Tools> {
   return withErrorMapping(Tools, {
@@ -22,6 +31,7 @@ export function createToolsService(deps: ToolsDeps): ServiceImpl<typeof Tools> {
       return create(ListToolsResponseSchema, { tools, rendered: renderDialect(tools, request.dialect), truncated });
     },
     async callTool(request, context) {
+      const { callTool } = await callToolModule();
       const result = await callTool(
         deps,
         {
